@@ -50,6 +50,25 @@ if (fs.existsSync(cachedFile)) {
   log(`cached build at ${cacheDir} does not load; rebuilding.`);
 }
 
+// One compile at a time per machine: a second install (another clone, or `npm install
+// <pkg>` while the first build runs) waits for the first and then restores from the cache.
+const lockDir = path.join(cacheRoot, 'nodegit', `${key}.lock`);
+fs.mkdirSync(path.dirname(lockDir), { recursive: true });
+if (!acquireLock()) {
+  log(`another nodegit build is running (${lockDir}); waiting for it...`);
+  while (!acquireLock()) await new Promise((r) => setTimeout(r, 2000));
+  if (fs.existsSync(cachedFile)) {
+    fs.mkdirSync(path.dirname(builtFile), { recursive: true });
+    fs.copyFileSync(cachedFile, builtFile);
+    if (loads()) {
+      releaseLock();
+      log(`restored nodegit ${version} from cache ${cacheDir}`);
+      process.exit(0);
+    }
+  }
+}
+process.on('exit', releaseLock);
+
 ensureDebianPackages(['libssl-dev', 'libkrb5-dev']);
 
 log(`compiling nodegit ${version} from source (several minutes on 2 cores)...`);
@@ -93,4 +112,30 @@ function ensureDebianPackages(names) {
     stdio: 'inherit',
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
+}
+
+function acquireLock() {
+  try {
+    fs.mkdirSync(lockDir);
+    fs.writeFileSync(path.join(lockDir, 'pid'), String(process.pid));
+    return true;
+  } catch {
+    // A lock left by a dead process is taken over.
+    try {
+      const pid = Number(fs.readFileSync(path.join(lockDir, 'pid'), 'utf8'));
+      process.kill(pid, 0);
+      return false;
+    } catch {
+      fs.rmSync(lockDir, { recursive: true, force: true });
+      return false;
+    }
+  }
+}
+
+function releaseLock() {
+  try {
+    if (fs.readFileSync(path.join(lockDir, 'pid'), 'utf8') === String(process.pid)) fs.rmSync(lockDir, { recursive: true, force: true });
+  } catch {
+    /* not ours */
+  }
 }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs node dependencies when missing or stale (package-lock.json newer than the
+# install). nodegit's native build comes from the machine cache when present.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+stamp="node_modules/.shelfmark-installed"
+if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
+  echo "[install] installing dependencies (npm ci)" >&2
+  if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
+  touch "$stamp"
+fi

@@ -1,0 +1,152 @@
+/**
+ * Configuration, parsed once from the environment into a typed, frozen object. A bad value
+ * stops start-up with a message naming the variable. When ELASTICSEARCH_URL / MONGODB_URI
+ * are unset, the URLs written by `npm run services -- up` (under .data/run) are used.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { z } from 'zod';
+
+export const ROOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
+const url = z.string().url('must be a URL');
+const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+const schema = z.object({
+  PORT: int(0, 65535).default('3000'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ELASTICSEARCH_URL: url.optional(),
+  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
+  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1-60 letters, digits, _ or -').default('shelfmark'),
+  SHELFMARK_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'must be lowercase letters, digits, _ or - (max 41)').default('shelfmark'),
+  SHELFMARK_DATA_DIR: z.string().optional(),
+  SHELFMARK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  API_KEY: z.string().min(1).optional(),
+  DEFAULT_ADMIN_USERNAME: z.string().min(1).default('admin'),
+  DEFAULT_ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  GITHUB_BASE_URL: url.default('https://github.com'),
+  GITLAB_BASE_URL: url.default('https://gitlab.com'),
+  BITBUCKET_BASE_URL: url.default('https://bitbucket.org'),
+  GIT_ALLOWED_URL_PREFIXES: list.default(''),
+  ADD_WAIT_SECONDS: int(0, 3600).default('300'),
+  WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
+  WORKER_CONCURRENCY: int(1, 16).default('1'),
+  JOB_LEASE_SECONDS: int(5, 3600).default('60'),
+  MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
+  RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
+  RATE_LIMIT_KEY_PER_MINUTE: int(1, 1_000_000).default('600'),
+  RATE_LIMIT_EXPENSIVE_PER_MINUTE: int(1, 1_000_000).default('10'),
+  TRUSTED_PROXIES: list.default(''),
+  STORE_TIMEOUT_MS: int(100, 120_000).default('5000'),
+  SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  elasticsearchUrl: string;
+  mongodbUri: string;
+  mongodbDb: string;
+  indexPrefix: string;
+  dataDir: string;
+  secret: string;
+  apiKey?: string;
+  defaultAdmin: { username: string; password: string };
+  gitHosts: { github: string; gitlab: string; bitbucket: string };
+  gitAllowedPrefixes: string[];
+  addWaitSeconds: number;
+  workerMode: 'in-process' | 'off';
+  workerConcurrency: number;
+  jobLeaseSeconds: number;
+  maxDocFileBytes: number;
+  rateLimits: { anonPerMinute: number; keyPerMinute: number; expensivePerMinute: number };
+  trustedProxies: string[];
+  storeTimeoutMs: number;
+  sessionTtlHours: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment. Throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Config> {
+  const parsed = schema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.SHELFMARK_DATA_DIR ?? path.join(ROOT_DIR, '.data'));
+  const elasticsearchUrl = e.ELASTICSEARCH_URL ?? readRunFile(dataDir, 'es.url');
+  const mongodbUri = e.MONGODB_URI ?? readRunFile(dataDir, 'mongo.url');
+  if (!elasticsearchUrl) {
+    throw new ConfigError('ELASTICSEARCH_URL is not set and no local Elasticsearch is running: run `npm run services -- up` (or `npm start`), or set ELASTICSEARCH_URL.');
+  }
+  if (!mongodbUri) {
+    throw new ConfigError('MONGODB_URI is not set and no local FerretDB is running: run `npm run services -- up` (or `npm start`), or set MONGODB_URI.');
+  }
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    logLevel: e.LOG_LEVEL,
+    elasticsearchUrl,
+    mongodbUri,
+    mongodbDb: e.MONGODB_DB,
+    indexPrefix: e.SHELFMARK_INDEX_PREFIX,
+    dataDir,
+    secret: e.SHELFMARK_SECRET ?? loadOrCreateSecret(dataDir),
+    apiKey: e.API_KEY,
+    defaultAdmin: { username: e.DEFAULT_ADMIN_USERNAME, password: e.DEFAULT_ADMIN_PASSWORD },
+    gitHosts: { github: trimSlash(e.GITHUB_BASE_URL), gitlab: trimSlash(e.GITLAB_BASE_URL), bitbucket: trimSlash(e.BITBUCKET_BASE_URL) },
+    gitAllowedPrefixes: e.GIT_ALLOWED_URL_PREFIXES,
+    addWaitSeconds: e.ADD_WAIT_SECONDS,
+    workerMode: e.WORKER_MODE,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+    jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
+    rateLimits: {
+      anonPerMinute: e.RATE_LIMIT_ANON_PER_MINUTE,
+      keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,
+      expensivePerMinute: e.RATE_LIMIT_EXPENSIVE_PER_MINUTE,
+    },
+    trustedProxies: e.TRUSTED_PROXIES,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+  });
+}
+
+function trimSlash(s: string): string {
+  return s.replace(/\/+$/, '');
+}
+
+function readRunFile(dataDir: string, name: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(dataDir, 'run', name), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The secret signs sessions and encrypts stored tokens; generated once per data dir. */
+function loadOrCreateSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(dataDir, { recursive: true });
+    const secret = crypto.randomBytes(32).toString('hex');
+    fs.writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+    return fs.readFileSync(file, 'utf8').trim();
+  }
+}

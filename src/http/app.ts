@@ -1,0 +1,27 @@
+/**
+ * createApp(services): the Koa application. Middleware order reads like a checklist:
+ * request context → error funnel → body parsing → routes → JSON 404.
+ */
+import Koa from 'koa';
+import bodyParser from 'koa-bodyparser';
+import type { Services } from '../services';
+import { errorFunnel } from './middlewares/errors';
+import { requestContext } from './middlewares/request-context';
+import { healthRoutes } from './routes/health';
+import { NotFoundError } from '../errors';
+
+export function createApp(services: Services): Koa {
+  const app = new Koa({ proxy: false });
+  app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
+  app.use(requestContext({ log: services.log }));
+  app.use(errorFunnel({ log: services.log }));
+  app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
+
+  const health = healthRoutes(services);
+  app.use(health.routes()).use(health.allowedMethods());
+
+  app.use(async function notFound(ctx) {
+    if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
+  });
+  return app;
+}

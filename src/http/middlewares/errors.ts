@@ -1,0 +1,43 @@
+import type { Middleware } from 'koa';
+import { AppError, InternalError, StoreUnavailableError, ValidationError } from '../../errors';
+import { isEsUnavailable } from '../../search/client';
+import { isMongoUnavailable } from '../../store/mongo';
+import type { Logger } from '../../logger';
+
+/** Turns a thrown value into an AppError (the one mapping boundary for library errors). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (isEsUnavailable(error)) return new StoreUnavailableError('elasticsearch', error);
+  if (isMongoUnavailable(error)) return new StoreUnavailableError('mongodb', error);
+  const e = error as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e?.status ?? e?.statusCode;
+  // Errors raised by koa-bodyparser / http-errors (malformed JSON, body too large).
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    if (status === 413) return new ValidationError('The request body is too large.');
+    if (e.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token|position \d+/i.test(e.message ?? ''))) {
+      return new ValidationError('The request body is not valid JSON.');
+    }
+    if (status === 415) return new ValidationError('Unsupported content type.');
+    return new ValidationError(e.expose && e.message ? e.message : 'Invalid request.');
+  }
+  return new InternalError('Internal server error.', error);
+}
+
+/**
+ * The error funnel: every failure becomes `{ error, message }` with the code's status.
+ * 5xx details are logged, never sent.
+ */
+export function errorFunnel(options: { log: Logger }): Middleware {
+  return async function errorFunnelMiddleware(ctx, next) {
+    try {
+      await next();
+    } catch (thrown) {
+      const error = toAppError(thrown);
+      const log = (ctx.state.log as Logger | undefined) ?? options.log;
+      if (error.status >= 500) log.error({ err: thrown, code: error.code }, 'request failed');
+      ctx.status = error.status;
+      for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);
+      ctx.body = { error: error.code, message: error.expose ? error.message : 'Internal server error.' };
+    }
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * Boot: parse config, connect stores, start HTTP (and the in-process indexing worker);
+ * graceful shutdown on SIGTERM/SIGINT: stop accepting, finish in-flight requests, close
+ * stores.
+ */
+import http from 'node:http';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { createServices } from './services';
+import { createApp } from './http/app';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78);
+    }
+    throw error;
+  }
+  const log = createLogger(config.logLevel);
+  const services = await createServices(config, log);
+  const app = createApp(services);
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  log.info({ port, host: config.host }, `Shelfmark listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const force = setTimeout(() => {
+      log.warn('in-flight requests did not finish in 20 s; closing anyway');
+      server.closeAllConnections();
+    }, 20_000);
+    force.unref();
+    server.close(async () => {
+      await services.close();
+      log.info('stopped');
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  console.error(`Shelfmark failed to start: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,58 @@
+/**
+ * The one Elasticsearch client (@elastic/elasticsearch 8.19, which talks to 8.x and 9.x
+ * servers). Only src/search imports it. Requests are bounded in time so a down cluster
+ * fails fast; the client reconnects by itself.
+ */
+import { Client, errors } from '@elastic/elasticsearch';
+import { StoreUnavailableError } from '../errors';
+
+export type EsClient = Client;
+
+export function createEsClient(url: string, timeoutMs: number): Client {
+  return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 1, compression: false });
+}
+
+export interface NodeInfo {
+  version: string;
+  major: number;
+}
+
+/**
+ * Checks that the node offers what Shelfmark needs and returns its version. Uses
+ * `_nodes/_local` because the integ-test distribution has no `GET /` info action.
+ */
+export async function checkElasticsearch(client: Client): Promise<NodeInfo> {
+  const nodes = await client.nodes.info({ node_id: '_local', metric: ['settings'] });
+  const first = Object.values(nodes.nodes)[0];
+  const version = first?.version ?? '0.0.0';
+  const major = Number(version.split('.')[0]);
+  if (!(major >= 8)) throw new Error(`Elasticsearch ${version} is not supported: Shelfmark needs 8.x or 9.x.`);
+  // Text is analysed in Node and indexed with the built-in `whitespace` analyzer, and
+  // shingles come from the standard tokenizer + shingle filter: the only analysis the
+  // server-core distribution has (no `whitespace` *tokenizer* for custom analyzers).
+  const analyzed = await client.indices.analyze({ analyzer: 'whitespace', text: 'shelfmark ctx.check' });
+  const tokens = (analyzed.tokens ?? []).map((t) => t.token);
+  if (tokens.join(' ') !== 'shelfmark ctx.check') throw new Error('Elasticsearch lacks the whitespace analyzer.');
+  const shingled = await client.indices.analyze({ tokenizer: 'standard', filter: ['lowercase', 'shingle'], text: 'a b' });
+  if (!(shingled.tokens ?? []).some((t) => t.token === 'a b')) throw new Error('Elasticsearch lacks the shingle token filter.');
+  return { version, major };
+}
+
+export async function pingElasticsearch(client: Client, timeoutMs: number): Promise<boolean> {
+  try {
+    await client.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True when an error means the cluster is unreachable (as opposed to a bad request). */
+export function isEsUnavailable(error: unknown): boolean {
+  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError;
+}
+
+/** Maps transport failures to a 503; other errors pass through. */
+export function mapEsError(error: unknown): unknown {
+  return isEsUnavailable(error) ? new StoreUnavailableError('elasticsearch', error) : error;
+}

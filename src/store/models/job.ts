@@ -1,0 +1,69 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type JobState = 'queued' | 'cloning' | 'parsing' | 'indexing' | 'finalized' | 'failed' | 'cancelled';
+export type JobKind = 'add-repo' | 'refresh' | 'openapi';
+export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
+
+export interface JobLogEntry {
+  at: Date;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
+
+export interface JobRecord {
+  _id: string;
+  kind: JobKind;
+  libraryId: string;
+  /** The version being built ("latest" or a tag). */
+  version: string;
+  state: JobState;
+  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number };
+  log: JobLogEntry[];
+  /** Everything the worker needs to run the job again after a crash (no secrets). */
+  params: Record<string, unknown>;
+  /** A git token for this job only, encrypted with the server secret. */
+  encryptedToken: string | null;
+  teamId: string | null;
+  createdBy: string | null;
+  lease: { owner: string | null; until: Date | null };
+  attempts: number;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+const jobSchema = new Schema<JobRecord>(
+  {
+    _id: { type: String, required: true },
+    kind: { type: String, required: true },
+    libraryId: { type: String, required: true },
+    version: { type: String, required: true },
+    state: { type: String, required: true },
+    progress: {
+      filesTotal: { type: Number, default: 0 },
+      filesParsed: { type: Number, default: 0 },
+      filesSkipped: { type: Number, default: 0 },
+      filesReused: { type: Number, default: 0 },
+      snippets: { type: Number, default: 0 },
+    },
+    log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
+    params: { type: Schema.Types.Mixed, default: {} },
+    encryptedToken: { type: String, default: null },
+    teamId: { type: String, default: null },
+    createdBy: { type: String, default: null },
+    lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
+    attempts: { type: Number, default: 0 },
+    error: { type: String, default: null },
+    finishedAt: { type: Date, default: null },
+  },
+  { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },
+);
+jobSchema.index({ state: 1, createdAt: 1 });
+jobSchema.index({ libraryId: 1, createdAt: -1 });
+
+export type JobModel = Model<JobRecord>;
+
+export function jobModel(conn: Connection): JobModel {
+  return conn.models.Job ?? conn.model<JobRecord>('Job', jobSchema);
+}

@@ -1,0 +1,90 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type LibrarySource = 'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi';
+export type LibraryState = 'queued' | 'processing' | 'finalized' | 'failed' | 'deleted';
+
+/** One indexed version of a library ("latest" is the default branch). */
+export interface LibraryVersionRecord {
+  version: string;
+  /** The tag or branch it was built from. */
+  ref: string;
+  commit: string;
+  /** The generation currently served; 0 until the first one is finalized. */
+  generation: number;
+  state: LibraryState;
+  totalSnippets: number;
+  totalTokens: number;
+  benchmarkScore: number;
+  lastUpdateDate: Date;
+}
+
+export interface LibraryRecord {
+  _id: string; // library id, e.g. /koajs/koa
+  source: LibrarySource;
+  title: string;
+  description: string;
+  repoUrl: string;
+  branch: string;
+  aliases: string[];
+  /** Normalised name keys for catalogue matching (lowercase, punctuation removed). */
+  nameKeys: string[];
+  state: LibraryState;
+  versions: LibraryVersionRecord[];
+  trustScore: number;
+  trustScoreSetByAdmin: boolean;
+  stars: number;
+  /** Private libraries belong to one team and are invisible to everyone else. */
+  private: boolean;
+  teamId: string | null;
+  /** Options kept for refresh. */
+  options: { skipVersionFiltering: boolean; generateDocs: boolean };
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+const versionSchema = new Schema<LibraryVersionRecord>(
+  {
+    version: { type: String, required: true },
+    ref: { type: String, default: '' },
+    commit: { type: String, default: '' },
+    generation: { type: Number, default: 0 },
+    state: { type: String, required: true },
+    totalSnippets: { type: Number, default: 0 },
+    totalTokens: { type: Number, default: 0 },
+    benchmarkScore: { type: Number, default: 0 },
+    lastUpdateDate: { type: Date, default: () => new Date() },
+  },
+  { _id: false },
+);
+
+const librarySchema = new Schema<LibraryRecord>(
+  {
+    _id: { type: String, required: true },
+    source: { type: String, required: true },
+    title: { type: String, default: '' },
+    description: { type: String, default: '' },
+    repoUrl: { type: String, default: '' },
+    branch: { type: String, default: '' },
+    aliases: { type: [String], default: [] },
+    nameKeys: { type: [String], default: [] },
+    state: { type: String, required: true },
+    versions: { type: [versionSchema], default: [] },
+    trustScore: { type: Number, default: 5 },
+    trustScoreSetByAdmin: { type: Boolean, default: false },
+    stars: { type: Number, default: 0 },
+    private: { type: Boolean, default: false },
+    teamId: { type: String, default: null },
+    options: {
+      skipVersionFiltering: { type: Boolean, default: false },
+      generateDocs: { type: Boolean, default: false },
+    },
+  },
+  { collection: 'libraries', timestamps: true, versionKey: false },
+);
+librarySchema.index({ teamId: 1 });
+
+export type LibraryModel = Model<LibraryRecord>;
+
+export function libraryModel(conn: Connection): LibraryModel {
+  return conn.models.Library ?? conn.model<LibraryRecord>('Library', librarySchema);
+}

@@ -1,0 +1,78 @@
+/**
+ * The one MongoDB connection (mongoose). Commands are not buffered while disconnected and
+ * server selection is bounded, so a request fails fast with 503 when the store is down;
+ * the driver reconnects by itself when it returns.
+ */
+import mongoose, { type Connection } from 'mongoose';
+import type { Logger } from '../logger';
+import { StoreUnavailableError } from '../errors';
+
+export interface MongoOptions {
+  uri: string;
+  dbName: string;
+  timeoutMs: number;
+  /** Attempts before giving up at start-up (with exponential backoff). */
+  attempts?: number;
+}
+
+export async function connectMongo(options: MongoOptions, log: Logger): Promise<Connection> {
+  const attempts = options.attempts ?? 8;
+  let delay = 250;
+  for (let attempt = 1; ; attempt++) {
+    const conn = mongoose.createConnection(options.uri, {
+      dbName: options.dbName,
+      serverSelectionTimeoutMS: options.timeoutMs,
+      connectTimeoutMS: options.timeoutMs,
+      socketTimeoutMS: Math.max(options.timeoutMs * 6, 30_000),
+      heartbeatFrequencyMS: 2000,
+      bufferCommands: false,
+      autoIndex: false,
+      autoCreate: false,
+      maxPoolSize: 20,
+    });
+    try {
+      await conn.asPromise();
+      return conn;
+    } catch (error) {
+      await conn.close().catch(() => undefined);
+      if (attempt >= attempts) throw new StoreUnavailableError('mongodb', error);
+      log.warn({ attempt, err: (error as Error).message }, 'MongoDB not reachable yet; retrying');
+      await new Promise((r) => setTimeout(r, delay));
+      delay = Math.min(delay * 2, 5000);
+    }
+  }
+}
+
+/** Pings the server; resolves false (never throws) when it does not answer in time. */
+export async function pingMongo(conn: Connection, timeoutMs: number): Promise<boolean> {
+  const db = conn.db;
+  if (!db) return false;
+  try {
+    await withTimeout(db.command({ ping: 1 }), timeoutMs);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** True when an error means MongoDB is unreachable (as opposed to a bad query). */
+export function isMongoUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const name = error.name;
+  return (
+    name === 'MongoServerSelectionError' ||
+    name === 'MongoNetworkError' ||
+    name === 'MongoNetworkTimeoutError' ||
+    name === 'MongoNotConnectedError' ||
+    name === 'MongoTopologyClosedError' ||
+    /Client must be connected|connection .* closed|ECONNREFUSED|buffering timed out/i.test(error.message)
+  );
+}

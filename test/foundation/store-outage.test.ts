@@ -1,0 +1,68 @@
+import test from 'ava';
+import { startTcpProxy, type TcpProxy } from '../tcp-proxy';
+import { createTestApp, ensureStores, type TestApp } from '../harness';
+import { loadConfig } from '../../src/config';
+
+// Each store is reached through its own loopback proxy, so "stopping" it here refuses
+// connections exactly like a dead server, while other test files keep their stores.
+let app: TestApp;
+let esProxy: TcpProxy;
+let mongoProxy: TcpProxy;
+
+test.before(async () => {
+  ensureStores();
+  const base = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
+  const es = new URL(base.elasticsearchUrl);
+  const mongo = new URL(base.mongodbUri);
+  esProxy = await startTcpProxy(es.hostname, Number(es.port || 9200));
+  mongoProxy = await startTcpProxy(mongo.hostname, Number(mongo.port || 27017));
+  app = await createTestApp({
+    ELASTICSEARCH_URL: `http://127.0.0.1:${esProxy.port}`,
+    MONGODB_URI: `mongodb://127.0.0.1:${mongoProxy.port}/`,
+    STORE_TIMEOUT_MS: '1000',
+  });
+});
+
+test.after.always(async () => {
+  await esProxy?.start().catch(() => undefined);
+  await mongoProxy?.start().catch(() => undefined);
+  await app?.close();
+  await esProxy?.close();
+  await mongoProxy?.close();
+});
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers by itself', async (t) => {
+  await esProxy.stop();
+  const started = Date.now();
+  const res = await app.request.get('/healthz');
+  t.is(res.status, 503);
+  t.is(res.body.elasticsearch, 'down');
+  t.is(res.body.mongodb, 'up');
+  t.regex(res.body.message, /elasticsearch/);
+  t.true(Date.now() - started < 3000, 'answers within the store timeout');
+
+  await esProxy.start();
+  t.true(await waitFor(async () => (await app.request.get('/healthz')).status === 200, 15_000));
+});
+
+test.serial('MongoDB down: /healthz is 503 naming it, promptly; recovers by itself', async (t) => {
+  await mongoProxy.stop();
+  const started = Date.now();
+  const res = await app.request.get('/healthz');
+  t.is(res.status, 503);
+  t.is(res.body.mongodb, 'down');
+  t.is(res.body.elasticsearch, 'up');
+  t.true(Date.now() - started < 3000);
+
+  await mongoProxy.start();
+  t.true(await waitFor(async () => (await app.request.get('/healthz')).status === 200, 20_000));
+});

@@ -1,0 +1,78 @@
+/**
+ * Shared test harness: real Elasticsearch and FerretDB/MongoDB (started by
+ * `npm run services -- up` when not running), with a unique index prefix and database
+ * per test file so parallel runs cannot collide, and cleanup afterwards.
+ */
+import { execFileSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import supertest from 'supertest';
+import type Koa from 'koa';
+import { loadConfig, ROOT_DIR, type Config } from '../src/config';
+import { createLogger } from '../src/logger';
+import { createServices, type Services } from '../src/services';
+import { createApp } from '../src/http/app';
+
+let storesChecked = false;
+
+/** Starts the local stores unless URLs are configured or they already run. */
+export function ensureStores(): void {
+  if (storesChecked) return;
+  storesChecked = true;
+  const runDir = path.join(process.env.SHELFMARK_DATA_DIR ?? path.join(ROOT_DIR, '.data'), 'run');
+  const haveEs = Boolean(process.env.ELASTICSEARCH_URL) || fs.existsSync(path.join(runDir, 'es.url'));
+  const haveMongo = Boolean(process.env.MONGODB_URI) || fs.existsSync(path.join(runDir, 'mongo.url'));
+  if (!haveEs || !haveMongo) {
+    execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'services.sh'), 'up'], { stdio: 'inherit' });
+  }
+}
+
+/** A name unique to this test process and call. */
+export function uniqueName(prefix = 't'): string {
+  return `${prefix}${process.pid}${crypto.randomBytes(3).toString('hex')}`;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Readonly<Config> {
+  ensureStores();
+  const name = uniqueName('test');
+  return loadConfig({
+    ...process.env,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    MONGODB_DB: name,
+    SHELFMARK_INDEX_PREFIX: name,
+    STORE_TIMEOUT_MS: '2000',
+    SHELFMARK_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+    ...overrides,
+  });
+}
+
+export interface TestApp {
+  services: Services;
+  app: Koa;
+  request: ReturnType<typeof supertest>;
+  close(): Promise<void>;
+}
+
+/** Builds services and the Koa app on fresh, private stores; `close` drops them. */
+export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
+  const config = testConfig(overrides);
+  const log = createLogger(config.logLevel);
+  const services = await createServices(config, log);
+  const app = createApp(services);
+  return {
+    services,
+    app,
+    request: supertest(app.callback()),
+    async close() {
+      await dropTestStores(services);
+      await services.close();
+    },
+  };
+}
+
+export async function dropTestStores(services: Services): Promise<void> {
+  const prefix = services.config.indexPrefix;
+  await services.es.indices.delete({ index: `${prefix}-*`, ignore_unavailable: true, allow_no_indices: true }).catch(() => undefined);
+  await services.mongo.dropDatabase().catch(() => undefined);
+}
