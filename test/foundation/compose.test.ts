@@ -40,7 +40,7 @@ test('ports and named volumes are declared', (t) => {
   t.true((compose.services.elasticsearch.ports ?? []).some((p) => p.endsWith(':9200')));
   t.true((compose.services.mongo.ports ?? []).some((p) => p.endsWith(':27017')));
   for (const s of Object.values(compose.services)) {
-    for (const v of s.volumes ?? []) t.truthy(compose.volumes[v.split(':')[0]], `volume ${v} is declared`);
+    for (const v of s.volumes ?? []) t.true(v.split(':')[0] in compose.volumes, `volume ${v} is declared`);
   }
 });
 
