@@ -1,0 +1,159 @@
+/**
+ * Git access through nodegit: a bare clone (libgit2; nodegit exposes no shallow fetch, so
+ * clones are full but bare — no work tree is written), tags, and reading a commit's tree
+ * straight from the object database. Symlinks are reported, never followed; a tree walk
+ * cannot leave the repository.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import type NodeGitTypes from 'nodegit';
+
+const require = createRequire(import.meta.url);
+let nodegit: typeof NodeGitTypes | undefined;
+function git(): typeof NodeGitTypes {
+  // Loaded lazily: the native module is only needed by the indexer.
+  nodegit ??= require('nodegit') as typeof NodeGitTypes;
+  return nodegit;
+}
+
+// libgit2 constants (the typings declare them as ambient const enums, unusable here).
+const FILEMODE = { TREE: 0o040000, BLOB: 0o100644, EXECUTABLE: 0o100755, LINK: 0o120000 } as const;
+const AUTOTAG_DOWNLOAD_TAGS_ALL = 3;
+
+type CloneFn = (url: string, dir: string, options: object) => Promise<NodeGitTypes.Repository>;
+
+export class GitSourceError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'auth' | 'not_found' | 'unreachable' | 'ref_not_found' | 'other',
+  ) {
+    super(message);
+  }
+}
+
+export interface RepoFile {
+  path: string;
+  size: number;
+  isSymlink: boolean;
+  /** The blob id: a content hash, so unchanged files are recognised across commits. */
+  oid: string;
+}
+
+export interface ClonedRepo {
+  dir: string;
+  repo: NodeGitTypes.Repository;
+  defaultBranch: string;
+}
+
+/** Clones `url` bare into `dir`. `token` (if any) is sent as HTTP basic credentials. */
+export async function cloneBare(url: string, dir: string, token?: string): Promise<ClonedRepo> {
+  const g = git();
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  let attempts = 0;
+  try {
+    const clone = (g.Clone as unknown as { clone: CloneFn }).clone;
+    const repo = await clone(url, dir, {
+      bare: 1,
+      fetchOpts: {
+        downloadTags: AUTOTAG_DOWNLOAD_TAGS_ALL,
+        callbacks: {
+          certificateCheck: () => 0,
+          credentials: () => {
+            // libgit2 asks again after a rejection; give up instead of looping.
+            if (!token || attempts++ > 0) return g.Credential.defaultNew();
+            return g.Credential.userpassPlaintextNew('x-access-token', token);
+          },
+        },
+      },
+    });
+    const head = await repo.head().catch(() => undefined);
+    const defaultBranch = head ? head.shorthand() : 'main';
+    return { dir, repo, defaultBranch };
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw mapCloneError(error, url);
+  }
+}
+
+function mapCloneError(error: unknown, url: string): GitSourceError {
+  const msg = error instanceof Error ? error.message : String(error);
+  const safeUrl = url.replace(/\/\/[^/@]*@/, '//***@');
+  if (/401|403|authentication|credentials|auth/i.test(msg)) {
+    return new GitSourceError(`Authentication failed for ${safeUrl}: check the git token.`, 'auth');
+  }
+  if (/404|not found|does not appear to be a git repository|repository not found/i.test(msg)) {
+    return new GitSourceError(`Repository ${safeUrl} was not found.`, 'not_found');
+  }
+  if (/resolve|connect|timed out|unreachable|ECONNREFUSED|failed to send request|could not find repository/i.test(msg)) {
+    return new GitSourceError(`Could not reach ${safeUrl}: ${scrub(msg)}`, 'unreachable');
+  }
+  return new GitSourceError(`Cloning ${safeUrl} failed: ${scrub(msg)}`, 'other');
+}
+
+function scrub(s: string): string {
+  return s.replace(/\/\/[^/@\s]*@/g, '//***@');
+}
+
+/** Tag names of the repository, newest first by commit time where resolvable. */
+export async function listTags(repo: NodeGitTypes.Repository): Promise<string[]> {
+  const names = (await git().Tag.list(repo)) as string[];
+  return names.sort().reverse();
+}
+
+/** Resolves a tag or branch name (or "HEAD") to a commit. */
+export async function resolveCommit(repo: NodeGitTypes.Repository, ref: string): Promise<NodeGitTypes.Commit> {
+  const g = git();
+  const candidates = ref === 'HEAD' ? ['HEAD'] : [`refs/tags/${ref}`, `refs/heads/${ref}`, `refs/remotes/origin/${ref}`, ref];
+  for (const name of candidates) {
+    try {
+      const obj = await g.Revparse.single(repo, `${name}^{commit}`);
+      return await repo.getCommit(obj.id());
+    } catch {
+      // try the next form
+    }
+  }
+  throw new GitSourceError(`Ref "${ref}" was not found in the repository.`, 'ref_not_found');
+}
+
+/** Tags whose target is `commitSha` (so a tag on the default branch's head resolves to it). */
+export async function tagsAt(repo: NodeGitTypes.Repository, commitSha: string, tags: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const tag of tags) {
+    try {
+      const c = await resolveCommit(repo, tag);
+      if (c.sha() === commitSha) out.push(tag);
+    } catch {
+      // unresolvable tag: ignore
+    }
+  }
+  return out;
+}
+
+/** Every blob of the commit's tree, with sizes; symlinks flagged, submodules skipped. */
+export async function listTree(commit: NodeGitTypes.Commit): Promise<RepoFile[]> {
+  const files: RepoFile[] = [];
+  const walk = async (tree: NodeGitTypes.Tree, prefix: string): Promise<void> => {
+    for (const entry of tree.entries()) {
+      const p = prefix ? `${prefix}/${entry.name()}` : entry.name();
+      const mode = entry.filemode();
+      if (mode === FILEMODE.TREE) {
+        await walk(await entry.getTree(), p);
+      } else if (mode === FILEMODE.LINK) {
+        files.push({ path: p, size: 0, isSymlink: true, oid: entry.sha() });
+      } else if (mode === FILEMODE.BLOB || mode === FILEMODE.EXECUTABLE) {
+        const blob = await entry.getBlob();
+        files.push({ path: p, size: Number(blob.rawsize()), isSymlink: false, oid: entry.sha() });
+      }
+    }
+  };
+  await walk(await commit.getTree(), '');
+  return files;
+}
+
+/** Reads one blob's bytes by path. */
+export async function readBlob(commit: NodeGitTypes.Commit, filePath: string): Promise<Buffer> {
+  const entry = await commit.getEntry(filePath);
+  const blob = await entry.getBlob();
+  return blob.content();
+}
