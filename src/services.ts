@@ -9,10 +9,19 @@ import { connectMongo, pingMongo } from './store/mongo';
 import { checkElasticsearch, createEsClient, pingElasticsearch, type EsClient, type NodeInfo } from './search/client';
 import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
+import { manifestModel, type ManifestModel } from './store/models/manifest';
+import { LibraryRepository } from './store/libraries';
+import { SnippetStore } from './search/snippet-store';
+import { snippetIndexDefinition } from './search/mappings';
+import { JobQueue } from './indexing/jobs/queue';
+import { Worker } from './indexing/jobs/worker';
+import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
+import { decryptSecret } from './auth/crypto';
 
 export interface Models {
   Library: LibraryModel;
   Job: JobModel;
+  Manifest: ManifestModel;
 }
 
 export interface Services {
@@ -22,6 +31,13 @@ export interface Services {
   es: EsClient;
   esInfo: NodeInfo;
   models: Models;
+  libraries: LibraryRepository;
+  snippets: SnippetStore;
+  jobs: JobQueue;
+  /** The in-process indexing worker (undefined when WORKER_MODE=off). */
+  worker?: Worker;
+  /** Starts the in-process worker (main and tests call it; scripts may not). */
+  startWorker(): Worker;
   /** Per-store health, never throws. */
   health(): Promise<{ elasticsearch: boolean; mongodb: boolean }>;
   close(): Promise<void>;
@@ -38,24 +54,50 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     await es.close();
     throw new Error(`Elasticsearch at ${config.elasticsearchUrl} is not usable: ${(error as Error).message}`, { cause: error });
   }
-  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo) };
+  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+  const libraries = new LibraryRepository(models.Library);
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition());
+  await snippets.ensureIndex();
+  const jobs = new JobQueue(models.Job);
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
   const healthTimeout = Math.min(config.storeTimeoutMs, 2000);
-  return {
+  const services: Services = {
     config,
     log,
     mongo,
     es,
     esInfo,
     models,
+    libraries,
+    snippets,
+    jobs,
+    worker: undefined,
+    startWorker() {
+      if (services.worker) return services.worker;
+      const poke = () => services.worker?.poke();
+      const handler = createJobHandler({
+        config,
+        log,
+        store: snippets,
+        libraries,
+        Manifest: models.Manifest,
+        decryptToken: (blob) => decryptSecret(blob, config.secret),
+        enqueueVersions: versionEnqueuer(jobs, poke),
+      });
+      services.worker = new Worker({ queue: jobs, handler, log, leaseMs: config.jobLeaseSeconds * 1000, concurrency: config.workerConcurrency });
+      services.worker.start();
+      return services.worker;
+    },
     async health() {
       const [elasticsearch, mongodb] = await Promise.all([pingElasticsearch(es, healthTimeout), pingMongo(mongo, healthTimeout)]);
       return { elasticsearch, mongodb };
     },
     async close() {
+      await services.worker?.stop();
       await Promise.allSettled([mongo.close(), es.close()]);
     },
   };
+  return services;
 }

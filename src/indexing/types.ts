@@ -45,6 +45,11 @@ export interface SnippetDocument extends ParsedSnippet {
   id: string;
   libraryId: string;
   version: string;
+  /**
+   * The build this snippet belongs to. A library version is rebuilt as a new generation
+   * and switched in one step (MongoDB records the generation being served).
+   */
+  generation: number;
   /** URL of the file at the indexed commit, with a line anchor when known. */
   url: string;
   /** Token count of the rendered snippet (gpt-tokenizer, cl100k/o200k). */
@@ -53,6 +58,12 @@ export interface SnippetDocument extends ParsedSnippet {
   fileHash: string;
   /** Analysed text fields (identifier-split, stemmed in Node); see search/analysis.ts. */
   searchTitle: string;
+  /** Breadcrumb and page title, analysed. */
+  searchBreadcrumb: string;
   searchBody: string;
   searchCode: string;
+  /** The words of the path (`docs/api/context.md` → docs api context), analysed. */
+  searchPath: string;
+  /** Exact identifiers, lowercased and unstemmed: compound forms everywhere, every word of code and title. */
+  searchIdentifiers: string;
 }

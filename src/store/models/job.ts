@@ -28,6 +28,8 @@ export interface JobRecord {
   lease: { owner: string | null; until: Date | null };
   attempts: number;
   error: string | null;
+  /** The API error code of a failure a caller can act on (see JobFailure). */
+  errorCode: string | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -55,6 +57,7 @@ const jobSchema = new Schema<JobRecord>(
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
     attempts: { type: Number, default: 0 },
     error: { type: String, default: null },
+    errorCode: { type: String, default: null },
     finishedAt: { type: Date, default: null },
   },
   { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },

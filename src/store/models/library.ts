@@ -8,6 +8,8 @@ export interface LibraryVersionRecord {
   version: string;
   /** The tag or branch it was built from. */
   ref: string;
+  /** Tags pointing at the same commit: they address this version too. */
+  tags: string[];
   commit: string;
   /** The generation currently served; 0 until the first one is finalized. */
   generation: number;
@@ -24,6 +26,8 @@ export interface LibraryRecord {
   title: string;
   description: string;
   repoUrl: string;
+  /** Where to fetch from (a git URL; empty for uploads). */
+  cloneUrl: string;
   branch: string;
   aliases: string[];
   /** Normalised name keys for catalogue matching (lowercase, punctuation removed). */
@@ -38,6 +42,8 @@ export interface LibraryRecord {
   teamId: string | null;
   /** Options kept for refresh. */
   options: { skipVersionFiltering: boolean; generateDocs: boolean };
+  /** Optimistic-concurrency revision: every write checks and bumps it. */
+  rev: number;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -46,6 +52,7 @@ const versionSchema = new Schema<LibraryVersionRecord>(
   {
     version: { type: String, required: true },
     ref: { type: String, default: '' },
+    tags: { type: [String], default: [] },
     commit: { type: String, default: '' },
     generation: { type: Number, default: 0 },
     state: { type: String, required: true },
@@ -64,6 +71,7 @@ const librarySchema = new Schema<LibraryRecord>(
     title: { type: String, default: '' },
     description: { type: String, default: '' },
     repoUrl: { type: String, default: '' },
+    cloneUrl: { type: String, default: '' },
     branch: { type: String, default: '' },
     aliases: { type: [String], default: [] },
     nameKeys: { type: [String], default: [] },
@@ -74,6 +82,7 @@ const librarySchema = new Schema<LibraryRecord>(
     stars: { type: Number, default: 0 },
     private: { type: Boolean, default: false },
     teamId: { type: String, default: null },
+    rev: { type: Number, default: 0 },
     options: {
       skipVersionFiltering: { type: Boolean, default: false },
       generateDocs: { type: Boolean, default: false },

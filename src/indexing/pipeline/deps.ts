@@ -1,0 +1,18 @@
+import type { Config } from '../../config';
+import type { Logger } from '../../logger';
+import type { SnippetStore } from '../../search/snippet-store';
+import type { LibraryRepository } from '../../store/libraries';
+import type { ManifestModel } from '../../store/models/manifest';
+import type { JobRecord } from '../../store/models/job';
+
+/** What the indexing jobs need from the rest of the system. */
+export interface IndexingDeps {
+  config: Readonly<Config>;
+  log: Logger;
+  store: SnippetStore;
+  libraries: LibraryRepository;
+  Manifest: ManifestModel;
+  decryptToken(blob: string): string;
+  /** Queues builds of tagged versions listed in a repo's config (skipping unknown tags). */
+  enqueueVersions(parent: JobRecord, wanted: string[], existingTags: string[]): Promise<void>;
+}

@@ -1,0 +1,218 @@
+/**
+ * Builds one version of a library from a Git repository: clone → find the docs → parse
+ * (reusing snippets of unchanged files from the previous generation) → index → publish.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { JobContext } from '../jobs/worker';
+import type { ParsedSnippet, SnippetDocument } from '../types';
+import { cloneBare, GitSourceError, listTags, listTree, readBlob, resolveCommit, tagsAt, type RepoFile } from '../sources/git';
+import { JobFailure } from '../jobs/failure';
+import { parseRepoConfig, type RepoConfig } from '../discover/config';
+import { selectDocFiles } from '../discover/select';
+import { decodeUtf8, looksBinary } from '../discover/binary';
+import { describeFromReadme } from '../discover/readme';
+import { parseDocument } from '../parsers';
+import { finishSnippets } from '../snippets/finish';
+import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
+import { fileUrl, type GitHost } from '../../libraries/ids';
+import { newGeneration, publishGeneration, type PublishDeps } from './publish';
+import type { IndexingDeps } from './deps';
+
+export interface GitJobParams {
+  host: GitHost;
+  cloneUrl: string;
+  webUrl: string;
+  /** Tag or branch to build; undefined = the default branch ("latest"). */
+  ref?: string;
+  skipVersionFiltering: boolean;
+  generateDocs: boolean;
+  /** Index `previousVersions` of the repo config after building latest. */
+  followPreviousVersions: boolean;
+}
+
+/** Fewer code snippets than this from the docs: fall back to documenting the source. */
+const MIN_CODE_SNIPPETS = 5;
+
+export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<void> {
+  const job = ctx.job;
+  const params = job.params as unknown as GitJobParams;
+  const token = job.encryptedToken ? deps.decryptToken(job.encryptedToken) : undefined;
+  const dir = path.join(deps.config.dataDir, 'clones', job._id);
+  fs.rmSync(dir, { recursive: true, force: true });
+  try {
+    await ctx.setState('cloning');
+    const started = Date.now();
+    const { repo, defaultBranch } = await cloneBare(params.cloneUrl, dir, token).catch((error: unknown) => {
+      throw toJobFailure(error);
+    });
+    const commit = await resolveCommit(repo, params.ref ?? 'HEAD').catch(async (error: unknown) => {
+      if (error instanceof GitSourceError && error.reason === 'ref_not_found') {
+        const available = await listTags(repo);
+        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${job.libraryId} does not exist. Available versions: ${available.join(', ') || 'none'}.`);
+      }
+      throw error;
+    });
+    const tags = await listTags(repo);
+    const sameCommitTags = await tagsAt(repo, commit.sha(), tags);
+    ctx.log('info', `cloned in ${Date.now() - started} ms; commit ${commit.sha().slice(0, 12)}; ${tags.length} tags`);
+    await ctx.checkpoint();
+
+    await ctx.setState('parsing');
+    const files = await listTree(commit);
+    const config = await readRepoConfig(commit, files, ctx);
+    const { selected, skipped } = selectDocFiles(files, {
+      config,
+      skipVersionFiltering: params.skipVersionFiltering,
+      maxFileBytes: deps.config.maxDocFileBytes,
+    });
+    logSkipped(ctx, skipped);
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const selectedFiles = selected.map((p) => byPath.get(p)).filter((f): f is RepoFile => f !== undefined);
+    await ctx.progress({ filesTotal: selectedFiles.length, filesSkipped: skipped.length });
+
+    // Reuse the previous generation's snippets for files whose content is unchanged.
+    const library = await deps.libraries.get(job.libraryId, { fresh: true });
+    const previous = library?.versions.find((v) => v.version === job.version);
+    const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
+    const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
+    const unchanged = selectedFiles.filter((f) => previousHashes.get(f.path) === f.oid).map((f) => f.path);
+    const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
+    const unchangedSet = new Set(unchanged);
+
+    const parsed: ParsedSnippet[] = [];
+    const fileHashes = new Map<string, string>();
+    let readme: string | undefined;
+    let parsedCount = 0;
+    for (const file of selectedFiles) {
+      fileHashes.set(file.path, file.oid);
+      if (unchangedSet.has(file.path) && !/^readme\./i.test(file.path)) continue;
+      const buf = await readBlob(commit, file.path);
+      const text = looksBinary(buf) ? undefined : decodeUtf8(buf);
+      if (text === undefined) {
+        ctx.log('warn', `skipped ${file.path}: binary or not UTF-8`);
+        continue;
+      }
+      if (/^readme\.(md|mdx|markdown|rst|txt)$/i.test(file.path)) readme = text;
+      if (unchangedSet.has(file.path)) continue;
+      parsed.push(...parseDocument({ path: file.path, text }));
+      parsedCount++;
+      if (parsedCount % 50 === 0) {
+        await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
+        await ctx.checkpoint();
+      }
+    }
+    ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
+    await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
+
+    const codeCount = parsed.filter((s) => s.kind === 'code').length + reused.filter((s) => s.kind === 'code').length;
+    if (params.generateDocs || codeCount < MIN_CODE_SNIPPETS) {
+      const generated = await generateFromSource(commit, files, deps.config.maxDocFileBytes);
+      if (generated.snippets.length > 0) {
+        ctx.log('info', `generated ${generated.snippets.length} snippets from ${generated.files.length} source files${params.generateDocs ? '' : ' (the docs had few code examples)'}`);
+        parsed.push(...generated.snippets);
+        for (const f of generated.files) fileHashes.set(f.path, f.oid);
+      }
+    }
+
+    const sha = commit.sha();
+    const generation = newGeneration();
+    const fresh = finishSnippets(parsed, {
+      libraryId: job.libraryId,
+      version: job.version,
+      fileUrl: (p, line) => fileUrl(params.host, params.webUrl, sha, p, line),
+      fileHashes,
+    });
+    const all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
+    if (all.length === 0) throw new JobFailure('no_snippets_found', 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).');
+    await ctx.progress({ snippets: all.length });
+    await ctx.checkpoint();
+
+    await ctx.setState('indexing');
+    const described = readme ? describeFromReadme(readme) : {};
+    const repoName = job.libraryId.split('/').pop() ?? job.libraryId;
+    const publishDeps: PublishDeps = deps;
+    const totals = await publishGeneration(
+      publishDeps,
+      {
+        libraryId: job.libraryId,
+        version: job.version,
+        ref: params.ref ?? defaultBranch,
+        tags: sameCommitTags,
+        commit: sha,
+        generation,
+        snippets: all,
+        files: [...fileHashes].map(([p, h]) => ({ p, h })),
+        meta:
+          job.version === 'latest'
+            ? { title: config?.projectTitle ?? described.title ?? repoName, description: config?.description ?? described.description ?? '', branch: defaultBranch }
+            : {},
+      },
+      (written) => void ctx.progress({ snippets: written }),
+    );
+    ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
+
+    if (params.followPreviousVersions && job.version === 'latest' && config?.previousVersions?.length) {
+      await deps.enqueueVersions(job, config.previousVersions.map((v) => v.tag), tags);
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function readRepoConfig(commit: Awaited<ReturnType<typeof resolveCommit>>, files: RepoFile[], ctx: JobContext): Promise<RepoConfig | undefined> {
+  for (const name of ['shelfmark.json', 'context7.json']) {
+    const f = files.find((x) => x.path === name && !x.isSymlink);
+    if (!f) continue;
+    const text = decodeUtf8(await readBlob(commit, name));
+    if (text === undefined) throw new JobFailure('validation_error', `${name} is not UTF-8 text.`);
+    const { config, warnings } = (() => {
+      try {
+        return parseRepoConfig(text, name);
+      } catch (error) {
+        throw new JobFailure('validation_error', `${name} is invalid: ${(error as Error).message}`);
+      }
+    })();
+    for (const w of warnings) ctx.log('warn', `${name}: ${w}`);
+    ctx.log('info', `using ${name}`);
+    return config;
+  }
+  return undefined;
+}
+
+function logSkipped(ctx: JobContext, skipped: { path: string; reason: string }[]): void {
+  const noisy = skipped.filter((s) => s.reason !== 'not documentation' && s.reason !== 'extension');
+  for (const s of noisy.slice(0, 30)) ctx.log('info', `skipped ${s.path}: ${s.reason}`);
+  if (noisy.length > 30) ctx.log('info', `... and ${noisy.length - 30} more files skipped`);
+}
+
+async function generateFromSource(commit: Awaited<ReturnType<typeof resolveCommit>>, files: RepoFile[], maxBytes: number): Promise<{ snippets: ParsedSnippet[]; files: RepoFile[] }> {
+  const byPath = new Map(files.filter((f) => !f.isSymlink && f.size <= maxBytes).map((f) => [f.path, f]));
+  const chosen = selectSourceFiles([...byPath.keys()]);
+  const inputs: { path: string; text: string }[] = [];
+  const used: RepoFile[] = [];
+  for (const p of chosen) {
+    const f = byPath.get(p);
+    if (!f) continue;
+    const buf = await readBlob(commit, p);
+    const text = looksBinary(buf) ? undefined : decodeUtf8(buf);
+    if (text === undefined) continue;
+    inputs.push({ path: p, text });
+    used.push(f);
+  }
+  return { snippets: generateDocsSnippets(inputs), files: used };
+}
+
+function toJobFailure(error: unknown): Error {
+  if (!(error instanceof GitSourceError)) return error as Error;
+  switch (error.reason) {
+    case 'auth':
+      return new JobFailure('validation_error', `${error.message} (gitToken)`);
+    case 'not_found':
+      return new JobFailure('library_not_found', error.message);
+    case 'unreachable':
+      return new JobFailure('validation_error', error.message);
+    default:
+      return error;
+  }
+}

@@ -1,0 +1,194 @@
+/**
+ * Use cases "add a Git repository" and "refresh a library" (transport-agnostic: HTTP and
+ * the corpus loader call them). Validation, policy and plan/role checks happen before
+ * anything is written; the build runs as a durable job; the caller waits up to the
+ * configured time for it.
+ */
+import { z } from 'zod';
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+import { assertCanAddPrivateRepo, canSeeLibrary } from '../auth/authorize';
+import { encryptSecret } from '../auth/crypto';
+import { AccessDeniedError, AppError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
+import { locateRepo, parseLibraryId, type GitHost } from './ids';
+import type { GitJobParams } from '../indexing/pipeline/git-job';
+import type { JobRecord } from '../store/models/job';
+import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
+
+export const addRepoBody = z.object({
+  docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
+  gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
+  private: z.boolean({ invalid_type_error: 'private must be a boolean' }).optional(),
+  skipVersionFiltering: z.boolean({ invalid_type_error: 'skipVersionFiltering must be a boolean' }).optional(),
+  generateDocs: z.boolean({ invalid_type_error: 'generateDocs must be a boolean' }).optional(),
+});
+export type AddRepoBody = z.infer<typeof addRepoBody>;
+
+export const refreshBody = z.object({
+  libraryName: z.string({ required_error: 'libraryName is required', invalid_type_error: 'libraryName must be a string' }).min(1, 'libraryName is required'),
+  branch: z.string({ invalid_type_error: 'branch must be a string' }).min(1).max(200).regex(/^[A-Za-z0-9_.][A-Za-z0-9_./+-]*$/, 'branch is not a valid tag or branch name').optional(),
+  gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
+});
+export type RefreshBody = z.infer<typeof refreshBody>;
+
+/** Parses a request body with a schema; the first issue becomes a 400 naming its field. */
+export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
+  const r = schema.safeParse(body ?? {});
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue.path.join('.') || undefined;
+  throw new ValidationError(issue.message === 'Required' && field ? `${field} is required` : issue.message, field);
+}
+
+export interface AddResult {
+  libraryName: string;
+  message: string;
+  jobId: string;
+}
+
+interface HostOverride {
+  /** Replaces the configured base URL of a host (the corpus loader uses a local path). */
+  bases?: Partial<Record<'github' | 'gitlab' | 'bitbucket', string>>;
+  /** Wait time in ms (defaults to config.addWaitSeconds). */
+  waitMs?: number;
+}
+
+export async function addRepository(services: Services, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
+  const { config } = services;
+  const location = locateRepo(host, input.docsRepoUrl, { ...config.gitHosts, ...override.bases }, config.gitAllowedPrefixes);
+  const isPrivate = input.private === true;
+  const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
+
+  const policy = await services.policies.forPrincipal(principal);
+  if (!policy.allows({ id: location.libraryId, source: location.source, trustScore: DEFAULT_TRUST_SCORES[location.source] })) {
+    throw new AccessDeniedError(location.libraryId);
+  }
+  if (isPrivate) {
+    const team = teamId ? await services.teams.get(teamId) : null;
+    assertCanAddPrivateRepo(principal, team);
+  }
+
+  const existing = await services.libraries.get(location.libraryId, { fresh: true });
+  if (existing) {
+    if (existing.private && !canSeeLibrary(principal, existing)) {
+      throw new DuplicateRepoError(`A library with the id ${location.libraryId} already exists.`);
+    }
+    if (isPrivate && existing.private && existing.teamId === teamId && !location.ref) {
+      throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
+    }
+    if (isPrivate !== existing.private) {
+      throw new DuplicateRepoError(`${location.libraryId} already exists as a ${existing.private ? 'private' : 'public'} library.`);
+    }
+  }
+
+  let token = input.gitToken;
+  if (!token && principal.kind === 'user' && (isPrivate || host !== 'git')) token = await services.credentials.tokenFor(principal.userId, host);
+
+  await services.libraries.ensure({
+    _id: location.libraryId,
+    source: location.source,
+    title: location.libraryId.split('/').pop() ?? location.libraryId,
+    description: '',
+    repoUrl: location.webUrl,
+    cloneUrl: location.cloneUrl,
+    branch: '',
+    private: isPrivate,
+    teamId: isPrivate ? teamId : null,
+    trustScore: DEFAULT_TRUST_SCORES[location.source],
+    options: { skipVersionFiltering: input.skipVersionFiltering === true, generateDocs: input.generateDocs === true && isPrivate },
+  });
+
+  const version = location.ref ?? 'latest';
+  const params: GitJobParams = {
+    host: location.source,
+    cloneUrl: location.cloneUrl,
+    webUrl: location.webUrl,
+    ref: location.ref,
+    skipVersionFiltering: input.skipVersionFiltering === true,
+    generateDocs: input.generateDocs === true && isPrivate,
+    followPreviousVersions: !location.ref,
+  };
+  const job = await services.jobs.enqueue({
+    kind: 'add-repo',
+    libraryId: location.libraryId,
+    version,
+    params: params as unknown as Record<string, unknown>,
+    encryptedToken: token ? encryptSecret(token, config.secret) : null,
+    teamId: isPrivate ? teamId : null,
+    createdBy: principal.kind === 'user' ? principal.userId : null,
+  });
+  services.worker?.poke();
+  const libraryName = location.ref ? `${location.libraryId}/${location.ref}` : location.libraryId;
+  await awaitJob(services, job, override.waitMs ?? config.addWaitSeconds * 1000, !existing);
+  return { libraryName, message: `${libraryName} was indexed and is ready to query.`, jobId: job._id };
+}
+
+export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
+  const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
+  const lib = await services.libraries.get(libraryId, { fresh: true });
+  if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(libraryId);
+  if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
+  const policy = await services.policies.forPrincipal(principal);
+  if (!policy.allows({ id: lib._id, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
+  const ref = input.branch ?? idVersion;
+  const version = ref ?? 'latest';
+  const running = await services.jobs.active(libraryId, version);
+  let token = input.gitToken;
+  if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);
+  const job =
+    running ??
+    (await services.jobs.enqueue({
+      kind: 'refresh',
+      libraryId,
+      version,
+      params: {
+        host: lib.source,
+        cloneUrl: lib.cloneUrl,
+        webUrl: lib.repoUrl,
+        ref,
+        skipVersionFiltering: lib.options?.skipVersionFiltering ?? false,
+        generateDocs: lib.options?.generateDocs ?? false,
+        followPreviousVersions: !ref,
+      } satisfies GitJobParams as unknown as Record<string, unknown>,
+      encryptedToken: token ? encryptSecret(token, services.config.secret) : null,
+      teamId: lib.teamId,
+      createdBy: principal.kind === 'user' ? principal.userId : null,
+    }));
+  services.worker?.poke();
+  const libraryName = ref ? `${libraryId}/${ref}` : libraryId;
+  await awaitJob(services, job, waitMs ?? services.config.addWaitSeconds * 1000, false);
+  return { libraryName, message: `${libraryName} was refreshed.`, jobId: job._id };
+}
+
+/** Waits for a job; maps its failure to the API error; 504 when it is still running. */
+async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
+  const done = await services.jobs.waitFor(job._id, waitMs);
+  if (!done) throw new InternalError('The job disappeared.');
+  if (done.state === 'finalized') return;
+  if (done.state === 'failed' || done.state === 'cancelled') {
+    if (isNewLibrary) await removeIfNeverBuilt(services, job.libraryId);
+    const message = done.error ?? 'Indexing failed.';
+    switch (done.errorCode) {
+      case 'validation_error':
+        throw new ValidationError(message);
+      case 'library_not_found':
+        throw new LibraryNotFoundError(job.libraryId);
+      case 'tag_not_found':
+        throw new AppError(404, 'tag_not_found', message);
+      case 'no_snippets_found':
+        throw new AppError(404, 'no_snippets_found', message);
+      default:
+        throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
+    }
+  }
+  throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
+}
+
+/** Nothing half-written stays behind: a library whose first build failed is removed. */
+async function removeIfNeverBuilt(services: Services, libraryId: string): Promise<void> {
+  const lib = await services.libraries.get(libraryId, { fresh: true });
+  if (lib && !lib.versions.some((v) => v.generation > 0)) {
+    await services.libraries.delete(libraryId);
+    await services.snippets.deleteGenerations({ libraryId });
+  }
+}

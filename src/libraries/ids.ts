@@ -1,0 +1,117 @@
+/**
+ * Library identifiers: `/<owner>/<repo>` for hosted repositories, `/<source>/<id>` for
+ * other sources (`/openapi/<slug>`, `/git/<slug>`), optionally with a version as
+ * `/<owner>/<repo>/<version>` or `/<owner>/<repo>@<version>`.
+ */
+import { InvalidLibraryIdError, ValidationError } from '../errors';
+
+export type GitHost = 'github' | 'gitlab' | 'bitbucket' | 'git';
+export const GIT_HOSTS: readonly GitHost[] = ['github', 'gitlab', 'bitbucket', 'git'];
+
+const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}$/;
+const VERSION = /^[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/;
+
+export interface ParsedLibraryId {
+  libraryId: string;
+  version?: string;
+}
+
+/** Parses a library id as clients send it. Throws InvalidLibraryIdError on a bad shape. */
+export function parseLibraryId(raw: string): ParsedLibraryId {
+  const input = (raw ?? '').trim();
+  if (!input.startsWith('/') || input.length > 300) throw new InvalidLibraryIdError(input);
+  let body = input.slice(1).replace(/\/+$/, '');
+  let version: string | undefined;
+  const at = body.indexOf('@');
+  if (at !== -1) {
+    version = body.slice(at + 1);
+    body = body.slice(0, at);
+  }
+  const parts = body.split('/');
+  if (parts.length === 3 && version === undefined) {
+    version = parts.pop();
+  }
+  if (parts.length !== 2 || !parts.every((p) => SEGMENT.test(p) && p !== '.' && p !== '..')) throw new InvalidLibraryIdError(input);
+  if (version !== undefined && !VERSION.test(version)) throw new InvalidLibraryIdError(input);
+  return { libraryId: `/${parts[0]}/${parts[1]}`, version: version === 'latest' ? undefined : version };
+}
+
+export interface RepoLocation {
+  libraryId: string;
+  /** URL to clone (without credentials). */
+  cloneUrl: string;
+  /** The web URL of the repository (for snippet source links). */
+  webUrl: string;
+  /** A tag or branch named in the URL (`/tree/<ref>`). */
+  ref?: string;
+  source: GitHost;
+}
+
+/**
+ * Resolves `docsRepoUrl` for a host. The URL must sit under the host's base URL (or, for
+ * `git`, under an allowed prefix); anything else is a 400 naming the field.
+ */
+export function locateRepo(host: GitHost, docsRepoUrl: string, bases: { github: string; gitlab: string; bitbucket: string }, allowedGitPrefixes: readonly string[]): RepoLocation {
+  let url: URL;
+  try {
+    url = new URL(docsRepoUrl);
+  } catch {
+    throw new ValidationError('docsRepoUrl must be an absolute URL.', 'docsRepoUrl');
+  }
+  if (url.username || url.password) throw new ValidationError('docsRepoUrl must not contain credentials; send gitToken instead.', 'docsRepoUrl');
+  if (url.search || url.hash) throw new ValidationError('docsRepoUrl must not contain a query or fragment.', 'docsRepoUrl');
+  const clean = docsRepoUrl.replace(/\/+$/, '');
+
+  if (host === 'git') {
+    if (!['http:', 'https:', 'file:', 'ssh:', 'git:'].includes(url.protocol)) throw new ValidationError('docsRepoUrl has an unsupported scheme.', 'docsRepoUrl');
+    const prefix = allowedGitPrefixes.find((p) => clean.startsWith(p.replace(/\/+$/, '')));
+    if (!prefix) throw new ValidationError('docsRepoUrl is not under an allowed git URL prefix (GIT_ALLOWED_URL_PREFIXES).', 'docsRepoUrl');
+    const last = clean.split('/').pop() ?? '';
+    const slug = last.replace(/\.git$/, '').toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+    if (!slug) throw new ValidationError('docsRepoUrl does not name a repository.', 'docsRepoUrl');
+    return { libraryId: `/git/${slug}`, cloneUrl: clean, webUrl: clean.replace(/\.git$/, ''), source: 'git' };
+  }
+
+  const base = bases[host].replace(/\/+$/, '');
+  if (!(clean === base || clean.startsWith(`${base}/`))) {
+    throw new ValidationError(`docsRepoUrl must be a ${host} repository URL under ${base}.`, 'docsRepoUrl');
+  }
+  const rest = clean.slice(base.length + 1).split('/').filter(Boolean);
+  if (rest.length < 2) throw new ValidationError(`docsRepoUrl must look like ${base}/<owner>/<repo>.`, 'docsRepoUrl');
+  const owner = rest[0];
+  const repo = rest[1].replace(/\.git$/, '');
+  let ref: string | undefined;
+  // GitHub/Bitbucket: /tree/<ref> or /src/<ref>; GitLab: /-/tree/<ref>.
+  const tail = rest.slice(2);
+  if (tail[0] === '-') tail.shift();
+  if (tail.length >= 2 && (tail[0] === 'tree' || tail[0] === 'src')) ref = decodeURIComponent(tail.slice(1).join('/'));
+  else if (tail.length > 0) throw new ValidationError(`docsRepoUrl must look like ${base}/<owner>/<repo> (optionally /tree/<tag>).`, 'docsRepoUrl');
+  if (!SEGMENT.test(owner) || !SEGMENT.test(repo)) throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
+  if (ref !== undefined && !VERSION.test(ref)) throw new ValidationError('The tag in docsRepoUrl is not a valid version name.', 'docsRepoUrl');
+  return {
+    libraryId: `/${owner}/${repo}`,
+    cloneUrl: `${base}/${owner}/${repo}.git`,
+    webUrl: `${base}/${owner}/${repo}`,
+    ref,
+    source: host,
+  };
+}
+
+/** The URL of a file at a commit, for snippet sources. */
+export function fileUrl(source: GitHost, webUrl: string, commit: string, filePath: string, line: number): string {
+  const p = filePath.split('/').map(encodeURIComponent).join('/');
+  if (webUrl.startsWith('file:')) return `${webUrl}/${p}#L${line}`;
+  switch (source) {
+    case 'gitlab':
+      return `${webUrl}/-/blob/${commit}/${p}#L${line}`;
+    case 'bitbucket':
+      return `${webUrl}/src/${commit}/${p}#lines-${line}`;
+    default:
+      return `${webUrl}/blob/${commit}/${p}#L${line}`;
+  }
+}
+
+/** A lowercase, punctuation-free key for catalogue name matching ("Next.js" → "nextjs"). */
+export function nameKey(s: string): string {
+  return s.toLowerCase().replace(/[^a-z0-9]+/g, '');
+}

@@ -1,0 +1,33 @@
+/**
+ * The Context7 text format of a context answer: each snippet rendered as Markdown in rank
+ * order, joined by a line of dashes. `renderSnippetText` is also what a snippet's `tokens`
+ * should count, so that the budget of the text answer is exact.
+ */
+import type { ContextSnippet, RankedSnippet } from '../types';
+
+export const SNIPPET_SEPARATOR = '\n\n--------------------------------\n\n';
+
+/** A fence longer than any run of backticks inside the code, so the code cannot close it. */
+function fenceFor(code: string): string {
+  let longest = 0;
+  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+type RenderedFields = Pick<ContextSnippet, 'kind' | 'title' | 'description' | 'content' | 'language' | 'code' | 'breadcrumb' | 'url'>;
+
+/** One snippet as Markdown: `### title`, `Source: url`, description and fenced code; or the breadcrumb and prose. */
+export function renderSnippetText(doc: RenderedFields): string {
+  if (doc.kind === 'code') {
+    const fence = fenceFor(doc.code);
+    const description = doc.description.trim() === '' ? '' : `${doc.description}\n\n`;
+    return `### ${doc.title}\n\nSource: ${doc.url}\n\n${description}${fence}${doc.language}\n${doc.code}\n${fence}`;
+  }
+  const heading = doc.breadcrumb.length > 0 ? doc.breadcrumb.join(' > ') : doc.title;
+  return `### ${heading}\n\nSource: ${doc.url}\n\n${doc.content}`;
+}
+
+/** The `type=txt` body of `GET /v2/context`: the snippets in rank order. */
+export function formatContextText(snippets: readonly RankedSnippet[]): string {
+  return snippets.map((s) => renderSnippetText(s.doc)).join(SNIPPET_SEPARATOR);
+}

@@ -1,0 +1,110 @@
+/**
+ * The snippets index: settings, mappings typed against `SnippetDocument` (a field without a
+ * mapping, or a mapping without a field, does not compile), and `toIndexedSnippet`, which
+ * fills the analysed fields from the raw ones.
+ *
+ * Analysed fields hold tokens produced by search/analysis.ts and use the built-in
+ * `whitespace` analyzer, which every distribution has (the server-core one has no
+ * `whitespace` *tokenizer*, hence the `standard` tokenizer in the shingle analyzer: its input
+ * is already lowercased, stemmed, stop-word-free text). `.shingles` subfields index word
+ * pairs so a plain `match` on them rewards query words that appear side by side.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { SnippetDocument } from '../indexing/types';
+import { analyzeText, extractIdentifiers } from './analysis';
+
+export const SHINGLE_ANALYZER = 'shelfmark_shingles';
+
+export const SNIPPET_INDEX_SETTINGS: estypes.IndicesIndexSettings = {
+  number_of_shards: 1,
+  number_of_replicas: 0,
+  analysis: {
+    filter: {
+      shelfmark_word_pairs: { type: 'shingle', min_shingle_size: 2, max_shingle_size: 2, output_unigrams: false },
+    },
+    analyzer: {
+      [SHINGLE_ANALYZER]: { type: 'custom', tokenizer: 'standard', filter: ['shelfmark_word_pairs'] },
+    },
+  },
+};
+
+const keyword: estypes.MappingProperty = { type: 'keyword' };
+/** Returned from _source, never searched. */
+const stored: estypes.MappingProperty = { type: 'text', index: false };
+const storedKeyword: estypes.MappingProperty = { type: 'keyword', index: false, doc_values: false };
+const analysed: estypes.MappingProperty = { type: 'text', analyzer: 'whitespace' };
+const analysedWithPairs: estypes.MappingProperty = {
+  type: 'text',
+  analyzer: 'whitespace',
+  fields: { shingles: { type: 'text', analyzer: SHINGLE_ANALYZER } },
+};
+
+export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProperty> = {
+  id: keyword,
+  libraryId: keyword,
+  version: keyword,
+  kind: keyword,
+  path: keyword,
+  language: keyword,
+  fileHash: keyword,
+  url: storedKeyword,
+  startLine: { type: 'integer', index: false },
+  tokens: { type: 'integer' },
+  title: stored,
+  breadcrumb: stored,
+  pageTitle: stored,
+  description: stored,
+  content: stored,
+  code: stored,
+  searchTitle: analysedWithPairs,
+  searchBreadcrumb: analysed,
+  searchBody: analysedWithPairs,
+  searchCode: analysedWithPairs,
+  searchPath: analysed,
+  // Identifiers are matched whole; pairs of them mean nothing.
+  searchIdentifiers: { type: 'text', analyzer: 'whitespace', norms: false },
+};
+
+export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
+  dynamic: 'strict',
+  properties: SNIPPET_FIELDS,
+};
+
+/** Body of `indices.create` for a new generation of the snippets index. */
+export function snippetIndexDefinition(): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  return { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS };
+}
+
+const analyse = (text: string): string => analyzeText(text).join(' ');
+
+/** The path's words: folders and file name without its extension. */
+export function pathWords(path: string): string {
+  return path.replace(/\.[A-Za-z0-9]+$/, '').split('/').join(' ');
+}
+
+/** Page title and breadcrumb without the repetition of a breadcrumb that starts with the title. */
+function headingText(doc: Pick<SnippetDocument, 'pageTitle' | 'breadcrumb'>): string {
+  const headings = doc.breadcrumb[0] === doc.pageTitle ? doc.breadcrumb : [doc.pageTitle, ...doc.breadcrumb];
+  return headings.join('\n');
+}
+
+/** Returns the document with its analysed fields computed from its raw fields. */
+export function toIndexedSnippet(doc: SnippetDocument): SnippetDocument {
+  const prose = `${doc.description}\n${doc.content}`;
+  const headings = headingText(doc);
+  const identifiers = new Set([
+    ...extractIdentifiers(doc.title, true),
+    ...extractIdentifiers(headings, true),
+    ...extractIdentifiers(doc.code, true),
+    ...extractIdentifiers(prose, false),
+  ]);
+  return {
+    ...doc,
+    searchTitle: analyse(doc.title),
+    searchBreadcrumb: analyse(headings),
+    searchBody: analyse(prose),
+    searchCode: analyse(doc.code),
+    searchPath: analyse(pathWords(doc.path)),
+    searchIdentifiers: [...identifiers].join(' '),
+  };
+}

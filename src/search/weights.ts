@@ -1,0 +1,75 @@
+/**
+ * Every tunable number of retrieval and ranking, in one place, so the evaluation
+ * (scripts/eval) can sweep them. Functions take these as a default parameter; tune them on
+ * the whole question set and by kind of signal, never for one question.
+ */
+type DeepReadonly<T> = { readonly [K in keyof T]: T[K] extends object ? DeepReadonly<T[K]> : T[K] };
+
+const DEFAULT_WEIGHTS = {
+  /** Elasticsearch query (queries/context.ts, queries/libraries.ts). */
+  query: {
+    /** BM25F field weights of the main `combined_fields` clause (each must be ≥ 1). */
+    fields: { searchTitle: 3, searchBreadcrumb: 2, searchBody: 1, searchCode: 1, searchPath: 1.5 },
+    main: 1,
+    /** Extra weight for query words in headings (best of title and breadcrumb). */
+    headings: 0.6,
+    headingFields: { searchTitle: 1, searchBreadcrumb: 0.7 },
+    /** Word pairs of the query found side by side (shingle subfields). */
+    pairs: 0.6,
+    pairFields: { 'searchTitle.shingles': 1.5, 'searchBody.shingles': 1, 'searchCode.shingles': 0.7 },
+    maxPhrases: 8,
+    /** Exact identifiers (`ctx.cookies.set`, `safeParse`, `lean()`). */
+    identifiers: 1.5,
+    /** Quoted segments as phrases with a little slop. */
+    exactPhrase: 2,
+    phraseSlop: 2,
+    maxExactPhrases: 4,
+    /** Synonyms brought in by query expansion. */
+    expansions: 0.25,
+    /** Query words that only name the library ("koa" in a koa question). */
+    libraryName: 0.1,
+    /** Candidates fetched for re-ranking. */
+    candidates: 80,
+  },
+  /** Node-side re-ranking (ranking.ts). */
+  rerank: {
+    /** Share of the final score from the snippet's own normalised ES score. */
+    snippet: 0.75,
+    /** Share from its page's evidence (sum of the page's best snippet scores, normalised). */
+    page: 0.25,
+    /** How many of a page's best snippets make its evidence. */
+    pageEvidenceTop: 3,
+    /** Bonus when a query identifier appears in the title (times fraction of identifiers found). */
+    identifierInTitle: 0.3,
+    /** Bonus when it appears in the code, description or content. */
+    identifierInBody: 0.15,
+    /** Code-vs-prose balance: a code snippet is multiplied by 1 + kindBalance·(wantsCode − 0.5)·2, info by the opposite. */
+    kindBalance: 0.2,
+    /** The k-th snippet (0-based) of the same page is multiplied by decay^k ... */
+    samePageDecay: 0.55,
+    /** ... or by dominantDecay^k when its page holds at least this share of the top evidence. */
+    dominantShare: 0.5,
+    dominantDecay: 0.85,
+    /** Snippets with fewer tokens than this are slightly penalised (import-only lines and the like). */
+    minUsefulTokens: 25,
+    shortPenalty: 0.85,
+  },
+  /** Reciprocal rank fusion (fusion.ts). */
+  fusion: { k: 60 },
+  /** Catalogue ranking (catalog.ts). */
+  catalog: {
+    name: 1,
+    content: 0.35,
+    /** A library without a name match is kept only when its normalised content score reaches this. */
+    strongContent: 0.75,
+    trust: 0.03,
+    benchmark: 0.02,
+    snippets: 0.02,
+  },
+};
+
+export type SearchWeights = DeepReadonly<typeof DEFAULT_WEIGHTS>;
+export const SEARCH_WEIGHTS: SearchWeights = DEFAULT_WEIGHTS;
+export type QueryWeights = SearchWeights['query'];
+export type RerankWeights = SearchWeights['rerank'];
+export type CatalogWeights = SearchWeights['catalog'];

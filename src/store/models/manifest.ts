@@ -1,0 +1,28 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+/**
+ * What a built generation was made of: each source file and its content hash, so a
+ * refresh re-parses only files whose content changed.
+ */
+export interface ManifestRecord {
+  _id: string; // `${libraryId}@${version}`
+  generation: number;
+  files: { p: string; h: string }[];
+  updatedAt: Date;
+}
+
+const manifestSchema = new Schema<ManifestRecord>(
+  {
+    _id: { type: String, required: true },
+    generation: { type: Number, required: true },
+    files: { type: [{ p: String, h: String, _id: false }], default: [] },
+    updatedAt: { type: Date, default: () => new Date() },
+  },
+  { collection: 'manifests', versionKey: false },
+);
+
+export type ManifestModel = Model<ManifestRecord>;
+
+export function manifestModel(conn: Connection): ManifestModel {
+  return conn.models.Manifest ?? conn.model<ManifestRecord>('Manifest', manifestSchema);
+}
