@@ -8,6 +8,8 @@ import type { Services } from '../services';
 import { errorFunnel } from './middlewares/errors';
 import { requestContext } from './middlewares/request-context';
 import { healthRoutes } from './routes/health';
+import { retrievalRoutes, legacyRoutes } from './routes/retrieval';
+import { libraryRoutes, v1RefreshRoutes } from './routes/libraries';
 import { NotFoundError } from '../errors';
 
 export function createApp(services: Services): Koa {
@@ -19,6 +21,15 @@ export function createApp(services: Services): Koa {
 
   const health = healthRoutes(services);
   app.use(health.routes()).use(health.allowedMethods());
+
+  // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
+  for (const prefix of ['/v2', '/api/v2']) {
+    for (const routes of [retrievalRoutes(services), libraryRoutes(services)]) {
+      routes.prefix(prefix);
+      app.use(routes.routes()).use(routes.allowedMethods());
+    }
+  }
+  for (const routes of [legacyRoutes(services), v1RefreshRoutes(services)]) app.use(routes.routes()).use(routes.allowedMethods());
 
   app.use(async function notFound(ctx) {
     if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);

@@ -51,6 +51,9 @@ interface HostOverride {
   bases?: Partial<Record<'github' | 'gitlab' | 'bitbucket', string>>;
   /** Wait time in ms (defaults to config.addWaitSeconds). */
   waitMs?: number;
+  /** Upstream links for a mirror (see GitJobParams.linkBase). */
+  linkBase?: string;
+  linkRefs?: Record<string, string>;
 }
 
 export async function addRepository(services: Services, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
@@ -107,6 +110,8 @@ export async function addRepository(services: Services, principal: Principal, ho
     skipVersionFiltering: input.skipVersionFiltering === true,
     generateDocs: input.generateDocs === true && isPrivate,
     followPreviousVersions: !location.ref,
+    linkBase: override.linkBase,
+    linkRefs: override.linkRefs,
   };
   const job = await services.jobs.enqueue({
     kind: 'add-repo',

@@ -193,9 +193,9 @@ export function codeIntent(query: string, identifierCount: number): number {
 export function analyzeQuery(query: string): AnalyzedQuery {
   const terms = [...new Set(analyzeText(query))];
   const quoted = quotedSegments(query);
-  const exactPhrases = quoted.map((q) => analyzeText(q)).filter((p) => p.length >= 2);
+  const exactPhrases = quoted.filter((q) => /\s/.test(q)).map((q) => analyzeText(q)).filter((p) => p.length >= 2);
   const clauses = query.split(CLAUSE_RE).map((c) => analyzeText(c)).filter((p) => p.length >= 2);
-  const phrases = [...exactPhrases, ...clauses];
+  const phrases = [...new Map([...exactPhrases, ...clauses].map((p) => [p.join(' '), p])).values()];
   const identifiers = queryIdentifiers(query, quoted);
   const termSet = new Set(terms);
   const expansions = new Set<string>();

@@ -44,6 +44,23 @@ function identifierHits(doc: ContextSnippet, ids: readonly string[]): { title: n
   return { title: title / ids.length, body: inBody / ids.length };
 }
 
+/**
+ * Drops later candidates whose code (or prose) repeats an earlier one word for word: the
+ * same example copied across pages or versioned folders tells the reader nothing new.
+ */
+export function withoutDuplicates(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const seen = new Set<string>();
+  const out: ScoredCandidate[] = [];
+  for (const candidate of candidates) {
+    const body = candidate.doc.kind === 'code' ? candidate.doc.code : candidate.doc.content;
+    const key = `${candidate.doc.kind}\u0000${body.trim()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(candidate);
+  }
+  return out;
+}
+
 /** The multiplier of the code-vs-prose balance for one snippet kind. */
 export function kindFactor(kind: ContextSnippet['kind'], wantsCode: number, w: RerankWeights): number {
   const lean = w.kindBalance * (wantsCode - 0.5) * 2;
@@ -76,26 +93,36 @@ function pageEvidence(items: Scored[], top: number): Map<string, number> {
 
 /**
  * Greedy diversified order: repeatedly takes the best score after each page's decay, the
- * k-th pick from one page being multiplied by decay^k. Scores come out non-increasing.
+ * k-th pick from one page being multiplied by decay^k. Only each page's best remaining
+ * snippet can win a step, so a step compares pages, not snippets. Scores come out
+ * non-increasing; ties go to the earlier candidate.
  */
 function diversify(items: Array<Scored & { score: number }>, decayOf: ReadonlyMap<string, number>): RankedSnippet[] {
-  const taken = new Map<string, number>();
-  const remaining = [...items];
+  const sorted = [...items].sort((a, b) => b.score - a.score || a.index - b.index);
+  const pages = new Map<string, { queue: typeof sorted; next: number; factor: number; decay: number }>();
+  for (const item of sorted) {
+    const page = pages.get(item.doc.path);
+    if (page) page.queue.push(item);
+    else pages.set(item.doc.path, { queue: [item], next: 0, factor: 1, decay: decayOf.get(item.doc.path) ?? 1 });
+  }
+  const groups = [...pages.values()];
   const out: RankedSnippet[] = [];
-  while (remaining.length > 0) {
-    let best = 0;
+  while (out.length < sorted.length) {
+    let best: (typeof groups)[number] | undefined;
     let bestScore = -Infinity;
-    for (let i = 0; i < remaining.length; i++) {
-      const item = remaining[i];
-      const adjusted = item.score * (decayOf.get(item.doc.path) ?? 1) ** (taken.get(item.doc.path) ?? 0);
-      if (adjusted > bestScore || (adjusted === bestScore && item.index < remaining[best].index)) {
-        best = i;
+    for (const group of groups) {
+      if (group.next >= group.queue.length) continue;
+      const head = group.queue[group.next];
+      const adjusted = head.score * group.factor;
+      if (best === undefined || adjusted > bestScore || (adjusted === bestScore && head.index < best.queue[best.next].index)) {
+        best = group;
         bestScore = adjusted;
       }
     }
-    const [picked] = remaining.splice(best, 1);
-    taken.set(picked.doc.path, (taken.get(picked.doc.path) ?? 0) + 1);
-    out.push({ doc: picked.doc, score: bestScore });
+    if (best === undefined) break;
+    out.push({ doc: best.queue[best.next].doc, score: bestScore });
+    best.next += 1;
+    best.factor *= best.decay;
   }
   return out;
 }
@@ -110,10 +137,11 @@ export function rerankCandidates(
   analyzed: AnalyzedQuery,
   weights: RerankWeights = SEARCH_WEIGHTS.rerank,
 ): RankedSnippet[] {
-  if (candidates.length === 0) return [];
-  const maxScore = Math.max(...candidates.map((c) => c.score));
+  const unique = withoutDuplicates(candidates);
+  if (unique.length === 0) return [];
+  const maxScore = Math.max(...unique.map((c) => c.score));
   const ids = analyzed.identifiers.slice(0, MAX_IDENTIFIERS);
-  const scored: Scored[] = candidates.map((c, index) => {
+  const scored: Scored[] = unique.map((c, index) => {
     // Without usable scores (a filter-only query), fall back to the order received.
     const norm = maxScore > 0 ? Math.max(0, c.score) / maxScore : 1 / (1 + index);
     const hits = identifierHits(c.doc, ids);

@@ -37,7 +37,7 @@ export const SYNONYM_GROUPS: ReadonlyArray<readonly string[]> = [
   ['create', 'add', 'new', 'insert'],
   ['error', 'exception'],
   ['throw', 'raise'],
-  ['config', 'configuration', 'configure', 'settings', 'setting', 'options', 'option'],
+  ['config', 'configuration', 'configure', 'options', 'option'],
   ['auth', 'authentication', 'authenticate'],
   ['async', 'await', 'asynchronous'],
   ['cancel', 'abort'],

@@ -10,6 +10,7 @@ export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'descr
 
 export class LibraryRepository {
   private readonly cache = new Map<string, { at: number; record: LibraryRecord | null }>();
+  private all: { at: number; records: LibraryRecord[] } | undefined;
 
   constructor(
     private readonly Library: LibraryModel,
@@ -24,6 +25,14 @@ export class LibraryRepository {
     this.cache.set(id, { at: Date.now(), record });
     if (this.cache.size > 5000) this.cache.clear();
     return record;
+  }
+
+  /** The whole catalogue, from memory for up to `cacheMs` (catalogue searches are hot). */
+  async listCached(): Promise<LibraryRecord[]> {
+    if (this.all && Date.now() - this.all.at < this.cacheMs) return this.all.records;
+    const records = await this.list();
+    this.all = { at: Date.now(), records };
+    return records;
   }
 
   async list(filter: { ids?: string[] } = {}): Promise<LibraryRecord[]> {
@@ -55,6 +64,7 @@ export class LibraryRepository {
       if (!fields) return lib;
       const r = await this.Library.updateOne({ _id: id, rev: lib.rev }, { $set: { ...fields, updatedAt: new Date() }, $inc: { rev: 1 } });
       this.cache.delete(id);
+      this.all = undefined;
       if (r.matchedCount === 1) return { ...lib, ...fields, rev: lib.rev + 1 };
       await new Promise((r2) => setTimeout(r2, 10 + Math.random() * 40));
     }
@@ -78,6 +88,7 @@ export class LibraryRepository {
   async delete(id: string): Promise<boolean> {
     const r = await this.Library.deleteOne({ _id: id });
     this.cache.delete(id);
+    this.all = undefined;
     return r.deletedCount === 1;
   }
 }

@@ -29,6 +29,13 @@ export interface GitJobParams {
   generateDocs: boolean;
   /** Index `previousVersions` of the repo config after building latest. */
   followPreviousVersions: boolean;
+  /**
+   * Source links: by default `<webUrl>/blob/<commit>/<path>`. A mirror (the corpus loader's
+   * local repositories) can link to its upstream instead: `linkBase` with the upstream ref
+   * of each version in `linkRefs` (falling back to the commit).
+   */
+  linkBase?: string;
+  linkRefs?: Record<string, string>;
 }
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */
@@ -120,7 +127,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const fresh = finishSnippets(parsed, {
       libraryId: job.libraryId,
       version: job.version,
-      fileUrl: (p, line) => fileUrl(params.host, params.webUrl, sha, p, line),
+      fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.[job.version] ?? sha, p, line),
       fileHashes,
     });
     const all = [...reused, ...fresh].map((s) => ({ ...s, generation }));

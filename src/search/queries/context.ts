@@ -16,6 +16,8 @@ type Query = estypes.QueryDslQueryContainer;
 export interface ContextQueryInput {
   libraryId: string;
   version: string;
+  /** The generation being served (from MongoDB); without it every generation matches. */
+  generation?: number;
   query: string;
   size: number;
 }
@@ -90,7 +92,11 @@ export function buildContextQuery(input: ContextQueryInput, weights: QueryWeight
     _source: [...CONTEXT_SOURCE_FIELDS],
     query: {
       bool: {
-        filter: [{ term: { libraryId: input.libraryId } }, { term: { version: input.version } }],
+        filter: [
+          { term: { libraryId: input.libraryId } },
+          { term: { version: input.version } },
+          ...(input.generation !== undefined ? [{ term: { generation: input.generation } }] : []),
+        ],
         ...(should.length > 0 ? { should, minimum_should_match: 1 } : {}),
       },
     },

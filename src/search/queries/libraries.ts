@@ -11,6 +11,22 @@ import { contextShouldClauses, type SearchRequestBody } from './context';
 export interface LibraryContentQueryInput {
   libraryIds: string[];
   query: string;
+  /** The generations being served per library (any of its versions); without them every generation counts. */
+  generations?: ReadonlyArray<{ libraryId: string; generation: number }>;
+}
+
+type Query = NonNullable<SearchRequestBody['query']>;
+
+function scopeFilter(input: LibraryContentQueryInput, libraryIds: string[]): Query | undefined {
+  if (input.generations === undefined) return { terms: { libraryId: libraryIds } };
+  const scopes = input.generations.filter((g) => libraryIds.includes(g.libraryId));
+  if (scopes.length === 0) return undefined;
+  return {
+    bool: {
+      should: scopes.map((g) => ({ bool: { filter: [{ term: { libraryId: g.libraryId } }, { term: { generation: g.generation } }] } })),
+      minimum_should_match: 1,
+    },
+  };
 }
 
 /** Builds the collapsed search that scores each library's content for `query`; undefined when there is nothing to score. */
@@ -20,12 +36,13 @@ export function buildLibraryContentQuery(
 ): SearchRequestBody | undefined {
   const libraryIds = [...new Set(input.libraryIds)];
   const should = contextShouldClauses(analyzeQuery(input.query), new Set(), weights);
-  if (libraryIds.length === 0 || should.length === 0) return undefined;
+  const scope = libraryIds.length > 0 ? scopeFilter(input, libraryIds) : undefined;
+  if (scope === undefined || should.length === 0) return undefined;
   return {
     size: libraryIds.length,
     track_total_hits: false,
     _source: ['libraryId'],
-    query: { bool: { filter: [{ terms: { libraryId: libraryIds } }], should, minimum_should_match: 1 } },
+    query: { bool: { filter: [scope], should, minimum_should_match: 1 } },
     collapse: { field: 'libraryId' },
   };
 }

@@ -1,0 +1,126 @@
+/**
+ * Adding and refreshing libraries, following their jobs, and managing the catalogue.
+ * Chains read like a checklist: rate limit → authenticate → validate → handler.
+ */
+import Router from '@koa/router';
+import type { Services } from '../../../services';
+import { authenticate } from '../../middlewares/auth';
+import { rateLimit } from '../../middlewares/rate-limit';
+import { addRepoBody, addRepository, parseBody, refreshBody, refreshLibrary } from '../../../libraries/add-repo';
+import { GIT_HOSTS, parseLibraryId, type GitHost } from '../../../libraries/ids';
+import { LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
+import { canSeeLibrary, assertAdmin } from '../../../auth/authorize';
+import type { Principal } from '../../../auth/principal';
+import { presentJob, presentLibrary } from '../../presenters/libraries';
+
+export function libraryRoutes(services: Services): Router {
+  const router = new Router();
+  const expensive = rateLimit(services, { class: 'expensive' });
+  const standard = rateLimit(services, { class: 'standard' });
+
+  router.post('/add/repo/:host', authenticate(services, { required: true, anonymousOperation: 'add' }), expensive, async (ctx) => {
+    const host = ctx.params.host as GitHost;
+    if (!GIT_HOSTS.includes(host)) throw new ValidationError(`Unknown git host "${ctx.params.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
+    const body = parseBody(addRepoBody, ctx.request.body);
+    const result = await addRepository(services, ctx.state.principal as Principal, host, body);
+    ctx.body = { libraryName: result.libraryName, message: result.message };
+  });
+
+  router.post('/refresh', authenticate(services, { required: true, anonymousOperation: 'refresh' }), expensive, async (ctx) => {
+    const body = parseBody(refreshBody, ctx.request.body);
+    const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
+    ctx.body = { libraryName: result.libraryName, message: result.message };
+  });
+
+  router.get('/jobs', authenticate(services, { required: true, anonymousOperation: 'jobs' }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    const libraryId = typeof ctx.query.libraryId === 'string' ? parseLibraryId(ctx.query.libraryId).libraryId : undefined;
+    const limit = Math.min(Math.max(Number(ctx.query.limit ?? 50) || 50, 1), 200);
+    const jobs = await services.jobs.list({ libraryId, teamIds: teamScope(principal), limit });
+    ctx.body = { jobs: jobs.map((j) => presentJob(j, false)) };
+  });
+
+  router.get('/jobs/:id', authenticate(services, { required: true, anonymousOperation: 'jobs' }), standard, async (ctx) => {
+    const job = await services.jobs.get(ctx.params.id);
+    const scope = teamScope(ctx.state.principal as Principal);
+    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+    ctx.body = presentJob(job, true);
+  });
+
+  router.delete('/jobs/:id', authenticate(services, { required: true }), standard, async (ctx) => {
+    const job = await services.jobs.get(ctx.params.id);
+    const scope = teamScope(ctx.state.principal as Principal);
+    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+    await services.jobs.cancel(job._id);
+    ctx.body = presentJob((await services.jobs.get(job._id)) ?? job, false);
+  });
+
+  // The catalogue for the dashboard and scripts (search has its own Context7 route).
+  router.get('/libraries', authenticate(services, { required: true }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
+    ctx.body = { libraries: libs.map(presentLibrary) };
+  });
+
+  router.get('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
+    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
+    const lib = await services.libraries.get(id, { fresh: true });
+    if (!lib || !canSeeLibrary(ctx.state.principal as Principal, lib)) throw new LibraryNotFoundError(id);
+    const jobs = await services.jobs.list({ libraryId: id, limit: 20 });
+    ctx.body = { ...presentLibrary(lib), jobs: jobs.map((j) => presentJob(j, false)) };
+  });
+
+  router.patch('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
+    assertAdmin(ctx.state.principal as Principal);
+    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
+    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown };
+    if (body.trustScore !== undefined && (typeof body.trustScore !== 'number' || body.trustScore < 0 || body.trustScore > 10)) {
+      throw new ValidationError('trustScore must be a number from 0 to 10.', 'trustScore');
+    }
+    if (body.aliases !== undefined && !(Array.isArray(body.aliases) && body.aliases.every((a) => typeof a === 'string' && a.length <= 100))) {
+      throw new ValidationError('aliases must be a list of strings.', 'aliases');
+    }
+    const updated = await services.libraries.modify(id, () => ({
+      ...(typeof body.trustScore === 'number' ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
+      ...(Array.isArray(body.aliases) ? { aliases: body.aliases as string[] } : {}),
+    }));
+    if (!updated) throw new LibraryNotFoundError(id);
+    ctx.body = presentLibrary(updated);
+  });
+
+  router.delete('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
+    const lib = await services.libraries.get(id, { fresh: true });
+    if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(id);
+    if (!lib.private) assertAdmin(principal);
+    await services.libraries.delete(id);
+    await services.snippets.deleteGenerations({ libraryId: id });
+    await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(id)}@` } });
+    ctx.body = { libraryName: id, message: `${id} was deleted.` };
+  });
+
+  return router;
+}
+
+/** `POST /v1/refresh`: the same refresh under the older prefix. */
+export function v1RefreshRoutes(services: Services): Router {
+  const router = new Router();
+  router.post('/v1/refresh', authenticate(services, { required: true, anonymousOperation: 'refresh' }), rateLimit(services, { class: 'expensive' }), async (ctx) => {
+    const body = parseBody(refreshBody, ctx.request.body);
+    const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
+    ctx.body = { libraryName: result.libraryName, message: result.message };
+  });
+  return router;
+}
+
+/** Team ids whose private jobs a caller may see; null = all (admins, service key). */
+function teamScope(principal: Principal): string[] | null {
+  if (principal.kind === 'service') return null;
+  if (principal.kind === 'user') return principal.role === 'admin' ? null : principal.teamIds;
+  return [];
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

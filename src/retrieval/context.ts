@@ -1,0 +1,93 @@
+/**
+ * Use case "documentation context for a question": resolve the library and version (with
+ * visibility and policy checks), retrieve candidates from Elasticsearch, re-rank in Node,
+ * pack whole snippets into the token budget. Shared by HTTP (json/txt), the legacy v1
+ * route and MCP.
+ */
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+import { canSeeLibrary } from '../auth/authorize';
+import { AccessDeniedError, LibraryNotFoundError, NoSnippetsFoundError, ValidationError } from '../errors';
+import { parseLibraryId } from '../libraries/ids';
+import { resolveVersion } from '../store/libraries';
+import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
+import { analyzeQuery } from '../search/analysis';
+import { buildContextQuery } from '../search/queries/context';
+import { rerankCandidates } from '../search/ranking';
+import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
+import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
+
+/** Candidates fetched from Elasticsearch before re-ranking. */
+const CANDIDATES = 80;
+
+export interface ContextRequest {
+  libraryId: string;
+  query: string;
+  tokens?: number;
+}
+
+export interface ContextAnswer {
+  library: LibraryRecord;
+  version: LibraryVersionRecord;
+  snippets: RankedSnippet[];
+  tokens: number;
+}
+
+/** Validates a `tokens` parameter as clients send it (string or number). */
+export function parseTokens(raw: unknown): number {
+  if (raw === undefined || raw === null || raw === '') return DEFAULT_TOKENS;
+  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
+  if (!Number.isInteger(n) || n < MIN_TOKENS || n > MAX_TOKENS) {
+    throw new ValidationError(`tokens must be a whole number from ${MIN_TOKENS} to ${MAX_TOKENS}.`, 'tokens');
+  }
+  return n;
+}
+
+/** Finds a library the caller may see and use, or throws the spec's error. */
+export async function findUsableLibrary(services: Services, principal: Principal, libraryId: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord> {
+  const lib = await services.libraries.get(libraryId, options);
+  if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(libraryId);
+  const policy = await services.policies.forPrincipal(principal);
+  if (!policy.allows({ id: lib._id, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
+  return lib;
+}
+
+export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
+  const { libraryId, version: requested } = parseLibraryId(request.libraryId);
+  const query = request.query.trim();
+  if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
+  if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');
+  const budget = request.tokens ?? DEFAULT_TOKENS;
+
+  let library = await findUsableLibrary(services, principal, libraryId);
+  let candidates = await searchCandidates(services, library, requested, query);
+  if (candidates === undefined || candidates.length === 0) {
+    // A cached library record may name a generation that was just replaced: read it fresh once.
+    library = await findUsableLibrary(services, principal, libraryId, { fresh: true });
+    candidates = await searchCandidates(services, library, requested, query);
+  }
+  const version = resolveVersion(library, requested);
+  if (!version || !candidates || candidates.length === 0) {
+    if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
+    throw new NoSnippetsFoundError(libraryId);
+  }
+  const ranked = rerankCandidates(candidates, analyzeQuery(query));
+  const snippets = packSnippetsToBudget(ranked, budget);
+  if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
+  const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
+  return { library, version, snippets, tokens };
+}
+
+async function searchCandidates(services: Services, library: LibraryRecord, requested: string | undefined, query: string): Promise<ScoredCandidate[] | undefined> {
+  const version = resolveVersion(library, requested);
+  if (!version) return undefined;
+  const body = buildContextQuery({ libraryId: library._id, version: version.version, query, size: CANDIDATES });
+  const bool = body.query?.bool;
+  if (bool) bool.filter = [...toArray(bool.filter), { term: { generation: version.generation } }];
+  const res = await services.snippets.search<ContextSnippet>(body);
+  return res.hits.hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
+}
+
+function toArray<T>(x: T | T[] | undefined): T[] {
+  return x === undefined ? [] : Array.isArray(x) ? x : [x];
+}

@@ -1,0 +1,69 @@
+/**
+ * Use case "find a library": catalogue ranking by name (exact, alias, fuzzy), then by how
+ * well each candidate's content answers the query, then quality; filtered by visibility
+ * and the caller's policy.
+ */
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+import { canSeeLibrary } from '../auth/authorize';
+import { NoLibrariesFoundError, ValidationError } from '../errors';
+import type { LibraryRecord } from '../store/models/library';
+import { versionNames } from '../store/libraries';
+import { rankLibraries } from '../search/catalog';
+import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
+import type { LibrarySummary } from '../search/types';
+
+export interface SearchResult {
+  libraries: LibrarySummary[];
+  searchFilterApplied: boolean;
+}
+
+/** How many libraries a search answers with at most. */
+const MAX_RESULTS = 10;
+
+export function toSummary(lib: LibraryRecord): LibrarySummary {
+  const latest = lib.versions.find((v) => v.version === 'latest');
+  return {
+    id: lib._id,
+    title: lib.title || lib._id,
+    description: lib.description,
+    branch: lib.branch,
+    lastUpdateDate: latest?.lastUpdateDate ?? lib.updatedAt,
+    state: lib.state,
+    totalTokens: latest?.totalTokens ?? 0,
+    totalSnippets: latest?.totalSnippets ?? 0,
+    stars: lib.stars,
+    trustScore: lib.trustScore,
+    benchmarkScore: latest?.benchmarkScore ?? 0,
+    versions: versionNames(lib),
+    aliases: lib.aliases,
+  };
+}
+
+export async function searchLibraries(services: Services, principal: Principal, input: { libraryName: string; query?: string }): Promise<SearchResult> {
+  const libraryName = input.libraryName.trim();
+  if (!libraryName) throw new ValidationError('libraryName is required.', 'libraryName');
+  if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
+  const policy = await services.policies.forPrincipal(principal);
+  const visible = (await services.libraries.listCached()).filter(
+    (l) => l.versions.some((v) => v.generation > 0) && canSeeLibrary(principal, l),
+  );
+  const allowed = visible.filter((l) => policy.allows({ id: l._id, source: l.source, trustScore: l.trustScore }));
+  const summaries = allowed.map(toSummary);
+
+  // Name matches first; the content score orders and extends them when a query is given.
+  let contentScores: Map<string, number> | undefined;
+  const query = input.query?.trim();
+  if (query) {
+    const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query });
+    if (body) {
+      const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => v.generation));
+      const bool = body.query?.bool;
+      if (bool) bool.filter = [...(Array.isArray(bool.filter) ? bool.filter : bool.filter ? [bool.filter] : []), { term: { version: 'latest' } }, { terms: { generation: generations } }];
+      contentScores = readLibraryContentScores(await services.snippets.search(body));
+    }
+  }
+  const ranked = rankLibraries({ libraryName, query, libraries: summaries, contentScores });
+  if (ranked.length === 0) throw new NoLibrariesFoundError(libraryName);
+  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policy.applied };
+}

@@ -1,0 +1,127 @@
+/**
+ * Catalogue ranking for `GET /v2/libs/search` and `resolve-library-id`: how well a library's
+ * names match the name asked for (exact id, title, repository name, aliases; case- and
+ * punctuation-insensitive; common suffixes like ".js" or ".com" ignored; prefixes; typos),
+ * then how well its content answers the query, then quality signals as tie-breakers.
+ */
+import type { LibrarySummary } from './types';
+import { SEARCH_WEIGHTS, type CatalogWeights } from './weights';
+
+export interface RankLibrariesInput {
+  libraryName: string;
+  query?: string;
+  libraries: readonly LibrarySummary[];
+  /** Content scores by library id (any positive scale; normalised by the best). */
+  contentScores?: ReadonlyMap<string, number>;
+}
+
+export interface RankedLibrary {
+  library: LibrarySummary;
+  score: number;
+}
+
+/** Lowercase letters and digits only, accents removed: "Next.js" → "nextjs". */
+export function normalizeName(name: string): string {
+  return name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+/** The name without the decorations projects add: ".com"/".dev" sites, "js" suffixes, "docs". */
+export function coreName(name: string): string {
+  const lower = name.toLowerCase().trim().replace(/\.(com|org|io|dev|net)$/, '').replace(/[-_. ]?docs?$|^docs?[-_. ]/, '');
+  const normal = normalizeName(lower);
+  return normal.length > 4 && normal.endsWith('js') ? normal.slice(0, -2) : normal;
+}
+
+/** Optimal-string-alignment distance (Damerau-Levenshtein with adjacent transpositions). */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  if (a.length === 0 || b.length === 0) return Math.max(a.length, b.length);
+  let prevPrev: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, prevPrev[j - 2] + 1);
+      row.push(best);
+    }
+    prevPrev = prev;
+    prev = row;
+  }
+  return prev[b.length];
+}
+
+/** Typos allowed for a name of this length: none below 4 letters, 1 up to 7, 2 from 8. */
+function allowedTypos(length: number): number {
+  return length < 4 ? 0 : length < 8 ? 1 : 2;
+}
+
+/** `https://github.com/Owner/Repo`, `owner/repo`, `/owner/repo/v1` → `/owner/repo` (lowercase); undefined for a plain name. */
+function asLibraryId(name: string): string | undefined {
+  const path = name.trim().replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\.git$/, '');
+  const segments = path.split('/').filter((s) => s !== '');
+  return segments.length >= 2 ? `/${segments[0]}/${segments[1].split('@')[0]}`.toLowerCase() : undefined;
+}
+
+interface NameForms {
+  normal: string;
+  core: string;
+  words: string[];
+}
+
+function formsOf(name: string): NameForms {
+  const words = name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  return { normal: normalizeName(name), core: coreName(name), words };
+}
+
+/** 0..1: how well one of the library's names matches the name asked for. */
+export function nameMatchScore(libraryName: string, library: LibrarySummary): number {
+  const asked = formsOf(libraryName);
+  if (asked.normal === '') return 0;
+  const askedId = asLibraryId(libraryName);
+  if (askedId !== undefined && askedId === library.id.toLowerCase()) return 1;
+  const [owner = '', repo = ''] = library.id.split('/').filter((s) => s !== '');
+  const names = [library.title, repo, ...(library.aliases ?? [])].filter((n) => n.trim() !== '').map(formsOf);
+  let best = 0;
+  const consider = (score: number): void => {
+    best = Math.max(best, score);
+  };
+  for (const name of names) {
+    if (name.normal === asked.normal) consider(0.95);
+    if (name.core === asked.core || name.core === asked.normal || name.normal === asked.core) consider(0.9);
+    if (asked.words.length > 1 && asked.words.includes(name.core)) consider(0.75);
+    if (asked.core.length >= 3 && name.normal.startsWith(asked.core)) consider(0.5 + 0.25 * (asked.core.length / name.normal.length));
+    if (name.core.length >= 3 && asked.normal.startsWith(name.core)) consider(0.45 + 0.2 * (name.core.length / asked.normal.length));
+    if (asked.words.length > 0 && asked.words.every((w) => name.words.includes(w))) consider(0.5);
+    const distance = editDistance(asked.core, name.core);
+    if (distance > 0 && distance <= allowedTypos(Math.min(asked.core.length, name.core.length))) consider(0.7 - 0.1 * distance);
+  }
+  const ownerForms = formsOf(owner);
+  if (ownerForms.normal === asked.normal || ownerForms.core === asked.core) consider(0.6);
+  return best;
+}
+
+function qualityScore(library: LibrarySummary, w: CatalogWeights): number {
+  const trust = Math.max(0, Math.min(10, library.trustScore ?? 0)) / 10;
+  const benchmark = Math.max(0, Math.min(100, library.benchmarkScore)) / 100;
+  const snippets = Math.min(1, Math.log10(1 + Math.max(0, library.totalSnippets)) / 5);
+  return w.trust * trust + w.benchmark * benchmark + w.snippets * snippets;
+}
+
+/**
+ * Ranks catalogue entries for a name and an optional question, best first. Keeps a library
+ * when its name matches or its content answers the question strongly (relative to the best).
+ */
+export function rankLibraries(input: RankLibrariesInput, weights: CatalogWeights = SEARCH_WEIGHTS.catalog): RankedLibrary[] {
+  let maxContent = 0;
+  for (const score of input.contentScores?.values() ?? []) maxContent = Math.max(maxContent, score);
+  const ranked: RankedLibrary[] = [];
+  for (const library of input.libraries) {
+    const name = nameMatchScore(input.libraryName, library);
+    const content = maxContent > 0 ? Math.max(0, input.contentScores?.get(library.id) ?? 0) / maxContent : 0;
+    if (name <= 0 && content < weights.strongContent) continue;
+    ranked.push({ library, score: weights.name * name + weights.content * content + qualityScore(library, weights) });
+  }
+  return ranked.sort((a, b) => b.score - a.score || a.library.id.localeCompare(b.library.id));
+}

@@ -1,0 +1,90 @@
+import test from 'ava';
+import { RANKED_FIXTURE } from './fixture';
+import { formatContextJson } from './json';
+
+test('the JSON format: Context7 lists plus our ranked snippets', (t) => {
+  const json = formatContextJson(RANKED_FIXTURE);
+  t.is(
+    JSON.stringify(json),
+    JSON.stringify({
+      codeSnippets: [
+        {
+          codeTitle: 'Setting a signed cookie',
+          codeDescription: 'Set a cookie that the client cannot forge:',
+          codeLanguage: 'js',
+          codeTokens: 42,
+          codeId: 'https://github.com/koajs/koa/blob/v3.2.0/docs/api/context.md#L120',
+          pageTitle: 'Context',
+          codeList: [{ language: 'js', code: "ctx.cookies.set('name', 'tobi', { signed: true });" }],
+        },
+        {
+          codeTitle: 'Markdown inside code',
+          codeDescription: '',
+          codeLanguage: '',
+          codeTokens: 12,
+          codeId: 'https://github.com/koajs/koa/blob/v3.2.0/docs/guide.md#L5',
+          pageTitle: 'Guide',
+          codeList: [{ language: '', code: 'echo "```"' }],
+        },
+      ],
+      infoSnippets: [
+        {
+          pageId: 'https://github.com/koajs/koa/blob/v3.2.0/docs/api/index.md#L10',
+          breadcrumb: 'Context > API > Cookies',
+          content: 'Koa uses the cookies module.\nOptions are passed through.',
+          contentTokens: 20,
+        },
+      ],
+      snippets: [
+        {
+          kind: 'code',
+          title: 'Setting a signed cookie',
+          description: 'Set a cookie that the client cannot forge:',
+          content: '',
+          language: 'js',
+          code: "ctx.cookies.set('name', 'tobi', { signed: true });",
+          breadcrumb: ['Context', 'ctx.cookies.set()'],
+          pageTitle: 'Context',
+          tokens: 42,
+          score: 0.9123,
+          id: 'c1',
+          source: { path: 'docs/api/context.md', url: 'https://github.com/koajs/koa/blob/v3.2.0/docs/api/context.md#L120', startLine: 120 },
+        },
+        {
+          kind: 'info',
+          title: 'Cookies',
+          description: '',
+          content: 'Koa uses the cookies module.\nOptions are passed through.',
+          language: '',
+          code: '',
+          breadcrumb: ['Context', 'API', 'Cookies'],
+          pageTitle: 'Context',
+          tokens: 20,
+          score: 0.5,
+          id: 'i1',
+          source: { path: 'docs/api/index.md', url: 'https://github.com/koajs/koa/blob/v3.2.0/docs/api/index.md#L10', startLine: 10 },
+        },
+        {
+          kind: 'code',
+          title: 'Markdown inside code',
+          description: '',
+          content: '',
+          language: '',
+          code: 'echo "```"',
+          breadcrumb: [],
+          pageTitle: 'Guide',
+          tokens: 12,
+          score: 0.25,
+          id: 'c2',
+          source: { path: 'docs/guide.md', url: 'https://github.com/koajs/koa/blob/v3.2.0/docs/guide.md#L5', startLine: 5 },
+        },
+      ],
+    }),
+  );
+});
+
+test('the presenter copies, so the response never shares the stored arrays', (t) => {
+  const json = formatContextJson(RANKED_FIXTURE);
+  t.not(json.snippets[0].breadcrumb, RANKED_FIXTURE[0].doc.breadcrumb);
+  t.deepEqual(formatContextJson([]), { codeSnippets: [], infoSnippets: [], snippets: [] });
+});
