@@ -81,13 +81,7 @@ export async function getContext(services: Services, principal: Principal, reque
 async function searchCandidates(services: Services, library: LibraryRecord, requested: string | undefined, query: string): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const body = buildContextQuery({ libraryId: library._id, version: version.version, query, size: CANDIDATES });
-  const bool = body.query?.bool;
-  if (bool) bool.filter = [...toArray(bool.filter), { term: { generation: version.generation } }];
+  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size: CANDIDATES });
   const res = await services.snippets.search<ContextSnippet>(body);
   return res.hits.hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
-}
-
-function toArray<T>(x: T | T[] | undefined): T[] {
-  return x === undefined ? [] : Array.isArray(x) ? x : [x];
 }

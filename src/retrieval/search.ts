@@ -55,11 +55,9 @@ export async function searchLibraries(services: Services, principal: Principal, 
   let contentScores: Map<string, number> | undefined;
   const query = input.query?.trim();
   if (query) {
-    const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query });
+    const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
+    const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query, generations });
     if (body) {
-      const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => v.generation));
-      const bool = body.query?.bool;
-      if (bool) bool.filter = [...(Array.isArray(bool.filter) ? bool.filter : bool.filter ? [bool.filter] : []), { term: { version: 'latest' } }, { terms: { generation: generations } }];
       contentScores = readLibraryContentScores(await services.snippets.search(body));
     }
   }

@@ -9,6 +9,7 @@ import { SEARCH_WEIGHTS, type CatalogWeights } from './weights';
 
 export interface RankLibrariesInput {
   libraryName: string;
+  /** The question; it counts through `contentScores` (see queries/libraries.ts). */
   query?: string;
   libraries: readonly LibrarySummary[];
   /** Content scores by library id (any positive scale; normalised by the best). */

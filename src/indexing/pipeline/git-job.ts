@@ -72,6 +72,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       config,
       skipVersionFiltering: params.skipVersionFiltering,
       maxFileBytes: deps.config.maxDocFileBytes,
+      versionHint: params.ref ?? sameCommitTags[0],
     });
     logSkipped(ctx, skipped);
     const byPath = new Map(files.map((f) => [f.path, f]));

@@ -49,6 +49,7 @@ export interface ContextJson {
 /** Scores rounded to 4 decimals: enough to compare, stable to print. */
 const roundScore = (score: number): number => Math.round(score * 10_000) / 10_000;
 
+/** A code snippet as an entry of Context7's `codeSnippets`. */
 export function presentCodeSnippet(doc: ContextSnippet): CodeSnippetJson {
   return {
     codeTitle: doc.title,
@@ -61,10 +62,12 @@ export function presentCodeSnippet(doc: ContextSnippet): CodeSnippetJson {
   };
 }
 
+/** An info snippet as an entry of Context7's `infoSnippets`. */
 export function presentInfoSnippet(doc: ContextSnippet): InfoSnippetJson {
   return { pageId: doc.url, breadcrumb: doc.breadcrumb.join(' > '), content: doc.content, contentTokens: doc.tokens };
 }
 
+/** A snippet of either kind as an entry of our ranked `snippets`. */
 export function presentRankedSnippet({ doc, score }: RankedSnippet): SnippetJson {
   return {
     kind: doc.kind,

@@ -1,0 +1,94 @@
+// The dashboard shell: session check, navigation guard (sign in first; change the default
+// credentials before anything else), page loading, focus management.
+import { h, mount } from './dom.js';
+import { post, setUnauthorizedHandler } from './api.js';
+import { currentRoute, matchRoute, loadPage, navigate } from './router.js';
+import { errorBox, flash, resetFlash } from './ui.js';
+import { session, loadMe, mustChangeCredentials } from './session.js';
+
+const main = document.getElementById('main');
+const nav = document.getElementById('nav');
+const who = document.getElementById('who');
+let current = null; // { controller, seq }
+let seq = 0;
+
+function updateChrome(path) {
+  const signedIn = Boolean(session.me) && !mustChangeCredentials();
+  nav.hidden = !signedIn;
+  who.hidden = !session.me;
+  document.getElementById('who-name').textContent = session.me ? `${session.me.username ?? ''}${session.me.role ? ` (${session.me.role})` : ''}` : '';
+  for (const a of nav.querySelectorAll('a')) {
+    const target = a.getAttribute('href').slice(1);
+    const active = path === target || (target !== '/' && path.startsWith(`${target}/`)) || (target === '/libraries' && path.startsWith('/library/'));
+    if (active) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+}
+
+async function route() {
+  const mySeq = ++seq;
+  const where = currentRoute();
+  if (!where) return; // an in-page anchor such as the skip link
+  if (!session.loaded) {
+    try {
+      await loadMe();
+    } catch (error) {
+      mount(main, h('h1', 'Shelfmark'), errorBox(error));
+      return;
+    }
+  }
+  const { path, query } = where;
+  if (!session.me && path !== '/login') return navigate(`/login${path !== '/' && path !== '/change-credentials' ? `?next=${encodeURIComponent(path)}` : ''}`);
+  if (session.me && mustChangeCredentials() && path !== '/change-credentials') return navigate('/change-credentials');
+  if (session.me && (path === '/' || path === '/login')) return navigate('/libraries');
+
+  current?.controller.abort();
+  const controller = new AbortController();
+  current = { controller, seq: mySeq };
+  resetFlash();
+  updateChrome(path);
+
+  const match = matchRoute(path);
+  if (!match) {
+    mount(main, h('h1', 'Not found'), h('p', 'There is no page at this address. ', h('a', { href: '#/libraries' }, 'Go to the libraries.')));
+    main.focus();
+    return;
+  }
+  mount(main, h('p.muted', 'Loading…'));
+  try {
+    const module = await loadPage(match.module);
+    if (mySeq !== seq) return;
+    await module[match.fn]({ root: main, params: match.params, query, signal: controller.signal });
+  } catch (error) {
+    if (error?.name === 'AbortError' || mySeq !== seq) return;
+    mount(main, h('h1', 'Something went wrong'), errorBox(error));
+  }
+  if (mySeq === seq && !main.contains(document.activeElement)) {
+    const heading = main.querySelector('h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    } else main.focus({ preventScroll: true });
+  }
+}
+
+setUnauthorizedHandler(() => {
+  if (!session.me) return;
+  session.me = null;
+  flash('info', 'Your session has ended. Please sign in again.', { next: true });
+  navigate('/login');
+});
+
+document.getElementById('logout').addEventListener('click', async () => {
+  try {
+    await post('/auth/logout', {}, { noAuthRedirect: true });
+  } catch {
+    // signing out of an already-ended session is fine
+  }
+  session.me = null;
+  flash('ok', 'You are signed out.', { next: true });
+  navigate('/login');
+});
+
+window.addEventListener('hashchange', route);
+route();

@@ -1,0 +1,125 @@
+// Add a library: a Git repository (every AddRepoRequest option) or an OpenAPI file upload.
+// The add call answers when the build ends, so the page follows the new job meanwhile.
+import { h, mount, field, checkbox } from '../dom.js';
+import { get, post, request, ApiError } from '../api.js';
+import { busy, every, page, errorBox, TERMINAL_JOB_STATES } from '../ui.js';
+import { jobSummary, jobHref } from './jobs.js';
+import { libraryHref } from './libraries.js';
+import { findNewJob } from './library.js';
+
+const HOSTS = [
+  ['github', 'GitHub'],
+  ['gitlab', 'GitLab'],
+  ['bitbucket', 'Bitbucket'],
+  ['git', 'Other Git server (allow-listed)'],
+];
+
+export async function renderAdd({ root, signal }) {
+  mount(root, ...page('Add a library', h('div.grid2', repoForm(signal), openapiForm(signal))));
+}
+
+/** Runs an add call and shows the job's live progress in `slot` until it answers. */
+async function submitAndFollow(slot, call, signal, { kind }) {
+  const { jobs: existing = [] } = await get('/jobs', { limit: 50 }, { signal }).catch(() => ({ jobs: [] }));
+  const before = new Set(existing.map((j) => j.id));
+  const live = h('div', { 'aria-live': 'polite' });
+  mount(slot, h('div.alert.info', 'Submitted. Waiting for the job to start…'), live);
+  const done = call();
+  const job = await findNewJob(undefined, before, done, signal, kind);
+  const watch = new AbortController();
+  signal.addEventListener('abort', () => watch.abort());
+  if (job) {
+    mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(job.id) }, job.id), ` for ${job.libraryId}:`), live);
+    every(1000, async () => {
+      const fresh = await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal: watch.signal });
+      mount(live, jobSummary(fresh));
+      return !TERMINAL_JOB_STATES.includes(fresh.state);
+    }, watch.signal);
+  }
+  try {
+    const result = await done;
+    watch.abort();
+    if (job) mount(live, jobSummary(await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal })));
+    slot.prepend(h('div.alert.ok', { role: 'status' }, `${result.message} `, h('a', { href: libraryHref(result.libraryName) }, `Open ${result.libraryName}`)));
+  } catch (error) {
+    if (error?.name === 'AbortError') return;
+    if (error instanceof ApiError && error.status === 504) {
+      slot.prepend(h('div.alert.warn', 'Processing takes longer than the server waits for; the job carries on. ', job ? h('a', { href: jobHref(job.id) }, 'Follow the job.') : h('a', { href: '#/jobs' }, 'See the jobs.')));
+    } else {
+      watch.abort();
+      slot.prepend(errorBox(error));
+    }
+  }
+}
+
+function repoForm(signal) {
+  const host = h('select', { name: 'host' }, HOSTS.map(([v, label]) => h('option', { value: v }, label)));
+  const url = h('input', { type: 'url', name: 'docsRepoUrl', required: true, placeholder: 'https://github.com/owner/repo', spellcheck: 'false' });
+  const isPrivate = checkbox('Private repository', { name: 'private' }, 'Needs a plan with private repositories and the team owner or admin role.');
+  const token = h('input', { type: 'password', name: 'gitToken', autocomplete: 'off', spellcheck: 'false' });
+  const tokenField = field('Access token (optional)', token, 'Leave empty to use your stored hosting-account connection (Credentials).');
+  const skip = checkbox('Skip version filtering', { name: 'skipVersionFiltering' }, 'Keep pages that belong to other versions (versioned_docs/, docs/v1/…).');
+  const generate = checkbox('Generate docs from source code', { name: 'generateDocs' }, 'Builds snippets from exported functions, classes and types with their doc comments.');
+  const result = h('div');
+  const submit = h('button', { type: 'submit' }, 'Add repository');
+  const form = h(
+    'form.panel',
+    { 'aria-labelledby': 'add-repo-title' },
+    h('h2', { id: 'add-repo-title' }, 'Git repository'),
+    field('Host', host),
+    field('Repository URL', url, 'The docs are read from the default branch; versions listed in context7.json or shelfmark.json are built too.'),
+    isPrivate,
+    tokenField,
+    skip,
+    generate,
+    h('div.actions', submit),
+    result,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const body = { docsRepoUrl: url.value.trim() };
+    if (token.value) body.gitToken = token.value;
+    if (isPrivate.querySelector('input').checked) body.private = true;
+    if (skip.querySelector('input').checked) body.skipVersionFiltering = true;
+    if (generate.querySelector('input').checked) body.generateDocs = true;
+    await busy(submit, () => submitAndFollow(result, () => post(`/add/repo/${encodeURIComponent(host.value)}`, body, { signal }), signal, { kind: 'add-repo' }), { label: 'Adding…' });
+    token.value = '';
+  });
+  return form;
+}
+
+function openapiForm(signal) {
+  const file = h('input', { type: 'file', name: 'openapiFile', required: true, accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml' });
+  const title = h('input', { type: 'text', name: 'libraryTitle', maxlength: 200 });
+  const description = h('textarea', { name: 'description', maxlength: 2000, rows: 3 });
+  const force = checkbox('Replace an existing library with the same id', { name: 'force' });
+  const result = h('div');
+  const submit = h('button', { type: 'submit' }, 'Upload specification');
+  const form = h(
+    'form.panel',
+    { 'aria-labelledby': 'add-openapi-title', enctype: 'multipart/form-data' },
+    h('h2', { id: 'add-openapi-title' }, 'OpenAPI specification'),
+    field('Specification file', file, 'OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML, at most 10 MB.'),
+    field('Library title', title, 'Defaults to the title in the specification.'),
+    field('Description', description),
+    force,
+    h('div.actions', submit),
+    result,
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    if (chosen.size > 10 * 1024 * 1024) {
+      mount(result, h('div.alert.error', 'The file is larger than 10 MB.'));
+      return;
+    }
+    const data = new FormData();
+    data.append('openapiFile', chosen, chosen.name);
+    if (title.value.trim()) data.append('libraryTitle', title.value.trim());
+    if (description.value.trim()) data.append('description', description.value.trim());
+    data.append('force', force.querySelector('input').checked ? 'true' : 'false');
+    await busy(submit, () => submitAndFollow(result, () => request('POST', '/add/openapi-upload', { form: data, signal }), signal, { kind: 'openapi' }), { label: 'Uploading…' });
+  });
+  return form;
+}
