@@ -59,6 +59,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   const config = testConfig(overrides);
   const log = createLogger(config.logLevel);
   const services = await createServices(config, log);
+  if (config.workerMode === 'in-process') services.startWorker();
   const app = createApp(services);
   return {
     services,
@@ -72,7 +73,13 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
 }
 
 export async function dropTestStores(services: Services): Promise<void> {
-  const prefix = services.config.indexPrefix;
-  await services.es.indices.delete({ index: `${prefix}-*`, ignore_unavailable: true, allow_no_indices: true }).catch(() => undefined);
+  await deleteIndices(services.es, services.config.indexPrefix);
   await services.mongo.dropDatabase().catch(() => undefined);
+}
+
+/** Deletes a test's indices by name (Elasticsearch 9 refuses wildcard deletes). */
+export async function deleteIndices(es: Services['es'], prefix: string): Promise<void> {
+  const found = await es.indices.get({ index: `${prefix}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
+  const names = Object.keys(found);
+  if (names.length > 0) await es.indices.delete({ index: names }).catch(() => undefined);
 }

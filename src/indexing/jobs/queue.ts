@@ -41,6 +41,23 @@ export class JobQueue {
     return doc.toObject();
   }
 
+  /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
+  async record(job: { kind: JobKind; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number }): Promise<void> {
+    const now = new Date();
+    await this.Job.create({
+      _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
+      kind: job.kind,
+      libraryId: job.libraryId,
+      version: job.version,
+      state: 'finalized',
+      progress: { filesTotal: 1, filesParsed: 1, filesSkipped: 0, filesReused: 0, snippets: job.snippets },
+      log: [{ at: now, level: 'info', message: job.message }],
+      teamId: job.teamId,
+      createdBy: job.createdBy,
+      finishedAt: now,
+    });
+  }
+
   /** Claims the oldest queued job, or one whose worker's lease lapsed. */
   async claim(owner: string, leaseMs: number): Promise<JobRecord | null> {
     const now = new Date();
