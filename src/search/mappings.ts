@@ -43,7 +43,7 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   id: keyword,
   libraryId: keyword,
   version: keyword,
-  generation: { type: 'integer' },
+  generation: { type: 'long' },
   kind: keyword,
   path: keyword,
   language: keyword,

@@ -76,7 +76,7 @@ test.serial('adds a repository: clones, indexes, answers 200 with the library id
   t.false(paths.has('docs/zh/guide.md'), 'translations are excluded');
   const code = docs.find((d) => d.kind === 'code' && d.code.includes("createWidget('spinner'"));
   t.is(code?.title, 'Creating a widget');
-  t.is(code?.language, 'javascript');
+  t.is(code?.language, 'js');
   t.regex(code?.description ?? '', /Call `createWidget\(\)`/);
   t.is(code?.startLine, 9);
   t.regex(code?.url ?? '', /\/acme\/widgets\/blob\/[0-9a-f]{40}\/docs\/guide\.md#L9$/);
