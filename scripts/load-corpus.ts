@@ -106,7 +106,8 @@ export async function loadCorpus(services: Services, corpusDir: string, options:
     const bare = path.join(gitRoot, owner, `${repo}.git`);
     const stampFile = `${bare}.fingerprint`;
     const fp = fingerprint(dirs.map((d) => d.dir));
-    const bar = bars?.create(versions.length + 1, 0, { lib: library, stage: 'checking' });
+    const created = bars?.create(versions.length + 1, 0, { lib: library, stage: 'checking' });
+    const bar = created && { update: (n: number, p: { stage: string }) => created.update(n, { lib: library, ...p }) };
     const lib = await services.libraries.get(library, { fresh: true });
     const built = lib ? new Set(lib.versions.filter((v) => v.generation > 0).flatMap((v) => [v.version, ...(v.tags ?? [])])) : new Set<string>();
     const latestVersion = versions[versions.length - 1].version;
@@ -122,8 +123,8 @@ export async function loadCorpus(services: Services, corpusDir: string, options:
       bar?.update(0, { stage: 'building git repository' });
       buildRepo(bare, dirs);
       const upstream = versions[0].sourceRepo.replace(/\/+$/, '');
-      const linkRefs = Object.fromEntries(versions.map((v) => [v.version, v.ref === 'HEAD' ? v.commit : v.ref]));
-      linkRefs.latest = linkRefs[latestVersion];
+      const linkRefs = versions.map((v) => ({ version: v.version, ref: v.ref === 'HEAD' ? v.commit : v.ref }));
+      linkRefs.push({ version: 'latest', ref: linkRefs[linkRefs.length - 1].ref });
       const override = { bases: { github: `file://${gitRoot}` }, waitMs: 30 * 60 * 1000, linkBase: upstream, linkRefs };
       bar?.update(1, { stage: `indexing latest (${latestVersion})` });
       await addRepository(services, principal, 'github', { docsRepoUrl: `file://${gitRoot}/${owner}/${repo}` }, override);

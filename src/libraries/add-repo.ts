@@ -53,7 +53,7 @@ interface HostOverride {
   waitMs?: number;
   /** Upstream links for a mirror (see GitJobParams.linkBase). */
   linkBase?: string;
-  linkRefs?: Record<string, string>;
+  linkRefs?: { version: string; ref: string }[];
 }
 
 export async function addRepository(services: Services, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {

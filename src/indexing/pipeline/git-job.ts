@@ -35,7 +35,8 @@ export interface GitJobParams {
    * of each version in `linkRefs` (falling back to the commit).
    */
   linkBase?: string;
-  linkRefs?: Record<string, string>;
+  /** Upstream ref per version (a list: MongoDB keys cannot contain dots, FerretDB has no nested arrays). */
+  linkRefs?: { version: string; ref: string }[];
 }
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */
@@ -128,7 +129,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const fresh = finishSnippets(parsed, {
       libraryId: job.libraryId,
       version: job.version,
-      fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.[job.version] ?? sha, p, line),
+      fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha, p, line),
       fileHashes,
     });
     const all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
