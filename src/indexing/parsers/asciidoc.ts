@@ -1,54 +1,125 @@
-/** AsciiDoc: `=` section titles, `[source,lang]` listing blocks, literal blocks, admonition paragraphs. */
+/**
+ * AsciiDoc (.adoc, .asciidoc): `=` section titles, `[source,lang]` listing blocks and
+ * `....` literal blocks as code, `.Title` block titles and admonition paragraphs (NOTE:, TIP:)
+ * as prose, attribute entries, comments, includes and images removed. Example, sidebar, quote
+ * and open blocks are transparent: their delimiters go, their content stays.
+ */
 import type { ParsedSnippet, SourceDocument } from '../types';
-import { SnippetBuilder } from './sections';
+import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
+import { dedentBlock, isBlank, normaliseLanguage, numberLines, squash, titleFromPath, type SourceLine } from './text-utils';
 
+const TITLE = /^(={1,6}|#{1,6})[ \t]+(\S.*?)(?:[ \t]+\1)?[ \t]*$/;
+const ATTRIBUTE_ENTRY = /^:!?[\w][\w-]*!?:(?:[ \t]|$)/;
+/** `[source,java]`, `[NOTE]`, `[[anchor]]`, `[#id.role]`: a whole line in brackets. */
+const BLOCK_ATTRIBUTES = /^\[(.*)\][ \t]*$/;
+const BLOCK_TITLE = /^\.([^.\s].*)$/;
+const CODE_DELIMITER = /^(-{4,}|\.{4,})[ \t]*$/;
+const SKIPPED_DELIMITER = /^(\/{4,}|\+{4,})[ \t]*$/;
+const TRANSPARENT_DELIMITER = /^(={4,}|\*{4,}|_{4,}|--)[ \t]*$/;
+const BLOCK_MACRO = /^(include|image|toc|video|audio|ifdef|ifndef|ifeval|endif)::\S*\[.*\][ \t]*$/;
+const LIST_ITEM = /^\s*(\*+|-|\.+|\d+\.|[a-z]\.)\s+/;
+
+/** Splits one AsciiDoc document into snippets. Never throws. */
 export function splitAsciidocIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
-  const lines = doc.text.replace(/\r\n?/g, '\n').split('\n');
-  const builder = new SnippetBuilder(doc.path);
-  let para: string[] = [];
-  let paraLine = 0;
-  let pendingLang: string | undefined;
+  const blocks = asciidocBlocks(numberLines(doc.text));
+  return blocksToSnippets(blocks, { path: doc.path, pageTitle: firstTitle(blocks) || titleFromPath(doc.path) });
+}
+
+function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
+  const blocks: DocBlock[] = [];
+  let para: SourceLine[] = [];
+  // A `[source,lang]` line applies to the block that follows it.
+  let pendingLanguage: string | undefined;
   const flush = () => {
-    if (para.length > 0) builder.prose(para.join('\n').replace(/^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):\s*/, '$1: '), paraLine);
+    const text = cleanAsciidocInline(joinParagraph(para));
+    if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
     para = [];
   };
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    const t = line.trim();
-    const heading = /^(={1,6})\s+(.+)$/.exec(line);
-    if (heading) {
-      flush();
-      builder.heading(heading[1].length, heading[2], i + 1);
+    const { text, line } = lines[i];
+    const t = text.trim();
+    const delimiter = CODE_DELIMITER.exec(t) ?? SKIPPED_DELIMITER.exec(t);
+    // Delimiters and block attribute lines end a paragraph even without a blank line.
+    if (para.length > 0 && (delimiter || BLOCK_ATTRIBUTES.test(t))) flush();
+    if (delimiter) {
+      let end = i + 1;
+      while (end < lines.length && lines[end].text.trim() !== delimiter[1]) end++;
+      if (CODE_DELIMITER.test(t)) blocks.push({ kind: 'code', code: dedentBlock(lines.slice(i + 1, end).map((l) => l.text)), language: pendingLanguage ?? '', line });
+      pendingLanguage = undefined;
+      i = end;
       continue;
     }
-    const source = /^\[(?:source|listing)(?:,\s*([\w+#-]+))?.*\]$/.exec(t);
-    if (source) {
-      flush();
-      pendingLang = source[1] ?? '';
-      continue;
-    }
-    if (/^(-{4,}|\.{4,})$/.test(t)) {
-      flush();
-      const delim = t;
-      const start = i + 1;
-      let j = start;
-      while (j < lines.length && lines[j].trim() !== delim) j++;
-      builder.code(pendingLang ?? '', lines.slice(start, j).join('\n'), i + 1);
-      pendingLang = undefined;
-      i = j;
-      continue;
-    }
-    if (/^:[\w-]+:/.test(t) || /^\/\//.test(t) || /^\[[^\]]*\]$/.test(t) || /^(include|image|toc)::/.test(t)) {
+    if (t === '' || t === '+' || TRANSPARENT_DELIMITER.test(t)) {
       flush();
       continue;
     }
-    if (t === '') {
-      flush();
+    if (/^\/\/(?!\/)/.test(t)) continue;
+    if (para.length > 0) {
+      para.push(lines[i]);
       continue;
     }
-    if (para.length === 0) paraLine = i + 1;
-    para.push(t);
+    if (ATTRIBUTE_ENTRY.test(t) || BLOCK_MACRO.test(t) || t.startsWith('|===')) continue;
+    const title = TITLE.exec(text);
+    if (title) {
+      const heading = squash(cleanAsciidocInline(title[2]));
+      if (heading !== '') blocks.push({ kind: 'heading', level: title[1].length, text: heading, line });
+      pendingLanguage = undefined;
+      continue;
+    }
+    const attributes = BLOCK_ATTRIBUTES.exec(t);
+    if (attributes) {
+      pendingLanguage = codeLanguage(attributes[1]) ?? pendingLanguage;
+      continue;
+    }
+    const blockTitle = BLOCK_TITLE.exec(t);
+    if (blockTitle) {
+      // ".Configuring the client" names the block below; as prose it introduces the code.
+      blocks.push({ kind: 'prose', text: cleanAsciidocInline(blockTitle[1]), line });
+      continue;
+    }
+    if (pendingLanguage !== undefined || /^[ \t]/.test(text)) {
+      // `[source]` over an undelimited paragraph, or an indented literal paragraph.
+      let end = i;
+      while (end < lines.length && !isBlank(lines[end].text)) end++;
+      blocks.push({ kind: 'code', code: dedentBlock(lines.slice(i, end).map((l) => l.text)), language: pendingLanguage ?? '', line });
+      pendingLanguage = undefined;
+      i = end - 1;
+      continue;
+    }
+    para.push(lines[i]);
   }
-  flush();
-  return builder.finish();
+  if (para.length > 0) flush();
+  return blocks;
+}
+
+/** `source,python,linenums` → "python"; `listing`/`literal` → ""; other block styles → undefined. */
+function codeLanguage(attributes: string): string | undefined {
+  const [style = '', language = ''] = attributes.split(',').map((s) => s.trim());
+  if (/^(source|listing|literal)$/i.test(style.replace(/^[.#%].*$/, ''))) return normaliseLanguage(language);
+  return undefined;
+}
+
+function joinParagraph(para: readonly SourceLine[]): string {
+  return para
+    .map((p, k) => (k > 0 && LIST_ITEM.test(p.text) ? '\n' : k > 0 ? ' ' : '') + p.text.trim().replace(/[ \t]\+$/, ''))
+    .join('');
+}
+
+/** Inline AsciiDoc for reading: macros to their text, emphasis marks removed, `code` kept. */
+export function cleanAsciidocInline(text: string): string {
+  return text
+    .replace(/^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]*/, (_m, label: string) => `${label.charAt(0)}${label.slice(1).toLowerCase()}: `)
+    .replace(/\b(?:link|xref|mailto):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => label.replace(/\^$/, '').split(',')[0] || target)
+    .replace(/\b(https?:\/\/[^\s[<>]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => label.replace(/\^$/, '').split(',')[0] || url)
+    .replace(/<<([^,<>]+)(?:,\s*([^<>]*))?>>/g, (_m, id: string, label: string | undefined) => label || id)
+    .replace(/\b(?:kbd|btn|menu):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => [target, label].filter(Boolean).join(' '))
+    .replace(/\bfootnote:[\w-]*\[[^\]]*\]/g, '')
+    .replace(/\b(?:image|icon):[^\s[]+\[[^\]]*\]/g, '')
+    .replace(/`\+([^`]*)\+`/g, '`$1`')
+    .replace(/\[[.#%][^\]]*\]#([^#]*)#/g, '$1')
+    .replace(/(^|[^\w*])\*{1,2}(?=\S)([^*\n]*?\S)\*{1,2}(?![\w*])/g, '$1$2')
+    .replace(/(^|[^\w_])_{1,2}(?=\S)([^_\n]*?\S)_{1,2}(?![\w_])/g, '$1$2')
+    .replace(/\{nbsp\}/g, ' ')
+    .replace(/[ \t]{2,}/g, ' ')
+    .trim();
 }

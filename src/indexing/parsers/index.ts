@@ -1,9 +1,9 @@
 /** Picks the parser for a documentation file by its extension. */
 import type { DocumentParser, ParsedSnippet, SourceDocument } from '../types';
+import { splitAsciidocIntoSnippets } from './asciidoc';
+import { splitNotebookIntoSnippets } from './ipynb';
 import { splitMarkdownIntoSnippets } from './markdown';
 import { splitRstIntoSnippets } from './rst';
-import { splitNotebookIntoSnippets } from './ipynb';
-import { splitAsciidocIntoSnippets } from './asciidoc';
 import { splitTextIntoSnippets } from './text';
 
 const BY_EXTENSION: Record<string, DocumentParser> = {
@@ -17,12 +17,17 @@ const BY_EXTENSION: Record<string, DocumentParser> = {
   txt: splitTextIntoSnippets,
 };
 
+/** The parser for a path by its extension (case-insensitive), or undefined for other files. */
 export function parserFor(path: string): DocumentParser | undefined {
   const ext = /\.([A-Za-z]+)$/.exec(path)?.[1]?.toLowerCase();
   return ext ? BY_EXTENSION[ext] : undefined;
 }
 
-/** Parses one document; unknown formats and parser faults yield no snippets (never throws). */
+/**
+ * Parses one document. Unknown formats yield no snippets; so does a parser fault, because
+ * one broken page must not fail the build of a whole library (the parsers are total by
+ * design, this is the last line of defence).
+ */
 export function parseDocument(doc: SourceDocument): ParsedSnippet[] {
   const parser = parserFor(doc.path);
   if (!parser) return [];

@@ -1,120 +1,98 @@
 /**
- * Markdown and MDX, scanned line by line (fast, never backtracks): front matter, ATX and
- * setext headings, fenced code at any indentation (lists, MkDocs tabs and admonitions),
- * Docusaurus/VitePress/MkDocs/GitHub admonitions kept as prose, MDX imports/exports and JSX
- * component tags removed while their Markdown children are kept.
+ * Markdown and MDX (.md, .mdx, .markdown). Two line-based passes that never backtrack: the
+ * first strips front matter and unwraps containers (quotes, admonitions, tabs, JSX/HTML,
+ * comments, ESM), the second finds headings, code and prose. A 1 MB page parses in a few
+ * milliseconds; markdown-it is not a dependency and a full AST is not needed for snippets.
  */
+import yaml from 'js-yaml';
 import type { ParsedSnippet, SourceDocument } from '../types';
-import { SnippetBuilder } from './sections';
+import { markdownBlocks } from './markdown-blocks';
+import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
+import { unwrapMarkdown } from './markdown-unwrap';
+import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
+import { numberLines, titleFromPath, type SourceLine } from './text-utils';
 
-const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})\s*([^`]*)$/;
-const ATX = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
-const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
-const JSX_TAG_LINE = /^\s*<\/?[A-Z][\w.]*(\s[^<>]*)?\/?>\s*$/;
-const JSX_OPEN_START = /^\s*<[A-Z][\w.]*(\s|$)/;
-const HTML_BLOCK_TAG = /^\s*<\/?(div|details|summary|p|br|hr|img|table|thead|tbody|tr|td|th|span|section|figure|figcaption|a|iframe|video|picture|source|center|sup|sub|kbd)\b[^>]*>\s*$/i;
-const INCLUDE_DIRECTIVE = /^\s*(\{[*!%].*[*!%]\}|\{\{.*\}\}|<!--.*-->)\s*$/;
+export interface MarkdownOptions {
+  mdx: boolean;
+}
 
-/** Splits one Markdown/MDX document into snippets. */
+/** Splits one Markdown or MDX document into snippets. Never throws. */
 export function splitMarkdownIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
-  const lines = doc.text.replace(/\r\n?/g, '\n').split('\n');
-  const { title, bodyStart } = frontMatter(lines);
-  const builder = new SnippetBuilder(doc.path, title);
-  scanMarkdown(lines, bodyStart, builder, doc.path.toLowerCase().endsWith('.mdx'));
-  return builder.finish();
+  const lines = numberLines(doc.text);
+  const front = readFrontMatter(lines);
+  const blocks = markdownToBlocks(front.body, { mdx: /\.mdx$/i.test(doc.path) });
+  const summary = cleanMarkdownProse(front.description);
+  const firstProse = blocks.find((b) => b.kind === 'prose');
+  // The front matter's description summarises the page; it stands in for a missing intro.
+  if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, '')))) blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
+  return blocksToSnippets(blocks, { path: doc.path, pageTitle: front.title || firstTitle(blocks) || titleFromPath(doc.path) });
 }
 
-/** Scans lines[start..] into the builder (also used for notebook markdown cells). */
-export function scanMarkdown(lines: string[], start: number, builder: SnippetBuilder, mdx: boolean, lineOffset = 0): void {
-  let para: string[] = [];
-  let paraLine = 0;
-  const flush = () => {
-    if (para.length > 0) builder.prose(para.join('\n'), paraLine + lineOffset);
-    para = [];
+/** Markdown lines (with their original numbers) to blocks; also used for notebook cells. */
+export function markdownToBlocks(lines: readonly SourceLine[], options: MarkdownOptions): DocBlock[] {
+  return markdownBlocks(unwrapMarkdown(lines, options), { indentedCode: !options.mdx });
+}
+
+/** Front matter bigger than this is not front matter but a document that starts with `---`. */
+const MAX_FRONT_MATTER_LINES = 500;
+
+export interface FrontMatter {
+  title: string;
+  description: string;
+  /** Line of the description in the file (1 when there is none). */
+  descriptionLine: number;
+  /** The lines after the front matter. */
+  body: readonly SourceLine[];
+}
+
+/**
+ * YAML (`---`) or TOML (`+++`) front matter: its `title` and `description`, and the lines
+ * after it. Malformed YAML still has its block removed; its fields are then read line by line.
+ */
+export function readFrontMatter(lines: readonly SourceLine[]): FrontMatter {
+  const none = { title: '', description: '', descriptionLine: 1, body: lines };
+  const first = lines[0]?.text.trim();
+  if (first !== '---' && first !== '+++') return none;
+  const limit = Math.min(lines.length, MAX_FRONT_MATTER_LINES);
+  let end = -1;
+  for (let i = 1; i < limit; i++) {
+    const t = lines[i].text.trim();
+    if (t === first || (first === '---' && t === '...')) {
+      end = i;
+      break;
+    }
+  }
+  if (end < 0) return none;
+  const header = lines.slice(1, end);
+  const raw = header.map((l) => l.text).join('\n');
+  const fields = first === '---' ? yamlFields(raw) : undefined;
+  const separator = first === '---' ? ':' : '=';
+  const descriptionLine = header.find((l) => /^description\s*[:=]/.test(l.text))?.line ?? 1;
+  return {
+    title: cleanHeadingText(fields ? fields.title : lineField(raw, 'title', separator)),
+    description: fields ? fields.description : lineField(raw, 'description', separator),
+    descriptionLine,
+    body: lines.slice(end + 1),
   };
-  for (let i = start; i < lines.length; i++) {
-    const line = lines[i];
-    const trimmed = line.trim();
-
-    const fence = FENCE_OPEN.exec(line);
-    if (fence) {
-      flush();
-      const marker = fence[2];
-      const body: string[] = [];
-      let j = i + 1;
-      for (; j < lines.length; j++) {
-        const t = lines[j].trim();
-        if (t.startsWith(marker[0].repeat(marker.length)) && /^[`~]+$/.test(t)) break;
-        body.push(lines[j]);
-      }
-      const code = body.filter((l) => !INCLUDE_DIRECTIVE.test(l)).join('\n');
-      const lang = fence[3].trim().split(/\s+/)[0]?.replace(/^\{\.?|\}$/g, '') ?? '';
-      if (!/^(mermaid|math)$/i.test(lang)) builder.code(lang, code, i + 1 + lineOffset);
-      i = j;
-      continue;
-    }
-    if (trimmed.startsWith('<!--')) {
-      flush();
-      while (i < lines.length && !lines[i].includes('-->')) i++;
-      continue;
-    }
-    const atx = ATX.exec(line);
-    if (atx && atx[2] !== undefined) {
-      flush();
-      builder.heading(atx[1].length, atx[2], i + 1 + lineOffset);
-      continue;
-    }
-    if (para.length === 1 && SETEXT.test(line) && !/^\s*[-*+]\s/.test(para[0])) {
-      const text = para[0];
-      para = [];
-      builder.heading(line.trim()[0] === '=' ? 1 : 2, text, paraLine + lineOffset);
-      continue;
-    }
-    if (mdx && /^(import|export)\s/.test(line)) {
-      flush();
-      // Multi-line imports/exports run to the line that ends the statement.
-      while (i < lines.length - 1 && !/(from\s+['"][^'"]+['"];?|;|\}|\))\s*$/.test(lines[i]) && lines[i + 1].trim() !== '') i++;
-      continue;
-    }
-    if (JSX_TAG_LINE.test(line) || HTML_BLOCK_TAG.test(line) || INCLUDE_DIRECTIVE.test(line)) {
-      flush();
-      continue;
-    }
-    if (JSX_OPEN_START.test(line) && !line.includes('>')) {
-      // A component whose attributes span several lines: skip to the end of its tag.
-      flush();
-      while (i < lines.length - 1 && !/>\s*$/.test(lines[i])) i++;
-      continue;
-    }
-    if (/^\s*(:::+|!!!|\?\?\?\+?|===)\s*/.test(line)) {
-      // Admonition and tab markers: the marker goes, the (indented) content stays.
-      flush();
-      const label = trimmed.replace(/^(:::+|!!!|\?\?\?\+?|===)\s*/, '').replace(/^[a-z]+\s*/i, (m) => (/^(note|tip|info|warning|danger|caution|important|details|example|abstract|success|question|failure|bug|quote)\b/i.test(m) ? '' : m));
-      const title = label.replace(/^["']|["']$/g, '').replace(/[{}]/g, '').trim();
-      if (title && !/^["']?(python|js|ts|bash)/i.test(title)) builder.prose(title, i + 1 + lineOffset);
-      continue;
-    }
-    if (trimmed === '') {
-      flush();
-      continue;
-    }
-    if (para.length === 0) paraLine = i + 1;
-    para.push(trimmed.replace(/^>\s?(\[!(\w+)\]\s*)?/, ''));
-  }
-  flush();
 }
 
-function frontMatter(lines: string[]): { title?: string; bodyStart: number } {
-  if (lines[0]?.trim() !== '---') return { bodyStart: 0 };
-  for (let i = 1; i < Math.min(lines.length, 300); i++) {
-    if (lines[i].trim() === '---' || lines[i].trim() === '...') {
-      let title: string | undefined;
-      for (const l of lines.slice(1, i)) {
-        const m = /^title:\s*(.+?)\s*$/.exec(l);
-        if (m) title = m[1].replace(/^["']|["']$/g, '').trim() || undefined;
-      }
-      return { title, bodyStart: i + 1 };
-    }
+/** `title` and `description` of YAML front matter; undefined when the YAML does not parse. */
+function yamlFields(raw: string): { title: string; description: string } | undefined {
+  try {
+    const data: unknown = yaml.load(raw, { schema: yaml.JSON_SCHEMA });
+    if (!data || typeof data !== 'object') return { title: '', description: '' };
+    const record = data as Record<string, unknown>;
+    return { title: scalar(record.title), description: scalar(record.description) };
+  } catch {
+    return undefined;
   }
-  return { bodyStart: 0 };
+}
+
+function scalar(v: unknown): string {
+  return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : '';
+}
+
+function lineField(raw: string, name: string, separator: ':' | '='): string {
+  const m = new RegExp(`^${name}[ \\t]*${separator}[ \\t]*(.+)$`, 'm').exec(raw);
+  return m ? m[1].trim().replace(/^(["'])(.*)\1$/, '$2') : '';
 }

@@ -1,162 +1,203 @@
 /**
- * reStructuredText, scanned line by line: section titles (underline and optional overline,
- * levels in order of first appearance), code-block/code/sourcecode directives, `::` literal
- * blocks, doctest blocks, admonitions and Sphinx domain directives kept as prose, and roles
- * rendered as plain text. There is no maintained JS reST parser; this covers what
- * documentation uses.
+ * reStructuredText (.rst), scanned line by line. Section titles by adornment (levels in order
+ * of first appearance), code directives, `::` literal blocks and `>>>` doctest blocks as
+ * code; admonitions, version notes and API object directives kept as prose; tables of
+ * contents, images, autodoc and includes dropped; roles rendered as text. There is no
+ * maintained JavaScript reST parser, and a snippet splitter needs far less than docutils.
  */
 import type { ParsedSnippet, SourceDocument } from '../types';
-import { SnippetBuilder } from './sections';
+import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
+import { cleanRstInline, cleanRstTitle } from './rst-inline';
+import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
+import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, stripIndent, titleFromPath, type SourceLine } from './text-utils';
 
-const ADORNMENT = /^([=\-~^"'`#*+_:.<>])\1{2,}\s*$/;
-const DIRECTIVE = /^(\s*)\.\.\s+(?:\|[^|]+\|\s+)?([\w:.-]+)::\s*(.*)$/;
-const CODE_DIRECTIVES = new Set(['code-block', 'code', 'sourcecode', 'literalinclude-no', 'testcode', 'doctest', 'jupyter-execute', 'ipython', 'prompt']);
-const DROP_DIRECTIVES = /^(toctree|image|figure|include|literalinclude|raw|only|index|contents|currentmodule|module|py:module|py:currentmodule|testsetup|testcleanup|autoclass|automodule|autofunction|automethod|autoattribute|autodata|autoexception|autosummary|click|tabularcolumns|highlight|default-role|role|meta|sectnum|graphviz|mermaid|plot|rubric-no)$/;
-const DOMAIN = /^(?:(?:py|js|c|cpp|std|rst):)?(function|class|method|attribute|data|exception|decorator|classmethod|staticmethod|property|module-no|envvar|option|describe|object|type|member|cmdoption|confval)$/;
-
-interface Line {
-  text: string;
-  no: number;
+interface RstContext {
+  /** Adornment styles in order of first appearance; the index is the level. */
+  levels: string[];
+  /** Language of literal blocks, set by `.. highlight::`. */
+  highlight: string;
 }
 
-/** Splits one reStructuredText document into snippets. */
+const ADORNMENT = /^([!-\/:-@[-`{-~])\1{2,}[ \t]*$/;
+const EXPLICIT = /^(\s*)\.\.(?:[ \t]+(.*))?$/;
+const DIRECTIVE = /^([A-Za-z][\w.+-]*(?::[\w.+-]+)*)::(?:[ \t]+(.*))?$/;
+const OPTION = /^\s*:[^:\s][^:]*:(\s|$)/;
+const LIST_ITEM = /^\s*([-*+•]|\d+[.)]|#\.|\(\d+\)|[a-zA-Z][.)])\s+/;
+const TABLE_BORDER = /^\s*[+=-]{2,}[+=\s-]*$/;
+const METADATA = /^:(orphan|tocdepth|nocomments|nosearch|hide-toc|hide-navigation)\b/;
+
+/** Splits one reStructuredText document into snippets. Never throws. */
 export function splitRstIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
-  const lines: Line[] = doc.text.replace(/\r\n?/g, '\n').split('\n').map((text, i) => ({ text, no: i + 1 }));
-  const builder = new SnippetBuilder(doc.path);
-  const levels: string[] = [];
-  let highlight = '';
-  let para: Line[] = [];
-  const flush = () => {
-    if (para.length === 0) return;
-    builder.prose(renderRoles(para.map((l) => l.text.trim()).join('\n')), para[0].no);
-    para = [];
-  };
+  const blocks = rstToBlocks(numberLines(doc.text));
+  return blocksToSnippets(blocks, { path: doc.path, pageTitle: firstTitle(blocks) || titleFromPath(doc.path) });
+}
 
-  for (let i = 0; i < lines.length; i++) {
-    const { text, no } = lines[i];
-    const trimmed = text.trim();
+/** reST lines (with original numbers) to blocks; also used for MyST `{eval-rst}` fences. */
+export function rstToBlocks(lines: readonly SourceLine[]): DocBlock[] {
+  return parseRst(lines, { levels: [], highlight: '' }, true);
+}
 
-    // Section titles: text over an adornment at least as long (optionally with an overline).
-    const next = lines[i + 1]?.text ?? '';
-    if (trimmed && !text.startsWith(' ') && ADORNMENT.test(next) && next.trim().length >= Math.min(trimmed.length, 3) && para.length === 0 && !ADORNMENT.test(text)) {
-      const key = next.trim()[0] + (ADORNMENT.test(lines[i - 1]?.text ?? '') ? '^' : '');
-      if (!levels.includes(key)) levels.push(key);
-      builder.heading(levels.indexOf(key) + 1, renderRoles(trimmed), no);
+function parseRst(lines: readonly SourceLine[], ctx: RstContext, allowTitles: boolean): DocBlock[] {
+  const blocks: DocBlock[] = [];
+  let para: SourceLine[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const text = lines[i].text;
+    if (isBlank(text)) {
+      i = closeParagraph(lines, i, para, ctx, blocks);
+      para = [];
+      continue;
+    }
+    if (allowTitles && para.length === 0) {
+      const title = sectionTitle(lines, i);
+      if (title) {
+        if (!ctx.levels.includes(title.style)) ctx.levels.push(title.style);
+        const heading = cleanRstTitle(title.text);
+        if (heading !== '') blocks.push({ kind: 'heading', level: ctx.levels.indexOf(title.style) + 1, text: heading, line: title.line });
+        i = title.next;
+        continue;
+      }
+    }
+    const explicit = EXPLICIT.exec(text);
+    if (explicit) {
+      closeParagraph(lines, i, para, ctx, blocks);
+      para = [];
+      i = explicitMarkup(lines, i, indentWidth(explicit[1]), explicit[2] ?? '', ctx, blocks);
+      continue;
+    }
+    if (para.length === 0 && /^\s*>>>(\s|$)/.test(text)) {
+      let end = i;
+      while (end < lines.length && !isBlank(lines[end].text)) end++;
+      blocks.push({ kind: 'code', code: dedentBlock(lines.slice(i, end).map((l) => l.text)), language: 'pycon', line: lines[i].line });
+      i = end;
+      continue;
+    }
+    if (ADORNMENT.test(text) || (TABLE_BORDER.test(text) && /[ +]/.test(text.trim())) || METADATA.test(text)) {
       i++;
       continue;
     }
-    if (ADORNMENT.test(text) && !text.startsWith(' ')) {
-      if (para.length === 1 && trimmed.length >= Math.min(para[0].text.trim().length, 3)) {
-        const key = trimmed[0];
-        if (!levels.includes(key)) levels.push(key);
-        builder.heading(levels.indexOf(key) + 1, renderRoles(para[0].text.trim()), para[0].no);
-        para = [];
-      } else flush();
-      continue;
-    }
-
-    const d = DIRECTIVE.exec(text);
-    if (d) {
-      flush();
-      const indent = d[1].length;
-      const name = d[2].toLowerCase();
-      const arg = d[3].trim();
-      const { body, end } = indentedBlock(lines, i + 1, indent);
-      i = end;
-      const content = body.filter((l, k) => !(k < 8 && /^\s*:[\w-]+:/.test(l.text) && body.slice(0, k).every((b) => /^\s*:[\w-]+:/.test(b.text))));
-      if (name === 'highlight') highlight = arg;
-      else if (CODE_DIRECTIVES.has(name)) {
-        const lang = arg || (name === 'doctest' ? 'pycon' : name === 'testcode' ? 'python' : highlight);
-        builder.code(lang, content.map((l) => l.text).join('\n'), no);
-      } else if (DROP_DIRECTIVES.test(name)) {
-        continue;
-      } else {
-        if (DOMAIN.test(name) && arg) builder.prose(`\`${arg}\``, no);
-        else if (arg && !/^(note|warning|tip|important|hint|caution|danger|attention|error|seealso|todo)$/.test(name)) builder.prose(renderRoles(`${capitalise(name.replace(/^.*:/, ''))}: ${arg}`), no);
-        // The body is ordinary reST: scan it in place.
-        const inner = content.map((l) => ({ text: l.text.slice(Math.min(indent + 3, l.text.length - l.text.trimStart().length)), no: l.no }));
-        lines.splice(i + 1, 0, ...inner);
-      }
-      continue;
-    }
-    if (/^\.\.(\s|$)/.test(trimmed) && !text.startsWith(' ')) {
-      // Comments, link targets (.. _name:) and substitution definitions.
-      flush();
-      const { end } = indentedBlock(lines, i + 1, 0);
-      i = end;
-      continue;
-    }
-    if (trimmed.startsWith('>>>') && para.length === 0) {
-      const start = i;
-      while (i + 1 < lines.length && lines[i + 1].text.trim() !== '') i++;
-      builder.code('pycon', lines.slice(start, i + 1).map((l) => l.text).join('\n'), no);
-      continue;
-    }
-    if (trimmed === '') {
-      // A paragraph ending in "::" introduces a literal block.
-      const last = para[para.length - 1];
-      if (last && /::\s*$/.test(last.text)) {
-        const base = last.text.search(/\S/);
-        last.text = last.text.replace(/\s*::\s*$/, last.text.trim() === '::' ? '' : ':');
-        flush();
-        const indent = (lines.slice(i + 1).find((l) => l.text.trim() !== '')?.text ?? '').search(/\S/);
-        if (indent > base) {
-          const { body, end } = indentedBlock(lines, i + 1, base);
-          builder.code(highlight, body.map((l) => l.text).join('\n'), body[0]?.no ?? no);
-          i = end;
-        }
-        continue;
-      }
-      flush();
-      continue;
-    }
-    if (para.length > 0 && /::\s*$/.test(para[para.length - 1].text) && text.startsWith(' ') && para[para.length - 1].text.search(/\S/) < text.search(/\S/)) {
-      para[para.length - 1].text = para[para.length - 1].text.replace(/\s*::\s*$/, ':');
-      flush();
-      const { body, end } = indentedBlock(lines, i, 0);
-      builder.code(highlight, body.map((l) => l.text).join('\n'), no);
-      i = end;
-      continue;
-    }
     para.push(lines[i]);
+    i++;
   }
-  flush();
-  return builder.finish();
+  closeParagraph(lines, lines.length, para, ctx, blocks);
+  return blocks;
 }
 
-/** The lines after a directive (or `::`) indented deeper than `indent`, blank lines included. */
-function indentedBlock(lines: Line[], from: number, indent: number): { body: Line[]; end: number } {
-  const body: Line[] = [];
-  let j = from;
-  for (; j < lines.length; j++) {
-    const t = lines[j].text;
-    if (t.trim() === '') {
-      body.push(lines[j]);
-      continue;
+/** A title with an underline (and optionally a matching overline) starting at `i`. */
+function sectionTitle(lines: readonly SourceLine[], i: number): { text: string; style: string; line: number; next: number } | undefined {
+  const text = lines[i].text;
+  const over = ADORNMENT.exec(text);
+  if (over) {
+    const title = lines[i + 1];
+    const under = lines[i + 2] ? ADORNMENT.exec(lines[i + 2].text) : null;
+    if (title && !isBlank(title.text) && !ADORNMENT.test(title.text) && under && under[1] === over[1]) return { text: title.text.trim(), style: `o${over[1]}`, line: title.line, next: i + 3 };
+    return undefined;
+  }
+  if (indentWidth(text) > 0 || i + 1 >= lines.length) return undefined;
+  const under = ADORNMENT.exec(lines[i + 1].text);
+  if (!under || /^\.\.(\s|$)/.test(text)) return undefined;
+  // A line longer than its underline by far is a paragraph before a transition, not a title.
+  if (lines[i + 1].text.trim().length < Math.min(text.trim().length, 3)) return undefined;
+  return { text: text.trim(), style: `u${under[1]}`, line: lines[i].line, next: i + 2 };
+}
+
+/**
+ * Emits the paragraph collected before `i`. A paragraph ending in `::` introduces the
+ * literal block indented under it; returns the index after that block (or `i + 1`).
+ */
+function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLine[], ctx: RstContext, blocks: DocBlock[]): number {
+  if (para.length === 0) return i + 1;
+  const last = para[para.length - 1].text;
+  if (!/::\s*$/.test(last)) {
+    pushParagraph(para, blocks);
+    return i + 1;
+  }
+  const fixed = /^\s*::\s*$/.test(last) ? '' : last.replace(/\s+::\s*$/, '').replace(/::\s*$/, ':');
+  pushParagraph([...para.slice(0, -1), { text: fixed, line: para[para.length - 1].line }], blocks);
+  const base = LIST_ITEM.test(para[0].text) ? (LIST_ITEM.exec(para[0].text)?.[0].length ?? 0) : indentWidth(para[0].text);
+  let start = i;
+  while (start < lines.length && isBlank(lines[start].text)) start++;
+  if (start >= lines.length || indentWidth(lines[start].text) <= base) return i + 1;
+  let end = start;
+  while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > base)) end++;
+  const code = dedentBlock(lines.slice(start, end).map((l) => l.text));
+  const language = code.startsWith('>>>') ? 'pycon' : ctx.highlight;
+  blocks.push({ kind: 'code', code, language, line: lines[start].line });
+  return end;
+}
+
+function pushParagraph(para: readonly SourceLine[], blocks: DocBlock[]): void {
+  let joined = '';
+  for (const p of para) {
+    const t = p.text.trim();
+    if (t === '') continue;
+    const row = t.startsWith('|') ? t.replace(/^\|\s?/, '').replace(/\s*\|$/, '').replace(/\s+\|\s+/g, ' | ') : t;
+    if (joined !== '') joined += LIST_ITEM.test(p.text) || t.startsWith('|') ? '\n' : ' ';
+    joined += row;
+  }
+  const text = cleanRstInline(joined);
+  if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
+}
+
+/**
+ * Directives, comments, link targets, substitution definitions and footnotes at `i`, with
+ * the block indented under them. Returns the index after the block.
+ */
+function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number, rest: string, ctx: RstContext, blocks: DocBlock[]): number {
+  let end = i + 1;
+  while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > indent)) end++;
+  const directive = DIRECTIVE.exec(rest.trim());
+  if (!directive) return end;
+  const name = directive[1];
+  const argument = directive[2] ?? '';
+  const content = directiveContent(lines.slice(i + 1, end));
+  const line = lines[i].line;
+  switch (classifyDirective(name)) {
+    case 'highlight':
+      ctx.highlight = /^(none|default|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);
+      break;
+    case 'code': {
+      const code = dedentBlock(content.map((l) => l.text));
+      const language = normaliseLanguage(argument) || (code.startsWith('>>>') ? 'pycon' : defaultCodeLanguage(name, ctx.highlight));
+      blocks.push({ kind: 'code', code, language, line });
+      break;
     }
-    if (t.search(/\S/) <= indent) break;
-    body.push(lines[j]);
+    case 'admonition': {
+      const inner = parseRst(content, ctx, false);
+      const lead = cleanRstInline(admonitionLead(name, argument));
+      const first = inner[0];
+      if (lead !== '' && first?.kind === 'prose') inner[0] = { ...first, text: `${lead} ${first.text}` };
+      else if (lead !== '') inner.unshift({ kind: 'prose', text: lead, line });
+      blocks.push(...inner);
+      break;
+    }
+    case 'object': {
+      const signature = objectSignature(name, argument);
+      if (signature !== '') blocks.push({ kind: 'prose', text: signature, line });
+      blocks.push(...parseRst(content, ctx, false));
+      break;
+    }
+    case 'container':
+      blocks.push(...parseRst(content, ctx, false));
+      break;
+    case 'drop':
+      break;
   }
-  while (body.length > 0 && body[body.length - 1].text.trim() === '') body.pop();
-  while (body.length > 0 && body[0].text.trim() === '') body.shift();
-  return { body, end: j - 1 };
+  return end;
 }
 
-/** `:func:`~a.b.c`` → `c`; `:ref:`text <target>`` → text; ``lit`` → `lit`; `text <url>`_ → text. */
-export function renderRoles(s: string): string {
-  return s
-    .replace(/:[\w:.-]+:`([^`<]*?)\s*<[^>]*>`/g, '$1')
-    .replace(/:[\w:.-]+:`~?([^`]*?)`/g, (_m, target: string) => {
-      const t = target.startsWith('.') ? target.slice(1) : target;
-      return _m.includes('`~') ? `\`${t.split('.').pop() ?? t}\`` : `\`${t}\``;
-    })
-    .replace(/``([^`]+)``/g, '`$1`')
-    .replace(/`([^`<]+?)\s*<[^>]+>`__?/g, '$1')
-    .replace(/`([^`]+)`_\b_?/g, '$1')
-    .replace(/\|([\w -]+)\|/g, '$1')
-    .replace(/\*\*([^*]+)\*\*/g, '$1');
-}
-
-function capitalise(s: string): string {
-  return s.charAt(0).toUpperCase() + s.slice(1);
+/** A directive's body without its option lines, dedented, blank lines around it removed. */
+function directiveContent(body: readonly SourceLine[]): SourceLine[] {
+  let k = 0;
+  while (k < body.length && !isBlank(body[k].text) && OPTION.test(body[k].text)) k++;
+  const rest = body.slice(k);
+  let start = 0;
+  let stop = rest.length;
+  while (start < stop && isBlank(rest[start].text)) start++;
+  while (stop > start && isBlank(rest[stop - 1].text)) stop--;
+  const content = rest.slice(start, stop);
+  let common = Infinity;
+  for (const l of content) if (!isBlank(l.text)) common = Math.min(common, indentWidth(l.text));
+  if (!Number.isFinite(common)) return [];
+  return content.map((l) => ({ text: stripIndent(l.text, common), line: l.line }));
 }

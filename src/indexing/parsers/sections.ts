@@ -1,186 +1,251 @@
 /**
- * The one place that turns a document's structure into snippets, so every format splits
- * the same way. Format scanners report headings, prose paragraphs and code blocks in
- * document order; the builder tracks the heading path, gives each code block the prose
- * that introduces it, and makes bounded info snippets of each section's prose.
+ * The one place that decides what a snippet is. Every format parser reduces its document to
+ * a flat list of blocks (headings, prose paragraphs, code blocks); this module groups them
+ * into sections by heading and turns each section into an info snippet (its prose, chunked)
+ * and one code snippet per code block (with the prose that introduces it as description).
  */
 import type { ParsedSnippet } from '../types';
 
-/** Info snippets are split at paragraph boundaries beyond this size. */
-export const INFO_CHUNK_CHARS = 1500;
-/** Sections with less prose than this produce no info snippet. */
-export const MIN_INFO_CHARS = 40;
-const MAX_DESCRIPTION = 600;
-const MAX_CODE = 6000;
-
-interface Paragraph {
+/** A heading opens a section; `level` only needs to order headings within one document. */
+export interface HeadingBlock {
+  kind: 'heading';
+  level: number;
+  /** Clean text: no markup, roles or backticks. */
   text: string;
   line: number;
 }
 
-export class SnippetBuilder {
-  private readonly out: ParsedSnippet[] = [];
-  private stack: { level: number; text: string }[] = [];
-  private paragraphs: Paragraph[] = [];
-  private sectionLine = 1;
-  private lastParagraph: string | undefined;
-  private pageTitle: string;
-  private titleFixed: boolean;
+/** A paragraph (or list, or table) of prose, already cleaned for reading. */
+export interface ProseBlock {
+  kind: 'prose';
+  text: string;
+  line: number;
+}
 
-  constructor(
-    private readonly path: string,
-    pageTitle?: string,
-  ) {
-    this.titleFixed = Boolean(pageTitle);
-    this.pageTitle = pageTitle ?? titleFromPath(path);
-  }
+export interface CodeBlock {
+  kind: 'code';
+  /** The code, dedented, without surrounding blank lines. */
+  code: string;
+  language: string;
+  line: number;
+}
 
-  heading(level: number, raw: string, line: number): void {
-    const text = cleanInline(raw);
-    if (!text) return;
-    this.flushSection();
-    if (!this.titleFixed && this.out.length === 0 && this.stack.length === 0) {
-      this.pageTitle = text;
-      this.titleFixed = true;
-    }
-    this.stack = this.stack.filter((h) => h.level < level);
-    this.stack.push({ level, text });
-    this.sectionLine = line;
-    this.lastParagraph = undefined;
-  }
+export type DocBlock = HeadingBlock | ProseBlock | CodeBlock;
 
-  prose(raw: string, line: number): void {
-    const text = cleanProse(raw);
-    if (!text) return;
-    this.paragraphs.push({ text, line });
-    this.lastParagraph = text;
-  }
+export interface SnippetSource {
+  path: string;
+  pageTitle: string;
+}
 
-  code(language: string, raw: string, line: number): void {
-    const code = truncateCode(dedent(raw).replace(/\s+$/, ''));
-    if (!code.trim()) return;
-    const description = this.lastParagraph ?? this.paragraphs[0]?.text ?? '';
-    this.out.push({
-      kind: 'code',
-      title: this.currentTitle(),
-      breadcrumb: this.breadcrumb(),
-      pageTitle: this.pageTitle,
-      description: description.length > MAX_DESCRIPTION ? `${description.slice(0, MAX_DESCRIPTION - 3).replace(/\s+\S*$/, '')}...` : description,
-      content: '',
-      language: normaliseLanguage(language),
-      code,
-      path: this.path,
-      startLine: line,
-    });
-  }
+/** Size limits of the snippets, in characters. */
+export const SNIPPET_LIMITS = {
+  /** An info snippet's content is cut into chunks of at most this many characters. */
+  infoChunk: 1500,
+  /** Sections with less prose than this are headings with a line, not worth a snippet. */
+  minInfo: 40,
+  description: 600,
+  /** A paragraph shorter than this ("For example:") is joined with the one before it. */
+  shortLeadIn: 100,
+  code: 6000,
+} as const;
 
-  finish(): ParsedSnippet[] {
-    this.flushSection();
-    return this.out;
-  }
+/** The text of the first level-1 heading (the page's title in most formats), or "". */
+export function firstTitle(blocks: readonly DocBlock[]): string {
+  for (const b of blocks) if (b.kind === 'heading' && b.level === 1) return b.text;
+  return '';
+}
 
-  private currentTitle(): string {
-    return this.stack.length > 0 ? this.stack[this.stack.length - 1].text : this.pageTitle;
-  }
+interface Section {
+  title: string;
+  breadcrumb: string[];
+  line: number;
+  parent: number;
+  items: (ProseBlock | CodeBlock)[];
+}
 
-  private breadcrumb(): string[] {
-    const headings = this.stack.map((h) => h.text);
-    return headings[0] === this.pageTitle ? headings : [this.pageTitle, ...headings];
-  }
-
-  private flushSection(): void {
-    const paragraphs = this.paragraphs;
-    this.paragraphs = [];
-    const total = paragraphs.reduce((n, p) => n + p.text.length, 0);
-    if (total < MIN_INFO_CHARS) return;
-    let chunk: Paragraph[] = [];
-    let size = 0;
-    const emit = (first: boolean) => {
-      if (chunk.length === 0) return;
-      this.out.push({
-        kind: 'info',
-        title: this.currentTitle(),
-        breadcrumb: this.breadcrumb(),
-        pageTitle: this.pageTitle,
-        description: '',
-        content: chunk.map((p) => p.text).join('\n\n'),
-        language: '',
-        code: '',
-        path: this.path,
-        startLine: first ? this.sectionLine : chunk[0].line,
+/**
+ * Turns a document's blocks into snippets. Pure and total: any block list gives an array.
+ * Info snippets come before the code snippets of their section.
+ */
+export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSource): ParsedSnippet[] {
+  const sections = groupSections(blocks, source.pageTitle);
+  const out: ParsedSnippet[] = [];
+  sections.forEach((section, index) => {
+    out.push(...infoSnippets(section, source));
+    for (const item of section.items) {
+      if (item.kind !== 'code') continue;
+      const code = finishCode(item.code, item.language);
+      if (code === '') continue;
+      out.push({
+        kind: 'code',
+        title: section.title,
+        breadcrumb: section.breadcrumb,
+        pageTitle: source.pageTitle,
+        description: describeCode(sections, index, item),
+        content: '',
+        language: item.language,
+        code,
+        path: source.path,
+        startLine: item.line,
       });
-      chunk = [];
-      size = 0;
-    };
-    let first = true;
-    for (const p of paragraphs) {
-      if (size > 0 && size + p.text.length > INFO_CHUNK_CHARS) {
-        emit(first);
-        first = false;
-      }
-      chunk.push(p.text.length > INFO_CHUNK_CHARS * 2 ? { ...p, text: `${p.text.slice(0, INFO_CHUNK_CHARS * 2)}...` } : p);
-      size += p.text.length;
     }
-    emit(first);
+  });
+  return out;
+}
+
+function groupSections(blocks: readonly DocBlock[], pageTitle: string): Section[] {
+  const sections: Section[] = [{ title: pageTitle, breadcrumb: [pageTitle], line: 1, parent: -1, items: [] }];
+  // Open headings, outermost first, each with the index of the section it opened.
+  const stack: { level: number; text: string; index: number }[] = [];
+  for (const block of blocks) {
+    if (block.kind !== 'heading') {
+      sections[sections.length - 1].items.push(block);
+      continue;
+    }
+    while (stack.length > 0 && stack[stack.length - 1].level >= block.level) stack.pop();
+    const parent = stack.length > 0 ? stack[stack.length - 1].index : 0;
+    const text = block.text.trim() || pageTitle;
+    stack.push({ level: block.level, text, index: sections.length });
+    sections.push({ title: text, breadcrumb: breadcrumbOf(pageTitle, stack.map((s) => s.text)), line: block.line, parent, items: [] });
   }
+  return sections;
 }
 
-/** "docs/api/context-menu.md" → "Context Menu". */
-export function titleFromPath(path: string): string {
-  const name = (path.split('/').pop() ?? path).replace(/\.[^.]+$/, '');
-  const base = /^(index|readme)$/i.test(name) ? (path.split('/').slice(-2, -1)[0] ?? name) : name;
-  return base.replace(/[-_]+/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()).trim() || path;
+/** Page title first, then the headings, without repeating the H1 that is the page title. */
+function breadcrumbOf(pageTitle: string, headings: readonly string[]): string[] {
+  const out = [pageTitle];
+  for (const h of headings) if (h.toLowerCase() !== out[out.length - 1].toLowerCase()) out.push(h);
+  return out;
 }
 
-/** Heading text without markup. */
-export function cleanInline(s: string): string {
-  return s
-    .replace(/\{#[^}]*\}\s*$/, '')
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\[[^\]]*\]/g, '$1')
-    .replace(/<[^>]+>/g, '')
-    .replace(/`+([^`]*)`+/g, '$1')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/\\([\\`*_{}[\]()#+\-.!])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+function infoSnippets(section: Section, source: SnippetSource): ParsedSnippet[] {
+  const prose = section.items.filter((i): i is ProseBlock => i.kind === 'prose' && i.text.trim() !== '');
+  const total = prose.reduce((n, p) => n + p.text.length, 0);
+  if (total < SNIPPET_LIMITS.minInfo) return [];
+  return chunkProse(prose, SNIPPET_LIMITS.infoChunk).map((chunk, i) => ({
+    kind: 'info' as const,
+    title: section.title,
+    breadcrumb: section.breadcrumb,
+    pageTitle: source.pageTitle,
+    description: '',
+    content: chunk.text,
+    language: '',
+    code: '',
+    path: source.path,
+    // The first chunk points at the heading so a link lands on the section.
+    startLine: i === 0 ? section.line : chunk.line,
+  }));
 }
 
-/** Prose lightly cleaned: link text without URLs, no images or HTML tags; inline code kept. */
-export function cleanProse(s: string): string {
-  return s
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]+)\]\[[^\]]*\]/g, '$1')
-    .replace(/<\/?[A-Za-z][^>]*>/g, '')
-    .replace(/(\*\*|__)(.+?)\1/g, '$2')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+/** Joins paragraphs into chunks of at most `max` characters, splitting oversized paragraphs. */
+export function chunkProse(paragraphs: readonly ProseBlock[], max: number): { text: string; line: number }[] {
+  const chunks: { text: string; line: number }[] = [];
+  let current: string[] = [];
+  let length = 0;
+  let line = 0;
+  const flush = () => {
+    if (current.length > 0) chunks.push({ text: current.join('\n\n'), line });
+    current = [];
+    length = 0;
+  };
+  for (const p of paragraphs) {
+    for (const piece of splitLongText(p.text.trim(), max)) {
+      if (length > 0 && length + 2 + piece.length > max) flush();
+      if (current.length === 0) line = p.line;
+      current.push(piece);
+      length += (length > 0 ? 2 : 0) + piece.length;
+    }
+  }
+  flush();
+  return chunks;
 }
 
-const LANGUAGE_ALIASES: Record<string, string> = {
-  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx', ts: 'typescript', tsx: 'tsx',
-  py: 'python', python3: 'python', py3: 'python', sh: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', 'shell-session': 'bash',
-  yml: 'yaml', rb: 'ruby', 'c++': 'cpp', 'c#': 'csharp', cs: 'csharp', text: 'text', txt: 'text', plaintext: 'text',
-};
-
-export function normaliseLanguage(lang: string): string {
-  const l = lang.trim().toLowerCase().replace(/^\{?\.?/, '').replace(/[}{]/g, '').split(/[\s,{]/)[0] ?? '';
-  return LANGUAGE_ALIASES[l] ?? l;
+/** Splits text longer than `max` at line, sentence or word boundaries. */
+export function splitLongText(text: string, max: number): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > max) {
+    const head = rest.slice(0, max);
+    let cut = head.lastIndexOf('\n');
+    if (cut < max / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
+    if (cut < max / 2) cut = head.lastIndexOf(' ');
+    if (cut < max / 2) cut = max;
+    out.push(rest.slice(0, cut).trim());
+    rest = rest.slice(cut).trim();
+  }
+  if (rest !== '') out.push(rest);
+  return out;
 }
 
-export function dedent(s: string): string {
-  const lines = s.split('\n');
-  let min = Infinity;
-  for (const l of lines) if (l.trim()) min = Math.min(min, l.length - l.trimStart().length);
-  if (!Number.isFinite(min) || min === 0) return s;
-  return lines.map((l) => l.slice(Math.min(min, l.length - l.trimStart().length))).join('\n');
+/**
+ * The prose that introduces a code block: the paragraph right before it in its section (the
+ * one before that too when it is only a lead-in like "For example:"), skipping sibling code
+ * blocks such as the tabs of one example. Without any, the section's first paragraph, then
+ * the nearest enclosing section's.
+ */
+function describeCode(sections: readonly Section[], index: number, code: CodeBlock): string {
+  const items = sections[index].items;
+  const at = items.indexOf(code);
+  const before: string[] = [];
+  let length = 0;
+  for (let i = at - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item.kind === 'code') {
+      if (before.length > 0) break;
+      continue;
+    }
+    if (before.length > 0 && length >= SNIPPET_LIMITS.shortLeadIn) break;
+    before.unshift(item.text);
+    length += item.text.length;
+  }
+  if (before.length > 0) return clip(before.join('\n\n'), SNIPPET_LIMITS.description);
+  for (let s = index; s >= 0; s = sections[s].parent) {
+    const first = sections[s].items.find((i): i is ProseBlock => i.kind === 'prose');
+    if (first) return clip(first.text, SNIPPET_LIMITS.description);
+  }
+  return '';
 }
 
-function truncateCode(code: string): string {
-  if (code.length <= MAX_CODE) return code;
-  const cut = code.lastIndexOf('\n', MAX_CODE);
-  return `${code.slice(0, cut > MAX_CODE / 2 ? cut : MAX_CODE)}\n...`;
+/** Shortens text to `max` characters, keeping its end when the end is what leads into the code. */
+function clip(text: string, max: number): string {
+  const t = text.trim();
+  if (t.length <= max) return t;
+  // The sentence right before the code matters most, so long lead-ins keep their tail.
+  const tail = t.slice(t.length - max);
+  const sentence = tail.search(/[.!?:]\s+\S/);
+  if (sentence >= 0 && sentence < max / 2) return tail.slice(sentence + 1).trim();
+  const space = tail.indexOf(' ');
+  return `...${tail.slice(space >= 0 && space < 40 ? space : 0).trim()}`;
+}
+
+const LINE_COMMENT: Record<string, string> = {};
+for (const l of 'python py pycon bash sh shell zsh console shell-session yaml yml toml ruby rb r perl dockerfile make makefile powershell ps1 coffee nix elixir ex graphql gql'.split(' ')) LINE_COMMENT[l] = '# ...';
+for (const l of 'sql lua haskell hs elm ada'.split(' ')) LINE_COMMENT[l] = '-- ...';
+for (const l of 'html xml vue svelte markdown md mdx astro vue-html svg'.split(' ')) LINE_COMMENT[l] = '<!-- ... -->';
+for (const l of 'css scss less'.split(' ')) LINE_COMMENT[l] = '/* ... */';
+for (const l of 'js javascript jsx mjs cjs ts typescript tsx mts cts java c cpp c++ cs c# csharp go rust rs swift kotlin kt scala php dart json5 jsonc groovy objc objective-c'.split(' ')) LINE_COMMENT[l] = '// ...';
+
+/** Lines that only say "more code here" or "output follows". */
+const MARKER_LINE = /^\s*(\.\.\.|…|(\/\/|#|--|;)\s*(\.\.\.|…)|\/\*\s*(\.\.\.|…)\s*\*\/|<!--\s*(\.\.\.|…)\s*-->|output:?)\s*$/i;
+
+/**
+ * The code as stored: trailing whitespace trimmed, "" when there is nothing but placeholders,
+ * and cut at a line boundary with a comment saying so when it is very long.
+ */
+export function finishCode(code: string, language: string): string {
+  const text = trimBlankLines(code);
+  if (text.trim() === '') return '';
+  if (text.split('\n').every((l) => l.trim() === '' || MARKER_LINE.test(l))) return '';
+  if (text.length <= SNIPPET_LIMITS.code) return text;
+  const cut = text.lastIndexOf('\n', SNIPPET_LIMITS.code);
+  const head = text.slice(0, cut > SNIPPET_LIMITS.code / 2 ? cut : SNIPPET_LIMITS.code).trimEnd();
+  return `${head}\n${LINE_COMMENT[language] ?? '...'}`;
+}
+
+/** Drops leading blank lines and trailing whitespace, keeping the first line's indentation. */
+function trimBlankLines(code: string): string {
+  const text = code.trimEnd();
+  let start = 0;
+  for (let nl = text.indexOf('\n'); nl >= 0 && text.slice(start, nl).trim() === ''; nl = text.indexOf('\n', start)) start = nl + 1;
+  return text.slice(start);
 }

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import type { ParsedSnippet } from '../types';
+import { splitAsciidocIntoSnippets } from './asciidoc';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
+
+const adoc = (text: string, file = 'docs/guide.adoc') => splitAsciidocIntoSnippets({ path: file, text });
+const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
+const infos = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'info');
+
+const GUIDE = `= Jetty Guide
+:toc: left
+:icons: font
+:source-highlighter: rouge
+
+The link:https://jetty.org/[Eclipse Jetty] project provides an HTTP server and client.
+
+// a comment that is not documentation
+== Quick Setup
+
+Jetty expands into a directory called \`$JETTY_HOME\`, see <<configuring,the configuration section>>.
+
+.Starting the server
+[source,bash]
+----
+$ java -jar $JETTY_HOME/start.jar
+----
+
+NOTE: The server can be stopped with kbd:[Ctrl+C] in the terminal window.
+
+[[configuring]]
+=== Configuring
+
+Settings live in *start.d* files:
+
+....
+jetty.http.port=8080
+....
+
+[source, Java, linenums]
+Server server = new Server(8080);
+
+////
+Commented-out block
+////
+
+[NOTE]
+====
+Example blocks keep their text, like this note about the \`+*.war+\` files.
+====
+`;
+
+test('= titles build the breadcrumb, the level-0 title is the page title', (t) => {
+  const out = adoc(GUIDE);
+  t.true(out.every((s) => s.pageTitle === 'Jetty Guide'));
+  t.deepEqual(codes(out).map((c) => c.breadcrumb.join(' > ')), ['Jetty Guide > Quick Setup', 'Jetty Guide > Quick Setup > Configuring', 'Jetty Guide > Quick Setup > Configuring']);
+});
+
+test('[source,lang] listings, literal blocks and undelimited source paragraphs are code', (t) => {
+  const out = codes(adoc(GUIDE));
+  t.deepEqual(
+    out.map((c) => [c.language, c.code, c.startLine]),
+    [
+      ['bash', '$ java -jar $JETTY_HOME/start.jar', 15],
+      ['', 'jetty.http.port=8080', 26],
+      ['java', 'Server server = new Server(8080);', 31],
+    ],
+  );
+  // The block title names the listing, so it is the last thing before the code.
+  t.is(out[0].description, 'Jetty expands into a directory called `$JETTY_HOME`, see the configuration section.\n\nStarting the server');
+  t.is(out[1].description, 'Settings live in start.d files:');
+});
+
+test('attributes, comments and delimiters are removed; admonitions and links become text', (t) => {
+  const prose = infos(adoc(GUIDE)).map((s) => s.content).join('\n\n');
+  t.false(/:toc:|:icons:|comment|Commented|====|\[\[|link:/.test(prose));
+  t.true(prose.includes('The Eclipse Jetty project provides an HTTP server and client.'));
+  t.true(prose.includes('see the configuration section.'));
+  t.true(prose.includes('Note: The server can be stopped with Ctrl+C in the terminal window.'));
+  t.true(prose.includes('Example blocks keep their text, like this note about the `*.war` files.'));
+});
+
+test('weird input never throws', (t) => {
+  for (const text of ['', '=', '----', '[source]', '....\nunclosed', '= ', '[source,python]\n', '<<'.repeat(10000)]) t.notThrows(() => adoc(text), text.slice(0, 20));
+});
+
+function findFiles(dir: string, ext: string, limit: number): string[] {
+  const out: string[] = [];
+  if (!fs.existsSync(dir)) return out;
+  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (name.toLowerCase().endsWith(ext)) out.push(path.join(dir, name));
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+const realFiles = findFiles(CORPUS, '.adoc', 20);
+(realFiles.length > 0 ? test : test.skip)('real AsciiDoc files from the corpus parse into snippets', (t) => {
+  for (const file of realFiles) {
+    const out = adoc(fs.readFileSync(file, 'utf8'), path.basename(file));
+    t.log(`${file}: ${out.length} snippets`);
+    for (const s of out) t.true(s.startLine >= 1 && s.breadcrumb[0] === s.pageTitle);
+  }
+});
+if (realFiles.length === 0) {
+  test('no AsciiDoc in the corpus', (t) => {
+    t.log(`no .adoc under ${CORPUS}; the real-file test is skipped`);
+    t.pass();
+  });
+}

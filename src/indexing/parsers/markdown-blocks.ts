@@ -1,0 +1,200 @@
+/**
+ * Second pass over Markdown: unwrapped lines into blocks. ATX and setext headings, fenced
+ * code at any indentation (fences inside list items are the common case), indented code
+ * outside lists, and paragraphs, lists and tables as prose.
+ */
+import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
+import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
+import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
+import { rstToBlocks } from './rst';
+import type { DocBlock } from './sections';
+import { dedentBlock, indentWidth, isBlank, normaliseLanguage, stripIndent, type SourceLine } from './text-utils';
+
+export interface BlockOptions {
+  /** CommonMark's four-space code blocks; off for MDX, which has none. */
+  indentedCode: boolean;
+}
+
+const ATX = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
+const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/;
+const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])([ \t]|$)/;
+const LINK_DEFINITION = /^ {0,3}\[[^\]]{1,200}\]:[ \t]*\S+[ \t]*("[^"]*"|'[^']*'|\([^)]*\))?[ \t]*$/;
+/** Diagrams and formulas are rendered pictures, not code anyone would copy. */
+const NOT_CODE = new Set(['mermaid', 'math', 'katex', 'plantuml']);
+/** MyST: a fence whose info is `{name} argument` is a directive, unlike Pandoc's `{.python}`. */
+const MYST_DIRECTIVE = /^\{([A-Za-z][\w:.-]*)\}\s*(.*)$/;
+
+/** Turns unwrapped Markdown lines into heading, prose and code blocks. */
+export function markdownBlocks(lines: readonly SourceLine[], options: BlockOptions): DocBlock[] {
+  const blocks: DocBlock[] = [];
+  let para: SourceLine[] = [];
+  let inList = false;
+  let afterBreak = true;
+  const flush = () => {
+    if (para.length > 0) pushProse(blocks, para);
+    para = [];
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const { text, line } = lines[i];
+    if (isBlank(text)) {
+      flush();
+      afterBreak = true;
+      continue;
+    }
+    const fence = FENCE_OPEN.exec(text);
+    if (fence && !(fence[2][0] === '`' && fence[3].includes('`'))) {
+      flush();
+      i = readFence(lines, i, fence[1], fence[2], fence[3], blocks);
+      afterBreak = true;
+      continue;
+    }
+    if (options.indentedCode && para.length === 0 && afterBreak && !inList && indentWidth(text) >= 4) {
+      i = readIndentedCode(lines, i, blocks);
+      continue;
+    }
+    const atx = ATX.exec(text);
+    if (atx) {
+      flush();
+      const heading = cleanHeadingText(stripClosingHashes(text.slice(atx[0].length)));
+      if (heading !== '') blocks.push({ kind: 'heading', level: atx[1].length, text: heading, line });
+      inList = false;
+      afterBreak = true;
+      continue;
+    }
+    const setext = SETEXT.exec(text);
+    if (setext && para.length > 0 && !LIST_ITEM.test(para[0].text) && !para[0].text.trimStart().startsWith('|')) {
+      const heading = cleanHeadingText(para.map((p) => p.text.trim()).join(' '));
+      if (heading !== '') blocks.push({ kind: 'heading', level: setext[1][0] === '=' ? 1 : 2, text: heading, line: para[0].line });
+      para = [];
+      inList = false;
+      afterBreak = true;
+      continue;
+    }
+    if (THEMATIC_BREAK.test(text)) {
+      flush();
+      afterBreak = true;
+      continue;
+    }
+    if (para.length === 0 && LINK_DEFINITION.test(text)) continue;
+    if (isTableDelimiter(text)) continue;
+    if (LIST_ITEM.test(text)) inList = true;
+    else if (para.length === 0 && afterBreak && indentWidth(text) === 0) inList = false;
+    para.push(lines[i]);
+    afterBreak = false;
+  }
+  flush();
+  return blocks;
+}
+
+/** Reads a fenced block opening at `start`; returns the index of its last line. */
+function readFence(lines: readonly SourceLine[], start: number, indent: string, marker: string, info: string, blocks: DocBlock[]): number {
+  const width = indentWidth(indent);
+  const body: string[] = [];
+  let i = start + 1;
+  for (; i < lines.length; i++) {
+    const close = /^\s*(`{3,}|~{3,})\s*$/.exec(lines[i].text);
+    if (close && close[1][0] === marker[0] && close[1].length >= marker.length) break;
+    body.push(stripIndent(lines[i].text, width));
+  }
+  const myst = MYST_DIRECTIVE.exec(info.trim());
+  if (myst) {
+    const numbered = body.map((text, k) => ({ text, line: lines[start + 1 + k].line }));
+    blocks.push(...mystDirective(myst[1], myst[2] ?? '', numbered, lines[start].line));
+  }
+  else {
+    const language = normaliseLanguage(info);
+    if (!NOT_CODE.has(language)) blocks.push({ kind: 'code', code: dedentBlock(body), language, line: lines[start].line });
+  }
+  return Math.min(i, lines.length - 1);
+}
+
+/**
+ * A MyST directive fence (```{note}, ```{code-block} python, ```{eval-rst}): the same
+ * decisions as for the reST directive, the body read as Markdown (or reST for eval-rst).
+ */
+function mystDirective(name: string, argument: string, body: SourceLine[], line: number): DocBlock[] {
+  let k = 0;
+  // Options come as `:key: value` lines or as a YAML block between `---` lines.
+  if (body[0]?.text.trim() === '---') {
+    const end = body.findIndex((l, j) => j > 0 && l.text.trim() === '---');
+    k = end > 0 ? end + 1 : 0;
+  }
+  while (k < body.length && /^\s*:[\w-]+:(\s|$)/.test(body[k].text)) k++;
+  const content = body.slice(k);
+  if (name === 'eval-rst') return rstToBlocks(content);
+  switch (classifyDirective(name)) {
+    case 'code':
+      return [{ kind: 'code', code: dedentBlock(content.map((l) => l.text)), language: normaliseLanguage(argument) || defaultCodeLanguage(name, ''), line }];
+    case 'drop':
+    case 'highlight':
+      return [];
+    case 'admonition': {
+      const inner = markdownBlocks(unwrapMarkdown(content, { mdx: false }), { indentedCode: true });
+      const lead = cleanMarkdownProse(admonitionLead(name, argument));
+      const first = inner[0];
+      if (lead !== '' && first?.kind === 'prose') inner[0] = { ...first, text: `${lead} ${first.text}` };
+      else if (lead !== '') inner.unshift({ kind: 'prose', text: lead, line });
+      return inner;
+    }
+    case 'object': {
+      const signature = objectSignature(name, argument);
+      const inner = markdownBlocks(unwrapMarkdown(content, { mdx: false }), { indentedCode: true });
+      return signature === '' ? inner : [{ kind: 'prose', text: signature, line }, ...inner];
+    }
+    case 'container':
+      return markdownBlocks(unwrapMarkdown(content, { mdx: false }), { indentedCode: true });
+  }
+}
+
+/** Reads an indented code block starting at `start`; returns the index of its last line. */
+function readIndentedCode(lines: readonly SourceLine[], start: number, blocks: DocBlock[]): number {
+  const body: string[] = [];
+  let i = start;
+  for (; i < lines.length; i++) {
+    const t = lines[i].text;
+    if (!isBlank(t) && indentWidth(t) < 4) break;
+    body.push(stripIndent(t, 4));
+  }
+  blocks.push({ kind: 'code', code: dedentBlock(body), language: '', line: lines[start].line });
+  return i - 1;
+}
+
+function stripClosingHashes(s: string): string {
+  const t = s.trim();
+  let end = t.length;
+  while (end > 0 && t[end - 1] === '#') end--;
+  // "# C#" keeps its hash: a closing sequence must be preceded by a space.
+  if (end < t.length && (end === 0 || t[end - 1] === ' ' || t[end - 1] === '\t')) return t.slice(0, end).trim();
+  return t;
+}
+
+/** `|---|:--:|` rows separate a table's header from its body and say nothing themselves. */
+function isTableDelimiter(text: string): boolean {
+  return text.includes('|') && text.includes('--') && /^[\s|:-]+$/.test(text);
+}
+
+/**
+ * Joins a paragraph's lines: wrapped prose with spaces, but list items, table rows and hard
+ * breaks keep their own lines.
+ */
+function pushProse(blocks: DocBlock[], para: readonly SourceLine[]): void {
+  let joined = '';
+  para.forEach((p, k) => {
+    const raw = p.text;
+    const text = raw.trim().startsWith('|') ? tableRow(raw) : raw.trim();
+    if (k > 0) {
+      const ownLine = LIST_ITEM.test(raw) || raw.trim().startsWith('|') || / {2,}$|\\$/.test(para[k - 1].text) || para[k - 1].text.trim().startsWith('|');
+      joined += ownLine ? '\n' : ' ';
+    }
+    joined += text.replace(/\\$/, '');
+  });
+  const cleaned = cleanMarkdownProse(joined);
+  if (cleaned !== '') blocks.push({ kind: 'prose', text: cleaned, line: para[0].line });
+}
+
+/** `| a | b |` → `a | b`. */
+function tableRow(raw: string): string {
+  return raw.trim().replace(/^\|/, '').replace(/\|$/, '').trim().replace(/\s*\|\s*/g, ' | ');
+}

@@ -1,0 +1,242 @@
+/**
+ * First pass over Markdown: removes what is not content and unwraps containers, so that the
+ * block pass sees plain CommonMark. Block quotes and GitHub alerts lose their `>` markers;
+ * MkDocs admonitions (`!!! note`), content tabs (`=== "pip"`) and their indented bodies are
+ * dedented; `:::` and `///` admonition markers, MDX `import`/`export`, JSX and HTML tags,
+ * HTML comments, `<script>`/`<style>` blocks and include directives are removed. Fenced code
+ * is tracked so nothing inside a fence is ever touched. Removed lines become blank lines,
+ * which keeps paragraphs apart and every remaining line on its original number.
+ */
+import { indentWidth, isBlank, stripIndent, type SourceLine } from './text-utils';
+import { codeSpanEnd } from './markdown-spans';
+import { stripLeadingTags } from './markdown-jsx';
+
+export interface UnwrapOptions {
+  /** MDX: ESM and JSX are syntax, indentation never makes code. */
+  mdx: boolean;
+}
+
+type Container = { kind: 'quote' } | { kind: 'indent'; width: number };
+
+interface Fence {
+  char: string;
+  length: number;
+  /** Containers open when the fence opened; losing one of them ends the fence. */
+  depth: number;
+}
+
+export const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})(.*)$/;
+const QUOTE = /^ {0,3}> ?/;
+const ALERT = /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
+const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]*(?:[ \t]+"([^"]*)")?[ \t]*$/;
+const CONTENT_TAB = /^(\s*)===\+?[ \t]+"[^"]*"[ \t]*$/;
+const COLON_FENCE = /^\s*:{3,}[ \t]*([\w-]*)(.*)$/;
+const SLASH_BLOCK = /^\s*\/{3,}(?:[ \t]+([\w-]+))?(?:[ \t]*\|[ \t]*(.*))?[ \t]*$/;
+/** FastAPI `{* file *}` and MkDocs `--8<--` includes (files we cannot see), MyST `(label)=` targets. */
+const INCLUDE = /^\s*(\{[*!%].*[*!%]\}|-{1,2}8<-{1,2}.*|\([\w.:-]+\)=)\s*$/;
+const RAW_BLOCK = /^\s*<(script|style)\b/i;
+
+/** Returns the document's content lines with containers unwrapped and non-content blanked. */
+export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOptions): SourceLine[] {
+  const out: SourceLine[] = [];
+  const stack: Container[] = [];
+  let fence: Fence | undefined;
+  let closeComment = '';
+  let rawEnd: RegExp | undefined;
+  let esm = false;
+  let htmlBlock = false;
+  let lastBlank = true;
+  const emit = (text: string, line: number) => {
+    out.push({ text, line });
+    lastBlank = isBlank(text);
+  };
+
+  for (let i = 0; i < lines.length; i++) {
+    const { line } = lines[i];
+    let { rest, matched } = matchContainers(lines[i].text, stack);
+    if (matched < stack.length) {
+      const lazy = !fence && stack[matched].kind === 'quote' && !lastBlank && !isBlank(rest) && !/^\s*([#>`~<:|]|[-*+]\s|\d+[.)]\s)/.test(rest);
+      if (!lazy) {
+        stack.length = matched;
+        if (fence && fence.depth > matched) fence = undefined;
+      }
+    }
+
+    if (fence) {
+      const close = /^\s*(`{3,}|~{3,})\s*$/.exec(rest);
+      if (close && close[1][0] === fence.char && close[1].length >= fence.length) fence = undefined;
+      emit(rest, line);
+      continue;
+    }
+    if (rawEnd) {
+      if (rawEnd.test(rest)) rawEnd = undefined;
+      emit('', line);
+      continue;
+    }
+    if (closeComment) {
+      const end = rest.indexOf(closeComment);
+      if (end < 0) {
+        emit('', line);
+        continue;
+      }
+      rest = rest.slice(end + closeComment.length);
+      closeComment = '';
+    }
+    if (esm && isBlank(rest)) esm = false;
+    if (esm || isBlank(rest)) {
+      htmlBlock = false;
+      emit('', line);
+      continue;
+    }
+
+    for (let q = QUOTE.exec(rest); q; q = QUOTE.exec(rest)) {
+      stack.push({ kind: 'quote' });
+      rest = rest.slice(q[0].length);
+    }
+    if (stack.length > 0 && stack[stack.length - 1].kind === 'quote') rest = rest.replace(ALERT, '');
+    if (isBlank(rest)) {
+      emit('', line);
+      continue;
+    }
+
+    const open = FENCE_OPEN.exec(rest);
+    if (open && !(open[2][0] === '`' && open[3].includes('`'))) {
+      fence = { char: open[2][0], length: open[2].length, depth: stack.length };
+      emit(rest, line);
+      continue;
+    }
+
+    const shallow = options.mdx || indentWidth(rest) < 4;
+    if (shallow) {
+      const special = unwrapMarker(rest, stack);
+      if (special !== undefined) {
+        emit(special, line);
+        // A kept title is a paragraph of its own, not the start of the body's first one.
+        if (special !== '') emit('', line);
+        continue;
+      }
+      if (RAW_BLOCK.test(rest)) {
+        const tag = RAW_BLOCK.exec(rest)?.[1] ?? 'script';
+        const end = new RegExp(`</${tag}\\s*>`, 'i');
+        if (!end.test(rest)) rawEnd = end;
+        emit('', line);
+        continue;
+      }
+      if (options.mdx && stack.length === 0 && /^(import|export)\s/.test(rest)) {
+        // MDX ends an ESM block at the first blank line.
+        esm = true;
+        emit('', line);
+        continue;
+      }
+      if (options.mdx && /^\s*\{\/\*/.test(rest)) {
+        if (!rest.includes('*/}')) closeComment = '*/}';
+        emit('', line);
+        continue;
+      }
+    }
+
+    const comment = unclosedCommentStart(rest);
+    if (comment >= 0) {
+      rest = rest.slice(0, comment);
+      closeComment = '-->';
+    }
+    if (isCommentOnly(rest)) rest = '';
+
+    if ((shallow || htmlBlock) && /^\s*<[A-Za-z/>]/.test(rest)) {
+      const startsBlock = lastBlank || htmlBlock;
+      const tags = stripLeadingTags(rest, (k) => lines[i + k]?.text);
+      if (tags) {
+        for (let k = 0; k < tags.extraLines; k++) emit('', lines[i + k].line);
+        i += tags.extraLines;
+        rest = tags.rest;
+        if (!options.mdx && startsBlock) htmlBlock = true;
+        if (isBlank(rest)) {
+          emit('', lines[i].line);
+          continue;
+        }
+        emit(htmlBlock ? rest.trimStart() : rest, lines[i].line);
+        continue;
+      }
+    }
+    // Raw HTML blocks run to the next blank line and are never indented code.
+    emit(htmlBlock && !options.mdx ? rest.trimStart() : rest, line);
+  }
+  return out;
+}
+
+/** Strips the prefixes of the open containers; `matched` counts those the line continues. */
+function matchContainers(text: string, stack: readonly Container[]): { rest: string; matched: number } {
+  let rest = text;
+  let matched = 0;
+  for (const c of stack) {
+    if (c.kind === 'quote') {
+      const q = QUOTE.exec(rest);
+      if (!q) break;
+      rest = rest.slice(q[0].length);
+    } else if (isBlank(rest)) {
+      rest = '';
+    } else if (indentWidth(rest) >= c.width) {
+      rest = stripIndent(rest, c.width);
+    } else break;
+    matched++;
+  }
+  return { rest, matched };
+}
+
+/**
+ * Admonition, tab and include markers. Returns the line to emit in place of the marker (a
+ * title worth keeping, or ""), or undefined when `rest` is not a marker.
+ */
+function unwrapMarker(rest: string, stack: Container[]): string | undefined {
+  const admonition = MKDOCS_ADMONITION.exec(rest);
+  if (admonition) {
+    stack.push({ kind: 'indent', width: indentWidth(admonition[1]) + 4 });
+    return admonition[2]?.trim() ?? '';
+  }
+  const tab = CONTENT_TAB.exec(rest);
+  if (tab) {
+    stack.push({ kind: 'indent', width: indentWidth(tab[1]) + 4 });
+    return '';
+  }
+  const colon = COLON_FENCE.exec(rest);
+  if (colon) return markerTitle(colon[2]);
+  const slash = SLASH_BLOCK.exec(rest);
+  // A tab's label ("pip", "Python 3.10+") is navigation, not a title worth a paragraph.
+  if (slash) return slash[1] === 'tab' ? '' : markerTitle(slash[2] ?? '');
+  if (INCLUDE.test(rest)) return '';
+  return undefined;
+}
+
+/** The title of `:::tip[Title]`, `::: details Title`, `/// note | Title`; option braces dropped. */
+function markerTitle(raw: string): string {
+  const title = raw.trim().replace(/^\[(.*)\]$/, '$1').replace(/\{[^{}]*\}/g, '').trim();
+  return title.replace(/^["']|["']$/g, '');
+}
+
+/** A line holding one HTML comment and nothing else, such as `<!-- prettier-ignore -->`. */
+function isCommentOnly(text: string): boolean {
+  const t = text.trim();
+  return t.startsWith('<!--') && t.indexOf('-->') === t.length - 3;
+}
+
+/** Index of a `<!--` with no `-->` after it on the line (outside inline code), or -1. */
+function unclosedCommentStart(text: string): number {
+  if (!text.includes('<!--')) return -1;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '`') {
+      const end = codeSpanEnd(text, i);
+      i = end > 0 ? end : i + 1;
+      continue;
+    }
+    if (c === '<' && text.startsWith('<!--', i)) {
+      const close = text.indexOf('-->', i + 4);
+      if (close < 0) return i;
+      i = close + 3;
+      continue;
+    }
+    i++;
+  }
+  return -1;
+}

@@ -1,0 +1,69 @@
+/**
+ * What to do with a reST/Sphinx directive (also MyST's ```{name} fences): its body is code,
+ * prose to keep, an API object to keep with its signature, or something to drop (tables of
+ * contents, images, autodoc, includes). Unknown directives keep their body: a tab, card or
+ * container holds ordinary content, and losing text is worse than keeping a little noise.
+ */
+
+export type DirectiveKind = 'code' | 'highlight' | 'drop' | 'admonition' | 'object' | 'container';
+
+const CODE = new Set(['code-block', 'code', 'sourcecode', 'code-cell', 'testcode', 'doctest', 'jupyter-execute', 'ipython', 'click:example']);
+const DROP = new Set([
+  'toctree', 'image', 'figure', 'only', 'include', 'literalinclude', 'raw', 'contents', 'index', 'currentmodule', 'module', 'testsetup',
+  'testcleanup', 'testoutput', 'tabularcolumns', 'meta', 'sectionauthor', 'moduleauthor', 'codeauthor', 'default-role', 'role', 'sectnum',
+  'title', 'target-notes', 'header', 'footer', 'mermaid', 'math', 'graphviz', 'plot', 'click:run', 'changelog_imports', 'rst-class',
+  'program', 'py:module', 'py:currentmodule', 'js:module', 'c:namespace', 'cpp:namespace', 'highlightlang', 'tags', 'spelling:word-list',
+]);
+const ADMONITION: Record<string, string> = {
+  note: 'Note', warning: 'Warning', tip: 'Tip', important: 'Important', hint: 'Hint', caution: 'Caution', danger: 'Danger',
+  attention: 'Attention', error: 'Error', seealso: 'See also', todo: 'To do', admonition: '', topic: '', sidebar: '', rubric: '',
+  versionadded: 'New in version', versionchanged: 'Changed in version', deprecated: 'Deprecated since version', versionremoved: 'Removed in version',
+  legacy: 'Legacy',
+};
+const OBJECT = /^(?:(?:py|js|c|cpp|std|rst|http):)?(function|class|method|attribute|data|exception|decorator|decoratormethod|classmethod|staticmethod|property|envvar|option|cmdoption|describe|object|type|member|var|macro|struct|enum|enumerator|confval|directive|role|get|post|put|patch|delete)$/;
+
+/** Classifies a directive by name (case-insensitive, `py:` and other domain prefixes understood). */
+export function classifyDirective(rawName: string): DirectiveKind {
+  const name = rawName.toLowerCase();
+  if (name === 'highlight') return 'highlight';
+  if (CODE.has(name)) return 'code';
+  if (DROP.has(name) || name.startsWith('auto') || /^(?:\w+:)?auto/.test(name)) return 'drop';
+  if (name in ADMONITION) return 'admonition';
+  if (OBJECT.test(name)) return 'object';
+  return 'container';
+}
+
+/** The language of a code directive when its argument names none. */
+export function defaultCodeLanguage(rawName: string, highlight: string): string {
+  const name = rawName.toLowerCase();
+  if (name === 'doctest') return 'pycon';
+  if (name === 'testcode' || name === 'jupyter-execute' || name === 'ipython' || name === 'click:example') return 'python';
+  return highlight;
+}
+
+/**
+ * The sentence an admonition or version directive starts with: "New in version 2.0.",
+ * "Warning:", or the title of a generic admonition. Empty when there is nothing to say.
+ */
+export function admonitionLead(rawName: string, argument: string): string {
+  const name = rawName.toLowerCase();
+  const label = ADMONITION[name] ?? '';
+  const arg = argument.trim();
+  if (/^(versionadded|versionchanged|deprecated|versionremoved)$/.test(name)) {
+    const [version, ...rest] = arg.split(/\s+/);
+    const head = version ? `${label} ${version}.` : '';
+    return rest.length > 0 ? `${head} ${rest.join(' ')}` : head;
+  }
+  if (label === '') return arg;
+  return arg ? `${label}: ${arg}` : `${label}:`;
+}
+
+/** The signature line kept for an API object directive: `Blueprint.register(app, options)`. */
+export function objectSignature(rawName: string, argument: string): string {
+  const arg = argument.trim();
+  if (arg === '') return '';
+  const kind = rawName.toLowerCase().replace(/^\w+:/, '');
+  // "class", "exception" and "decorator" say what the name is; "function" and "data" add nothing.
+  const prefix = kind === 'class' || kind === 'exception' ? `${kind} ` : kind === 'decorator' ? '@' : '';
+  return `\`${prefix}${arg}\``;
+}

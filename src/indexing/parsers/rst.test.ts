@@ -1,0 +1,215 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import test from 'ava';
+import type { ParsedSnippet } from '../types';
+import { splitRstIntoSnippets } from './rst';
+import { cleanRstInline } from './rst-inline';
+
+const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
+const withCorpus = fs.existsSync(CORPUS) ? test : test.skip;
+
+const rst = (text: string, path = 'docs/page.rst') => splitRstIntoSnippets({ path, text });
+const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
+const infos = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'info');
+
+const PAGE = `.. _blueprints:
+
+==============
+ Blueprints
+==============
+
+.. currentmodule:: flask
+
+Blueprints record operations to execute when registered on an application.
+
+Registering
+-----------
+
+So how do you register that blueprint?  Like this::
+
+    app = Flask(__name__)
+    app.register_blueprint(simple_page)
+
+Nested
+~~~~~~
+
+.. code-block:: python
+   :caption: app.py
+   :emphasize-lines: 2
+
+   parent = Blueprint('parent', __name__)
+   parent.register_blueprint(child)
+
+Another Top Section
+-------------------
+
+>>> app.url_map
+Map([<Rule '/' -> index>])
+`;
+
+test('titles by adornment, levels in order of first appearance, overline titles', (t) => {
+  const out = rst(PAGE);
+  t.true(out.every((s) => s.pageTitle === 'Blueprints'));
+  const [literal, block, doctest] = codes(out);
+  t.deepEqual(literal.breadcrumb, ['Blueprints', 'Registering']);
+  t.deepEqual(block.breadcrumb, ['Blueprints', 'Registering', 'Nested']);
+  t.deepEqual(doctest.breadcrumb, ['Blueprints', 'Another Top Section']);
+  t.is(infos(out)[0].startLine, 4);
+});
+
+test('literal blocks after :: have no language unless .. highlight:: set one', (t) => {
+  const [literal] = codes(rst(PAGE));
+  t.is(literal.code, 'app = Flask(__name__)\napp.register_blueprint(simple_page)');
+  t.is(literal.language, '');
+  t.is(literal.startLine, 16);
+  t.is(literal.description, 'So how do you register that blueprint? Like this:');
+  const highlighted = codes(rst('.. highlight:: python\n\nTitle\n=====\n\nExample ::\n\n    x = 1\n\n::\n\n    y = 2\n'));
+  t.deepEqual(highlighted.map((c) => [c.language, c.code, c.description]), [
+    ['python', 'x = 1', 'Example'],
+    ['python', 'y = 2', 'Example'],
+  ]);
+});
+
+test('code-block options are skipped; the directive line is the start line', (t) => {
+  const block = codes(rst(PAGE))[1];
+  t.is(block.language, 'python');
+  t.is(block.code, "parent = Blueprint('parent', __name__)\nparent.register_blueprint(child)");
+  t.is(block.startLine, 22);
+  t.is(block.title, 'Nested');
+});
+
+test('code, sourcecode and doctest directives and >>> blocks', (t) => {
+  const out = codes(rst('Title\n=====\n\n.. code:: JSON\n\n   {"a": 1}\n\n.. sourcecode:: python+sql\n\n   select(User)\n\n.. doctest::\n\n   >>> 1 + 1\n   2\n\n>>> app.url_map\nMap([])\n'));
+  t.deepEqual(out.map((c) => c.language), ['json', 'python+sql', 'pycon', 'pycon']);
+  t.is(out[3].code, '>>> app.url_map\nMap([])');
+});
+
+test('admonitions and version notes are prose; their code is still code', (t) => {
+  const out = rst(`Title
+=====
+
+.. note::
+   Blueprints cannot be unregistered once an application was created.
+
+.. warning:: Do not share state between blueprints.
+
+.. versionadded:: 2.0
+   Nested blueprints.
+
+.. versionchanged:: 2.3 The \`\`url_prefix\`\` may be empty.
+
+.. deprecated:: 3.0
+
+.. admonition:: Custom title
+
+   Body text of the custom admonition::
+
+       print("inside")
+
+.. seealso:: :doc:\`/patterns/appdispatch\`
+`);
+  t.is(
+    infos(out)[0].content,
+    [
+      'Note: Blueprints cannot be unregistered once an application was created.',
+      'Warning: Do not share state between blueprints.',
+      'New in version 2.0. Nested blueprints.',
+      'Changed in version 2.3. The `url_prefix` may be empty.',
+      'Deprecated since version 3.0.',
+      'Custom title Body text of the custom admonition:',
+      'See also: /patterns/appdispatch',
+    ].join('\n\n'),
+  );
+  const [code] = codes(out);
+  t.is(code.code, 'print("inside")');
+  t.true(code.description.endsWith('Custom title Body text of the custom admonition:'));
+});
+
+test('API object directives keep their signature and body; autodoc, toctree and images are dropped', (t) => {
+  const out = rst(`API
+===
+
+.. autoclass:: Flask
+   :members:
+
+.. toctree::
+   :maxdepth: 2
+
+   quickstart
+   tutorial
+
+.. image:: _static/logo.png
+   :alt: Logo
+
+.. py:function:: url_for(endpoint, **values)
+
+   Generates a URL to the given endpoint with the given values.
+
+   .. code-block:: python
+
+      url_for('index')
+
+.. class:: Blueprint(name, import_name)
+
+   Represents a blueprint, a collection of routes.
+`);
+  const [info] = infos(out);
+  t.is(info.content, '`url_for(endpoint, **values)`\n\nGenerates a URL to the given endpoint with the given values.\n\n`class Blueprint(name, import_name)`\n\nRepresents a blueprint, a collection of routes.');
+  t.false(/Flask|members|quickstart|logo/.test(info.content));
+  const [code] = codes(out);
+  t.is(code.code, "url_for('index')");
+  // The signature and the sentence under it introduce the example together.
+  t.is(code.description, '`url_for(endpoint, **values)`\n\nGenerates a URL to the given endpoint with the given values.');
+});
+
+test('roles, references, substitutions and targets are rendered as text', (t) => {
+  t.is(cleanRstInline('Use :func:`foo` and :class:`~a.b.C` or :meth:`!bar`; see :ref:`the guide <guide>` and :doc:`install`.'), 'Use `foo` and `C` or `bar`; see the guide and install.');
+  t.is(cleanRstInline('Read `the docs <https://x.y>`_ or `Flask`_ and |project| [1]_ here.'), 'Read the docs or Flask and project here.');
+  t.is(cleanRstInline('The :class:`_engine.Engine` comes from :func:`_sa.create_engine`.'), 'The `Engine` comes from `create_engine`.');
+  t.is(cleanRstInline('``ctx.body`` is **important** and *emphasised*, :py:attr:`Flask.config` too.'), '`ctx.body` is important and emphasised, `Flask.config` too.');
+  const out = rst('.. |project| replace:: Flask\n.. _target: https://example.com\n\nTitle\n=====\n\n.. This is a comment\n   spanning lines.\n\nThe |project| documentation explains :class:`~flask.Flask` objects.\n');
+  t.is(infos(out)[0].content, 'The project documentation explains `Flask` objects.');
+});
+
+test('lists and literal blocks inside list items', (t) => {
+  const out = rst('Title\n=====\n\n* First item with enough words to matter here.\n* Second item with code::\n\n      run()\n\n  Continuation of the second item.\n* Third item.\n');
+  t.deepEqual(codes(out).map((c) => c.code), ['run()']);
+  t.is(infos(out)[0].content, '* First item with enough words to matter here.\n* Second item with code:\n\nContinuation of the second item.\n* Third item.');
+});
+
+test('tables keep their text without borders', (t) => {
+  const [info] = infos(rst('Options\n=======\n\n=====  ==========================\nName   Meaning\n=====  ==========================\nfoo    the foo option of the app\n=====  ==========================\n'));
+  t.is(info.content, 'Name Meaning foo the foo option of the app');
+});
+
+test('weird input never throws', (t) => {
+  for (const text of ['', '::', '..', '.. ::', '====', 'a\n=', '.. code-block::', '>>>', '   ::\n', '.. note::\n\n', '\uFEFFTitle\n=====\n']) t.notThrows(() => rst(text), JSON.stringify(text));
+});
+
+withCorpus('flask blueprints.rst yields the registering examples under their sections', (t) => {
+  const text = fs.readFileSync(`${CORPUS}pallets__flask/3.1.3/docs/blueprints.rst`, 'utf8');
+  const out = rst(text, 'docs/blueprints.rst');
+  t.true(out.every((s) => s.pageTitle === 'Modular Applications with Blueprints'));
+  const register = codes(out).find((s) => s.code.includes('app.register_blueprint(simple_page)'));
+  t.deepEqual(register?.breadcrumb, ['Modular Applications with Blueprints', 'Registering Blueprints']);
+  t.true(register?.description.includes('register that blueprint'));
+  const prefix = codes(out).find((s) => s.code.includes("url_prefix='/pages'"));
+  t.truthy(prefix);
+  t.true(codes(out).some((s) => s.language === 'pycon' && s.code.startsWith('>>> app.url_map')));
+  t.false(out.some((s) => /:class:|currentmodule|\.\. /.test(s.content + s.description)));
+});
+
+withCorpus('every reST page of flask parses with sane snippets', (t) => {
+  const root = `${CORPUS}pallets__flask/3.1.3/docs`;
+  let count = 0;
+  for (const name of fs.readdirSync(root, { recursive: true, encoding: 'utf8' })) {
+    if (!name.endsWith('.rst')) continue;
+    const out = rst(fs.readFileSync(`${root}/${name}`, 'utf8'), `docs/${name}`);
+    count += out.length;
+    for (const s of out) {
+      t.true(s.breadcrumb[0] === s.pageTitle && s.startLine >= 1, `${name}:${s.startLine}`);
+      if (s.kind === 'code') t.true(s.code.trim() !== '' && !/^\s*:\w+:/.test(s.code), `${name}:${s.startLine}`);
+    }
+  }
+  t.true(count > 300);
+});

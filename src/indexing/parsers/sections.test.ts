@@ -1,0 +1,111 @@
+import test from 'ava';
+import { blocksToSnippets, chunkProse, finishCode, SNIPPET_LIMITS, splitLongText, type DocBlock } from './sections';
+
+const source = { path: 'docs/guide.md', pageTitle: 'Guide' };
+
+test('an H1 equal to the page title is not repeated in the breadcrumb', (t) => {
+  const blocks: DocBlock[] = [
+    { kind: 'heading', level: 1, text: 'Guide', line: 1 },
+    { kind: 'heading', level: 2, text: 'Install', line: 3 },
+    { kind: 'prose', text: 'Install the package with your package manager of choice.', line: 5 },
+    { kind: 'heading', level: 3, text: 'From source', line: 7 },
+    { kind: 'prose', text: 'Clone the repository and build it locally with the build script.', line: 9 },
+    { kind: 'heading', level: 2, text: 'Usage', line: 11 },
+    { kind: 'prose', text: 'Import the module and call the main function to get started.', line: 13 },
+  ];
+  const info = blocksToSnippets(blocks, source).map((s) => [s.title, s.breadcrumb.join(' > '), s.startLine]);
+  t.deepEqual(info, [
+    ['Install', 'Guide > Install', 3],
+    ['From source', 'Guide > Install > From source', 7],
+    ['Usage', 'Guide > Usage', 11],
+  ]);
+});
+
+test('a short lead-in ("For example:") is joined with the paragraph before it', (t) => {
+  const blocks: DocBlock[] = [
+    { kind: 'heading', level: 2, text: 'req.query', line: 1 },
+    { kind: 'prose', text: 'This property is an object containing a property for each query string parameter in the route.', line: 3 },
+    { kind: 'prose', text: 'For example:', line: 5 },
+    { kind: 'code', code: "req.query.q // => 'tobi'", language: 'js', line: 7 },
+  ];
+  const [, code] = blocksToSnippets(blocks, source);
+  t.is(code.kind, 'code');
+  t.is(code.description, 'This property is an object containing a property for each query string parameter in the route.\n\nFor example:');
+});
+
+test('sibling code blocks (tabs of one example) share the prose before the first', (t) => {
+  const blocks: DocBlock[] = [
+    { kind: 'prose', text: 'Install it with your package manager:', line: 1 },
+    { kind: 'code', code: 'npm install koa', language: 'bash', line: 3 },
+    { kind: 'code', code: 'yarn add koa', language: 'bash', line: 7 },
+  ];
+  const codes = blocksToSnippets(blocks, source).filter((s) => s.kind === 'code');
+  t.deepEqual(codes.map((c) => c.description), ['Install it with your package manager:', 'Install it with your package manager:']);
+});
+
+test('code without prose before it takes the section first paragraph, then an ancestor one', (t) => {
+  const blocks: DocBlock[] = [
+    { kind: 'heading', level: 2, text: 'ctx.throw()', line: 1 },
+    { kind: 'prose', text: 'Throws an error with a status.', line: 2 },
+    { kind: 'heading', level: 3, text: 'Example', line: 4 },
+    { kind: 'code', code: 'ctx.throw(400)', language: 'js', line: 5 },
+    { kind: 'heading', level: 3, text: 'Notes', line: 8 },
+    { kind: 'code', code: 'ctx.throw(404)', language: 'js', line: 9 },
+    { kind: 'prose', text: 'A 404 is not logged.', line: 12 },
+  ];
+  const codes = blocksToSnippets(blocks, source).filter((s) => s.kind === 'code');
+  t.deepEqual(codes.map((c) => c.description), ['Throws an error with a status.', 'A 404 is not logged.']);
+  t.deepEqual(codes[0].breadcrumb, ['Guide', 'ctx.throw()', 'Example']);
+  t.is(codes[0].title, 'Example');
+});
+
+test('long descriptions keep the sentences closest to the code', (t) => {
+  const long = `${'Filler sentence about something else. '.repeat(30)}Call connect() to open the pool:`;
+  const [, code] = blocksToSnippets([{ kind: 'prose', text: long, line: 1 }, { kind: 'code', code: 'connect()', language: 'js', line: 3 }], source);
+  t.true(code.description.length <= SNIPPET_LIMITS.description);
+  t.true(code.description.endsWith('Call connect() to open the pool:'));
+});
+
+test('sections with little prose give no info snippet', (t) => {
+  const out = blocksToSnippets([{ kind: 'heading', level: 2, text: 'ctx.req', line: 1 }, { kind: 'prose', text: "Node's request object.", line: 3 }], source);
+  t.deepEqual(out, []);
+});
+
+test('long sections are chunked at paragraph boundaries, each chunk with its own line', (t) => {
+  const paragraph = (n: number) => ({ kind: 'prose' as const, text: `Paragraph ${n}. ${'words '.repeat(100)}`.trim(), line: 10 + n * 5 });
+  const blocks: DocBlock[] = [{ kind: 'heading', level: 2, text: 'Big', line: 8 }, ...[0, 1, 2, 3, 4].map(paragraph)];
+  const info = blocksToSnippets(blocks, source);
+  t.true(info.length >= 2);
+  t.true(info.every((s) => s.content.length <= SNIPPET_LIMITS.infoChunk && s.title === 'Big'));
+  t.is(info[0].startLine, 8);
+  t.true(info[1].startLine > 10);
+  t.true(info[1].content.startsWith('Paragraph'));
+});
+
+test('a single oversized paragraph is split at sentence boundaries', (t) => {
+  const text = 'This is a sentence that goes on. '.repeat(100).trim();
+  const pieces = splitLongText(text, 500);
+  t.true(pieces.length > 1);
+  t.true(pieces.every((p) => p.length <= 500 && p.endsWith('.')));
+  t.is(chunkProse([{ kind: 'prose', text, line: 1 }], 500).length, pieces.length);
+});
+
+test('finishCode drops empty and placeholder-only blocks and truncates long ones with a comment', (t) => {
+  t.is(finishCode('\n\n   \n', 'js'), '');
+  t.is(finishCode('...\n// ...\n', 'js'), '');
+  t.is(finishCode('  indented()\n\n', 'py'), '  indented()');
+  const long = Array.from({ length: 400 }, (_, i) => `const value${i} = compute(${i});`).join('\n');
+  const cut = finishCode(long, 'ts');
+  t.true(cut.length <= SNIPPET_LIMITS.code + 10);
+  t.true(cut.endsWith('\n// ...'));
+  t.true(finishCode(long.replace(/const /g, ''), 'python').endsWith('\n# ...'));
+  t.true(finishCode(long, 'unknown').endsWith('\n...'));
+});
+
+test('code before any heading is titled with the page title', (t) => {
+  const [code] = blocksToSnippets([{ kind: 'code', code: 'print(1)', language: 'python', line: 4 }], source);
+  t.is(code.title, 'Guide');
+  t.deepEqual(code.breadcrumb, ['Guide']);
+  t.is(code.startLine, 4);
+  t.is(code.path, 'docs/guide.md');
+});

@@ -1,0 +1,100 @@
+/**
+ * Small text helpers shared by every parser: line splitting with original line numbers,
+ * indentation arithmetic, code dedenting, fence languages and titles from file names.
+ */
+
+/** One line of a source file with its 1-based line number in the original file. */
+export interface SourceLine {
+  text: string;
+  line: number;
+}
+
+/** Splits text into lines (any line ending), dropping a leading byte-order mark. */
+export function splitLines(text: string): string[] {
+  const t = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return t.includes('\r') ? t.split(/\r\n|\r|\n/) : t.split('\n');
+}
+
+/** Lines numbered from `firstLine` (1 for a whole file). */
+export function numberLines(text: string, firstLine = 1): SourceLine[] {
+  return splitLines(text).map((t, i) => ({ text: t, line: firstLine + i }));
+}
+
+export function isBlank(s: string): boolean {
+  return s.trim() === '';
+}
+
+/** Width of the leading whitespace, a tab advancing to the next multiple of 4 as in CommonMark. */
+export function indentWidth(s: string): number {
+  let width = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) width++;
+    else if (c === 9) width += 4 - (width % 4);
+    else break;
+  }
+  return width;
+}
+
+/** Removes up to `n` columns of leading whitespace (tabs expanded), keeping any excess. */
+export function stripIndent(s: string, n: number): string {
+  let width = 0;
+  let i = 0;
+  while (i < s.length && width < n) {
+    const c = s.charCodeAt(i);
+    if (c === 32) width++;
+    else if (c === 9) width += 4 - (width % 4);
+    else break;
+    i++;
+  }
+  // A tab that overshoots the column keeps its remainder as spaces so nested indentation survives.
+  return (width > n ? ' '.repeat(width - n) : '') + s.slice(i);
+}
+
+/** Removes the indentation common to all non-blank lines and the blank lines around the block. */
+export function dedentBlock(lines: readonly string[]): string {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && isBlank(lines[start])) start++;
+  while (end > start && isBlank(lines[end - 1])) end--;
+  const body = lines.slice(start, end).map((l) => l.trimEnd());
+  let common = Infinity;
+  for (const l of body) if (l !== '') common = Math.min(common, indentWidth(l));
+  if (!Number.isFinite(common) || common === 0) return body.join('\n');
+  return body.map((l) => stripIndent(l, common)).join('\n');
+}
+
+/**
+ * The language of a fence info string or directive argument: its first word, lowercased.
+ * Pandoc's `{.python}` and attribute suffixes such as VitePress's `js{4}` or `ts:line-numbers`
+ * are not part of the language.
+ */
+export function normaliseLanguage(info: string): string {
+  const m = /^[\s{.]*([\w#+-][\w#+.-]*)([^\s{},]*)/.exec(info);
+  // `hl_lines="4"` alone is an attribute, not a language.
+  if (!m || m[2].startsWith('=')) return '';
+  const language = m[1].toLowerCase();
+  return NO_LANGUAGE.has(language) ? '' : language;
+}
+
+/** Fence words that explicitly say "no highlighting". */
+const NO_LANGUAGE = new Set(['none', 'no-highlight', 'nohighlight']);
+
+/** Collapses runs of whitespace into single spaces. */
+export function squash(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * A title made from a file name: `docs/guide/query-params.md` → "Query params". Index and
+ * README pages take their folder's name, which says more than "index".
+ */
+export function titleFromPath(path: string): string {
+  const parts = path.split('/').filter(Boolean);
+  let name = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
+  if (/^(index|readme|_index)$/i.test(name) && parts.length > 0) name = parts[parts.length - 1];
+  // Ordering prefixes ("02-runes", "06-$bindable") are for the sidebar, not the reader.
+  const words = name.replace(/^\d+[-_.]+(?=\D)/, '').replace(/[-_]+/g, ' ').trim();
+  if (words === '') return name || path;
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
