@@ -1,29 +1,33 @@
-/** generateDocs: snippets from a repository's source code (TypeScript/JavaScript and Python). */
+/**
+ * generateDocs: snippets built from a repository's source code — the exported functions,
+ * classes and types of TypeScript/JavaScript (typescript.ts) and the public functions and
+ * classes of Python (python.ts), each with its doc comment, its signature and its examples.
+ * `selectSourceFiles` decides which files are read (source-files.ts).
+ */
 import type { ParsedSnippet } from '../types';
-import { snippetsFromTypeScript } from './typescript';
 import { snippetsFromPython } from './python';
+import { MAX_SOURCE_BYTES } from './source-files';
+import { snippetsFromTypeScript } from './typescript';
 
-const SOURCE = /\.(tsx?|jsx?|mjs|cjs|mts|cts|py)$/;
-const SKIP = /(^|\/)(node_modules|dist|build|vendor|coverage|\.git|fixtures?|__fixtures__|__tests__|tests?|e2e|benchmarks?|docs_src)\//;
-const TEST_FILE = /(\.(test|spec)\.[cm]?[jt]sx?$|(^|\/)test_[^/]*\.py$|_test\.py$|(^|\/)conftest\.py$|\.min\.js$)/;
-export const MAX_SOURCE_FILES = 2000;
+export { MAX_SOURCE_BYTES, MAX_SOURCE_FILES, isDocumentableSource, selectSourceFiles, type SourceSelectionOptions } from './source-files';
+export { snippetsFromPython } from './python';
+export { snippetsFromTypeScript } from './typescript';
 
-/** Source files worth documenting, most central first (src/, lib/, packages/x/src, index files). */
-export function selectSourceFiles(paths: string[]): string[] {
-  const rank = (p: string) => (/(^|\/)(index|__init__)\.[a-z]+$/.test(p) ? 0 : 1) + (/^(src|lib)\/|^packages\/[^/]+\/(src|lib)\//.test(p) ? 0 : 2) + p.split('/').length / 100;
-  return paths
-    .filter((p) => SOURCE.test(p) && !SKIP.test(p) && !TEST_FILE.test(p))
-    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
-    .slice(0, MAX_SOURCE_FILES);
-}
+const SCRIPT = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 
-export function generateDocsSnippets(files: { path: string; text: string }[]): ParsedSnippet[] {
+/**
+ * Snippets for a set of source files, dispatched by extension; other files and files over
+ * MAX_SOURCE_BYTES are skipped. Never throws: a file that cannot be read contributes nothing.
+ */
+export function generateDocsSnippets(files: readonly { path: string; text: string }[]): ParsedSnippet[] {
   const out: ParsedSnippet[] = [];
-  for (const f of files) {
+  for (const file of files) {
+    if (file.text.length > MAX_SOURCE_BYTES) continue;
     try {
-      out.push(...(f.path.endsWith('.py') ? snippetsFromPython(f) : snippetsFromTypeScript(f)));
+      if (file.path.endsWith('.py')) out.push(...snippetsFromPython(file));
+      else if (SCRIPT.test(file.path)) out.push(...snippetsFromTypeScript(file));
     } catch {
-      // A file the scanner cannot read contributes nothing.
+      // Each generator already returns partial results; this guards against the unforeseen.
     }
   }
   return out;
