@@ -22,6 +22,19 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const services = await createServices(config, log);
+  if (process.argv[2] === 'worker') {
+    // A standalone indexing worker: no HTTP, just jobs.
+    services.startWorker();
+    log.info('indexing worker started');
+    const stop = async () => {
+      await services.close();
+      process.exit(0);
+    };
+    process.on('SIGTERM', () => void stop());
+    process.on('SIGINT', () => void stop());
+    return;
+  }
+  if (config.workerMode === 'in-process') services.startWorker();
   const app = createApp(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -17,6 +17,8 @@ import { JobQueue } from './indexing/jobs/queue';
 import { Worker } from './indexing/jobs/worker';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import { decryptSecret } from './auth/crypto';
+import { createAuthServices, type AuthServices } from './auth/compose';
+import { bootstrapAuth } from './auth/bootstrap';
 
 export interface Models {
   Library: LibraryModel;
@@ -24,7 +26,7 @@ export interface Models {
   Manifest: ManifestModel;
 }
 
-export interface Services {
+export interface Services extends AuthServices {
   config: Readonly<Config>;
   log: Logger;
   mongo: Connection;
@@ -36,6 +38,8 @@ export interface Services {
   jobs: JobQueue;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
+  /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
+  publishDeps(): { store: SnippetStore; libraries: LibraryRepository; Manifest: ManifestModel };
   /** Starts the in-process worker (main and tests call it; scripts may not). */
   startWorker(): Worker;
   /** Per-store health, never throws. */
@@ -60,6 +64,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition());
   await snippets.ensureIndex();
   const jobs = new JobQueue(models.Job);
+  const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
   const healthTimeout = Math.min(config.storeTimeoutMs, 2000);
@@ -73,7 +78,9 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     libraries,
     snippets,
     jobs,
+    ...authServices,
     worker: undefined,
+    publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
     startWorker() {
       if (services.worker) return services.worker;
       const poke = () => services.worker?.poke();
@@ -96,8 +103,10 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     },
     async close() {
       await services.worker?.stop();
+      await services.authHousekeeping.stop();
       await Promise.allSettled([mongo.close(), es.close()]);
     },
   };
+  await bootstrapAuth(services);
   return services;
 }

@@ -8,23 +8,40 @@ import type { Services } from '../services';
 import { errorFunnel } from './middlewares/errors';
 import { requestContext } from './middlewares/request-context';
 import { healthRoutes } from './routes/health';
+import { dashboardStatic } from '../dashboard/static';
 import { retrievalRoutes, legacyRoutes } from './routes/retrieval';
 import { libraryRoutes, v1RefreshRoutes } from './routes/libraries';
+import { uploadRoutes } from './routes/libraries/upload';
 import { NotFoundError } from '../errors';
+import { requireApiKeyEverywhere } from './middlewares/auth';
+import { mcpRoutes } from '../mcp/http-route';
+import { authRoutes } from './routes/auth';
+import { adminRoutes } from './routes/admin';
+import { policyRoutes } from './routes/policies';
+import { metricsRoutes } from './routes/metrics';
 
 export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
   app.use(requestContext({ log: services.log }));
   app.use(errorFunnel({ log: services.log }));
+  app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token
+  app.use(mcpRoutes(services).routes()); // /mcp parses its own body: bad JSON is a JSON-RPC parse error
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
 
   const health = healthRoutes(services);
   app.use(health.routes()).use(health.allowedMethods());
+  app.use(dashboardStatic()); // the web UI's static files at /dashboard (GET/HEAD only)
 
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), libraryRoutes(services)]) {
+    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services)]) {
+      routes.prefix(prefix);
+      app.use(routes.routes()).use(routes.allowedMethods());
+    }
+  }
+  for (const prefix of ['/v2', '/api/v2']) {
+    for (const routes of [authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
       routes.prefix(prefix);
       app.use(routes.routes()).use(routes.allowedMethods());
     }

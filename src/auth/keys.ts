@@ -1,0 +1,73 @@
+/**
+ * Personal API keys. The value is returned once, at creation; only its SHA-256 is stored.
+ * Every request looks its key up (one indexed read), so a deleted key fails on the very
+ * next request on every instance. The only code that touches the ApiKey model.
+ */
+import type { ApiKeyModel, ApiKeyRecord } from '../store/models/api-key';
+import type { Logger } from '../logger';
+import { ValidationError } from '../errors';
+import { generateApiKey, hashApiKey, newId, safeEqual } from './crypto';
+
+/** `lastUsedAt` is written at most this often per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+export const MAX_KEYS_PER_USER = 100;
+
+export type ApiKeyLookup = Pick<ApiKeyRecord, '_id' | 'userId' | 'hash' | 'lastUsedAt'>;
+
+export class ApiKeyService {
+  constructor(
+    private readonly ApiKey: ApiKeyModel,
+    private readonly log: Logger,
+  ) {}
+
+  /** Creates a key; `value` is shown to the caller once and never stored. */
+  async create(userId: string, name: string): Promise<{ record: ApiKeyRecord; value: string }> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || trimmed.length > 100) throw new ValidationError('name must be 1-100 characters.', 'name');
+    if ((await this.ApiKey.countDocuments({ userId })) >= MAX_KEYS_PER_USER) {
+      throw new ValidationError(`A user may have at most ${MAX_KEYS_PER_USER} API keys; delete unused ones first.`, 'name');
+    }
+    const value = generateApiKey();
+    const record: ApiKeyRecord = {
+      _id: newId('key'),
+      userId,
+      name: trimmed,
+      hash: hashApiKey(value),
+      prefix: value.slice(0, 12),
+      createdAt: new Date(),
+      lastUsedAt: null,
+    };
+    await this.ApiKey.create(record);
+    return { record, value };
+  }
+
+  list(userId: string): Promise<ApiKeyRecord[]> {
+    return this.ApiKey.find({ userId }, { hash: 0 }).sort({ createdAt: 1 }).lean<ApiKeyRecord[]>();
+  }
+
+  /** Deletes (revokes) one of the user's keys. False when it is not theirs or unknown. */
+  async delete(userId: string, id: string): Promise<boolean> {
+    return (await this.ApiKey.deleteOne({ _id: id, userId })).deletedCount > 0;
+  }
+
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.ApiKey.deleteMany({ userId });
+  }
+
+  /** Finds the live key with this value (well-formed keys only; see API_KEY_PATTERN). */
+  async lookup(value: string): Promise<ApiKeyLookup | null> {
+    const hash = hashApiKey(value);
+    const found = await this.ApiKey.findOne({ hash }, { _id: 1, userId: 1, hash: 1, lastUsedAt: 1 }).lean<ApiKeyLookup>();
+    // The index lookup is by hash; the comparison below is constant-time regardless.
+    if (!found || !safeEqual(found.hash, hash)) return null;
+    return found;
+  }
+
+  /** Records use, at most once a minute per key; never awaited, never throws. */
+  touch(key: ApiKeyLookup, now = new Date()): void {
+    if (key.lastUsedAt && now.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
+    this.ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: now } }).catch((error: unknown) => {
+      this.log.warn({ err: (error as Error).message, keyId: key._id }, 'could not record API key use');
+    });
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * Team library policies in the Context7 shape, and the pure rule deciding whether a
+ * library is allowed. Modes:
+ * - `quality`: everything is allowed except blocked libraries; libraries below
+ *   `minTrustScore`, or from a source not in `sourceTypes` (when non-empty), are hidden
+ *   unless excepted.
+ * - `select`: only `allowedLibraries` (and `exceptedLibraries`) are allowed.
+ * A blocked library is refused in both modes, even when also listed elsewhere.
+ */
+import { z } from 'zod';
+
+export const POLICY_SOURCE_TYPES = ['github', 'gitlab', 'bitbucket', 'git', 'openapi'] as const;
+export type PolicySourceType = (typeof POLICY_SOURCE_TYPES)[number];
+
+export interface LibraryFilters {
+  mode: 'quality' | 'select';
+  blockedLibraries: string[];
+  exceptedLibraries: string[];
+  minTrustScore: number | null;
+  allowedLibraries: string[];
+  sourceTypes: string[];
+}
+
+export interface LibraryPolicy {
+  libraryFilters: LibraryFilters;
+}
+
+export interface PolicyLibrary {
+  id: string;
+  source: string;
+  trustScore: number;
+}
+
+export function defaultPolicy(): LibraryPolicy {
+  return {
+    libraryFilters: { mode: 'quality', blockedLibraries: [], exceptedLibraries: [], minTrustScore: null, allowedLibraries: [], sourceTypes: [] },
+  };
+}
+
+/** True when the policy restricts nothing beyond the default. */
+export function isDefaultPolicy(policy: LibraryPolicy): boolean {
+  const f = policy.libraryFilters;
+  return (
+    f.mode === 'quality' &&
+    f.blockedLibraries.length === 0 &&
+    f.exceptedLibraries.length === 0 &&
+    f.minTrustScore === null &&
+    f.allowedLibraries.length === 0 &&
+    f.sourceTypes.length === 0
+  );
+}
+
+const norm = (id: string) => id.trim().replace(/\/+$/, '').toLowerCase();
+const listed = (list: readonly string[], id: string) => list.some((x) => norm(x) === id);
+
+/** Whether `policy` allows `library`. Library ids compare case-insensitively. */
+export function libraryAllowedByPolicy(policy: LibraryPolicy, library: PolicyLibrary): boolean {
+  const f = policy.libraryFilters;
+  const id = norm(library.id);
+  if (listed(f.blockedLibraries, id)) return false;
+  const excepted = listed(f.exceptedLibraries, id);
+  if (f.mode === 'select') return excepted || listed(f.allowedLibraries, id);
+  if (excepted) return true;
+  if (f.minTrustScore !== null && library.trustScore < f.minTrustScore) return false;
+  if (f.sourceTypes.length > 0 && !f.sourceTypes.includes(library.source)) return false;
+  return true;
+}
+
+const libraryIdSchema = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^\/[^/\s]+\/[^/\s]+$/, 'must be a library id like /owner/repo');
+const libraryList = z.array(libraryIdSchema).max(10_000).transform((ids) => [...new Set(ids)]);
+
+/** The body of `PATCH /v2/policies`: any subset of `libraryFilters`, nothing else. */
+export const policyPatchSchema = z
+  .object({
+    libraryFilters: z
+      .object({
+        mode: z.enum(['quality', 'select']),
+        blockedLibraries: libraryList,
+        exceptedLibraries: libraryList,
+        minTrustScore: z.number().min(0).max(10).nullable(),
+        allowedLibraries: libraryList,
+        sourceTypes: z.array(z.enum(POLICY_SOURCE_TYPES)).max(POLICY_SOURCE_TYPES.length).transform((s) => [...new Set(s)]),
+      })
+      .partial()
+      .strict(),
+  })
+  .strict();
+
+export type PolicyPatch = z.infer<typeof policyPatchSchema>;
+
+/** Applies a validated patch to a policy. */
+export function applyPolicyPatch(policy: LibraryPolicy, patch: PolicyPatch): LibraryPolicy {
+  return { libraryFilters: { ...policy.libraryFilters, ...patch.libraryFilters } };
+}

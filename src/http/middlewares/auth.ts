@@ -1,0 +1,120 @@
+/**
+ * Authentication for HTTP: reads the credentials of a request (a bearer key, the
+ * SHELFMARK_API_KEY or X-API-Key header for MCP clients, or the dashboard's session
+ * cookie), sets `ctx.state.principal`, and enforces "required" (401 invalid_api_key), the
+ * anonymous-permission settings and the forced change of the default credentials (403).
+ *
+ * The request's rate-limit identity is known before any I/O, so `authenticate` starts
+ * counting the request (standard class) while the key and its user are looked up; the
+ * rate-limit middleware then only awaits that count.
+ */
+import type { Context, Middleware } from 'koa';
+import type { Services } from '../../services';
+import type { Authenticated } from '../../auth/authenticator';
+import type { RateDecision, RateTier } from '../../auth/rate-limiter';
+import type { AnonymousOperation } from '../../auth/settings';
+import { assertCredentialsChanged } from '../../auth/authorize';
+import { clientAddress } from '../../auth/client-address';
+import { InvalidApiKeyError } from '../../errors';
+
+export const SESSION_COOKIE = 'shelfmark_session';
+export const CSRF_COOKIE = 'shelfmark_csrf';
+export const CSRF_HEADER = 'x-csrf-token';
+
+type AuthDeps = Pick<Services, 'config' | 'authenticator' | 'settings' | 'rateLimiter' | 'trustedProxy'>;
+
+export interface AuthenticateOptions {
+  /** Whether a caller must be authenticated (always true while API_KEY is set). */
+  required: boolean | ((ctx: Context) => boolean);
+  /** Anonymous callers pass when the permission settings allow this operation. */
+  anonymousOperation?: AnonymousOperation;
+  /** Lets the default administrator in before the shipped credentials are changed (auth routes). */
+  allowDefaultCredentials?: boolean;
+}
+
+/** What a request presented, resolved lazily and memoised on `ctx.state.requestAuth`. */
+export interface RequestAuth {
+  identity: string;
+  tier: RateTier;
+  resolve(): Promise<Authenticated>;
+  /** Counts the request in the standard class (once). */
+  standardHit(): Promise<RateDecision>;
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const MISSING_KEY = 'Missing API key: send "Authorization: Bearer smk_..." (create a key in the dashboard under API keys).';
+
+/** The request's credentials and rate-limit identity (throws 401 for a malformed key). */
+export function requestAuth(services: AuthDeps, ctx: Context): RequestAuth {
+  const cached = ctx.state.requestAuth as RequestAuth | undefined;
+  if (cached) return cached;
+  const identified = services.authenticator.identify({
+    apiKey: presentedKey(ctx),
+    sessionToken: ctx.cookies.get(SESSION_COOKIE) || undefined,
+    csrfToken: ctx.get(CSRF_HEADER) || undefined,
+    unsafeMethod: UNSAFE.has(ctx.method),
+    clientAddress: clientAddress(ctx.req.socket.remoteAddress, ctx.get('x-forwarded-for'), services.trustedProxy),
+  });
+  let hit: Promise<RateDecision> | undefined;
+  const auth: RequestAuth = {
+    identity: identified.identity,
+    tier: identified.tier,
+    resolve: identified.resolve,
+    standardHit() {
+      if (!hit) {
+        hit = services.rateLimiter.hit('standard', identified.identity, identified.tier);
+        hit.catch(() => undefined); // awaited by the rate-limit middleware, if the route has one
+      }
+      return hit;
+    },
+  };
+  ctx.state.requestAuth = auth;
+  return auth;
+}
+
+function presentedKey(ctx: Context): string | undefined {
+  const authorization = ctx.get('authorization');
+  if (authorization) {
+    const m = /^Bearer +(\S+) *$/i.exec(authorization);
+    if (!m) throw new InvalidApiKeyError('Malformed Authorization header: use "Authorization: Bearer smk_...".');
+    return m[1];
+  }
+  const header = (ctx.get('shelfmark_api_key') || ctx.get('x-api-key')).trim();
+  return header || undefined;
+}
+
+export function authenticate(services: AuthDeps, options: AuthenticateOptions): Middleware {
+  return async function authenticateMiddleware(ctx, next) {
+    const auth = requestAuth(services, ctx);
+    void auth.standardHit().catch(() => undefined);
+    const { principal, mustChangePassword, sessionId } = await auth.resolve();
+    ctx.state.principal = principal;
+    ctx.state.sessionId = sessionId;
+    const required = Boolean(services.config.apiKey) || (typeof options.required === 'function' ? options.required(ctx) : options.required);
+    if (principal.kind === 'anonymous' && required) {
+      const op = options.anonymousOperation;
+      if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op))) throw new InvalidApiKeyError(MISSING_KEY);
+    }
+    if (!options.allowDefaultCredentials) assertCredentialsChanged({ mustChangePassword });
+    await next();
+  };
+}
+
+/**
+ * While API_KEY is set, every endpoint needs a credential, whatever its route declares:
+ * only /healthz, /ping, the login call and the dashboard's static files stay open.
+ */
+export function requireApiKeyEverywhere(services: AuthDeps): Middleware {
+  const open = new Set(['/healthz', '/ping', '/v2/auth/login', '/api/v2/auth/login']);
+  return async function requireApiKeyEverywhereMiddleware(ctx, next) {
+    if (!services.config.apiKey || open.has(ctx.path) || isDashboardAsset(ctx)) return next();
+    const { principal } = await requestAuth(services, ctx).resolve();
+    if (principal.kind === 'anonymous') throw new InvalidApiKeyError('This server requires an API key for every request: send "Authorization: Bearer <key>".');
+    await next();
+  };
+}
+
+function isDashboardAsset(ctx: Context): boolean {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return false;
+  return ctx.path === '/' || ctx.path === '/favicon.ico' || ctx.path === '/dashboard' || ctx.path.startsWith('/dashboard/');
+}

@@ -1,0 +1,46 @@
+/** `/admin/plans`, `/admin/permissions` (anonymous operations) and `/admin/usage` (summary). */
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { z } from 'zod';
+import type { Services } from '../../../services';
+import type { Principal } from '../../../auth/principal';
+import { assertAdmin } from '../../../auth/authorize';
+import { PLANS } from '../../../auth/plans';
+import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
+import { intParam, parseInput } from './validate';
+
+const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
+  add: 'Add libraries (POST /v2/add/repo/*)',
+  refresh: 'Refresh libraries (POST /v2/refresh)',
+  upload: 'Upload OpenAPI files (POST /v2/add/openapi-upload)',
+  policies: 'Read team policies (GET /v2/policies)',
+  metrics: 'Read library usage metrics (GET /v2/libs/metrics)',
+  jobs: 'Read indexing jobs (GET /v2/jobs)',
+};
+
+const permissionsBody = z
+  .object({ anonymous: z.object(Object.fromEntries(ANONYMOUS_OPERATIONS.map((op) => [op, z.boolean()])) as Record<(typeof ANONYMOUS_OPERATIONS)[number], z.ZodBoolean>).partial().strict() })
+  .strict();
+
+export function mountSettingsRoutes(router: Router, services: Services, chain: Middleware[]): void {
+  router.get('/admin/plans', ...chain, (ctx) => {
+    ctx.body = { plans: PLANS.map((p) => ({ id: p.id, name: p.name, privateRepositories: p.privateRepositories })) };
+  });
+
+  router.get('/admin/permissions', ...chain, async (ctx) => {
+    assertAdmin(ctx.state.principal as Principal);
+    ctx.body = { anonymous: await services.settings.anonymousPermissions(), descriptions: DESCRIPTIONS };
+  });
+
+  router.put('/admin/permissions', ...chain, async (ctx) => {
+    assertAdmin(ctx.state.principal as Principal);
+    const body = parseInput(permissionsBody, ctx.request.body);
+    ctx.body = { anonymous: await services.settings.updateAnonymousPermissions(body.anonymous), descriptions: DESCRIPTIONS };
+  });
+
+  router.get('/admin/usage', ...chain, async (ctx) => {
+    assertAdmin(ctx.state.principal as Principal);
+    const days = intParam(ctx.query.days, 'days', 1, 90, 30);
+    ctx.body = await services.usage.summary(days);
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Dashboard sign-in: `POST /auth/login` (session cookie + CSRF cookie), `POST /auth/logout`,
+ * `GET /auth/me`, `PATCH /auth/me` (default team) and `PUT /auth/password` (also the forced
+ * change of the default administrator's credentials, the one thing that login may do).
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { Services } from '../../../services';
+import type { Principal } from '../../../auth/principal';
+import type { IssuedSession } from '../../../auth/sessions';
+import type { UserRecord } from '../../../store/models/user';
+import { authenticate, CSRF_COOKIE, SESSION_COOKIE } from '../../middlewares/auth';
+import { rateLimit } from '../../middlewares/rate-limit';
+import { assertUser } from '../../../auth/authorize';
+import { TeamNotFoundError } from '../../../errors';
+import { MAX_PASSWORD_LENGTH } from '../../../auth/passwords';
+import { presentTeam } from '../admin/presenters';
+import { parseInput } from '../admin/validate';
+
+const loginBody = z.object({ username: z.string().min(1).max(200), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
+const passwordBody = z
+  .object({
+    currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH),
+    newPassword: z.string().max(MAX_PASSWORD_LENGTH),
+    username: z.string().trim().min(1).max(64).optional(),
+  })
+  .strict();
+const meBody = z.object({ defaultTeamId: z.string().min(1).max(100) }).strict();
+
+export function authRoutes(services: Services): Router {
+  const router = new Router();
+  const standard = rateLimit(services, { class: 'standard' });
+  // Password checks are slow on purpose; they are limited like expensive operations.
+  const guarded = rateLimit(services, { class: 'expensive' });
+  const signedIn = authenticate(services, { required: true, allowDefaultCredentials: true });
+
+  router.post('/auth/login', guarded, async (ctx) => {
+    const body = parseInput(loginBody, ctx.request.body);
+    const { user, session } = await services.authenticator.login(body.username, body.password);
+    setSessionCookies(services, ctx, session);
+    ctx.body = await presentMe(services, user, 'session');
+  });
+
+  router.post('/auth/logout', authenticate(services, { required: false, allowDefaultCredentials: true }), async (ctx) => {
+    const sessionId = ctx.state.sessionId as string | undefined;
+    if (sessionId) await services.authenticator.logout(sessionId);
+    clearSessionCookies(ctx);
+    ctx.body = { message: 'Signed out.' };
+  });
+
+  router.get('/auth/me', signedIn, standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    if (principal.kind !== 'user') {
+      ctx.body = { id: null, username: 'API_KEY', role: 'admin', service: true, mustChangePassword: false, defaultTeamId: null, teams: [], via: 'api_key' };
+      return;
+    }
+    ctx.body = await presentMe(services, await services.users.require(principal.userId), principal.via);
+  });
+
+  router.patch('/auth/me', authenticate(services, { required: true }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    assertUser(principal);
+    const body = parseInput(meBody, ctx.request.body);
+    if (!principal.teamIds.includes(body.defaultTeamId)) throw new TeamNotFoundError(body.defaultTeamId);
+    const user = await services.users.update(principal.userId, { defaultTeamId: body.defaultTeamId });
+    ctx.body = await presentMe(services, user, principal.via);
+  });
+
+  router.put('/auth/password', signedIn, guarded, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    assertUser(principal);
+    const body = parseInput(passwordBody, ctx.request.body);
+    const user = await services.authenticator.changeCredentials(principal.userId, body, ctx.state.sessionId as string | undefined);
+    ctx.body = { ...(await presentMe(services, user, principal.via)), message: 'Your credentials were changed.' };
+  });
+
+  return router;
+}
+
+async function presentMe(services: Services, user: UserRecord, via: 'session' | 'api_key') {
+  const teams = await services.teams.list(user.memberships.map((m) => m.teamId));
+  const roles = new Map(user.memberships.map((m) => [m.teamId, m.role]));
+  return {
+    id: user._id,
+    username: user.username,
+    role: user.role,
+    mustChangePassword: user.mustChangePassword,
+    defaultTeamId: user.defaultTeamId,
+    teams: teams.map((t) => presentTeam(t, { myRole: roles.get(t._id) ?? null })),
+    via,
+  };
+}
+
+/** Cookies are Secure when the request came over https (directly, or via a trusted proxy). */
+function isHttps(services: Services, ctx: Context): boolean {
+  if (ctx.secure) return true;
+  const peer = ctx.req.socket.remoteAddress ?? '';
+  return services.trustedProxy(peer) && ctx.get('x-forwarded-proto').split(',')[0].trim() === 'https';
+}
+
+function setSessionCookies(services: Services, ctx: Context, session: IssuedSession): void {
+  const secure = isHttps(services, ctx);
+  if (secure) ctx.cookies.secure = true;
+  const common = { sameSite: 'strict' as const, secure, path: '/', expires: session.expiresAt, overwrite: true };
+  ctx.cookies.set(SESSION_COOKIE, session.token, { ...common, httpOnly: true });
+  // Readable by the dashboard's script, which echoes it in X-CSRF-Token (double submit).
+  ctx.cookies.set(CSRF_COOKIE, session.csrf, { ...common, httpOnly: false });
+}
+
+function clearSessionCookies(ctx: Context): void {
+  const common = { sameSite: 'strict' as const, path: '/', expires: new Date(0), overwrite: true };
+  ctx.cookies.set(SESSION_COOKIE, '', { ...common, httpOnly: true });
+  ctx.cookies.set(CSRF_COOKIE, '', { ...common, httpOnly: false });
+}

@@ -1,0 +1,67 @@
+/**
+ * `GET /policies` and `PATCH /policies`: the library policy of the caller's team (its
+ * default team; admins, and members for their own teams, may name one with `?teamId=`).
+ * Members read; team owners and admins change it.
+ */
+import Router from '@koa/router';
+import type { Context } from 'koa';
+import type { Services } from '../../../services';
+import type { Principal } from '../../../auth/principal';
+import { assertTeamOwnerOrAdmin, canSeeTeam } from '../../../auth/authorize';
+import { isDefaultPolicy, policyPatchSchema, type LibraryPolicy } from '../../../auth/policy';
+import { authenticate } from '../../middlewares/auth';
+import { rateLimit } from '../../middlewares/rate-limit';
+import { TeamNotFoundError, ValidationError } from '../../../errors';
+import { parseInput, stringParam } from '../admin/validate';
+
+export function policyRoutes(services: Services): Router {
+  const router = new Router();
+  const standard = rateLimit(services, { class: 'standard' });
+
+  /** The team whose policy is meant, checked to exist and be visible to the caller. */
+  async function targetTeam(ctx: Context): Promise<string> {
+    const principal = ctx.state.principal as Principal;
+    const requested = stringParam(ctx.query.teamId, 'teamId');
+    // Anonymous callers (when the permission settings allow it) may read a named team's policy.
+    const teamId = requested ?? (principal.kind === 'user' ? principal.defaultTeamId : null);
+    if (!teamId) {
+      if (principal.kind === 'user') throw new TeamNotFoundError('(none: you are not a member of any team)');
+      throw new ValidationError('teamId is required: this caller has no team of its own.', 'teamId');
+    }
+    const visible = principal.kind === 'anonymous' || canSeeTeam(principal, teamId);
+    if (!visible || !(await services.teams.get(teamId))) throw new TeamNotFoundError(teamId);
+    return teamId;
+  }
+
+  router.get('/policies', authenticate(services, { required: true, anonymousOperation: 'policies' }), standard, async (ctx) => {
+    const teamId = await targetTeam(ctx);
+    ctx.body = presentPolicy(teamId, await services.policies.get(teamId, { fresh: true }));
+  });
+
+  router.patch('/policies', authenticate(services, { required: true }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
+    const teamId = await targetTeam(ctx);
+    assertTeamOwnerOrAdmin(principal, teamId);
+    const patch = parseInput(policyPatchSchema, ctx.request.body);
+    const policy = await services.policies.patch(teamId, patch, principal.kind === 'user' ? principal.userId : null);
+    ctx.body = presentPolicy(teamId, policy);
+  });
+
+  return router;
+}
+
+function presentPolicy(teamId: string, policy: LibraryPolicy) {
+  const f = policy.libraryFilters;
+  return {
+    teamId,
+    libraryFilters: {
+      mode: f.mode,
+      blockedLibraries: [...f.blockedLibraries],
+      exceptedLibraries: [...f.exceptedLibraries],
+      minTrustScore: f.minTrustScore,
+      allowedLibraries: [...f.allowedLibraries],
+      sourceTypes: [...f.sourceTypes],
+    },
+    searchFilterApplied: !isDefaultPolicy(policy),
+  };
+}

@@ -1,0 +1,71 @@
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export type UsageChannel = 'api' | 'txt' | 'mcp';
+
+/**
+ * Requests and tokens served for one library on one UTC day (`_id` = `<libraryId>|<date>`).
+ * The library id `*` holds the totals over all libraries.
+ */
+export interface UsageDailyRecord {
+  _id: string;
+  libraryId: string;
+  date: string;
+  api: number;
+  txt: number;
+  mcp: number;
+  requests: number;
+  tokens: number;
+  /** Distinct queries counted for this library-day (top queries are bounded by it). */
+  queries: number;
+  teamId: string | null;
+}
+
+/** How often one normalised query was asked of a library on a day. */
+export interface UsageQueryRecord {
+  _id: string;
+  libraryId: string;
+  date: string;
+  query: string;
+  count: number;
+}
+
+const usageDailySchema = new Schema<UsageDailyRecord>(
+  {
+    _id: { type: String, required: true },
+    libraryId: { type: String, required: true },
+    date: { type: String, required: true },
+    api: { type: Number, default: 0 },
+    txt: { type: Number, default: 0 },
+    mcp: { type: Number, default: 0 },
+    requests: { type: Number, default: 0 },
+    tokens: { type: Number, default: 0 },
+    queries: { type: Number, default: 0 },
+    teamId: { type: String, default: null },
+  },
+  { collection: 'usage_daily', versionKey: false },
+);
+usageDailySchema.index({ libraryId: 1, date: 1 });
+usageDailySchema.index({ date: 1 });
+
+const usageQuerySchema = new Schema<UsageQueryRecord>(
+  {
+    _id: { type: String, required: true },
+    libraryId: { type: String, required: true },
+    date: { type: String, required: true },
+    query: { type: String, required: true },
+    count: { type: Number, default: 0 },
+  },
+  { collection: 'usage_queries', versionKey: false },
+);
+usageQuerySchema.index({ libraryId: 1, date: 1 });
+
+export type UsageDailyModel = Model<UsageDailyRecord>;
+export type UsageQueryModel = Model<UsageQueryRecord>;
+
+export function usageDailyModel(conn: Connection): UsageDailyModel {
+  return (conn.models.UsageDaily as UsageDailyModel | undefined) ?? conn.model<UsageDailyRecord>('UsageDaily', usageDailySchema);
+}
+
+export function usageQueryModel(conn: Connection): UsageQueryModel {
+  return (conn.models.UsageQuery as UsageQueryModel | undefined) ?? conn.model<UsageQueryRecord>('UsageQuery', usageQuerySchema);
+}

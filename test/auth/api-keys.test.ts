@@ -1,0 +1,146 @@
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { adminKey, bearer, makeUser } from './fixtures';
+
+let app: TestApp;
+let admin: string;
+test.before(async () => {
+  app = await createTestApp();
+  admin = await adminKey(app);
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+const NEEDS_KEY = '/v2/admin/keys';
+
+test('a missing key where one is required is 401 invalid_api_key', async (t) => {
+  const res = await app.request.get(NEEDS_KEY);
+  t.is(res.status, 401);
+  t.is(res.body.error, 'invalid_api_key');
+  t.regex(res.body.message, /Bearer smk_/);
+});
+
+test('a key without the smk_ prefix is 401 invalid_api_key (required and public endpoints)', async (t) => {
+  for (const path of [NEEDS_KEY, '/v2/libs/search?libraryName=react']) {
+    const res = await app.request.get(path).set(bearer('sk_live_0123456789abcdefghijklmnopqrstuvwxyz'));
+    t.is(res.status, 401, path);
+    t.is(res.body.error, 'invalid_api_key');
+    t.regex(res.body.message, /start with "smk_"/);
+  }
+});
+
+test('malformed keys and malformed Authorization headers are 401 invalid_api_key', async (t) => {
+  for (const header of ['Bearer smk_tooshort', 'Bearer smk_has spaces but long enough 0123456789', 'Basic dXNlcjpwYXNz', 'Bearer', 'smk_0123456789abcdefghijklmnopqrstuvwxyz0123']) {
+    const res = await app.request.get(NEEDS_KEY).set('Authorization', header);
+    t.is(res.status, 401, header);
+    t.is(res.body.error, 'invalid_api_key');
+  }
+});
+
+test('an unknown well-formed key is 401 invalid_api_key', async (t) => {
+  const res = await app.request.get(NEEDS_KEY).set(bearer(`smk_${'A'.repeat(43)}`));
+  t.is(res.status, 401);
+  t.is(res.body.error, 'invalid_api_key');
+  t.regex(res.body.message, /unknown or has been deleted/);
+});
+
+test('create shows the value once; list shows only its prefix; only a hash is stored', async (t) => {
+  const created = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'ci pipeline' });
+  t.is(created.status, 201);
+  t.regex(created.body.value, /^smk_[A-Za-z0-9_-]{43}$/);
+  t.is(created.body.name, 'ci pipeline');
+  t.is(created.body.prefix, created.body.value.slice(0, 12));
+  t.is(created.body.lastUsedAt, null);
+
+  const list = await app.request.get('/v2/admin/keys').set(bearer(admin));
+  t.is(list.status, 200);
+  const listed = list.body.keys.find((k: { id: string }) => k.id === created.body.id);
+  t.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+  t.false(JSON.stringify(list.body).includes(created.body.value));
+
+  const raw = await app.services.mongo.collection('api_keys').findOne({ _id: created.body.id } as never);
+  t.truthy(raw);
+  t.false(JSON.stringify(raw).includes(created.body.value.slice(12)), 'the value is not stored');
+  t.regex(String(raw?.hash), /^[0-9a-f]{64}$/);
+});
+
+test('keys are named: a missing or empty name is 400 validation_error', async (t) => {
+  for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'ok', scopes: ['read'] }]) {
+    const res = await app.request.post('/v2/admin/keys').set(bearer(admin)).send(body);
+    t.is(res.status, 400, JSON.stringify(body));
+    t.is(res.body.error, 'validation_error');
+  }
+});
+
+test('deleting a key revokes it: the very next request with it is 401', async (t) => {
+  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'to delete' });
+  const key = body.value as string;
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(key))).status, 200);
+  const del = await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(admin));
+  t.is(del.status, 200);
+  const next = await app.request.get(NEEDS_KEY).set(bearer(key));
+  t.is(next.status, 401);
+  t.is(next.body.error, 'invalid_api_key');
+  // And it cannot be undone: deleting again is 404.
+  t.is((await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(admin))).status, 404);
+});
+
+test('a key can delete itself, and is dead on the next request', async (t) => {
+  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'self' });
+  t.is((await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(body.value))).status, 200);
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(body.value))).status, 401);
+});
+
+test("a user cannot see or delete another user's keys", async (t) => {
+  const member = await makeUser(app);
+  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'admin only' });
+  const res = await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(member.key));
+  t.is(res.status, 404);
+  const list = await app.request.get('/v2/admin/keys').set(bearer(member.key));
+  t.false(list.body.keys.some((k: { id: string }) => k.id === body.id));
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(body.value))).status, 200, 'still valid');
+});
+
+test("a key acts with its owner's role", async (t) => {
+  const member = await makeUser(app);
+  const asMember = await app.request.get('/v2/admin/users').set(bearer(member.key));
+  t.is(asMember.status, 403);
+  t.is(asMember.body.error, 'forbidden');
+  t.is((await app.request.get('/v2/admin/users').set(bearer(admin))).status, 200);
+  // Promote the owner: the same key now acts as admin (roles are read per request).
+  await app.services.users.update(member.userId, { role: 'admin' });
+  t.is((await app.request.get('/v2/admin/users').set(bearer(member.key))).status, 200);
+});
+
+test('MCP clients may send the key as SHELFMARK_API_KEY or X-API-Key', async (t) => {
+  t.is((await app.request.get(NEEDS_KEY).set('SHELFMARK_API_KEY', admin)).status, 200);
+  t.is((await app.request.get(NEEDS_KEY).set('X-API-Key', admin)).status, 200);
+  const bad = await app.request.get(NEEDS_KEY).set('SHELFMARK_API_KEY', 'nope');
+  t.is(bad.status, 401);
+  t.is(bad.body.error, 'invalid_api_key');
+});
+
+test('lastUsedAt is recorded on use, at most once a minute', async (t) => {
+  const member = await makeUser(app);
+  const [before] = await app.services.keys.list(member.userId);
+  t.is(before.lastUsedAt, null);
+  await app.request.get(NEEDS_KEY).set(bearer(member.key));
+  let first: Date | null = null;
+  for (let i = 0; i < 50 && !first; i++) {
+    first = (await app.services.keys.list(member.userId))[0].lastUsedAt;
+    if (!first) await new Promise((r) => setTimeout(r, 20));
+  }
+  t.truthy(first);
+  await app.request.get(NEEDS_KEY).set(bearer(member.key));
+  await new Promise((r) => setTimeout(r, 100));
+  const second = (await app.services.keys.list(member.userId))[0].lastUsedAt;
+  t.is(new Date(second ?? 0).getTime(), new Date(first ?? 0).getTime(), 'not rewritten within the minute');
+});
+
+test('deleting a user revokes their keys at once', async (t) => {
+  const member = await makeUser(app);
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 200);
+  t.is((await app.request.delete(`/v2/admin/users/${member.userId}`).set(bearer(admin))).status, 200);
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 401);
+});

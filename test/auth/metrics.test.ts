@@ -1,0 +1,127 @@
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
+import { MAX_QUERIES_PER_DAY, utcDate } from '../../src/auth/usage';
+
+let app: TestApp;
+let admin: string;
+let member: TestUser;
+test.before(async () => {
+  app = await createTestApp();
+  admin = await adminKey(app);
+  member = await makeUser(app);
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+const metrics = (query: Record<string, string>, key = member.key) => app.request.get('/v2/libs/metrics').query(query).set(bearer(key));
+
+test('requests per day per channel, tokens, totals and top queries', async (t) => {
+  const { usage } = app.services;
+  for (let i = 0; i < 3; i++) usage.record({ libraryId: '/koajs/koa', channel: 'api', tokens: 100, query: 'How do I write  middleware?' });
+  usage.record({ libraryId: '/koajs/koa', channel: 'txt', tokens: 50, query: 'routing' });
+  usage.record({ libraryId: '/koajs/koa', channel: 'mcp', tokens: 25, query: 'how do i write middleware?' });
+  usage.record({ libraryId: '/other/lib', channel: 'api', tokens: 999, query: 'elsewhere' });
+  const res = await metrics({ libraryId: '/koajs/koa', days: '7' });
+  t.is(res.status, 200);
+  t.is(res.body.libraryId, '/koajs/koa');
+  t.is(res.body.days, 7);
+  t.is(res.body.perDay.length, 7);
+  const today = res.body.perDay[6];
+  t.deepEqual(today, { date: utcDate(new Date()), api: 3, txt: 1, mcp: 1, tokens: 375 });
+  t.deepEqual(res.body.perDay[0], { date: res.body.perDay[0].date, api: 0, txt: 0, mcp: 0, tokens: 0 });
+  t.deepEqual(res.body.totals, { requests: 5, tokens: 375, byChannel: { api: 3, txt: 1, mcp: 1 } });
+  t.deepEqual(res.body.topQueries, [
+    { query: 'how do i write middleware?', count: 4 },
+    { query: 'routing', count: 1 },
+  ]);
+  t.is((await metrics({ libraryId: '/koajs/koa/v2.0.0' })).body.totals.requests, 5, 'a versioned id counts for its library');
+  t.is((await metrics({ libraryId: '/koajs/koa' })).body.days, 30, 'days defaults to 30');
+});
+
+test('validation: libraryId required, days 1-90, id shape', async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{}, 'validation_error'],
+    [{ libraryId: '' }, 'validation_error'],
+    [{ libraryId: '/a/b', days: '0' }, 'validation_error'],
+    [{ libraryId: '/a/b', days: '91' }, 'validation_error'],
+    [{ libraryId: '/a/b', days: 'week' }, 'validation_error'],
+    [{ libraryId: 'react' }, 'invalid_library_id'],
+  ];
+  for (const [query, code] of cases) {
+    const res = await metrics(query);
+    t.is(res.status, 400, JSON.stringify(query));
+    t.is(res.body.error, code);
+  }
+  t.regex((await metrics({})).body.message, /libraryId/);
+  t.regex((await metrics({ libraryId: '/a/b', days: '91' })).body.message, /days/);
+});
+
+test('an unknown library answers zeros', async (t) => {
+  const res = await metrics({ libraryId: '/never/used', days: '3' });
+  t.is(res.status, 200);
+  t.deepEqual(res.body.totals, { requests: 0, tokens: 0, byChannel: { api: 0, txt: 0, mcp: 0 } });
+  t.deepEqual(res.body.topQueries, []);
+  t.is(res.body.perDay.length, 3);
+});
+
+test("a private library's metrics are zeros for callers who cannot see it", async (t) => {
+  const owner = await makeUser(app, { plan: 'pro' });
+  await app.services.libraries.ensure({
+    _id: '/acme/private-metrics', source: 'github', title: 'p', description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId: owner.teamId ?? null, trustScore: 5,
+    options: { skipVersionFiltering: false, generateDocs: false },
+  });
+  app.services.usage.record({ libraryId: '/acme/private-metrics', channel: 'api', tokens: 10, query: 'secret project' });
+  t.is((await metrics({ libraryId: '/acme/private-metrics' }, owner.key)).body.totals.requests, 1);
+  const outsider = await metrics({ libraryId: '/acme/private-metrics' });
+  t.is(outsider.body.totals.requests, 0);
+  t.deepEqual(outsider.body.topQueries, []);
+});
+
+test('queries are stored without secrets, and at most a bounded number per library-day', async (t) => {
+  const { usage } = app.services;
+  usage.record({ libraryId: '/leaky/lib', channel: 'api', tokens: 1, query: 'use key smk_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG with password=hunter22' });
+  for (let i = 0; i < MAX_QUERIES_PER_DAY + 15; i++) usage.record({ libraryId: '/many/queries', channel: 'txt', tokens: 1, query: `question number ${i}` });
+  await usage.flush();
+  const raw = await app.services.mongo.collection('usage_queries').find({ libraryId: '/leaky/lib' }).toArray();
+  t.is(raw.length, 1);
+  t.false(JSON.stringify(raw).includes('abcdefghijklmnopqrstuvwxyz'));
+  t.false(JSON.stringify(raw).includes('hunter22'));
+  t.is(await app.services.mongo.collection('usage_queries').countDocuments({ libraryId: '/many/queries' }), MAX_QUERIES_PER_DAY);
+  const res = await metrics({ libraryId: '/many/queries' });
+  t.is(res.body.totals.requests, MAX_QUERIES_PER_DAY + 15, 'requests are all counted');
+  t.is(res.body.topQueries.length, 10);
+});
+
+test('record is fire-and-forget: bad events are dropped, bursts are counted exactly', async (t) => {
+  const { usage } = app.services;
+  t.notThrows(() => usage.record({ libraryId: undefined as unknown as string, channel: 'api', tokens: 1 }));
+  t.notThrows(() => usage.record({ libraryId: '/a/b', channel: 'fax' as 'api', tokens: 1 }));
+  await Promise.all(Array.from({ length: 200 }, async (_, i) => usage.record({ libraryId: '/burst/lib', channel: i % 2 ? 'api' : 'mcp', tokens: 2 })));
+  const res = await metrics({ libraryId: '/burst/lib', days: '1' });
+  t.deepEqual(res.body.totals, { requests: 200, tokens: 400, byChannel: { api: 100, txt: 0, mcp: 100 } });
+});
+
+test('metrics need a key unless anonymous metrics are allowed', async (t) => {
+  t.is((await app.request.get('/v2/libs/metrics?libraryId=/a/b')).status, 401);
+  t.is((await app.request.get('/api/v2/libs/metrics?libraryId=/a/b').set(bearer(member.key))).status, 200, 'also under /api/v2');
+});
+
+test('the admin usage summary: per day per channel across libraries, and top libraries', async (t) => {
+  const { usage } = app.services;
+  usage.record({ libraryId: '/sum/one', channel: 'api', tokens: 10 });
+  usage.record({ libraryId: '/sum/one', channel: 'txt', tokens: 10 });
+  usage.record({ libraryId: '/sum/two', channel: 'mcp', tokens: 5 });
+  const res = await app.request.get('/v2/admin/usage?days=2').set(bearer(admin));
+  t.is(res.status, 200);
+  t.is(res.body.perDay.length, 2);
+  const today = res.body.perDay[1];
+  t.true(today.api >= 1 && today.txt >= 1 && today.mcp >= 1);
+  t.is(res.body.totals.requests, today.api + today.txt + today.mcp + res.body.perDay[0].api + res.body.perDay[0].txt + res.body.perDay[0].mcp);
+  const one = res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/one');
+  t.deepEqual(one, { libraryId: '/sum/one', requests: 2, tokens: 20 });
+  t.false(res.body.topLibraries.some((l: { libraryId: string }) => l.libraryId === '*'));
+  t.is((await app.request.get('/v2/admin/usage').set(bearer(member.key))).status, 403);
+  t.is((await app.request.get('/v2/admin/usage?days=100').set(bearer(admin))).status, 400);
+});
