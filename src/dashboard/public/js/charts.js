@@ -2,8 +2,8 @@
 // chart carries a title for screen readers, <title> tooltips on its marks, and a data table.
 import { h, s, formatNumber } from './dom.js';
 
-const W = 720;
-const PAD = { top: 12, right: 12, bottom: 34, left: 60 };
+const W = 560;
+const PAD = { top: 12, right: 10, bottom: 34, left: 52 };
 
 /** A "nice" upper bound and tick step for values up to `max`. */
 export function niceScale(max, ticks = 4) {
@@ -26,10 +26,10 @@ function frame(title, height, yMax, step, labels, plotW) {
     svg.append(s('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end' }, short(v)));
   }
   svg.append(s('line', { class: 'axis', x1: PAD.left, x2: W - PAD.right, y1: y(0), y2: y(0) }));
-  const every = Math.max(1, Math.ceil(labels.length / 12));
+  const every = Math.max(1, Math.ceil(labels.length / 8));
   const slot = plotW / Math.max(labels.length, 1);
   labels.forEach((label, i) => {
-    if (i % every !== 0 && i !== labels.length - 1) return;
+    if ((labels.length - 1 - i) % every !== 0) return; // counted from the newest, which is always labelled
     svg.append(s('text', { x: PAD.left + slot * i + slot / 2, y: height - PAD.bottom + 16, 'text-anchor': 'middle' }, label));
   });
   return { svg, y, slot, plotH };
@@ -55,7 +55,7 @@ function dataTable(title, labels, series) {
  * Bars per label; several series are stacked. series: [{ name, values: number[] }] with one
  * value per label.
  */
-export function barChart({ title, labels, series, height = 240 }) {
+export function barChart({ title, labels, series, height = 250 }) {
   const totals = labels.map((_, i) => series.reduce((sum, se) => sum + (se.values[i] ?? 0), 0));
   const { max, step } = niceScale(Math.max(0, ...totals));
   const plotW = W - PAD.left - PAD.right;
@@ -76,7 +76,7 @@ export function barChart({ title, labels, series, height = 240 }) {
 }
 
 /** One line per series over the labels. */
-export function lineChart({ title, labels, series, height = 240 }) {
+export function lineChart({ title, labels, series, height = 250 }) {
   const { max, step } = niceScale(Math.max(0, ...series.flatMap((se) => se.values)));
   const plotW = W - PAD.left - PAD.right;
   const { svg, y, slot } = frame(title, height, max, step, labels, plotW);
@@ -95,13 +95,14 @@ export function lineChart({ title, labels, series, height = 240 }) {
 
 /** Horizontal bars for a ranking: items [{ label, value }]. */
 export function rankChart({ title, items, valueLabel = 'value' }) {
-  const rowH = 24;
-  const labelW = 230;
+  const RW = 960; // drawn full width: a wider box keeps the text at its size
+  const rowH = 26;
+  const labelW = 200;
   const height = PAD.top + items.length * rowH + 8;
   const { max } = niceScale(Math.max(0, ...items.map((i) => i.value)));
-  const svg = s('svg', { class: 'chart', viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': title });
+  const svg = s('svg', { class: 'chart', viewBox: `0 0 ${RW} ${height}`, role: 'img', 'aria-label': title });
   svg.append(s('title', {}, title));
-  const plotW = W - labelW - 80;
+  const plotW = RW - labelW - 80;
   items.forEach((item, i) => {
     const top = PAD.top + i * rowH;
     const text = item.label.length > 34 ? `${item.label.slice(0, 33)}…` : item.label;

@@ -17,6 +17,8 @@ function updateChrome(path) {
   nav.hidden = !signedIn;
   who.hidden = !session.me;
   document.getElementById('who-name').textContent = session.me ? `${session.me.username ?? ''}${session.me.role ? ` (${session.me.role})` : ''}` : '';
+  // Pages only administrators can use are not offered to members.
+  for (const li of nav.querySelectorAll('[data-admin]')) li.hidden = session.me?.role !== 'admin';
   for (const a of nav.querySelectorAll('a')) {
     const target = a.getAttribute('href').slice(1);
     const active = path === target || (target !== '/' && path.startsWith(`${target}/`)) || (target === '/libraries' && path.startsWith('/library/'));
@@ -43,6 +45,7 @@ async function route() {
   if (session.me && (path === '/' || path === '/login')) return navigate('/libraries');
 
   current?.controller.abort();
+  for (const dialog of document.querySelectorAll('dialog[open]')) dialog.close('cancel');
   const controller = new AbortController();
   current = { controller, seq: mySeq };
   resetFlash();

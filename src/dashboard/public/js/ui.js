@@ -72,6 +72,21 @@ export function confirmDialog({ title, message, confirmLabel = 'Confirm', danger
       { 'aria-labelledby': 'dlg-title', 'aria-describedby': 'dlg-text' },
       h('form', { method: 'dialog' }, h('h2', { id: 'dlg-title' }, title), h('p', { id: 'dlg-text' }, message), h('div.actions', cancel, ok)),
     );
+    // A modal dialog makes the page inert, but Tab can still leave for the browser's own UI:
+    // keep it cycling between the dialog's buttons.
+    dialog.addEventListener('keydown', (event) => {
+      if (event.key !== 'Tab') return;
+      const items = [...dialog.querySelectorAll('button, [href], input, select, textarea')].filter((el) => !el.disabled);
+      const first = items[0];
+      const last = items[items.length - 1];
+      if (event.shiftKey && document.activeElement === first) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && document.activeElement === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    });
     dialog.addEventListener('close', () => {
       dialog.remove();
       if (previous instanceof HTMLElement) previous.focus();

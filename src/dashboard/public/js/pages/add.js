@@ -20,12 +20,19 @@ export async function renderAdd({ root, signal }) {
 
 /** Runs an add call and shows the job's live progress in `slot` until it answers. */
 async function submitAndFollow(slot, call, signal, { kind }) {
-  const { jobs: existing = [] } = await get('/jobs', { limit: 50 }, { signal }).catch(() => ({ jobs: [] }));
-  const before = new Set(existing.map((j) => j.id));
   const live = h('div', { 'aria-live': 'polite' });
-  mount(slot, h('div.alert.info', 'Submitted. Waiting for the job to start…'), live);
-  const done = call();
-  const job = await findNewJob(undefined, before, done, signal, kind);
+  let job;
+  let done;
+  if (kind) {
+    const { jobs: existing = [] } = await get('/jobs', { limit: 50 }, { signal }).catch(() => ({ jobs: [] }));
+    const before = new Set(existing.map((j) => j.id));
+    mount(slot, h('div.alert.info', 'Submitted. Waiting for the job to start…'), live);
+    done = call();
+    job = await findNewJob(undefined, before, done, signal, kind);
+  } else {
+    mount(slot, h('div.alert.info', 'Uploading and indexing…'), live);
+    done = call();
+  }
   const watch = new AbortController();
   signal.addEventListener('abort', () => watch.abort());
   if (job) {
@@ -40,6 +47,7 @@ async function submitAndFollow(slot, call, signal, { kind }) {
     const result = await done;
     watch.abort();
     if (job) mount(live, jobSummary(await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal })));
+    else mount(slot);
     slot.prepend(h('div.alert.ok', { role: 'status' }, `${result.message} `, h('a', { href: libraryHref(result.libraryName) }, `Open ${result.libraryName}`)));
   } catch (error) {
     if (error?.name === 'AbortError') return;
@@ -47,6 +55,10 @@ async function submitAndFollow(slot, call, signal, { kind }) {
       slot.prepend(h('div.alert.warn', 'Processing takes longer than the server waits for; the job carries on. ', job ? h('a', { href: jobHref(job.id) }, 'Follow the job.') : h('a', { href: '#/jobs' }, 'See the jobs.')));
     } else {
       watch.abort();
+      if (job) {
+        const last = await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal }).catch(() => null);
+        if (last) mount(live, jobSummary(last));
+      } else mount(slot);
       slot.prepend(errorBox(error));
     }
   }
@@ -119,7 +131,7 @@ function openapiForm(signal) {
     if (title.value.trim()) data.append('libraryTitle', title.value.trim());
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => submitAndFollow(result, () => request('POST', '/add/openapi-upload', { form: data, signal }), signal, { kind: 'openapi' }), { label: 'Uploading…' });
+    await busy(submit, () => submitAndFollow(result, () => request('POST', '/add/openapi-upload', { form: data, signal }), signal, { kind: null }), { label: 'Uploading…' });
   });
   return form;
 }

@@ -20,7 +20,7 @@ export async function renderCredentials({ root, signal }) {
   async function refresh() {
     try {
       const connected = CREDENTIALS.read(await get(CREDENTIALS.list, undefined, { signal }));
-      mount(hostsSlot, h('div.grid2', HOSTS.map(([host, label, hint]) => hostPanel(host, label, hint, connected.get(host), refresh))));
+      mount(hostsSlot, h('div.grid4', HOSTS.map(([host, label, hint]) => hostPanel(host, label, hint, connected.get(host), refresh))));
     } catch (error) {
       if (error.name !== 'AbortError') showError(hostsSlot, error);
     }
@@ -36,9 +36,10 @@ function hostPanel(host, label, hint, info, refresh) {
     ? h('button.secondary', {
         type: 'button',
         onclick: async (e) => {
+          const button = e.currentTarget;
           const ok = await confirmDialog({ title: `Disconnect ${label}?`, message: 'The stored token is deleted. Private repositories from this host can then only be added or refreshed with a token given in the request.', confirmLabel: 'Disconnect', danger: true });
           if (!ok) return;
-          await busy(e.currentTarget, async () => {
+          await busy(button, async () => {
             await del(CREDENTIALS.item(host));
             flash('ok', `${label} disconnected.`);
             await refresh();

@@ -6,6 +6,12 @@ import { page, showError, table, every } from '../ui.js';
 /** The hash route of a library's page. */
 export const libraryHref = (id) => `#/library${String(id).split('/').map(encodeURIComponent).join('/')}`;
 
+/** "latest" (the default branch) when built, then the tags. */
+export function versionList(lib) {
+  const names = (lib.builds ?? []).some((b) => b.version === 'latest') ? ['latest'] : [];
+  return [...new Set([...names, ...(lib.versions ?? [])])].join(', ') || '—';
+}
+
 function matches(lib, q) {
   if (!q) return true;
   const hay = `${lib.id} ${lib.title} ${lib.description} ${(lib.aliases ?? []).join(' ')}`.toLowerCase();
@@ -27,7 +33,7 @@ export async function renderLibraries({ root, query, signal }) {
         [
           { label: 'Library', cell: (l) => [h('a', { href: libraryHref(l.id) }, l.title || l.id), h('div.small.muted.mono', l.id), l.private ? h('span.badge.warn', 'private') : null] },
           { label: 'State', cell: (l) => stateBadge(l.state) },
-          { label: 'Versions', cell: (l) => (l.versions ?? []).join(', ') || '—' },
+          { label: 'Versions', cell: (l) => versionList(l) },
           { label: 'Snippets', num: true, cell: (l) => formatNumber(l.totalSnippets) },
           { label: 'Tokens', num: true, cell: (l) => formatNumber(l.totalTokens) },
           { label: 'Last update', cell: (l) => formatDate(l.lastUpdateDate) },

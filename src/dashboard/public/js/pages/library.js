@@ -14,9 +14,13 @@ export async function renderLibrary({ root, params, signal }) {
   mount(root, ...page(id, errors, body));
 
   let lib;
+  let drawn = '';
   const load = async () => {
     lib = await get(path, undefined, { signal });
-    draw();
+    // Redraw only on change, so a poll does not reset what is being typed.
+    const snapshot = JSON.stringify(lib);
+    if (snapshot !== drawn) draw();
+    drawn = snapshot;
     return lib.state === 'queued' || lib.state === 'processing' || (lib.jobs ?? []).some((j) => !['finalized', 'failed', 'cancelled'].includes(j.state));
   };
 
@@ -75,13 +79,17 @@ export async function renderLibrary({ root, params, signal }) {
         await busy(button, async () => {
           const before = new Set((lib.jobs ?? []).map((j) => j.id));
           // The refresh call answers when the build ends; follow the job meanwhile.
+          // The job page tells how it ends; these messages are for when no job was seen.
+          let followed = false;
           const done = post('/refresh', { libraryName: lib.id }).then(
-            () => flash('ok', `${lib.id} is up to date.`, { next: true }),
-            (error) => { if (!(error instanceof ApiError && error.status === 504)) showError(errors, error); },
+            () => { if (!followed) flash('ok', `${lib.id} is up to date.`); },
+            (error) => { if (!followed && !(error instanceof ApiError && error.status === 504)) showError(errors, error); },
           );
           const job = await findNewJob(lib.id, before, done, signal);
-          if (job) navigate(jobHref(job.id).slice(1));
-          else {
+          if (job) {
+            followed = true;
+            navigate(jobHref(job.id).slice(1));
+          } else {
             await done;
             await load();
           }
@@ -94,9 +102,10 @@ export async function renderLibrary({ root, params, signal }) {
     h('button.danger', {
       type: 'button',
       onclick: async (e) => {
+        const button = e.currentTarget;
         const ok = await confirmDialog({ title: `Delete ${lib.id}?`, message: 'All its versions and snippets are removed; clients can no longer query it. This cannot be undone (you can add it again later).', confirmLabel: 'Delete library', danger: true });
         if (!ok) return;
-        await busy(e.currentTarget, async () => {
+        await busy(button, async () => {
           await del(path);
           flash('ok', `${lib.id} was deleted.`, { next: true });
           navigate('/libraries');
@@ -134,11 +143,15 @@ export async function renderLibrary({ root, params, signal }) {
 export async function findNewJob(libraryId, before, done, signal, kind) {
   let settled = false;
   done.finally(() => { settled = true; });
-  for (let i = 0; i < 120 && !settled && !signal.aborted; i++) {
+  const look = async () => {
     const { jobs = [] } = await get('/jobs', { limit: 20, ...(libraryId ? { libraryId } : {}) }, { signal }).catch(() => ({ jobs: [] }));
-    const job = jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));
+    return jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));
+  };
+  for (let i = 0; i < 120 && !settled && !signal.aborted; i++) {
+    const job = await look();
     if (job) return job;
     await new Promise((r) => setTimeout(r, 500));
   }
-  return undefined;
+  // The call may have ended before a poll saw its job: one last look.
+  return signal.aborted ? undefined : (await done.catch(() => undefined), look());
 }

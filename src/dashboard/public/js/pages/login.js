@@ -69,8 +69,8 @@ export async function renderChangeCredentials({ root }) {
   mount(
     root,
     ...page(
-      forced ? 'Change the default credentials' : 'Change password',
-      forced ? h('div.alert.warn', 'This installation still uses the default administrator credentials. Choose a new password (and, if you like, a new username) before doing anything else.') : null,
+      forced ? 'Change your credentials' : 'Change password',
+      forced ? h('div.alert.warn', 'You signed in with credentials that must be changed (the default administrator’s on a fresh install, or an initial password). Choose a new password, and if you like a new username, before doing anything else.') : null,
       form,
     ),
   );

@@ -40,7 +40,7 @@ export async function renderPlayground({ root, query, signal }) {
 
   const fillVersions = () => {
     const lib = libraries.find((l) => l.id === library.value);
-    const names = lib?.versions?.length ? lib.versions : ['latest'];
+    const names = [...new Set(['latest', ...(lib?.versions ?? [])])];
     mount(version, names.map((v) => h('option', { value: v }, v)));
   };
   library.addEventListener('change', fillVersions);
@@ -129,7 +129,7 @@ function snippetCard(s) {
   return h(
     'article.snippet',
     h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'),
-    h('p.small.muted', `${s.kind} · ${formatNumber(s.tokens)} tokens · score ${s.score} · `, src.url ? h('a', { href: src.url, rel: 'noopener noreferrer', target: '_blank' }, where || src.url) : where),
+    h('p.small.muted', `${s.kind} · ${formatNumber(s.tokens)} tokens · score ${s.score} · `, /^https?:\/\//.test(src.url ?? '') ? h('a', { href: src.url, rel: 'noopener noreferrer', target: '_blank' }, where || src.url) : h('span.mono', src.url || where)),
     s.description ? h('p', s.description) : null,
     s.kind === 'code' ? h('pre', { 'data-language': s.language || undefined }, s.code) : h('p', s.content),
   );

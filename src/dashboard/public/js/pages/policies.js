@@ -1,0 +1,101 @@
+// A team's library policy (the Context7 shape of /v2/policies): which libraries search shows
+// and context serves to the team's members.
+import { h, mount, field, checkbox } from '../dom.js';
+import { get, patch } from '../api.js';
+import { busy, flash, page, showError } from '../ui.js';
+import { POLICIES, TEAMS } from '../endpoints.js';
+
+const SOURCES = [
+  ['github', 'GitHub'],
+  ['gitlab', 'GitLab'],
+  ['bitbucket', 'Bitbucket'],
+  ['git', 'Other Git'],
+  ['openapi', 'OpenAPI'],
+];
+
+const lines = (text) => text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean);
+
+export async function renderPolicies({ root, query, signal }) {
+  const slot = h('div', h('p.muted', 'Loading…'));
+  const teamSelect = h('select', { id: 'policy-team', name: 'teamId' });
+  mount(root, ...page('Policies', h('p.muted', 'Limit which libraries a team may use. Search hides the others; context and add answer 403 access_denied for them.'), h('div.toolbar', h('div', field('Team', teamSelect))), slot));
+
+  let teams = [];
+  try {
+    teams = TEAMS.items(await get(TEAMS.list, undefined, { signal }));
+  } catch (error) {
+    if (error.name === 'AbortError') return;
+  }
+  mount(teamSelect, teams.map((t) => h('option', { value: t.id }, t.name)));
+  if (teams.length === 0) mount(teamSelect, h('option', { value: '' }, 'Your team'));
+  const wanted = query.get('team');
+  if (wanted && teams.some((t) => t.id === wanted)) teamSelect.value = wanted;
+
+  const load = async () => {
+    try {
+      const filters = POLICIES.read(await get(POLICIES.path, POLICIES.query(teamSelect.value), { signal }));
+      mount(slot, policyForm(filters, teamSelect.value, load));
+    } catch (error) {
+      if (error.name !== 'AbortError') showError(slot, error);
+    }
+  };
+  teamSelect.addEventListener('change', () => {
+    history.replaceState(null, '', `#/policies?team=${encodeURIComponent(teamSelect.value)}`);
+    load();
+  });
+  await load();
+}
+
+function policyForm(f, teamId, reload) {
+  const modeQuality = h('input', { type: 'radio', name: 'mode', value: 'quality', checked: f.mode !== 'select', id: 'mode-quality' });
+  const modeSelect = h('input', { type: 'radio', name: 'mode', value: 'select', checked: f.mode === 'select', id: 'mode-select' });
+  const minTrust = h('input', { type: 'number', name: 'minTrustScore', min: 0, max: 10, step: 0.1, value: f.minTrustScore ?? '', placeholder: 'no minimum' });
+  const sources = SOURCES.map(([value, label]) => checkbox(label, { name: 'sourceTypes', value, checked: (f.sourceTypes ?? []).includes(value) }));
+  const area = (name, list) => h('textarea', { name, rows: 4, spellcheck: 'false', placeholder: '/owner/repo (one per line)', value: (list ?? []).join('\n') });
+  const allowed = area('allowedLibraries', f.allowedLibraries);
+  const blocked = area('blockedLibraries', f.blockedLibraries);
+  const excepted = area('exceptedLibraries', f.exceptedLibraries);
+  const errors = h('div');
+  const submit = h('button', { type: 'submit' }, 'Save policy');
+  const qualityPart = h('div', field('Minimum trust score', minTrust, 'Libraries below it are hidden. Leave empty for no minimum.'), h('fieldset', h('legend', 'Source types'), h('p.small.muted', 'None checked: all sources.'), sources));
+  const selectPart = h('div', field('Allowed libraries', allowed, 'Only these libraries are available.'));
+  const showMode = () => {
+    qualityPart.hidden = !modeQuality.checked;
+    selectPart.hidden = !modeSelect.checked;
+  };
+  modeQuality.addEventListener('change', showMode);
+  modeSelect.addEventListener('change', showMode);
+  showMode();
+
+  const form = h(
+    'form.panel',
+    { 'aria-label': 'Library filters' },
+    errors,
+    h('fieldset',
+      h('legend', 'Mode'),
+      h('label.check', { for: modeQuality.id }, modeQuality, h('span', 'Quality', h('span.hint', 'All libraries that pass the filters below.'))),
+      h('label.check', { for: modeSelect.id }, modeSelect, h('span', 'Select', h('span.hint', 'Only the libraries listed as allowed.'))),
+    ),
+    qualityPart,
+    selectPart,
+    h('div.grid2', field('Blocked libraries', blocked, 'Never available, whatever the mode.'), field('Excepted libraries', excepted, 'Always available, whatever the filters.')),
+    h('div.actions', submit),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const libraryFilters = {
+      mode: modeSelect.checked ? 'select' : 'quality',
+      minTrustScore: minTrust.value === '' ? null : Number(minTrust.value),
+      sourceTypes: sources.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value),
+      allowedLibraries: lines(allowed.value),
+      blockedLibraries: lines(blocked.value),
+      exceptedLibraries: lines(excepted.value),
+    };
+    await busy(submit, async () => {
+      await patch(POLICIES.path, { libraryFilters }, { query: POLICIES.query(teamId) });
+      flash('ok', 'Policy saved.');
+      await reload();
+    }, { label: 'Saving…', errorSlot: errors });
+  });
+  return form;
+}

@@ -1,0 +1,38 @@
+/**
+ * What the MCP tools need from Shelfmark, as an interface with two implementations:
+ * in-process use cases for the server's own `/mcp` endpoint (backends/in-process), and an
+ * HTTP client of a Shelfmark server's API for the stdio transport (backends/http). The tool
+ * definitions (names, schemas, descriptions, text of answers and errors) are written once
+ * against this interface.
+ *
+ * Failures are thrown as `AppError`s carrying the spec's error codes, whichever backend
+ * raised them, so the tools turn them into the same guidance text.
+ */
+import type { LibrarySummary } from '../search/types';
+
+export interface LibrarySearchAnswer {
+  /** Libraries in rank order (at most ten). */
+  libraries: LibrarySummary[];
+  /** True when the caller's team policy hid some libraries. */
+  searchFilterApplied: boolean;
+}
+
+export interface DocsQuery {
+  /** A library id as the client sent it (`/org/project`, optionally `/version` or `@version`). */
+  libraryId: string;
+  query: string;
+  /** Token budget, already within the service's bounds. */
+  tokens: number;
+}
+
+export interface DocsBackend {
+  /** Ranked libraries for a name; throws `no_libraries_found` when nothing matches. */
+  searchLibraries(input: { libraryName: string; query?: string }): Promise<LibrarySearchAnswer>;
+  /** The Context7 text form of the best snippets for a question (usage recorded as `mcp`). */
+  queryDocs(input: DocsQuery): Promise<string>;
+}
+
+/** Where unexpected failures are reported (a pino logger fits). */
+export interface ToolLog {
+  error(details: object, message: string): void;
+}

@@ -1,0 +1,42 @@
+/**
+ * The backend of the server's own `/mcp` endpoint: the same use cases as the HTTP routes,
+ * called with the request's principal (visibility, policies), usage recorded as `mcp`.
+ * Store and library errors are mapped to AppErrors here, at the boundary, so the tools see
+ * one error family whichever backend they run on.
+ */
+import type { Services } from '../../services';
+import type { Principal } from '../../auth/principal';
+import type { AppError } from '../../errors';
+import { getContext } from '../../retrieval/context';
+import { searchLibraries } from '../../retrieval/search';
+import { formatContextText } from '../../search/format/txt';
+import { toAppError } from '../../http/middlewares/errors';
+import type { DocsBackend } from '../backend';
+
+export interface InProcessOptions {
+  /**
+   * A refusal decided before the call (the request is over its rate limit): every tool
+   * call answers with it, so the model reads the limit as a tool error it can act on.
+   */
+  refusal?: AppError;
+}
+
+export function inProcessBackend(services: Services, principal: Principal, options: InProcessOptions = {}): DocsBackend {
+  const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (options.refusal) throw options.refusal;
+    try {
+      return await work();
+    } catch (error) {
+      throw toAppError(error);
+    }
+  };
+  return {
+    searchLibraries: (input) => guarded(() => searchLibraries(services, principal, input)),
+    queryDocs: (input) =>
+      guarded(async () => {
+        const answer = await getContext(services, principal, input);
+        services.usage.record({ libraryId: answer.library._id, channel: 'mcp', tokens: answer.tokens, query: input.query, teamId: answer.library.teamId });
+        return formatContextText(answer.snippets);
+      }),
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * `/mcp`: MCP over Streamable HTTP, stateless. Each POST gets a fresh McpServer and
+ * transport (no session affinity, so any instance can answer any request), built with the
+ * request's principal inside its backend. The chain reads like the API's: authenticate
+ * (required only when API_KEY is set), parse, rate limit, serve.
+ *
+ * Differences from the JSON API, because MCP clients speak JSON-RPC: a malformed body is a
+ * JSON-RPC parse error, GET/DELETE are JSON-RPC 405s (there are no sessions to stream or
+ * end), and a `tools/call` over the rate limit is answered as a tool result with
+ * `isError` (the model reads why and what to do) instead of an HTTP 429.
+ */
+import Router from '@koa/router';
+import bodyParser from 'koa-bodyparser';
+import type { Context, Middleware, Next } from 'koa';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+import type { Logger } from '../logger';
+import { authenticate } from '../http/middlewares/auth';
+import { rateLimit } from '../http/middlewares/rate-limit';
+import { RateLimitError } from '../errors';
+import { inProcessBackend } from './backends/in-process';
+import { createMcpServer } from './server';
+
+/** A JSON-RPC error outside any request (the transport-level shape the SDK uses too). */
+function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  ctx.status = status;
+  ctx.set(headers);
+  ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
+}
+
+/** True when a JSON-RPC message (or batch) calls a tool. */
+export function callsTool(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call');
+}
+
+/** Parses the JSON body; a malformed one is answered with a JSON-RPC parse error (400). */
+function parseJsonRpcBody(): Middleware {
+  const parse = bodyParser({ enableTypes: ['json'], jsonLimit: '4mb', strict: true });
+  return async function parseJsonRpcBodyMiddleware(ctx, next) {
+    let parsed = false;
+    try {
+      await parse(ctx, async () => {
+        parsed = true;
+      });
+    } catch (error) {
+      const status = (error as { status?: number }).status;
+      if (status === 413) return sendJsonRpcError(ctx, 413, -32000, 'Request body too large.');
+      if (status !== undefined && status >= 400 && status < 500) return sendJsonRpcError(ctx, 400, -32700, 'Parse error: Invalid JSON');
+      throw error;
+    }
+    if (parsed) await next();
+  };
+}
+
+/**
+ * The API's rate-limit middleware, except that a refused `tools/call` is let through with
+ * the refusal recorded, for the tools to answer with it. Other MCP messages over the limit
+ * (initialize, tools/list) get the API's 429.
+ */
+function rateLimitToolCalls(limit: Middleware): Middleware {
+  return async function rateLimitToolCallsMiddleware(ctx: Context, next: Next) {
+    let admitted = false;
+    try {
+      await limit(ctx, async () => {
+        admitted = true;
+        await next();
+      });
+    } catch (error) {
+      if (admitted || !(error instanceof RateLimitError) || !callsTool(ctx.request.body)) throw error;
+      ctx.state.mcpRefusal = error;
+      await next();
+    }
+  };
+}
+
+export function mcpRoutes(services: Services): Router {
+  const router = new Router();
+
+  router.post(
+    '/mcp',
+    authenticate(services, { required: false }),
+    parseJsonRpcBody(),
+    rateLimitToolCalls(rateLimit(services, { class: 'standard' })),
+    async function serveMcp(ctx) {
+      const log = (ctx.state.log as Logger | undefined) ?? services.log;
+      const backend = inProcessBackend(services, ctx.state.principal as Principal, { refusal: ctx.state.mcpRefusal as RateLimitError | undefined });
+      const server = createMcpServer(backend, { log });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      ctx.respond = false; // the transport writes the response
+      ctx.res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      try {
+        await server.connect(transport);
+        await transport.handleRequest(ctx.req, ctx.res, ctx.request.body);
+      } catch (error) {
+        log.error({ err: error }, 'MCP request failed');
+        if (!ctx.res.headersSent) {
+          ctx.res.writeHead(500, { 'Content-Type': 'application/json' });
+          ctx.res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error.' }, id: null }));
+        } else if (!ctx.res.writableEnded) {
+          ctx.res.end();
+        }
+      }
+    },
+  );
+
+  // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
+  router.all('/mcp', async function mcpMethodNotAllowed(ctx) {
+    sendJsonRpcError(ctx, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
+  });
+
+  return router;
+}

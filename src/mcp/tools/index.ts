@@ -1,0 +1,9 @@
+import { getLibraryDocsTool } from './get-library-docs';
+import { queryDocsTool } from './query-docs';
+import { resolveLibraryIdTool } from './resolve-library-id';
+import type { ShelfmarkTool } from './tool';
+
+/** Every tool the Shelfmark MCP server offers, in listing order. */
+export const SHELFMARK_TOOLS: readonly ShelfmarkTool[] = [resolveLibraryIdTool, queryDocsTool, getLibraryDocsTool];
+
+export type { ShelfmarkTool };
