@@ -41,6 +41,9 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 }
 
 test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers by itself', async (t) => {
+  // A library whose context query must reach Elasticsearch.
+  await app.services.libraries.ensure({ _id: '/a/b', source: 'github', title: 'b', description: '', repoUrl: '', cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false } });
+  await app.services.libraries.publishVersion('/a/b', { version: 'latest', ref: 'main', tags: [], commit: 'c', generation: 1, state: 'finalized', totalSnippets: 0, totalTokens: 0, benchmarkScore: 0, lastUpdateDate: new Date() }, {});
   await esProxy.stop();
   const started = Date.now();
   const res = await app.request.get('/healthz');
@@ -49,6 +52,16 @@ test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers b
   t.is(res.body.mongodb, 'up');
   t.regex(res.body.message, /elasticsearch/);
   t.true(Date.now() - started < 3000, 'answers within the store timeout');
+
+  const apiStarted = Date.now();
+  const api = await app.request.get('/v2/context').query({ libraryId: '/a/b', query: 'x' });
+  t.is(api.status, 503);
+  t.is(api.body.error, 'internal_error');
+  t.regex(api.body.message, /Elasticsearch is unavailable/);
+  const search = await app.request.get('/v2/libs/search').query({ libraryName: 'koa', query: 'cookies' });
+  t.true([503, 404].includes(search.status));
+  t.truthy(search.body.error);
+  t.true(Date.now() - apiStarted < 6000, 'API routes answer promptly (no hang)');
 
   await esProxy.start();
   t.true(await waitFor(async () => (await app.request.get('/healthz')).status === 200, 15_000));
@@ -62,6 +75,13 @@ test.serial('MongoDB down: /healthz is 503 naming it, promptly; recovers by itse
   t.is(res.body.mongodb, 'down');
   t.is(res.body.elasticsearch, 'up');
   t.true(Date.now() - started < 3000);
+
+  const apiStarted = Date.now();
+  const api = await app.request.get('/v2/context').query({ libraryId: '/a/b', query: 'x' });
+  t.is(api.status, 503);
+  t.is(api.body.error, 'internal_error');
+  t.regex(api.body.message, /MongoDB is unavailable/);
+  t.true(Date.now() - apiStarted < 6000, 'API routes answer promptly (no hang)');
 
   await mongoProxy.start();
   t.true(await waitFor(async () => (await app.request.get('/healthz')).status === 200, 20_000));
