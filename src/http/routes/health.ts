@@ -1,5 +1,6 @@
 import Router from '@koa/router';
 import type { Services } from '../../services';
+import { buildOpenApiDocument } from '../openapi-document';
 
 /** `GET /healthz`: 200 when both stores answer, 503 naming the one(s) down. `GET /ping` for MCP clients. */
 export function healthRoutes(services: Services): Router {
@@ -15,6 +16,12 @@ export function healthRoutes(services: Services): Router {
       ...(down.length > 0 ? { message: `Unavailable: ${down.join(', ')}` } : {}),
     };
   });
+  const doc = buildOpenApiDocument();
+  for (const p of ['/v2/openapi.json', '/api/v2/openapi.json']) {
+    router.get(p, (ctx) => {
+      ctx.body = doc;
+    });
+  }
   router.get('/ping', (ctx) => {
     ctx.body = { status: 'ok', message: 'pong' };
   });

@@ -1,0 +1,36 @@
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { documentedOperations } from '../../src/http/openapi-document';
+
+let app: TestApp;
+test.before(async () => {
+  app = await createTestApp();
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+interface Layer {
+  path: string;
+  methods: string[];
+}
+
+test('/v2/openapi.json describes exactly the routes the app serves', async (t) => {
+  const res = await app.request.get('/v2/openapi.json');
+  t.is(res.status, 200);
+  t.is(res.body.openapi, '3.1.0');
+  const served = new Set<string>();
+  for (const mw of app.app.middleware as Array<{ router?: { stack: Layer[] } }>) {
+    for (const layer of mw.router?.stack ?? []) {
+      if (layer.path.startsWith('/api/v2/')) continue; // the same routes, mounted twice
+      const path = layer.path.replace(/:(\w+)/g, '{$1}');
+      const methods = layer.path === '/mcp' ? ['POST'] : layer.methods.filter((m) => m !== 'HEAD');
+      for (const m of methods) served.add(`${m} ${path}`);
+    }
+  }
+  served.delete('GET /api/v2/openapi.json');
+  const documented = new Set(documentedOperations());
+  t.deepEqual([...served].filter((r) => !documented.has(r)).sort(), [], 'served but undocumented');
+  t.deepEqual([...documented].filter((r) => !served.has(r)).sort(), [], 'documented but not served');
+  for (const [p, ops] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) t.true(Object.keys(ops).length > 0, p);
+});
