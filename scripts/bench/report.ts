@@ -1,0 +1,50 @@
+/** The benchmark's console tables. */
+import { fixed, formatTable } from '../eval/table';
+import { ratio, type LatencySummary } from './stats';
+
+export interface RunResult {
+  target: string;
+  concurrency: number;
+  summary: LatencySummary;
+  statuses: Record<string, number>;
+  errors: string[];
+}
+
+const ms = (v: number) => fixed(v, 1);
+
+export function formatRuns(runs: readonly RunResult[]): string {
+  const head = ['target', 'clients', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'ok', 'failed'];
+  return formatTable(
+    head,
+    runs.map((r) => [r.target, String(r.concurrency), fixed(r.summary.rps, 0), ms(r.summary.p50), ms(r.summary.p95), ms(r.summary.p99), ms(r.summary.max), String(r.summary.ok), String(r.summary.failed)]),
+  );
+}
+
+/** Server context p50 over the Elasticsearch floor p50, per concurrency. */
+export function floorRatios(runs: readonly RunResult[], serverTarget: string, floorTarget: string): Array<{ concurrency: number; serverP50: number; floorP50: number; ratio: number }> {
+  return runs
+    .filter((r) => r.target === serverTarget)
+    .flatMap((s) => {
+      const f = runs.find((r) => r.target === floorTarget && r.concurrency === s.concurrency);
+      return f ? [{ concurrency: s.concurrency, serverP50: s.summary.p50, floorP50: f.summary.p50, ratio: ratio(s.summary.p50, f.summary.p50) }] : [];
+    });
+}
+
+export function formatRatios(rows: ReturnType<typeof floorRatios>): string {
+  return formatTable(
+    ['clients', 'server p50', 'ES p50', 'server / ES'],
+    rows.map((r) => [String(r.concurrency), ms(r.serverP50), ms(r.floorP50), fixed(r.ratio, 2)]),
+  );
+}
+
+/** Each auth mode at one client, with its p50 against the mode it is compared to on the same server. */
+export function formatAuth(runs: readonly RunResult[], baselines: Readonly<Record<string, string>>): string {
+  return formatTable(
+    ['mode', 'p50 ms', 'p95 ms', 'req/s', 'Δ p50', 'compared with'],
+    runs.map((r) => {
+      const base = runs.find((b) => b.target === baselines[r.target]);
+      const delta = base ? r.summary.p50 - base.summary.p50 : Number.NaN;
+      return [r.target, ms(r.summary.p50), ms(r.summary.p95), fixed(r.summary.rps, 0), Number.isFinite(delta) ? `${delta >= 0 ? '+' : ''}${ms(delta)} ms` : '-', base?.target ?? '-'];
+    }),
+  );
+}

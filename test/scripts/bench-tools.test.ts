@@ -1,0 +1,154 @@
+/**
+ * The benchmark's pieces that need no Shelfmark server: /proc parsing, the closed-loop
+ * runner (against a small local HTTP server), loopback checks and the report ratios.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import test from 'ava';
+import { parseProcStatus, readProcMemory, RssSampler } from '../../scripts/bench/rss';
+import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../scripts/bench/load';
+import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/workload';
+import { floorRatios, type RunResult } from '../../scripts/bench/report';
+import { summarizeLatencies } from '../../scripts/bench/stats';
+
+test('parseProcStatus reads VmRSS and VmHWM in kB', (t) => {
+  const text = 'Name:\tnode\nVmPeak:\t 1200000 kB\nVmHWM:\t  250000 kB\nVmRSS:\t  200000 kB\nThreads:\t11\n';
+  t.deepEqual(parseProcStatus(text), { rssKb: 200000, hwmKb: 250000 });
+  t.is(parseProcStatus('Name:\tkthreadd\n'), undefined);
+});
+
+test('RssSampler samples this process', (t) => {
+  if (!readProcMemory(process.pid)) return t.pass('no /proc here');
+  const sampler = new RssSampler(process.pid, 10);
+  t.true(sampler.start());
+  const report = sampler.stop();
+  t.truthy(report);
+  t.true((report?.peakRssMb ?? 0) >= (report?.peakSampledRssMb ?? 0));
+  t.true((report?.samples ?? 0) >= 2);
+  t.false(new RssSampler(2 ** 30).start());
+});
+
+async function withServer(handler: http.RequestListener, run: (url: string, connections: () => number) => Promise<void>): Promise<void> {
+  const server = http.createServer(handler);
+  let connections = 0;
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    await run(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, () => connections);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+
+test('runClosedLoop keeps N connections busy for the duration and counts statuses', async (t) => {
+  let n = 0;
+  const seen = new Set<string>();
+  await withServer(
+    (req, res) => {
+      seen.add(req.url ?? '');
+      n++;
+      setTimeout(() => res.writeHead(n % 10 === 0 ? 503 : 200).end('{}'), 2);
+    },
+    async (url, connections) => {
+      const requests = ['/a', '/b', '/c'].map((p) => ({ method: 'GET' as const, url: new URL(p, url) }));
+      const started = Date.now();
+      const run = await runClosedLoop({ concurrency: 4, durationMs: 400, warmupMs: 50, requests });
+      const took = Date.now() - started;
+      t.true(took >= 400 && took < 2000, `took ${took} ms`);
+      t.is(run.concurrency, 4);
+      t.true(run.latencies.length > 20);
+      t.true((run.statuses['503'] ?? 0) > 0);
+      t.is(failedCount(run), run.statuses['503']);
+      t.is(run.latencies.length, run.statuses['200']);
+      t.deepEqual([...seen].sort(), ['/a', '/b', '/c']);
+      t.true(connections() <= 4, `${connections()} connections`);
+      const s = summarizeLatencies(run.latencies, failedCount(run), run.elapsedMs);
+      t.true(s.p50 >= 2 && s.p50 <= s.p95 && s.p95 <= s.p99 && s.p99 <= s.max);
+    },
+  );
+});
+
+test('runClosedLoop stops at maxRequests', async (t) => {
+  await withServer(
+    (_req, res) => res.end('ok'),
+    async (url) => {
+      const run = await runClosedLoop({ concurrency: 2, durationMs: 10_000, warmupMs: 0, maxRequests: 25, requests: [{ method: 'GET', url: new URL('/', url) }] });
+      t.is(run.latencies.length, 25);
+    },
+  );
+});
+
+test('runClosedLoop starts at startAt and cycles', async (t) => {
+  const seen: string[] = [];
+  await withServer(
+    (req, res) => {
+      seen.push(req.url ?? '');
+      res.end('ok');
+    },
+    async (url) => {
+      const requests = ['/0', '/1', '/2'].map((p) => ({ method: 'GET' as const, url: new URL(p, url) }));
+      await runClosedLoop({ concurrency: 1, durationMs: 10_000, warmupMs: 0, maxRequests: 4, requests, startAt: 2 });
+      t.deepEqual(seen, ['/2', '/0', '/1', '/2']);
+    },
+  );
+});
+
+test('mergeRuns joins slices of one target', (t) => {
+  const a = { concurrency: 1, elapsedMs: 1000, latencies: [1, 2], statuses: { '200': 2, '503': 1 }, errors: ['x'] };
+  const b = { concurrency: 1, elapsedMs: 500, latencies: [3], statuses: { '200': 1 }, errors: ['x', 'y'] };
+  t.deepEqual(mergeRuns([a, b]), { concurrency: 1, elapsedMs: 1500, latencies: [1, 2, 3], statuses: { '200': 3, '503': 1 }, errors: ['x', 'y'] });
+  t.is(summarizeLatencies(mergeRuns([a, b]).latencies, 1, 1500).rps, 2);
+});
+
+test('sendRequest posts a JSON body and reports transport failures', async (t) => {
+  await withServer(
+    (req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => res.end(`${req.method} ${req.headers['content-type']} ${body}`));
+    },
+    async (url) => {
+      const agent = new http.Agent({ keepAlive: true });
+      const a = await sendRequest(agent, { method: 'POST', url: new URL('/x/_search', url), headers: { 'content-type': 'application/json' }, body: '{"size":1}' }, { keepBody: true });
+      t.is(a.status, 200);
+      t.is(a.body, 'POST application/json {"size":1}');
+      agent.destroy();
+    },
+  );
+  const agent = new http.Agent();
+  const refused = await sendRequest(agent, { method: 'GET', url: new URL('http://127.0.0.1:1/') });
+  t.is(refused.status, 0);
+  t.is(refused.error, 'ECONNREFUSED');
+});
+
+test('assertLoopback refuses other hosts', (t) => {
+  t.is(assertLoopback('http://127.0.0.1:9200', 'Elasticsearch').port, '9200');
+  t.notThrows(() => assertLoopback('http://localhost:3000', 'The server'));
+  t.notThrows(() => assertLoopback('http://[::1]:3000', 'The server'));
+  t.throws(() => assertLoopback('http://10.0.0.5:9200', 'Elasticsearch'), { message: /not on 127.0.0.1/ });
+});
+
+test('workload requests carry the eval question', (t) => {
+  const entries = [{ index: 0, library: '/expressjs/expressjs.com', version: '4', query: 'routing?', intent: 'x', qrels: [] }];
+  const [c] = contextRequests('http://127.0.0.1:3000', entries, 'smk_k');
+  t.is(c.url.pathname, '/v2/context');
+  t.deepEqual(Object.fromEntries(c.url.searchParams), { libraryId: '/expressjs/expressjs.com/4', query: 'routing?', type: 'json' });
+  t.is(c.headers?.authorization, 'Bearer smk_k');
+  const [s] = searchRequests('http://127.0.0.1:3000', entries);
+  t.deepEqual(Object.fromEntries(s.url.searchParams), { libraryName: 'expressjs.com', query: 'routing?' });
+  t.is(s.headers?.authorization, undefined);
+  t.is(libraryNameOf('/koajs/koa'), 'koa');
+});
+
+test('floorRatios pairs server and floor runs by concurrency', (t) => {
+  const run = (target: string, concurrency: number, p50: number): RunResult => ({
+    target,
+    concurrency,
+    statuses: {},
+    errors: [],
+    summary: { ok: 1, failed: 0, rps: 1, min: p50, mean: p50, p50, p95: p50, p99: p50, max: p50 },
+  });
+  const rows = floorRatios([run('context', 1, 6), run('es', 1, 2), run('context', 8, 9), run('libs/search', 1, 1)], 'context', 'es');
+  t.deepEqual(rows, [{ concurrency: 1, serverP50: 6, floorP50: 2, ratio: 3 }]);
+});
