@@ -88,7 +88,10 @@ export async function startGitServer(root = fs.mkdtempSync(path.join(os.tmpdir()
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => {
+          fs.rmSync(root, { recursive: true, force: true });
+          resolve();
+        });
       }),
   };
 }
