@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo, canSeeLibrary } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { AccessDeniedError, AppError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
+import { AccessDeniedError, AppError, ConflictError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
 import { locateRepo, parseLibraryId, type GitHost } from './ids';
 import type { GitJobParams } from '../indexing/pipeline/git-job';
 import type { JobRecord } from '../store/models/job';
@@ -172,6 +172,7 @@ async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNe
   if (done.state === 'finalized') return;
   if (done.state === 'failed' || done.state === 'cancelled') {
     if (isNewLibrary) await removeIfNeverBuilt(services, job.libraryId);
+    if (done.state === 'cancelled') throw new ConflictError(`The indexing job ${job._id} was cancelled before it finished; nothing changed.`);
     const message = done.error ?? 'Indexing failed.';
     switch (done.errorCode) {
       case 'validation_error':
