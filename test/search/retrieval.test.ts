@@ -1,0 +1,144 @@
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { startGitServer, createRepo, type GitServer } from '../git-server';
+import { adminKey } from '../helpers';
+
+// Every error code of the retrieval routes, the Context7 shapes, and a Context7-style client.
+let git: GitServer;
+let app: TestApp;
+
+const PAGE = (v: string) => `# Router ${v}
+
+The router maps paths to handlers.
+
+## Defining routes
+
+Use \`router.get()\` to answer GET requests on a path:
+
+\`\`\`js
+const router = new Router();
+router.get('/users/:id', (ctx) => { ctx.body = ctx.params.id; });
+\`\`\`
+
+## Nested routers
+
+Mount a router inside another one with \`router.use()\` and a prefix, so every route of the child
+is served under that prefix.
+
+\`\`\`js
+parent.use('/api', child.routes());
+\`\`\`
+`;
+
+test.before(async () => {
+  git = await startGitServer();
+  createRepo(git.root, 'acme/react-router', [
+    { files: { 'docs/guide.md': PAGE('v1') }, tag: 'v1.0.0' },
+    { files: { 'docs/guide.md': PAGE('v2'), 'README.md': '# React Router\n\nDeclarative routing for apps.\n' }, tag: 'v2.0.0' },
+  ]);
+  createRepo(git.root, 'acme/next.js', [{ files: { 'README.md': '# Next.js\n\nThe React framework for the web, with routing built in.\n\n```js\nexport default function Page() { return null; }\n```\n' } }]);
+  app = await createTestApp({ GITHUB_BASE_URL: git.url });
+  const key = await adminKey(app);
+  for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`]) {
+    const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: url });
+    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  }
+});
+test.after.always(async () => {
+  await app?.close();
+  await git?.close();
+});
+
+test('search: Context7 shape; punctuation- and case-insensitive names', async (t) => {
+  const res = await app.request.get('/v2/libs/search').query({ libraryName: 'React Router', query: 'nested routes' });
+  t.is(res.status, 200);
+  t.is(res.body.searchFilterApplied, false);
+  const first = res.body.results[0];
+  t.is(first.id, '/acme/react-router');
+  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
+  t.true(first.versions.includes('v2.0.0'));
+  const next = await app.request.get('/v2/libs/search').query({ libraryName: 'nextjs' });
+  t.is(next.body.results[0].id, '/acme/next.js');
+  const api = await app.request.get('/api/v2/libs/search').query({ libraryName: 'react-router' });
+  t.is(api.status, 200, 'also mounted under /api/v2');
+});
+
+test('search errors: 400 without libraryName, 404 no_libraries_found', async (t) => {
+  const missing = await app.request.get('/v2/libs/search');
+  t.is(missing.status, 400);
+  t.is(missing.body.error, 'validation_error');
+  const none = await app.request.get('/v2/libs/search').query({ libraryName: 'zzzqqqxxx' });
+  t.is(none.status, 404);
+  t.deepEqual(Object.keys(none.body).sort(), ['error', 'message']);
+  t.is(none.body.error, 'no_libraries_found');
+});
+
+test('context: txt by default in the Context7 layout; json with codeSnippets, infoSnippets and our snippets', async (t) => {
+  const txt = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix' });
+  t.is(txt.status, 200);
+  t.regex(txt.headers['content-type'], /text\/plain/);
+  t.regex(txt.text, /^### /);
+  t.regex(txt.text, /Source: http/);
+  t.regex(txt.text, /parent\.use\('\/api', child\.routes\(\)\)/);
+  const json = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix', type: 'json' });
+  t.deepEqual(Object.keys(json.body).sort(), ['codeSnippets', 'infoSnippets', 'snippets']);
+  const code = json.body.codeSnippets[0];
+  t.deepEqual(Object.keys(code).sort(), ['codeDescription', 'codeId', 'codeLanguage', 'codeList', 'codeTitle', 'codeTokens', 'pageTitle']);
+  const s = json.body.snippets[0];
+  t.truthy(s.source.path && s.source.url && s.source.startLine);
+  t.is(typeof s.score, 'number');
+  t.is(typeof s.tokens, 'number');
+  if (json.body.infoSnippets.length > 0) t.deepEqual(Object.keys(json.body.infoSnippets[0]).sort(), ['breadcrumb', 'content', 'contentTokens', 'pageId']);
+});
+
+test('context: token budgets are whole snippets within the limit; bad budgets are 400', async (t) => {
+  const small = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', type: 'json', tokens: 100 });
+  t.is(small.status, 200);
+  const total = small.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0);
+  t.true(total <= 100);
+  for (const tokens of ['99', '100001', 'abc', '1.5']) {
+    const bad = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', tokens });
+    t.is(bad.status, 400, tokens);
+    t.is(bad.body.error, 'validation_error');
+  }
+});
+
+test('context errors: invalid_library_id, library_not_found, tag_not_found listing tags, no_snippets_found, missing query', async (t) => {
+  const invalid = await app.request.get('/v2/context').query({ libraryId: 'react-router', query: 'x' });
+  t.is(invalid.status, 400);
+  t.is(invalid.body.error, 'invalid_library_id');
+  const unknown = await app.request.get('/v2/context').query({ libraryId: '/acme/nothing', query: 'x' });
+  t.is(unknown.status, 404);
+  t.is(unknown.body.error, 'library_not_found');
+  const tag = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router/v9.9.9', query: 'x' });
+  t.is(tag.status, 404);
+  t.is(tag.body.error, 'tag_not_found');
+  t.regex(tag.body.message, /v2\.0\.0/);
+  const nothing = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'qqqzzz xxyyww' });
+  t.is(nothing.status, 404);
+  t.is(nothing.body.error, 'no_snippets_found');
+  const noQuery = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router' });
+  t.is(noQuery.status, 400);
+  t.is(noQuery.body.error, 'validation_error');
+});
+
+test('versions: /version and @version address a tag; topic is accepted for older clients; v1 route', async (t) => {
+  for (const id of ['/acme/react-router/v2.0.0', '/acme/react-router@v2.0.0']) {
+    const res = await app.request.get('/v2/context').query({ libraryId: id, topic: 'define a route', type: 'json' });
+    t.is(res.status, 200, id);
+  }
+  const v1 = await app.request.get('/api/v1/acme/react-router').query({ topic: 'define a route', tokens: 2000 });
+  t.is(v1.status, 200);
+  t.regex(v1.text, /router\.get\('\/users\/:id'/);
+});
+
+test('a Context7-style client: read results[].id, then fetch the txt context with it', async (t) => {
+  // What Context7 clients do, with nothing but the base URL changed.
+  const base = '/api';
+  const search = await app.request.get(`${base}/v2/libs/search`).query({ libraryName: 'react router', query: 'define routes' });
+  const id: string = search.body.results[0].id;
+  const ctx = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes' });
+  t.is(ctx.status, 200);
+  t.regex(ctx.text, /router\.get/);
+  t.regex(ctx.text, /--------------------------------/);
+});
