@@ -6,14 +6,12 @@
 import type { Services } from '../../src/services';
 import { resolveVersion } from '../../src/store/libraries';
 import { buildContextQuery } from '../../src/search/queries/context';
+import { CANDIDATES } from '../../src/retrieval/context';
 import { libraryIdOf, type EvalEntry } from '../eval/dataset';
 import type { RequestSpec } from './load';
 
-/**
- * Candidates the context use case asks Elasticsearch for; keep equal to `CANDIDATES` in
- * src/retrieval/context.ts so the floor measures the same query.
- */
-export const CONTEXT_CANDIDATES = 80;
+/** The same number of candidates the server asks Elasticsearch for, so the floor measures the same query. */
+export const CONTEXT_CANDIDATES = CANDIDATES;
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 

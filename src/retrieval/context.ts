@@ -18,7 +18,7 @@ import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '..
 import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
 
 /** Candidates fetched from Elasticsearch before re-ranking. */
-const CANDIDATES = 80;
+export const CANDIDATES = 40;
 
 export interface ContextRequest {
   libraryId: string;
