@@ -129,3 +129,11 @@ test('--transport http is refused with a pointer to /mcp; bad options exit 2', a
   const http = await run(process.execPath, [BIN, 'mcp', '--transport', 'http'], { cwd: '/' }).catch((e: { stderr: string }) => e);
   t.regex((http as { stderr: string }).stderr, /already serves MCP over Streamable HTTP at <server>\/mcp/);
 });
+
+test('calls through the stdio bridge count as MCP usage, not txt', async (t) => {
+  await stdio.client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/gadgets', query: 'measure a length in cm' } });
+  await fx.app.services.usage.flush();
+  const metrics = await fx.app.services.usage.metrics('/acme/gadgets', 1);
+  t.true(metrics.totals.byChannel.mcp >= 1, JSON.stringify(metrics.totals));
+  t.is(metrics.totals.byChannel.txt, 0);
+});

@@ -59,7 +59,8 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
 
 export function httpBackend(options: HttpBackendOptions): DocsBackend {
   const base = options.apiUrl.replace(/\/+$/, '');
-  const headers: Record<string, string> = { 'User-Agent': options.userAgent ?? 'shelfmark-mcp-stdio' };
+  // The channel header makes the server count these calls as MCP usage, not txt.
+  const headers: Record<string, string> = { 'User-Agent': options.userAgent ?? 'shelfmark-mcp-stdio', 'X-Shelfmark-Channel': 'mcp' };
   if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
   const timeoutMs = options.timeoutMs ?? 60_000;
 

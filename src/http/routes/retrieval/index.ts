@@ -74,7 +74,8 @@ async function respondWithContext(ctx: Context, services: Services, input: { lib
   const answer = await getContext(services, ctx.state.principal as Principal, input);
   services.usage.record({
     libraryId: answer.library._id,
-    channel: input.type === 'json' ? 'api' : 'txt',
+    // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
+    channel: ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt',
     tokens: answer.tokens,
     query: input.query,
     teamId: answer.library.teamId,
