@@ -1,49 +1,115 @@
-/** Title and description of a project from its README, when its config gives none. */
+/**
+ * Title and description of a project from its README (Markdown or reStructuredText), for
+ * libraries whose config gives none: the first level-1 heading and the first paragraph of
+ * real prose, past logos, badges, HTML banners, link lists and code.
+ */
+
+/** Descriptions are cut to about this many characters, at a sentence or word boundary. */
+export const README_DESCRIPTION_MAX = 300;
+
+/** The first H1 (ATX, setext, reST or HTML) and the first prose paragraph of a README. */
 export function describeFromReadme(text: string): { title?: string; description?: string } {
-  const lines = text.replace(/<!--[\s\S]*?-->/g, '').split('\n');
+  const lines = stripFrontMatter(text.replace(/\r\n?/g, '\n'))
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .split('\n');
   let title: string | undefined;
   let description: string | undefined;
   let para: string[] = [];
+  let fence: string | undefined;
   const flush = () => {
-    const p = para.join(' ').trim();
+    if (!description && para.length > 0) description = proseOf(para);
     para = [];
-    if (!description && isProse(p)) description = p.length > 300 ? `${p.slice(0, 297).replace(/\s+\S*$/, '')}...` : p;
   };
   for (let i = 0; i < lines.length && !description; i++) {
-    const line = lines[i].trim();
-    const h1 = /^#\s+(.+?)\s*#*$/.exec(line);
-    if (h1 && !title) {
-      title = clean(h1[1]);
+    const raw = lines[i];
+    const line = raw.trim();
+    if (fence) {
+      if (line.startsWith(fence)) fence = undefined;
       continue;
     }
-    if (!title && /^[=#*]{3,}$/.test(lines[i + 1]?.trim() ?? '') && line && !/^[=#*-]+$/.test(line)) {
-      title = clean(line);
-      i++;
+    const open = /^(`{3,}|~{3,})/.exec(line);
+    if (open) {
+      flush();
+      fence = open[1];
       continue;
     }
-    if (!line || /^#/.test(line) || /^[=\-~^*]{3,}$/.test(line)) {
+    const next = lines[i + 1]?.trim() ?? '';
+    const heading = headingAt(line, next, lines[i - 1]?.trim() ?? '');
+    if (heading) {
+      flush();
+      if (heading.level === 1 && title === undefined) title = clean(heading.text) || undefined;
+      if (heading.underlined) i++;
+      continue;
+    }
+    if (line === '' || /^([-=~^*_+#`:.'"]\s*){3,}$/.test(line)) {
       flush();
       continue;
     }
     para.push(line);
   }
   flush();
-  return { title, description: description ? clean(description) : undefined };
+  return { ...(title ? { title } : {}), ...(description ? { description } : {}) };
 }
 
-function isProse(p: string): boolean {
-  if (p.length < 20) return false;
-  if (/^(<|!\[|\[!\[|\.\. |\||```|:)/.test(p)) return false;
-  const withoutLinks = p.replace(/!?\[[^\]]*\]\([^)]*\)/g, '').replace(/<[^>]+>/g, '').trim();
-  return withoutLinks.length >= 20;
+/** A heading at this line: `# x`, `<h1>x</h1>`, or a line underlined by `===`/`---` (level 1 for `=`). */
+function headingAt(line: string, next: string, previous: string): { level: number; text: string; underlined: boolean } | undefined {
+  const atx = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+  if (atx) return { level: atx[1].length, text: atx[2], underlined: false };
+  const html = /^<h([1-6])\b[^>]*>(.*?)<\/h\1>/i.exec(line);
+  if (html) return { level: Number(html[1]), text: html[2], underlined: false };
+  const under = /^([=\-~^*#])\1{2,}\s*$/.exec(next);
+  if (line !== '' && under && !/^([=\-~^*#])\1+$/.test(line) && next.length >= Math.min(line.length, 3)) {
+    // reST marks the title with an over- and underline; Markdown's setext H1 uses `=`.
+    const overlined = previous !== '' && previous === next;
+    return { level: under[1] === '=' || overlined ? 1 : 2, text: line, underlined: true };
+  }
+  return undefined;
 }
 
+/** The paragraph as a description, or undefined when it is not prose (badges, HTML, lists, directives). */
+function proseOf(para: readonly string[]): string | undefined {
+  const first = para[0];
+  const joined = para.join(' ');
+  // Simple HTML paragraphs (`<p align="center">Promise based HTTP client…</p>`) are prose;
+  // banners of links, logos and sponsor tables are not.
+  if (first.startsWith('<') && /<(a|img|table|picture|svg|source|td|video|iframe|h[1-6])\b/i.test(joined)) return undefined;
+  if (/^(\||\+[-=]|\.\. |:\w+:|[-*+]\s|\d+[.)]\s|\[!\[|!\[|>\s*\[!)/.test(first)) return undefined;
+  const text = clean(
+    para
+      .filter((l) => !/^\[[^\]]+\]:\s*\S+/.test(l))
+      .map((l) => l.replace(/^>\s?/, ''))
+      .join(' '),
+  );
+  const words = text.replace(/\b\w+:\/\/\S+/g, '').match(/\p{L}{2,}/gu) ?? [];
+  if (text.length < 20 || words.length < 3 || !text.includes(' ')) return undefined;
+  return shorten(text, README_DESCRIPTION_MAX);
+}
+
+/** Markdown/reST/HTML markup removed: images and badges dropped, links reduced to their text. */
 function clean(s: string): string {
   return s
-    .replace(/!\[[^\]]*\]\([^)]*\)/g, '')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[!\[[^\]]*\](\([^)]*\)|\[[^\]]*\])\](\([^)]*\)|\[[^\]]*\])/g, '')
+    .replace(/!\[[^\]]*\](\([^)]*\)|\[[^\]]*\])/g, '')
+    .replace(/\[([^\]]*)\](\([^)]*\)|\[[^\]]*\])?/g, '$1')
+    .replace(/`([^`<]+)\s*<[^>]+>`_{1,2}/g, '$1')
+    .replace(/\|[\w -]+\|/g, '')
     .replace(/<[^>]+>/g, '')
-    .replace(/[*_]{1,2}([^*_]+)[*_]{1,2}/g, '$1')
+    .replace(/(\*\*|__|\*|_|``|`)(\S(?:.*?\S)?)\1/g, '$2')
     .replace(/\s+/g, ' ')
     .trim();
+}
+
+/** Cuts at the last sentence end before `max`, else at a word boundary with an ellipsis. */
+function shorten(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const head = s.slice(0, max);
+  const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('! '), head.lastIndexOf('? '));
+  if (sentence >= max * 0.5) return head.slice(0, sentence + 1);
+  const space = head.lastIndexOf(' ', max - 1);
+  return `${head.slice(0, space > max * 0.5 ? space : max - 1).replace(/[\s,;:]+$/, '')}…`;
+}
+
+function stripFrontMatter(text: string): string {
+  const m = /^(?:\uFEFF)?---\n[\s\S]*?\n---\n/.exec(text);
+  return m ? text.slice(m[0].length) : text;
 }

@@ -1,80 +1,97 @@
 /**
  * Turns parsed snippets into stored snippet documents: sizes bounded, empty ones and
  * (near-)duplicates dropped, token counts of the text a client receives, stable ids, URLs.
+ * The analysed `search*` fields are left empty for search/analysis to fill.
  */
 import type { ParsedSnippet, SnippetDocument } from '../types';
 import { sha256 } from '../../util/hash';
-import { countTokens } from './tokens';
 import { renderSnippetText } from '../../search/format/txt';
-
-export const LIMITS = { code: 8000, description: 800, content: 2000, title: 200 } as const;
+import { boundCode, boundLabel, boundText, SNIPPET_BOUNDS } from './bounds';
+import { createDuplicateFilter } from './dedupe';
+import { countTokens } from './tokens';
 
 export interface FinishContext {
   libraryId: string;
   version: string;
+  /** URL of a file at the indexed commit, anchored at a line. */
   fileUrl: (path: string, line: number) => string;
+  /** Content hash per path (the git blob id), for incremental refreshes. */
   fileHashes: Map<string, string>;
 }
 
+/**
+ * Finishes a build's parsed snippets. Of duplicates (same normalised code, or content for
+ * info snippets; or a near copy of a long one) the one with the lowest path and line is kept.
+ * Output keeps the input order; `generation` is 0 for the caller to set.
+ */
 export function finishSnippets(parsed: readonly ParsedSnippet[], ctx: FinishContext): SnippetDocument[] {
-  const seen = new Set<string>();
-  const out: SnippetDocument[] = [];
-  for (const p of parsed) {
-    const code = p.kind === 'code' ? truncateLines(p.code.replace(/\s+$/, ''), LIMITS.code) : '';
-    const content = p.kind === 'info' ? truncateText(p.content.trim(), LIMITS.content) : '';
-    if (p.kind === 'code' ? code.trim() === '' : content.length < 20) continue;
-    const key = sha256(`${p.kind}\0${normalise(p.kind === 'code' ? code : content)}`);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    const doc: SnippetDocument = {
-      kind: p.kind,
-      title: truncateText(p.title.trim() || p.pageTitle, LIMITS.title),
-      breadcrumb: p.breadcrumb.map((b) => truncateText(b, LIMITS.title)),
-      pageTitle: truncateText(p.pageTitle, LIMITS.title),
-      description: p.kind === 'code' ? truncateText(p.description.trim(), LIMITS.description) : '',
-      content,
-      language: p.kind === 'code' ? p.language : '',
-      code,
-      path: p.path,
-      startLine: p.startLine,
-      id: sha256(`${ctx.libraryId}|${ctx.version}|${p.path}|${p.startLine}|${p.kind}|${code || content}`).slice(0, 24),
-      libraryId: ctx.libraryId,
-      version: ctx.version,
-      generation: 0,
-      url: ctx.fileUrl(p.path, p.startLine),
-      tokens: 0,
-      fileHash: ctx.fileHashes.get(p.path) ?? '',
-      searchTitle: '',
-      searchBreadcrumb: '',
-      searchBody: '',
-      searchCode: '',
-      searchPath: '',
-      searchIdentifiers: '',
-    };
-    doc.tokens = countTokens(renderSnippetText(doc));
-    out.push(doc);
+  const bounded = parsed.map(bound);
+  const isDuplicate = createDuplicateFilter();
+  const keep = new Array<boolean>(bounded.length).fill(false);
+  for (const i of preferenceOrder(bounded)) {
+    const s = bounded[i];
+    if (s === undefined) continue;
+    keep[i] = !isDuplicate(s.kind, s.kind === 'code' ? s.code : s.content);
   }
+  const out: SnippetDocument[] = [];
+  for (const [i, s] of bounded.entries()) if (s && keep[i]) out.push(toDocument(s, ctx));
   return out;
 }
 
-/** Whitespace- and case-insensitive form used to recognise duplicates. */
-function normalise(s: string): string {
-  return s.toLowerCase().replace(/\s+/g, ' ').trim();
+/** The snippet with every field within bounds, or undefined when nothing is left to show. */
+function bound(p: ParsedSnippet): ParsedSnippet | undefined {
+  const code = p.kind === 'code' ? boundCode(p.code.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()) : '';
+  const content = p.kind === 'info' ? boundText(p.content.trim(), SNIPPET_BOUNDS.content) : '';
+  if (p.kind === 'code' ? code === '' : !/[\p{L}\p{N}]/u.test(content)) return undefined;
+  const pageTitle = boundLabel(p.pageTitle);
+  return {
+    kind: p.kind,
+    title: boundLabel(p.title) || pageTitle || fileName(p.path),
+    breadcrumb: p.breadcrumb.map((b) => boundLabel(b)).filter((b) => b !== ''),
+    pageTitle,
+    description: p.kind === 'code' ? boundText(p.description.trim(), SNIPPET_BOUNDS.description) : '',
+    content,
+    language: p.kind === 'code' ? p.language.trim() : '',
+    code,
+    path: p.path,
+    startLine: p.startLine,
+  };
 }
 
-/** Cuts at a line boundary and says so. */
-export function truncateLines(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const cut = s.lastIndexOf('\n', max - 4);
-  return `${s.slice(0, cut > max / 2 ? cut : max - 4)}\n...`;
+/** Indexes sorted by path, then line, then input position: the first of duplicates is kept. */
+function preferenceOrder(snippets: readonly (ParsedSnippet | undefined)[]): number[] {
+  const order = snippets.map((_, i) => i);
+  return order.sort((a, b) => {
+    const x = snippets[a];
+    const y = snippets[b];
+    if (!x || !y) return x ? -1 : y ? 1 : a - b;
+    if (x.path !== y.path) return x.path < y.path ? -1 : 1;
+    return x.startLine - y.startLine || a - b;
+  });
 }
 
-/** Cuts at a sentence or word boundary with an ellipsis. */
-export function truncateText(s: string, max: number): string {
-  if (s.length <= max) return s;
-  const head = s.slice(0, max - 3);
-  const sentence = Math.max(head.lastIndexOf('. '), head.lastIndexOf('\n'));
-  if (sentence > max * 0.6) return `${head.slice(0, sentence + 1)}...`;
-  const space = head.lastIndexOf(' ');
-  return `${head.slice(0, space > max * 0.6 ? space : head.length)}...`;
+function toDocument(s: ParsedSnippet, ctx: FinishContext): SnippetDocument {
+  const text = s.kind === 'code' ? s.code : s.content;
+  const doc: SnippetDocument = {
+    ...s,
+    id: sha256(`${ctx.libraryId}|${ctx.version}|${s.path}|${s.startLine}|${s.kind}|${text}`).slice(0, 24),
+    libraryId: ctx.libraryId,
+    version: ctx.version,
+    generation: 0,
+    url: ctx.fileUrl(s.path, s.startLine),
+    tokens: 0,
+    fileHash: ctx.fileHashes.get(s.path) ?? '',
+    searchTitle: '',
+    searchBreadcrumb: '',
+    searchBody: '',
+    searchCode: '',
+    searchPath: '',
+    searchIdentifiers: '',
+  };
+  doc.tokens = countTokens(renderSnippetText(doc));
+  return doc;
+}
+
+function fileName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }

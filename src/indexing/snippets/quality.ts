@@ -3,65 +3,82 @@
  * default `trustScore` per source.
  */
 import type { SnippetDocument } from '../types';
+import { isDirectoryTree, isImportOnly, isInstallOnly, isLicenceOrChangelog } from './checks';
 
-type Checked = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'>;
+/** What the checks look at. `breadcrumb` helps recognise changelog sections when present. */
+export type CheckedSnippet = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'> & Partial<Pick<SnippetDocument, 'breadcrumb'>>;
 
 /**
- * Default trust (0–10) by source when an admin has not set one: hosted repositories (7)
- * have a public owner and history; uploaded OpenAPI documents (6) are first-party API
- * descriptions but unreviewed; arbitrary git URLs (5) are the least known. Admins override
- * it per library (PATCH /v2/libraries/:owner/:repo).
+ * Default trust (0–10) of a library by where it comes from, until an admin sets another
+ * (PATCH /v2/libraries/:owner/:repo). Repositories on GitHub, GitLab and Bitbucket (7) have a
+ * public owner, history and issue tracker; an uploaded OpenAPI document (6) is a first-party
+ * API description but nobody reviewed it; an arbitrary git URL or a local folder (5) is the
+ * least known. Trust only orders search results among similar matches; it never hides docs.
  */
-export const DEFAULT_TRUST_SCORES: Record<'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi', number> = {
+export const DEFAULT_TRUST_SCORES = {
   github: 7,
   gitlab: 7,
   bitbucket: 7,
   git: 5,
   openapi: 6,
-};
+  local: 5,
+} as const satisfies Record<string, number>;
 
-const CHECK_WEIGHTS: Record<string, number> = {
-  'missing title': 1,
-  'missing description': 1,
-  'missing language': 1,
-  'code too short': 1.5,
-  'licence or changelog': 2,
-  'directory tree': 2,
-  'imports only': 1.5,
-  'install command only': 1.5,
-};
+/** The checks, with their weights in the score; info snippets get only those marked `all`. */
+export const QUALITY_CHECKS = {
+  'missing title': { weight: 1, all: true },
+  'licence or changelog': { weight: 2, all: true },
+  'directory tree': { weight: 2, all: true },
+  'missing description': { weight: 1, all: false },
+  'missing language': { weight: 1, all: false },
+  'code too short': { weight: 1.5, all: false },
+  'imports only': { weight: 1.5, all: false },
+  'install command only': { weight: 1.5, all: false },
+} as const;
 
-const IMPORT_LINE = /^\s*(import\s|from\s+\S+\s+import\s|export\s+\*\s+from|const\s+\w+\s*=\s*require\(|(var|let)\s+\w+\s*=\s*require\(|require\(|using\s+[\w.]+;|#include\s|use\s+[\w:]+;|@import\s)/;
-const INSTALL_LINE = /^\s*(\$\s*)?(npm\s+(i|install|add)|pnpm\s+(add|i|install)|yarn\s+add|bun\s+add|pip3?\s+install|python3?\s+-m\s+pip\s+install|poetry\s+add|uv\s+(add|pip\s+install)|conda\s+install|go\s+get|cargo\s+add|composer\s+require|gem\s+install|npx\s+\S+\s+init)\b/;
-const TREE_LINE = /[├└│]|^\s*[|`]--/;
+export type SnippetIssue = keyof typeof QUALITY_CHECKS;
 
-/** The checks a snippet fails (empty when it is a good snippet). */
-export function snippetIssues(s: Checked): string[] {
-  const issues: string[] = [];
+const CHECK_NAMES = Object.keys(QUALITY_CHECKS) as SnippetIssue[];
+const WEIGHT_ALL = sumWeights((c) => QUALITY_CHECKS[c].all);
+const WEIGHT_CODE = sumWeights(() => true);
+
+/** Code shorter than this (and under three lines) teaches little. */
+const MIN_CODE_CHARS = 80;
+const MIN_CODE_LINES = 3;
+
+/** The checks a snippet fails, in a fixed order (empty for a good snippet). */
+export function snippetIssues(s: CheckedSnippet): SnippetIssue[] {
+  const issues: SnippetIssue[] = [];
+  const code = s.kind === 'code';
   if (!s.title.trim()) issues.push('missing title');
-  const text = `${s.title}\n${s.content}`.toLowerCase();
-  if (/\b(permission is hereby granted|licensed under the|all rights reserved)\b/.test(text) || /(^|\/)(changelog|changes|history|license)[^/]*$/i.test(s.path)) issues.push('licence or changelog');
-  if (s.kind === 'code') {
-    const lines = s.code.split('\n').filter((l) => l.trim() !== '');
-    if (!s.description.trim()) issues.push('missing description');
-    if (!s.language.trim()) issues.push('missing language');
-    if (lines.length < 3 && s.code.trim().length < 80) issues.push('code too short');
-    if (lines.length > 0 && lines.filter((l) => TREE_LINE.test(l)).length >= Math.ceil(lines.length / 2)) issues.push('directory tree');
-    if (lines.length > 0 && lines.every((l) => IMPORT_LINE.test(l) || /^\s*(\/\/|#)/.test(l))) issues.push('imports only');
-    if (lines.length > 0 && lines.every((l) => INSTALL_LINE.test(l) || /^\s*(#|\/\/)/.test(l))) issues.push('install command only');
-  }
+  if (isLicenceOrChangelog(s)) issues.push('licence or changelog');
+  if (isDirectoryTree(code ? s.code : s.content)) issues.push('directory tree');
+  if (!code) return issues;
+  if (!s.description.trim()) issues.push('missing description');
+  if (!s.language.trim()) issues.push('missing language');
+  const lines = s.code.split('\n').filter((l) => l.trim() !== '').length;
+  if (lines < MIN_CODE_LINES && s.code.trim().length < MIN_CODE_CHARS) issues.push('code too short');
+  if (isImportOnly(s.code)) issues.push('imports only');
+  if (isInstallOnly(s.code)) issues.push('install command only');
   return issues;
 }
 
-/** Weighted pass rate of every check over every snippet, 0–100 with one decimal. */
-export function benchmarkScore(snippets: readonly Checked[]): number {
+/**
+ * 0–100 with one decimal: the average of the snippets' weighted pass rates, each snippet
+ * weighing as much as its applicable checks (so code snippets, with eight checks, count
+ * more than info snippets with three). No snippets score 0.
+ */
+export function benchmarkScore(snippets: readonly CheckedSnippet[]): number {
   if (snippets.length === 0) return 0;
   let possible = 0;
   let lost = 0;
   for (const s of snippets) {
-    const applicable = s.kind === 'code' ? Object.values(CHECK_WEIGHTS) : [CHECK_WEIGHTS['missing title'], CHECK_WEIGHTS['licence or changelog']];
-    possible += applicable.reduce((a, b) => a + b, 0);
-    for (const issue of snippetIssues(s)) lost += CHECK_WEIGHTS[issue] ?? 0;
+    possible += s.kind === 'code' ? WEIGHT_CODE : WEIGHT_ALL;
+    for (const issue of snippetIssues(s)) lost += QUALITY_CHECKS[issue].weight;
   }
   return Math.round((1000 * (possible - lost)) / possible) / 10;
+}
+
+function sumWeights(applies: (check: SnippetIssue) => boolean): number {
+  return CHECK_NAMES.filter(applies).reduce((sum, c) => sum + QUALITY_CHECKS[c].weight, 0);
 }
