@@ -47,7 +47,13 @@ export interface IdentifiedRequest {
 
 const SERVICE: Authenticated = { principal: { kind: 'service' }, mustChangePassword: false };
 
+/** Bound on the key-hash → owner memo (cleared when full). */
+const MAX_KNOWN_KEYS = 10_000;
+
 export class AuthService {
+  /** API key hash → its owner's user id (immutable), so both can be read at once. */
+  private readonly keyOwners = new Map<string, string>();
+
   constructor(
     private readonly deps: {
       config: Pick<Config, 'apiKey' | 'defaultAdmin'>;
@@ -80,16 +86,25 @@ export class AuthService {
   }
 
   private async resolveKey(value: string): Promise<Authenticated> {
-    const key = await this.deps.keys.lookup(value);
-    if (!key) throw new InvalidApiKeyError('Invalid API key: it is unknown or has been deleted.');
-    const user = await this.deps.users.get(key.userId);
+    const hash = hashApiKey(value);
+    // A key's owner never changes, so once seen the key and its user are read in parallel
+    // (one round trip). Both are read fresh every time: a deleted key or user fails at once.
+    const knownOwner = this.keyOwners.get(hash);
+    const [key, guessedUser] = await Promise.all([this.deps.keys.lookup(value), knownOwner ? this.deps.users.getForAuth(knownOwner) : undefined]);
+    if (!key) {
+      this.keyOwners.delete(hash);
+      throw new InvalidApiKeyError('Invalid API key: it is unknown or has been deleted.');
+    }
+    const user = knownOwner === key.userId && guessedUser !== undefined ? guessedUser : await this.deps.users.getForAuth(key.userId);
     if (!user) throw new InvalidApiKeyError('Invalid API key: it is unknown or has been deleted.');
+    if (this.keyOwners.size >= MAX_KNOWN_KEYS) this.keyOwners.clear();
+    this.keyOwners.set(hash, key.userId);
     this.deps.keys.touch(key);
     return { principal: userPrincipal(user, 'api_key', key._id), mustChangePassword: user.mustChangePassword };
   }
 
   private async resolveSession(claims: SessionClaims, credentials: PresentedCredentials): Promise<Authenticated> {
-    const [session, user] = await Promise.all([this.deps.sessions.find(claims.jti), this.deps.users.get(claims.sub)]);
+    const [session, user] = await Promise.all([this.deps.sessions.find(claims.jti), this.deps.users.getForAuth(claims.sub)]);
     if (!session || session.userId !== claims.sub || !user) {
       // A logged-out or expired cookie is no credential at all: the caller is anonymous.
       return { principal: { kind: 'anonymous', clientId: credentials.clientAddress }, mustChangePassword: false };

@@ -57,7 +57,8 @@ export class ApiKeyService {
   /** Finds the live key with this value (well-formed keys only; see API_KEY_PATTERN). */
   async lookup(value: string): Promise<ApiKeyLookup | null> {
     const hash = hashApiKey(value);
-    const found = await this.ApiKey.findOne({ hash }, { _id: 1, userId: 1, hash: 1, lastUsedAt: 1 }).lean<ApiKeyLookup>();
+    // Straight from the driver: every request with a key does this.
+    const found = (await this.ApiKey.collection.findOne({ hash }, { projection: { _id: 1, userId: 1, hash: 1, lastUsedAt: 1 } })) as ApiKeyLookup | null;
     // The index lookup is by hash; the comparison below is constant-time regardless.
     if (!found || !safeEqual(found.hash, hash)) return null;
     return found;

@@ -53,7 +53,8 @@ export class SessionService {
 
   /** The live session record (not logged out, not expired). */
   async find(jti: string, now = new Date()): Promise<SessionRecord | null> {
-    const session = await this.Session.findById(jti).lean<SessionRecord>();
+    // Straight from the driver: every dashboard request does this.
+    const session = (await this.Session.collection.findOne({ _id: jti } as never)) as unknown as SessionRecord | null;
     return session && session.expiresAt > now ? session : null;
   }
 

@@ -22,7 +22,12 @@ export interface NewUser {
 }
 
 export class UserService {
-  constructor(private readonly User: UserModel) {}
+  private readonly authCache = new Map<string, { at: number; user: UserRecord | null }>();
+
+  constructor(
+    private readonly User: UserModel,
+    private readonly authCacheMs = 1000,
+  ) {}
 
   count(): Promise<number> {
     return this.User.countDocuments({});
@@ -55,6 +60,26 @@ export class UserService {
     return this.User.findById(id).lean<UserRecord>();
   }
 
+  /**
+   * The user as authentication needs it. Every request with a key or session asks, so the
+   * answer is kept for `authCacheMs` (1 s) per instance, like policies and library records;
+   * this instance's own changes to a user drop it at once. Keys and sessions themselves are
+   * never cached: deleting either (or the user, which deletes its keys) takes effect on the
+   * very next request everywhere.
+   */
+  async getForAuth(id: string): Promise<UserRecord | null> {
+    const hit = this.authCache.get(id);
+    if (hit && Date.now() - hit.at < this.authCacheMs) return hit.user;
+    const user = (await this.User.collection.findOne({ _id: id } as never)) as unknown as UserRecord | null;
+    if (this.authCache.size >= 10_000) this.authCache.clear();
+    this.authCache.set(id, { at: Date.now(), user });
+    return user;
+  }
+
+  private forget(id: string): void {
+    this.authCache.delete(id);
+  }
+
   async require(id: string): Promise<UserRecord> {
     const user = await this.get(id);
     if (!user) throw new UserNotFoundError(id);
@@ -83,6 +108,7 @@ export class UserService {
 
   async update(id: string, change: { role?: Role; defaultTeamId?: string | null }): Promise<UserRecord> {
     const res = await this.User.updateOne({ _id: id }, { $set: change });
+    this.forget(id);
     if (res.matchedCount === 0) throw new UserNotFoundError(id);
     return this.require(id);
   }
@@ -97,6 +123,7 @@ export class UserService {
     }
     try {
       const res = await this.User.updateOne({ _id: id }, { $set });
+      this.forget(id);
       if (res.matchedCount === 0) throw new UserNotFoundError(id);
     } catch (error) {
       if (isDuplicate(error)) throw new ConflictError(`The username "${change.username}" is taken.`);
@@ -106,7 +133,9 @@ export class UserService {
   }
 
   async delete(id: string): Promise<boolean> {
-    return (await this.User.deleteOne({ _id: id })).deletedCount > 0;
+    const deleted = (await this.User.deleteOne({ _id: id })).deletedCount > 0;
+    this.forget(id);
+    return deleted;
   }
 
   /**
@@ -120,6 +149,7 @@ export class UserService {
       const teamIds = memberships.map((m) => m.teamId);
       const defaultTeamId = user.defaultTeamId && teamIds.includes(user.defaultTeamId) ? user.defaultTeamId : (teamIds[0] ?? null);
       const res = await this.User.updateOne({ _id: id, rev: user.rev }, { $set: { memberships, defaultTeamId }, $inc: { rev: 1 } });
+      this.forget(id);
       if (res.matchedCount === 1) return this.require(id);
     }
     throw new ConflictError('The user was changed concurrently; try again.');

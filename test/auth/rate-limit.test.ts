@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser } from './fixtures';
-import { IncrementCounter, RateLimiter, SlotCounter, WINDOW_MS } from '../../src/auth/rate-limiter';
+import { blockSize, IncrementCounter, RateLimiter, SlotCounter, WINDOW_MS } from '../../src/auth/rate-limiter';
 
 let app: TestApp;
 let untrusting: TestApp;
@@ -120,4 +120,49 @@ test('both counting strategies count a window and purge it once it has ended', a
     t.true((await limiter.purge()) > 0);
     t.is(await Model.countDocuments({ _id: { $regex: `^standard:${id}:` } }), 0);
   }
+});
+
+test('large limits reserve blocks: few store writes, and two instances together never pass the limit', async (t) => {
+  const Model = app.services.auth.RateCounter;
+  t.is(blockSize(3), 1);
+  t.is(blockSize(100), 5);
+  t.is(blockSize(1_000_000), 1000);
+  const limits = { anonPerMinute: 100, keyPerMinute: 100, expensivePerMinute: 100 };
+  for (const make of [() => new IncrementCounter(Model), () => new SlotCounter(Model)]) {
+    const now = Date.UTC(2031, 0, 1, 0, 0, 5);
+    // Two limiters with their own memory, as two instances sharing the store.
+    const a = new RateLimiter(Model, make(), limits, () => now);
+    const b = new RateLimiter(Model, make(), limits, () => now);
+    const id = `blocks-${a.strategy.name}-${Date.now()}`;
+    const decisions = [];
+    for (let round = 0; round < 40; round++) {
+      const order = [a, a, b, a, b];
+      if (a.strategy.name === 'slots') {
+        // Bursts in parallel on both, so reservations race (FerretDB's unique _id decides).
+        decisions.push(...(await Promise.all(order.map((l) => l.hit('standard', id, 'anonymous')))));
+      } else {
+        // `$inc` is atomic only on MongoDB; these tests run on FerretDB, so no racing here.
+        for (const l of order) decisions.push(await l.hit('standard', id, 'anonymous'));
+      }
+    }
+    const admitted = decisions.filter((d) => d.allowed).length;
+    t.true(admitted <= 100, `${a.strategy.name}: admitted ${admitted}`);
+    t.true(admitted >= 100 - 2 * (blockSize(100) - 1), `${a.strategy.name}: admitted ${admitted}, at most one partly used block per instance lost`);
+    const records = await Model.find({ _id: { $regex: `^standard:${id}:` } }).lean();
+    if (a.strategy.name === 'slots') t.true(records.length <= 100 / blockSize(100) + 1, `${records.length} block records for ${admitted} requests`);
+    else t.is(records.length, 1);
+    const refused = decisions.filter((d) => !d.allowed);
+    t.true(refused.length > 0 && refused.every((d) => d.remaining === 0));
+  }
+});
+
+test('one instance admits exactly the limit with blocks, numbering remaining down to 0', async (t) => {
+  const Model = app.services.auth.RateCounter;
+  const now = Date.UTC(2031, 0, 1, 0, 3, 5);
+  const limiter = new RateLimiter(Model, new SlotCounter(Model), { anonPerMinute: 60, keyPerMinute: 60, expensivePerMinute: 60 }, () => now);
+  const id = `exact-${Date.now()}`;
+  const decisions = await Promise.all(Array.from({ length: 70 }, () => limiter.hit('standard', id, 'anonymous')));
+  t.is(decisions.filter((d) => d.allowed).length, 60);
+  t.deepEqual(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => y - x), Array.from({ length: 60 }, (_, i) => 59 - i));
+  t.is(await Model.countDocuments({ _id: { $regex: `^standard:${id}:` } }), 60 / blockSize(60));
 });

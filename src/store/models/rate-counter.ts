@@ -2,8 +2,9 @@ import { Schema, type Connection, type Model } from 'mongoose';
 
 /**
  * A rate-limit record. With the `$inc` strategy one document per class, identity and
- * window holds `count`; with the slot strategy (FerretDB) one document per admitted
- * request, `_id` = `<window key>:<slot>`. Either way `expiresAt` drives the purge.
+ * window holds `count` (request numbers reserved so far); with the slot strategy
+ * (FerretDB) one document per reserved block, `_id` = `<window key>:<block>`. Either way
+ * `expiresAt` drives the purge. See auth/rate-limiter.ts.
  */
 export interface RateCounterRecord {
   _id: string;
