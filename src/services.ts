@@ -61,8 +61,11 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const libraries = new LibraryRepository(models.Library);
-  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition());
-  await snippets.ensureIndex();
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
+    onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
+  });
+  const ensured = await snippets.ensureIndex();
+  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
   const jobs = new JobQueue(models.Job);
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
@@ -104,6 +107,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     async close() {
       await services.worker?.stop();
       await services.authHousekeeping.stop();
+      await snippets.close();
       await Promise.allSettled([mongo.close(), es.close()]);
     },
   };

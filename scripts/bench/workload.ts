@@ -59,6 +59,8 @@ export interface FloorQueries {
  */
 export async function elasticsearchFloorRequests(services: Services, entries: readonly EvalEntry[]): Promise<FloorQueries> {
   const url = new URL(`/${services.snippets.alias}/_search`, services.config.elasticsearchUrl);
+  // The same response filtering as SnippetStore.searchHits.
+  url.searchParams.set('filter_path', 'hits.hits._source,hits.hits._score');
   const requests: RequestSpec[] = [];
   const skipped: string[] = [];
   for (const e of entries) {

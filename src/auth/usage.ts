@@ -1,7 +1,9 @@
 /**
  * Usage metrics: requests per library, UTC day and channel, tokens served, and the top
  * queries. `record` never waits and never throws: events are summed in memory and written
- * about once a second by one flush at a time (`$inc` upserts). Writing sequentially from
+ * about every 5 seconds by one flush at a time (`$inc` upserts; a busy server writes one
+ * update per library and distinct query per flush, not per request; the metrics endpoints
+ * flush this instance's events first). Writing sequentially from
  * each process also keeps FerretDB, whose concurrent `$inc`s can lose updates, exact for
  * a single instance. The only code that touches the usage models.
  */
@@ -76,7 +78,7 @@ export class UsageService {
     private readonly Daily: UsageDailyModel,
     private readonly Query: UsageQueryModel,
     private readonly log: Logger,
-    private readonly flushDelayMs = 1000,
+    private readonly flushDelayMs = 5000,
   ) {}
 
   /** Counts one served request. Fire-and-forget: never throws, never waits. */

@@ -82,6 +82,6 @@ async function searchCandidates(services: Services, library: LibraryRecord, requ
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
   const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size: CANDIDATES });
-  const res = await services.snippets.search<ContextSnippet>(body);
-  return res.hits.hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
+  const hits = await services.snippets.searchHits<ContextSnippet>(body);
+  return hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
 }

@@ -58,7 +58,7 @@ export async function searchLibraries(services: Services, principal: Principal, 
     const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
     const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query, generations });
     if (body) {
-      contentScores = readLibraryContentScores(await services.snippets.search(body));
+      contentScores = readLibraryContentScores({ hits: { hits: await services.snippets.searchHits(body) } });
     }
   }
   const ranked = rankLibraries({ libraryName, query, libraries: summaries, contentScores });

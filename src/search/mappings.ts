@@ -18,6 +18,9 @@ export const SHINGLE_ANALYZER = 'shelfmark_shingles';
 export const SNIPPET_INDEX_SETTINGS: estypes.IndicesIndexSettings = {
   number_of_shards: 1,
   number_of_replicas: 0,
+  // One library version's snippets side by side: the query filter then skips whole ranges
+  // (see snippet-store.ts for the measured effect).
+  sort: { field: ['libraryId', 'version', 'generation'], order: ['asc', 'asc', 'asc'] },
   analysis: {
     filter: {
       shelfmark_word_pairs: { type: 'shingle', min_shingle_size: 2, max_shingle_size: 2, output_unigrams: false },

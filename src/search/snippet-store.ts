@@ -1,16 +1,36 @@
 /**
- * The snippets index. One physical index per mapping version (`<prefix>-snippets-v1`)
- * behind an alias (`<prefix>-snippets`), so a mapping change can be rolled out by building
- * `-v2` and moving the alias. Within it, each library version is written as a new
- * *generation*; readers filter on the generation MongoDB says is current, so a new build
- * replaces the old one in one step and old generations are deleted afterwards.
+ * The snippets index. One physical index per mapping version (`<prefix>-snippets-v2`)
+ * behind an alias (`<prefix>-snippets`); at start-up an index of an older mapping version is
+ * copied into the current one and the alias moved (`ensureIndex`). Within it, each library
+ * version is written as a new *generation*; readers filter on the generation MongoDB says is
+ * current, so a new build replaces the old one in one step and old generations are deleted
+ * afterwards.
+ *
+ * Query cost: a context query's clauses look up every query term in every field of every
+ * segment (for scoring statistics) before any matching, so the number of segments matters
+ * as much as the number of documents. The index is sorted by library, version and
+ * generation (one library version's snippets are contiguous, so the filter skips the rest
+ * in large strides), and after builds and deletions it is merged back to one segment
+ * (`scheduleCompaction`). Measured on the corpus (28k snippets, 8 clients): 3.7 ms of
+ * Elasticsearch CPU per context query on the unsorted 6-segment index, 2.5 ms sorted and
+ * merged.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
-export const SNIPPETS_MAPPING_VERSION = 1;
+export const SNIPPETS_MAPPING_VERSION = 2;
 const BULK_CHUNK = 1000;
+/** Compaction waits this long after the last write, so a batch of builds merges once. */
+const COMPACT_DELAY_MS = 10_000;
+/** Larger indices are left to Elasticsearch's merge policy (a forced merge rewrites it all). */
+const MAX_COMPACT_BYTES = 4 * 1024 ** 3;
+
+export interface SnippetStoreOptions {
+  compactDelayMs?: number;
+  /** Told about background work that failed (compaction); it never throws to a caller. */
+  onBackgroundError?: (what: string, error: unknown) => void;
+}
 
 export interface IndexDefinition {
   settings: estypes.IndicesIndexSettings;
@@ -21,17 +41,30 @@ export class SnippetStore {
   readonly alias: string;
   readonly physical: string;
 
+  private readonly prefix: string;
+  private compactTimer: NodeJS.Timeout | undefined;
+  private compacting: Promise<unknown> | undefined;
+
   constructor(
     private readonly es: EsClient,
     prefix: string,
     private readonly definition: IndexDefinition,
+    private readonly options: SnippetStoreOptions = {},
   ) {
+    this.prefix = prefix;
     this.alias = `${prefix}-snippets`;
     this.physical = `${prefix}-snippets-v${SNIPPETS_MAPPING_VERSION}`;
   }
 
-  /** Creates the physical index and alias when missing (idempotent, safe to race). */
-  async ensureIndex(): Promise<void> {
+  /**
+   * Creates the physical index and alias when missing (idempotent, safe to race). When the
+   * alias still points at an index of an older mapping version, its snippets are copied into
+   * the new index, the alias is moved in one step and the old index deleted. Run it with no
+   * other instance writing (stop them for an upgrade): a snippet written to the old index
+   * during the copy would be lost.
+   */
+  async ensureIndex(): Promise<{ migrated?: { from: string; snippets: number } }> {
+    const old = await this.olderIndices();
     const exists = await this.es.indices.exists({ index: this.physical });
     if (!exists) {
       try {
@@ -39,15 +72,105 @@ export class SnippetStore {
           index: this.physical,
           settings: this.definition.settings,
           mappings: this.definition.mappings,
-          aliases: { [this.alias]: { is_write_index: true } },
+          // While an older index still serves, the alias moves only once the copy is done.
+          ...(old.length === 0 ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
         });
       } catch (error) {
         if (!String((error as Error).message).includes('resource_already_exists_exception')) throw error;
       }
     }
-    const hasAlias = await this.es.indices.existsAlias({ name: this.alias, index: this.physical });
-    if (!hasAlias) await this.es.indices.putAlias({ index: this.physical, name: this.alias });
     await this.es.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' });
+    let migrated: { from: string; snippets: number } | undefined;
+    for (const from of old) {
+      const snippets = await this.copyFrom(from);
+      await this.es.indices.updateAliases({
+        actions: [
+          { remove: { index: from, alias: this.alias, must_exist: false } },
+          { add: { index: this.physical, alias: this.alias, is_write_index: true } },
+        ],
+      });
+      await this.es.indices.delete({ index: from, ignore_unavailable: true });
+      migrated = { from, snippets };
+    }
+    const hasAlias = await this.es.indices.existsAlias({ name: this.alias, index: this.physical });
+    if (!hasAlias) await this.es.indices.putAlias({ index: this.physical, name: this.alias, is_write_index: true });
+    if (migrated) await this.compact();
+    return migrated ? { migrated } : {};
+  }
+
+  /** Indices of earlier mapping versions that the alias still points at. */
+  private async olderIndices(): Promise<string[]> {
+    if (!(await this.es.indices.existsAlias({ name: this.alias }))) return [];
+    const aliases = await this.es.indices.getAlias({ name: this.alias });
+    return Object.keys(aliases).filter((index) => index !== this.physical && index.startsWith(`${this.prefix}-snippets-v`));
+  }
+
+  /** Copies every snippet of `from` into the current physical index; returns how many. */
+  private async copyFrom(from: string): Promise<number> {
+    let after: estypes.SortResults | undefined;
+    let copied = 0;
+    for (;;) {
+      const res = await this.es.search<SnippetDocument>({
+        index: from,
+        size: BULK_CHUNK,
+        query: { match_all: {} },
+        sort: [{ id: 'asc' }, { generation: 'asc' }],
+        ...(after ? { search_after: after } : {}),
+      });
+      const hits = res.hits.hits;
+      if (hits.length === 0) break;
+      const operations = hits.flatMap((h) => [{ index: { _index: this.physical, _id: h._id } }, h._source]);
+      const bulk = await this.es.bulk({ operations, refresh: false });
+      if (bulk.errors) {
+        const first = bulk.items.find((it) => it.index?.error)?.index?.error;
+        throw new Error(`Copying snippets from ${from} failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
+      }
+      copied += hits.length;
+      after = hits[hits.length - 1].sort;
+    }
+    await this.es.indices.refresh({ index: this.physical });
+    return copied;
+  }
+
+  /**
+   * Merges the index back to one segment, COMPACT_DELAY_MS after the last call (builds and
+   * deletions call it), in the background. Never throws; failures go to onBackgroundError.
+   */
+  scheduleCompaction(): void {
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = setTimeout(() => {
+      this.compactTimer = undefined;
+      this.compact().catch((error: unknown) => this.options.onBackgroundError?.('compacting the snippets index', error));
+    }, this.options.compactDelayMs ?? COMPACT_DELAY_MS);
+    this.compactTimer.unref();
+  }
+
+  /** Merges the index to one segment now, unless it already is or is too large; one at a time. */
+  async compact(): Promise<{ segmentsBefore: number; merged: boolean }> {
+    while (this.compacting) await this.compacting.catch(() => undefined);
+    const run = (async () => {
+      const stats = await this.es.indices.stats({ index: this.physical, metric: ['segments', 'store'] });
+      const primaries = stats.indices?.[this.physical]?.primaries;
+      const segmentsBefore = primaries?.segments?.count ?? 0;
+      const bytes = primaries?.store?.size_in_bytes ?? 0;
+      if (segmentsBefore <= 1 || bytes > MAX_COMPACT_BYTES) return { segmentsBefore, merged: false };
+      // A merge of a few hundred MB can outlast the client's request timeout.
+      await this.es.indices.forcemerge({ index: this.physical, max_num_segments: 1 }, { requestTimeout: 15 * 60_000 });
+      return { segmentsBefore, merged: true };
+    })();
+    this.compacting = run;
+    try {
+      return await run;
+    } finally {
+      this.compacting = undefined;
+    }
+  }
+
+  /** Cancels a scheduled compaction and waits for a running one (at shutdown). */
+  async close(): Promise<void> {
+    if (this.compactTimer) clearTimeout(this.compactTimer);
+    this.compactTimer = undefined;
+    await this.compacting?.catch(() => undefined);
   }
 
   /** Writes snippets of one generation; they stay invisible until that generation is switched in. */
@@ -114,11 +237,23 @@ export class SnippetStore {
       await this.es.bulk({ operations, refresh: true });
       deleted += hits.length;
     }
+    // Every build and every deletion ends here: merge the segments they left behind.
+    this.scheduleCompaction();
     return deleted;
   }
 
   async search<T = SnippetDocument>(body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
     return this.es.search<T>({ ...body, index: this.alias });
+  }
+
+  /**
+   * The hot-path search: only each hit's `_source` and `_score` come back (`filter_path`),
+   * so Elasticsearch serialises and Node parses no envelope per hit.
+   */
+  async searchHits<T = SnippetDocument>(body: estypes.SearchRequest): Promise<Array<{ _source?: T; _score?: number | null }>> {
+    const res = await this.es.search<T>({ ...body, index: this.alias, filter_path: ['hits.hits._source', 'hits.hits._score'] });
+    // With filter_path, a search without hits answers `{}`.
+    return res.hits?.hits ?? [];
   }
 }
 

@@ -1,7 +1,8 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import mongoose from 'mongoose';
-import { ensureStores, uniqueName } from '../harness';
+import { deleteIndices, ensureStores, uniqueName } from '../harness';
+import { createEsClient } from '../../src/search/client';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { WINDOW_MS } from '../../src/auth/rate-limiter';
 
@@ -55,7 +56,10 @@ test.after.always(async () => {
   const conn = await mongoose.createConnection(config.mongodbUri, { dbName: name }).asPromise();
   await conn.dropDatabase();
   await conn.close();
-  await fetch(`${config.elasticsearchUrl}/${name}-*?ignore_unavailable=true&allow_no_indices=true`, { method: 'DELETE' }).catch(() => undefined);
+  // Elasticsearch refuses wildcard deletes: list the test's indices, then delete them by name.
+  const es = createEsClient(config.elasticsearchUrl, 10_000);
+  await deleteIndices(es, name);
+  await es.close();
 });
 
 test('two server processes sharing one MongoDB hold a combined rate limit', async (t) => {

@@ -49,3 +49,55 @@ test.serial('the strict mapping refuses unknown fields', async (t) => {
   const bad = { ...doc(9, 300), surprise: 1 } as unknown as SnippetDocument;
   await t.throwsAsync(store.write([bad]), { message: /rejected/ });
 });
+
+test.serial('the index is sorted by library, version and generation', async (t) => {
+  const settings = await es.indices.getSettings({ index: store.physical });
+  const sort = settings[store.physical].settings?.index?.sort as { field?: string[] } | undefined;
+  t.deepEqual(sort?.field, ['libraryId', 'version', 'generation']);
+});
+
+test.serial('compaction merges the segments of several builds into one, and only when needed', async (t) => {
+  for (let g = 400; g < 404; g++) await store.write([doc(g, g, `docs/${g}.md`)]);
+  const segments = async () => (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
+  t.true((await segments()) > 1, 'each write refreshes into a new segment');
+  const first = await store.compact();
+  t.true(first.merged);
+  t.is(await segments(), 1);
+  t.deepEqual(await store.compact(), { segmentsBefore: 1, merged: false });
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 402 })).length, 1, 'nothing lost');
+});
+
+test.serial('deleting generations schedules a compaction in the background', async (t) => {
+  const quick = new SnippetStore(es, prefix, snippetIndexDefinition(), { compactDelayMs: 50 });
+  await quick.write([doc(500, 500, 'docs/x.md')]);
+  await quick.write([doc(501, 501, 'docs/y.md')]);
+  await quick.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 501 });
+  const segments = async () => (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
+  for (let i = 0; i < 100 && (await segments()) > 1; i++) await new Promise((r) => setTimeout(r, 100));
+  t.is(await segments(), 1);
+  await quick.close();
+});
+
+test.serial('an index of an older mapping version is copied into the current one and the alias moved', async (t) => {
+  const oldPrefix = `${prefix}-mig`;
+  const oldIndex = `${oldPrefix}-snippets-v1`;
+  const { settings, mappings } = snippetIndexDefinition();
+  const { sort: _sort, ...unsorted } = settings;
+  await es.indices.create({ index: oldIndex, settings: unsorted, mappings, aliases: { [`${oldPrefix}-snippets`]: { is_write_index: true } } });
+  const docs = Array.from({ length: 2500 }, (_, i) => ({ ...doc(i, 700), libraryId: '/old/lib' }));
+  await es.bulk({ operations: docs.flatMap((d) => [{ index: { _index: oldIndex, _id: `${d.id}:${d.generation}` } }, d]), refresh: true });
+  const migrating = new SnippetStore(es, oldPrefix, snippetIndexDefinition());
+  try {
+    const result = await migrating.ensureIndex();
+    t.deepEqual(result.migrated, { from: oldIndex, snippets: 2500 });
+    t.false(await es.indices.exists({ index: oldIndex }), 'the old index is deleted');
+    t.deepEqual(Object.keys(await es.indices.getAlias({ name: migrating.alias })), [migrating.physical]);
+    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 700 })).length, 2500);
+    t.deepEqual(await migrating.ensureIndex(), {}, 'a second start has nothing to move');
+    await migrating.write([{ ...doc(9999, 800), libraryId: '/old/lib' }]);
+    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800 })).length, 1, 'writes go to the new index');
+  } finally {
+    await migrating.close();
+    await deleteIndices(es, oldPrefix);
+  }
+});
