@@ -6,12 +6,13 @@
 import type { Services } from '../../src/services';
 import { resolveVersion } from '../../src/store/libraries';
 import { buildContextQuery } from '../../src/search/queries/context';
-import { CANDIDATES } from '../../src/retrieval/context';
+import { candidatesFor } from '../../src/retrieval/context';
+import { DEFAULT_TOKENS } from '../../src/search/budget';
 import { libraryIdOf, type EvalEntry } from '../eval/dataset';
 import type { RequestSpec } from './load';
 
 /** The same number of candidates the server asks Elasticsearch for, so the floor measures the same query. */
-export const CONTEXT_CANDIDATES = CANDIDATES;
+export const CONTEXT_CANDIDATES = candidatesFor(DEFAULT_TOKENS);
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 

@@ -17,8 +17,14 @@ import { rerankCandidates } from '../search/ranking';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
 import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
 
-/** Candidates fetched from Elasticsearch before re-ranking. */
-export const CANDIDATES = 40;
+/**
+ * Candidates fetched from Elasticsearch before re-ranking, by budget: enough for the budget
+ * to fill after duplicates are dropped (snippets average ~150 tokens; the default 5000 asks
+ * for 42), at least 20 so re-ranking has a choice, at most 500.
+ */
+export function candidatesFor(budget: number): number {
+  return Math.min(500, Math.max(20, Math.ceil(budget / 120)));
+}
 
 export interface ContextRequest {
   libraryId: string;
@@ -60,11 +66,12 @@ export async function getContext(services: Services, principal: Principal, reque
   const budget = request.tokens ?? DEFAULT_TOKENS;
 
   let library = await findUsableLibrary(services, principal, libraryId);
-  let candidates = await searchCandidates(services, library, requested, query);
+  const size = candidatesFor(budget);
+  let candidates = await searchCandidates(services, library, requested, query, size);
   if (candidates === undefined || candidates.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await findUsableLibrary(services, principal, libraryId, { fresh: true });
-    candidates = await searchCandidates(services, library, requested, query);
+    candidates = await searchCandidates(services, library, requested, query, size);
   }
   const version = resolveVersion(library, requested);
   if (!version || !candidates || candidates.length === 0) {
@@ -78,10 +85,10 @@ export async function getContext(services: Services, principal: Principal, reque
   return { library, version, snippets, tokens };
 }
 
-async function searchCandidates(services: Services, library: LibraryRecord, requested: string | undefined, query: string): Promise<ScoredCandidate[] | undefined> {
+async function searchCandidates(services: Services, library: LibraryRecord, requested: string | undefined, query: string, size: number): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size: CANDIDATES });
+  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size });
   const hits = await services.snippets.searchHits<ContextSnippet>(body);
   return hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
 }

@@ -30,16 +30,30 @@ parent.use('/api', child.routes());
 \`\`\`
 `;
 
+/** 80 sections about widgets, each with prose and a code example: more than the default budget holds. */
+const WIDGETS = `# Widgets\n\n${Array.from({ length: 80 }, (_, i) => `## Widget number ${i}
+
+The widget ${i} renders a panel with its own options; configure the widget ${i} before mounting it
+and keep a reference to update it later. Widget ${i} accepts a title, a size and a colour.
+
+\`\`\`js
+const widget${i} = createWidget({ title: 'Panel ${i}', size: ${i + 1}, colour: 'blue' });
+widget${i}.mount(document.getElementById('slot-${i}'));
+widget${i}.update({ size: ${i + 2} });
+\`\`\`
+`).join('\n')}`;
+
 test.before(async () => {
   git = await startGitServer();
   createRepo(git.root, 'acme/react-router', [
     { files: { 'docs/guide.md': PAGE('v1') }, tag: 'v1.0.0' },
     { files: { 'docs/guide.md': PAGE('v2'), 'README.md': '# React Router\n\nDeclarative routing for apps.\n' }, tag: 'v2.0.0' },
   ]);
+  createRepo(git.root, 'acme/widgets', [{ files: { 'docs/widgets.md': WIDGETS } }]);
   createRepo(git.root, 'acme/next.js', [{ files: { 'README.md': '# Next.js\n\nThe React framework for the web, with routing built in.\n\n```js\nexport default function Page() { return null; }\n```\n' } }]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url });
   const key = await adminKey(app);
-  for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`]) {
+  for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`, `${git.url}/acme/widgets`]) {
     const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: url });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   }
@@ -101,6 +115,19 @@ test('context: token budgets are whole snippets within the limit; bad budgets ar
     t.is(bad.status, 400, tokens);
     t.is(bad.body.error, 'validation_error');
   }
+});
+
+test('context: a larger budget brings more snippets (candidates grow with the budget)', async (t) => {
+  const ask = async (tokens?: number) => {
+    const res = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure a widget', type: 'json', ...(tokens ? { tokens } : {}) });
+    t.is(res.status, 200);
+    return { count: res.body.snippets.length as number, total: res.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0) as number };
+  };
+  const normal = await ask();
+  const large = await ask(30_000);
+  t.true(normal.total <= 5000);
+  t.true(normal.total > 4000, `the default budget is nearly filled (${normal.total} tokens)`);
+  t.true(large.count > 50 && large.total > 8000, `30,000 tokens asked, ${large.count} snippets of ${large.total} tokens returned`);
 });
 
 test('context errors: invalid_library_id, library_not_found, tag_not_found listing tags, no_snippets_found, missing query', async (t) => {

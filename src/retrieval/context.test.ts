@@ -1,0 +1,11 @@
+import test from 'ava';
+import { candidatesFor } from './context';
+import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../search/budget';
+
+test('candidates grow with the budget within 20..500', (t) => {
+  t.is(candidatesFor(MIN_TOKENS), 20);
+  t.is(candidatesFor(DEFAULT_TOKENS), 42);
+  t.is(candidatesFor(20_000), 167);
+  t.is(candidatesFor(MAX_TOKENS), 500);
+  for (let b = MIN_TOKENS; b < MAX_TOKENS; b += 997) t.true(candidatesFor(b + 997) >= candidatesFor(b));
+});
