@@ -27,7 +27,8 @@ import { RssSampler, type RssReport } from './bench/rss';
 import { assertLoopback, contextRequests, elasticsearchFloorRequests, missingLibraries, searchRequests } from './bench/workload';
 import { AUTH_BASELINES, measureAuth } from './bench/auth';
 import { anySuccess, checkPass, measure } from './bench/measure';
-import { floorRatios, formatAuth, formatRatios, formatRuns, type RunResult } from './bench/report';
+import { floorRatios, formatAuth, formatCpu, formatRatios, formatRuns, type RunResult } from './bench/report';
+import { CpuMeter, storePids } from './bench/cpu';
 
 const USAGE =
   'usage: npm run bench -- [--url http://127.0.0.1:PORT] [--duration 10] [--clients 1,8,32] [--out .bench/bench-<ts>.json] [--dataset FILE] [--corpus DIR] [--api-key smk_...] [--pid N] [--skip-load] [--no-auth]';
@@ -165,11 +166,12 @@ async function main(): Promise<number> {
     }
 
     say(`Measuring (${options.durationMs / 1000} s per run after a 1 s warm-up) …`);
+    const cpu = new CpuMeter({ ...(pid !== undefined ? { server: pid } : {}), bench: process.pid, ...storePids(config.dataDir, config.elasticsearchUrl) });
     const runs: RunResult[] = [];
     for (const c of options.clients) {
-      runs.push(await measure('context', context, c, options.durationMs));
-      runs.push(await measure('libs/search', search, c, options.durationMs));
-      if (floor.requests.length > 0) runs.push(await measure('elasticsearch (floor)', floor.requests, c, options.durationMs));
+      runs.push(await measure('context', context, c, options.durationMs, cpu));
+      runs.push(await measure('libs/search', search, c, options.durationMs, cpu));
+      if (floor.requests.length > 0) runs.push(await measure('elasticsearch (floor)', floor.requests, c, options.durationMs, cpu));
     }
     const rss: RssReport | undefined = sampler?.stop();
     sampler = undefined;
@@ -181,6 +183,8 @@ async function main(): Promise<number> {
     const ratios = floorRatios(runs, 'context', 'elasticsearch (floor)');
     console.log(`\nThroughput and latency (closed loop, keep-alive, ${entries.length} questions cycled; latencies of 2xx answers)\n${formatRuns(runs)}`);
     if (ratios.length > 0) console.log(`\nServer context vs. the same query straight to Elasticsearch\n${formatRatios(ratios)}`);
+    const cpuTable = formatCpu(runs);
+    if (cpuTable) console.log(`\nCPU milliseconds per request, by process (all share the machine's ${os.cpus().length} cores)\n${cpuTable}`);
     if (rss) console.log(`\nServer memory (pid ${rss.pid}, ${rss.samples} samples): RSS ${rss.startRssMb} MB at start, peak sampled ${rss.peakSampledRssMb} MB, VmHWM ${rss.peakRssMb} MB`);
     if (auth.length > 0) console.log(`\nAuthentication and rate limiting (context, 1 client)\n${formatAuth(auth, AUTH_BASELINES)}`);
     if (notes.length > 0) console.log(`\nNotes\n${notes.map((n) => `  - ${n}`).join('\n')}`);
@@ -199,6 +203,7 @@ async function main(): Promise<number> {
         revision: gitRevision(ROOT_DIR),
         node: process.version,
         cpus: os.cpus().length,
+        cpuProcesses: cpu.pids,
         loadavg: os.loadavg(),
         startedAt: startedAt.toISOString(),
         finishedAt: new Date().toISOString(),

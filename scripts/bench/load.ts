@@ -67,6 +67,8 @@ export interface LoadOptions {
   requests: readonly RequestSpec[];
   /** Index of the first request (to spread short slices over the whole list). */
   startAt?: number;
+  /** Called when the warm-up ends and measuring begins. */
+  onMeasureStart?: () => void;
 }
 
 /** Runs the closed loop and returns what was measured after the warm-up. */
@@ -88,6 +90,7 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadRun> {
     const statuses: Record<string, number> = {};
     const errors = new Set<string>();
     let sent = 0;
+    options.onMeasureStart?.();
     const started = performance.now();
     const deadline = started + durationMs;
     await Promise.all(

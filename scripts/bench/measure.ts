@@ -6,6 +6,7 @@ import http from 'node:http';
 import { failedCount, mergeRuns, runClosedLoop, sendRequest, type LoadRun, type RequestSpec } from './load';
 import { summarizeLatencies } from './stats';
 import type { RunResult } from './report';
+import type { CpuMeter } from './cpu';
 
 /** One sequential pass: the status of every request, and the first failure's body. */
 export async function checkPass(requests: readonly RequestSpec[]): Promise<{ statuses: Record<string, number>; firstFailure?: string }> {
@@ -24,12 +25,14 @@ export async function checkPass(requests: readonly RequestSpec[]): Promise<{ sta
   return { statuses, firstFailure };
 }
 
-export async function measure(target: string, requests: readonly RequestSpec[], concurrency: number, durationMs: number): Promise<RunResult> {
+export async function measure(target: string, requests: readonly RequestSpec[], concurrency: number, durationMs: number, cpu?: CpuMeter): Promise<RunResult> {
   process.stderr.write(`  ${target.padEnd(34)} ${String(concurrency).padStart(3)} clients, ${durationMs / 1000} s … `);
-  const run = await runClosedLoop({ concurrency, durationMs, requests });
+  let perRequest: ReturnType<CpuMeter['start']> | undefined;
+  const run = await runClosedLoop({ concurrency, durationMs, requests, onMeasureStart: () => (perRequest = cpu?.start()) });
   const summary = summarizeLatencies(run.latencies, failedCount(run), run.elapsedMs);
+  const cpuMsPerRequest = perRequest?.(run.latencies.length + failedCount(run));
   process.stderr.write(`${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms${summary.failed > 0 ? `, ${summary.failed} failed ${JSON.stringify(run.statuses)}` : ''}\n`);
-  return { target, concurrency, summary, statuses: run.statuses, errors: run.errors };
+  return { target, concurrency, summary, statuses: run.statuses, errors: run.errors, ...(cpuMsPerRequest ? { cpuMsPerRequest } : {}) };
 }
 
 /**

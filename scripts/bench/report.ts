@@ -1,6 +1,7 @@
 /** The benchmark's console tables. */
 import { fixed, formatTable } from '../eval/table';
 import { ratio, type LatencySummary } from './stats';
+import type { CpuProcess } from './cpu';
 
 export interface RunResult {
   target: string;
@@ -8,6 +9,29 @@ export interface RunResult {
   summary: LatencySummary;
   statuses: Record<string, number>;
   errors: string[];
+  /** CPU milliseconds per request of each process that could be found (see cpu.ts). */
+  cpuMsPerRequest?: Partial<Record<CpuProcess, number>>;
+}
+
+const CPU_COLUMNS: ReadonlyArray<[CpuProcess, string]> = [
+  ['server', 'server'],
+  ['elasticsearch', 'Elasticsearch'],
+  ['mongodb', 'FerretDB/MongoDB'],
+  ['bench', 'bench client'],
+];
+
+/** CPU ms per request of each process, per run (runs without figures are left out). */
+export function formatCpu(runs: readonly RunResult[]): string {
+  const rows = runs.filter((r) => r.cpuMsPerRequest && Object.keys(r.cpuMsPerRequest).length > 0);
+  if (rows.length === 0) return '';
+  return formatTable(
+    ['target', 'clients', ...CPU_COLUMNS.map(([, label]) => label), 'total'],
+    rows.map((r) => {
+      const cpu = r.cpuMsPerRequest ?? {};
+      const total = Object.values(cpu).reduce((n, v) => n + (v ?? 0), 0);
+      return [r.target, String(r.concurrency), ...CPU_COLUMNS.map(([key]) => (cpu[key] === undefined ? '-' : fixed(cpu[key], 2))), fixed(total, 2)];
+    }),
+  );
 }
 
 const ms = (v: number) => fixed(v, 1);

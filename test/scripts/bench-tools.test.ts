@@ -5,6 +5,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
+import { CpuMeter, parseProcStat } from '../../scripts/bench/cpu';
+import { formatCpu } from '../../scripts/bench/report';
 import { parseProcStatus, readProcMemory, RssSampler } from '../../scripts/bench/rss';
 import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../scripts/bench/load';
 import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/workload';
@@ -151,4 +153,25 @@ test('floorRatios pairs server and floor runs by concurrency', (t) => {
   });
   const rows = floorRatios([run('context', 1, 6), run('es', 1, 2), run('context', 8, 9), run('libs/search', 1, 1)], 'context', 'es');
   t.deepEqual(rows, [{ concurrency: 1, serverP50: 6, floorP50: 2, ratio: 3 }]);
+});
+
+test('parseProcStat reads utime + stime after a command name with spaces and parentheses', (t) => {
+  const line = '4242 (node (tsx) x) S 1 4242 4242 0 -1 4194560 9060 0 0 0 150 37 0 0 20 0 11 0 123 456 789';
+  t.is(parseProcStat(line), 187);
+  t.is(parseProcStat('garbage'), undefined);
+});
+
+test('CpuMeter counts this process per request; formatCpu prints one row per measured run', (t) => {
+  const meter = new CpuMeter({ bench: process.pid });
+  const perRequest = meter.start();
+  const until = Date.now() + 60;
+  while (Date.now() < until) Math.sqrt(Math.random()); // burn ~60 ms of CPU
+  const cpu = perRequest(2);
+  t.true((cpu.bench ?? 0) > 10, JSON.stringify(cpu));
+  const table = formatCpu([
+    { target: 'context', concurrency: 8, summary: {} as never, statuses: {}, errors: [], cpuMsPerRequest: { server: 1.5, elasticsearch: 2.5 } },
+    { target: 'no figures', concurrency: 8, summary: {} as never, statuses: {}, errors: [] },
+  ]);
+  t.regex(table, /context\s+8\s+1\.50\s+2\.50\s+-\s+-\s+4\.00/);
+  t.notRegex(table, /no figures/);
 });
