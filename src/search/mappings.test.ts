@@ -28,10 +28,11 @@ test('filters are keywords, raw text is stored only, analysed fields use whitesp
   });
 });
 
-test('settings: one shard, no replica, a shingle analyzer on the standard tokenizer', (t) => {
+test('settings: one shard, no replica, sorted by library/version/generation, a shingle analyzer on the standard tokenizer', (t) => {
   t.deepEqual(SNIPPET_INDEX_SETTINGS, {
     number_of_shards: 1,
     number_of_replicas: 0,
+    sort: { field: ['libraryId', 'version', 'generation'], order: ['asc', 'asc', 'asc'] },
     analysis: {
       filter: { shelfmark_word_pairs: { type: 'shingle', min_shingle_size: 2, max_shingle_size: 2, output_unigrams: false } },
       analyzer: { shelfmark_shingles: { type: 'custom', tokenizer: 'standard', filter: ['shelfmark_word_pairs'] } },
