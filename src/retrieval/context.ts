@@ -11,7 +11,7 @@ import { AccessDeniedError, LibraryNotFoundError, NoSnippetsFoundError, Validati
 import { parseLibraryId } from '../libraries/ids';
 import { resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
-import { analyzeQuery } from '../search/analysis';
+import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { rerankCandidates } from '../search/ranking';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
@@ -67,28 +67,36 @@ export async function getContext(services: Services, principal: Principal, reque
 
   let library = await findUsableLibrary(services, principal, libraryId);
   const size = candidatesFor(budget);
-  let candidates = await searchCandidates(services, library, requested, query, size);
+  const analyzed = analyzeQuery(query);
+  let candidates = await searchCandidates(services, library, requested, analyzed, query, size);
   if (candidates === undefined || candidates.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await findUsableLibrary(services, principal, libraryId, { fresh: true });
-    candidates = await searchCandidates(services, library, requested, query, size);
+    candidates = await searchCandidates(services, library, requested, analyzed, query, size);
   }
   const version = resolveVersion(library, requested);
   if (!version || !candidates || candidates.length === 0) {
     if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
     throw new NoSnippetsFoundError(libraryId);
   }
-  const ranked = rerankCandidates(candidates, analyzeQuery(query));
+  const ranked = rerankCandidates(candidates, analyzed);
   const snippets = packSnippetsToBudget(ranked, budget);
   if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
   const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
   return { library, version, snippets, tokens };
 }
 
-async function searchCandidates(services: Services, library: LibraryRecord, requested: string | undefined, query: string, size: number): Promise<ScoredCandidate[] | undefined> {
+async function searchCandidates(
+  services: Services,
+  library: LibraryRecord,
+  requested: string | undefined,
+  analyzed: AnalyzedQuery,
+  query: string,
+  size: number,
+): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size });
+  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size, analyzed });
   const hits = await services.snippets.searchHits<ContextSnippet>(body);
   return hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
 }

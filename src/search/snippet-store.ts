@@ -16,7 +16,7 @@
  * merged.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { EsClient } from './client';
+import { HOT_PATH, type EsClient } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
 export const SNIPPETS_MAPPING_VERSION = 2;
@@ -251,7 +251,7 @@ export class SnippetStore {
    * so Elasticsearch serialises and Node parses no envelope per hit.
    */
   async searchHits<T = SnippetDocument>(body: estypes.SearchRequest): Promise<Array<{ _source?: T; _score?: number | null }>> {
-    const res = await this.es.search<T>({ ...body, index: this.alias, filter_path: ['hits.hits._source', 'hits.hits._score'] });
+    const res = await this.es.search<T>({ ...body, index: this.alias, filter_path: ['hits.hits._source', 'hits.hits._score'] }, HOT_PATH);
     // With filter_path, a search without hits answers `{}`.
     return res.hits?.hits ?? [];
   }

@@ -20,6 +20,8 @@ export interface ContextQueryInput {
   generation?: number;
   query: string;
   size: number;
+  /** `analyzeQuery(query)` when the caller has it already (it re-ranks with the same analysis). */
+  analyzed?: AnalyzedQuery;
 }
 
 const TLD_SUFFIX = /\.(com|org|io|dev|net|docs?)$/;
@@ -84,7 +86,7 @@ export function contextShouldClauses(analyzed: AnalyzedQuery, nameTerms: Readonl
  * phrase boosts. Returns `size` candidates with only the fields needed to rank and render.
  */
 export function buildContextQuery(input: ContextQueryInput, weights: QueryWeights = SEARCH_WEIGHTS.query): SearchRequestBody {
-  const analyzed = analyzeQuery(input.query);
+  const analyzed = input.analyzed ?? analyzeQuery(input.query);
   const should = contextShouldClauses(analyzed, libraryNameTerms(input.libraryId), weights);
   return {
     size: input.size,
