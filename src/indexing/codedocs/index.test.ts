@@ -91,8 +91,8 @@ test('the selection is capped and files over the size limit are dropped', (t) =>
   t.deepEqual(selectSourceFiles(['src/big.js', 'src/small.js', 'src/unknown.js'], { sizeOf: (p) => sizes.get(p) }), ['src/small.js', 'src/unknown.js']);
 });
 
-test('generateDocsSnippets dispatches by extension and skips what it cannot use', (t) => {
-  const snippets = generateDocsSnippets([
+test('generateDocsSnippets dispatches by extension and skips what it cannot use', async (t) => {
+  const snippets = await generateDocsSnippets([
     { path: 'src/a.ts', text: '/** A. */\nexport function a() {}\n' },
     { path: 'pkg/b.py', text: 'def b():\n    """B."""\n' },
     { path: 'README.md', text: '# Not code' },

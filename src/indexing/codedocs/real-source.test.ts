@@ -23,10 +23,10 @@ function walk(dir: string, out: string[] = []): string[] {
   return out;
 }
 
-when(fs.existsSync(path.join(modules, 'koa/lib/application.js')))('koa (CommonJS with JSDoc): app.use and ctx.cookies/ctx.throw come out with their docs', (t) => {
+when(fs.existsSync(path.join(modules, 'koa/lib/application.js')))('koa (CommonJS with JSDoc): app.use and ctx.cookies/ctx.throw come out with their docs', async (t) => {
   const root = path.join(modules, 'koa');
   const files = fs.readdirSync(path.join(root, 'lib')).map((f) => read(root, `lib/${f}`));
-  const snippets = generateDocsSnippets(files);
+  const snippets = await generateDocsSnippets(files);
   const use = snippets.find((s) => s.title === 'Application.use()');
   t.truthy(use);
   t.regex(use?.description ?? '', /Use the given middleware `fn`/);
@@ -52,9 +52,9 @@ when(fs.existsSync(path.join(modules, '@koa/router/dist/index.d.ts')))('@koa/rou
   t.false(snippets.some((s) => /\._\w+/.test(s.title)), 'no private members');
 });
 
-when(pythonLib !== undefined)('Python json: dumps, loads and JSONEncoder with their docstrings and doctests', (t) => {
+when(pythonLib !== undefined)('Python json: dumps, loads and JSONEncoder with their docstrings and doctests', async (t) => {
   const root = pythonLib ?? '';
-  const snippets = generateDocsSnippets(['json/__init__.py', 'json/encoder.py', 'json/decoder.py'].map((p) => read(root, p)));
+  const snippets = await generateDocsSnippets(['json/__init__.py', 'json/encoder.py', 'json/decoder.py'].map((p) => read(root, p)));
   const dumps = snippets.find((s) => s.title === 'dumps()' && s.path === 'json/__init__.py');
   t.regex(dumps?.description ?? '', /^Serialize `obj` to a JSON formatted `str`/);
   t.regex(dumps?.code ?? '', /^def dumps\(obj, \*, skipkeys=False,[\s\S]*\*\*kw\):$/);
@@ -81,14 +81,14 @@ when(fs.existsSync(path.join(modules, 'typescript/lib/lib.es5.d.ts')))("TypeScri
   t.true(snippets.some((s) => s.title === 'Array.map()' && /callbackfn/.test(s.code)));
 });
 
-when(pythonLib !== undefined)('a Python standard library folder is selected and read quickly', (t) => {
+when(pythonLib !== undefined)('a Python standard library folder is selected and read quickly', async (t) => {
   const root = pythonLib ?? '';
   const all = walk(root).map((p) => path.relative(root, p)).filter((p) => !p.startsWith('site-packages') && !p.startsWith('dist-packages'));
   const chosen = selectSourceFiles(all);
   t.false(chosen.some((p) => /(^|\/)tests?\//.test(p) || /(^|\/)test_[^/]*\.py$/.test(p)));
   const files = chosen.map((p) => read(root, p));
   const started = performance.now();
-  const snippets = generateDocsSnippets(files);
+  const snippets = await generateDocsSnippets(files);
   const ms = performance.now() - started;
   t.log(`${files.length} files, ${(files.reduce((n, f) => n + f.text.length, 0) / 1e6).toFixed(1)} MB → ${snippets.length} snippets in ${ms.toFixed(0)} ms`);
   t.true(ms < 15_000);

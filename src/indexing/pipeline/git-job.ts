@@ -209,7 +209,7 @@ async function generateFromSource(commit: Awaited<ReturnType<typeof resolveCommi
     inputs.push({ path: p, text });
     used.push(f);
   }
-  return { snippets: generateDocsSnippets(inputs), files: used };
+  return { snippets: await generateDocsSnippets(inputs), files: used };
 }
 
 function toJobFailure(error: unknown): Error {
