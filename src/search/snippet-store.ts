@@ -94,7 +94,7 @@ export class SnippetStore {
     }
     const hasAlias = await this.es.indices.existsAlias({ name: this.alias, index: this.physical });
     if (!hasAlias) await this.es.indices.putAlias({ index: this.physical, name: this.alias, is_write_index: true });
-    if (migrated) await this.compact();
+    if (migrated) this.scheduleCompaction(); // in the background: a large index takes a while
     return migrated ? { migrated } : {};
   }
 
