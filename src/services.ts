@@ -6,7 +6,7 @@ import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { connectMongo, pingMongo } from './store/mongo';
-import { checkElasticsearch, createEsClient, pingElasticsearch, type EsClient, type NodeInfo } from './search/client';
+import { checkElasticsearch, createEsClient, HotSearch, pingElasticsearch, type EsClient, type NodeInfo } from './search/client';
 import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
@@ -61,7 +61,9 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const libraries = new LibraryRepository(models.Library);
+  const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
+    hot: hotSearch,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });
   const ensured = await snippets.ensureIndex();
@@ -108,7 +110,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close()]);
     },
   };
   await bootstrapAuth(services);

@@ -4,6 +4,7 @@
  * fails fast; the client reconnects by itself.
  */
 import { Client, Serializer, errors } from '@elastic/elasticsearch';
+import { Pool, errors as undiciErrors } from 'undici';
 import { StoreUnavailableError } from '../errors';
 
 export type EsClient = Client;
@@ -59,6 +60,65 @@ export async function checkElasticsearch(client: Client): Promise<NodeInfo> {
   const shingled = await client.indices.analyze({ tokenizer: 'standard', filter: ['lowercase', 'shingle'], text: 'a b' });
   if (!(shingled.tokens ?? []).some((t) => t.token === 'a b')) throw new Error('Elasticsearch lacks the shingle token filter.');
   return { version, major };
+}
+
+/** One search hit as the hot path returns it. */
+export interface HotHit<T> {
+  _source?: T;
+  _score?: number | null;
+}
+
+/**
+ * The two searches every context and catalogue request makes, sent over a keep-alive undici
+ * pool with a ready JSON body and read with JSON.parse: the client's transport (request
+ * building, diagnostics, product check, compatibility headers) cost ~0.2 ms per request on
+ * the critical path, measured at one client. Failures are the client's error classes, so
+ * `isEsUnavailable` maps a down cluster to 503 exactly as for every other call.
+ */
+export class HotSearch {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly headers: Record<string, string>;
+
+  constructor(url: string, timeoutMs: number) {
+    const u = new URL(url);
+    this.basePath = u.pathname.replace(/\/+$/, '');
+    this.headers = { 'content-type': 'application/json', accept: 'application/json' };
+    if (u.username || u.password) {
+      this.headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    }
+    this.pool = new Pool(u.origin, { connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+  }
+
+  /** `POST /<index>/_search` keeping only each hit's `_source` and `_score`. */
+  async search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+    const path = `${this.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._source,hits.hits._score`;
+    let status: number;
+    let text: string;
+    try {
+      const res = await this.pool.request({ method: 'POST', path, headers: this.headers, body: JSON.stringify(body) });
+      status = res.statusCode;
+      text = await res.body.text();
+    } catch (error) {
+      throw transportError(error);
+    }
+    if (status < 200 || status >= 300) throw new Error(`Elasticsearch answered ${status} to a search: ${text.slice(0, 500)}`);
+    // With filter_path, a search without hits answers `{}`.
+    return (JSON.parse(text) as { hits?: { hits?: Array<HotHit<T>> } }).hits?.hits ?? [];
+  }
+
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+}
+
+/** An undici failure as the Elasticsearch client's error class (timeout or connection). */
+function transportError(error: unknown): Error {
+  const message = (error as Error).message ?? String(error);
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+    return new errors.TimeoutError(`Elasticsearch did not answer in time: ${message}`);
+  }
+  return new errors.ConnectionError(`Elasticsearch is unreachable: ${message}`);
 }
 
 export async function pingElasticsearch(client: Client, timeoutMs: number): Promise<boolean> {

@@ -8,31 +8,96 @@ import { TagNotFoundError } from '../errors';
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys'>>;
 
+/** A cached read older than `cacheMs` but younger than this many times it is served while a refresh runs. */
+const STALE_FACTOR = 5;
+
 export class LibraryRepository {
   private readonly cache = new Map<string, { at: number; record: LibraryRecord | null }>();
   private all: { at: number; records: LibraryRecord[] } | undefined;
+  /** Reads in flight per id (one at a time) and the catalogue's. */
+  private readonly loading = new Map<string, Promise<LibraryRecord | null>>();
+  private loadingAll: Promise<LibraryRecord[]> | undefined;
+  /** Bumped by every local write, so a read that started before it does not refill the cache. */
+  private epoch = 0;
 
   constructor(
     private readonly Library: LibraryModel,
-    /** How long a read may be served from memory (hot path of context requests). */
+    /**
+     * How long a read is served from memory (hot path of context requests). Up to
+     * STALE_FACTOR times that, the cached record is still served while one background read
+     * refreshes it, so busy libraries never wait for MongoDB and a burst makes one read.
+     */
     private readonly cacheMs = 1000,
   ) {}
 
   async get(id: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
+    if (options.fresh) return this.load(id, true);
     const hit = this.cache.get(id);
-    if (!options.fresh && hit && Date.now() - hit.at < this.cacheMs) return hit.record;
-    const record = await this.Library.findById(id).lean<LibraryRecord>();
-    this.cache.set(id, { at: Date.now(), record });
-    if (this.cache.size > 5000) this.cache.clear();
-    return record;
+    if (hit) {
+      const age = Date.now() - hit.at;
+      if (age < this.cacheMs) return hit.record;
+      if (age < this.cacheMs * STALE_FACTOR) {
+        this.load(id).catch(() => undefined); // served stale meanwhile; the next caller gets the fresh one
+        return hit.record;
+      }
+    }
+    return this.load(id);
   }
 
-  /** The whole catalogue, from memory for up to `cacheMs` (catalogue searches are hot). */
+  private load(id: string, fresh = false): Promise<LibraryRecord | null> {
+    const pending = fresh ? undefined : this.loading.get(id);
+    if (pending) return pending;
+    const epoch = this.epoch;
+    const read = this.Library.findById(id)
+      .lean<LibraryRecord>()
+      .then((record) => {
+        if (this.epoch === epoch) {
+          if (this.cache.size >= 5000) this.cache.clear();
+          this.cache.set(id, { at: Date.now(), record });
+        }
+        return record;
+      })
+      .finally(() => {
+        if (this.loading.get(id) === read) this.loading.delete(id);
+      });
+    if (!fresh) this.loading.set(id, read);
+    return read;
+  }
+
+  /** The whole catalogue, from memory like `get` (catalogue searches are hot). */
   async listCached(): Promise<LibraryRecord[]> {
-    if (this.all && Date.now() - this.all.at < this.cacheMs) return this.all.records;
-    const records = await this.list();
-    this.all = { at: Date.now(), records };
-    return records;
+    const all = this.all;
+    if (all) {
+      const age = Date.now() - all.at;
+      if (age < this.cacheMs) return all.records;
+      if (age < this.cacheMs * STALE_FACTOR) {
+        this.loadAll().catch(() => undefined);
+        return all.records;
+      }
+    }
+    return this.loadAll();
+  }
+
+  private loadAll(): Promise<LibraryRecord[]> {
+    if (this.loadingAll) return this.loadingAll;
+    const epoch = this.epoch;
+    const read = this.list()
+      .then((records) => {
+        if (this.epoch === epoch) this.all = { at: Date.now(), records };
+        return records;
+      })
+      .finally(() => {
+        if (this.loadingAll === read) this.loadingAll = undefined;
+      });
+    this.loadingAll = read;
+    return read;
+  }
+
+  /** Drops what this instance remembers of `id` after a local write. */
+  private forget(id: string): void {
+    this.epoch++;
+    this.cache.delete(id);
+    this.all = undefined;
   }
 
   async list(filter: { ids?: string[] } = {}): Promise<LibraryRecord[]> {
@@ -51,7 +116,7 @@ export class LibraryRepository {
     }
     const created = await this.Library.findById(lib._id).lean<LibraryRecord>();
     if (!created) throw new Error(`library ${lib._id} vanished while being created`);
-    this.cache.delete(lib._id);
+    this.forget(lib._id);
     return created;
   }
 
@@ -63,8 +128,7 @@ export class LibraryRepository {
       const fields = change(lib);
       if (!fields) return lib;
       const r = await this.Library.updateOne({ _id: id, rev: lib.rev }, { $set: { ...fields, updatedAt: new Date() }, $inc: { rev: 1 } });
-      this.cache.delete(id);
-      this.all = undefined;
+      this.forget(id);
       if (r.matchedCount === 1) return { ...lib, ...fields, rev: lib.rev + 1 };
       await new Promise((r2) => setTimeout(r2, 10 + Math.random() * 40));
     }
@@ -87,8 +151,7 @@ export class LibraryRepository {
 
   async delete(id: string): Promise<boolean> {
     const r = await this.Library.deleteOne({ _id: id });
-    this.cache.delete(id);
-    this.all = undefined;
+    this.forget(id);
     return r.deletedCount === 1;
   }
 }
