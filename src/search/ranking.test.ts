@@ -1,6 +1,6 @@
 import test from 'ava';
 import type { AnalyzedQuery } from './analysis';
-import { containsIdentifier, kindFactor, rerankCandidates, withoutDuplicates } from './ranking';
+import { containsIdentifier, identifierMatcher, kindFactor, rerankCandidates, withoutDuplicates } from './ranking';
 import { contextSnippet } from './test-fixtures';
 import type { ScoredCandidate } from './types';
 import { SEARCH_WEIGHTS } from './weights';
@@ -103,4 +103,27 @@ test('re-ranking 100 candidates takes under 2 ms', (t) => {
   const perRun = (performance.now() - start) / runs;
   t.log(`rerank of 100 candidates: ${perRun.toFixed(3)} ms`);
   t.true(perRun < 2);
+});
+
+test('identifierMatcher agrees with containsIdentifier, ignoring case', (t) => {
+  const cases: Array<[string, string]> = [
+    ['call ctx.cookies.set(name)', 'ctx.cookies.set'],
+    ['use lean() for speed', 'lean'],
+    ['the target value', 'get'],
+    ['--version flag', '--version'],
+    ['pass --Version here', '--version'],
+    ['Model.findOne() returns', 'model.findone'],
+    ['a safeParseAsync call', 'safeparse'],
+    ['regex chars a+b*(c)?', 'a+b*(c)?'],
+    ['x_y z', 'x'],
+  ];
+  for (const [text, id] of cases) t.is(identifierMatcher(id).test(text), containsIdentifier(text.toLowerCase(), id), `${id} in ${text}`);
+});
+
+test('duplicates are found whatever the surrounding whitespace; texts that share both ends but differ inside are kept', (t) => {
+  const head = 'x'.repeat(60);
+  const a = candidate('a.md', 3, { code: `  ${head}-ONE-${head}\n` });
+  const b = candidate('b.md', 2, { code: `${head}-TWO-${head}` }); // same length, same ends
+  const c = candidate('c.md', 1, { code: `\t${head}-ONE-${head}` });
+  t.deepEqual(withoutDuplicates([a, b, c]).map((x) => x.doc.path), ['a.md', 'b.md']);
 });

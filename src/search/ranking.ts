@@ -30,18 +30,27 @@ export function containsIdentifier(haystack: string, id: string): boolean {
   }
 }
 
+/**
+ * A case-insensitive matcher for one (lowercase) identifier with the same boundaries as
+ * `containsIdentifier`, so snippets need not be lowercased (they are ~1 kB each, 40+ per query).
+ */
+export function identifierMatcher(id: string): RegExp {
+  const escaped = id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const before = isWordChar(id.charCodeAt(0)) ? '(?<![0-9A-Za-z_])' : '';
+  const after = isWordChar(id.charCodeAt(id.length - 1)) ? '(?![0-9A-Za-z_])' : '';
+  return new RegExp(`${before}${escaped}${after}`, 'i');
+}
+
 /** Fractions of the query identifiers found in the snippet's headings and in its body. */
-function identifierHits(doc: ContextSnippet, ids: readonly string[]): { title: number; body: number } {
-  if (ids.length === 0) return { title: 0, body: 0 };
-  const heading = `${doc.title}\n${doc.breadcrumb.join('\n')}`.toLowerCase();
-  const body = `${doc.code}\n${doc.description}\n${doc.content}`.toLowerCase();
+function identifierHits(doc: ContextSnippet, matchers: readonly RegExp[]): { title: number; body: number } {
+  if (matchers.length === 0) return { title: 0, body: 0 };
   let title = 0;
   let inBody = 0;
-  for (const id of ids) {
-    if (containsIdentifier(heading, id)) title++;
-    if (containsIdentifier(body, id)) inBody++;
+  for (const m of matchers) {
+    if (m.test(doc.title) || doc.breadcrumb.some((b) => m.test(b))) title++;
+    if (m.test(doc.code) || m.test(doc.description) || m.test(doc.content)) inBody++;
   }
-  return { title: title / ids.length, body: inBody / ids.length };
+  return { title: title / matchers.length, body: inBody / matchers.length };
 }
 
 /**
@@ -49,16 +58,29 @@ function identifierHits(doc: ContextSnippet, ids: readonly string[]): { title: n
  * same example copied across pages or versioned folders tells the reader nothing new.
  */
 export function withoutDuplicates(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
-  const seen = new Set<string>();
+  // Keyed by kind, length and both ends of the trimmed text; equal keys are compared whole.
+  const seen = new Map<string, string[]>();
   const out: ScoredCandidate[] = [];
   for (const candidate of candidates) {
-    const body = candidate.doc.kind === 'code' ? candidate.doc.code : candidate.doc.content;
-    const key = `${candidate.doc.kind}\u0000${body.trim()}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const text = candidate.doc.kind === 'code' ? candidate.doc.code : candidate.doc.content;
+    let start = 0;
+    let end = text.length;
+    while (start < end && isSpace(text.charCodeAt(start))) start++;
+    while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
+    const key = `${candidate.doc.kind}\u0000${end - start}\u0000${text.slice(start, Math.min(end, start + 48))}\u0000${text.slice(Math.max(start, end - 48), end)}`;
+    const same = seen.get(key);
+    const body = same ? text.slice(start, end) : undefined;
+    if (same && body !== undefined && same.includes(body)) continue;
+    if (same && body !== undefined) same.push(body);
+    else seen.set(key, [text.slice(start, end)]);
     out.push(candidate);
   }
   return out;
+}
+
+/** The whitespace String.prototype.trim removes that occurs in text (ASCII and the common Unicode spaces). */
+function isSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x202f || code === 0x205f;
 }
 
 /** The multiplier of the code-vs-prose balance for one snippet kind. */
@@ -140,11 +162,11 @@ export function rerankCandidates(
   const unique = withoutDuplicates(candidates);
   if (unique.length === 0) return [];
   const maxScore = Math.max(...unique.map((c) => c.score));
-  const ids = analyzed.identifiers.slice(0, MAX_IDENTIFIERS);
+  const matchers = analyzed.identifiers.slice(0, MAX_IDENTIFIERS).map(identifierMatcher);
   const scored: Scored[] = unique.map((c, index) => {
     // Without usable scores (a filter-only query), fall back to the order received.
     const norm = maxScore > 0 ? Math.max(0, c.score) / maxScore : 1 / (1 + index);
-    const hits = identifierHits(c.doc, ids);
+    const hits = identifierHits(c.doc, matchers);
     const bonus = weights.identifierInTitle * hits.title + weights.identifierInBody * hits.body;
     const short = c.doc.tokens < weights.minUsefulTokens ? weights.shortPenalty : 1;
     return { doc: c.doc, base: (norm + bonus) * kindFactor(c.doc.kind, analyzed.wantsCode, weights) * short, index };
