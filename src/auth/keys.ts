@@ -6,7 +6,7 @@
 import type { ApiKeyModel, ApiKeyRecord } from '../store/models/api-key';
 import type { Logger } from '../logger';
 import { ValidationError } from '../errors';
-import { generateApiKey, hashApiKey, newId, safeEqual } from './crypto';
+import { apiKeyIdFor, generateApiKey, hashApiKey, safeEqual } from './crypto';
 
 /** `lastUsedAt` is written at most this often per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
@@ -28,11 +28,12 @@ export class ApiKeyService {
       throw new ValidationError(`A user may have at most ${MAX_KEYS_PER_USER} API keys; delete unused ones first.`, 'name');
     }
     const value = generateApiKey();
+    const hash = hashApiKey(value);
     const record: ApiKeyRecord = {
-      _id: newId('key'),
+      _id: apiKeyIdFor(hash),
       userId,
       name: trimmed,
-      hash: hashApiKey(value),
+      hash,
       prefix: value.slice(0, 12),
       createdAt: new Date(),
       lastUsedAt: null,
@@ -57,8 +58,9 @@ export class ApiKeyService {
   /** Finds the live key with this value (well-formed keys only; see API_KEY_PATTERN). */
   async lookup(value: string): Promise<ApiKeyLookup | null> {
     const hash = hashApiKey(value);
-    // Straight from the driver: every request with a key does this.
-    const found = (await this.ApiKey.collection.findOne({ hash }, { projection: { _id: 1, userId: 1, hash: 1, lastUsedAt: 1 } })) as ApiKeyLookup | null;
+    // Straight from the driver, by the id derived from the hash (keys made before ids were
+    // derived are found by the hash index): every request with a key does this.
+    const found = ((await this.ApiKey.collection.findOne({ _id: apiKeyIdFor(hash) } as never)) ?? (await this.ApiKey.collection.findOne({ hash }))) as ApiKeyLookup | null;
     // The index lookup is by hash; the comparison below is constant-time regardless.
     if (!found || !safeEqual(found.hash, hash)) return null;
     return found;

@@ -1,6 +1,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser } from './fixtures';
+import { apiKeyIdFor, hashApiKey } from '../../src/auth/crypto';
 
 let app: TestApp;
 let admin: string;
@@ -143,4 +144,16 @@ test('deleting a user revokes their keys at once', async (t) => {
   t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 200);
   t.is((await app.request.delete(`/v2/admin/users/${member.userId}`).set(bearer(admin))).status, 200);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 401);
+});
+
+test('a key is found by the id derived from its hash; keys stored with older random ids still work', async (t) => {
+  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'derived id' });
+  t.is(body.id, apiKeyIdFor(hashApiKey(body.value)));
+  // A key as earlier versions stored it: a random id, found through the hash index.
+  const legacy = `smk_${'L'.repeat(43)}`;
+  const adminUser = await app.services.mongo.collection('api_keys').findOne({ _id: body.id } as never);
+  await app.services.mongo.collection('api_keys').insertOne({ _id: 'key_0123456789abcdef01', userId: adminUser?.userId, name: 'legacy', hash: hashApiKey(legacy), prefix: legacy.slice(0, 12), createdAt: new Date(), lastUsedAt: null } as never);
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 200);
+  t.is((await app.request.delete('/v2/admin/keys/key_0123456789abcdef01').set(bearer(admin))).status, 200);
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 401, 'revoked at once');
 });
