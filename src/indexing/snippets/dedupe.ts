@@ -98,10 +98,17 @@ export function shingleHashes(normal: string): Uint32Array {
 function sketchesAgree(a: Uint32Array, b: Uint32Array): boolean {
   const k = Math.min(PRECHECK, a.length, b.length);
   if (k < PRECHECK) return true;
+  return countCommon(a, b, k) * 2 >= k;
+}
+
+/** How many values the first `limit` entries of two sorted unique arrays share. */
+function countCommon(a: Uint32Array, b: Uint32Array, limit = Math.max(a.length, b.length)): number {
+  const na = Math.min(limit, a.length);
+  const nb = Math.min(limit, b.length);
   let i = 0;
   let j = 0;
   let common = 0;
-  while (i < k && j < k) {
+  while (i < na && j < nb) {
     if (a[i] === b[j]) {
       common++;
       i++;
@@ -109,7 +116,7 @@ function sketchesAgree(a: Uint32Array, b: Uint32Array): boolean {
     } else if (a[i] < b[j]) i++;
     else j++;
   }
-  return common * 2 >= k;
+  return common;
 }
 
 /** Jaccard similarity of two sorted unique arrays; returns 0 early when the sizes alone rule out `atLeast`. */
@@ -118,17 +125,7 @@ export function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
   const large = Math.max(a.length, b.length);
   if (large === 0) return 1;
   if (small / large < atLeast) return 0;
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
+  const common = countCommon(a, b);
   return common / (a.length + b.length - common);
 }
 
