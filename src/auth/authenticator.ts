@@ -73,7 +73,8 @@ export class AuthService {
       }
       if (!value.startsWith(API_KEY_PREFIX)) throw new InvalidApiKeyError(`Invalid API key: keys start with "${API_KEY_PREFIX}". Create one in the dashboard (API keys).`);
       if (!API_KEY_PATTERN.test(value)) throw new InvalidApiKeyError('Invalid API key: it is malformed (truncated or with extra characters?).');
-      return { identity: `key:${hashApiKey(value).slice(0, 32)}`, tier: 'key', resolve: memo(() => this.resolveKey(value)) };
+      const hash = hashApiKey(value);
+      return { identity: `key:${hash.slice(0, 32)}`, tier: 'key', resolve: memo(() => this.resolveKey(hash)) };
     }
     if (credentials.sessionToken) {
       const claims = this.deps.sessions.verifyToken(credentials.sessionToken);
@@ -85,12 +86,11 @@ export class AuthService {
     return { identity: `ip:${address}`, tier: 'anonymous', resolve: async () => anonymous };
   }
 
-  private async resolveKey(value: string): Promise<Authenticated> {
-    const hash = hashApiKey(value);
+  private async resolveKey(hash: string): Promise<Authenticated> {
     // A key's owner never changes, so once seen the key and its user are read in parallel
     // (one round trip). Both are read fresh every time: a deleted key or user fails at once.
     const knownOwner = this.keyOwners.get(hash);
-    const [key, guessedUser] = await Promise.all([this.deps.keys.lookup(value), knownOwner ? this.deps.users.getForAuth(knownOwner) : undefined]);
+    const [key, guessedUser] = await Promise.all([this.deps.keys.lookupByHash(hash), knownOwner ? this.deps.users.getForAuth(knownOwner) : undefined]);
     if (!key) {
       this.keyOwners.delete(hash);
       throw new InvalidApiKeyError('Invalid API key: it is unknown or has been deleted.');

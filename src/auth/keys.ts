@@ -56,8 +56,12 @@ export class ApiKeyService {
   }
 
   /** Finds the live key with this value (well-formed keys only; see API_KEY_PATTERN). */
-  async lookup(value: string): Promise<ApiKeyLookup | null> {
-    const hash = hashApiKey(value);
+  lookup(value: string): Promise<ApiKeyLookup | null> {
+    return this.lookupByHash(hashApiKey(value));
+  }
+
+  /** Finds the live key whose value hashes to `hash` (authentication has the hash already). */
+  async lookupByHash(hash: string): Promise<ApiKeyLookup | null> {
     // Straight from the driver, by the id derived from the hash (keys made before ids were
     // derived are found by the hash index): every request with a key does this.
     const found = ((await this.ApiKey.collection.findOne({ _id: apiKeyIdFor(hash) } as never)) ?? (await this.ApiKey.collection.findOne({ hash }))) as ApiKeyLookup | null;

@@ -67,3 +67,13 @@ export interface SnippetDocument extends ParsedSnippet {
   /** Exact identifiers, lowercased and unstemmed: compound forms everywhere, every word of code and title. */
   searchIdentifiers: string;
 }
+
+/** The analysed fields of a snippet not analysed yet (`toIndexedSnippet` fills them in). */
+export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb' | 'searchBody' | 'searchCode' | 'searchPath' | 'searchIdentifiers'> = Object.freeze({
+  searchTitle: '',
+  searchBreadcrumb: '',
+  searchBody: '',
+  searchCode: '',
+  searchPath: '',
+  searchIdentifiers: '',
+});

@@ -9,12 +9,6 @@ import { StoreUnavailableError } from '../errors';
 
 export type EsClient = Client;
 
-/**
- * Options for hot-path requests: no OpenTelemetry span. Shelfmark exports no traces, and
- * wrapping every search in a (no-op) span cost ~3% of the server's CPU under load. (The
- * 8.19 client does not pass this option from its constructor to the transport.)
- */
-export const HOT_PATH: { openTelemetry: { enabled: false } } = { openTelemetry: { enabled: false } };
 
 /**
  * Parses responses with plain JSON.parse instead of secure-json-parse, which scans every

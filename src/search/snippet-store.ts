@@ -16,7 +16,7 @@
  * merged.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import { HOT_PATH, type EsClient, type HotHit, type HotSearch } from './client';
+import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
 export const SNIPPETS_MAPPING_VERSION = 2;
@@ -27,8 +27,8 @@ const COMPACT_DELAY_MS = 10_000;
 const MAX_COMPACT_BYTES = 4 * 1024 ** 3;
 
 export interface SnippetStoreOptions {
-  /** The hot-path search connection (services pass one); without it the client is used. */
-  hot?: HotSearch;
+  /** The connection of the hot-path searches (`searchHits`). */
+  hot: HotSearch;
   compactDelayMs?: number;
   /** Told about background work that failed (compaction); it never throws to a caller. */
   onBackgroundError?: (what: string, error: unknown) => void;
@@ -51,7 +51,7 @@ export class SnippetStore {
     private readonly es: EsClient,
     prefix: string,
     private readonly definition: IndexDefinition,
-    private readonly options: SnippetStoreOptions = {},
+    private readonly options: SnippetStoreOptions,
   ) {
     this.prefix = prefix;
     this.alias = `${prefix}-snippets`;
@@ -253,11 +253,9 @@ export class SnippetStore {
    * so Elasticsearch serialises and Node parses no envelope per hit.
    */
   async searchHits<T = SnippetDocument>(body: estypes.SearchRequest): Promise<Array<HotHit<T>>> {
-    if (this.options.hot) return this.options.hot.search<T>(this.alias, body);
-    const res = await this.es.search<T>({ ...body, index: this.alias, filter_path: ['hits.hits._source', 'hits.hits._score'] }, HOT_PATH);
-    // With filter_path, a search without hits answers `{}`.
-    return res.hits?.hits ?? [];
+    return this.options.hot.search<T>(this.alias, body);
   }
+
 }
 
 function docId(d: SnippetDocument): string {

@@ -1,5 +1,5 @@
 /** Snippets shared by the search tests (not a test file itself). */
-import type { SnippetDocument } from '../indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../indexing/types';
 import type { ContextSnippet } from './types';
 
 export function snippetDocument(overrides: Partial<SnippetDocument> = {}): SnippetDocument {
@@ -21,12 +21,7 @@ export function snippetDocument(overrides: Partial<SnippetDocument> = {}): Snipp
     url: 'https://github.com/koajs/koa/blob/e0ba8ef/docs/api/context.md#L120',
     tokens: 60,
     fileHash: 'f00d',
-    searchTitle: '',
-    searchBreadcrumb: '',
-    searchBody: '',
-    searchCode: '',
-    searchPath: '',
-    searchIdentifiers: '',
+    ...UNANALYSED,
     ...overrides,
   };
 }

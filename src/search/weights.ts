@@ -28,8 +28,6 @@ const DEFAULT_WEIGHTS = {
     expansions: 0.25,
     /** Query words that only name the library ("koa" in a koa question). */
     libraryName: 0.1,
-    /** Candidates fetched for re-ranking. */
-    candidates: 80,
   },
   /** Node-side re-ranking (ranking.ts). */
   rerank: {

@@ -5,10 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { createEsClient, HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import type { SnippetDocument } from '../../src/indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;
+let hot: HotSearch;
 let prefix: string;
 let url: string;
 let store: SnippetStore;
@@ -17,7 +18,7 @@ const doc = (i: number, text: string): SnippetDocument =>
   toIndexedSnippet({
     kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: text, language: '', code: '',
     path: 'docs/a.md', startLine: i, id: `id${i}`, libraryId: '/hot/lib', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
-    searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '',
+    ...UNANALYSED,
   });
 
 test.before(async () => {
@@ -25,13 +26,15 @@ test.before(async () => {
   prefix = config.indexPrefix;
   url = config.elasticsearchUrl;
   es = createEsClient(url, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition());
+  hot = new HotSearch(url, 10_000);
+  store = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot });
   await store.ensureIndex();
   await store.write([doc(1, 'widgets render panels'), doc(2, 'gadgets render nothing')]);
 });
 test.after.always(async () => {
   if (es) await deleteIndices(es, prefix);
   await es?.close();
+  await hot?.close();
 });
 
 const query = (words: string) => ({ size: 5, query: { bool: { filter: [{ term: { libraryId: '/hot/lib' } }], should: [{ match: { searchBody: words } }], minimum_should_match: 1 } } });

@@ -1,11 +1,12 @@
 import test from 'ava';
-import { createEsClient, type EsClient } from '../../src/search/client';
+import { createEsClient, HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import type { SnippetDocument } from '../../src/indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;
+let hot: HotSearch;
 let store: SnippetStore;
 let prefix: string;
 
@@ -13,19 +14,21 @@ const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument
   toIndexedSnippet({
     kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: `content number ${i} about widgets`, language: '', code: '',
     path, startLine: i, id: `id${i}`, libraryId: '/a/b', version: 'latest', generation, url: `u${i}`, tokens: 10, fileHash: 'h',
-    searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '',
+    ...UNANALYSED,
   });
 
 test.before(async () => {
   const config = testConfig();
   prefix = config.indexPrefix;
   es = createEsClient(config.elasticsearchUrl, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition());
+  hot = new HotSearch(config.elasticsearchUrl, 10_000);
+  store = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot });
   await store.ensureIndex();
 });
 test.after.always(async () => {
   if (es) await deleteIndices(es, prefix);
   await es?.close();
+  await hot?.close();
 });
 
 test.serial('the index sits behind its alias and ensureIndex is idempotent', async (t) => {
@@ -68,7 +71,7 @@ test.serial('compaction merges the segments of several builds into one, and only
 });
 
 test.serial('deleting generations schedules a compaction in the background', async (t) => {
-  const quick = new SnippetStore(es, prefix, snippetIndexDefinition(), { compactDelayMs: 50 });
+  const quick = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot, compactDelayMs: 50 });
   await quick.write([doc(500, 500, 'docs/x.md')]);
   await quick.write([doc(501, 501, 'docs/y.md')]);
   await quick.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 501 });
@@ -86,7 +89,7 @@ test.serial('an index of an older mapping version is copied into the current one
   await es.indices.create({ index: oldIndex, settings: unsorted, mappings, aliases: { [`${oldPrefix}-snippets`]: { is_write_index: true } } });
   const docs = Array.from({ length: 2500 }, (_, i) => ({ ...doc(i, 700), libraryId: '/old/lib' }));
   await es.bulk({ operations: docs.flatMap((d) => [{ index: { _index: oldIndex, _id: `${d.id}:${d.generation}` } }, d]), refresh: true });
-  const migrating = new SnippetStore(es, oldPrefix, snippetIndexDefinition());
+  const migrating = new SnippetStore(es, oldPrefix, snippetIndexDefinition(), { hot });
   try {
     const result = await migrating.ensureIndex();
     t.deepEqual(result.migrated, { from: oldIndex, snippets: 2500 });

@@ -3,7 +3,7 @@
  * (near-)duplicates dropped, token counts of the text a client receives, stable ids, URLs.
  * The analysed `search*` fields are left empty for search/analysis to fill.
  */
-import type { ParsedSnippet, SnippetDocument } from '../types';
+import { UNANALYSED, type ParsedSnippet, type SnippetDocument } from '../types';
 import { sha256 } from '../../util/hash';
 import { renderSnippetText } from '../../search/format/txt';
 import { boundCode, boundLabel, boundText, SNIPPET_BOUNDS } from './bounds';
@@ -81,12 +81,7 @@ function toDocument(s: ParsedSnippet, ctx: FinishContext): SnippetDocument {
     url: ctx.fileUrl(s.path, s.startLine),
     tokens: 0,
     fileHash: ctx.fileHashes.get(s.path) ?? '',
-    searchTitle: '',
-    searchBreadcrumb: '',
-    searchBody: '',
-    searchCode: '',
-    searchPath: '',
-    searchIdentifiers: '',
+    ...UNANALYSED,
   };
   doc.tokens = countTokens(renderSnippetText(doc));
   return doc;
