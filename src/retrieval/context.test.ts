@@ -1,5 +1,5 @@
 import test from 'ava';
-import { candidatesFor } from './context';
+import { candidatesFor, underfilled } from './context';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../search/budget';
 
 test('candidates grow with the budget within 20..500', (t) => {
@@ -8,4 +8,12 @@ test('candidates grow with the budget within 20..500', (t) => {
   t.is(candidatesFor(20_000), 167);
   t.is(candidatesFor(MAX_TOKENS), 500);
   for (let b = MIN_TOKENS; b < MAX_TOKENS; b += 997) t.true(candidatesFor(b + 997) >= candidatesFor(b));
+});
+
+test('a budget is underfilled when more than a tenth of it is unused', (t) => {
+  const of = (...tokens: number[]) => tokens.map((n) => ({ doc: { tokens: n } }) as never);
+  t.true(underfilled(of(), 100));
+  t.true(underfilled(of(40, 49), 100));
+  t.false(underfilled(of(40, 50), 100));
+  t.false(underfilled(of(100), 100));
 });

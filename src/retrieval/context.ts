@@ -20,10 +20,20 @@ import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/t
 /**
  * Candidates fetched from Elasticsearch before re-ranking, by budget: enough for the budget
  * to fill after duplicates are dropped (snippets average ~150 tokens; the default 5000 asks
- * for 42), at least 20 so re-ranking has a choice, at most 500.
+ * for 42), at least 20 so re-ranking has a choice, at most 500. When the snippets are
+ * smaller than that and the budget is left underfilled, getContext asks once for more.
  */
 export function candidatesFor(budget: number): number {
-  return Math.min(500, Math.max(20, Math.ceil(budget / 120)));
+  return Math.min(MAX_CANDIDATES, Math.max(20, Math.ceil(budget / 120)));
+}
+
+const MAX_CANDIDATES = 500;
+
+/** True when packed snippets leave more than a tenth of the budget unused. */
+export function underfilled(snippets: readonly RankedSnippet[], budget: number): boolean {
+  let total = 0;
+  for (const s of snippets) total += s.doc.tokens;
+  return total < budget * 0.9;
 }
 
 export interface ContextRequest {
@@ -79,8 +89,14 @@ export async function getContext(services: Services, principal: Principal, reque
     if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
     throw new NoSnippetsFoundError(libraryId);
   }
-  const ranked = rerankCandidates(candidates, analyzed);
-  const snippets = packSnippetsToBudget(ranked, budget);
+  let snippets = packSnippetsToBudget(rerankCandidates(candidates, analyzed), budget);
+  if (underfilled(snippets, budget) && candidates.length === size && size < MAX_CANDIDATES) {
+    // Small snippets: the first candidates ran out before the budget did, and there are more.
+    // Ask once for a larger set and re-rank all of it (rare: the default budget asks for
+    // enough candidates of the corpus's usual size).
+    const more = await searchCandidates(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3));
+    if (more && more.length > candidates.length) snippets = packSnippetsToBudget(rerankCandidates(more, analyzed), budget);
+  }
   if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
   const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
   return { library, version, snippets, tokens };

@@ -126,7 +126,7 @@ test('context: a larger budget brings more snippets (candidates grow with the bu
   const normal = await ask();
   const large = await ask(30_000);
   t.true(normal.total <= 5000);
-  t.true(normal.total > 4000, `the default budget is nearly filled (${normal.total} tokens)`);
+  t.true(normal.total > 4000, `the default budget is nearly filled (${normal.total} tokens in ${normal.count} snippets)`);
   t.true(large.count > 50 && large.total > 8000, `30,000 tokens asked, ${large.count} snippets of ${large.total} tokens returned`);
 });
 
