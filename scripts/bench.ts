@@ -3,8 +3,10 @@
  *  [--out .bench/bench-<ts>.json] [--dataset ../shared/eval/dev.yaml] [--corpus ../shared/corpus]
  *  [--api-key smk_...] [--pid N] [--skip-load] [--no-auth]`
  *
- * Latency (p50/p95/p99) and throughput of `/v2/context` (type=json, default tokens) and
- * `/v2/libs/search` at 1, 8 and 32 keep-alive clients on loopback, each for a fixed time,
+ * Latency (p50/p95/p99) and throughput of `/v2/context` (default tokens; the default txt
+ * form and type=json) and `/v2/libs/search` at 1, 8 and 32 keep-alive clients on loopback,
+ * each for a fixed time after a warm-up of every target (the server's code is optimised by
+ * the JIT before anything is timed),
  * cycling the eval questions; the same context candidate queries sent straight to
  * Elasticsearch (the floor) and the server/ES p50 ratio; the server's peak RSS; and the
  * authentication + rate-limiting overhead at one client (anonymous, `smk_` key, and the
@@ -27,11 +29,15 @@ import { RssSampler, type RssReport } from './bench/rss';
 import { assertLoopback, contextRequests, elasticsearchFloorRequests, missingLibraries, searchRequests } from './bench/workload';
 import { AUTH_BASELINES, measureAuth } from './bench/auth';
 import { anySuccess, checkPass, measure } from './bench/measure';
+import { runClosedLoop, type RequestSpec } from './bench/load';
 import { floorRatios, formatAuth, formatCpu, formatRatios, formatRuns, type RunResult } from './bench/report';
 import { CpuMeter, storePids } from './bench/cpu';
 
 const USAGE =
   'usage: npm run bench -- [--url http://127.0.0.1:PORT] [--duration 10] [--clients 1,8,32] [--out .bench/bench-<ts>.json] [--dataset FILE] [--corpus DIR] [--api-key smk_...] [--pid N] [--skip-load] [--no-auth]';
+
+/** Warm-up of each target before the first timed run (JIT, caches, connection pools). */
+const WARMUP_MS = 3000;
 
 class UsageError extends Error {}
 /** An expected stop with a message that says what to do (printed without a stack). */
@@ -153,9 +159,10 @@ async function main(): Promise<number> {
     } else notes.push('RSS not measured: pass --pid with --url to sample the server process');
 
     const context = contextRequests(url, entries);
+    const contextJson = contextRequests(url, entries, undefined, 'json');
     const search = searchRequests(url, entries);
     say(`Checking ${entries.length} questions once (context, libs/search, Elasticsearch) …`);
-    const checks = { context: await checkPass(context), search: await checkPass(search), elasticsearch: await checkPass(floor.requests) };
+    const checks = { context: await checkPass(context), 'context (json)': await checkPass(contextJson), search: await checkPass(search), elasticsearch: await checkPass(floor.requests) };
     for (const [name, c] of Object.entries(checks)) {
       say(`  ${name}: ${Object.entries(c.statuses).map(([s, n]) => `${n} × ${s}`).join(', ')}`);
       if (c.firstFailure) notes.push(`${name}: first non-2xx answer: ${c.firstFailure}`);
@@ -165,13 +172,20 @@ async function main(): Promise<number> {
       throw new BenchError('The server rate-limits the benchmark (429), so its figures would measure refusals: restart it with RATE_LIMIT_ANON_PER_MINUTE=1000000 RATE_LIMIT_KEY_PER_MINUTE=1000000, or run without --url to let the bench start its own.');
     }
 
+    const targets: Array<[string, RequestSpec[]]> = [
+      ['context', context],
+      ['context (json)', contextJson],
+      ['libs/search', search],
+      ['elasticsearch (floor)', floor.requests],
+    ];
+    say(`Warming up (${WARMUP_MS / 1000} s of each target at 8 clients) …`);
+    for (const [, requests] of targets) if (requests.length > 0) await runClosedLoop({ concurrency: 8, durationMs: WARMUP_MS, warmupMs: 0, requests });
+
     say(`Measuring (${options.durationMs / 1000} s per run after a 1 s warm-up) …`);
     const cpu = new CpuMeter({ ...(pid !== undefined ? { server: pid } : {}), bench: process.pid, ...storePids(config.dataDir, config.elasticsearchUrl) });
     const runs: RunResult[] = [];
     for (const c of options.clients) {
-      runs.push(await measure('context', context, c, options.durationMs, cpu));
-      runs.push(await measure('libs/search', search, c, options.durationMs, cpu));
-      if (floor.requests.length > 0) runs.push(await measure('elasticsearch (floor)', floor.requests, c, options.durationMs, cpu));
+      for (const [target, requests] of targets) if (requests.length > 0) runs.push(await measure(target, requests, c, options.durationMs, cpu));
     }
     const rss: RssReport | undefined = sampler?.stop();
     sampler = undefined;
@@ -180,7 +194,7 @@ async function main(): Promise<number> {
 
     const auth = options.auth && gone === undefined ? await measureAuth(services, url, entries, { apiKey: options.apiKey, durationMs: options.durationMs, existingServer: options.url !== undefined }, notes) : [];
 
-    const ratios = floorRatios(runs, 'context', 'elasticsearch (floor)');
+    const ratios = floorRatios(runs, ['context', 'context (json)'], 'elasticsearch (floor)');
     console.log(`\nThroughput and latency (closed loop, keep-alive, ${entries.length} questions cycled; latencies of 2xx answers)\n${formatRuns(runs)}`);
     if (ratios.length > 0) console.log(`\nServer context vs. the same query straight to Elasticsearch\n${formatRatios(ratios)}`);
     const cpuTable = formatCpu(runs);

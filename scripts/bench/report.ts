@@ -44,20 +44,26 @@ export function formatRuns(runs: readonly RunResult[]): string {
   );
 }
 
-/** Server context p50 over the Elasticsearch floor p50, per concurrency. */
-export function floorRatios(runs: readonly RunResult[], serverTarget: string, floorTarget: string): Array<{ concurrency: number; serverP50: number; floorP50: number; ratio: number }> {
-  return runs
-    .filter((r) => r.target === serverTarget)
-    .flatMap((s) => {
-      const f = runs.find((r) => r.target === floorTarget && r.concurrency === s.concurrency);
-      return f ? [{ concurrency: s.concurrency, serverP50: s.summary.p50, floorP50: f.summary.p50, ratio: ratio(s.summary.p50, f.summary.p50) }] : [];
-    });
+/** Each server target's p50 over the Elasticsearch floor p50, per concurrency. */
+export function floorRatios(
+  runs: readonly RunResult[],
+  serverTargets: readonly string[],
+  floorTarget: string,
+): Array<{ target: string; concurrency: number; serverP50: number; floorP50: number; ratio: number }> {
+  return serverTargets.flatMap((target) =>
+    runs
+      .filter((r) => r.target === target)
+      .flatMap((s) => {
+        const f = runs.find((r) => r.target === floorTarget && r.concurrency === s.concurrency);
+        return f ? [{ target, concurrency: s.concurrency, serverP50: s.summary.p50, floorP50: f.summary.p50, ratio: ratio(s.summary.p50, f.summary.p50) }] : [];
+      }),
+  );
 }
 
 export function formatRatios(rows: ReturnType<typeof floorRatios>): string {
   return formatTable(
-    ['clients', 'server p50', 'ES p50', 'server / ES'],
-    rows.map((r) => [String(r.concurrency), ms(r.serverP50), ms(r.floorP50), fixed(r.ratio, 2)]),
+    ['target', 'clients', 'server p50', 'ES p50', 'server / ES'],
+    rows.map((r) => [r.target, String(r.concurrency), ms(r.serverP50), ms(r.floorP50), fixed(r.ratio, 2)]),
   );
 }
 

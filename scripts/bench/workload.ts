@@ -27,11 +27,15 @@ function withAuth(apiKey: string | undefined): Record<string, string> {
   return apiKey ? { authorization: `Bearer ${apiKey}` } : {};
 }
 
-export function contextRequests(baseUrl: string, entries: readonly EvalEntry[], apiKey?: string): RequestSpec[] {
+/**
+ * `/v2/context` for each question: without `type` (the txt default, what Context7 clients
+ * and our MCP tool ask for) unless `type` is given.
+ */
+export function contextRequests(baseUrl: string, entries: readonly EvalEntry[], apiKey?: string, type?: 'txt' | 'json'): RequestSpec[] {
   return entries.map((e) => {
     const url = new URL('/v2/context', baseUrl);
-    url.search = new URLSearchParams({ libraryId: libraryIdOf(e), query: e.query, type: 'json' }).toString();
-    return { method: 'GET', url, headers: { accept: 'application/json', ...withAuth(apiKey) } };
+    url.search = new URLSearchParams({ libraryId: libraryIdOf(e), query: e.query, ...(type ? { type } : {}) }).toString();
+    return { method: 'GET', url, headers: { accept: type === 'json' ? 'application/json' : 'text/plain, application/json', ...withAuth(apiKey) } };
   });
 }
 

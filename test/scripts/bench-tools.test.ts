@@ -10,7 +10,7 @@ import { formatCpu } from '../../scripts/bench/report';
 import { parseProcStatus, readProcMemory, RssSampler } from '../../scripts/bench/rss';
 import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../scripts/bench/load';
 import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/workload';
-import { floorRatios, type RunResult } from '../../scripts/bench/report';
+import { floorRatios, formatRatios, type RunResult } from '../../scripts/bench/report';
 import { summarizeLatencies } from '../../scripts/bench/stats';
 
 test('parseProcStatus reads VmRSS and VmHWM in kB', (t) => {
@@ -135,8 +135,11 @@ test('workload requests carry the eval question', (t) => {
   const entries = [{ index: 0, library: '/expressjs/expressjs.com', version: '4', query: 'routing?', intent: 'x', qrels: [] }];
   const [c] = contextRequests('http://127.0.0.1:3000', entries, 'smk_k');
   t.is(c.url.pathname, '/v2/context');
-  t.deepEqual(Object.fromEntries(c.url.searchParams), { libraryId: '/expressjs/expressjs.com/4', query: 'routing?', type: 'json' });
+  t.deepEqual(Object.fromEntries(c.url.searchParams), { libraryId: '/expressjs/expressjs.com/4', query: 'routing?' }, 'the default (txt) form');
   t.is(c.headers?.authorization, 'Bearer smk_k');
+  const [j] = contextRequests('http://127.0.0.1:3000', entries, undefined, 'json');
+  t.is(j.url.searchParams.get('type'), 'json');
+  t.is(j.headers?.authorization, undefined);
   const [s] = searchRequests('http://127.0.0.1:3000', entries);
   t.deepEqual(Object.fromEntries(s.url.searchParams), { libraryName: 'expressjs.com', query: 'routing?' });
   t.is(s.headers?.authorization, undefined);
@@ -151,8 +154,12 @@ test('floorRatios pairs server and floor runs by concurrency', (t) => {
     errors: [],
     summary: { ok: 1, failed: 0, rps: 1, min: p50, mean: p50, p50, p95: p50, p99: p50, max: p50 },
   });
-  const rows = floorRatios([run('context', 1, 6), run('es', 1, 2), run('context', 8, 9), run('libs/search', 1, 1)], 'context', 'es');
-  t.deepEqual(rows, [{ concurrency: 1, serverP50: 6, floorP50: 2, ratio: 3 }]);
+  const runs = [run('context', 1, 6), run('es', 1, 2), run('context', 8, 9), run('context (json)', 1, 7), run('libs/search', 1, 1)];
+  t.deepEqual(floorRatios(runs, ['context', 'context (json)'], 'es'), [
+    { target: 'context', concurrency: 1, serverP50: 6, floorP50: 2, ratio: 3 },
+    { target: 'context (json)', concurrency: 1, serverP50: 7, floorP50: 2, ratio: 3.5 },
+  ]);
+  t.regex(formatRatios(floorRatios(runs, ['context'], 'es')), /context\s+1\s+6\.0\s+2\.0\s+3\.00/);
 });
 
 test('parseProcStat reads utime + stime after a command name with spaces and parentheses', (t) => {
