@@ -4,7 +4,7 @@
  * fails fast; the client reconnects by itself.
  */
 import { Client, Serializer, errors } from '@elastic/elasticsearch';
-import { Pool, errors as undiciErrors } from 'undici';
+import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { StoreUnavailableError } from '../errors';
 
 export type EsClient = Client;
@@ -84,21 +84,49 @@ export class HotSearch {
     this.pool = new Pool(u.origin, { connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
   }
 
-  /** `POST /<index>/_search` keeping only each hit's `_source` and `_score`. */
-  async search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+  /**
+   * `POST /<index>/_search` keeping only each hit's `_source` and `_score`. Dispatched with
+   * plain handlers that collect the body's chunks: undici's stream-based `request` API cost
+   * 30–50 µs more CPU per 40 kB answer (a minimal proxy under load at 8 clients).
+   */
+  search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
     const path = `${this.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._source,hits.hits._score`;
-    let status: number;
-    let text: string;
-    try {
-      const res = await this.pool.request({ method: 'POST', path, headers: this.headers, body: JSON.stringify(body) });
-      status = res.statusCode;
-      text = await res.body.text();
-    } catch (error) {
-      throw transportError(error);
-    }
-    if (status < 200 || status >= 300) throw new Error(`Elasticsearch answered ${status} to a search: ${text.slice(0, 500)}`);
-    // With filter_path, a search without hits answers `{}`.
-    return (JSON.parse(text) as { hits?: { hits?: Array<HotHit<T>> } }).hits?.hits ?? [];
+    return new Promise((resolve, reject) => {
+      let status = 0;
+      const chunks: Buffer[] = [];
+      const handler: Dispatcher.DispatchHandlers = {
+        onConnect() {},
+        onError(error) {
+          reject(transportError(error));
+        },
+        onHeaders(statusCode) {
+          status = statusCode;
+          return true;
+        },
+        onData(chunk) {
+          chunks.push(chunk);
+          return true;
+        },
+        onComplete() {
+          const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+          if (status < 200 || status >= 300) {
+            reject(new Error(`Elasticsearch answered ${status} to a search: ${text.slice(0, 500)}`));
+            return;
+          }
+          try {
+            // With filter_path, a search without hits answers `{}`.
+            resolve((JSON.parse(text) as { hits?: { hits?: Array<HotHit<T>> } }).hits?.hits ?? []);
+          } catch (error) {
+            reject(new errors.DeserializationError((error as Error).message, text.slice(0, 500)));
+          }
+        },
+      };
+      try {
+        this.pool.dispatch({ method: 'POST', path, headers: this.headers, body: JSON.stringify(body) }, handler);
+      } catch (error) {
+        reject(transportError(error));
+      }
+    });
   }
 
   close(): Promise<void> {
