@@ -58,21 +58,25 @@ function identifierHits(doc: ContextSnippet, matchers: readonly RegExp[]): { tit
  * same example copied across pages or versioned folders tells the reader nothing new.
  */
 export function withoutDuplicates(candidates: readonly ScoredCandidate[]): ScoredCandidate[] {
-  // Keyed by kind, length and both ends of the trimmed text; equal keys are compared whole.
-  const seen = new Map<string, string[]>();
+  // Trimmed texts by kind and length; equal keys (rare among one query's candidates) are compared whole.
+  const seen = new Map<number, string[]>();
   const out: ScoredCandidate[] = [];
   for (const candidate of candidates) {
-    const text = candidate.doc.kind === 'code' ? candidate.doc.code : candidate.doc.content;
+    const code = candidate.doc.kind === 'code';
+    const text = code ? candidate.doc.code : candidate.doc.content;
     let start = 0;
     let end = text.length;
     while (start < end && isSpace(text.charCodeAt(start))) start++;
     while (end > start && isSpace(text.charCodeAt(end - 1))) end--;
-    const key = `${candidate.doc.kind}\u0000${end - start}\u0000${text.slice(start, Math.min(end, start + 48))}\u0000${text.slice(Math.max(start, end - 48), end)}`;
+    const key = (end - start) * 2 + (code ? 1 : 0);
+    const body = start === 0 && end === text.length ? text : text.slice(start, end);
     const same = seen.get(key);
-    const body = same ? text.slice(start, end) : undefined;
-    if (same && body !== undefined && same.includes(body)) continue;
-    if (same && body !== undefined) same.push(body);
-    else seen.set(key, [text.slice(start, end)]);
+    if (same) {
+      if (same.includes(body)) continue;
+      same.push(body);
+    } else {
+      seen.set(key, [body]);
+    }
     out.push(candidate);
   }
   return out;
@@ -89,28 +93,25 @@ export function kindFactor(kind: ContextSnippet['kind'], wantsCode: number, w: R
   return kind === 'code' ? 1 + lean : 1 - lean;
 }
 
+/** A candidate being re-ranked; `page` numbers its page (path) in order of first appearance. */
 interface Scored {
   doc: ContextSnippet;
   base: number;
+  score: number;
   index: number;
+  page: number;
 }
 
 /** Per page: the sum of its best `top` base scores. */
-function pageEvidence(items: Scored[], top: number): Map<string, number> {
-  const byPath = new Map<string, number[]>();
-  for (const item of items) {
-    const list = byPath.get(item.doc.path);
-    if (list) list.push(item.base);
-    else byPath.set(item.doc.path, [item.base]);
-  }
-  const evidence = new Map<string, number>();
-  for (const [path, scores] of byPath) {
+function pageEvidence(items: readonly Scored[], pages: number, top: number): number[] {
+  const byPage: number[][] = Array.from({ length: pages }, () => []);
+  for (const item of items) byPage[item.page]!.push(item.base);
+  return byPage.map((scores) => {
     scores.sort((a, b) => b - a);
     let sum = 0;
-    for (let i = 0; i < Math.min(top, scores.length); i++) sum += scores[i];
-    evidence.set(path, sum);
-  }
-  return evidence;
+    for (let i = 0; i < Math.min(top, scores.length); i++) sum += scores[i]!;
+    return sum;
+  });
 }
 
 /**
@@ -119,30 +120,25 @@ function pageEvidence(items: Scored[], top: number): Map<string, number> {
  * snippet can win a step, so a step compares pages, not snippets. Scores come out
  * non-increasing; ties go to the earlier candidate.
  */
-function diversify(items: Array<Scored & { score: number }>, decayOf: ReadonlyMap<string, number>): RankedSnippet[] {
+function diversify(items: readonly Scored[], pages: number, decayOf: readonly number[]): RankedSnippet[] {
   const sorted = [...items].sort((a, b) => b.score - a.score || a.index - b.index);
-  const pages = new Map<string, { queue: typeof sorted; next: number; factor: number; decay: number }>();
-  for (const item of sorted) {
-    const page = pages.get(item.doc.path);
-    if (page) page.queue.push(item);
-    else pages.set(item.doc.path, { queue: [item], next: 0, factor: 1, decay: decayOf.get(item.doc.path) ?? 1 });
-  }
-  const groups = [...pages.values()];
+  const groups = Array.from({ length: pages }, (_, page) => ({ queue: [] as Scored[], next: 0, factor: 1, decay: decayOf[page]! }));
+  for (const item of sorted) groups[item.page]!.queue.push(item);
   const out: RankedSnippet[] = [];
   while (out.length < sorted.length) {
     let best: (typeof groups)[number] | undefined;
     let bestScore = -Infinity;
     for (const group of groups) {
       if (group.next >= group.queue.length) continue;
-      const head = group.queue[group.next];
+      const head = group.queue[group.next]!;
       const adjusted = head.score * group.factor;
-      if (best === undefined || adjusted > bestScore || (adjusted === bestScore && head.index < best.queue[best.next].index)) {
+      if (best === undefined || adjusted > bestScore || (adjusted === bestScore && head.index < best.queue[best.next]!.index)) {
         best = group;
         bestScore = adjusted;
       }
     }
     if (best === undefined) break;
-    out.push({ doc: best.queue[best.next].doc, score: bestScore });
+    out.push({ doc: best.queue[best.next]!.doc, score: bestScore });
     best.next += 1;
     best.factor *= best.decay;
   }
@@ -161,31 +157,34 @@ export function rerankCandidates(
 ): RankedSnippet[] {
   const unique = withoutDuplicates(candidates);
   if (unique.length === 0) return [];
-  const maxScore = Math.max(...unique.map((c) => c.score));
+  let maxScore = -Infinity;
+  for (const c of unique) if (c.score > maxScore) maxScore = c.score;
   const matchers = analyzed.identifiers.slice(0, MAX_IDENTIFIERS).map(identifierMatcher);
+  const pageOf = new Map<string, number>();
   const scored: Scored[] = unique.map((c, index) => {
     // Without usable scores (a filter-only query), fall back to the order received.
     const norm = maxScore > 0 ? Math.max(0, c.score) / maxScore : 1 / (1 + index);
     const hits = identifierHits(c.doc, matchers);
     const bonus = weights.identifierInTitle * hits.title + weights.identifierInBody * hits.body;
     const short = c.doc.tokens < weights.minUsefulTokens ? weights.shortPenalty : 1;
-    return { doc: c.doc, base: (norm + bonus) * kindFactor(c.doc.kind, analyzed.wantsCode, weights) * short, index };
+    let page = pageOf.get(c.doc.path);
+    if (page === undefined) {
+      page = pageOf.size;
+      pageOf.set(c.doc.path, page);
+    }
+    return { doc: c.doc, base: (norm + bonus) * kindFactor(c.doc.kind, analyzed.wantsCode, weights) * short, score: 0, index, page };
   });
-  const evidence = pageEvidence(scored, weights.pageEvidenceTop);
+  const evidence = pageEvidence(scored, pageOf.size, weights.pageEvidenceTop);
   let maxEvidence = 0;
   let totalEvidence = 0;
-  for (const value of evidence.values()) {
+  for (const value of evidence) {
     maxEvidence = Math.max(maxEvidence, value);
     totalEvidence += value;
   }
-  const withScores = scored.map((s) => {
-    const page = maxEvidence > 0 ? (evidence.get(s.doc.path) ?? 0) / maxEvidence : 0;
-    return { ...s, score: weights.snippet * s.base + weights.page * page };
-  });
-  const decayOf = new Map<string, number>();
-  for (const [path, value] of evidence) {
-    const dominant = totalEvidence > 0 && value / totalEvidence >= weights.dominantShare;
-    decayOf.set(path, dominant ? weights.dominantDecay : weights.samePageDecay);
+  for (const s of scored) {
+    const page = maxEvidence > 0 ? evidence[s.page]! / maxEvidence : 0;
+    s.score = weights.snippet * s.base + weights.page * page;
   }
-  return diversify(withScores, decayOf);
+  const decayOf = evidence.map((value) => (totalEvidence > 0 && value / totalEvidence >= weights.dominantShare ? weights.dominantDecay : weights.samePageDecay));
+  return diversify(scored, pageOf.size, decayOf);
 }
