@@ -1,7 +1,8 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
-import { MAX_QUERIES_PER_DAY, utcDate } from '../../src/auth/usage';
+import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
+import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
 
 let app: TestApp;
 let admin: string;
@@ -124,4 +125,63 @@ test('the admin usage summary: per day per channel across libraries, and top lib
   t.false(res.body.topLibraries.some((l: { libraryId: string }) => l.libraryId === '*'));
   t.is((await app.request.get('/v2/admin/usage').set(bearer(member.key))).status, 403);
   t.is((await app.request.get('/v2/admin/usage?days=100').set(bearer(admin))).status, 400);
+});
+
+const stored = async (libraryId: string) => {
+  const day = await app.services.mongo.collection('usage_daily').findOne({ libraryId });
+  const queries = await app.services.mongo.collection('usage_queries').find({ libraryId }).toArray();
+  return { requests: (day?.requests as number | undefined) ?? 0, queries: queries.map((q) => [q.query, q.count]).sort() };
+};
+const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
+  for (const until = Date.now() + ms; Date.now() < until; await new Promise((r) => setTimeout(r, 25))) if (await check()) return true;
+  return false;
+};
+
+test("the timer writes day counts each time, query counts only once their interval has passed (a read writes all)", async (t) => {
+  const { mongo, log } = app.services;
+  const usage = new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 50, 1500);
+  const lib = `/timer/lib-${Date.now()}`;
+  usage.record({ libraryId: lib, channel: 'api', tokens: 1, query: 'first question' });
+  t.true(await waitFor(async () => (await stored(lib)).requests === 1), 'the day count is written by the first timer flush');
+  t.deepEqual((await stored(lib)).queries, [], 'the query waits for its interval');
+  usage.record({ libraryId: lib, channel: 'api', tokens: 1, query: 'First  question' });
+  t.true(await waitFor(async () => (await stored(lib)).requests === 2));
+  t.true(await waitFor(async () => (await stored(lib)).queries.length === 1), 'written once the interval has passed, with no new event');
+  t.deepEqual((await stored(lib)).queries, [['first question', 2]], 'both askings, normalised to one query');
+  usage.record({ libraryId: lib, channel: 'txt', tokens: 1, query: 'second question' });
+  await usage.flush();
+  t.deepEqual((await stored(lib)).queries, [['first question', 2], ['second question', 1]], 'an explicit flush (as metrics reads do) writes queries at once');
+  await usage.stop();
+});
+
+test('instances flushing the same new counters at once: none fails on a duplicate key, none over-counts; apart, they are exact', async (t) => {
+  const { mongo, log } = app.services;
+  const lib = `/race/lib-${Date.now()}`;
+  const instances = Array.from({ length: 4 }, () => new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 60_000));
+  const recordRound = () => {
+    for (const [i, usage] of instances.entries()) {
+      for (let n = 0; n <= i; n++) usage.record({ libraryId: lib, channel: 'api', tokens: 10, query: 'shared question' });
+      usage.record({ libraryId: lib, channel: 'mcp', tokens: 1, query: `only on ${i}` });
+    }
+  };
+  recordRound();
+  await Promise.all(instances.map((u) => u.flush()));
+  // The instances race to create the same documents; a duplicate key is read again, not an
+  // error, so every instance's batch lands (a failed flush would drop its "only on" query).
+  // FerretDB applies concurrent `$inc`s to one document without isolation and may lose some
+  // of them (MongoDB does not), so concurrent counts are bounded here, not exact.
+  const first = await stored(lib);
+  t.deepEqual(first.queries.map(([q]) => q), ['only on 0', 'only on 1', 'only on 2', 'only on 3', 'shared question']);
+  for (const [q, count] of first.queries) t.true(count >= 1 && count <= (q === 'shared question' ? 10 : 1), `${q}: ${count}`);
+  const day = await mongo.collection('usage_daily').findOne({ libraryId: lib });
+  t.true(day !== null && day.api >= 1 && day.api <= 10 && day.mcp >= 1 && day.mcp <= 4, JSON.stringify(day));
+
+  recordRound();
+  for (const usage of instances) await usage.flush();
+  const second = await stored(lib);
+  const after = await mongo.collection('usage_daily').findOne({ libraryId: lib });
+  t.is(after!.api - day!.api, 10, 'one flush after another: exact');
+  t.is(after!.mcp - day!.mcp, 4);
+  t.is(after!.tokens - day!.tokens, 104);
+  t.deepEqual(second.queries.map(([q, count], i) => [q, (count as number) - (first.queries[i]![1] as number)]), [['only on 0', 1], ['only on 1', 1], ['only on 2', 1], ['only on 3', 1], ['shared question', 10]]);
 });
