@@ -137,16 +137,20 @@ const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
   return false;
 };
 
-test("the timer writes day counts each time, query counts only once their interval has passed (a read writes all)", async (t) => {
+test('the timer writes day counts each time, query counts only once their interval has passed (a read writes all)', async (t) => {
   const { mongo, log } = app.services;
-  const usage = new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 50, 1500);
+  const started = Date.now();
+  const usage = new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 50, 3000);
   const lib = `/timer/lib-${Date.now()}`;
   usage.record({ libraryId: lib, channel: 'api', tokens: 1, query: 'first question' });
   t.true(await waitFor(async () => (await stored(lib)).requests === 1), 'the day count is written by the first timer flush');
-  t.deepEqual((await stored(lib)).queries, [], 'the query waits for its interval');
+  const early = await stored(lib);
+  // (Checked only while the interval surely has not passed, so a slow machine cannot fail it.)
+  if (Date.now() - started < 2500) t.deepEqual(early.queries, [], 'the query waits for its interval');
   usage.record({ libraryId: lib, channel: 'api', tokens: 1, query: 'First  question' });
   t.true(await waitFor(async () => (await stored(lib)).requests === 2));
-  t.true(await waitFor(async () => (await stored(lib)).queries.length === 1), 'written once the interval has passed, with no new event');
+  const total = async () => (await stored(lib)).queries.reduce((n, [, count]) => n + (count as number), 0);
+  t.true(await waitFor(async () => (await total()) === 2, 10_000), 'written by the timer once the interval has passed, with no new event');
   t.deepEqual((await stored(lib)).queries, [['first question', 2]], 'both askings, normalised to one query');
   usage.record({ libraryId: lib, channel: 'txt', tokens: 1, query: 'second question' });
   await usage.flush();
