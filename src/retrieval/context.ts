@@ -92,14 +92,20 @@ export async function getContext(services: Services, principal: Principal, reque
   let snippets = packSnippetsToBudget(rerankCandidates(candidates, analyzed), budget);
   if (underfilled(snippets, budget) && candidates.length === size && size < MAX_CANDIDATES) {
     // Small snippets: the first candidates ran out before the budget did, and there are more.
-    // Ask once for a larger set and re-rank all of it (rare: the default budget asks for
-    // enough candidates of the corpus's usual size).
-    const more = await searchCandidates(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3));
-    if (more && more.length > candidates.length) snippets = packSnippetsToBudget(rerankCandidates(more, analyzed), budget);
+    // Ask once for the next ones, up to three times as many in all, and re-rank all of them
+    // (rare: the default budget asks for enough candidates of the corpus's usual size).
+    const next = await searchCandidates(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
+    if (next && next.length > 0) snippets = packSnippetsToBudget(rerankCandidates(mergeCandidates(candidates, next), analyzed), budget);
   }
   if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
   const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
   return { library, version, snippets, tokens };
+}
+
+/** A first page of candidates followed by the next, without any the first already holds. */
+export function mergeCandidates(first: readonly ScoredCandidate[], next: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const ids = new Set(first.map((c) => c.doc.id));
+  return [...first, ...next.filter((c) => !ids.has(c.doc.id))];
 }
 
 async function searchCandidates(
@@ -109,10 +115,11 @@ async function searchCandidates(
   analyzed: AnalyzedQuery,
   query: string,
   size: number,
+  from = 0,
 ): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size, analyzed });
+  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size, from, analyzed });
   const hits = await services.snippets.searchHits<ContextSnippet>(body);
   return hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
 }

@@ -2,6 +2,9 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { adminKey } from '../helpers';
+import { buildContextQuery } from '../../src/search/queries/context';
+import { mergeCandidates } from '../../src/retrieval/context';
+import type { ContextSnippet } from '../../src/search/types';
 
 // Every error code of the retrieval routes, the Context7 shapes, and a Context7-style client.
 let git: GitServer;
@@ -128,6 +131,24 @@ test('context: a larger budget brings more snippets (candidates grow with the bu
   t.true(normal.total <= 5000);
   t.true(normal.total > 4000, `the default budget is nearly filled (${normal.total} tokens in ${normal.count} snippets)`);
   t.true(large.count > 50 && large.total > 8000, `30,000 tokens asked, ${large.count} snippets of ${large.total} tokens returned`);
+});
+
+test('context: the next page of candidates continues the first exactly (what an underfilled budget asks for)', async (t) => {
+  const lib = await app.services.libraries.get('/acme/widgets', { fresh: true });
+  const version = lib!.versions.find((v) => v.version === 'latest')!;
+  const query = 'configure a widget panel';
+  const ask = async (size: number, from?: number) =>
+    (await app.services.snippets.searchHits<ContextSnippet>(buildContextQuery({ libraryId: lib!._id, version: 'latest', generation: version.generation, query, size, from }))).map((h) => h._source!.id);
+  const whole = await ask(126);
+  t.true(whole.length > 100, `${whole.length} candidates`);
+  const first = await ask(42);
+  const next = await ask(84, 42);
+  t.deepEqual([...first, ...next], whole);
+  t.deepEqual(
+    mergeCandidates(first.map((id) => ({ doc: { id }, score: 1 }) as never), [...first.slice(-2), ...next].map((id) => ({ doc: { id }, score: 1 }) as never)).map((c) => c.doc.id),
+    whole,
+    'an overlap between the pages (the index changed in between) is dropped',
+  );
 });
 
 test('context errors: invalid_library_id, library_not_found, tag_not_found listing tags, no_snippets_found, missing query', async (t) => {

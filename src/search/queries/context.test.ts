@@ -94,3 +94,11 @@ test('libraryNameTerms strips site suffixes and js', (t) => {
 test('boostedFields leaves weight 1 implicit', (t) => {
   t.deepEqual(boostedFields({ a: 1, b: 2.5 }), ['a', 'b^2.5']);
 });
+
+test('buildContextQuery skips `from` candidates only when asked to', (t) => {
+  const base = { libraryId: '/pallets/flask', version: '3.1.3', query: 'blueprint url_prefix', size: 84 };
+  t.false('from' in buildContextQuery(base));
+  t.false('from' in buildContextQuery({ ...base, from: 0 }));
+  t.is(buildContextQuery({ ...base, from: 42 }).from, 42);
+  t.is(buildContextQuery({ ...base, from: 42 }).size, 84);
+});

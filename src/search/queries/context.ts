@@ -20,6 +20,8 @@ export interface ContextQueryInput {
   generation?: number;
   query: string;
   size: number;
+  /** Candidates to skip: the next page of a query whose first page left the budget unfilled. */
+  from?: number;
   /** `analyzeQuery(query)` when the caller has it already (it re-ranks with the same analysis). */
   analyzed?: AnalyzedQuery;
 }
@@ -89,6 +91,7 @@ export function buildContextQuery(input: ContextQueryInput, weights: QueryWeight
   const analyzed = input.analyzed ?? analyzeQuery(input.query);
   const should = contextShouldClauses(analyzed, libraryNameTerms(input.libraryId), weights);
   return {
+    ...(input.from ? { from: input.from } : {}),
     size: input.size,
     track_total_hits: false,
     _source: [...CONTEXT_SOURCE_FIELDS],
