@@ -24,6 +24,13 @@ log() { printf '[services] %s\n' "$*" >&2; }
 die() { printf '[services] error: %s\n' "$*" >&2; exit 1; }
 
 mkdir -p "$RUN_DIR" "$CACHE_DIR"
+# One `up`/`down` at a time per data directory: test processes starting together would
+# otherwise each start an Elasticsearch, and the losers' would be left running unrecorded.
+# (The stores are started with fd 9 closed, so they do not hold the lock while they run.)
+if [ "${1:-status}" != status ] && command -v flock >/dev/null 2>&1; then
+  exec 9>"$RUN_DIR/.services.lock"
+  flock 9
+fi
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 pick_port() {
@@ -119,9 +126,9 @@ YML
   log "starting Elasticsearch $version on 127.0.0.1:$port (JDK $jdk, heap $heap)"
   local envs=(env ES_JAVA_HOME="$jdk" ES_JAVA_OPTS="-Xms$heap -Xmx$heap")
   if [ "$(id -u)" = "0" ]; then
-    runuser -u "$ES_USER" -- "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 || die "Elasticsearch failed to start; see $logs"
+    runuser -u "$ES_USER" -- "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
   else
-    "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 || die "Elasticsearch failed to start; see $logs"
+    "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
   fi
   local url="http://127.0.0.1:$port" i
   for i in $(seq 1 180); do
@@ -187,7 +194,7 @@ mongo_up() {
   nohup "$(ferret_bin)" --handler=sqlite --sqlite-url="file:$DATA_DIR/ferretdb/" \
     --listen-addr="127.0.0.1:$port" --telemetry=disable --log-level=warn \
     --debug-addr=- --state-dir="$DATA_DIR/ferretdb" \
-    >"$DATA_DIR/logs/ferretdb.log" 2>&1 &
+    >"$DATA_DIR/logs/ferretdb.log" 2>&1 9>&- &
   echo $! > "$pidf"
   for _ in $(seq 1 60); do
     if ! port_free "$port"; then break; fi

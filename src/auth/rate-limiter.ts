@@ -20,7 +20,7 @@
  *   remembers its next block per window, so a lone instance writes once per block.
  */
 import type { RateCounterModel } from '../store/models/rate-counter';
-import { isDuplicate } from './users';
+import { isDuplicate } from '../store/mongo';
 
 export type RateClass = 'standard' | 'expensive';
 export type RateTier = 'key' | 'anonymous';

@@ -6,7 +6,8 @@ import type { PlanId, TeamModel, TeamRecord } from '../store/models/team';
 import type { TeamRole, UserRecord } from '../store/models/user';
 import { ConflictError, TeamNotFoundError, ValidationError } from '../errors';
 import { newId } from './crypto';
-import { isDuplicate, type UserService } from './users';
+import type { UserService } from './users';
+import { isDuplicate } from '../store/mongo';
 
 export const TEAM_NAME_PATTERN = /^[^\s].{0,79}$/;
 

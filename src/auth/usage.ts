@@ -1,16 +1,18 @@
 /**
  * Usage metrics: requests per library, UTC day and channel, tokens served, and the top
  * queries. `record` never waits and never throws: events are summed in memory and written
- * about every 5 seconds by one flush at a time (`$inc`s in bulk writes: a
- * flush is a handful of commands however many libraries and queries it counts; the metrics
- * endpoints flush this instance's events first). Writing sequentially from each process
+ * about every 5 seconds by one flush at a time (`$inc`s in bulk writes: a flush is a
+ * handful of commands however many libraries and queries it counts; the metrics endpoints
+ * flush this instance's events first). Writing sequentially from each process
  * also keeps FerretDB, whose concurrent `$inc`s can lose updates, exact for a single
  * instance. The only code that touches the usage models.
  */
-import crypto from 'node:crypto';
-import type { mongo } from 'mongoose';
 import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from '../store/models/usage';
-import { scrubSecrets, type Logger } from '../logger';
+import type { Logger } from '../logger';
+import { ensureDocuments, rawCollection, type IdDocument } from '../store/mongo';
+import { normaliseQueries, type AskedQuery } from './usage-queries';
+
+export { normaliseQuery, queryHash } from './usage-queries';
 
 export type { UsageChannel };
 
@@ -62,17 +64,11 @@ interface PendingDay {
   teamId: string | null;
 }
 
-interface PendingQuery {
-  libraryId: string;
-  date: string;
-  query: string;
-  count: number;
-}
 
 export class UsageService {
   private days = new Map<string, PendingDay>();
   /** Per library-day and query as asked (normalised when written): `<libraryId>|<date>|<query>`. */
-  private queries = new Map<string, PendingQuery>();
+  private queries = new Map<string, AskedQuery>();
   private queriesWrittenAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -143,7 +139,7 @@ export class UsageService {
     this.timer = undefined;
     const days = this.days;
     this.days = new Map();
-    let queries = new Map<string, PendingQuery>();
+    let queries = new Map<string, AskedQuery>();
     if (options.queries !== false || this.queries.size >= 1000) {
       queries = this.queries;
       this.queries = new Map();
@@ -165,7 +161,7 @@ export class UsageService {
    * load.) No upserts: FerretDB reports a bulk's duplicate-key failure at the wrong index,
    * so a retried bulk of upserts could count twice.
    */
-  private async write(days: Map<string, PendingDay>, queries: Map<string, PendingQuery>): Promise<void> {
+  private async write(days: Map<string, PendingDay>, queries: Map<string, AskedQuery>): Promise<void> {
     if (days.size === 0 && queries.size === 0) return;
     const totals = new Map<string, PendingDay>();
     for (const d of days.values()) {
@@ -223,7 +219,7 @@ export class UsageService {
         }
       }
       if (skeletons.length > 0) {
-        await ensureDocuments(Query, skeletons);
+        await ensureDocuments(Query, skeletons, 'missing');
         await Daily.bulkWrite(added.map(([dayId, n]) => ({ updateOne: { filter: { _id: dayId }, update: { $inc: { queries: n } } } })), { ordered: true });
       }
     }
@@ -290,54 +286,6 @@ export class UsageService {
   }
 }
 
-interface IdDocument extends mongo.Document {
-  _id: string;
-}
-/** The driver's collection under a model: bulk counters need no casting or validation. */
-function rawCollection(model: { collection: unknown }): mongo.Collection<IdDocument> {
-  return model.collection as mongo.Collection<IdDocument>;
-}
-
-/**
- * Inserts the documents whose `_id` is not stored yet. Another instance may insert one
- * between our read and our insert: the insert stops at that duplicate key, and what is
- * still missing is read and inserted again.
- */
-async function ensureDocuments(collection: mongo.Collection<IdDocument>, docs: IdDocument[]): Promise<void> {
-  let missing = docs;
-  for (let attempt = 0; ; attempt++) {
-    const have = new Set((await collection.find({ _id: { $in: missing.map((d) => d._id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-    missing = missing.filter((d) => !have.has(d._id));
-    if (missing.length === 0) return;
-    try {
-      await collection.insertMany(missing, { ordered: true });
-      return;
-    } catch (error) {
-      if (!isDuplicateKey(error) || attempt >= 3) throw error;
-    }
-  }
-}
-
-function isDuplicateKey(error: unknown): boolean {
-  const e = error as { code?: number; writeErrors?: unknown };
-  const first = (Array.isArray(e.writeErrors) ? e.writeErrors[0] : e.writeErrors) as { code?: number } | undefined;
-  return e.code === 11000 || first?.code === 11000;
-}
-
-/** Queries as asked → their stored form (secrets removed, normalised), keyed by library-day and hash. */
-function normaliseQueries(asked: Map<string, PendingQuery>): Map<string, PendingQuery> {
-  const out = new Map<string, PendingQuery>();
-  for (const q of asked.values()) {
-    const query = normaliseQuery(q.query);
-    if (!query) continue;
-    const key = `${q.libraryId}|${q.date}|${queryHash(query)}`;
-    const pending = out.get(key);
-    if (pending) pending.count += q.count;
-    else out.set(key, { ...q, query });
-  }
-  return out;
-}
-
 export function utcDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
@@ -366,26 +314,4 @@ function totalsOf(perDay: DayUsage[]): LibraryMetrics['totals'] {
     tokens += d.tokens;
   }
   return { requests: byChannel.api + byChannel.txt + byChannel.mcp, tokens, byChannel };
-}
-
-const TOKEN_PATTERNS = [
-  /\b(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,}|glpat-[A-Za-z0-9_-]{16,}|xox[abprs]-[A-Za-z0-9-]{10,}|sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16})\b/g,
-  /\b((?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key)\s*[:=]\s*)\S+/gi,
-  /[A-Za-z0-9+/_=-]{40,}/g,
-];
-
-/**
- * The stored form of a query: secrets removed (API keys, hosting tokens, credentials in
- * URLs, `password=…`, long opaque strings), whitespace collapsed, lowercased, at most
- * 200 characters. Null when nothing is left.
- */
-export function normaliseQuery(query: string): string | null {
-  let s = scrubSecrets(String(query));
-  s = s.replace(TOKEN_PATTERNS[0], '***').replace(TOKEN_PATTERNS[1], '$1***').replace(TOKEN_PATTERNS[2], '***');
-  s = s.replace(/\s+/g, ' ').trim().toLowerCase().slice(0, 200).trim();
-  return s ? s : null;
-}
-
-export function queryHash(normalised: string): string {
-  return crypto.createHash('sha256').update(normalised).digest('hex').slice(0, 16);
 }

@@ -7,6 +7,7 @@ import { ConflictError, UserNotFoundError, ValidationError } from '../errors';
 import { hashPassword } from './passwords';
 import { newId } from './crypto';
 import type { UserPrincipal } from './principal';
+import { isDuplicate } from '../store/mongo';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
 export const USERNAME_RULE = 'must be 2-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit';
@@ -180,6 +181,3 @@ export function userPrincipal(user: UserRecord, via: 'api_key' | 'session', keyI
   };
 }
 
-export function isDuplicate(error: unknown): boolean {
-  return error instanceof Error && /E11000/.test(error.message);
-}
