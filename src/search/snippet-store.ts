@@ -21,6 +21,13 @@ import type { SnippetDocument } from '../indexing/types';
 
 export const SNIPPETS_MAPPING_VERSION = 2;
 const BULK_CHUNK = 1000;
+/**
+ * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
+ * client's short store timeout makes API requests fail fast when the cluster is down; a
+ * job waits longer, so a busy cluster (a merge, another build) slows a build instead of
+ * failing it.
+ */
+const BACKGROUND = { requestTimeout: 120_000 };
 /** Compaction waits this long after the last write, so a batch of builds merges once. */
 const COMPACT_DELAY_MS = 10_000;
 /** Larger indices are left to Elasticsearch's merge policy (a forced merge rewrites it all). */
@@ -81,7 +88,7 @@ export class SnippetStore {
         if (!String((error as Error).message).includes('resource_already_exists_exception')) throw error;
       }
     }
-    await this.es.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' });
+    await this.es.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
     let migrated: { from: string; snippets: number } | undefined;
     for (const from of old) {
       const snippets = await this.copyFrom(from);
@@ -112,17 +119,20 @@ export class SnippetStore {
     let after: estypes.SortResults | undefined;
     let copied = 0;
     for (;;) {
-      const res = await this.es.search<SnippetDocument>({
-        index: from,
-        size: BULK_CHUNK,
-        query: { match_all: {} },
-        sort: [{ id: 'asc' }, { generation: 'asc' }],
-        ...(after ? { search_after: after } : {}),
-      });
+      const res = await this.es.search<SnippetDocument>(
+        {
+          index: from,
+          size: BULK_CHUNK,
+          query: { match_all: {} },
+          sort: [{ id: 'asc' }, { generation: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+        },
+        BACKGROUND,
+      );
       const hits = res.hits.hits;
       if (hits.length === 0) break;
       const operations = hits.flatMap((h) => [{ index: { _index: this.physical, _id: h._id } }, h._source]);
-      const bulk = await this.es.bulk({ operations, refresh: false });
+      const bulk = await this.es.bulk({ operations, refresh: false }, BACKGROUND);
       if (bulk.errors) {
         const first = bulk.items.find((it) => it.index?.error)?.index?.error;
         throw new Error(`Copying snippets from ${from} failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
@@ -130,7 +140,7 @@ export class SnippetStore {
       copied += hits.length;
       after = hits[hits.length - 1].sort;
     }
-    await this.es.indices.refresh({ index: this.physical });
+    await this.es.indices.refresh({ index: this.physical }, BACKGROUND);
     return copied;
   }
 
@@ -151,7 +161,7 @@ export class SnippetStore {
   async compact(): Promise<{ segmentsBefore: number; merged: boolean }> {
     while (this.compacting) await this.compacting.catch(() => undefined);
     const run = (async () => {
-      const stats = await this.es.indices.stats({ index: this.physical, metric: ['segments', 'store'] });
+      const stats = await this.es.indices.stats({ index: this.physical, metric: ['segments', 'store'] }, BACKGROUND);
       const primaries = stats.indices?.[this.physical]?.primaries;
       const segmentsBefore = primaries?.segments?.count ?? 0;
       const bytes = primaries?.store?.size_in_bytes ?? 0;
@@ -180,14 +190,14 @@ export class SnippetStore {
     for (let i = 0; i < docs.length; i += BULK_CHUNK) {
       const chunk = docs.slice(i, i + BULK_CHUNK);
       const operations = chunk.flatMap((d) => [{ index: { _index: this.alias, _id: docId(d) } }, d]);
-      const res = await this.es.bulk({ operations, refresh: false });
+      const res = await this.es.bulk({ operations, refresh: false }, BACKGROUND);
       if (res.errors) {
         const first = res.items.find((it) => it.index?.error)?.index?.error;
         throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
       }
       onProgress?.(Math.min(i + BULK_CHUNK, docs.length));
     }
-    await this.es.indices.refresh({ index: this.alias });
+    await this.es.indices.refresh({ index: this.alias }, BACKGROUND);
   }
 
   /** Reads every snippet of a generation, optionally only of some files (for refresh reuse). */
@@ -203,13 +213,16 @@ export class SnippetStore {
       if (paths && paths.length === 0) continue;
       let after: estypes.SortResults | undefined;
       for (;;) {
-        const res = await this.es.search<SnippetDocument>({
-          index: this.alias,
-          size: 2000,
-          query: { bool: { filter: paths ? [...must, { terms: { path: paths } }] : must } },
-          sort: [{ id: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-        });
+        const res = await this.es.search<SnippetDocument>(
+          {
+            index: this.alias,
+            size: 2000,
+            query: { bool: { filter: paths ? [...must, { terms: { path: paths } }] : must } },
+            sort: [{ id: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+          },
+          BACKGROUND,
+        );
         const hits = res.hits.hits;
         for (const h of hits) if (h._source) out.push(h._source);
         if (hits.length < 2000) break;
@@ -227,16 +240,19 @@ export class SnippetStore {
     const mustNot: estypes.QueryDslQueryContainer[] = filter.keep !== undefined ? [{ term: { generation: filter.keep } }] : [];
     let deleted = 0;
     for (;;) {
-      const res = await this.es.search({
-        index: this.alias,
-        size: 5000,
-        _source: false,
-        query: { bool: { filter: must, must_not: mustNot } },
-      });
+      const res = await this.es.search(
+        {
+          index: this.alias,
+          size: 5000,
+          _source: false,
+          query: { bool: { filter: must, must_not: mustNot } },
+        },
+        BACKGROUND,
+      );
       const hits = res.hits.hits;
       if (hits.length === 0) break;
       const operations = hits.map((h) => ({ delete: { _index: h._index, _id: h._id } }));
-      await this.es.bulk({ operations, refresh: true });
+      await this.es.bulk({ operations, refresh: true }, BACKGROUND);
       deleted += hits.length;
     }
     // Every build and every deletion ends here: merge the segments they left behind.
