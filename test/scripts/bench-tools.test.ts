@@ -49,8 +49,8 @@ test('runClosedLoop keeps N connections busy for the duration and counts statuse
   await withServer(
     (req, res) => {
       seen.add(req.url ?? '');
-      n++;
-      setTimeout(() => res.writeHead(n % 10 === 0 ? 503 : 200).end('{}'), 2);
+      const k = ++n; // every tenth request, counted on arrival (not when its timer fires)
+      setTimeout(() => res.writeHead(k % 10 === 0 ? 503 : 200).end('{}'), 2);
     },
     async (url, connections) => {
       const requests = ['/a', '/b', '/c'].map((p) => ({ method: 'GET' as const, url: new URL(p, url) }));
