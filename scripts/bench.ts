@@ -37,7 +37,7 @@ const USAGE =
   'usage: npm run bench -- [--url http://127.0.0.1:PORT] [--duration 10] [--clients 1,8,32] [--out .bench/bench-<ts>.json] [--dataset FILE] [--corpus DIR] [--api-key smk_...] [--pid N] [--skip-load] [--no-auth]';
 
 /** Warm-up of each target before the first timed run (JIT, caches, connection pools). */
-const WARMUP_MS = 3000;
+const WARMUP_MS = 5000;
 
 class UsageError extends Error {}
 /** An expected stop with a message that says what to do (printed without a stack). */
