@@ -64,7 +64,6 @@ interface PendingDay {
   teamId: string | null;
 }
 
-
 export class UsageService {
   private days = new Map<string, PendingDay>();
   /** Per library-day and query as asked (normalised when written): `<libraryId>|<date>|<query>`. */

@@ -280,7 +280,7 @@ test.serial('refresh from the library page opens the new job, polled until it en
   if (!seen.has('finalized')) {
     // Say why, from the job itself (its error and the end of its log).
     const id = decodeURIComponent(new URL(page.url()).hash.replace('#/jobs/', ''));
-    const job = (await server.test.services.jobs.get(id)) as unknown as { error?: string; errorCode?: string; log?: Array<{ message: string }> } | null;
+    const job = await server.test.services.jobs.get(id);
     t.log(`job ${id}: ${job?.errorCode ?? ''} ${job?.error ?? ''}; log: ${(job?.log ?? []).slice(-5).map((l) => l.message).join(' | ')}`);
   }
   t.true(seen.has('finalized'));
