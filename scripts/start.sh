@@ -4,6 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
+bash scripts/ensure-system.sh start
 bash scripts/ensure-install.sh
 bash scripts/services.sh up
 exec node --import tsx src/main.ts "$@"
