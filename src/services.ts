@@ -13,7 +13,8 @@ import { manifestModel, type ManifestModel } from './store/models/manifest';
 import { LibraryRepository } from './store/libraries';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
-import { JobQueue } from './indexing/jobs/queue';
+import { JobQueue } from './store/jobs';
+import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import { decryptSecret } from './auth/crypto';
@@ -24,6 +25,7 @@ export interface Models {
   Library: LibraryModel;
   Job: JobModel;
   Manifest: ManifestModel;
+  Lock: LockModel;
 }
 
 export interface Services extends AuthServices {
@@ -34,6 +36,8 @@ export interface Services extends AuthServices {
   esInfo: NodeInfo;
   models: Models;
   libraries: LibraryRepository;
+  /** Locks under a unique id: what must happen once (store/locks.ts). */
+  locks: LockStore;
   snippets: SnippetStore;
   jobs: JobQueue;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
@@ -58,9 +62,10 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     await es.close();
     throw new Error(`Elasticsearch at ${config.elasticsearchUrl} is not usable: ${(error as Error).message}`, { cause: error });
   }
-  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo) };
+  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
-  const libraries = new LibraryRepository(models.Library);
+  const locks = new LockStore(models.Lock);
+  const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
     hot: hotSearch,
@@ -68,7 +73,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   });
   const ensured = await snippets.ensureIndex();
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const jobs = new JobQueue(models.Job);
+  const jobs = new JobQueue(models.Job, locks);
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -81,6 +86,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     esInfo,
     models,
     libraries,
+    locks,
     snippets,
     jobs,
     ...authServices,

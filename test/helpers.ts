@@ -20,3 +20,23 @@ export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro'
   const { value } = await t.services.keys.create(user._id, 'member key');
   return { key: value, userId: user._id, teamId };
 }
+
+/**
+ * A public library built from Markdown pages through the real pipeline (parse → finish →
+ * publish), without a Git server: for tests that need something to query.
+ */
+export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<string, string>): Promise<void> {
+  const { parseDocument } = await import('../src/indexing/parsers');
+  const { finishSnippets } = await import('../src/indexing/snippets/finish');
+  const { publishGeneration, newGeneration } = await import('../src/indexing/pipeline/publish');
+  const parsed = Object.entries(pages).flatMap(([path, text]) => parseDocument({ path, text }));
+  const snippets = finishSnippets(parsed, { libraryId, version: 'latest', fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}`, fileHashes: new Map() });
+  await t.services.libraries.ensure({
+    _id: libraryId, source: 'github', title: libraryId.split('/').pop() ?? libraryId, description: '', repoUrl: `https://example.test${libraryId}`,
+    cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
+  });
+  await publishGeneration(t.services.publishDeps(), {
+    libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: newGeneration(), snippets,
+    files: Object.keys(pages).map((p) => ({ p, h: 'h' })), meta: { branch: 'main' },
+  });
+}

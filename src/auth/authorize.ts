@@ -65,3 +65,14 @@ export function canSeeLibrary(principal: Principal, library: { private: boolean;
   if (principal.role === 'admin') return true;
   return library.teamId !== null && principal.teamIds.includes(library.teamId);
 }
+
+/**
+ * Who may cancel a job: admins and the service key, the user who started it, and owners of
+ * the team of a private library's job. Other signed-in users (whose jobs are visible when
+ * the library is public) get 403 forbidden.
+ */
+export function assertCanCancelJob(principal: Principal, job: { createdBy: string | null; teamId: string | null }): void {
+  if (isAdminLike(principal)) return;
+  if (principal.kind === 'user' && (job.createdBy === principal.userId || (job.teamId !== null && isTeamOwner(principal, job.teamId)))) return;
+  throw new ForbiddenError('Only the user who started a job, an owner of its team or an admin can cancel it.');
+}

@@ -7,6 +7,7 @@ import type { Connection } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { authModels, type AuthModels } from '../store/models/auth';
+import { LockStore, lockModel } from '../store/locks';
 import { UserService } from './users';
 import { TeamService } from './teams';
 import { ApiKeyService } from './keys';
@@ -54,7 +55,7 @@ export async function createAuthServices(deps: { mongo: Connection; config: Read
   const counterName = deps.counter ?? ((await isFerretDb(mongo)) ? 'slots' : 'increment');
   const counter: CounterStrategy = counterName === 'slots' ? new SlotCounter(models.RateCounter) : new IncrementCounter(models.RateCounter);
 
-  const users = new UserService(models.User);
+  const users = new UserService(models.User, new LockStore(lockModel(mongo)));
   const policies = new PolicyService(models.Policy);
   const teams = new TeamService(models.Team, users, (teamId) => policies.deleteForTeam(teamId));
   const keys = new ApiKeyService(models.ApiKey, log);

@@ -1,15 +1,16 @@
 /**
  * Usage metrics: requests per library, UTC day and channel, tokens served, and the top
  * queries. `record` never waits and never throws: events are summed in memory and written
- * about every 5 seconds by one flush at a time (`$inc`s in bulk writes: a flush is a
- * handful of commands however many libraries and queries it counts; the metrics endpoints
- * flush this instance's events first). Writing sequentially from each process
- * also keeps FerretDB, whose concurrent `$inc`s can lose updates, exact for a single
- * instance. The only code that touches the usage models.
+ * about every 5 seconds by one flush at a time (`$inc` upserts in bounded bulks; the
+ * metrics endpoints flush this instance's events first). Each instance writes only its own
+ * documents (`<libraryId>|<date>|<writer>`), which reads sum, so counts are exact across
+ * instances on FerretDB too. The only code that touches the usage models.
  */
+import crypto from 'node:crypto';
 import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from '../store/models/usage';
 import type { Logger } from '../logger';
-import { ensureDocuments, rawCollection, type IdDocument } from '../store/mongo';
+import type { mongo } from 'mongoose';
+import { bulkUpdate, rawCollection, type IdDocument } from '../store/bulk';
 import { normaliseQueries, type AskedQuery } from './usage-queries';
 
 export { normaliseQuery, queryHash } from './usage-queries';
@@ -72,6 +73,10 @@ export class UsageService {
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private today = { until: 0, date: '' };
+  /** This instance's documents are `…|<writer>`: it is their only writer. */
+  private readonly writer = crypto.randomBytes(6).toString('base64url');
+  /** Per library-day, the query keys this writer has stored (for the per-day bound). */
+  private readonly storedQueries = new Map<string, Set<string>>();
 
   constructor(
     private readonly Daily: UsageDailyModel,
@@ -124,6 +129,7 @@ export class UsageService {
     const now = Date.now();
     if (now >= this.today.until) {
       const date = utcDate(new Date(now));
+      for (const dayId of this.storedQueries.keys()) if (!dayId.endsWith(`|${date}`)) this.storedQueries.delete(dayId);
       this.today = { until: Date.parse(`${date}T00:00:00.000Z`) + 86_400_000, date };
     }
     return this.today.date;
@@ -153,12 +159,11 @@ export class UsageService {
   }
 
   /**
-   * One flush in a handful of commands, whatever the number of libraries and queries:
-   * documents that do not exist yet are created with zero counts (`ensureDocuments`), then
-   * every counter is one `$inc` statement of one bulk write per collection. (One command per
-   * document cost ~1 ms of server CPU and ~1.5 ms of FerretDB's each, ~100 per flush under
-   * load.) No upserts: FerretDB reports a bulk's duplicate-key failure at the wrong index,
-   * so a retried bulk of upserts could count twice.
+   * One flush: a bounded bulk of `$inc` upserts per collection (store/bulk.ts: commands of a
+   * few statements, so FerretDB cannot wedge). Every document written here is this
+   * writer's own (`…|<writer>`), and one flush runs at a time, so no other process updates
+   * it concurrently: counts stay exact on FerretDB too, whose concurrent `$inc`s on one
+   * document lose updates. Reads sum the writers' documents.
    */
   private async write(days: Map<string, PendingDay>, queries: Map<string, AskedQuery>): Promise<void> {
     if (days.size === 0 && queries.size === 0) return;
@@ -171,60 +176,39 @@ export class UsageService {
       t.tokens += d.tokens;
       totals.set(d.date, t);
     }
-    const Daily = rawCollection(this.Daily);
-    const Query = rawCollection(this.Query);
-    const allDays = [...days.values(), ...totals.values()];
-    if (allDays.length > 0) {
-      await ensureDocuments(
-        Daily,
-        allDays.map((d) => ({ _id: `${d.libraryId}|${d.date}`, libraryId: d.libraryId, date: d.date, api: 0, txt: 0, mcp: 0, requests: 0, tokens: 0, queries: 0, teamId: d.teamId })),
-      );
-      await Daily.bulkWrite(
-        allDays.map((d) => ({
-          updateOne: { filter: { _id: `${d.libraryId}|${d.date}` }, update: { $inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens } } },
-        })),
-        { ordered: true },
-      );
-    }
-    if (queries.size === 0) return;
+    const writer = this.writer;
+    const dayOps: Array<mongo.AnyBulkWriteOperation<IdDocument>> = [...days.values(), ...totals.values()].map((d) => ({
+      updateOne: {
+        filter: { _id: `${d.libraryId}|${d.date}|${writer}` },
+        update: {
+          $inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
+          $setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
+        },
+        upsert: true,
+      },
+    }));
+    if (dayOps.length > 0) await bulkUpdate(rawCollection(this.Daily), dayOps);
 
-    // Queries not stored yet are added, in the order they were first asked, while their
-    // library-day has room; the day's `queries` counts them (approximately when instances race).
-    const keys = [...queries.keys()];
-    const stored = new Set((await Query.find({ _id: { $in: keys } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-    const counted = keys.filter((k) => stored.has(k));
-    const fresh = new Map<string, string[]>();
-    for (const k of keys) {
-      if (stored.has(k)) continue;
-      const q = queries.get(k)!;
+    // A library-day keeps at most MAX_QUERIES_PER_DAY distinct queries per writer, the first
+    // asked. The writer knows which it stored (it is their only writer).
+    const queryOps: Array<mongo.AnyBulkWriteOperation<IdDocument>> = [];
+    for (const [key, q] of queries) {
       const dayId = `${q.libraryId}|${q.date}`;
-      const list = fresh.get(dayId);
-      if (list) list.push(k);
-      else fresh.set(dayId, [k]);
-    }
-    if (fresh.size > 0) {
-      const caps = await Daily.find({ _id: { $in: [...fresh.keys()] } }, { projection: { queries: 1 } }).toArray();
-      const used = new Map(caps.map((d) => [d._id, Number(d.queries ?? 0)]));
-      const added: Array<[string, number]> = [];
-      const skeletons: IdDocument[] = [];
-      for (const [dayId, list] of fresh) {
-        const taken = list.slice(0, Math.max(0, MAX_QUERIES_PER_DAY - (used.get(dayId) ?? 0)));
-        if (taken.length === 0) continue;
-        added.push([dayId, taken.length]);
-        for (const k of taken) {
-          const q = queries.get(k)!;
-          skeletons.push({ _id: k, libraryId: q.libraryId, date: q.date, query: q.query, count: 0 });
-          counted.push(k);
-        }
+      let stored = this.storedQueries.get(dayId);
+      if (!stored) this.storedQueries.set(dayId, (stored = new Set()));
+      if (!stored.has(key)) {
+        if (stored.size >= MAX_QUERIES_PER_DAY) continue;
+        stored.add(key);
       }
-      if (skeletons.length > 0) {
-        await ensureDocuments(Query, skeletons, 'missing');
-        await Daily.bulkWrite(added.map(([dayId, n]) => ({ updateOne: { filter: { _id: dayId }, update: { $inc: { queries: n } } } })), { ordered: true });
-      }
+      queryOps.push({
+        updateOne: {
+          filter: { _id: `${key}|${writer}` },
+          update: { $inc: { count: q.count }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
+          upsert: true,
+        },
+      });
     }
-    if (counted.length > 0) {
-      await Query.bulkWrite(counted.map((k) => ({ updateOne: { filter: { _id: k }, update: { $inc: { count: queries.get(k)!.count } } } })), { ordered: true });
-    }
+    if (queryOps.length > 0) await bulkUpdate(rawCollection(this.Query), queryOps);
   }
 
   /** Per-day counts, totals and top queries of one library over the last `days` UTC days. */
@@ -295,12 +279,18 @@ export function lastDays(days: number, now: Date): string[] {
   return Array.from({ length: days }, (_, i) => utcDate(new Date(today - (days - 1 - i) * 86_400_000)));
 }
 
+/** One row per date, summing the writers' documents of that date. */
 function fillDays(dates: string[], docs: UsageDailyRecord[]): DayUsage[] {
-  const byDate = new Map(docs.map((d) => [d.date, d]));
-  return dates.map((date) => {
-    const d = byDate.get(date);
-    return { date, api: d?.api ?? 0, txt: d?.txt ?? 0, mcp: d?.mcp ?? 0, tokens: d?.tokens ?? 0 };
-  });
+  const byDate = new Map(dates.map((date) => [date, { date, api: 0, txt: 0, mcp: 0, tokens: 0 }]));
+  for (const d of docs) {
+    const row = byDate.get(d.date);
+    if (!row) continue;
+    row.api += d.api ?? 0;
+    row.txt += d.txt ?? 0;
+    row.mcp += d.mcp ?? 0;
+    row.tokens += d.tokens ?? 0;
+  }
+  return [...byDate.values()];
 }
 
 function totalsOf(perDay: DayUsage[]): LibraryMetrics['totals'] {

@@ -8,6 +8,7 @@ import { hashPassword } from './passwords';
 import { newId } from './crypto';
 import type { UserPrincipal } from './principal';
 import { isDuplicate } from '../store/mongo';
+import { writeRevision, type LockStore } from '../store/locks';
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._@-]{1,63}$/;
 export const USERNAME_RULE = 'must be 2-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit';
@@ -27,6 +28,7 @@ export class UserService {
 
   constructor(
     private readonly User: UserModel,
+    private readonly locks: LockStore,
     private readonly authCacheMs = 1000,
   ) {}
 
@@ -136,12 +138,14 @@ export class UserService {
   async delete(id: string): Promise<boolean> {
     const deleted = (await this.User.deleteOne({ _id: id })).deletedCount > 0;
     this.forget(id);
+    await this.locks.releaseAll(`user:${id}@`);
     return deleted;
   }
 
   /**
-   * Rewrites a user's memberships with a revision check (no transactions on FerretDB, and
-   * `$pull` with a condition is not supported there), retrying on a concurrent change.
+   * Rewrites a user's memberships as a new revision (no transactions on FerretDB, and
+   * `$pull` with a condition is not supported there; the revision's writer is decided by a
+   * lock: store/locks.ts), retrying on a concurrent change.
    */
   async changeMemberships(id: string, change: (current: MembershipRecord[]) => MembershipRecord[]): Promise<UserRecord> {
     for (let attempt = 0; attempt < 10; attempt++) {
@@ -149,9 +153,10 @@ export class UserService {
       const memberships = change(user.memberships.map((m) => ({ teamId: m.teamId, role: m.role })));
       const teamIds = memberships.map((m) => m.teamId);
       const defaultTeamId = user.defaultTeamId && teamIds.includes(user.defaultTeamId) ? user.defaultTeamId : (teamIds[0] ?? null);
-      const res = await this.User.updateOne({ _id: id, rev: user.rev }, { $set: { memberships, defaultTeamId }, $inc: { rev: 1 } });
+      const written = await writeRevision(this.locks, this.User, 'user', user, { memberships, defaultTeamId });
       this.forget(id);
-      if (res.matchedCount === 1) return this.require(id);
+      if (written) return this.require(id);
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 40));
     }
     throw new ConflictError('The user was changed concurrently; try again.');
   }

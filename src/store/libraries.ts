@@ -1,9 +1,12 @@
 /**
  * The library catalogue in MongoDB: the only code that touches the Library model.
- * Version switches use optimistic concurrency (`rev`) since FerretDB has no transactions.
+ * Every change is a revision (`rev`) written by one writer: FerretDB has no transactions
+ * and no isolated conditional updates, so the writer of each revision is decided by a lock
+ * (store/locks.ts `writeRevision`).
  */
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { TagNotFoundError } from '../errors';
+import { writeRevision, type LockStore } from './locks';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys'>>;
@@ -22,6 +25,7 @@ export class LibraryRepository {
 
   constructor(
     private readonly Library: LibraryModel,
+    private readonly locks: LockStore,
     /**
      * How long a read is served from memory (hot path of context requests). Up to
      * STALE_FACTOR times that, the cached record is still served while one background read
@@ -127,9 +131,9 @@ export class LibraryRepository {
       if (!lib) return null;
       const fields = change(lib);
       if (!fields) return lib;
-      const r = await this.Library.updateOne({ _id: id, rev: lib.rev }, { $set: { ...fields, updatedAt: new Date() }, $inc: { rev: 1 } });
+      const written = await writeRevision(this.locks, this.Library, 'library', lib, { ...fields, updatedAt: new Date() });
       this.forget(id);
-      if (r.matchedCount === 1) return { ...lib, ...fields, rev: lib.rev + 1 };
+      if (written) return { ...lib, ...fields, rev: lib.rev + 1 };
       await new Promise((r2) => setTimeout(r2, 10 + Math.random() * 40));
     }
     throw new Error(`could not update library ${id}: too many concurrent writers`);
@@ -152,6 +156,8 @@ export class LibraryRepository {
   async delete(id: string): Promise<boolean> {
     const r = await this.Library.deleteOne({ _id: id });
     this.forget(id);
+    // A library made again under this id starts at revision 0: its old revision locks go.
+    await this.locks.releaseAll(`library:${id}@`);
     return r.deletedCount === 1;
   }
 }

@@ -3,7 +3,8 @@
  * server selection is bounded, so a request fails fast with 503 when the store is down;
  * the driver reconnects by itself when it returns.
  */
-import mongoose, { type Connection, type mongo } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
+import { boundedWritesPlugin } from './bulk';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from '../errors';
 
@@ -30,6 +31,8 @@ export async function connectMongo(options: MongoOptions, log: Logger): Promise<
       autoCreate: false,
       maxPoolSize: 20,
     });
+    // Before any model is compiled on this connection: refuses unbounded bulks (store/bulk.ts).
+    conn.plugin(boundedWritesPlugin);
     try {
       await conn.asPromise();
       return conn;
@@ -80,38 +83,4 @@ export function isMongoUnavailable(error: unknown): boolean {
 /** True for a duplicate-key error (E11000) of MongoDB or FerretDB, single or bulk. */
 export function isDuplicate(error: unknown): boolean {
   return error instanceof Error && /E11000/.test(error.message);
-}
-
-/** A document with a string `_id`, as counters and other hand-keyed records have. */
-export interface IdDocument extends mongo.Document {
-  _id: string;
-}
-
-/** The driver's collection under a model, for bulk writes that need no casting or validation. */
-export function rawCollection(model: { collection: unknown }): mongo.Collection<IdDocument> {
-  return model.collection as mongo.Collection<IdDocument>;
-}
-
-/**
- * Inserts the documents whose `_id` is not stored yet (`known: 'missing'` when the caller has
- * just read that none is). Another instance may insert one between the read and the insert:
- * the insert stops at that duplicate key, and what is still missing is read and inserted
- * again. (No upserts: FerretDB 1.x reports a bulk's duplicate key at the wrong statement
- * index, so a retried bulk of upserts could apply some statements twice.)
- */
-export async function ensureDocuments(collection: mongo.Collection<IdDocument>, docs: IdDocument[], known?: 'missing'): Promise<void> {
-  let missing = docs;
-  for (let attempt = 0; ; attempt++) {
-    if (attempt > 0 || known !== 'missing') {
-      const have = new Set((await collection.find({ _id: { $in: missing.map((d) => d._id) } }, { projection: { _id: 1 } }).toArray()).map((d) => d._id));
-      missing = missing.filter((d) => !have.has(d._id));
-    }
-    if (missing.length === 0) return;
-    try {
-      await collection.insertMany(missing, { ordered: true });
-      return;
-    } catch (error) {
-      if (!isDuplicate(error) || attempt >= 3) throw error;
-    }
-  }
 }

@@ -2,7 +2,8 @@ import test from 'ava';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../../src/store/mongo';
 import { jobModel } from '../../src/store/models/job';
-import { JobQueue } from '../../src/indexing/jobs/queue';
+import { JobQueue } from '../../src/store/jobs';
+import { LockStore, lockModel } from '../../src/store/locks';
 import { Worker, type JobContext } from '../../src/indexing/jobs/worker';
 import { JobFailure } from '../../src/indexing/jobs/failure';
 import { createLogger } from '../../src/logger';
@@ -17,7 +18,7 @@ test.before(async () => {
   conn = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: 2000 }, log);
   const Job = jobModel(conn);
   await Job.createIndexes();
-  queue = new JobQueue(Job);
+  queue = new JobQueue(Job, new LockStore(lockModel(conn)));
 });
 test.after.always(async () => {
   await conn?.dropDatabase();
@@ -98,7 +99,7 @@ test.serial('a cancelled job stops at its next checkpoint', async (t) => {
   const worker = new Worker({
     queue, log, leaseMs: 3000, concurrency: 1, pollMs: 50,
     handler: async (ctx) => {
-      await queue.cancel(ctx.job._id);
+      await queue.cancel(ctx.job._id, 'tester');
       await new Promise((r) => setTimeout(r, 1500));
       await ctx.checkpoint();
     },
@@ -107,4 +108,101 @@ test.serial('a cancelled job stops at its next checkpoint', async (t) => {
   t.true(await until(async () => (await queue.get(job._id))?.state === 'cancelled'));
   await worker.stop();
   t.is((await queue.get(job._id))?.state, 'cancelled');
+});
+
+test.serial('two workers on two connections racing over many jobs: every job runs exactly once', async (t) => {
+  // A second connection stands for a second process: FerretDB does not isolate writes
+  // across connections, which is where a conditional-update claim lets two workers win.
+  const config = testConfig();
+  const other = await connectMongo({ uri: config.mongodbUri, dbName: conn.name, timeoutMs: 2000 }, log);
+  const queue2 = new JobQueue(jobModel(other), new LockStore(lockModel(other)));
+  const runs = conn.collection('executions');
+  const jobs = await Promise.all(Array.from({ length: 60 }, (_, i) => queue.enqueue({ kind: 'refresh', libraryId: `/race/lib${i}`, version: 'latest', params: {} })));
+  const handler = (name: string) => async (ctx: JobContext) => {
+    await runs.insertOne({ jobId: ctx.job._id, worker: name, at: new Date() } as never);
+    await ctx.setState('parsing');
+    await ctx.commit();
+  };
+  const workers = [
+    new Worker({ queue, log, leaseMs: 10_000, concurrency: 3, pollMs: 5, handler: handler('a') }),
+    new Worker({ queue: queue2, log, leaseMs: 10_000, concurrency: 3, pollMs: 5, handler: handler('b') }),
+  ];
+  for (const w of workers) w.start();
+  const done = await Promise.all(jobs.map((j) => queue.waitFor(j._id, 60_000)));
+  await Promise.all(workers.map((w) => w.stop()));
+  await other.close();
+  t.true(done.every((j) => j?.state === 'finalized'), JSON.stringify(done.filter((j) => j?.state !== 'finalized').map((j) => [j?._id, j?.state])));
+  const executions = await runs.find({}).toArray();
+  const perJob = new Map<string, number>();
+  for (const e of executions) perJob.set(String(e.jobId), (perJob.get(String(e.jobId)) ?? 0) + 1);
+  t.is(perJob.size, 60);
+  const twice = [...perJob].filter(([, n]) => n !== 1).map(([id]) => id);
+  if (twice.length) console.log(JSON.stringify({ ex: executions.filter((e) => e.jobId === twice[0]), job: done.find((j) => j?._id === twice[0]) }, null, 1));
+  t.deepEqual([...perJob.values()].filter((n) => n !== 1), [], 'no job ran twice');
+  t.true(done.every((j) => j?.attempts === 1), 'each job was claimed once');
+  const byWorker = new Set(executions.map((e) => e.worker));
+  t.is(byWorker.size, 2, 'both workers took jobs');
+});
+
+test.serial('a cancel before the commit stops the job with nothing published; after it, the cancel is refused and the job finishes', async (t) => {
+  let published = 0;
+  const early = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/early', version: 'latest', params: {} });
+  const late = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/late', version: 'latest', params: {} });
+  const results: Record<string, unknown> = {};
+  const worker = new Worker({
+    queue, log, leaseMs: 5000, concurrency: 1, pollMs: 20,
+    handler: async (ctx) => {
+      if (ctx.job._id === early._id) results.early = await queue.cancel(ctx.job._id, 'tester');
+      await ctx.commit();
+      if (ctx.job._id === late._id) results.late = await queue.cancel(ctx.job._id, 'tester');
+      published++;
+    },
+  });
+  worker.start();
+  const [a, b] = await Promise.all([queue.waitFor(early._id, 10_000), queue.waitFor(late._id, 10_000)]);
+  await worker.stop();
+  t.deepEqual(results.early, { cancelled: true });
+  t.is(a?.state, 'cancelled');
+  t.deepEqual(results.late, { cancelled: false, state: 'committing' });
+  t.is(b?.state, 'finalized');
+  t.is(published, 1, 'only the job whose commit won published');
+  t.deepEqual(await queue.cancel(early._id, 'tester'), { cancelled: true }, 'cancelling twice is idempotent');
+  t.deepEqual(await queue.cancel(late._id, 'tester'), { cancelled: false, state: 'finalized' });
+});
+
+test.serial('a store outage puts the job back for another attempt instead of failing it', async (t) => {
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/outage/lib', version: 'latest', params: {} });
+  class Outage extends Error {}
+  let calls = 0;
+  const worker = new Worker({
+    queue, log, leaseMs: 5000, concurrency: 1, pollMs: 20,
+    isTransient: (e) => e instanceof Outage,
+    retryDelayMs: () => 200,
+    handler: async (ctx) => {
+      calls++;
+      if (calls === 1) throw new Outage('Elasticsearch is unavailable');
+      await ctx.commit();
+    },
+  });
+  worker.start();
+  t.true(await until(async () => (await queue.get(job._id))?.state === 'finalized'));
+  await worker.stop();
+  const done = await queue.get(job._id);
+  t.is(calls, 2);
+  t.is(done?.retries, 1);
+  t.is(done?.attempts, 2);
+  t.true(done?.log.some((l) => /store was unavailable/.test(l.message)));
+});
+
+test.serial('a claim whose winner died before recording it is broken after a lease, so the job is not stuck', async (t) => {
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/ghost/lib', version: 'latest', params: {} });
+  const locks = new LockStore(lockModel(conn));
+  t.true(await locks.acquire(`job:${job._id}:claim:1`, 'ghost'));
+  let ran = 0;
+  const worker = new Worker({ queue, log, leaseMs: 400, concurrency: 1, pollMs: 50, handler: async () => void ran++ });
+  worker.start();
+  t.true(await until(async () => (await queue.get(job._id))?.state === 'finalized'));
+  await worker.stop();
+  t.is(ran, 1);
+  t.is((await queue.get(job._id))?.attempts, 1);
 });

@@ -32,7 +32,7 @@ function countReads(): { reads: () => number; restore: () => void } {
 }
 
 test.serial('a fresh record is served from memory; a stale one while a single background read refreshes it', async (t) => {
-  const repo = new LibraryRepository(Library, 100);
+  const repo = new LibraryRepository(Library, app.services.locks, 100);
   await createLibrary(repo, '/cache/a');
   t.is((await repo.get('/cache/a'))?.title, 'before');
   await Library.updateOne({ _id: '/cache/a' }, { $set: { title: 'after' } }); // another instance's write
@@ -51,7 +51,7 @@ test.serial('a fresh record is served from memory; a stale one while a single ba
 });
 
 test.serial('past the stale window the read waits for the store; local writes and fresh reads are seen at once', async (t) => {
-  const repo = new LibraryRepository(Library, 40);
+  const repo = new LibraryRepository(Library, app.services.locks, 40);
   await createLibrary(repo, '/cache/b');
   await repo.get('/cache/b');
   await Library.updateOne({ _id: '/cache/b' }, { $set: { title: 'remote' } });
@@ -66,7 +66,7 @@ test.serial('past the stale window the read waits for the store; local writes an
 });
 
 test.serial('the catalogue list is served stale the same way and refreshed once', async (t) => {
-  const repo = new LibraryRepository(Library, 100);
+  const repo = new LibraryRepository(Library, app.services.locks, 100);
   await createLibrary(repo, '/cache/c');
   const first = await repo.listCached();
   t.true(first.some((l) => l._id === '/cache/c'));

@@ -1,12 +1,18 @@
 /**
  * The indexing worker: claims jobs, runs them with a renewed lease, and records the
  * outcome. Runs in-process by default, or alone (`npm run worker`) for scale-out.
+ *
+ * A job's writes from its worker go one at a time (progress, log, lease renewals): on
+ * FerretDB each update rewrites the whole document, so two in flight could undo each other.
+ * A store outage does not fail a job: it goes back to the queue and is tried again later,
+ * with backoff, up to {@link MAX_RETRIES} times.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../../logger';
 import type { JobLogEntry, JobRecord, JobState } from '../../store/models/job';
-import { appendLog, type JobQueue } from './queue';
+import type { JobQueue } from '../../store/jobs';
+import { appendLog } from './log';
 import { JobFailure } from './failure';
 
 /** What a job handler gets: progress and log reporting bound to its lease. */
@@ -17,11 +23,29 @@ export interface JobContext {
   log(level: JobLogEntry['level'], message: string): void;
   /** Throws JobCancelledError when the job was cancelled or taken over. */
   checkpoint(): Promise<void>;
+  /**
+   * Call right before making the build visible (publishing). Throws JobCancelledError when
+   * a cancel came first; after it, a cancel is refused and the job will be completed.
+   */
+  commit(): Promise<void>;
 }
 
 export type JobHandler = (ctx: JobContext) => Promise<void>;
 
-export class JobCancelledError extends Error {}
+/** The job must stop: it was cancelled, or it is no longer this worker's (`lost`). */
+export class JobCancelledError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'cancelled' | 'lost' = 'cancelled',
+  ) {
+    super(message);
+  }
+}
+
+/** Store outages a job survives by being tried again later. */
+export const MAX_RETRIES = 10;
+const RETRY_BASE_MS = 5000;
+const RETRY_MAX_MS = 120_000;
 
 export interface WorkerOptions {
   queue: JobQueue;
@@ -30,6 +54,10 @@ export interface WorkerOptions {
   leaseMs: number;
   concurrency: number;
   pollMs?: number;
+  /** Whether an error means a store was unavailable (the job is retried, not failed). */
+  isTransient?: (error: unknown) => boolean;
+  /** Delay before the n-th retry (default: 5 s doubling, at most 2 min). */
+  retryDelayMs?: (retry: number) => number;
 }
 
 export class Worker {
@@ -38,6 +66,8 @@ export class Worker {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** When the last claim failed because the store was unreachable (logged once per outage). */
+  private claimFailing = false;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -57,6 +87,11 @@ export class Worker {
     await Promise.allSettled([...this.inFlight]);
   }
 
+  /** Jobs this worker is running now. */
+  get busy(): number {
+    return this.running;
+  }
+
   private schedule(ms: number): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => void this.tick(), ms);
@@ -68,6 +103,8 @@ export class Worker {
     try {
       while (this.running < this.options.concurrency && !this.stopped) {
         const job = await this.options.queue.claim(this.id, this.options.leaseMs);
+        if (this.claimFailing) this.options.log.info('worker claims jobs again');
+        this.claimFailing = false;
         if (!job) break;
         this.running++;
         const p = this.run(job).finally(() => {
@@ -78,32 +115,55 @@ export class Worker {
         this.inFlight.add(p);
       }
     } catch (error) {
-      this.options.log.warn({ err: (error as Error).message }, 'worker could not claim jobs');
+      if (!this.claimFailing) this.options.log.warn({ err: (error as Error).message }, 'worker could not claim jobs; retrying every poll');
+      this.claimFailing = true;
     }
     if (!this.stopped) this.schedule(this.options.pollMs ?? 1000);
   }
 
   private async run(job: JobRecord): Promise<void> {
     const { queue, leaseMs, log } = this.options;
+    const owner = this.id;
     let entries = job.log ?? [];
     let progress = { ...job.progress };
-    let lost = false;
-    const owner = this.id;
-    if (job.attempts > 1) entries = appendLog(entries, 'warn', `resumed by ${owner} (attempt ${job.attempts}) after the previous worker stopped`);
+    /** Why the job must stop (taken over or cancelled), once known. */
+    let stop: JobCancelledError | null = null;
+    let renewedAt = Date.now();
+    let committed = false;
+    if (job.attempts > 1) entries = appendLog(entries, 'warn', `resumed by ${owner} (attempt ${job.attempts}) ${job.retries > 0 ? `after ${job.retries} store outage(s)` : 'after the previous worker stopped'}`);
+
+    // One write at a time for this job.
+    let writes: Promise<unknown> = Promise.resolve();
+    const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+      const next = writes.then(fn, fn);
+      writes = next.catch(() => undefined);
+      return next;
+    };
     const renew = setInterval(() => {
-      queue.renew(job._id, owner, leaseMs).then((ok) => (lost ||= !ok), () => undefined);
+      serial(() => queue.renew(job._id, owner, leaseMs)).then(
+        (r) => {
+          if (r === 'ok') renewedAt = Date.now();
+          else stop ??= r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost');
+        },
+        () => undefined,
+      );
     }, Math.max(1000, Math.floor(leaseMs / 3)));
+    /** A worker that could not renew for a whole lease may have lost the job: it stops. */
+    const check = () => {
+      if (!stop && Date.now() - renewedAt > leaseMs) stop = new JobCancelledError('the lease could not be renewed in time (store unreachable)', 'lost');
+      if (stop) throw stop;
+    };
     let lastFlush = 0;
     const flush = async (force = false) => {
       if (!force && Date.now() - lastFlush < 500) return;
       lastFlush = Date.now();
-      await queue.update(job._id, owner, { log: entries, progress });
+      await serial(() => queue.update(job._id, owner, { log: entries, progress }));
     };
     const ctx: JobContext = {
       job,
       async setState(state) {
         entries = appendLog(entries, 'info', `state: ${state}`);
-        await queue.update(job._id, owner, { state, log: entries, progress });
+        await serial(() => queue.update(job._id, owner, { state, log: entries, progress }));
       },
       async progress(p) {
         progress = { ...progress, ...p };
@@ -114,28 +174,65 @@ export class Worker {
         if (level !== 'info') log[level]({ jobId: job._id }, message);
       },
       async checkpoint() {
-        if (lost) throw new JobCancelledError('the job was cancelled or taken over by another worker');
+        check();
+      },
+      async commit() {
+        check();
+        if (!committed && !(await serial(() => queue.commit(job._id, owner)))) {
+          stop = new JobCancelledError('the job was cancelled');
+          check();
+        }
+        committed = true;
       },
     };
     try {
       await this.options.handler(ctx);
-      await queue.update(job._id, owner, { state: 'finalized', progress, log: appendLog(entries, 'info', 'finalized'), finishedAt: new Date(), error: null, errorCode: null });
+      await ctx.commit();
+      await serial(() => queue.finish(job._id, owner, 'finalized', { progress, log: appendLog(entries, 'info', 'finalized'), error: null, errorCode: null }));
     } catch (error) {
-      const cancelled = error instanceof JobCancelledError;
-      const message = (error as Error).message;
-      if (!cancelled) log.warn({ jobId: job._id, err: message }, 'job failed');
-      await queue
-        .update(job._id, owner, {
-          state: cancelled ? 'cancelled' : 'failed',
-          progress,
-          error: message,
-          errorCode: error instanceof JobFailure ? error.code : cancelled ? null : 'internal_error',
-          log: appendLog(entries, 'error', cancelled ? `stopped: ${message}` : `failed: ${message}`),
-          finishedAt: new Date(),
-        })
-        .catch(() => undefined);
+      await this.ended(job, error, { entries, progress, committed }, serial).catch((e: unknown) => {
+        log.warn({ jobId: job._id, err: (e as Error).message }, 'could not record the end of a job; its lease will lapse and it will be claimed again');
+      });
     } finally {
       clearInterval(renew);
     }
+  }
+
+  /** Records a failed, cancelled or (store outage) released job. */
+  private async ended(
+    job: JobRecord,
+    error: unknown,
+    at: { entries: JobLogEntry[]; progress: JobRecord['progress']; committed: boolean },
+    serial: <T>(fn: () => Promise<T>) => Promise<T>,
+  ): Promise<void> {
+    const { queue, log } = this.options;
+    const message = (error as Error).message;
+    if (error instanceof JobCancelledError && error.reason === 'lost') {
+      // Not ours any more: whoever claims it next runs it; nothing is written here.
+      log.warn({ jobId: job._id, err: message }, 'job given up by this worker');
+      return;
+    }
+    if (error instanceof JobCancelledError) {
+      await serial(() => queue.finish(job._id, this.id, 'cancelled', { progress: at.progress, error: message, errorCode: null, log: appendLog(at.entries, 'warn', `stopped: ${message}`) }));
+      return;
+    }
+    const retries = job.retries ?? 0;
+    if (this.options.isTransient?.(error) && retries < MAX_RETRIES) {
+      const delay = this.options.retryDelayMs?.(retries + 1) ?? Math.min(RETRY_BASE_MS * 2 ** retries, RETRY_MAX_MS);
+      log.warn({ jobId: job._id, err: message, retryInMs: delay }, 'job interrupted by a store outage; it will be tried again');
+      const entries = appendLog(at.entries, 'warn', `a store was unavailable (${message}); trying again in ${Math.round(delay / 1000)} s`);
+      await serial(() => queue.release(job._id, this.id, new Date(Date.now() + delay), { progress: at.progress, log: entries, retries: retries + 1 }));
+      return;
+    }
+    log.warn({ jobId: job._id, err: message }, 'job failed');
+    const final = await serial(() =>
+      queue.finish(job._id, this.id, 'failed', {
+        progress: at.progress,
+        error: message,
+        errorCode: error instanceof JobFailure ? error.code : 'internal_error',
+        log: appendLog(at.entries, 'error', `failed: ${message}`),
+      }),
+    );
+    if (final === 'cancelled') log.info({ jobId: job._id }, 'the job failed after it was cancelled; recorded as cancelled');
   }
 }

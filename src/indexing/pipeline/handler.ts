@@ -1,5 +1,5 @@
 import type { JobHandler } from '../jobs/worker';
-import type { JobQueue } from '../jobs/queue';
+import type { JobQueue } from '../../store/jobs';
 import type { JobRecord } from '../../store/models/job';
 import type { IndexingDeps } from './deps';
 import { runGitJob, type GitJobParams } from './git-job';

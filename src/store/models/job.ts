@@ -26,7 +26,12 @@ export interface JobRecord {
   teamId: string | null;
   createdBy: string | null;
   lease: { owner: string | null; until: Date | null };
+  /** Claims so far (each claim is won by one worker: see store/jobs.ts). */
   attempts: number;
+  /** Times the job was put back because a store was unavailable. */
+  retries: number;
+  /** A job put back for a retry is not claimed before this. */
+  notBefore: Date | null;
   error: string | null;
   /** The API error code of a failure a caller can act on (see JobFailure). */
   errorCode: string | null;
@@ -56,6 +61,8 @@ const jobSchema = new Schema<JobRecord>(
     createdBy: { type: String, default: null },
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
     attempts: { type: Number, default: 0 },
+    retries: { type: Number, default: 0 },
+    notBefore: { type: Date, default: null },
     error: { type: String, default: null },
     errorCode: { type: String, default: null },
     finishedAt: { type: Date, default: null },

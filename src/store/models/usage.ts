@@ -3,7 +3,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 export type UsageChannel = 'api' | 'txt' | 'mcp';
 
 /**
- * Requests and tokens served for one library on one UTC day (`_id` = `<libraryId>|<date>`).
+ * Requests and tokens served for one library on one UTC day by one writer (a server
+ * instance): `_id` = `<libraryId>|<date>|<writer>`; readers sum the writers' documents.
  * The library id `*` holds the totals over all libraries.
  */
 export interface UsageDailyRecord {
@@ -15,18 +16,18 @@ export interface UsageDailyRecord {
   mcp: number;
   requests: number;
   tokens: number;
-  /** Distinct queries counted for this library-day (top queries are bounded by it). */
-  queries: number;
   teamId: string | null;
+  writer: string;
 }
 
-/** How often one normalised query was asked of a library on a day. */
+/** How often one normalised query was asked of a library on a day (per writer, as above). */
 export interface UsageQueryRecord {
   _id: string;
   libraryId: string;
   date: string;
   query: string;
   count: number;
+  writer: string;
 }
 
 const usageDailySchema = new Schema<UsageDailyRecord>(
@@ -39,8 +40,8 @@ const usageDailySchema = new Schema<UsageDailyRecord>(
     mcp: { type: Number, default: 0 },
     requests: { type: Number, default: 0 },
     tokens: { type: Number, default: 0 },
-    queries: { type: Number, default: 0 },
     teamId: { type: String, default: null },
+    writer: { type: String, default: '' },
   },
   { collection: 'usage_daily', versionKey: false },
 );
@@ -54,6 +55,7 @@ const usageQuerySchema = new Schema<UsageQueryRecord>(
     date: { type: String, required: true },
     query: { type: String, required: true },
     count: { type: Number, default: 0 },
+    writer: { type: String, default: '' },
   },
   { collection: 'usage_queries', versionKey: false },
 );

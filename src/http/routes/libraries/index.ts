@@ -8,8 +8,8 @@ import { authenticate } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepoBody, addRepository, parseBody, refreshBody, refreshLibrary } from '../../../libraries/add-repo';
 import { GIT_HOSTS, parseLibraryId, type GitHost } from '../../../libraries/ids';
-import { LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
-import { canSeeLibrary, assertAdmin } from '../../../auth/authorize';
+import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
+import { canSeeLibrary, assertAdmin, assertCanCancelJob } from '../../../auth/authorize';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
 
@@ -48,10 +48,17 @@ export function libraryRoutes(services: Services): Router {
   });
 
   router.delete('/jobs/:id', authenticate(services, { required: true }), standard, async (ctx) => {
+    const principal = ctx.state.principal as Principal;
     const job = await services.jobs.get(ctx.params.id);
-    const scope = teamScope(ctx.state.principal as Principal);
+    const scope = teamScope(principal);
     if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
-    await services.jobs.cancel(job._id);
+    assertCanCancelJob(principal, job);
+    const result = await services.jobs.cancel(job._id, principal.kind === 'user' ? principal.userId : principal.kind);
+    if (!result.cancelled) {
+      throw new ConflictError(
+        result.state === 'committing' ? `Job ${job._id} is publishing its build and can no longer be cancelled.` : `Job ${job._id} already ended (${result.state}); nothing was cancelled.`,
+      );
+    }
     ctx.body = presentJob((await services.jobs.get(job._id)) ?? job, false);
   });
 

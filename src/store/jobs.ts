@@ -1,0 +1,270 @@
+/**
+ * Durable jobs in MongoDB: queued → cloning → parsing → indexing → finalized, or
+ * failed/cancelled. The only code that touches the Job model.
+ *
+ * Claims and outcomes hold on FerretDB as on MongoDB because they are decided by locks
+ * under a unique `_id` (store/locks.ts), never by a conditional update:
+ * - `job:<id>:claim:<n>`: the n-th claim. Whoever inserts it runs attempt n and is the only
+ *   writer of the job's progress while its lease (renewed every third of its length) holds.
+ *   A lapsed lease (the worker crashed) makes the job claimable as attempt n + 1.
+ * - `job:<id>:end`: the outcome, decided once. A cancel inserts `cancelled`; a worker
+ *   inserts `committing` before the step that makes its build visible (publishing), or
+ *   `failed`. So a cancel that answers "cancelled" guarantees nothing was published, and a
+ *   cancel that loses answers that the job is already finishing.
+ * A worker that stops renewing (crashed, or cut off from the store for a whole lease)
+ * loses the job to the next claim; one that committed and crashed is completed by the next
+ * attempt (it finds the `committing` outcome and publishes again).
+ */
+import crypto from 'node:crypto';
+import type { JobKind, JobModel, JobRecord, JobState } from './models/job';
+import { TERMINAL_JOB_STATES } from './models/job';
+import type { LockStore } from './locks';
+
+const ACTIVE_STATES: JobState[] = ['cloning', 'parsing', 'indexing'];
+/** Candidates read per claim (several workers polling at once try different ones). */
+const CLAIM_BATCH = 5;
+
+export interface NewJob {
+  kind: JobKind;
+  libraryId: string;
+  version: string;
+  params: Record<string, unknown>;
+  encryptedToken?: string | null;
+  teamId?: string | null;
+  createdBy?: string | null;
+}
+
+/** What a job's end lock says. */
+export type JobOutcome = 'committing' | 'failed' | 'cancelled';
+
+/** The result of a cancel request. */
+export type CancelResult = { cancelled: true } | { cancelled: false; state: JobState | JobOutcome };
+
+type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'version' | 'finishedAt'>>;
+
+const claimKey = (id: string, n: number) => `job:${id}:claim:${n}`;
+const endKey = (id: string) => `job:${id}:end`;
+
+export class JobQueue {
+  constructor(
+    private readonly Job: JobModel,
+    private readonly locks: LockStore,
+  ) {}
+
+  async enqueue(job: NewJob): Promise<JobRecord> {
+    const doc = await this.Job.create({
+      _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
+      kind: job.kind,
+      libraryId: job.libraryId,
+      version: job.version,
+      state: 'queued',
+      params: job.params,
+      encryptedToken: job.encryptedToken ?? null,
+      teamId: job.teamId ?? null,
+      createdBy: job.createdBy ?? null,
+      log: [{ at: new Date(), level: 'info', message: `queued ${job.kind} of ${job.libraryId} (${job.version})` }],
+    });
+    return doc.toObject();
+  }
+
+  /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
+  async record(job: { kind: JobKind; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number }): Promise<void> {
+    const now = new Date();
+    await this.Job.create({
+      _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
+      kind: job.kind,
+      libraryId: job.libraryId,
+      version: job.version,
+      state: 'finalized',
+      progress: { filesTotal: 1, filesParsed: 1, filesSkipped: 0, filesReused: 0, snippets: job.snippets },
+      log: [{ at: now, level: 'info', message: job.message }],
+      teamId: job.teamId,
+      createdBy: job.createdBy,
+      finishedAt: now,
+    });
+  }
+
+  /** Claims the oldest claimable job (queued and due, or with a lapsed lease), or null. */
+  async claim(owner: string, leaseMs: number): Promise<JobRecord | null> {
+    const candidates = await this.Job.find(claimable(new Date()))
+      .sort({ createdAt: 1 })
+      .limit(CLAIM_BATCH)
+      .lean<JobRecord[]>();
+    for (const job of candidates) {
+      const claimed = await this.tryClaim(job, owner, leaseMs);
+      if (claimed) return claimed;
+    }
+    return null;
+  }
+
+  private async tryClaim(seen: JobRecord, owner: string, leaseMs: number): Promise<JobRecord | null> {
+    const n = (seen.attempts ?? 0) + 1;
+    const end = await this.outcome(seen._id);
+    if (end === 'cancelled' || end === 'failed') {
+      await this.settle(seen._id, end);
+      return null;
+    }
+    if (!(await this.locks.acquire(claimKey(seen._id, n), owner))) {
+      // Attempt n is someone else's. If its winner died before recording it, the job would
+      // wait forever: after a lease's length that claim is broken and attempt n is open again.
+      const held = await this.locks.get(claimKey(seen._id, n));
+      const now = await this.get(seen._id);
+      if (held && now && (now.attempts ?? 0) < n) await this.locks.breakIfStale(held, leaseMs);
+      return null;
+    }
+    // Ours. Check the job is still what we claimed (not finished or claimed by a newer read).
+    const current = await this.get(seen._id);
+    if (!current || (current.attempts ?? 0) !== n - 1 || !isClaimable(current, new Date())) {
+      await this.locks.release(claimKey(seen._id, n));
+      return null;
+    }
+    const lease = { owner, until: new Date(Date.now() + leaseMs) };
+    await this.Job.updateOne({ _id: seen._id, attempts: n - 1 }, { $set: { attempts: n, lease, notBefore: null } });
+    const claimed = await this.get(seen._id);
+    if (!claimed || claimed.lease.owner !== owner) return null;
+    // A cancel that landed while we claimed wins (its write may have been overtaken by ours).
+    const after = await this.outcome(seen._id);
+    if (after === 'cancelled' || after === 'failed') {
+      await this.settle(seen._id, after);
+      return null;
+    }
+    return claimed;
+  }
+
+  /**
+   * Renews the lease. `lost` when another worker holds the job now, `cancelled` when a
+   * cancel decided its outcome.
+   */
+  async renew(id: string, owner: string, leaseMs: number): Promise<'ok' | 'lost' | 'cancelled'> {
+    if ((await this.outcome(id)) === 'cancelled') return 'cancelled';
+    const r = await this.Job.updateOne({ _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { 'lease.until': new Date(Date.now() + leaseMs) } });
+    return r.matchedCount === 1 ? 'ok' : 'lost';
+  }
+
+  /** Writes progress, log and state of a job this worker holds. */
+  async update(id: string, owner: string, fields: WritableFields): Promise<boolean> {
+    const r = await this.Job.updateOne({ _id: id, 'lease.owner': owner }, { $set: fields });
+    return r.matchedCount === 1;
+  }
+
+  /**
+   * The point of no return, before a build becomes visible: true when this worker may
+   * publish (it decided the outcome, or an earlier attempt did and stopped half-way), false
+   * when the job was cancelled first.
+   */
+  async commit(id: string, owner: string): Promise<boolean> {
+    if (await this.locks.acquire(endKey(id), owner, { state: 'committing' })) return true;
+    return (await this.outcome(id)) === 'committing';
+  }
+
+  /**
+   * Ends a job this worker holds. A failure is recorded as `cancelled` when a cancel came
+   * first. Returns the state written.
+   */
+  async finish(id: string, owner: string, state: 'finalized' | 'failed' | 'cancelled', fields: WritableFields): Promise<JobState> {
+    let final: JobState = state;
+    if (state === 'failed' && !(await this.locks.acquire(endKey(id), owner, { state: 'failed' }))) {
+      if ((await this.outcome(id)) === 'cancelled') final = 'cancelled';
+    }
+    const set = { ...fields, state: final, finishedAt: new Date(), lease: { owner: null, until: null } };
+    // A cancelled job's lease was given up by the cancel: write its end by id.
+    await this.Job.updateOne(final === 'cancelled' ? { _id: id } : { _id: id, 'lease.owner': owner }, { $set: set });
+    await this.locks.releaseAll(`job:${id}:claim:`);
+    return final;
+  }
+
+  /**
+   * Puts a job back in the queue for another attempt not before `retryAt` (a store was
+   * unavailable). Its outcome is still open, so a cancel can still stop it.
+   */
+  async release(id: string, owner: string, retryAt: Date, fields: WritableFields & { retries: number }): Promise<boolean> {
+    const r = await this.Job.updateOne(
+      { _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } },
+      { $set: { ...fields, state: 'queued', notBefore: retryAt, lease: { owner: null, until: null } } },
+    );
+    return r.matchedCount === 1;
+  }
+
+  /**
+   * Cancels a job that has not finished. A running job's worker stops at its next renewal
+   * or checkpoint; nothing it built is published.
+   */
+  async cancel(id: string, by: string): Promise<CancelResult> {
+    const job = await this.get(id);
+    if (!job) return { cancelled: false, state: 'failed' };
+    if (TERMINAL_JOB_STATES.includes(job.state)) return job.state === 'cancelled' ? { cancelled: true } : { cancelled: false, state: job.state };
+    if (await this.locks.acquire(endKey(id), by, { state: 'cancelled' })) {
+      await this.settle(id, 'cancelled');
+      return { cancelled: true };
+    }
+    const end = await this.outcome(id);
+    return end === 'cancelled' ? { cancelled: true } : { cancelled: false, state: end ?? job.state };
+  }
+
+  /** Writes the state an end lock decided (idempotent; repairs a write a claim overtook). */
+  private async settle(id: string, outcome: 'cancelled' | 'failed'): Promise<void> {
+    await this.Job.updateOne({ _id: id, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { state: outcome, finishedAt: new Date(), lease: { owner: null, until: null } } });
+  }
+
+  /** The decided outcome of a job, if any. */
+  async outcome(id: string): Promise<JobOutcome | null> {
+    const lock = await this.locks.get(endKey(id));
+    const state = lock?.data.state;
+    return state === 'committing' || state === 'failed' || state === 'cancelled' ? state : null;
+  }
+
+  async get(id: string): Promise<JobRecord | null> {
+    return this.Job.findById(id).lean<JobRecord>();
+  }
+
+  async list(filter: { libraryId?: string; teamIds?: string[] | null; limit?: number }): Promise<JobRecord[]> {
+    const q: Record<string, unknown> = {};
+    if (filter.libraryId) q.libraryId = filter.libraryId;
+    if (filter.teamIds) q.$or = [{ teamId: null }, { teamId: { $in: filter.teamIds } }];
+    return this.Job.find(q).sort({ createdAt: -1 }).limit(filter.limit ?? 50).lean<JobRecord[]>();
+  }
+
+  /** Polls until the job is terminal or `timeoutMs` passes (works across instances). */
+  async waitFor(id: string, timeoutMs: number): Promise<JobRecord | null> {
+    const until = Date.now() + timeoutMs;
+    let delay = 50;
+    for (;;) {
+      const job = await this.get(id);
+      if (!job || TERMINAL_JOB_STATES.includes(job.state)) return job;
+      if (Date.now() >= until) return job;
+      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, until - Date.now()))));
+      delay = Math.min(delay * 1.5, 500);
+    }
+  }
+
+  /** Whether a non-terminal job exists for this library version. */
+  async active(libraryId: string, version: string): Promise<JobRecord | null> {
+    return this.Job.findOne({ libraryId, version, state: { $nin: TERMINAL_JOB_STATES } }).lean<JobRecord>();
+  }
+
+  /** Jobs not finished (for the soak's and the dashboard's counts). */
+  countOpen(): Promise<number> {
+    return this.Job.countDocuments({ state: { $nin: TERMINAL_JOB_STATES } });
+  }
+}
+
+/**
+ * Queued (and due) without a lease, or holding a lapsed lease in any unfinished state: a
+ * claimed job keeps the state `queued` until its handler starts, so the lease is what
+ * marks it taken.
+ */
+function claimable(now: Date): Record<string, unknown> {
+  return {
+    $or: [
+      { state: 'queued', 'lease.until': null, notBefore: null },
+      { state: 'queued', 'lease.until': null, notBefore: { $lte: now } },
+      { state: { $in: ['queued', ...ACTIVE_STATES] }, 'lease.until': { $lt: now } },
+    ],
+  };
+}
+
+function isClaimable(job: JobRecord, now: Date): boolean {
+  const until = job.lease?.until ? new Date(job.lease.until) : null;
+  if (until) return until < now && (job.state === 'queued' || ACTIVE_STATES.includes(job.state));
+  return job.state === 'queued' && (!job.notBefore || new Date(job.notBefore) <= now);
+}
