@@ -153,11 +153,14 @@ export class InternalError extends AppError {
   }
 }
 
-/** A store (Elasticsearch or MongoDB) is unreachable: fail fast with 503. */
+/**
+ * A store (Elasticsearch or MongoDB) is unreachable: fail fast with 503 and its own code
+ * (the spec's table has none for 503; `internal_error` would hide that retrying helps).
+ */
 export class StoreUnavailableError extends AppError {
   readonly store: 'elasticsearch' | 'mongodb';
   constructor(store: 'elasticsearch' | 'mongodb', cause?: unknown) {
-    super(503, 'internal_error', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, { cause });
+    super(503, 'service_unavailable', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, { cause });
     this.store = store;
   }
 }

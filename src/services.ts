@@ -5,8 +5,10 @@
 import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { connectMongo, pingMongo } from './store/mongo';
-import { checkElasticsearch, createEsClient, HotSearch, pingElasticsearch, type EsClient, type NodeInfo } from './search/client';
+import { connectMongo, isMongoUnavailable, mongoProbe } from './store/mongo';
+import { checkElasticsearch, createEsClient, elasticsearchProbe, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { StoreGate, StoreMonitor, type StoreName, type StoreReading } from './health/monitor';
+import { StoreUnavailableError } from './errors';
 import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
@@ -46,13 +48,16 @@ export interface Services extends AuthServices {
   publishDeps(): { store: SnippetStore; libraries: LibraryRepository; Manifest: ManifestModel };
   /** Starts the in-process worker (main and tests call it; scripts may not). */
   startWorker(): Worker;
-  /** Per-store health, never throws. */
-  health(): Promise<{ elasticsearch: boolean; mongodb: boolean }>;
+  /** Real reads of each store, now (bounded; never throws). */
+  health(): Promise<Record<StoreName, StoreReading>>;
+  /** The stores as the background probes see them; requests fail fast while one is down. */
+  monitor: StoreMonitor;
   close(): Promise<void>;
 }
 
 export async function createServices(config: Readonly<Config>, log: Logger): Promise<Services> {
-  const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs }, log);
+  const gate = new StoreGate();
+  const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs, isDown: () => gate.isDown('mongodb') }, log);
   const es = createEsClient(config.elasticsearchUrl, config.storeTimeoutMs);
   let esInfo: NodeInfo;
   try {
@@ -66,7 +71,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const locks = new LockStore(models.Lock);
   const libraries = new LibraryRepository(models.Library, locks);
-  const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs);
+  const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
     hot: hotSearch,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
@@ -77,7 +82,14 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
-  const healthTimeout = Math.min(config.storeTimeoutMs, 2000);
+  const mongoReads = mongoProbe(config.mongodbUri, config.mongodbDb);
+  const monitor = new StoreMonitor({
+    probes: [mongoReads, elasticsearchProbe(es, snippets.alias)],
+    gate,
+    log,
+    timeoutMs: Math.min(config.storeTimeoutMs, 2000),
+  });
+  monitor.start();
   const services: Services = {
     config,
     log,
@@ -89,6 +101,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     locks,
     snippets,
     jobs,
+    monitor,
     ...authServices,
     worker: undefined,
     publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
@@ -104,19 +117,24 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
         decryptToken: (blob) => decryptSecret(blob, config.secret),
         enqueueVersions: versionEnqueuer(jobs, poke),
       });
-      services.worker = new Worker({ queue: jobs, handler, log, leaseMs: config.jobLeaseSeconds * 1000, concurrency: config.workerConcurrency });
+      services.worker = new Worker({
+        queue: jobs,
+        handler,
+        log,
+        leaseMs: config.jobLeaseSeconds * 1000,
+        concurrency: config.workerConcurrency,
+        isTransient: (error) => error instanceof StoreUnavailableError || isEsUnavailable(error) || isMongoUnavailable(error),
+      });
       services.worker.start();
       return services.worker;
     },
-    async health() {
-      const [elasticsearch, mongodb] = await Promise.all([pingElasticsearch(es, healthTimeout), pingMongo(mongo, healthTimeout)]);
-      return { elasticsearch, mongodb };
-    },
+    health: () => monitor.check(),
     async close() {
+      monitor.stop();
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), mongoReads.close()]);
     },
   };
   await bootstrapAuth(services);

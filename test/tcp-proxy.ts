@@ -11,6 +11,11 @@ export interface TcpProxy {
   stop(): Promise<void>;
   /** Listen again on the same port. */
   start(): Promise<void>;
+  /**
+   * Accept connections but never answer, and cut the existing ones (a store that is up but
+   * hangs, as a wedged FerretDB does for queries), until `start()`.
+   */
+  hang(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -18,10 +23,16 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   const sockets = new Set<net.Socket>();
   let server: net.Server | undefined;
   let port = 0;
+  let hanging = false;
 
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       const s = net.createServer((client) => {
+        if (hanging) {
+          sockets.add(client);
+          client.on('error', () => sockets.delete(client)).on('close', () => sockets.delete(client));
+          return;
+        }
         const upstream = net.connect(targetPort, targetHost);
         sockets.add(client).add(upstream);
         const drop = () => {
@@ -53,5 +64,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     });
 
   await listen();
-  return { get port() { return port; }, stop, start: listen, close: stop };
+  const start = async () => {
+    hanging = false;
+    for (const c of sockets) c.destroy();
+    sockets.clear();
+    if (!server) await listen();
+  };
+  const hang = async () => {
+    hanging = true;
+    for (const c of sockets) c.destroy();
+    sockets.clear();
+    if (!server) await listen();
+  };
+  return { get port() { return port; }, stop, start, hang, close: stop };
 }

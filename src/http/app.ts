@@ -24,7 +24,7 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
   app.use(requestContext({ log: services.log }));
-  app.use(errorFunnel({ log: services.log }));
+  app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => services.monitor.suspect(store) }));
   app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token
   app.use(mcpRoutes(services).routes()); // /mcp parses its own body: bad JSON is a JSON-RPC parse error
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));

@@ -25,7 +25,9 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({ type: 'object', properties, required });
 
 const OPS: Op[] = [
-  { method: 'get', path: '/healthz', summary: 'Store health (200 when Elasticsearch and MongoDB answer, 503 naming the one down)', tag: 'Health', public: true },
+  { method: 'get', path: '/healthz', summary: 'Store health from real bounded reads, with each store\'s latency (200 when Elasticsearch and MongoDB answer, 503 naming the one down)', tag: 'Health', public: true },
+  { method: 'get', path: '/readyz', summary: 'The same as /healthz (ready to serve)', tag: 'Health', public: true },
+  { method: 'get', path: '/livez', summary: 'The process serves (no store I/O)', tag: 'Health', public: true },
   { method: 'get', path: '/ping', summary: 'MCP health check: {"status":"ok","message":"pong"}', tag: 'Health', public: true },
   {
     method: 'get', path: '/v2/libs/search', summary: 'Search the library catalogue (Context7 shape)', tag: 'Search', public: true,
@@ -90,7 +92,7 @@ const OPS: Op[] = [
   { method: 'get', path: '/v2/openapi.json', summary: 'This document', tag: 'Health', public: true },
 ];
 
-const ERRORS = ['validation_error', 'invalid_library_id', 'invalid_api_key', 'access_denied', 'forbidden', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'team_not_found', 'user_not_found', 'no_libraries_found', 'duplicate_repo', 'rate_limit_exceeded', 'internal_error', 'timeout'];
+const ERRORS = ['validation_error', 'invalid_library_id', 'invalid_api_key', 'access_denied', 'forbidden', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'team_not_found', 'user_not_found', 'no_libraries_found', 'duplicate_repo', 'rate_limit_exceeded', 'internal_error', 'service_unavailable', 'timeout'];
 
 /** The operations the document describes, as `METHOD /path` (for the test that keeps it true). */
 export function documentedOperations(): string[] {

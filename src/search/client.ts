@@ -74,7 +74,12 @@ export class HotSearch {
   private readonly basePath: string;
   private readonly headers: Record<string, string>;
 
-  constructor(url: string, timeoutMs: number) {
+  constructor(
+    url: string,
+    timeoutMs: number,
+    /** Whether the cluster is known to be down (the store monitor's gate). */
+    private readonly isDown?: () => boolean,
+  ) {
     const u = new URL(url);
     this.basePath = u.pathname.replace(/\/+$/, '');
     this.headers = { 'content-type': 'application/json', accept: 'application/json' };
@@ -90,6 +95,8 @@ export class HotSearch {
    * 30–50 µs more CPU per 40 kB answer (a minimal proxy under load at 8 clients).
    */
   search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+    // A cluster known to be down fails the request at once (health/monitor.ts).
+    if (this.isDown?.()) return Promise.reject(new StoreUnavailableError('elasticsearch'));
     const path = `${this.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._source,hits.hits._score`;
     return new Promise((resolve, reject) => {
       let status = 0;
@@ -110,7 +117,7 @@ export class HotSearch {
         onComplete() {
           const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
           if (status < 200 || status >= 300) {
-            reject(new Error(`Elasticsearch answered ${status} to a search: ${text.slice(0, 500)}`));
+            reject(new EsStatusError(status, `Elasticsearch answered ${status} to a search: ${text.slice(0, 500)}`));
             return;
           }
           try {
@@ -143,18 +150,38 @@ function transportError(error: unknown): Error {
   return new errors.ConnectionError(`Elasticsearch is unreachable: ${message}`);
 }
 
-export async function pingElasticsearch(client: Client, timeoutMs: number): Promise<boolean> {
-  try {
-    await client.cluster.health({ timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 });
-    return true;
-  } catch {
-    return false;
+/** A non-2xx answer of the hot path. */
+export class EsStatusError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
-/** True when an error means the cluster is unreachable (as opposed to a bad request). */
+/**
+ * True when an error means the cluster cannot serve now (as opposed to a bad request):
+ * unreachable, too slow, or answering 503 (no shard available, a node starting) or 429
+ * (its queues are full).
+ */
 export function isEsUnavailable(error: unknown): boolean {
-  return error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError;
+  if (error instanceof errors.ConnectionError || error instanceof errors.TimeoutError || error instanceof errors.NoLivingConnectionsError) return true;
+  const status = error instanceof errors.ResponseError || error instanceof EsStatusError ? error.statusCode : undefined;
+  return status === 503 || status === 429;
+}
+
+/**
+ * The store monitor's read of Elasticsearch: a search of the snippets alias (size 0),
+ * bounded in time, without retries.
+ */
+export function elasticsearchProbe(client: Client, alias: string): { name: 'elasticsearch'; read(timeoutMs: number): Promise<void> } {
+  return {
+    name: 'elasticsearch',
+    async read(timeoutMs) {
+      await client.search({ index: alias, size: 0, timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 });
+    },
+  };
 }
 
 /** Maps transport failures to a 503; other errors pass through. */

@@ -3,7 +3,7 @@
  * server selection is bounded, so a request fails fast with 503 when the store is down;
  * the driver reconnects by itself when it returns.
  */
-import mongoose, { type Connection } from 'mongoose';
+import mongoose, { type Connection, type Schema, type mongo } from 'mongoose';
 import { boundedWritesPlugin } from './bulk';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from '../errors';
@@ -14,6 +14,8 @@ export interface MongoOptions {
   timeoutMs: number;
   /** Attempts before giving up at start-up (with exponential backoff). */
   attempts?: number;
+  /** Whether the store is known to be down (the store monitor's gate): operations then fail at once. */
+  isDown?: () => boolean;
 }
 
 export async function connectMongo(options: MongoOptions, log: Logger): Promise<Connection> {
@@ -33,6 +35,7 @@ export async function connectMongo(options: MongoOptions, log: Logger): Promise<
     });
     // Before any model is compiled on this connection: refuses unbounded bulks (store/bulk.ts).
     conn.plugin(boundedWritesPlugin);
+    if (options.isDown) conn.plugin(storeGatePlugin(options.isDown));
     try {
       await conn.asPromise();
       return conn;
@@ -46,17 +49,52 @@ export async function connectMongo(options: MongoOptions, log: Logger): Promise<
   }
 }
 
-/** Pings the server; resolves false (never throws) when it does not answer in time. */
-export async function pingMongo(conn: Connection, timeoutMs: number): Promise<boolean> {
-  const db = conn.db;
-  if (!db) return false;
-  try {
-    await withTimeout(db.command({ ping: 1 }), timeoutMs);
-    return true;
-  } catch {
-    return false;
-  }
+/**
+ * The store monitor's read of MongoDB: a find on a small collection over a client of its
+ * own (two connections, each operation bounded by a socket timeout), so a wedged server
+ * cannot hold the application's pool and a probe never waits longer than asked. `ping` is
+ * not a read: FerretDB answers it while every query hangs.
+ */
+export function mongoProbe(uri: string, dbName: string, collection = 'settings'): { name: 'mongodb'; read(timeoutMs: number): Promise<void>; close(): Promise<void> } {
+  let client: mongo.MongoClient | undefined;
+  let clientTimeout = 0;
+  const clientFor = (timeoutMs: number) => {
+    if (!client || clientTimeout !== timeoutMs) {
+      void client?.close().catch(() => undefined);
+      clientTimeout = timeoutMs;
+      client = new mongoose.mongo.MongoClient(uri, { maxPoolSize: 2, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, socketTimeoutMS: timeoutMs, heartbeatFrequencyMS: 5000 });
+    }
+    return client;
+  };
+  return {
+    name: 'mongodb',
+    async read(timeoutMs) {
+      await withTimeout(clientFor(timeoutMs).db(dbName).collection(collection).findOne({}, { projection: { _id: 1 } }), timeoutMs + 250);
+    },
+    async close() {
+      await client?.close().catch(() => undefined);
+    },
+  };
 }
+
+/**
+ * Makes every model operation fail at once with 503 while MongoDB is known to be down
+ * (health/monitor.ts), instead of each waiting out server selection.
+ */
+export function storeGatePlugin(isDown: () => boolean): (schema: Schema) => void {
+  const refuse = () => {
+    if (isDown()) throw new StoreUnavailableError('mongodb');
+  };
+  return (schema) => {
+    schema.pre(QUERY_OPS, refuse);
+    schema.pre('save', refuse);
+    schema.pre('insertMany', refuse);
+    schema.pre('bulkWrite', refuse);
+    schema.pre('aggregate', refuse);
+  };
+}
+
+const QUERY_OPS: mongoose.MongooseQueryMiddleware[] = ['countDocuments', 'deleteMany', 'deleteOne', 'distinct', 'estimatedDocumentCount', 'find', 'findOne', 'findOneAndDelete', 'findOneAndReplace', 'findOneAndUpdate', 'replaceOne', 'updateMany', 'updateOne'];
 
 export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;

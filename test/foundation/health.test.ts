@@ -9,10 +9,20 @@ test.after.always(async () => {
   await t0?.close();
 });
 
-test('GET /healthz is 200 with both stores up', async (t) => {
-  const res = await t0.request.get('/healthz');
-  t.is(res.status, 200);
-  t.deepEqual(res.body, { status: 'ok', elasticsearch: 'up', mongodb: 'up' });
+test('GET /healthz reads each store and reports its latency; /readyz is the same, /livez touches no store', async (t) => {
+  for (const path of ['/healthz', '/readyz']) {
+    const res = await t0.request.get(path);
+    t.is(res.status, 200);
+    t.like(res.body, { status: 'ok', elasticsearch: 'up', mongodb: 'up', stores: { elasticsearch: { status: 'up' }, mongodb: { status: 'up' } } });
+    for (const store of ['elasticsearch', 'mongodb']) {
+      const latency = res.body.stores[store].latencyMs;
+      t.true(typeof latency === 'number' && latency >= 0 && latency < 2000, `${store}: ${latency}`);
+    }
+    t.is(res.headers['cache-control'], 'no-store');
+  }
+  const live = await t0.request.get('/livez');
+  t.is(live.status, 200);
+  t.is(live.body.status, 'ok');
 });
 
 test('GET /ping answers pong', async (t) => {

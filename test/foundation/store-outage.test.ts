@@ -2,6 +2,7 @@ import test from 'ava';
 import { startTcpProxy, type TcpProxy } from '../tcp-proxy';
 import { createTestApp, ensureStores, type TestApp } from '../harness';
 import { loadConfig } from '../../src/config';
+import { seedLibrary } from '../helpers';
 
 // Each store is reached through its own loopback proxy, so "stopping" it here refuses
 // connections exactly like a dead server, while other test files keep their stores.
@@ -56,7 +57,7 @@ test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers b
   const apiStarted = Date.now();
   const api = await app.request.get('/v2/context').query({ libraryId: '/a/b', query: 'x' });
   t.is(api.status, 503);
-  t.is(api.body.error, 'internal_error');
+  t.is(api.body.error, 'service_unavailable');
   t.regex(api.body.message, /Elasticsearch is unavailable/);
   const search = await app.request.get('/v2/libs/search').query({ libraryName: 'koa', query: 'cookies' });
   t.true([503, 404].includes(search.status));
@@ -79,10 +80,64 @@ test.serial('MongoDB down: /healthz is 503 naming it, promptly; recovers by itse
   const apiStarted = Date.now();
   const api = await app.request.get('/v2/context').query({ libraryId: '/a/b', query: 'x' });
   t.is(api.status, 503);
-  t.is(api.body.error, 'internal_error');
+  t.is(api.body.error, 'service_unavailable');
   t.regex(api.body.message, /MongoDB is unavailable/);
   t.true(Date.now() - apiStarted < 6000, 'API routes answer promptly (no hang)');
 
   await mongoProxy.start();
   t.true(await waitFor(async () => (await app.request.get('/healthz')).status === 200, 20_000));
+});
+
+/** Waits until the background probes have marked `store` down (or up). */
+async function monitorSays(store: 'mongodb' | 'elasticsearch', status: 'up' | 'down', ms = 10_000): Promise<boolean> {
+  return waitFor(async () => app.services.monitor.reading(store)?.status === status, ms);
+}
+
+test.serial('MongoDB hanging (it accepts connections, answers nothing, as a wedged FerretDB answers no query): once known down, requests fail fast', async (t) => {
+  await mongoProxy.hang();
+  t.true(await monitorSays('mongodb', 'down'), 'the probes notice reads that do not answer');
+  const health = await app.request.get('/healthz');
+  t.is(health.status, 503);
+  t.is(health.body.mongodb, 'down');
+  const started = Date.now();
+  const api = await app.request.get('/v2/libs/search').query({ libraryName: 'anything' });
+  const elapsed = Date.now() - started;
+  t.is(api.status, 503);
+  t.is(api.body.error, 'service_unavailable');
+  t.true(elapsed < 300, `answered in ${elapsed} ms, not after the ${app.services.config.storeTimeoutMs} ms store timeout`);
+  await mongoProxy.start();
+  t.true(await monitorSays('mongodb', 'up'), 'reads answer again');
+  t.true(await waitFor(async () => (await app.request.get('/v2/libs/search').query({ libraryName: 'anything' })).status !== 503, 20_000));
+});
+
+test.serial('Elasticsearch refusing connections: once known down, context fails fast with 503', async (t) => {
+  await esProxy.stop();
+  t.true(await monitorSays('elasticsearch', 'down'));
+  const started = Date.now();
+  const api = await app.request.get('/v2/context').query({ libraryId: '/a/b', query: 'x' });
+  t.is(api.status, 503);
+  t.is(api.body.error, 'service_unavailable');
+  t.true(Date.now() - started < 300);
+  await esProxy.start();
+  t.true(await monitorSays('elasticsearch', 'up'));
+});
+
+test.serial('Elasticsearch answering 503 (no shard available) is a 503, not a 500', async (t) => {
+  await seedLibrary(app, '/shard/lib', { 'docs/a.md': '# Shard\n\n## Widgets\n\nWidgets are made like this.\n\n```js\nwidget()\n```\n' });
+  // Point the snippets alias at an index whose only shard cannot be allocated: every search
+  // then fails with no_shard_available_action_exception, HTTP 503 (as while a node starts).
+  const es = app.services.es;
+  const { alias, physical } = app.services.snippets;
+  const unassigned = `${app.services.config.indexPrefix}-unassigned`;
+  await es.indices.create({ index: unassigned, settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' }, wait_for_active_shards: 0 }, { ignore: [400] });
+  await es.indices.updateAliases({ actions: [{ remove: { index: physical, alias } }, { add: { index: unassigned, alias } }] });
+  try {
+    const res = await app.request.get('/v2/context').query({ libraryId: '/shard/lib', query: 'widgets' });
+    t.is(res.status, 503, JSON.stringify(res.body));
+    t.is(res.body.error, 'service_unavailable');
+  } finally {
+    await es.indices.updateAliases({ actions: [{ remove: { index: unassigned, alias } }, { add: { index: physical, alias, is_write_index: true } }] });
+    await es.indices.delete({ index: unassigned });
+  }
+  t.true(await waitFor(async () => (await app.request.get('/v2/context').query({ libraryId: '/shard/lib', query: 'widgets' })).status === 200, 15_000));
 });

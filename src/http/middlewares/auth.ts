@@ -102,10 +102,10 @@ export function authenticate(services: AuthDeps, options: AuthenticateOptions): 
 
 /**
  * While API_KEY is set, every endpoint needs a credential, whatever its route declares:
- * only /healthz, /ping, the login call and the dashboard's static files stay open.
+ * only the health routes, /ping, the login call and the dashboard's static files stay open.
  */
 export function requireApiKeyEverywhere(services: AuthDeps): Middleware {
-  const open = new Set(['/healthz', '/ping', '/v2/auth/login', '/api/v2/auth/login']);
+  const open = new Set(['/healthz', '/readyz', '/livez', '/ping', '/v2/auth/login', '/api/v2/auth/login']);
   return async function requireApiKeyEverywhereMiddleware(ctx, next) {
     if (!services.config.apiKey || open.has(ctx.path) || isDashboardAsset(ctx)) return next();
     const { principal } = await requestAuth(services, ctx).resolve();

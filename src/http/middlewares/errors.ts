@@ -27,12 +27,14 @@ export function toAppError(error: unknown): AppError {
  * The error funnel: every failure becomes `{ error, message }` with the code's status.
  * 5xx details are logged, never sent.
  */
-export function errorFunnel(options: { log: Logger }): Middleware {
+export function errorFunnel(options: { log: Logger; onStoreUnavailable?: (store: StoreUnavailableError['store']) => void }): Middleware {
   return async function errorFunnelMiddleware(ctx, next) {
     try {
       await next();
     } catch (thrown) {
       const error = toAppError(thrown);
+      // A request found a store unreachable: have it probed now, so the next requests fail fast.
+      if (error instanceof StoreUnavailableError) options.onStoreUnavailable?.(error.store);
       const log = (ctx.state.log as Logger | undefined) ?? options.log;
       if (error.status >= 500) log.error({ err: thrown, code: error.code }, 'request failed');
       ctx.status = error.status;

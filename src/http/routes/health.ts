@@ -1,20 +1,39 @@
 import Router from '@koa/router';
+import type { Middleware } from 'koa';
 import type { Services } from '../../services';
 import { buildOpenApiDocument } from '../openapi-document';
+import type { StoreReading } from '../../health/monitor';
 
-/** `GET /healthz`: 200 when both stores answer, 503 naming the one(s) down. `GET /ping` for MCP clients. */
+/**
+ * Health: `GET /healthz` (and `/readyz`) reads each store now — a find on a small MongoDB
+ * collection, a search on the snippets alias, each bounded — and answers 200 when both
+ * answered, 503 naming the one(s) that did not, with each store's latency. `GET /livez`
+ * says only that the process serves (no store I/O: for restarts, not for routing).
+ * `GET /ping` for MCP clients.
+ */
 export function healthRoutes(services: Services): Router {
   const router = new Router();
-  router.get('/healthz', async (ctx) => {
-    const h = await services.health();
-    const down = Object.entries(h).filter(([, up]) => !up).map(([name]) => name);
+  const readiness: Middleware = async (ctx) => {
+    const stores = await services.health();
+    const down = Object.entries(stores)
+      .filter(([, r]) => r.error !== undefined)
+      .map(([name]) => name);
+    const present = (r: StoreReading) => ({ status: r.error === undefined ? 'up' : 'down', latencyMs: r.latencyMs, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ...(r.error ? { error: r.error.slice(0, 200) } : {}) });
     ctx.status = down.length === 0 ? 200 : 503;
+    ctx.set('Cache-Control', 'no-store');
     ctx.body = {
       status: down.length === 0 ? 'ok' : 'unavailable',
-      elasticsearch: h.elasticsearch ? 'up' : 'down',
-      mongodb: h.mongodb ? 'up' : 'down',
+      elasticsearch: down.includes('elasticsearch') ? 'down' : 'up',
+      mongodb: down.includes('mongodb') ? 'down' : 'up',
+      stores: { elasticsearch: present(stores.elasticsearch), mongodb: present(stores.mongodb) },
       ...(down.length > 0 ? { message: `Unavailable: ${down.join(', ')}` } : {}),
     };
+  };
+  router.get('/healthz', readiness);
+  router.get('/readyz', readiness);
+  router.get('/livez', (ctx) => {
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
   });
   const doc = buildOpenApiDocument();
   for (const p of ['/v2/openapi.json', '/api/v2/openapi.json']) {

@@ -36,6 +36,7 @@ function fallbackCode(status: number): ErrorCode {
   if (status === 429) return 'rate_limit_exceeded';
   if (status === 401) return 'invalid_api_key';
   if (status === 404) return 'not_found';
+  if (status === 503) return 'service_unavailable';
   return status >= 500 ? 'internal_error' : 'validation_error';
 }
 
