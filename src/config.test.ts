@@ -1,4 +1,7 @@
 import test from 'ava';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config';
 
 const base = { ELASTICSEARCH_URL: 'http://127.0.0.1:9200', MONGODB_URI: 'mongodb://127.0.0.1:27017/', SHELFMARK_SECRET: 'x'.repeat(32) };
@@ -29,4 +32,29 @@ test('missing store URLs say how to provision them', (t) => {
 test('lists are split on commas', (t) => {
   const c = loadConfig({ ...base, GIT_ALLOWED_URL_PREFIXES: 'http://a/, http://b/' });
   t.deepEqual(c.gitAllowedPrefixes, ['http://a/', 'http://b/']);
+});
+
+test('GIT_ALLOWED_URL_PREFIXES entries must be usable URLs', (t) => {
+  for (const bad of ['https://user:pw@git.example.com/', 'git.example.com/team', 'https://h/?x=1', 'file:///nonexistent-shelfmark-prefix']) {
+    const e = t.throws(() => loadConfig({ ...base, GIT_ALLOWED_URL_PREFIXES: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(e.message, /GIT_ALLOWED_URL_PREFIXES/);
+  }
+});
+
+test('GIT_CA_FILE must be a readable PEM bundle; GIT_TLS_PINNED entries are parsed', (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-cfg-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(dir, 'not-pem.txt'), 'hello');
+  for (const bad of [path.join(dir, 'missing.pem'), path.join(dir, 'not-pem.txt')]) {
+    const e = t.throws(() => loadConfig({ ...base, GIT_CA_FILE: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(e.message, /GIT_CA_FILE: must be a readable PEM file/);
+  }
+  const system = ['/etc/ssl/certs/ca-certificates.crt', '/etc/ssl/cert.pem'].find((f) => fs.existsSync(f));
+  if (system) t.is(loadConfig({ ...base, GIT_CA_FILE: system }).gitTls.caFile, system);
+  t.deepEqual(loadConfig(base).gitTls, { caFile: undefined, pins: [] });
+
+  const pin = `git.internal:8443=sha256/${'0A'.repeat(32)}`;
+  t.deepEqual(loadConfig({ ...base, GIT_TLS_PINNED: pin }).gitTls.pins, [{ host: 'git.internal', port: 8443, sha256: '0A'.repeat(32) }]);
+  const e = t.throws(() => loadConfig({ ...base, GIT_TLS_PINNED: 'git.internal=abc' }), { instanceOf: ConfigError });
+  t.regex(e.message, /GIT_TLS_PINNED/);
 });

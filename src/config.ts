@@ -7,6 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import { z } from 'zod';
+import { parseTlsPins, readCaBundle, type TlsPin } from './net/tls-trust';
+import { UrlAllowList } from './net/url-allow-list';
 
 export const ROOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -21,6 +23,16 @@ const int = (min: number, max: number) =>
     .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 const url = z.string().url('must be a URL');
 const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+/** A list whose entries `check` accepts (it throws a message naming the bad entry). */
+const checkedList = <T>(check: (entries: string[]) => T) =>
+  list.transform((entries, ctx) => {
+    try {
+      return check(entries);
+    } catch (error) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
 
 const schema = z.object({
   PORT: int(0, 65535).default('3000'),
@@ -38,7 +50,18 @@ const schema = z.object({
   GITHUB_BASE_URL: url.default('https://github.com'),
   GITLAB_BASE_URL: url.default('https://gitlab.com'),
   BITBUCKET_BASE_URL: url.default('https://bitbucket.org'),
-  GIT_ALLOWED_URL_PREFIXES: list.default(''),
+  GIT_ALLOWED_URL_PREFIXES: checkedList((entries) => {
+    UrlAllowList.parse(entries);
+    return entries;
+  }).default(''),
+  GIT_CA_FILE: z.string().superRefine((file, ctx) => {
+    try {
+      readCaBundle(file);
+    } catch (error) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a readable PEM file of CA certificates: ${(error as Error).message}` });
+    }
+  }).optional(),
+  GIT_TLS_PINNED: checkedList(parseTlsPins).default(''),
   ADD_WAIT_SECONDS: int(0, 3600).default('300'),
   WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
   WORKER_CONCURRENCY: int(1, 16).default('1'),
@@ -65,7 +88,10 @@ export interface Config {
   apiKey?: string;
   defaultAdmin: { username: string; password: string };
   gitHosts: { github: string; gitlab: string; bitbucket: string };
+  /** Validated entries of GIT_ALLOWED_URL_PREFIXES (compare with UrlAllowList, never as strings). */
   gitAllowedPrefixes: string[];
+  /** TLS trust for Git over https besides the system CAs: a CA bundle file and pinned certificates. */
+  gitTls: { caFile?: string; pins: TlsPin[] };
   addWaitSeconds: number;
   workerMode: 'in-process' | 'off';
   workerConcurrency: number;
@@ -110,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     defaultAdmin: { username: e.DEFAULT_ADMIN_USERNAME, password: e.DEFAULT_ADMIN_PASSWORD },
     gitHosts: { github: trimSlash(e.GITHUB_BASE_URL), gitlab: trimSlash(e.GITLAB_BASE_URL), bitbucket: trimSlash(e.BITBUCKET_BASE_URL) },
     gitAllowedPrefixes: e.GIT_ALLOWED_URL_PREFIXES,
+    gitTls: { caFile: e.GIT_CA_FILE ? path.resolve(e.GIT_CA_FILE) : undefined, pins: e.GIT_TLS_PINNED },
     addWaitSeconds: e.ADD_WAIT_SECONDS,
     workerMode: e.WORKER_MODE,
     workerConcurrency: e.WORKER_CONCURRENCY,
