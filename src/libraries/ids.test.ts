@@ -52,3 +52,18 @@ test('file URLs and name keys', (t) => {
   t.is(nameKey('Next.js'), 'nextjs');
   t.is(nameKey('react-router'), 'reactrouter');
 });
+
+test('locateRepo compares canonical URLs and derives the id and clone URL from the canonical form', (t) => {
+  t.throws(() => locateRepo('git', 'http://127.0.0.1:18099/x/y.git', bases, ['http://127.0.0.1:1809/']), { instanceOf: ValidationError });
+  t.throws(() => locateRepo('git', 'https://git.example.com/allowed/../secret/y.git', bases, ['https://git.example.com/allowed/']), { instanceOf: ValidationError });
+  t.throws(() => locateRepo('git', 'https://git.example.com/allowedx/y.git', bases, ['https://git.example.com/allowed']), { instanceOf: ValidationError });
+  t.like(locateRepo('git', 'HTTPS://GIT.Example.com:443/team/./sub/../Lib.git/', bases, ['https://git.example.com/team']), {
+    libraryId: '/git/lib',
+    cloneUrl: 'https://git.example.com/team/Lib.git',
+    webUrl: 'https://git.example.com/team/Lib',
+  });
+  t.like(locateRepo('github', 'https://GitHub.com:443/koajs//koa/', bases, []), { libraryId: '/koajs/koa', cloneUrl: 'https://github.com/koajs/koa.git' });
+  const local = { ...bases, github: 'http://127.0.0.1:1809' };
+  t.throws(() => locateRepo('github', 'http://127.0.0.1:18099/a/b', local, []), { instanceOf: ValidationError });
+  t.like(locateRepo('github', 'http://127.0.0.1:1809/a/b', local, []), { cloneUrl: 'http://127.0.0.1:1809/a/b.git' });
+});

@@ -4,6 +4,7 @@
  * `/<owner>/<repo>/<version>` or `/<owner>/<repo>@<version>`.
  */
 import { InvalidLibraryIdError, ValidationError } from '../errors';
+import { UrlAllowList, type CanonicalizeOptions } from '../net/url-allow-list';
 
 export type GitHost = 'github' | 'gitlab' | 'bitbucket' | 'git';
 export const GIT_HOSTS: readonly GitHost[] = ['github', 'gitlab', 'bitbucket', 'git'];
@@ -47,11 +48,25 @@ export interface RepoLocation {
   source: GitHost;
 }
 
+type HostBases = { github: string; gitlab: string; bitbucket: string };
+
+/**
+ * The URLs repositories of `host` may come from (and redirects may lead to): for `git` the
+ * GIT_ALLOWED_URL_PREFIXES entries, for a hosted service its base URL. A hosted base is
+ * compared lexically even when it is a `file:` folder (the corpus loader's mirrors), since
+ * its URLs (`<base>/<owner>/<repo>/tree/<ref>`) do not name paths on disk.
+ */
+export function repoUrlAllowList(host: GitHost, bases: HostBases, allowedGitPrefixes: readonly string[], options: CanonicalizeOptions = {}): UrlAllowList {
+  return host === 'git' ? UrlAllowList.parse(allowedGitPrefixes, options) : UrlAllowList.parse([bases[host]], { ...options, lexicalFiles: true });
+}
+
 /**
  * Resolves `docsRepoUrl` for a host. The URL must sit under the host's base URL (or, for
- * `git`, under an allowed prefix); anything else is a 400 naming the field.
+ * `git`, under an allowed prefix), compared on canonical URLs; anything else is a 400
+ * naming the field. The id and the clone URL come from the canonical URL, so what was
+ * checked is what gets cloned.
  */
-export function locateRepo(host: GitHost, docsRepoUrl: string, bases: { github: string; gitlab: string; bitbucket: string }, allowedGitPrefixes: readonly string[]): RepoLocation {
+export function locateRepo(host: GitHost, docsRepoUrl: string, bases: HostBases, allowedGitPrefixes: readonly string[]): RepoLocation {
   let url: URL;
   try {
     url = new URL(docsRepoUrl);
@@ -60,33 +75,35 @@ export function locateRepo(host: GitHost, docsRepoUrl: string, bases: { github: 
   }
   if (url.username || url.password) throw new ValidationError('docsRepoUrl must not contain credentials; send gitToken instead.', 'docsRepoUrl');
   if (url.search || url.hash) throw new ValidationError('docsRepoUrl must not contain a query or fragment.', 'docsRepoUrl');
-  const clean = docsRepoUrl.replace(/\/+$/, '');
 
   if (host === 'git') {
     if (!['http:', 'https:', 'file:', 'ssh:', 'git:'].includes(url.protocol)) throw new ValidationError('docsRepoUrl has an unsupported scheme.', 'docsRepoUrl');
-    const prefix = allowedGitPrefixes.find((p) => clean.startsWith(p.replace(/\/+$/, '')));
-    if (!prefix) throw new ValidationError('docsRepoUrl is not under an allowed git URL prefix (GIT_ALLOWED_URL_PREFIXES).', 'docsRepoUrl');
-    const last = clean.split('/').pop() ?? '';
-    const slug = last.replace(/\.git$/, '').toLowerCase().replace(/[^a-z0-9_.-]+/g, '-').replace(/^[-.]+|[-.]+$/g, '');
+    const canonical = repoUrlAllowList(host, bases, allowedGitPrefixes).match(url);
+    if (!canonical) throw new ValidationError('docsRepoUrl is not under an allowed git URL prefix (GIT_ALLOWED_URL_PREFIXES).', 'docsRepoUrl');
+    const slug = decodeSegment(canonical.segments.at(-1) ?? '')
+      .replace(/\.git$/, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[-.]+|[-.]+$/g, '');
     if (!slug) throw new ValidationError('docsRepoUrl does not name a repository.', 'docsRepoUrl');
-    return { libraryId: `/git/${slug}`, cloneUrl: clean, webUrl: clean.replace(/\.git$/, ''), source: 'git' };
+    return { libraryId: `/git/${slug}`, cloneUrl: canonical.href, webUrl: canonical.href.replace(/\.git$/, ''), source: 'git' };
   }
 
-  const base = bases[host].replace(/\/+$/, '');
-  if (!(clean === base || clean.startsWith(`${base}/`))) {
-    throw new ValidationError(`docsRepoUrl must be a ${host} repository URL under ${base}.`, 'docsRepoUrl');
-  }
-  const rest = clean.slice(base.length + 1).split('/').filter(Boolean);
-  if (rest.length < 2) throw new ValidationError(`docsRepoUrl must look like ${base}/<owner>/<repo>.`, 'docsRepoUrl');
+  const shownBase = bases[host].replace(/\/+$/, '');
+  const found = repoUrlAllowList(host, bases, allowedGitPrefixes).locate(url);
+  if (!found) throw new ValidationError(`docsRepoUrl must be a ${host} repository URL under ${shownBase}.`, 'docsRepoUrl');
+  const base = found.entry.href.replace(/\/+$/, '');
+  const rest = found.url.segments.slice(found.entry.segments.length);
+  if (rest.length < 2) throw new ValidationError(`docsRepoUrl must look like ${shownBase}/<owner>/<repo>.`, 'docsRepoUrl');
   const owner = rest[0];
   const repo = rest[1].replace(/\.git$/, '');
   let ref: string | undefined;
   // GitHub/Bitbucket: /tree/<ref> or /src/<ref>; GitLab: /-/tree/<ref>.
   const tail = rest.slice(2);
   if (tail[0] === '-') tail.shift();
-  if (tail.length >= 2 && (tail[0] === 'tree' || tail[0] === 'src')) ref = decodeURIComponent(tail.slice(1).join('/'));
-  else if (tail.length > 0) throw new ValidationError(`docsRepoUrl must look like ${base}/<owner>/<repo> (optionally /tree/<tag>).`, 'docsRepoUrl');
-  if (!SEGMENT.test(owner) || !SEGMENT.test(repo)) throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
+  if (tail.length >= 2 && (tail[0] === 'tree' || tail[0] === 'src')) ref = decodeSegment(tail.slice(1).join('/'));
+  else if (tail.length > 0) throw new ValidationError(`docsRepoUrl must look like ${shownBase}/<owner>/<repo> (optionally /tree/<tag>).`, 'docsRepoUrl');
+  if (![owner, repo].every((p) => SEGMENT.test(p) && p !== '.' && p !== '..')) throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
   if (ref !== undefined && !VERSION.test(ref)) throw new ValidationError('The tag in docsRepoUrl is not a valid version name.', 'docsRepoUrl');
   return {
     libraryId: `/${owner}/${repo}`,
@@ -95,6 +112,14 @@ export function locateRepo(host: GitHost, docsRepoUrl: string, bases: { github: 
     ref,
     source: host,
   };
+}
+
+function decodeSegment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** The URL of a file at a commit, for snippet sources. */
