@@ -1,27 +1,40 @@
 /**
  * A real local Git server for tests: git's smart HTTP protocol (`git http-backend` CGI)
- * behind a loopback Node HTTP server, with optional token auth for private repositories
- * (HTTP basic, the token as password, as GitHub/GitLab accept it).
+ * behind a loopback Node HTTP (or, with `tls`, HTTPS) server, with optional token auth for
+ * private repositories (HTTP basic, the token as password, as GitHub/GitLab accept it).
+ * Every request it receives is recorded, so tests can assert what a client sent.
  */
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 
 export interface GitServer {
   url: string;
   root: string;
+  /** Requests received so far (method, path and query, Authorization header if any). */
+  requests: { method: string; url: string; authorization?: string }[];
   /** Repos (relative paths like "acme/private.git") that need `token`. */
   protect(repoPath: string, token: string): void;
   close(): Promise<void>;
 }
 
+export interface GitServerOptions {
+  /** Serve HTTPS with this PEM key and certificate (chain). */
+  tls?: { key: string; cert: string };
+  /** The host name in `url` (default 127.0.0.1; the server listens on loopback either way). */
+  hostname?: string;
+}
+
 const BACKEND = '/usr/lib/git-core/git-http-backend';
 
-export async function startGitServer(root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-git-'))): Promise<GitServer> {
+export async function startGitServer(root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-git-')), options: GitServerOptions = {}): Promise<GitServer> {
   const protectedRepos = new Map<string, string>();
-  const server = http.createServer((req, res) => {
+  const requests: GitServer['requests'] = [];
+  const handler: http.RequestListener = (req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
     const url = new URL(req.url ?? '/', 'http://localhost');
     const repo = Object.keys(Object.fromEntries(protectedRepos)).find((r) => url.pathname.startsWith(`/${r}`));
     if (repo) {
@@ -75,13 +88,15 @@ export async function startGitServer(root = fs.mkdtempSync(path.join(os.tmpdir()
       res.statusCode = 500;
       res.end();
     });
-  });
+  };
+  const server = options.tls ? https.createServer({ key: options.tls.key, cert: options.tls.cert }, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${options.tls ? 'https' : 'http'}://${options.hostname ?? '127.0.0.1'}:${port}`,
     root,
+    requests,
     protect(repoPath, token) {
       protectedRepos.set(repoPath.replace(/^\//, ''), token);
     },

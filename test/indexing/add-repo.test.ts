@@ -131,8 +131,9 @@ test.serial('a repository without docs is a 404 and leaves nothing behind', asyn
   t.is(await app.services.libraries.get('/acme/empty', { fresh: true }), null);
 });
 
-test.serial('a missing repository is 404 library_not_found', async (t) => {
+test.serial('a missing repository is a 400 validation_error naming docsRepoUrl (the same as an unreachable one)', async (t) => {
   const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/nothing` });
-  t.is(res.status, 404);
-  t.is(res.body.error, 'library_not_found');
+  t.is(res.status, 400);
+  t.is(res.body.error, 'validation_error');
+  t.is(res.body.message, `docsRepoUrl: Could not clone ${git.url}/acme/nothing.git: the repository does not exist or is not reachable.`);
 });

@@ -46,9 +46,12 @@ test('private repositories need the token', async (t) => {
   t.is((await readBlob(await resolveCommit(repo, 'HEAD'), 'README.md')).toString(), '# Secret\n');
 });
 
-test('missing repositories and unreachable hosts are told apart', async (t) => {
+test('missing repositories and unreachable hosts read the same (errors must not map the network)', async (t) => {
   const missing = await t.throwsAsync(cloneBare(`${server.url}/acme/nope.git`, path.join(tmp, 'n')), { instanceOf: GitSourceError });
-  t.is(missing?.reason, 'not_found');
-  const unreachable = await t.throwsAsync(cloneBare('http://127.0.0.1:1/x/y.git', path.join(tmp, 'u')), { instanceOf: GitSourceError });
-  t.is(unreachable?.reason, 'unreachable');
+  const unreachable = await t.throwsAsync(cloneBare('http://127.0.0.1:1/acme/nope.git', path.join(tmp, 'u')), { instanceOf: GitSourceError });
+  t.is(missing?.reason, 'unavailable');
+  t.is(unreachable?.reason, 'unavailable');
+  const general = (e: Error | undefined) => e?.message.replace(/http:\/\/127\.0\.0\.1:\d+/, '<origin>');
+  t.is(general(missing), 'Could not clone <origin>/acme/nope.git: the repository does not exist or is not reachable.');
+  t.is(general(unreachable), general(missing));
 });

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet, SnippetDocument } from '../types';
-import { cloneBare, GitSourceError, listTags, listTree, readBlob, resolveCommit, tagsAt, type RepoFile } from '../sources/git';
+import { cloneBare, GitSourceError, listTags, listTree, readBlob, resolveCommit, tagsAt, type CloneOptions, type RepoFile } from '../sources/git';
 import { JobFailure } from '../jobs/failure';
 import { parseRepoConfig, type RepoConfig } from '../discover/config';
 import { selectDocFiles } from '../discover/select';
@@ -16,6 +16,7 @@ import { parseDocument } from '../parsers';
 import { finishSnippets } from '../snippets/finish';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
 import { fileUrl, type GitHost } from '../../libraries/ids';
+import { gitTransport } from './git-transport';
 import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
 
@@ -51,8 +52,9 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
   try {
     await ctx.setState('cloning');
     const started = Date.now();
-    const { repo, defaultBranch } = await cloneBare(params.cloneUrl, dir, token).catch((error: unknown) => {
-      throw toJobFailure(error);
+    const transport: CloneOptions = gitTransport(deps.config, params.host);
+    const { repo, defaultBranch } = await cloneBare(params.cloneUrl, dir, token, transport).catch((error: unknown) => {
+      throw toJobFailure(error, job.kind === 'add-repo');
     });
     const commit = await resolveCommit(repo, params.ref ?? 'HEAD').catch(async (error: unknown) => {
       if (error instanceof GitSourceError && error.reason === 'ref_not_found') {
@@ -212,15 +214,20 @@ async function generateFromSource(commit: Awaited<ReturnType<typeof resolveCommi
   return { snippets: await generateDocsSnippets(inputs), files: used };
 }
 
-function toJobFailure(error: unknown): Error {
+/**
+ * A repository that cannot be cloned is the request's fault (400 validation_error): the
+ * same code and wording whether it is missing or unreachable, naming docsRepoUrl when the
+ * URL came from the caller.
+ */
+function toJobFailure(error: unknown, fromRequest: boolean): Error {
   if (!(error instanceof GitSourceError)) return error as Error;
   switch (error.reason) {
     case 'auth':
       return new JobFailure('validation_error', `${error.message} (gitToken)`);
-    case 'not_found':
-      return new JobFailure('library_not_found', error.message);
-    case 'unreachable':
-      return new JobFailure('validation_error', error.message);
+    case 'unavailable':
+    case 'tls':
+    case 'redirect':
+      return new JobFailure('validation_error', fromRequest ? `docsRepoUrl: ${error.message}` : error.message);
     default:
       return error;
   }

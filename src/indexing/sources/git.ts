@@ -2,12 +2,16 @@
  * Git access through nodegit: a bare clone (libgit2; nodegit exposes no shallow fetch, so
  * clones are full but bare — no work tree is written), tags, and reading a commit's tree
  * straight from the object database. Symlinks are reported, never followed; a tree walk
- * cannot leave the repository.
+ * cannot leave the repository. http(s) clones go through a loopback gateway that verifies
+ * TLS and redirects (see git-gateway.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type NodeGitTypes from 'nodegit';
+import { TlsTrust } from '../../net/tls-trust';
+import { canonicalizeUrl, type CanonicalUrl } from '../../net/url-allow-list';
+import { openGitGateway, type GatewayFailure, type GitGateway } from './git-gateway';
 
 const require = createRequire(import.meta.url);
 let nodegit: typeof NodeGitTypes | undefined;
@@ -20,16 +24,35 @@ function git(): typeof NodeGitTypes {
 // libgit2 constants (the typings declare them as ambient const enums, unusable here).
 const FILEMODE = { TREE: 0o040000, BLOB: 0o100644, EXECUTABLE: 0o100755, LINK: 0o120000 } as const;
 const AUTOTAG_DOWNLOAD_TAGS_ALL = 3;
+/**
+ * The certificate callback's "keep libgit2's own verdict". Nothing else is safe to return
+ * for an unverified certificate: libgit2 1.9 proceeds on 0 and on any positive value
+ * (despite its documentation), and nodegit turns a non-number into 1.
+ */
+const GIT_PASSTHROUGH = -30;
 
 type CloneFn = (url: string, dir: string, options: object) => Promise<NodeGitTypes.Repository>;
+
+/**
+ * Why Git access failed. `unavailable` covers a missing repository and an unreachable
+ * server alike, so errors do not map the network behind an allowed URL.
+ */
+export type GitFailureReason = 'auth' | 'unavailable' | 'tls' | 'redirect' | 'ref_not_found' | 'other';
 
 export class GitSourceError extends Error {
   constructor(
     message: string,
-    readonly reason: 'auth' | 'not_found' | 'unreachable' | 'ref_not_found' | 'other',
+    readonly reason: GitFailureReason,
   ) {
     super(message);
   }
+}
+
+export interface CloneOptions {
+  /** Whom to trust over https (default: the system CA store). */
+  tls?: TlsTrust;
+  /** Which repository URL a redirect may lead to (default: no redirect is followed). */
+  allowRedirect?: (url: CanonicalUrl) => boolean;
 }
 
 export interface RepoFile {
@@ -46,19 +69,26 @@ export interface ClonedRepo {
   defaultBranch: string;
 }
 
-/** Clones `url` bare into `dir`. `token` (if any) is sent as HTTP basic credentials. */
-export async function cloneBare(url: string, dir: string, token?: string): Promise<ClonedRepo> {
+/**
+ * Clones `url` bare into `dir`. `token` (if any) is sent as HTTP basic credentials, over
+ * https only to a server whose certificate passed `options.tls`.
+ */
+export async function cloneBare(url: string, dir: string, token?: string, options: CloneOptions = {}): Promise<ClonedRepo> {
   const g = git();
   fs.mkdirSync(path.dirname(dir), { recursive: true });
   let attempts = 0;
+  let gateway: GitGateway | undefined;
   try {
+    const remote = /^https?:/i.test(url) ? await openGateway(url, options).then((gw) => (gateway = gw).url) : url;
     const clone = (g.Clone as unknown as { clone: CloneFn }).clone;
-    const repo = await clone(url, dir, {
+    const repo = await clone(remote, dir, {
       bare: 1,
       fetchOpts: {
         downloadTags: AUTOTAG_DOWNLOAD_TAGS_ALL,
         callbacks: {
-          certificateCheck: () => 0,
+          // libgit2 does TLS itself only for transports the gateway does not carry (ssh
+          // host keys): its own verdict stands.
+          certificateCheck: () => GIT_PASSTHROUGH,
           credentials: () => {
             // libgit2 asks again after a rejection; give up instead of looping.
             if (!token || attempts++ > 0) return g.Credential.defaultNew();
@@ -72,26 +102,54 @@ export async function cloneBare(url: string, dir: string, token?: string): Promi
     return { dir, repo, defaultBranch };
   } catch (error) {
     fs.rmSync(dir, { recursive: true, force: true });
-    throw mapCloneError(error, url);
+    throw error instanceof GitSourceError ? error : mapCloneError(error, url, gateway?.failure);
+  } finally {
+    await gateway?.close();
   }
 }
 
-function mapCloneError(error: unknown, url: string): GitSourceError {
+let systemTrust: TlsTrust | undefined;
+
+async function openGateway(url: string, options: CloneOptions): Promise<GitGateway> {
+  const repoUrl = canonicalizeUrl(url);
+  if (!repoUrl) throw new GitSourceError(`Could not clone ${redact(url)}: not a valid repository URL.`, 'unavailable');
+  // The system store is parsed once, on the first clone that needs it.
+  const tls = options.tls ?? (systemTrust ??= new TlsTrust());
+  return openGitGateway({ repoUrl, tls, allowRedirect: options.allowRedirect ?? (() => false) });
+}
+
+/**
+ * One message per cause a caller may see. A missing repository, a closed port, a name that
+ * does not resolve and a timeout read the same, so clone errors cannot be used to probe
+ * what listens behind an allowed URL.
+ */
+function mapCloneError(error: unknown, url: string, failure: GatewayFailure | undefined): GitSourceError {
   const msg = error instanceof Error ? error.message : String(error);
-  const safeUrl = url.replace(/\/\/[^/@]*@/, '//***@');
+  const safeUrl = redact(url);
+  const unavailable = () => new GitSourceError(`Could not clone ${safeUrl}: the repository does not exist or is not reachable.`, 'unavailable');
+  switch (failure?.kind) {
+    case 'tls':
+      return new GitSourceError(
+        `Could not clone ${safeUrl}: ${failure.reason}. If the server's certificate comes from a private CA, add that CA to GIT_CA_FILE; if it is self-signed, pin it with GIT_TLS_PINNED.`,
+        'tls',
+      );
+    case 'redirect':
+      return new GitSourceError(`Could not clone ${safeUrl}: the server redirects to a URL that is not allowed.`, 'redirect');
+    case 'not_found':
+    case 'unreachable':
+      return unavailable();
+  }
   if (/401|403|authentication|credentials|auth/i.test(msg)) {
     return new GitSourceError(`Authentication failed for ${safeUrl}: check the git token.`, 'auth');
   }
-  if (/404|not found|does not appear to be a git repository|repository not found/i.test(msg)) {
-    return new GitSourceError(`Repository ${safeUrl} was not found.`, 'not_found');
+  if (/404|not found|does not appear to be a git repository|repository not found|resolve|connect|timed out|unreachable|ECONNREFUSED|failed to send request|could not find repository|No such file/i.test(msg)) {
+    return unavailable();
   }
-  if (/resolve|connect|timed out|unreachable|ECONNREFUSED|failed to send request|could not find repository/i.test(msg)) {
-    return new GitSourceError(`Could not reach ${safeUrl}: ${scrub(msg)}`, 'unreachable');
-  }
-  return new GitSourceError(`Cloning ${safeUrl} failed: ${scrub(msg)}`, 'other');
+  return new GitSourceError(`Cloning ${safeUrl} failed: ${redact(msg)}`, 'other');
 }
 
-function scrub(s: string): string {
+/** Hides credentials in URLs of a text. */
+function redact(s: string): string {
   return s.replace(/\/\/[^/@\s]*@/g, '//***@');
 }
 
