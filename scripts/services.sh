@@ -3,7 +3,11 @@
 # (SQLite backend, built from its Go module). Used when ELASTICSEARCH_URL / MONGODB_URI are
 # unset. Idempotent: `up` twice is a no-op; `down` stops only what `up` started (pid files).
 #
-#   bash scripts/services.sh up|down|status [es|mongo]
+#   bash scripts/services.sh up|down|restart|status [es|mongo]
+#
+# `up` also starts a supervisor (scripts/supervise-stores.mjs) that restarts a store that
+# dies or stops answering reads, on the same port. Ports, once chosen, stay fixed for a data
+# directory (<data>/run/*.port), so a restarted store is where the running server expects it.
 #
 # Environment:
 #   SHELFMARK_DATA_DIR   where data, logs and pid files live (default: <repo>/.data)
@@ -11,7 +15,8 @@
 #   SHELFMARK_ES_VERSION Elasticsearch version (default: 9.5.0 with a JDK >= 21, else 8.19.7)
 #   SHELFMARK_ES_HEAP    heap size (default 1g)
 #   SHELFMARK_ES_PORT / SHELFMARK_MONGO_PORT  preferred ports (default 9200 / 27017; the next
-#                        free port is taken when busy)
+#                        free port is taken when busy, then kept for this data directory)
+#   SHELFMARK_SUPERVISE  0 to start the stores without the supervisor
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,6 +44,23 @@ pick_port() {
   echo "$p"
 }
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
+# The port of a store for this data directory: the one chosen the first time (kept in
+# <run>/<name>.port), else the first free one from the preferred port.
+fixed_port() {
+  local name="$1" preferred="$2" file="$RUN_DIR/$1.port" p url="${3:-}"
+  # A store started before ports were kept: its URL file still names its port.
+  if [ ! -f "$file" ] && [ -n "$url" ] && [ -f "$url" ]; then
+    sed -E 's#.*:([0-9]+)/?$#\1#' "$url" > "$file"
+  fi
+  if [ -f "$file" ]; then
+    p="$(cat "$file")"
+    port_free "$p" || die "port $p, fixed for $name of this data directory ($DATA_DIR), is used by another program: stop it, or delete $file to let $name move to a free port (then restart the server)."
+    echo "$p"; return
+  fi
+  p="$(pick_port "$preferred")"
+  echo "$p" > "$file"
+  echo "$p"
+}
 
 # ---------- Elasticsearch ----------
 java_major() { "$1" -version 2>&1 | awk -F'"' '/version/ {split($2, v, "."); print (v[1] == "1" ? v[2] : v[1]); exit}'; }
@@ -105,8 +127,8 @@ es_up() {
     rm -rf "$home"; mv "$tmp/elasticsearch-$version" "$home"; rm -rf "$tmp"
   fi
   local port tport
-  port="$(pick_port "${SHELFMARK_ES_PORT:-9200}")"
-  tport="$(pick_port $((port + 100)))"
+  port="$(fixed_port "es-$version" "${SHELFMARK_ES_PORT:-9200}" "$RUN_DIR/es-$version.url")"
+  tport="$(fixed_port "es-$version-transport" $((port + 100)))"
   cat > "$home/config/elasticsearch.yml" <<YML
 cluster.name: shelfmark
 node.name: shelfmark-local
@@ -144,9 +166,10 @@ YML
   log "elasticsearch $version ready at $url"
 }
 
-es_down() {
-  local f
-  for f in "$RUN_DIR"/es-*.pid; do
+es_down() { # [version]: only that node (a restart), else every node
+  local f pattern="es-*.pid"
+  [ -n "${1:-}" ] && pattern="es-$1.pid"
+  for f in "$RUN_DIR"/$pattern; do
     [ -f "$f" ] || continue
     if pid_alive "$f"; then
       local pid; pid="$(cat "$f")"; log "stopping elasticsearch (pid $pid)"
@@ -156,7 +179,7 @@ es_down() {
     fi
     rm -f "$f" "${f%.pid}.url"
   done
-  rm -f "$RUN_DIR/es.url"
+  [ -n "${1:-}" ] || rm -f "$RUN_DIR/es.url"
 }
 
 # ---------- FerretDB ----------
@@ -188,7 +211,7 @@ mongo_up() {
   local pidf="$RUN_DIR/ferretdb.pid"
   if pid_alive "$pidf"; then log "ferretdb already running (pid $(cat "$pidf"))"; return 0; fi
   build_ferret
-  local port; port="$(pick_port "${SHELFMARK_MONGO_PORT:-27017}")"
+  local port; port="$(fixed_port ferretdb "${SHELFMARK_MONGO_PORT:-27017}" "$RUN_DIR/mongo.url")"
   mkdir -p "$DATA_DIR/ferretdb" "$DATA_DIR/logs"
   log "starting FerretDB $FERRET_VERSION (SQLite) on 127.0.0.1:$port"
   nohup "$(ferret_bin)" --handler=sqlite --sqlite-url="file:$DATA_DIR/ferretdb/" \
@@ -217,6 +240,49 @@ mongo_down() {
   rm -f "$pidf" "$RUN_DIR/mongo.url"
 }
 
+# ---------- Supervisor ----------
+supervisor_up() {
+  [ "${SHELFMARK_SUPERVISE:-1}" = 0 ] && return 0
+  local pidf="$RUN_DIR/supervisor.pid"
+  if pid_alive "$pidf"; then return 0; fi
+  mkdir -p "$DATA_DIR/logs"
+  nohup node "$ROOT/scripts/supervise-stores.mjs" "$DATA_DIR" >>"$DATA_DIR/logs/supervisor.out" 2>&1 9>&- &
+  echo $! > "$pidf"
+  log "supervisor started (pid $!; log: $DATA_DIR/logs/supervisor.log)"
+}
+
+supervisor_down() {
+  local pidf="$RUN_DIR/supervisor.pid"
+  if pid_alive "$pidf"; then
+    local pid; pid="$(cat "$pidf")"
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$pidf"
+}
+
+# A store the supervisor found dead or unresponsive: start it again on its port, unless
+# `down` stopped it meanwhile (its pid file is gone).
+restart_es() {
+  local version; version="$(es_version)"
+  [ -f "$RUN_DIR/es-$version.pid" ] || { log "elasticsearch $version is not meant to run; not restarting"; return 0; }
+  local pid; pid="$(cat "$RUN_DIR/es-$version.pid")"
+  kill -9 "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$RUN_DIR/es-$version.pid"
+  es_up
+}
+
+restart_mongo() {
+  [ -f "$RUN_DIR/ferretdb.pid" ] || { log "ferretdb is not meant to run; not restarting"; return 0; }
+  local pid; pid="$(cat "$RUN_DIR/ferretdb.pid")"
+  kill -9 "$pid" 2>/dev/null || true
+  for _ in $(seq 1 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  rm -f "$RUN_DIR/ferretdb.pid"
+  mongo_up
+}
+
 status() {
   local f any=0
   for f in "$RUN_DIR"/es-*.pid; do
@@ -225,6 +291,7 @@ status() {
   done
   [ "$any" = 1 ] || echo "elasticsearch: stopped"
   if pid_alive "$RUN_DIR/ferretdb.pid"; then echo "ferretdb: running (pid $(cat "$RUN_DIR/ferretdb.pid")) at $(cat "$RUN_DIR/mongo.url" 2>/dev/null)"; else echo "ferretdb: stopped"; fi
+  if pid_alive "$RUN_DIR/supervisor.pid"; then echo "supervisor: running (pid $(cat "$RUN_DIR/supervisor.pid"))"; else echo "supervisor: stopped"; fi
 }
 
 cmd="${1:-status}"; what="${2:-all}"
@@ -232,11 +299,21 @@ case "$cmd" in
   up)
     if [ "$what" = all ] || [ "$what" = mongo ]; then [ -n "${MONGODB_URI:-}" ] && log "MONGODB_URI is set; not starting FerretDB" || mongo_up; fi
     if [ "$what" = all ] || [ "$what" = es ]; then [ -n "${ELASTICSEARCH_URL:-}" ] && log "ELASTICSEARCH_URL is set; not starting Elasticsearch" || es_up; fi
+    supervisor_up
     ;;
   down)
+    # The supervisor first, so it does not start again what is being stopped.
+    if [ "$what" = all ]; then supervisor_down; fi
     if [ "$what" = all ] || [ "$what" = es ]; then es_down; fi
     if [ "$what" = all ] || [ "$what" = mongo ]; then mongo_down; fi
     ;;
+  restart)
+    case "$what" in
+      es) restart_es ;;
+      mongo) restart_mongo ;;
+      *) die "usage: services.sh restart es|mongo" ;;
+    esac
+    ;;
   status) status ;;
-  *) die "usage: services.sh up|down|status [es|mongo]" ;;
+  *) die "usage: services.sh up|down|restart|status [es|mongo]" ;;
 esac
