@@ -18,8 +18,8 @@ const runDir = path.join(dataDir, 'run');
 const servicesSh = path.join(path.dirname(new URL(import.meta.url).pathname), 'services.sh');
 const INTERVAL_MS = Number(process.env.SHELFMARK_SUPERVISE_INTERVAL_MS ?? 2000);
 const READ_TIMEOUT_MS = 3000;
-/** Failed checks in a row before a live but unresponsive store is restarted. */
-const MAX_FAILURES = { mongo: 3, es: 10 };
+/** Failed checks in a row before a live but unresponsive store is restarted (a wedge lasts forever; a machine busy with a test run can be slow for a while). */
+const MAX_FAILURES = { mongo: 5, es: 10 };
 
 const log = (message, fields = {}) => {
   const line = JSON.stringify({ time: new Date().toISOString(), msg: message, ...fields });
