@@ -140,6 +140,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     await ctx.checkpoint();
 
     await ctx.setState('indexing');
+    // From here the build becomes visible: a cancel that comes later is refused.
+    await ctx.commit();
     const described = readme ? describeFromReadme(readme) : {};
     const repoName = job.libraryId.split('/').pop() ?? job.libraryId;
     const publishDeps: PublishDeps = deps;
