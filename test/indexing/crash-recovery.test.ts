@@ -73,7 +73,7 @@ test('kill -9 during indexing leaves the previous generation serving; the restar
 
   server = await startServerProcess(env);
   const done = await app.services.jobs.waitFor(job._id, 120_000);
-  t.is(done?.state, 'finalized', JSON.stringify(done?.log.slice(-5)));
+  t.is(done?.state, 'finalized', `${JSON.stringify(done?.log.slice(-5))}\nserver output:\n${server.output().slice(-3000)}`);
   t.true((done?.attempts ?? 0) >= 2);
   const after = await app.request.get('/v2/context').query({ libraryId: '/acme/big', query: 'widget step beta', type: 'json' });
   t.true(after.body.snippets.some((s: { code: string }) => s.code.includes("'beta'")));
