@@ -4,27 +4,31 @@
  * turns them into `{ error, message }`. Messages of 4xx errors are shown to clients;
  * 5xx messages are replaced by a generic text (details go to the log only).
  */
-export type ErrorCode =
-  | 'validation_error'
-  | 'invalid_library_id'
-  | 'invalid_api_key'
-  | 'access_denied'
-  | 'forbidden'
-  | 'library_not_found'
-  | 'tag_not_found'
-  | 'no_snippets_found'
-  | 'team_not_found'
-  | 'user_not_found'
-  | 'no_libraries_found'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'duplicate_repo'
-  | 'conflict'
-  | 'payload_too_large'
-  | 'rate_limit_exceeded'
-  | 'internal_error'
-  | 'service_unavailable'
-  | 'timeout';
+/** Every error code the API answers with (the spec's table plus ours for 404/405/409/413/503). */
+export const ERROR_CODES = [
+  'validation_error',
+  'invalid_library_id',
+  'invalid_api_key',
+  'access_denied',
+  'forbidden',
+  'library_not_found',
+  'tag_not_found',
+  'no_snippets_found',
+  'team_not_found',
+  'user_not_found',
+  'no_libraries_found',
+  'not_found',
+  'method_not_allowed',
+  'duplicate_repo',
+  'conflict',
+  'payload_too_large',
+  'rate_limit_exceeded',
+  'internal_error',
+  'service_unavailable',
+  'timeout',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export class AppError extends Error {
   readonly status: number;
@@ -134,10 +138,17 @@ export class ConflictError extends AppError {
   }
 }
 
+/**
+ * A request body (or one of its parts) over a size limit: 413 with our own code. The spec's
+ * table has no 413 row, but HTTP has the status and clients (and proxies) act on it: a body
+ * too large is not fixed by correcting a field, only by sending less.
+ */
 export class PayloadTooLargeError extends AppError {
-  constructor(message: string) {
-    // The spec has no 413 code; oversized input is invalid input.
-    super(400, 'validation_error', message);
+  /** The request field at fault, when one is. */
+  readonly field?: string;
+  constructor(message: string, field?: string) {
+    super(413, 'payload_too_large', message);
+    this.field = field;
   }
 }
 

@@ -2,6 +2,8 @@
  * Our own OpenAPI 3.1 description of the HTTP API, served at `/v2/openapi.json`. A test
  * compares it with the routes the app really registers, so it stays true.
  */
+import { ERROR_CODES } from '../errors';
+
 type Schema = Record<string, unknown>;
 
 interface Op {
@@ -16,6 +18,8 @@ interface Op {
   multipart?: Schema;
   ok?: Schema;
   text?: boolean;
+  /** Statuses named besides 200 and the default error (e.g. 413 for bodies over a limit). */
+  statuses?: Record<string, string>;
 }
 
 const str = { type: 'string' };
@@ -23,6 +27,8 @@ const int = { type: 'integer' };
 const bool = { type: 'boolean' };
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({ type: 'object', properties, required });
+/** The JSON body limit of koa-bodyparser (app.ts): larger bodies answer 413 payload_too_large. */
+const JSON_LIMIT = { '413': 'payload_too_large: the JSON body is larger than 1 MB' };
 
 const OPS: Op[] = [
   { method: 'get', path: '/healthz', summary: 'Store health from real bounded reads, with each store\'s latency (200 when Elasticsearch and MongoDB answer, 503 naming the one down)', tag: 'Health', public: true },
@@ -46,16 +52,26 @@ const OPS: Op[] = [
   },
   { method: 'get', path: '/api/v1/{owner}/{repo}', summary: 'Context7 v1 context (topic, tokens, type)', tag: 'Context', public: true, text: true },
   { method: 'get', path: '/api/v1/{owner}/{repo}/{version}', summary: 'Context7 v1 context of a version', tag: 'Context', public: true, text: true },
-  { method: 'post', path: '/v2/add/repo/{host}', summary: 'Add a Git repository (host: github, gitlab, bitbucket, git)', tag: 'Add Library', body: ref('AddRepoRequest'), ok: ref('AddLibraryResponse') },
-  { method: 'post', path: '/v2/add/openapi-upload', summary: 'Upload an OpenAPI specification (JSON or YAML, at most 10 MB)', tag: 'Add Library', multipart: obj({ openapiFile: { type: 'string', format: 'binary' }, libraryTitle: str, description: str, force: { type: 'string', enum: ['true', 'false'] } }, ['openapiFile']), ok: ref('AddLibraryResponse') },
-  { method: 'post', path: '/v2/refresh', summary: 'Re-fetch the latest docs of a library (or a tag with branch)', tag: 'Refresh', body: obj({ libraryName: str, branch: str, gitToken: str }, ['libraryName']), ok: ref('AddLibraryResponse') },
-  { method: 'post', path: '/v1/refresh', summary: 'Refresh (older path)', tag: 'Refresh', body: obj({ libraryName: str, branch: str, gitToken: str }, ['libraryName']), ok: ref('AddLibraryResponse') },
+  { method: 'post', path: '/v2/add/repo/{host}', summary: 'Add a Git repository (host: github, gitlab, bitbucket, git)', tag: 'Add Library', body: ref('AddRepoRequest'), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
+  {
+    method: 'post', path: '/v2/add/openapi-upload', summary: 'Upload an OpenAPI specification (JSON or YAML, at most 10 MB)', tag: 'Add Library',
+    multipart: obj({
+      openapiFile: { type: 'string', format: 'binary' },
+      libraryTitle: { type: 'string', maxLength: 200 },
+      description: { type: 'string', maxLength: 2000 },
+      force: { type: 'string', enum: ['true', 'false'], description: 'Replace the library of the same id' },
+    }, ['openapiFile']),
+    ok: ref('AddLibraryResponse'),
+    statuses: { '400': 'validation_error: a malformed multipart body or a bad field (named in the message)', '413': 'payload_too_large: openapiFile over 10 MB, or a text field over 64 KB' },
+  },
+  { method: 'post', path: '/v2/refresh', summary: 'Re-fetch the latest docs of a library (or a tag with branch)', tag: 'Refresh', body: obj({ libraryName: str, branch: str, gitToken: str }, ['libraryName']), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
+  { method: 'post', path: '/v1/refresh', summary: 'Refresh (older path)', tag: 'Refresh', body: obj({ libraryName: str, branch: str, gitToken: str }, ['libraryName']), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
   { method: 'get', path: '/v2/jobs', summary: 'Indexing jobs', tag: 'Jobs' },
   { method: 'get', path: '/v2/jobs/{id}', summary: 'One job with its progress and log', tag: 'Jobs' },
   { method: 'delete', path: '/v2/jobs/{id}', summary: 'Cancel a job', tag: 'Jobs' },
   { method: 'get', path: '/v2/libraries', summary: 'The catalogue with builds', tag: 'Libraries' },
   { method: 'get', path: '/v2/libraries/{owner}/{repo}', summary: 'A library with its builds and recent jobs', tag: 'Libraries' },
-  { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }) },
+  { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }), statuses: JSON_LIMIT },
   { method: 'delete', path: '/v2/libraries/{owner}/{repo}', summary: 'Delete a library and its snippets', tag: 'Libraries' },
   { method: 'get', path: '/v2/policies', summary: "The caller's team policy (Context7 shape)", tag: 'Policies', ok: ref('Policy') },
   { method: 'patch', path: '/v2/policies', summary: "Change the caller's team policy", tag: 'Policies', body: ref('Policy'), ok: ref('Policy') },
@@ -92,7 +108,6 @@ const OPS: Op[] = [
   { method: 'get', path: '/v2/openapi.json', summary: 'This document', tag: 'Health', public: true },
 ];
 
-const ERRORS = ['validation_error', 'invalid_library_id', 'invalid_api_key', 'access_denied', 'forbidden', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'team_not_found', 'user_not_found', 'no_libraries_found', 'duplicate_repo', 'rate_limit_exceeded', 'internal_error', 'service_unavailable', 'timeout'];
 
 /** The operations the document describes, as `METHOD /path` (for the test that keeps it true). */
 export function documentedOperations(): string[] {
@@ -118,20 +133,21 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ...(op.multipart ? { requestBody: { required: true, content: { 'multipart/form-data': { schema: op.multipart } } } } : {}),
       responses: {
         '200': { description: 'OK', ...(Object.keys(content).length ? { content } : {}) },
+        ...Object.fromEntries(Object.entries(op.statuses ?? {}).map(([status, description]) => [status, { description, content: { 'application/json': { schema: ref('Error') } } }])),
         default: { description: 'Error', content: { 'application/json': { schema: ref('Error') } } },
       },
     };
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Shelfmark API', version: '2.0.0', description: 'Context7-compatible library documentation API. Also mounted under /api/v2.' },
+    info: { title: 'Shelfmark API', version: '2.0.0', description: 'Context7-compatible library documentation API. Also mounted under /api/v2. Errors are { error, message } with the codes of the Error schema; a body over a limit (JSON: 1 MB; an OpenAPI upload: 10 MB) answers 413 payload_too_large.' },
     servers: [{ url: '/' }],
     security: [{ bearer: [] }],
     paths,
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API keys start with smk_' } },
       schemas: {
-        Error: obj({ error: { type: 'string', enum: ERRORS }, message: str }, ['error', 'message']),
+        Error: obj({ error: { type: 'string', enum: [...ERROR_CODES] }, message: str }, ['error', 'message']),
         AddRepoRequest: obj({ docsRepoUrl: { type: 'string', format: 'uri' }, gitToken: str, private: bool, skipVersionFiltering: bool, generateDocs: bool }, ['docsRepoUrl']),
         AddLibraryResponse: obj({ libraryName: str, message: str }, ['libraryName', 'message']),
         LibrarySearchResult: obj({ id: str, title: str, description: str, branch: str, lastUpdateDate: str, state: str, totalTokens: int, totalSnippets: int, stars: int, trustScore: { type: 'number' }, benchmarkScore: { type: 'number' }, versions: { type: 'array', items: str } }),

@@ -34,3 +34,13 @@ test('/v2/openapi.json describes exactly the routes the app serves', async (t) =
   t.deepEqual([...documented].filter((r) => !served.has(r)).sort(), [], 'documented but not served');
   for (const [p, ops] of Object.entries(res.body.paths as Record<string, Record<string, unknown>>)) t.true(Object.keys(ops).length > 0, p);
 });
+
+test('every error code is in the Error schema, and bodies over a limit are documented as 413', async (t) => {
+  const { ERROR_CODES } = await import('../../src/errors');
+  const res = await app.request.get('/v2/openapi.json');
+  t.deepEqual(res.body.components.schemas.Error.properties.error.enum, [...ERROR_CODES]);
+  t.true(ERROR_CODES.includes('payload_too_large'));
+  const upload = res.body.paths['/v2/add/openapi-upload'].post;
+  t.regex(upload.responses['413'].description, /payload_too_large/);
+  t.truthy(res.body.paths['/v2/add/repo/{host}'].post.responses['413']);
+});

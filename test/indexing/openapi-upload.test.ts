@@ -90,10 +90,11 @@ test.serial('bad input is refused with validation_error and writes nothing', asy
   for (const id of ['nope-one', 'nope-two', 'nope-three', 'nope-four', 'nope-five']) t.is(await app.services.libraries.get(`/openapi/${id}`, { fresh: true }), null);
 });
 
-test.serial('an upload over 10 MB is refused while streaming', async (t) => {
+test.serial('an upload over 10 MB is refused while streaming with 413 payload_too_large', async (t) => {
   const big = Buffer.alloc(11 * 1024 * 1024, 0x20);
   const res = await upload(big, { libraryTitle: 'Too Big' });
-  t.is(res.status, 400);
+  t.is(res.status, 413);
+  t.is(res.body.error, 'payload_too_large');
   t.regex(res.body.message, /10 MB/);
 });
 

@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError, InternalError, StoreUnavailableError, ValidationError } from '../../errors';
+import { AppError, InternalError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../../errors';
 import { isEsUnavailable } from '../../search/client';
 import { isMongoUnavailable } from '../../store/mongo';
 import type { Logger } from '../../logger';
@@ -9,11 +9,14 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isEsUnavailable(error)) return new StoreUnavailableError('elasticsearch', error);
   if (isMongoUnavailable(error)) return new StoreUnavailableError('mongodb', error);
-  const e = error as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const e = error as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; limit?: unknown };
   const status = e?.status ?? e?.statusCode;
   // Errors raised by koa-bodyparser / http-errors (malformed JSON, body too large).
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    if (status === 413) return new ValidationError('The request body is too large.');
+    if (status === 413) {
+      const limit = typeof e.limit === 'number' ? ` (${formatBytes(e.limit)})` : '';
+      return new PayloadTooLargeError(`The request body is larger than the limit${limit}; send a smaller body.`);
+    }
     if (e.type === 'entity.parse.failed' || (status === 400 && /JSON|Unexpected token|position \d+/i.test(e.message ?? ''))) {
       return new ValidationError('The request body is not valid JSON.');
     }
@@ -21,6 +24,13 @@ export function toAppError(error: unknown): AppError {
     return new ValidationError(e.expose && e.message ? e.message : 'Invalid request.');
   }
   return new InternalError('Internal server error.', error);
+}
+
+/** 1048576 → "1 MB", 65536 → "64 KB". */
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / 1024 / 1024} MB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KB`;
+  return `${bytes} bytes`;
 }
 
 /**
