@@ -29,6 +29,7 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const obj = (properties: Record<string, Schema>, required: string[] = []): Schema => ({ type: 'object', properties, required });
 /** The JSON body limit of koa-bodyparser (app.ts): larger bodies answer 413 payload_too_large. */
 const JSON_LIMIT = { '413': 'payload_too_large: the JSON body is larger than 1 MB' };
+const teamIdQuery = { teamId: { schema: str, description: "Address this team's private copy (admins and the team's members); without it the caller's team's copy, else the public one" } };
 
 const OPS: Op[] = [
   { method: 'get', path: '/healthz', summary: 'Store health from real bounded reads, with each store\'s latency (200 when Elasticsearch and MongoDB answer, 503 naming the one down)', tag: 'Health', public: true },
@@ -52,14 +53,15 @@ const OPS: Op[] = [
   },
   { method: 'get', path: '/api/v1/{owner}/{repo}', summary: 'Context7 v1 context (topic, tokens, type)', tag: 'Context', public: true, text: true },
   { method: 'get', path: '/api/v1/{owner}/{repo}/{version}', summary: 'Context7 v1 context of a version', tag: 'Context', public: true, text: true },
-  { method: 'post', path: '/v2/add/repo/{host}', summary: 'Add a Git repository (host: github, gitlab, bitbucket, git)', tag: 'Add Library', body: ref('AddRepoRequest'), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
+  { method: 'post', path: '/v2/add/repo/{host}', summary: 'Add a Git repository (host: github, gitlab, bitbucket, git); a private one goes to the caller\'s team', tag: 'Add Library', body: ref('AddRepoRequest'), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
   {
-    method: 'post', path: '/v2/add/openapi-upload', summary: 'Upload an OpenAPI specification (JSON or YAML, at most 10 MB)', tag: 'Add Library',
+    method: 'post', path: '/v2/add/openapi-upload', summary: "Upload an OpenAPI specification (JSON or YAML, at most 10 MB); private to the caller's team unless public=true (admins)", tag: 'Add Library',
     multipart: obj({
       openapiFile: { type: 'string', format: 'binary' },
       libraryTitle: { type: 'string', maxLength: 200 },
       description: { type: 'string', maxLength: 2000 },
-      force: { type: 'string', enum: ['true', 'false'], description: 'Replace the library of the same id' },
+      force: { type: 'string', enum: ['true', 'false'], description: 'Replace the library of the same id in the same scope (your team, or public)' },
+      public: { type: 'string', enum: ['true', 'false'], description: 'Publish to every caller (admins only); default false when the caller has a team' },
     }, ['openapiFile']),
     ok: ref('AddLibraryResponse'),
     statuses: { '400': 'validation_error: a malformed multipart body or a bad field (named in the message)', '413': 'payload_too_large: openapiFile over 10 MB, or a text field over 64 KB' },
@@ -69,10 +71,10 @@ const OPS: Op[] = [
   { method: 'get', path: '/v2/jobs', summary: 'Indexing jobs', tag: 'Jobs' },
   { method: 'get', path: '/v2/jobs/{id}', summary: 'One job with its progress and log', tag: 'Jobs' },
   { method: 'delete', path: '/v2/jobs/{id}', summary: 'Cancel a job', tag: 'Jobs' },
-  { method: 'get', path: '/v2/libraries', summary: 'The catalogue with builds', tag: 'Libraries' },
-  { method: 'get', path: '/v2/libraries/{owner}/{repo}', summary: 'A library with its builds and recent jobs', tag: 'Libraries' },
-  { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }), statuses: JSON_LIMIT },
-  { method: 'delete', path: '/v2/libraries/{owner}/{repo}', summary: 'Delete a library and its snippets', tag: 'Libraries' },
+  { method: 'get', path: '/v2/libraries', summary: 'The catalogue with builds: every copy the caller may see (public ones and its teams\' private ones; admins: all, each with its teamId)', tag: 'Libraries' },
+  { method: 'get', path: '/v2/libraries/{owner}/{repo}', summary: 'A library with its builds and recent jobs', tag: 'Libraries', query: teamIdQuery },
+  { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', query: teamIdQuery, body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }), statuses: JSON_LIMIT },
+  { method: 'delete', path: '/v2/libraries/{owner}/{repo}', summary: 'Delete a library and its snippets', tag: 'Libraries', query: teamIdQuery },
   { method: 'get', path: '/v2/policies', summary: "The caller's team policy (Context7 shape)", tag: 'Policies', ok: ref('Policy') },
   { method: 'patch', path: '/v2/policies', summary: "Change the caller's team policy", tag: 'Policies', body: ref('Policy'), ok: ref('Policy') },
   { method: 'get', path: '/v2/libs/metrics', summary: 'Requests per day per channel, tokens served, top queries', tag: 'Metrics', query: { libraryId: { schema: str, required: true, description: 'Library id' }, days: { schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 }, description: 'Window' } } },

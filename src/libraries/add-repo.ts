@@ -7,10 +7,13 @@
 import { z } from 'zod';
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { assertCanAddPrivateRepo, canSeeLibrary } from '../auth/authorize';
+import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
 import { AccessDeniedError, AppError, ConflictError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
-import { locateRepo, parseLibraryId, type GitHost } from './ids';
+import { isAddressableVersion, locateRepo, parseLibraryId, type GitHost } from './ids';
+import { findLibraryFor } from './access';
+import { clientLibraryId } from '../store/libraries';
+import { hideServerPaths } from '../util/source-url';
 import type { GitJobParams } from '../indexing/pipeline/git-job';
 import type { JobRecord } from '../store/models/job';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
@@ -26,7 +29,10 @@ export type AddRepoBody = z.infer<typeof addRepoBody>;
 
 export const refreshBody = z.object({
   libraryName: z.string({ required_error: 'libraryName is required', invalid_type_error: 'libraryName must be a string' }).min(1, 'libraryName is required'),
-  branch: z.string({ invalid_type_error: 'branch must be a string' }).min(1).max(200).regex(/^[A-Za-z0-9_.][A-Za-z0-9_./+-]*$/, 'branch is not a valid tag or branch name').optional(),
+  branch: z
+    .string({ invalid_type_error: 'branch must be a string' })
+    .refine(isAddressableVersion, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
+    .optional(),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
 export type RefreshBody = z.infer<typeof refreshBody>;
@@ -71,24 +77,21 @@ export async function addRepository(services: Services, principal: Principal, ho
     assertCanAddPrivateRepo(principal, team);
   }
 
-  const existing = await services.libraries.get(location.libraryId, { fresh: true });
-  if (existing) {
-    if (existing.private && !canSeeLibrary(principal, existing)) {
-      throw new DuplicateRepoError(`A library with the id ${location.libraryId} already exists.`);
-    }
-    if (isPrivate && existing.private && existing.teamId === teamId && !location.ref) {
-      throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
-    }
-    if (isPrivate !== existing.private) {
-      throw new DuplicateRepoError(`${location.libraryId} already exists as a ${existing.private ? 'private' : 'public'} library.`);
-    }
+  // A private add goes to the caller's team's copy, a public add to the public copy: each
+  // scope holds its own copy (store/libraries.ts), so another team's copy neither blocks the
+  // add nor is revealed by it.
+  const scope = isPrivate ? teamId : null;
+  const existing = await services.libraries.findCopy(location.libraryId, scope, { fresh: true });
+  if (existing && isPrivate && !location.ref) {
+    throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
   }
+  const key = existing?._id ?? (await services.libraries.keyForNewCopy(location.libraryId, scope));
 
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && (isPrivate || host !== 'git')) token = await services.credentials.tokenFor(principal.userId, host);
 
   await services.libraries.ensure({
-    _id: location.libraryId,
+    _id: key,
     source: location.source,
     title: location.libraryId.split('/').pop() ?? location.libraryId,
     description: '',
@@ -115,7 +118,7 @@ export async function addRepository(services: Services, principal: Principal, ho
   };
   const job = await services.jobs.enqueue({
     kind: 'add-repo',
-    libraryId: location.libraryId,
+    libraryId: key,
     version,
     params: params as unknown as Record<string, unknown>,
     encryptedToken: token ? encryptSecret(token, config.secret) : null,
@@ -130,21 +133,22 @@ export async function addRepository(services: Services, principal: Principal, ho
 
 export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
-  const lib = await services.libraries.get(libraryId, { fresh: true });
-  if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(libraryId);
+  const lib = await findLibraryFor(services, principal, libraryId, { fresh: true });
+  if (!lib) throw new LibraryNotFoundError(libraryId);
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
   const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: lib._id, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
+  if (!policy.allows({ id: libraryId, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
   const ref = input.branch ?? idVersion;
+  if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
   const version = ref ?? 'latest';
-  const running = await services.jobs.active(libraryId, version);
+  const running = await services.jobs.active(lib._id, version);
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);
   const job =
     running ??
     (await services.jobs.enqueue({
       kind: 'refresh',
-      libraryId,
+      libraryId: lib._id,
       version,
       params: {
         host: lib.source,
@@ -173,12 +177,12 @@ async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNe
   if (done.state === 'failed' || done.state === 'cancelled') {
     if (isNewLibrary) await removeIfNeverBuilt(services, job.libraryId);
     if (done.state === 'cancelled') throw new ConflictError(`The indexing job ${job._id} was cancelled before it finished; nothing changed.`);
-    const message = done.error ?? 'Indexing failed.';
+    const message = hideServerPaths(done.error ?? 'Indexing failed.');
     switch (done.errorCode) {
       case 'validation_error':
         throw new ValidationError(message);
       case 'library_not_found':
-        throw new LibraryNotFoundError(job.libraryId);
+        throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
       case 'tag_not_found':
         throw new AppError(404, 'tag_not_found', message);
       case 'no_snippets_found':
@@ -190,7 +194,7 @@ async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNe
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
 }
 
-/** Nothing half-written stays behind: a library whose first build failed is removed. */
+/** Nothing half-written stays behind: a library whose first build failed is removed (by its stored key). */
 async function removeIfNeverBuilt(services: Services, libraryId: string): Promise<void> {
   const lib = await services.libraries.get(libraryId, { fresh: true });
   if (lib && !lib.versions.some((v) => v.generation > 0)) {

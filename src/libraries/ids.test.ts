@@ -1,5 +1,5 @@
 import test from 'ava';
-import { locateRepo, parseLibraryId, fileUrl, nameKey } from './ids';
+import { locateRepo, parseLibraryId, fileUrl, nameKey, isAddressableVersion, normaliseVersionTag } from './ids';
 import { InvalidLibraryIdError, ValidationError } from '../errors';
 
 const bases = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };
@@ -66,4 +66,27 @@ test('locateRepo compares canonical URLs and derives the id and clone URL from t
   const local = { ...bases, github: 'http://127.0.0.1:1809' };
   t.throws(() => locateRepo('github', 'http://127.0.0.1:18099/a/b', local, []), { instanceOf: ValidationError });
   t.like(locateRepo('github', 'http://127.0.0.1:1809/a/b', local, []), { cloneUrl: 'http://127.0.0.1:1809/a/b.git' });
+});
+
+test('a repository on the server disk gives repository-relative file URLs (no server path)', (t) => {
+  t.is(fileUrl('git', 'file:///srv/repos/team/lib', 'abc', 'docs/x y.md', 3), 'docs/x%20y.md#L3');
+  t.is(fileUrl('github', 'FILE:///srv/mirror/a/b', 'abc', 'x.md', 1), 'x.md#L1');
+});
+
+test('addressable versions: what a client can send back as /<id>/<version>', (t) => {
+  for (const ok of ['1.0.0', 'v2', '2023-10-16', '1.0.0+build.1', '1_x', '.5']) t.true(isAddressableVersion(ok), ok);
+  for (const bad of ['../../1', '..', '.', 'release/1.0', 'latest', '1 0', '', '-rc', 'x'.repeat(101), 'v1~2', 'ä']) t.false(isAddressableVersion(bad), bad);
+});
+
+test('free-text versions become addressable tags, or none', (t) => {
+  t.is(normaliseVersionTag('../../1'), '1');
+  t.is(normaliseVersionTag('1.0 (beta)'), '1.0-beta');
+  t.is(normaliseVersionTag('2023-10-16'), '2023-10-16');
+  t.is(normaliseVersionTag(' v2 / stable '), 'v2-stable');
+  t.is(normaliseVersionTag('1.0.0+build'), '1.0.0+build');
+  t.is(normaliseVersionTag('café'), 'cafe');
+  t.is(normaliseVersionTag('..'), undefined);
+  t.is(normaliseVersionTag('latest'), undefined);
+  t.is(normaliseVersionTag('///'), undefined);
+  t.true((normaliseVersionTag('9'.repeat(300)) ?? '').length <= 100);
 });

@@ -5,12 +5,40 @@
  */
 import { InvalidLibraryIdError, ValidationError } from '../errors';
 import { UrlAllowList, type CanonicalizeOptions } from '../net/url-allow-list';
+import { isServerPathUrl, repoRelativeUrl } from '../util/source-url';
 
 export type GitHost = 'github' | 'gitlab' | 'bitbucket' | 'git';
 export const GIT_HOSTS: readonly GitHost[] = ['github', 'gitlab', 'bitbucket', 'git'];
 
 const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}$/;
 const VERSION = /^[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/;
+
+/**
+ * Whether a version name can be stored as a version or tag: one a client can address
+ * (`/<owner>/<repo>/<version>` and `@<version>` read it back), so letters, digits and
+ * `. _ + -`, at most 100 characters; not only dots, and not `latest` (the default branch's
+ * own name). Tag and branch names from requests, repository configs and git itself pass
+ * this before they become versions.
+ */
+export function isAddressableVersion(name: string): boolean {
+  return VERSION.test(name) && !/^\.+$/.test(name) && name !== 'latest';
+}
+
+/**
+ * A free-text version (an OpenAPI `info.version`: "1.0 (beta)", "2023-10-16", "v2 / stable")
+ * as an addressable tag: runs of other characters become "-", pieces of only dots are
+ * dropped ("../../1" → "1"), at most 100 characters. Undefined when nothing addressable is
+ * left. Refusing would reject real documents, whose versions are free text.
+ */
+export function normaliseVersionTag(raw: string): string | undefined {
+  const pieces = raw
+    .normalize('NFKD')
+    .split(/[^A-Za-z0-9_.+-]+/)
+    .map((p) => p.replace(/^[+-]+|[+-]+$/g, ''))
+    .filter((p) => p !== '' && !/^\.+$/.test(p));
+  const tag = pieces.join('-').slice(0, 100).replace(/[-+.]+$/, '');
+  return tag && isAddressableVersion(tag) ? tag : undefined;
+}
 
 export interface ParsedLibraryId {
   libraryId: string;
@@ -104,7 +132,9 @@ export function locateRepo(host: GitHost, docsRepoUrl: string, bases: HostBases,
   if (tail.length >= 2 && (tail[0] === 'tree' || tail[0] === 'src')) ref = decodeSegment(tail.slice(1).join('/'));
   else if (tail.length > 0) throw new ValidationError(`docsRepoUrl must look like ${shownBase}/<owner>/<repo> (optionally /tree/<tag>).`, 'docsRepoUrl');
   if (![owner, repo].every((p) => SEGMENT.test(p) && p !== '.' && p !== '..')) throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
-  if (ref !== undefined && !VERSION.test(ref)) throw new ValidationError('The tag in docsRepoUrl is not a valid version name.', 'docsRepoUrl');
+  if (ref !== undefined && !isAddressableVersion(ref)) {
+    throw new ValidationError('The tag in docsRepoUrl is not a version a client can address (letters, digits, ".", "_", "+", "-"; not "latest").', 'docsRepoUrl');
+  }
   return {
     libraryId: `/${owner}/${repo}`,
     cloneUrl: `${base}/${owner}/${repo}.git`,
@@ -122,10 +152,14 @@ function decodeSegment(s: string): string {
   }
 }
 
-/** The URL of a file at a commit, for snippet sources. */
+/**
+ * The URL of a file at a commit, for snippet sources. A repository cloned from this server's
+ * disk (a `file:` URL) has no web address, and its path is not for callers to see: its
+ * snippets name the file by its place in the repository.
+ */
 export function fileUrl(source: GitHost, webUrl: string, commit: string, filePath: string, line: number): string {
   const p = filePath.split('/').map(encodeURIComponent).join('/');
-  if (webUrl.startsWith('file:')) return `${webUrl}/${p}#L${line}`;
+  if (isServerPathUrl(webUrl)) return repoRelativeUrl(filePath, line);
   switch (source) {
     case 'gitlab':
       return `${webUrl}/-/blob/${commit}/${p}#L${line}`;

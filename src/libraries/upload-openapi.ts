@@ -3,16 +3,22 @@
  * structure), turn each operation into a snippet and publish it through the same
  * generation step as Git builds. Runs inline: parsing even the 3.4 MB OpenAI document takes
  * seconds, and a bad document must be refused with its reason before anything is written.
+ *
+ * Visibility: a team's upload is the team's private copy (store/libraries.ts, "Copies and
+ * scopes") unless `public` is set, which only admins (and the service key) may do: an upload
+ * is content nobody else can check, and the public catalogue is shared by every caller of the
+ * installation, anonymous ones included. A caller without a team (the service key) publishes.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { canSeeLibrary } from '../auth/authorize';
-import { AccessDeniedError, DuplicateRepoError, ForbiddenError, ValidationError } from '../errors';
+import { isAdminLike } from '../auth/principal';
+import { AccessDeniedError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
 import { OpenApiError, openApiToSnippets, parseOpenApiDocument } from '../indexing/openapi';
 import { finishSnippets } from '../indexing/snippets/finish';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { newGeneration, publishGeneration } from '../indexing/pipeline/publish';
 import { sha256 } from '../util/hash';
+import { normaliseVersionTag } from './ids';
 
 export const MAX_OPENAPI_BYTES = 10 * 1024 * 1024;
 
@@ -22,6 +28,8 @@ export interface UploadInput {
   libraryTitle?: string;
   description?: string;
   force: boolean;
+  /** Publish to every caller instead of the caller's team (undefined: public only without a team). */
+  public?: boolean;
 }
 
 export function slugify(title: string): string {
@@ -36,10 +44,16 @@ export function slugify(title: string): string {
 export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
+  const isPublic = input.public ?? teamId === null;
+  if (isPublic && !isAdminLike(principal)) {
+    throw new ForbiddenError('Only admins can publish an OpenAPI upload to every caller (public=true); without it the library is private to your team.');
+  }
+  const scope = isPublic ? null : teamId;
   let parsed;
   try {
     parsed = await parseOpenApiDocument(input.file, { maxBytes: MAX_OPENAPI_BYTES });
   } catch (error) {
+    if (error instanceof OpenApiError && error.reason === 'too_large') throw new PayloadTooLargeError(`openapiFile: ${error.message}`, 'openapiFile');
     if (error instanceof OpenApiError) throw new ValidationError(`openapiFile: ${error.message}`, 'openapiFile');
     throw error;
   }
@@ -50,16 +64,22 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
 
   const policy = await services.policies.forPrincipal(principal);
   if (!policy.allows({ id: libraryId, source: 'openapi', trustScore: DEFAULT_TRUST_SCORES.openapi })) throw new AccessDeniedError(libraryId);
-  const existing = await services.libraries.get(libraryId, { fresh: true });
-  if (existing && (!input.force || !canSeeLibrary(principal, existing) || existing.source !== 'openapi')) {
-    throw new DuplicateRepoError(`A library named ${libraryId} already exists${existing.source === 'openapi' ? '; send force=true to replace it' : ''}.`);
+  // Only the copy in the upload's own scope counts: another team's copy is neither replaced
+  // nor revealed.
+  const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
+  if (existing && (!input.force || existing.source !== 'openapi')) {
+    const where = scope === null ? 'public library' : "library in your team";
+    throw new DuplicateRepoError(`A ${where} named ${libraryId} already exists${existing.source === 'openapi' ? '; send force=true to replace it' : ''}.`);
   }
+  const key = existing?._id ?? (await services.libraries.keyForNewCopy(libraryId, scope));
+  // info.version is free text; it becomes a tag only in a form a client can address.
+  const versionTag = parsed.version ? normaliseVersionTag(parsed.version) : undefined;
 
   const started = Date.now();
   const generation = newGeneration();
   const parsedSnippets = openApiToSnippets(parsed, { sourceName: input.fileName, rawText: parsed.rawText });
   const snippets = finishSnippets(parsedSnippets, {
-    libraryId,
+    libraryId: key,
     version: 'latest',
     fileUrl: (p, line) => `openapi:${libraryId}/${encodeURIComponent(p)}#L${line}`,
     fileHashes: new Map([[input.fileName, sha256(input.file)]]),
@@ -67,24 +87,24 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
   if (snippets.length === 0) throw new ValidationError('openapiFile has no operations or descriptions to index.', 'openapiFile');
 
   await services.libraries.ensure({
-    _id: libraryId,
+    _id: key,
     source: 'openapi',
     title,
     description: input.description?.trim() || parsed.description?.slice(0, 300) || '',
     repoUrl: '',
     cloneUrl: '',
     branch: '',
-    private: false,
-    teamId,
+    private: scope !== null,
+    teamId: scope,
     trustScore: DEFAULT_TRUST_SCORES.openapi,
     options: { skipVersionFiltering: false, generateDocs: false },
   });
   try {
     const totals = await publishGeneration(services.publishDeps(), {
-      libraryId,
+      libraryId: key,
       version: 'latest',
-      ref: parsed.version,
-      tags: parsed.version ? [parsed.version] : [],
+      ref: versionTag ?? '',
+      tags: versionTag ? [versionTag] : [],
       commit: sha256(input.file).slice(0, 40),
       generation,
       snippets,
@@ -93,7 +113,7 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
     });
     await services.jobs.record({
       kind: 'openapi',
-      libraryId,
+      libraryId: key,
       version: 'latest',
       teamId,
       createdBy: principal.kind === 'user' ? principal.userId : null,
@@ -102,8 +122,8 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
     });
   } catch (error) {
     if (!existing) {
-      await services.libraries.delete(libraryId);
-      await services.snippets.deleteGenerations({ libraryId });
+      await services.libraries.delete(key);
+      await services.snippets.deleteGenerations({ libraryId: key });
     }
     throw error;
   }

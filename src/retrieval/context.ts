@@ -6,9 +6,9 @@
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { canSeeLibrary } from '../auth/authorize';
 import { AccessDeniedError, LibraryNotFoundError, NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../libraries/ids';
+import { findLibraryFor } from '../libraries/access';
 import { resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
@@ -59,12 +59,15 @@ export function parseTokens(raw: unknown): number {
   return n;
 }
 
-/** Finds a library the caller may see and use, or throws the spec's error. */
+/**
+ * Finds the copy of a library the caller addresses (its team's private copy, else the public
+ * one) and may use, or throws the spec's error.
+ */
 export async function findUsableLibrary(services: Services, principal: Principal, libraryId: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord> {
-  const lib = await services.libraries.get(libraryId, options);
-  if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(libraryId);
+  const lib = await findLibraryFor(services, principal, libraryId, options);
+  if (!lib) throw new LibraryNotFoundError(libraryId);
   const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: lib._id, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
+  if (!policy.allows({ id: libraryId, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
   return lib;
 }
 

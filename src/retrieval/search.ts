@@ -6,9 +6,10 @@
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
+import { callerTeams } from '../libraries/access';
 import { NoLibrariesFoundError, ValidationError } from '../errors';
 import type { LibraryRecord } from '../store/models/library';
-import { versionNames } from '../store/libraries';
+import { clientLibraryId, preferredCopies, versionNames } from '../store/libraries';
 import { rankLibraries } from '../search/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 import type { LibrarySummary } from '../search/types';
@@ -24,8 +25,8 @@ const MAX_RESULTS = 10;
 export function toSummary(lib: LibraryRecord): LibrarySummary {
   const latest = lib.versions.find((v) => v.version === 'latest');
   return {
-    id: lib._id,
-    title: lib.title || lib._id,
+    id: clientLibraryId(lib._id),
+    title: lib.title || clientLibraryId(lib._id),
     description: lib.description,
     branch: lib.branch,
     lastUpdateDate: latest?.lastUpdateDate ?? lib.updatedAt,
@@ -45,10 +46,12 @@ export async function searchLibraries(services: Services, principal: Principal, 
   if (!libraryName) throw new ValidationError('libraryName is required.', 'libraryName');
   if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
   const policy = await services.policies.forPrincipal(principal);
-  const visible = (await services.libraries.listCached()).filter(
-    (l) => l.versions.some((v) => v.generation > 0) && canSeeLibrary(principal, l),
+  // Per client id, the copy the caller addresses (its team's private copy, else the public one).
+  const visible = preferredCopies(
+    (await services.libraries.listCached()).filter((l) => l.versions.some((v) => v.generation > 0) && canSeeLibrary(principal, l)),
+    callerTeams(principal),
   );
-  const allowed = visible.filter((l) => policy.allows({ id: l._id, source: l.source, trustScore: l.trustScore }));
+  const allowed = visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }));
   const summaries = allowed.map(toSummary);
 
   // Name matches first; the content score orders and extends them when a query is given.
@@ -58,7 +61,9 @@ export async function searchLibraries(services: Services, principal: Principal, 
     const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
     const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query, generations });
     if (body) {
-      contentScores = readLibraryContentScores({ hits: { hits: await services.snippets.searchHits(body) } });
+      // Snippets carry the stored key; the ranking reads client ids (one copy each, above).
+      const byKey = readLibraryContentScores({ hits: { hits: await services.snippets.searchHits(body) } });
+      contentScores = new Map([...byKey].map(([key, score]) => [clientLibraryId(key), score]));
     }
   }
   const ranked = rankLibraries({ libraryName, query, libraries: summaries, contentScores });

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { resolveVersion, versionNames } from './libraries';
+import { clientLibraryId, preferredCopies, privateLibraryKey, resolveVersion, scopeRank, versionNames } from './libraries';
 import { TagNotFoundError } from '../errors';
 import type { LibraryVersionRecord } from './models/library';
 
@@ -30,4 +30,24 @@ test('an unknown or unbuilt tag is tag_not_found listing the available versions,
 
 test('versionNames lists tags newest first without "latest"', (t) => {
   t.deepEqual(versionNames(lib), ['3.2.0', '2.16.4', '1.0.0']);
+});
+
+test('stored keys: a team copy is <id>~<teamId>; the client id is the part before ~', (t) => {
+  t.is(privateLibraryKey('/acme/internal', 'team_a'), '/acme/internal~team_a');
+  t.is(clientLibraryId('/acme/internal~team_a'), '/acme/internal');
+  t.is(clientLibraryId('/acme/internal~public'), '/acme/internal');
+  t.is(clientLibraryId('/acme/internal'), '/acme/internal');
+});
+
+test("copies: the caller's teams first (in order), then the public one; other teams' never", (t) => {
+  const pub = { _id: '/acme/internal', private: false, teamId: null };
+  const a = { _id: '/acme/internal~team_a', private: true, teamId: 'team_a' };
+  const b = { _id: '/acme/internal~team_b', private: true, teamId: 'team_b' };
+  const legacy = { _id: '/acme/old', private: true, teamId: 'team_b' };
+  t.is(scopeRank(a, ['team_b', 'team_a']), 1);
+  t.is(scopeRank(pub, ['team_b', 'team_a']), 2);
+  t.is(scopeRank(a, []), -1);
+  t.deepEqual(preferredCopies([pub, a, b, legacy], ['team_a']), [a]);
+  t.deepEqual(preferredCopies([pub, a, b, legacy], ['team_b', 'team_a']), [b, legacy]);
+  t.deepEqual(preferredCopies([pub, a, b, legacy], []), [pub]);
 });

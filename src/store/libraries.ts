@@ -3,6 +3,17 @@
  * Every change is a revision (`rev`) written by one writer: FerretDB has no transactions
  * and no isolated conditional updates, so the writer of each revision is decided by a lock
  * (store/locks.ts `writeRevision`).
+ *
+ * Copies and scopes. A client id (`/acme/internal`) can name several copies: one public copy
+ * and one private copy per team, each its own record under its own stored key: the public copy
+ * at the client id itself, a team's private copy at `<client id>~<teamId>` (`~` cannot occur in
+ * a client id, so a caller can never name a key). Private libraries made before scoping keep
+ * the client id as their key and count as their team's copy; a public copy made while such a
+ * record holds the client id goes to `<client id>~public`. Everything keyed by library (snippets
+ * in Elasticsearch, manifests, jobs, usage) uses the stored key, so copies never mix.
+ * `resolve` is the one place a client id becomes a copy: the caller's teams' private copies
+ * first (default team first), else the public copy; another team's copy is never returned,
+ * so its existence is not revealed.
  */
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { TagNotFoundError } from '../errors';
@@ -10,6 +21,58 @@ import { writeRevision, type LockStore } from './locks';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys'>>;
+
+/** Separates a client id from the scope of a copy in stored keys; client ids cannot contain it. */
+const SCOPE_SEPARATOR = '~';
+
+/** The stored key of a team's private copy of `clientId`. */
+export function privateLibraryKey(clientId: string, teamId: string): string {
+  return `${clientId}${SCOPE_SEPARATOR}${teamId}`;
+}
+
+/** The client-facing id of a stored key: `/acme/internal~team_1` → `/acme/internal`. */
+export function clientLibraryId(key: string): string {
+  const at = key.indexOf(SCOPE_SEPARATOR);
+  return at === -1 ? key : key.slice(0, at);
+}
+
+/** A scope: a team's id (its private copies), or null (the public copies). */
+export type LibraryScope = string | null;
+
+/** The keys the copy of `clientId` in `scope` may be stored under, in the order they are tried. */
+function keysInScope(clientId: string, scope: LibraryScope): string[] {
+  return scope === null ? [clientId, `${clientId}${SCOPE_SEPARATOR}public`] : [privateLibraryKey(clientId, scope), clientId];
+}
+
+function inScope(record: Pick<LibraryRecord, 'private' | 'teamId'>, scope: LibraryScope): boolean {
+  return scope === null ? !record.private : record.private && record.teamId === scope;
+}
+
+/**
+ * Where a copy ranks for a caller in `teamIds` (preferred first): its team's position, the
+ * public copy after every team's; -1 for another team's copy (never addressed by client id).
+ */
+export function scopeRank(record: Pick<LibraryRecord, 'private' | 'teamId'>, teamIds: readonly string[]): number {
+  if (!record.private) return teamIds.length;
+  return record.teamId === null ? -1 : teamIds.indexOf(record.teamId);
+}
+
+/**
+ * Of a list of records, the copy each client id resolves to for a caller in `teamIds` (the
+ * same choice as `LibraryRepository.resolve`), in the list's order.
+ */
+export function preferredCopies<T extends Pick<LibraryRecord, '_id' | 'private' | 'teamId'>>(records: readonly T[], teamIds: readonly string[]): T[] {
+  const best = new Map<string, { record: T; rank: number }>();
+  for (const record of records) {
+    const rank = scopeRank(record, teamIds);
+    if (rank < 0) continue;
+    const id = clientLibraryId(record._id);
+    const seen = best.get(id);
+    if (!seen || rank < seen.rank) best.set(id, { record, rank });
+  }
+  const chosen = new Set([...best.values()].map((b) => b.record));
+  return records.filter((r) => chosen.has(r));
+}
 
 /** A cached read older than `cacheMs` but younger than this many times it is served while a refresh runs. */
 const STALE_FACTOR = 5;
@@ -46,6 +109,42 @@ export class LibraryRepository {
       }
     }
     return this.load(id);
+  }
+
+  /**
+   * The copy of client id `clientId` a caller in `teamIds` (preferred first) addresses: its
+   * teams' private copies in that order, else the public copy; null when there is none.
+   * Another team's private copy is never returned. The one place client ids are resolved.
+   */
+  async resolve(clientId: string, teamIds: readonly string[], options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
+    return this.firstInScopes(clientId, [...new Set(teamIds), null], options);
+  }
+
+  /** The copy of `clientId` in one scope (a team's private copy, or null: the public copy). */
+  async findCopy(clientId: string, scope: LibraryScope, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
+    return this.firstInScopes(clientId, [scope], options);
+  }
+
+  private async firstInScopes(clientId: string, scopes: readonly LibraryScope[], options: { fresh?: boolean }): Promise<LibraryRecord | null> {
+    const keys = [...new Set(scopes.flatMap((s) => keysInScope(clientId, s)))];
+    const records = new Map(await Promise.all(keys.map(async (key) => [key, await this.get(key, options)] as const)));
+    for (const scope of scopes) {
+      for (const key of keysInScope(clientId, scope)) {
+        const record = records.get(key);
+        if (record && inScope(record, scope)) return record;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The key a new copy of `clientId` in `scope` is stored under: a team's `<id>~<teamId>`; the
+   * public copy at the id itself, unless a private record made before scoping holds it.
+   */
+  async keyForNewCopy(clientId: string, scope: LibraryScope): Promise<string> {
+    if (scope !== null) return privateLibraryKey(clientId, scope);
+    const holder = await this.get(clientId, { fresh: true });
+    return holder && holder.private ? `${clientId}${SCOPE_SEPARATOR}public` : clientId;
   }
 
   private load(id: string, fresh = false): Promise<LibraryRecord | null> {
@@ -186,6 +285,6 @@ export function resolveVersion(lib: Pick<LibraryRecord, '_id' | 'versions'>, req
     ready.find((v) => v.version === requested) ??
     ready.find((v) => (v.tags ?? []).includes(requested)) ??
     ready.find((v) => norm(v.version) === want || (v.tags ?? []).some((t) => norm(t) === want));
-  if (!match) throw new TagNotFoundError(lib._id, requested, versionNames({ versions: ready }));
+  if (!match) throw new TagNotFoundError(clientLibraryId(lib._id), requested, versionNames({ versions: ready }));
   return match;
 }

@@ -42,5 +42,6 @@ test('every error code is in the Error schema, and bodies over a limit are docum
   t.true(ERROR_CODES.includes('payload_too_large'));
   const upload = res.body.paths['/v2/add/openapi-upload'].post;
   t.regex(upload.responses['413'].description, /payload_too_large/);
+  t.deepEqual(Object.keys(upload.requestBody.content['multipart/form-data'].schema.properties).sort(), ['description', 'force', 'libraryTitle', 'openapiFile', 'public']);
   t.truthy(res.body.paths['/v2/add/repo/{host}'].post.responses['413']);
 });

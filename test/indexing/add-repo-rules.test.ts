@@ -2,6 +2,7 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { adminKey, memberKey } from '../helpers';
+import { privateLibraryKey } from '../../src/store/libraries';
 
 // Spec §4.1: rule 1 (missing docsRepoUrl), rule 5 (duplicate private repo), rule 6 (timeout),
 // plus validation and private visibility. Rules 2-4 are in test/auth (private-repos, policies).
@@ -60,7 +61,8 @@ test.serial('private repositories: indexed with gitToken, invisible to other tea
   const owner = await memberKey(app, { teamPlan: 'pro' });
   const res = await add(owner.key, { docsRepoUrl: `${git.url}/acme/secret`, private: true, gitToken: 'tok-123456' });
   t.is(res.status, 200, JSON.stringify(res.body));
-  const job = (await app.services.jobs.list({ libraryId: '/acme/secret', limit: 1 }))[0];
+  const job = (await app.services.jobs.list({ libraryId: privateLibraryKey('/acme/secret', owner.teamId ?? ''), limit: 1 }))[0];
+  t.truthy(job, "the job of the team's copy");
   t.false(JSON.stringify(job).includes('tok-123456'), 'the token is stored encrypted');
 
   const mine = await app.request.get('/v2/context').query({ libraryId: '/acme/secret', query: 'run it' }).set('authorization', `Bearer ${owner.key}`);
@@ -81,8 +83,8 @@ test.serial('private repositories: indexed with gitToken, invisible to other tea
 });
 
 test.serial('the stored hosting token is used when gitToken is omitted', async (t) => {
+  // Another team's copy of /acme/secret (the test above) neither blocks this team's add nor shows.
   const owner = await memberKey(app, { teamPlan: 'enterprise' });
-  await app.services.libraries.delete('/acme/secret');
   await app.services.credentials.set(owner.userId, 'github', 'tok-123456');
   const res = await add(owner.key, { docsRepoUrl: `${git.url}/acme/secret`, private: true });
   t.is(res.status, 200, JSON.stringify(res.body));

@@ -33,9 +33,10 @@ test.after.always(async () => {
   await app?.close();
 });
 
+// The admin publishes (public=true) unless a test says otherwise: a team's upload is private.
 const upload = (file: Buffer | string, fields: Record<string, string> = {}, name = 'spec.json', auth = key) => {
   let req = app.request.post('/v2/add/openapi-upload').set('authorization', `Bearer ${auth}`);
-  for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
+  for (const [k, v] of Object.entries({ public: 'true', ...fields })) if (v !== '') req = req.field(k, v);
   return req.attach('openapiFile', Buffer.isBuffer(file) ? file : Buffer.from(file), name);
 };
 
@@ -107,6 +108,63 @@ test.serial('a caller without a team is refused with forbidden; anonymous with i
   const anon = await app.request.post('/v2/add/openapi-upload').attach('openapiFile', Buffer.from(PETSTORE), 'spec.json');
   t.is(anon.status, 401);
   t.is(anon.body.error, 'invalid_api_key');
+});
+
+test.serial("a team's upload is private to the team unless an admin publishes it; another team's copy neither blocks nor shows", async (t) => {
+  const teamA = await memberKey(app, { teamPlan: 'free' });
+  const teamB = await memberKey(app, { teamPlan: 'free' });
+  const doc = (what: string) => PETSTORE.replace('Tiny Pets', 'Team Pets').replace('List all pets', `List all ${what} pets`);
+  const ask = (key?: string) => {
+    const req = app.request.get('/v2/context').query({ libraryId: '/openapi/team-pets', query: 'list all pets', type: 'json' });
+    return key ? req.set('authorization', `Bearer ${key}`) : req;
+  };
+
+  const a = await upload(doc('alpha'), { public: '' }, 'spec.json', teamA.key);
+  t.is(a.status, 200, JSON.stringify(a.body));
+  t.is(a.body.libraryName, '/openapi/team-pets');
+  t.is((await ask()).status, 404, 'anonymous callers do not see a team upload');
+  t.is((await ask()).body.error, 'library_not_found');
+  t.regex(JSON.stringify((await ask(teamA.key)).body.snippets), /alpha/);
+
+  const b = await upload(doc('bravo'), { public: 'false' }, 'spec.json', teamB.key);
+  t.is(b.status, 200, `another team's copy does not block: ${JSON.stringify(b.body)}`);
+  const fromB = JSON.stringify((await ask(teamB.key)).body.snippets);
+  t.regex(fromB, /bravo/);
+  t.notRegex(fromB, /alpha/, "team B's context answers from its own copy");
+  t.notRegex(JSON.stringify((await ask(teamA.key)).body.snippets), /bravo/);
+
+  const again = await upload(doc('alpha'), { public: '' }, 'spec.json', teamA.key);
+  t.is(again.status, 409, 'a duplicate in the same team is still refused');
+  t.is(again.body.error, 'duplicate_repo');
+
+  const published = await upload(doc('alpha'), { public: 'true' }, 'spec.json', teamA.key);
+  t.is(published.status, 403, 'only admins publish to every caller');
+  t.is(published.body.error, 'forbidden');
+  t.regex(published.body.message, /public/);
+
+  const pub = await upload(doc('charlie'), { public: 'true' }, 'spec.json');
+  t.is(pub.status, 200, `an admin publishes the same id: ${JSON.stringify(pub.body)}`);
+  t.regex(JSON.stringify((await ask()).body.snippets), /charlie/);
+  t.regex(JSON.stringify((await ask(teamA.key)).body.snippets), /alpha/, "a team's own copy comes first for the team");
+
+  const listed = await app.request.get('/v2/libraries').set('authorization', `Bearer ${key}`);
+  const copies = (listed.body.libraries as Array<{ id: string; private: boolean; teamId: string | null }>).filter((l) => l.id === '/openapi/team-pets');
+  t.deepEqual(copies.map((c) => c.teamId ?? 'public').sort(), [teamA.teamId, teamB.teamId, 'public'].sort(), 'admins see every copy with its team');
+});
+
+test.serial('info.version becomes a tag only in a form a client can address', async (t) => {
+  for (const [version, tag] of [['../../1', '1'], ['1.0 (beta)', '1.0-beta'], ['..', undefined]] as const) {
+    const title = `Version ${tag ?? 'none'} Pets`;
+    const res = await upload(PETSTORE.replace('Tiny Pets', title).replace('"1.2.3"', JSON.stringify(version)));
+    t.is(res.status, 200, JSON.stringify(res.body));
+    const lib = await app.request.get(`/v2/libraries${res.body.libraryName}`).set('authorization', `Bearer ${key}`);
+    t.deepEqual(lib.body.versions, tag ? [tag] : [], version);
+    t.deepEqual(lib.body.builds[0].tags, tag ? [tag] : [], version);
+    if (tag) {
+      const ctx = await app.request.get('/v2/context').query({ libraryId: `${res.body.libraryName}/${tag}`, query: 'list pets', type: 'json' });
+      t.is(ctx.status, 200, `the tag addresses the library: ${JSON.stringify(ctx.body)}`);
+    }
+  }
 });
 
 maybe('every corpus document uploads and answers a query about one of its operations first', async (t) => {

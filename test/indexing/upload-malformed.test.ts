@@ -61,6 +61,7 @@ test.serial('malformed multipart bodies are 400 validation_error with a message 
     ['too many text fields', body([...Array.from({ length: 11 }, (_, i) => fieldPart(`f${i}`, 'x')), filePart()]), undefined, /too many text fields/],
     ['too many parts', body([...Array.from({ length: 13 }, () => ({ headers: ['X-Nothing: 1'], content: 'x' })), filePart()]), undefined, /too many parts/],
     ['a field sent twice', body([fieldPart('libraryTitle', 'a'), fieldPart('libraryTitle', 'b'), filePart()]), undefined, /libraryTitle/],
+    ['public that is not true or false', body([fieldPart('public', 'yes'), filePart()]), undefined, /public/],
     ['multipart/mixed', body([filePart()]), `multipart/mixed; boundary=${BOUNDARY}`, /multipart\/form-data/],
   ];
   for (const [name, raw, contentType, pattern] of cases) {
@@ -73,7 +74,7 @@ test.serial('malformed multipart bodies are 400 validation_error with a message 
 });
 
 test.serial('a well-formed hand-written body still uploads (the cases above fail for their fault alone)', async (t) => {
-  const res = await post(body([filePart()]));
+  const res = await post(body([fieldPart('public', 'true'), filePart()]));
   t.is(res.status, 200, JSON.stringify(res.body));
   t.is(res.body.libraryName, '/openapi/raw-pets');
 });

@@ -1,16 +1,21 @@
-/** Presenters: models become JSON field by field; nothing is serialised raw (no tokens). */
+/**
+ * Presenters: models become JSON field by field; nothing is serialised raw (no tokens, no
+ * stored keys, no paths on this server's disk: a library's `id` is its client id, its
+ * `teamId` says whose copy it is, and a repository cloned from disk has no `repoUrl`).
+ */
 import type { LibraryRecord } from '../../store/models/library';
 import type { JobRecord } from '../../store/models/job';
-import { versionNames } from '../../store/libraries';
+import { clientLibraryId, versionNames } from '../../store/libraries';
+import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
 
 export function presentLibrary(lib: LibraryRecord) {
   const latest = lib.versions.find((v) => v.version === 'latest');
   return {
-    id: lib._id,
+    id: clientLibraryId(lib._id),
     title: lib.title,
     description: lib.description,
     source: lib.source,
-    repoUrl: lib.repoUrl,
+    repoUrl: presentedRepoUrl(lib.repoUrl),
     branch: lib.branch,
     state: lib.state,
     private: lib.private,
@@ -36,20 +41,22 @@ export function presentLibrary(lib: LibraryRecord) {
   };
 }
 
+/** A job; an internal failure's text stays in the server log (it may name server paths). */
 export function presentJob(job: JobRecord, withLog: boolean) {
+  const internal = job.state === 'failed' && (job.errorCode ?? 'internal_error') === 'internal_error';
   return {
     id: job._id,
     kind: job.kind,
-    libraryId: job.libraryId,
+    libraryId: clientLibraryId(job.libraryId),
     version: job.version,
     state: job.state,
     progress: job.progress,
     attempts: job.attempts,
-    error: job.error,
+    error: internal ? `Indexing failed with an internal error; the server log has the details (job ${job._id}).` : job.error && hideServerPaths(job.error),
     errorCode: job.errorCode ?? null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,
-    ...(withLog ? { log: job.log.map((l) => ({ at: l.at, level: l.level, message: l.message })) } : {}),
+    ...(withLog ? { log: job.log.map((l) => ({ at: l.at, level: l.level, message: hideServerPaths(l.message) })) } : {}),
   };
 }

@@ -15,7 +15,8 @@ import { describeFromReadme } from '../discover/readme';
 import { parseDocument } from '../parsers';
 import { finishSnippets } from '../snippets/finish';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
-import { fileUrl, type GitHost } from '../../libraries/ids';
+import { fileUrl, isAddressableVersion, type GitHost } from '../../libraries/ids';
+import { clientLibraryId } from '../../store/libraries';
 import { gitTransport } from './git-transport';
 import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
@@ -59,12 +60,15 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const commit = await resolveCommit(repo, params.ref ?? 'HEAD').catch(async (error: unknown) => {
       if (error instanceof GitSourceError && error.reason === 'ref_not_found') {
         const available = await listTags(repo);
-        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${job.libraryId} does not exist. Available versions: ${available.join(', ') || 'none'}.`);
+        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${clientLibraryId(job.libraryId)} does not exist. Available versions: ${available.filter(isAddressableVersion).join(', ') || 'none'}.`);
       }
       throw error;
     });
     const tags = await listTags(repo);
-    const sameCommitTags = await tagsAt(repo, commit.sha(), tags);
+    // Tags that also address this version: only names a client can address (git allows
+    // `release/1.0` and more; such a tag would be stored but never reachable).
+    const commitTags = await tagsAt(repo, commit.sha(), tags);
+    const sameCommitTags = commitTags.filter(isAddressableVersion);
     ctx.log('info', `cloned in ${Date.now() - started} ms; commit ${commit.sha().slice(0, 12)}; ${tags.length} tags`);
     await ctx.checkpoint();
 
@@ -75,7 +79,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       config,
       skipVersionFiltering: params.skipVersionFiltering,
       maxFileBytes: deps.config.maxDocFileBytes,
-      versionHint: params.ref ?? sameCommitTags[0],
+      versionHint: params.ref ?? commitTags[0],
     });
     logSkipped(ctx, skipped);
     const byPath = new Map(files.map((f) => [f.path, f]));
@@ -143,7 +147,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     // From here the build becomes visible: a cancel that comes later is refused.
     await ctx.commit();
     const described = readme ? describeFromReadme(readme) : {};
-    const repoName = job.libraryId.split('/').pop() ?? job.libraryId;
+    const repoName = clientLibraryId(job.libraryId).split('/').pop() ?? job.libraryId;
     const publishDeps: PublishDeps = deps;
     const totals = await publishGeneration(
       publishDeps,
@@ -166,7 +170,11 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
 
     if (params.followPreviousVersions && job.version === 'latest' && config?.previousVersions?.length) {
-      await deps.enqueueVersions(job, config.previousVersions.map((v) => v.tag), tags);
+      const wanted = config.previousVersions.map((v) => v.tag);
+      for (const tag of wanted.filter((t) => !isAddressableVersion(t))) {
+        ctx.log('warn', `previousVersions: "${tag}" is not a version name a client can address (letters, digits, ".", "_", "+", "-"; not "latest"); skipped`);
+      }
+      await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

@@ -88,3 +88,11 @@ test('the presenter copies, so the response never shares the stored arrays', (t)
   t.not(json.snippets[0].breadcrumb, RANKED_FIXTURE[0].doc.breadcrumb);
   t.deepEqual(formatContextJson([]), { codeSnippets: [], infoSnippets: [], snippets: [] });
 });
+
+test('a source on the server disk is presented by its place in the repository (codeId, pageId, source.url)', (t) => {
+  const onDisk = RANKED_FIXTURE.map((s) => ({ ...s, doc: { ...s.doc, url: `file:///srv/secret/${s.doc.path}#L${s.doc.startLine}` } }));
+  const json = formatContextJson(onDisk);
+  t.false(JSON.stringify(json).includes('/srv/secret'));
+  t.false(JSON.stringify(json).includes('file:'));
+  t.is(json.snippets[0].source.url, `${RANKED_FIXTURE[0].doc.path}#L${RANKED_FIXTURE[0].doc.startLine}`);
+});

@@ -4,6 +4,7 @@
  * field by field so no stored document is ever serialised raw.
  */
 import type { ContextSnippet, RankedSnippet } from '../types';
+import { presentedSourceUrl } from '../../util/source-url';
 
 export interface CodeSnippetJson {
   codeTitle: string;
@@ -56,7 +57,7 @@ export function presentCodeSnippet(doc: ContextSnippet): CodeSnippetJson {
     codeDescription: doc.description,
     codeLanguage: doc.language,
     codeTokens: doc.tokens,
-    codeId: doc.url,
+    codeId: presentedSourceUrl(doc),
     pageTitle: doc.pageTitle,
     codeList: [{ language: doc.language, code: doc.code }],
   };
@@ -64,7 +65,7 @@ export function presentCodeSnippet(doc: ContextSnippet): CodeSnippetJson {
 
 /** An info snippet as an entry of Context7's `infoSnippets`. */
 export function presentInfoSnippet(doc: ContextSnippet): InfoSnippetJson {
-  return { pageId: doc.url, breadcrumb: doc.breadcrumb.join(' > '), content: doc.content, contentTokens: doc.tokens };
+  return { pageId: presentedSourceUrl(doc), breadcrumb: doc.breadcrumb.join(' > '), content: doc.content, contentTokens: doc.tokens };
 }
 
 /** A snippet of either kind as an entry of our ranked `snippets`. */
@@ -81,7 +82,7 @@ export function presentRankedSnippet({ doc, score }: RankedSnippet): SnippetJson
     tokens: doc.tokens,
     score: roundScore(score),
     id: doc.id,
-    source: { path: doc.path, url: doc.url, startLine: doc.startLine },
+    source: { path: doc.path, url: presentedSourceUrl(doc), startLine: doc.startLine },
   };
 }
 

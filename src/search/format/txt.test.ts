@@ -43,3 +43,10 @@ test('an info snippet without breadcrumb uses its title; no snippets give an emp
   t.true(renderSnippetText(info).startsWith('### Cookies\n\nSource: '));
   t.is(formatContextText([]), '');
 });
+
+test('a source on the server disk (snippets indexed with a file: URL) is shown by its place in the repository', (t) => {
+  const doc = { ...RANKED_FIXTURE[0].doc, url: 'file:///srv/secret/repo/docs/api/context.md#L120', path: 'docs/api/context.md', startLine: 120 };
+  const text = renderSnippetText(doc);
+  t.true(text.includes('Source: docs/api/context.md#L120'), text);
+  t.false(text.includes('/srv/secret'));
+});

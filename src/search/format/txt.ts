@@ -4,6 +4,7 @@
  * should count, so that the budget of the text answer is exact.
  */
 import type { ContextSnippet, RankedSnippet } from '../types';
+import { presentedSourceUrl } from '../../util/source-url';
 
 export const SNIPPET_SEPARATOR = '\n\n--------------------------------\n\n';
 
@@ -14,17 +15,21 @@ function fenceFor(code: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
-type RenderedFields = Pick<ContextSnippet, 'kind' | 'title' | 'description' | 'content' | 'language' | 'code' | 'breadcrumb' | 'url'>;
+type RenderedFields = Pick<ContextSnippet, 'kind' | 'title' | 'description' | 'content' | 'language' | 'code' | 'breadcrumb' | 'url' | 'path' | 'startLine'>;
 
-/** One snippet as Markdown: `### title`, `Source: url`, description and fenced code; or the breadcrumb and prose. */
+/**
+ * One snippet as Markdown: `### title`, `Source: url`, description and fenced code; or the
+ * breadcrumb and prose. A source on this server's disk is shown by its place in the repository.
+ */
 export function renderSnippetText(doc: RenderedFields): string {
+  const url = presentedSourceUrl(doc);
   if (doc.kind === 'code') {
     const fence = fenceFor(doc.code);
     const description = doc.description.trim() === '' ? '' : `${doc.description}\n\n`;
-    return `### ${doc.title}\n\nSource: ${doc.url}\n\n${description}${fence}${doc.language}\n${doc.code}\n${fence}`;
+    return `### ${doc.title}\n\nSource: ${url}\n\n${description}${fence}${doc.language}\n${doc.code}\n${fence}`;
   }
   const heading = doc.breadcrumb.length > 0 ? doc.breadcrumb.join(' > ') : doc.title;
-  return `### ${heading}\n\nSource: ${doc.url}\n\n${doc.content}`;
+  return `### ${heading}\n\nSource: ${url}\n\n${doc.content}`;
 }
 
 /** The `type=txt` body of `GET /v2/context`: the snippets in rank order. */

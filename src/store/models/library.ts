@@ -21,7 +21,11 @@ export interface LibraryVersionRecord {
 }
 
 export interface LibraryRecord {
-  _id: string; // library id, e.g. /koajs/koa
+  /**
+   * The stored key: the client id (`/koajs/koa`) for a public library, `<client id>~<teamId>`
+   * for a team's private copy (see store/libraries.ts, "Copies and scopes").
+   */
+  _id: string;
   source: LibrarySource;
   title: string;
   description: string;

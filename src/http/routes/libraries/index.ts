@@ -12,6 +12,7 @@ import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } f
 import { canSeeLibrary, assertAdmin, assertCanCancelJob } from '../../../auth/authorize';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
+import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
 
 export function libraryRoutes(services: Services): Router {
   const router = new Router();
@@ -34,7 +35,7 @@ export function libraryRoutes(services: Services): Router {
 
   router.get('/jobs', authenticate(services, { required: true, anonymousOperation: 'jobs' }), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
-    const libraryId = typeof ctx.query.libraryId === 'string' ? parseLibraryId(ctx.query.libraryId).libraryId : undefined;
+    const libraryId = typeof ctx.query.libraryId === 'string' ? await libraryKeyFor(services, principal, parseLibraryId(ctx.query.libraryId).libraryId) : undefined;
     const limit = Math.min(Math.max(Number(ctx.query.limit ?? 50) || 50, 1), 200);
     const jobs = await services.jobs.list({ libraryId, teamIds: teamScope(principal), limit });
     ctx.body = { jobs: jobs.map((j) => presentJob(j, false)) };
@@ -71,9 +72,9 @@ export function libraryRoutes(services: Services): Router {
 
   router.get('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const lib = await services.libraries.get(id, { fresh: true });
-    if (!lib || !canSeeLibrary(ctx.state.principal as Principal, lib)) throw new LibraryNotFoundError(id);
-    const jobs = await services.jobs.list({ libraryId: id, limit: 20 });
+    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+    if (!lib) throw new LibraryNotFoundError(id);
+    const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
     ctx.body = { ...presentLibrary(lib), jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
@@ -87,10 +88,11 @@ export function libraryRoutes(services: Services): Router {
     if (body.aliases !== undefined && !(Array.isArray(body.aliases) && body.aliases.every((a) => typeof a === 'string' && a.length <= 100))) {
       throw new ValidationError('aliases must be a list of strings.', 'aliases');
     }
-    const updated = await services.libraries.modify(id, () => ({
+    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+    const updated = lib && (await services.libraries.modify(lib._id, () => ({
       ...(typeof body.trustScore === 'number' ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
       ...(Array.isArray(body.aliases) ? { aliases: body.aliases as string[] } : {}),
-    }));
+    })));
     if (!updated) throw new LibraryNotFoundError(id);
     ctx.body = presentLibrary(updated);
   });
@@ -98,12 +100,12 @@ export function libraryRoutes(services: Services): Router {
   router.delete('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const lib = await services.libraries.get(id, { fresh: true });
-    if (!lib || !canSeeLibrary(principal, lib)) throw new LibraryNotFoundError(id);
+    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+    if (!lib) throw new LibraryNotFoundError(id);
     if (!lib.private) assertAdmin(principal);
-    await services.libraries.delete(id);
-    await services.snippets.deleteGenerations({ libraryId: id });
-    await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(id)}@` } });
+    await services.libraries.delete(lib._id);
+    await services.snippets.deleteGenerations({ libraryId: lib._id });
+    await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(lib._id)}@` } });
     ctx.body = { libraryName: id, message: `${id} was deleted.` };
   });
 

@@ -49,5 +49,6 @@ export function readUploadForm(ctx: Context): UploadInput {
     libraryTitle: text(body, 'libraryTitle', 200),
     description: text(body, 'description', 2000),
     force: flag(body, 'force') === true,
+    public: flag(body, 'public'),
   };
 }

@@ -6,8 +6,8 @@
 import Router from '@koa/router';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { canSeeLibrary } from '../../../auth/authorize';
 import { parseLibraryId } from '../../../libraries/ids';
+import { usageKeyFor } from '../../../libraries/access';
 import { authenticate } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { ValidationError } from '../../../errors';
@@ -20,9 +20,8 @@ export function metricsRoutes(services: Services): Router {
     if (!raw) throw new ValidationError('libraryId is required (e.g. /owner/repo).', 'libraryId');
     const { libraryId } = parseLibraryId(raw);
     const days = intParam(ctx.query.days, 'days', 1, 90, 30);
-    const library = await services.libraries.get(libraryId);
-    const visible = !library || canSeeLibrary(ctx.state.principal as Principal, library);
-    ctx.body = visible ? await services.usage.metrics(libraryId, days) : services.usage.empty(libraryId, days);
+    const key = await usageKeyFor(services, ctx.state.principal as Principal, libraryId);
+    ctx.body = key ? { ...(await services.usage.metrics(key, days)), libraryId } : services.usage.empty(libraryId, days);
   });
   return router;
 }

@@ -1,0 +1,66 @@
+/**
+ * Which copy of a library a caller addresses by its client id (`/acme/internal`): the
+ * caller's side of `LibraryRepository.resolve` (store/libraries.ts, "Copies and scopes").
+ * HTTP routes, MCP, the retrieval and library use cases all come through here, so a client id
+ * means the same copy everywhere.
+ */
+import type { Services } from '../services';
+import type { Principal } from '../auth/principal';
+import { canSeeLibrary } from '../auth/authorize';
+import type { LibraryRecord } from '../store/models/library';
+import { ValidationError } from '../errors';
+
+/** The teams whose private copies a caller addresses by client id, the default team first. */
+export function callerTeams(principal: Principal): string[] {
+  if (principal.kind !== 'user') return [];
+  const first = principal.defaultTeamId && principal.teamIds.includes(principal.defaultTeamId) ? [principal.defaultTeamId] : [];
+  return [...first, ...principal.teamIds.filter((t) => !first.includes(t))];
+}
+
+export interface FindLibraryOptions {
+  fresh?: boolean;
+  /**
+   * Address one team's private copy instead (admins, the service key and the team's members):
+   * the way to reach another team's copy, which a client id alone never resolves to.
+   */
+  teamId?: string;
+}
+
+/**
+ * The copy of `clientId` the caller addresses, or null (no such library, or none the caller
+ * may see: the caller cannot tell which).
+ */
+export async function findLibraryFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord | null> {
+  if (options.teamId !== undefined) {
+    const copy = await services.libraries.findCopy(clientId, options.teamId, options);
+    return copy && canSeeLibrary(principal, copy) ? copy : null;
+  }
+  const copy = await services.libraries.resolve(clientId, callerTeams(principal), options);
+  return copy && canSeeLibrary(principal, copy) ? copy : null;
+}
+
+/**
+ * The key whose usage a caller may read for `clientId`: its copy's key; the client id itself
+ * when no record holds it (usage of a deleted or never-added library is not private); none
+ * when the client id's own record is a copy the caller cannot see.
+ */
+export async function usageKeyFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string): Promise<string | undefined> {
+  const copy = await findLibraryFor(services, principal, clientId);
+  if (copy) return copy._id;
+  return (await services.libraries.get(clientId)) ? undefined : clientId;
+}
+
+/**
+ * The stored key to filter records (jobs) of `clientId` by: the caller's copy's key, or the
+ * client id itself when the caller has no copy to see (which then matches nothing private).
+ */
+export async function libraryKeyFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string): Promise<string> {
+  return (await findLibraryFor(services, principal, clientId))?._id ?? clientId;
+}
+
+/** The optional `teamId` query parameter that addresses one team's private copy. */
+export function teamIdParam(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value.length > 100) throw new ValidationError('teamId must be one team id.', 'teamId');
+  return value;
+}
