@@ -6,6 +6,7 @@ import { busy, every, page, errorBox, TERMINAL_JOB_STATES } from '../ui.js';
 import { jobSummary, jobHref } from './jobs.js';
 import { libraryHref } from './libraries.js';
 import { findNewJob } from './library.js';
+import { isAdmin } from '../session.js';
 
 const HOSTS = [
   ['github', 'GitHub'],
@@ -105,6 +106,8 @@ function openapiForm(signal) {
   const title = h('input', { type: 'text', name: 'libraryTitle', maxlength: 200 });
   const description = h('textarea', { name: 'description', maxlength: 2000, rows: 3 });
   const force = checkbox('Replace an existing library with the same id', { name: 'force' });
+  // A team's upload is private to the team; only admins may publish one to every caller.
+  const publish = isAdmin() ? checkbox('Public: every caller can query it (otherwise private to your team)', { name: 'public' }) : null;
   const result = h('div');
   const submit = h('button', { type: 'submit' }, 'Upload specification');
   const form = h(
@@ -115,6 +118,7 @@ function openapiForm(signal) {
     field('Library title', title, 'Defaults to the title in the specification.'),
     field('Description', description),
     force,
+    publish,
     h('div.actions', submit),
     result,
   );
@@ -131,6 +135,7 @@ function openapiForm(signal) {
     if (title.value.trim()) data.append('libraryTitle', title.value.trim());
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
+    if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
     await busy(submit, () => submitAndFollow(result, () => request('POST', '/add/openapi-upload', { form: data, signal }), signal, { kind: null }), { label: 'Uploading…' });
   });
   return form;

@@ -4,7 +4,8 @@ import { get } from '../api.js';
 import { page, showError, table, every } from '../ui.js';
 
 /** The hash route of a library's page. */
-export const libraryHref = (id) => `#/library${String(id).split('/').map(encodeURIComponent).join('/')}`;
+/** A library's page; `teamId` names a team's private copy (an id can have one per team and a public one). */
+export const libraryHref = (id, teamId) => `#/library${String(id).split('/').map(encodeURIComponent).join('/')}${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`;
 
 /** "latest" (the default branch) when built, then the tags. */
 export function versionList(lib) {
@@ -31,7 +32,7 @@ export async function renderLibraries({ root, query, signal }) {
       listSlot,
       table(
         [
-          { label: 'Library', cell: (l) => [h('a', { href: libraryHref(l.id) }, l.title || l.id), h('div.small.muted.mono', l.id), l.private ? h('span.badge.warn', 'private') : null] },
+          { label: 'Library', cell: (l) => [h('a', { href: libraryHref(l.id, l.private ? l.teamId : undefined) }, l.title || l.id), h('div.small.muted.mono', l.id), l.private ? h('span.badge.warn', 'private') : null] },
           { label: 'State', cell: (l) => stateBadge(l.state) },
           { label: 'Versions', cell: (l) => versionList(l) },
           { label: 'Snippets', num: true, cell: (l) => formatNumber(l.totalSnippets) },

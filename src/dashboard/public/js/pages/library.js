@@ -6,9 +6,11 @@ import { navigate } from '../router.js';
 import { isAdmin } from '../session.js';
 import { jobsTable, jobHref } from './jobs.js';
 
-export async function renderLibrary({ root, params, signal }) {
+export async function renderLibrary({ root, params, query, signal }) {
   const id = params.id;
   const path = `/libraries/${libraryPath(id)}`;
+  // Which copy: a team's private one (?team=), else the one the API resolves for this user.
+  const copy = query?.get('team') ? { teamId: query.get('team') } : undefined;
   const body = h('div', h('p.muted', 'Loading…'));
   const errors = h('div');
   mount(root, ...page(id, errors, body));
@@ -16,7 +18,7 @@ export async function renderLibrary({ root, params, signal }) {
   let lib;
   let drawn = '';
   const load = async () => {
-    lib = await get(path, undefined, { signal });
+    lib = await get(path, copy, { signal });
     // Redraw only on change, so a poll does not reset what is being typed.
     const snapshot = JSON.stringify(lib);
     if (snapshot !== drawn) draw();
@@ -106,7 +108,7 @@ export async function renderLibrary({ root, params, signal }) {
         const ok = await confirmDialog({ title: `Delete ${lib.id}?`, message: 'All its versions and snippets are removed; clients can no longer query it. This cannot be undone (you can add it again later).', confirmLabel: 'Delete library', danger: true });
         if (!ok) return;
         await busy(button, async () => {
-          await del(path);
+          await del(path, { query: copy });
           flash('ok', `${lib.id} was deleted.`, { next: true });
           navigate('/libraries');
         }, { errorSlot: errors });
@@ -121,7 +123,7 @@ export async function renderLibrary({ root, params, signal }) {
     form.addEventListener('submit', async (event) => {
       event.preventDefault();
       await busy(save, async () => {
-        await patch(path, { trustScore: Number(input.value) });
+        await patch(path, { trustScore: Number(input.value) }, { query: copy });
         flash('ok', 'Trust score saved.');
         await load();
       }, { errorSlot: formErrors });
