@@ -35,6 +35,8 @@ export interface Authenticated {
   mustChangePassword: boolean;
   /** The session id, for a cookie session. */
   sessionId?: string;
+  /** A session cookie came that is no longer valid (expired, signed out, or forged). */
+  staleSession?: boolean;
 }
 
 export interface IdentifiedRequest {
@@ -82,7 +84,7 @@ export class AuthService {
         return { identity: `user:${claims.sub}`, tier: 'key', resolve: memo(() => this.resolveSession(claims, credentials)) };
       }
     }
-    const anonymous: Authenticated = { principal: { kind: 'anonymous', clientId: address }, mustChangePassword: false };
+    const anonymous: Authenticated = { principal: { kind: 'anonymous', clientId: address }, mustChangePassword: false, ...(credentials.sessionToken ? { staleSession: true } : {}) };
     return { identity: `ip:${address}`, tier: 'anonymous', resolve: async () => anonymous };
   }
 
@@ -107,7 +109,7 @@ export class AuthService {
     const [session, user] = await Promise.all([this.deps.sessions.find(claims.jti), this.deps.users.getForAuth(claims.sub)]);
     if (!session || session.userId !== claims.sub || !user) {
       // A logged-out or expired cookie is no credential at all: the caller is anonymous.
-      return { principal: { kind: 'anonymous', clientId: credentials.clientAddress }, mustChangePassword: false };
+      return { principal: { kind: 'anonymous', clientId: credentials.clientAddress }, mustChangePassword: false, staleSession: true };
     }
     if (credentials.unsafeMethod && !(credentials.csrfToken && safeEqual(credentials.csrfToken, claims.csrf))) {
       throw new ForbiddenError('Missing or wrong X-CSRF-Token header: send the value of the shelfmark_csrf cookie with every write made with a session.');

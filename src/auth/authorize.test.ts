@@ -1,5 +1,6 @@
 import test from 'ava';
-import { assertAdmin, assertCanAddPrivateRepo, assertCredentialsChanged, assertTeamOwnerOrAdmin, canSeeLibrary, canSeeTeam } from './authorize';
+import { assertAdmin, assertCanAddPrivateRepo, assertCredentialsChanged, canSeeLibrary, canSeeTeam } from './authorize';
+import { authorize } from './permissions';
 import type { Principal, UserPrincipal } from './principal';
 import { ForbiddenError } from '../errors';
 
@@ -48,9 +49,10 @@ test('assertAdmin: admins and the service key pass, others are forbidden', (t) =
   t.throws(() => assertAdmin(anonymous), { instanceOf: ForbiddenError });
 });
 
-test('assertTeamOwnerOrAdmin and canSeeTeam', (t) => {
-  t.notThrows(() => assertTeamOwnerOrAdmin(user({ ownerOf: ['team_a'] }), 'team_a'));
-  t.throws(() => assertTeamOwnerOrAdmin(user(), 'team_a'), { instanceOf: ForbiddenError });
+test('team-owner rules of the permissions table, and canSeeTeam', (t) => {
+  t.notThrows(() => authorize(user({ ownerOf: ['team_a'] }), 'policies.update', { teamId: 'team_a' }));
+  t.throws(() => authorize(user(), 'policies.update', { teamId: 'team_a' }), { instanceOf: ForbiddenError });
+  t.notThrows(() => authorize(user({ role: 'admin' }), 'policies.update', { teamId: 'team_b' }));
   t.true(canSeeTeam(user(), 'team_a'));
   t.false(canSeeTeam(user(), 'team_b'));
   t.true(canSeeTeam(user({ role: 'admin' }), 'team_b'));
@@ -73,4 +75,30 @@ test('canSeeLibrary: private libraries only for their team, admins and the servi
   t.true(canSeeLibrary(user({ role: 'admin', teamIds: [] }), priv));
   t.true(canSeeLibrary(service, priv));
   t.false(canSeeLibrary(user(), { private: true, teamId: null }));
+});
+
+test('authorize: session-only operations refuse keys and the global API_KEY; account operations refuse the API_KEY', (t) => {
+  const session = user({ via: 'session', role: 'admin' });
+  t.notThrows(() => authorize(session, 'keys.create'));
+  t.throws(() => authorize(user({ role: 'admin' }), 'keys.create'), { instanceOf: ForbiddenError, message: /dashboard session/ });
+  t.throws(() => authorize(service, 'teams.delete'), { instanceOf: ForbiddenError, message: /dashboard session/ });
+  t.throws(() => authorize(service, 'credentials.list'), { instanceOf: ForbiddenError, message: /user account/ });
+  t.notThrows(() => authorize(service, 'users.list'), 'the API_KEY is an admin key');
+  t.throws(() => authorize(user({ via: 'session' }), 'teams.delete'), { instanceOf: ForbiddenError, message: /admin role/ });
+});
+
+test('authorize: jobs are cancelled by their starter, their team owners and admins', (t) => {
+  const job = { createdBy: 'usr_2', teamId: 'team_a' };
+  t.throws(() => authorize(user(), 'jobs.cancel', job), { instanceOf: ForbiddenError });
+  t.notThrows(() => authorize(user({ userId: 'usr_2' }), 'jobs.cancel', job));
+  t.notThrows(() => authorize(user({ ownerOf: ['team_a'] }), 'jobs.cancel', job));
+  t.throws(() => authorize(user({ ownerOf: ['team_a'] }), 'jobs.cancel', { createdBy: 'usr_2', teamId: null }), { instanceOf: ForbiddenError });
+  t.throws(() => authorize(anonymous, 'jobs.cancel', job), { instanceOf: ForbiddenError });
+});
+
+test('authorize: a private library is deleted by its team owners, a public one by admins only', (t) => {
+  t.throws(() => authorize(user(), 'libraries.delete', { private: true, teamId: 'team_a' }), { instanceOf: ForbiddenError });
+  t.notThrows(() => authorize(user({ ownerOf: ['team_a'] }), 'libraries.delete', { private: true, teamId: 'team_a' }));
+  t.throws(() => authorize(user({ ownerOf: ['team_a'] }), 'libraries.delete', { private: false, teamId: null }), { instanceOf: ForbiddenError });
+  t.notThrows(() => authorize(user({ role: 'admin' }), 'libraries.delete', { private: false, teamId: null }));
 });

@@ -1,6 +1,7 @@
 /**
- * Authorization as one-line asserts inside handlers (`assertAdmin(principal)`). Each throws
- * the spec's error; TypeScript narrows the principal afterwards.
+ * Authorization helpers beside the permissions table (auth/permissions.ts, whose
+ * `authorize` the routes call): visibility (`canSeeLibrary`, `canSeeTeam`), the spec's
+ * private-repository rules, and asserts that narrow the principal's type.
  */
 import { ForbiddenError } from '../errors';
 import { planIncludesPrivateRepos } from './plans';
@@ -41,12 +42,6 @@ export function isTeamOwner(principal: Principal, teamId: string): boolean {
   return principal.kind === 'user' && principal.ownerOf?.includes(teamId) === true;
 }
 
-/** Team owners of `teamId`, admins and the service key pass; others get 403 forbidden. */
-export function assertTeamOwnerOrAdmin(principal: Principal, teamId: string): void {
-  if (isAdminLike(principal) || isTeamOwner(principal, teamId)) return;
-  throw new ForbiddenError('This action requires the team owner or admin role.');
-}
-
 /** Whether the principal belongs to `teamId` (admins and the service key see every team). */
 export function canSeeTeam(principal: Principal, teamId: string): boolean {
   return isAdminLike(principal) || (principal.kind === 'user' && principal.teamIds.includes(teamId));
@@ -66,13 +61,3 @@ export function canSeeLibrary(principal: Principal, library: { private: boolean;
   return library.teamId !== null && principal.teamIds.includes(library.teamId);
 }
 
-/**
- * Who may cancel a job: admins and the service key, the user who started it, and owners of
- * the team of a private library's job. Other signed-in users (whose jobs are visible when
- * the library is public) get 403 forbidden.
- */
-export function assertCanCancelJob(principal: Principal, job: { createdBy: string | null; teamId: string | null }): void {
-  if (isAdminLike(principal)) return;
-  if (principal.kind === 'user' && (job.createdBy === principal.userId || (job.teamId !== null && isTeamOwner(principal, job.teamId)))) return;
-  throw new ForbiddenError('Only the user who started a job, an owner of its team or an admin can cancel it.');
-}

@@ -3,6 +3,7 @@
  * request context → error funnel → body parsing → routes → JSON 404.
  */
 import Koa from 'koa';
+import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Services } from '../services';
 import { errorFunnel } from './middlewares/errors';
@@ -26,30 +27,32 @@ export function createApp(services: Services): Koa {
   app.use(requestContext({ log: services.log }));
   app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => services.monitor.suspect(store) }));
   app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token
-  app.use(mcpRoutes(services).routes()); // /mcp parses its own body: bad JSON is a JSON-RPC parse error
+  const routers = appRouters(services);
+  app.use(routers.mcp.routes()); // /mcp parses its own body: bad JSON is a JSON-RPC parse error
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
-
-  const health = healthRoutes(services);
-  app.use(health.routes()).use(health.allowedMethods());
+  app.use(routers.health.routes()).use(routers.health.allowedMethods());
   app.use(dashboardStatic()); // the web UI's static files at /dashboard (GET/HEAD only)
-
-  // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
-  for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services)]) {
-      routes.prefix(prefix);
-      app.use(routes.routes()).use(routes.allowedMethods());
-    }
-  }
-  for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
-      routes.prefix(prefix);
-      app.use(routes.routes()).use(routes.allowedMethods());
-    }
-  }
-  for (const routes of [legacyRoutes(services), v1RefreshRoutes(services)]) app.use(routes.routes()).use(routes.allowedMethods());
+  for (const routes of routers.api) app.use(routes.routes()).use(routes.allowedMethods());
 
   app.use(async function notFound(ctx) {
     if (ctx.body === undefined && ctx.status === 404) throw new NotFoundError(`No route for ${ctx.method} ${ctx.path}.`);
   });
   return app;
+}
+
+/**
+ * Every router of the app. Each route is named after its operation in the permissions
+ * table (auth/permissions.ts); the route-table test reads them from here.
+ */
+export function appRouters(services: Services): { mcp: Router; health: Router; api: Router[] } {
+  const api: Router[] = [];
+  // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
+  for (const prefix of ['/v2', '/api/v2']) {
+    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
+      routes.prefix(prefix);
+      api.push(routes);
+    }
+  }
+  api.push(legacyRoutes(services), v1RefreshRoutes(services));
+  return { mcp: mcpRoutes(services), health: healthRoutes(services), api };
 }

@@ -16,7 +16,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import type { Logger } from '../logger';
-import { authenticate } from '../http/middlewares/auth';
+import { guard } from '../http/middlewares/auth';
 import { rateLimit } from '../http/middlewares/rate-limit';
 import { RateLimitError } from '../errors';
 import { inProcessBackend } from './backends/in-process';
@@ -79,8 +79,9 @@ export function mcpRoutes(services: Services): Router {
   const router = new Router();
 
   router.post(
+    'mcp.call',
     '/mcp',
-    authenticate(services, { required: false }),
+    guard(services),
     parseJsonRpcBody(),
     rateLimitToolCalls(rateLimit(services, { class: 'standard' })),
     async function serveMcp(ctx) {
@@ -109,7 +110,7 @@ export function mcpRoutes(services: Services): Router {
   );
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
-  router.all('/mcp', async function mcpMethodNotAllowed(ctx) {
+  router.all('mcp.call', '/mcp', async function mcpMethodNotAllowed(ctx) {
     sendJsonRpcError(ctx, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
   });
 

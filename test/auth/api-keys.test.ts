@@ -1,19 +1,23 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, bearer, makeUser } from './fixtures';
+import { adminKey, adminSession, bearer, makeUser, sessionHeaders } from './fixtures';
 import { apiKeyIdFor, hashApiKey } from '../../src/auth/crypto';
 
 let app: TestApp;
 let admin: string;
+/** Keys are managed in a dashboard session (a key cannot mint or delete keys). */
+let adminS: Record<string, string>;
 test.before(async () => {
   app = await createTestApp();
   admin = await adminKey(app);
+  adminS = await adminSession(app);
 });
 test.after.always(async () => {
   await app?.close();
 });
 
-const NEEDS_KEY = '/v2/admin/keys';
+/** An endpoint that needs a credential and takes keys. */
+const NEEDS_KEY = '/v2/auth/me';
 
 test('a missing key where one is required is 401 invalid_api_key', async (t) => {
   const res = await app.request.get(NEEDS_KEY);
@@ -47,14 +51,14 @@ test('an unknown well-formed key is 401 invalid_api_key', async (t) => {
 });
 
 test('create shows the value once; list shows only its prefix; only a hash is stored', async (t) => {
-  const created = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'ci pipeline' });
+  const created = await app.request.post('/v2/admin/keys').set(adminS).send({ name: 'ci pipeline' });
   t.is(created.status, 201);
   t.regex(created.body.value, /^smk_[A-Za-z0-9_-]{43}$/);
   t.is(created.body.name, 'ci pipeline');
   t.is(created.body.prefix, created.body.value.slice(0, 12));
   t.is(created.body.lastUsedAt, null);
 
-  const list = await app.request.get('/v2/admin/keys').set(bearer(admin));
+  const list = await app.request.get('/v2/admin/keys').set(adminS);
   t.is(list.status, 200);
   const listed = list.body.keys.find((k: { id: string }) => k.id === created.body.id);
   t.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
@@ -68,37 +72,47 @@ test('create shows the value once; list shows only its prefix; only a hash is st
 
 test('keys are named: a missing or empty name is 400 validation_error', async (t) => {
   for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'ok', scopes: ['read'] }]) {
-    const res = await app.request.post('/v2/admin/keys').set(bearer(admin)).send(body);
+    const res = await app.request.post('/v2/admin/keys').set(adminS).send(body);
     t.is(res.status, 400, JSON.stringify(body));
     t.is(res.body.error, 'validation_error');
   }
 });
 
 test('deleting a key revokes it: the very next request with it is 401', async (t) => {
-  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'to delete' });
+  const { body } = await app.request.post('/v2/admin/keys').set(adminS).send({ name: 'to delete' });
   const key = body.value as string;
   t.is((await app.request.get(NEEDS_KEY).set(bearer(key))).status, 200);
-  const del = await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(admin));
+  const del = await app.request.delete(`/v2/admin/keys/${body.id}`).set(adminS);
   t.is(del.status, 200);
   const next = await app.request.get(NEEDS_KEY).set(bearer(key));
   t.is(next.status, 401);
   t.is(next.body.error, 'invalid_api_key');
   // And it cannot be undone: deleting again is 404.
-  t.is((await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(admin))).status, 404);
+  t.is((await app.request.delete(`/v2/admin/keys/${body.id}`).set(adminS)).status, 404);
 });
 
-test('a key can delete itself, and is dead on the next request', async (t) => {
-  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'self' });
-  t.is((await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(body.value))).status, 200);
-  t.is((await app.request.get(NEEDS_KEY).set(bearer(body.value))).status, 401);
+test('a key cannot list, mint or delete keys (itself included): keys are managed in a dashboard session', async (t) => {
+  const { body } = await app.request.post('/v2/admin/keys').set(adminS).send({ name: 'self' });
+  for (const res of [
+    await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(body.value)),
+    await app.request.post('/v2/admin/keys').set(bearer(body.value)).send({ name: 'minted by a key' }),
+    await app.request.get('/v2/admin/keys').set(bearer(body.value)),
+  ]) {
+    t.is(res.status, 403);
+    t.is(res.body.error, 'forbidden');
+    t.regex(res.body.message, /dashboard session/);
+  }
+  t.is((await app.request.get(NEEDS_KEY).set(bearer(body.value))).status, 200, 'the key still works');
+  t.is((await app.services.keys.list('usr_admin')).filter((k) => k.name === 'minted by a key').length, 0);
 });
 
 test("a user cannot see or delete another user's keys", async (t) => {
   const member = await makeUser(app);
-  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'admin only' });
-  const res = await app.request.delete(`/v2/admin/keys/${body.id}`).set(bearer(member.key));
+  const memberS = await sessionHeaders(app, member.username, member.password);
+  const { body } = await app.request.post('/v2/admin/keys').set(adminS).send({ name: 'admin only' });
+  const res = await app.request.delete(`/v2/admin/keys/${body.id}`).set(memberS);
   t.is(res.status, 404);
-  const list = await app.request.get('/v2/admin/keys').set(bearer(member.key));
+  const list = await app.request.get('/v2/admin/keys').set(memberS);
   t.false(list.body.keys.some((k: { id: string }) => k.id === body.id));
   t.is((await app.request.get(NEEDS_KEY).set(bearer(body.value))).status, 200, 'still valid');
 });
@@ -142,18 +156,18 @@ test('lastUsedAt is recorded on use, at most once a minute', async (t) => {
 test('deleting a user revokes their keys at once', async (t) => {
   const member = await makeUser(app);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 200);
-  t.is((await app.request.delete(`/v2/admin/users/${member.userId}`).set(bearer(admin))).status, 200);
+  t.is((await app.request.delete(`/v2/admin/users/${member.userId}`).set(adminS)).status, 200);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(member.key))).status, 401);
 });
 
 test('a key is found by the id derived from its hash; keys stored with older random ids still work', async (t) => {
-  const { body } = await app.request.post('/v2/admin/keys').set(bearer(admin)).send({ name: 'derived id' });
+  const { body } = await app.request.post('/v2/admin/keys').set(adminS).send({ name: 'derived id' });
   t.is(body.id, apiKeyIdFor(hashApiKey(body.value)));
   // A key as earlier versions stored it: a random id, found through the hash index.
   const legacy = `smk_${'L'.repeat(43)}`;
   const adminUser = await app.services.mongo.collection('api_keys').findOne({ _id: body.id } as never);
   await app.services.mongo.collection('api_keys').insertOne({ _id: 'key_0123456789abcdef01', userId: adminUser?.userId, name: 'legacy', hash: hashApiKey(legacy), prefix: legacy.slice(0, 12), createdAt: new Date(), lastUsedAt: null } as never);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 200);
-  t.is((await app.request.delete('/v2/admin/keys/key_0123456789abcdef01').set(bearer(admin))).status, 200);
+  t.is((await app.request.delete('/v2/admin/keys/key_0123456789abcdef01').set(adminS)).status, 200);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 401, 'revoked at once');
 });

@@ -12,6 +12,8 @@ let services: Services;
 let request: ReturnType<typeof supertest>;
 const logLines: string[] = [];
 let key: string;
+/** Connections are changed in a dashboard session (a key may only list them). */
+let session: Record<string, string>;
 let userId: string;
 const TOKEN = 'ghp_SuperSecretHostingToken1234567890abcd';
 
@@ -23,6 +25,10 @@ test.before(async () => {
   const user = await services.users.create({ username: 'cred-user', password: 'password-123', role: 'member' });
   userId = user._id;
   key = (await services.keys.create(userId, 'k')).value;
+  const res = await request.post('/v2/auth/login').send({ username: 'cred-user', password: 'password-123' });
+  const cookies = (res.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]);
+  const csrf = cookies.find((c) => c.startsWith('shelfmark_csrf='))?.split('=')[1] ?? '';
+  session = { Cookie: cookies.join('; '), 'X-CSRF-Token': csrf };
 });
 test.after.always(async () => {
   if (services) {
@@ -32,7 +38,7 @@ test.after.always(async () => {
 });
 
 test.serial('PUT stores the token encrypted at rest; GET shows only connected and the last 4', async (t) => {
-  const put = await request.put('/v2/admin/credentials/github').set(bearer(key)).send({ token: TOKEN });
+  const put = await request.put('/v2/admin/credentials/github').set(session).send({ token: TOKEN });
   t.is(put.status, 200);
   t.deepEqual({ host: put.body.host, connected: put.body.connected, last4: put.body.last4 }, { host: 'github', connected: true, last4: 'abcd' });
   t.false(JSON.stringify(put.body).includes(TOKEN.slice(0, -4)));
@@ -62,19 +68,19 @@ test.serial('tokenFor gives the git indexer the decrypted token; other users and
 });
 
 test.serial('replacing and deleting a connection', async (t) => {
-  t.is((await request.put('/v2/admin/credentials/github').set(bearer(key)).send({ token: 'short' })).body.last4, '', 'short tokens show nothing');
+  t.is((await request.put('/v2/admin/credentials/github').set(session).send({ token: 'short' })).body.last4, '', 'short tokens show nothing');
   t.is(await services.credentials.tokenFor(userId, 'github'), 'short');
-  t.is((await request.delete('/v2/admin/credentials/github').set(bearer(key))).status, 200);
+  t.is((await request.delete('/v2/admin/credentials/github').set(session)).status, 200);
   t.is(await services.credentials.tokenFor(userId, 'github'), undefined);
-  t.is((await request.delete('/v2/admin/credentials/github').set(bearer(key))).status, 404);
+  t.is((await request.delete('/v2/admin/credentials/github').set(session)).status, 404);
 });
 
 test('bad hosts and tokens are 400 validation_error', async (t) => {
-  const badHost = await request.put('/v2/admin/credentials/svn').set(bearer(key)).send({ token: 'x' });
+  const badHost = await request.put('/v2/admin/credentials/svn').set(session).send({ token: 'x' });
   t.is(badHost.status, 400);
   t.is(badHost.body.error, 'validation_error');
   for (const body of [{}, { token: '' }, { token: 'has space' }, { token: 5 }]) {
-    t.is((await request.put('/v2/admin/credentials/gitlab').set(bearer(key)).send(body)).status, 400, JSON.stringify(body));
+    t.is((await request.put('/v2/admin/credentials/gitlab').set(session).send(body)).status, 400, JSON.stringify(body));
   }
   t.is((await request.get('/v2/admin/credentials')).status, 401);
 });

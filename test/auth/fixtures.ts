@@ -67,3 +67,16 @@ export async function login(app: TestApp, username: string, password: string): P
   const csrf = cookies.get('shelfmark_csrf')?.value ?? '';
   return { cookie: `shelfmark_session=${session}; shelfmark_csrf=${csrf}`, csrf, res };
 }
+
+/** The headers of a dashboard session (cookie + CSRF echo) for `.set(...)`. */
+export async function sessionHeaders(app: TestApp, username: string, password: string): Promise<Record<string, string>> {
+  const s = await login(app, username, password);
+  return { Cookie: s.cookie, 'X-CSRF-Token': s.csrf };
+}
+
+/** A session of the default administrator (its credentials changed first, as adminKey does). */
+export async function adminSession(app: TestApp): Promise<Record<string, string>> {
+  await adminKey(app);
+  const admin = await app.services.users.require(ADMIN_ID);
+  return sessionHeaders(app, admin.username, ADMIN_PASSWORD);
+}

@@ -77,7 +77,8 @@ test('cookie-authenticated writes need X-CSRF-Token matching the session; reads 
   t.is((await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', other.csrf).send({ name: 'x' })).status, 403, "another session's token does not fit");
   t.is((await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ name: 'x' })).status, 201);
   t.is((await app.request.get('/v2/admin/keys').set('Cookie', s.cookie)).status, 200);
-  t.is((await app.request.post('/v2/admin/keys').set(bearer(user.key)).send({ name: 'key auth needs no csrf' })).status, 201);
+  const keyWrite = await app.request.patch('/v2/auth/me').set(bearer(user.key)).send({ defaultTeamId: 'team_nope' });
+  t.is(keyWrite.status, 404, 'key auth needs no CSRF token (the write gets as far as the team lookup)');
 });
 
 test('logout invalidates the session at once (the old cookie no longer works)', async (t) => {
@@ -87,7 +88,11 @@ test('logout invalidates the session at once (the old cookie no longer works)', 
   t.is(out.status, 200);
   const cleared = setCookies(out);
   t.is(cleared.get('shelfmark_session')?.value, '');
-  t.is((await app.request.get('/v2/auth/me').set('Cookie', s.cookie)).status, 401);
+  const stale = await app.request.get('/v2/auth/me').set('Cookie', s.cookie);
+  t.is(stale.status, 401);
+  t.is(stale.body.error, 'invalid_api_key');
+  t.regex(stale.body.message, /session has expired or was signed out: sign in again/, 'a stale cookie is told so, not "Missing API key"');
+  t.regex((await app.request.get('/v2/auth/me')).body.message, /Missing API key/, 'no cookie at all: the key is missing');
   // A logged-out cookie is no credential: public endpoints treat the caller as anonymous.
   t.not((await app.request.get('/v2/libs/search?libraryName=x').set('Cookie', s.cookie)).status, 401);
 });

@@ -191,7 +191,8 @@ test.serial('API keys: created and shown once, usable, then deleted and refused'
 
   // The key works against the API…
   t.is((await api('/v2/jobs', { key: value })).status, 200);
-  t.is((await api('/v2/admin/keys', { key: value })).status, 200);
+  t.is((await api('/v2/auth/me', { key: value })).status, 200);
+  t.is((await api('/v2/admin/keys', { key: value })).status, 403, 'keys are managed in the dashboard, not with a key');
 
   // …and its value is never shown again.
   await page.reload();

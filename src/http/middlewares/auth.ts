@@ -13,7 +13,9 @@ import type { Services } from '../../services';
 import type { Authenticated } from '../../auth/authenticator';
 import type { RateDecision, RateTier } from '../../auth/rate-limiter';
 import type { AnonymousOperation } from '../../auth/settings';
+import type { Principal } from '../../auth/principal';
 import { assertCredentialsChanged } from '../../auth/authorize';
+import { authorize, isOperation, ruleOf, type Operation } from '../../auth/permissions';
 import { clientAddress } from '../../auth/client-address';
 import { InvalidApiKeyError } from '../../errors';
 
@@ -43,6 +45,7 @@ export interface RequestAuth {
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MISSING_KEY = 'Missing API key: send "Authorization: Bearer smk_..." (create a key in the dashboard under API keys).';
+const SESSION_EXPIRED = 'Your session has expired or was signed out: sign in again (or send "Authorization: Bearer smk_...").';
 
 /** The request's credentials and rate-limit identity (throws 401 for a malformed key). */
 export function requestAuth(services: AuthDeps, ctx: Context): RequestAuth {
@@ -83,19 +86,44 @@ function presentedKey(ctx: Context): string | undefined {
   return header || undefined;
 }
 
+/** Authentication with explicit options, for a route outside the permissions table (tests' probes). */
 export function authenticate(services: AuthDeps, options: AuthenticateOptions): Middleware {
   return async function authenticateMiddleware(ctx, next) {
-    const auth = requestAuth(services, ctx);
-    void auth.standardHit().catch(() => undefined);
-    const { principal, mustChangePassword, sessionId } = await auth.resolve();
-    ctx.state.principal = principal;
-    ctx.state.sessionId = sessionId;
-    const required = Boolean(services.config.apiKey) || (typeof options.required === 'function' ? options.required(ctx) : options.required);
-    if (principal.kind === 'anonymous' && required) {
-      const op = options.anonymousOperation;
-      if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op))) throw new InvalidApiKeyError(MISSING_KEY);
-    }
-    if (!options.allowDefaultCredentials) assertCredentialsChanged({ mustChangePassword });
+    await authenticateRequest(services, ctx, options);
+    await next();
+  };
+}
+
+/** Sets `ctx.state.principal`; throws 401 when a credential is required and missing. */
+async function authenticateRequest(services: AuthDeps, ctx: Context, options: AuthenticateOptions): Promise<void> {
+  const auth = requestAuth(services, ctx);
+  void auth.standardHit().catch(() => undefined);
+  const { principal, mustChangePassword, sessionId, staleSession } = await auth.resolve();
+  ctx.state.principal = principal;
+  ctx.state.sessionId = sessionId;
+  const required = Boolean(services.config.apiKey) || (typeof options.required === 'function' ? options.required(ctx) : options.required);
+  if (principal.kind === 'anonymous' && required) {
+    const op = options.anonymousOperation;
+    if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op))) throw new InvalidApiKeyError(staleSession ? SESSION_EXPIRED : MISSING_KEY);
+  }
+  if (!options.allowDefaultCredentials) assertCredentialsChanged({ mustChangePassword });
+}
+
+/**
+ * The guard of a named route: the route's name is its operation in the permissions table
+ * (auth/permissions.ts), which says whether a credential is required, which permission
+ * setting lets anonymous callers in, and who may call it; resource-dependent rules are
+ * checked again in the handler with `authorize(principal, operation, resource)`.
+ */
+export function guard(services: AuthDeps): Middleware {
+  return async function guardMiddleware(ctx, next) {
+    const name = ctx.routerName;
+    if (!name || !isOperation(name)) throw new Error(`route ${ctx.method} ${ctx._matchedRoute ?? ctx.path} has no operation of the permissions table as its name`);
+    const operation: Operation = name;
+    const rule = ruleOf(operation);
+    await authenticateRequest(services, ctx, { required: rule.audience !== 'anyone', anonymousOperation: rule.anonymous, allowDefaultCredentials: rule.beforeCredentialsChange });
+    ctx.state.operation = operation;
+    authorize(ctx.state.principal as Principal, operation);
     await next();
   };
 }

@@ -29,19 +29,19 @@ export function healthRoutes(services: Services): Router {
       ...(down.length > 0 ? { message: `Unavailable: ${down.join(', ')}` } : {}),
     };
   };
-  router.get('/healthz', readiness);
-  router.get('/readyz', readiness);
-  router.get('/livez', (ctx) => {
+  router.get('health.read', '/healthz', readiness);
+  router.get('health.read', '/readyz', readiness);
+  router.get('health.read', '/livez', (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
   });
   const doc = buildOpenApiDocument();
   for (const p of ['/v2/openapi.json', '/api/v2/openapi.json']) {
-    router.get(p, (ctx) => {
+    router.get('openapi.read', p, (ctx) => {
       ctx.body = doc;
     });
   }
-  router.get('/ping', (ctx) => {
+  router.get('health.read', '/ping', (ctx) => {
     ctx.body = { status: 'ok', message: 'pong' };
   });
   return router;

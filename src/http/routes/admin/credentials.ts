@@ -24,13 +24,13 @@ function hostParam(raw: string): CredentialHost {
 const present = (c: CredentialSummary) => ({ host: c.host, connected: true, last4: c.last4, createdAt: c.createdAt, updatedAt: c.updatedAt });
 
 export function mountCredentialRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('/admin/credentials', ...chain, async (ctx) => {
+  router.get('credentials.list', '/admin/credentials', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     ctx.body = { credentials: (await services.credentials.list(principal.userId)).map(present), hosts: CREDENTIAL_HOSTS };
   });
 
-  router.put('/admin/credentials/:host', ...chain, async (ctx) => {
+  router.put('credentials.put', '/admin/credentials/:host', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     const host = hostParam(ctx.params.host);
@@ -38,7 +38,7 @@ export function mountCredentialRoutes(router: Router, services: Services, chain:
     ctx.body = present(await services.credentials.set(principal.userId, host, body.token));
   });
 
-  router.delete('/admin/credentials/:host', ...chain, async (ctx) => {
+  router.delete('credentials.delete', '/admin/credentials/:host', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     const host = hostParam(ctx.params.host);

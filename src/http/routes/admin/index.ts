@@ -1,12 +1,13 @@
 /**
  * The admin API behind the dashboard (JSON, mounted under /v2 and /api/v2): API keys,
  * users, teams and members, plans, permission settings, hosting credentials and usage.
- * Every route: authenticate (no anonymous access) → rate limit (standard) → handler with
- * its one-line authorization assert.
+ * Every route is named after its operation in the permissions table: guard (authenticate,
+ * authorize by the table) → rate limit (standard) → handler, with the one-line
+ * `authorize(principal, operation, resource)` where the rule depends on a team.
  */
 import Router from '@koa/router';
 import type { Services } from '../../../services';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { mountKeyRoutes } from './keys';
 import { mountUserRoutes } from './users';
@@ -16,7 +17,7 @@ import { mountCredentialRoutes } from './credentials';
 
 export function adminRoutes(services: Services): Router {
   const router = new Router();
-  const chain = [authenticate(services, { required: true }), rateLimit(services, { class: 'standard' })];
+  const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   mountKeyRoutes(router, services, chain);
   mountUserRoutes(router, services, chain);
   mountTeamRoutes(router, services, chain);

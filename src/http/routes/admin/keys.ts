@@ -12,13 +12,13 @@ import type { Middleware } from 'koa';
 const createKeyBody = z.object({ name: z.string().trim().min(1).max(100) }).strict();
 
 export function mountKeyRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('/admin/keys', ...chain, async (ctx) => {
+  router.get('keys.list', '/admin/keys', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     ctx.body = { keys: (await services.keys.list(principal.userId)).map(presentKey) };
   });
 
-  router.post('/admin/keys', ...chain, async (ctx) => {
+  router.post('keys.create', '/admin/keys', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     const body = parseInput(createKeyBody, ctx.request.body);
@@ -27,7 +27,7 @@ export function mountKeyRoutes(router: Router, services: Services, chain: Middle
     ctx.body = { ...presentKey(record), value, message: 'Copy the key now: it is shown only this once.' };
   });
 
-  router.delete('/admin/keys/:id', ...chain, async (ctx) => {
+  router.delete('keys.delete', '/admin/keys/:id', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     if (!(await services.keys.delete(principal.userId, ctx.params.id))) throw new NotFoundError(`API key ${ctx.params.id} not found.`);

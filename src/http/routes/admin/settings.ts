@@ -4,7 +4,6 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { assertAdmin } from '../../../auth/authorize';
 import { PLANS } from '../../../auth/plans';
 import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
 import { intParam, parseInput } from './validate';
@@ -23,23 +22,20 @@ const permissionsBody = z
   .strict();
 
 export function mountSettingsRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('/admin/plans', ...chain, (ctx) => {
+  router.get('plans.read', '/admin/plans', ...chain, (ctx) => {
     ctx.body = { plans: PLANS.map((p) => ({ id: p.id, name: p.name, privateRepositories: p.privateRepositories })) };
   });
 
-  router.get('/admin/permissions', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.get('permissions.read', '/admin/permissions', ...chain, async (ctx) => {
     ctx.body = { anonymous: await services.settings.anonymousPermissions(), descriptions: DESCRIPTIONS };
   });
 
-  router.put('/admin/permissions', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.put('permissions.update', '/admin/permissions', ...chain, async (ctx) => {
     const body = parseInput(permissionsBody, ctx.request.body);
     ctx.body = { anonymous: await services.settings.updateAnonymousPermissions(body.anonymous), descriptions: DESCRIPTIONS };
   });
 
-  router.get('/admin/usage', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.get('usage.read', '/admin/usage', ...chain, async (ctx) => {
     const days = intParam(ctx.query.days, 'days', 1, 90, 30);
     ctx.body = await services.usage.summary(days);
   });

@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
 import { isAdminLike } from '../../../auth/principal';
-import { assertAdmin, assertTeamOwnerOrAdmin, canSeeTeam } from '../../../auth/authorize';
+import { assertAdmin, canSeeTeam } from '../../../auth/authorize';
+import { authorize } from '../../../auth/permissions';
 import { PLAN_IDS } from '../../../auth/plans';
 import { ConflictError, TeamNotFoundError, UserNotFoundError, ValidationError } from '../../../errors';
 import type { TeamRecord } from '../../../store/models/team';
@@ -33,16 +34,15 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
     return team;
   }
 
-  router.get('/admin/teams', ...chain, async (ctx) => {
+  router.get('teams.list', '/admin/teams', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const teams = isAdminLike(principal) ? await services.teams.list() : principal.kind === 'user' ? await services.teams.list(principal.teamIds) : [];
     const roles = new Map(principal.kind === 'user' ? (await services.users.require(principal.userId)).memberships.map((m) => [m.teamId, m.role]) : []);
     ctx.body = { teams: teams.map((t) => presentTeam(t, { myRole: roles.get(t._id) ?? null })) };
   });
 
-  router.post('/admin/teams', ...chain, async (ctx) => {
+  router.post('teams.create', '/admin/teams', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
-    assertAdmin(principal);
     const body = parseInput(createTeamBody, ctx.request.body);
     const ownerId = body.ownerId ?? (principal.kind === 'user' ? principal.userId : undefined);
     const team = await services.accounts.createTeam({ name: body.name, plan: body.plan, ownerId });
@@ -50,25 +50,24 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
     ctx.body = presentTeam(team, { members: await services.teams.members(team._id) });
   });
 
-  router.get('/admin/teams/:id', ...chain, async (ctx) => {
+  router.get('teams.read', '/admin/teams/:id', ...chain, async (ctx) => {
     const team = await visibleTeam(ctx.state.principal as Principal, ctx.params.id);
     ctx.body = presentTeam(team, { members: await services.teams.members(team._id) });
   });
 
-  router.patch('/admin/teams/:id', ...chain, async (ctx) => {
+  router.patch('teams.update', '/admin/teams/:id', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const team = await visibleTeam(principal, ctx.params.id);
     const body = parseInput(updateTeamBody, ctx.request.body);
-    if (body.plan !== undefined) assertAdmin(principal);
-    else assertTeamOwnerOrAdmin(principal, team._id);
+    authorize(principal, 'teams.update', { teamId: team._id });
+    if (body.plan !== undefined) assertAdmin(principal); // plans decide private repositories: admins only
     const updated = await services.teams.update(team._id, body);
     ctx.body = presentTeam(updated, { members: await services.teams.members(team._id) });
   });
 
-  router.delete('/admin/teams/:id', ...chain, async (ctx) => {
+  router.delete('teams.delete', '/admin/teams/:id', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const team = await visibleTeam(principal, ctx.params.id);
-    assertAdmin(principal);
     const owned = (await services.libraries.list()).filter((l) => l.private && l.teamId === team._id);
     if (owned.length > 0) {
       throw new ConflictError(`The team still owns ${owned.length} private librar${owned.length === 1 ? 'y' : 'ies'} (${owned.slice(0, 3).map((l) => l._id).join(', ')}); delete them first.`);
@@ -77,10 +76,10 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
     ctx.body = { id: team._id, deleted: true };
   });
 
-  router.post('/admin/teams/:id/members', ...chain, async (ctx) => {
+  router.post('teams.members.add', '/admin/teams/:id/members', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const team = await visibleTeam(principal, ctx.params.id);
-    assertTeamOwnerOrAdmin(principal, team._id);
+    authorize(principal, 'teams.members.add', { teamId: team._id });
     const body = parseInput(addMemberBody, ctx.request.body);
     if (!body.userId && !body.username) throw new ValidationError('userId or username is required.', 'userId');
     const user = body.userId ? await services.users.get(body.userId) : await services.users.findByUsername(body.username ?? '');
@@ -89,21 +88,20 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
     ctx.body = { members: await services.teams.setMember(team._id, user._id, body.role) };
   });
 
-  router.patch('/admin/teams/:id/members/:userId', ...chain, async (ctx) => {
+  router.patch('teams.members.update', '/admin/teams/:id/members/:userId', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const team = await visibleTeam(principal, ctx.params.id);
-    assertTeamOwnerOrAdmin(principal, team._id);
+    authorize(principal, 'teams.members.update', { teamId: team._id });
     const body = parseInput(memberRoleBody, ctx.request.body);
     const members = await services.teams.members(team._id);
     if (!members.some((m) => m.userId === ctx.params.userId)) throw new UserNotFoundError(ctx.params.userId);
     ctx.body = { members: await services.teams.setMember(team._id, ctx.params.userId, body.role) };
   });
 
-  router.delete('/admin/teams/:id/members/:userId', ...chain, async (ctx) => {
+  router.delete('teams.members.remove', '/admin/teams/:id/members/:userId', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const team = await visibleTeam(principal, ctx.params.id);
-    const self = principal.kind === 'user' && principal.userId === ctx.params.userId;
-    if (!self) assertTeamOwnerOrAdmin(principal, team._id);
+    authorize(principal, 'teams.members.remove', { teamId: team._id, userId: ctx.params.userId });
     if (!(await services.users.get(ctx.params.userId)) || !(await services.teams.removeMember(team._id, ctx.params.userId))) {
       throw new UserNotFoundError(ctx.params.userId);
     }

@@ -4,7 +4,6 @@ import type { Middleware } from 'koa';
 import { z } from 'zod';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { assertAdmin } from '../../../auth/authorize';
 import { ConflictError, TeamNotFoundError } from '../../../errors';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../auth/passwords';
 import { presentUser } from './presenters';
@@ -27,13 +26,11 @@ const updateUserBody = z
   .strict();
 
 export function mountUserRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('/admin/users', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.get('users.list', '/admin/users', ...chain, async (ctx) => {
     ctx.body = { users: (await services.users.list()).map(presentUser) };
   });
 
-  router.post('/admin/users', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.post('users.create', '/admin/users', ...chain, async (ctx) => {
     const body = parseInput(createUserBody, ctx.request.body);
     if (body.teamId && !(await services.teams.get(body.teamId))) throw new TeamNotFoundError(body.teamId);
     const user = await services.users.create({
@@ -47,13 +44,11 @@ export function mountUserRoutes(router: Router, services: Services, chain: Middl
     ctx.body = presentUser(user);
   });
 
-  router.get('/admin/users/:id', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.get('users.read', '/admin/users/:id', ...chain, async (ctx) => {
     ctx.body = presentUser(await services.users.require(ctx.params.id));
   });
 
-  router.patch('/admin/users/:id', ...chain, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.patch('users.update', '/admin/users/:id', ...chain, async (ctx) => {
     const body = parseInput(updateUserBody, ctx.request.body);
     let user = await services.users.require(ctx.params.id);
     if (body.role === 'member' && user.role === 'admin' && (await services.users.countAdmins()) <= 1) {
@@ -70,9 +65,8 @@ export function mountUserRoutes(router: Router, services: Services, chain: Middl
     ctx.body = presentUser(user);
   });
 
-  router.delete('/admin/users/:id', ...chain, async (ctx) => {
+  router.delete('users.delete', '/admin/users/:id', ...chain, async (ctx) => {
     const principal = ctx.state.principal as Principal;
-    assertAdmin(principal);
     if (principal.kind === 'user' && principal.userId === ctx.params.id) throw new ConflictError('You cannot delete your own account.');
     const user = await services.users.require(ctx.params.id);
     await services.accounts.deleteUser(user._id);

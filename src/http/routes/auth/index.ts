@@ -10,7 +10,7 @@ import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
 import type { IssuedSession } from '../../../auth/sessions';
 import type { UserRecord } from '../../../store/models/user';
-import { authenticate, CSRF_COOKIE, SESSION_COOKIE } from '../../middlewares/auth';
+import { guard, CSRF_COOKIE, SESSION_COOKIE } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { assertUser } from '../../../auth/authorize';
 import { TeamNotFoundError } from '../../../errors';
@@ -33,23 +33,22 @@ export function authRoutes(services: Services): Router {
   const standard = rateLimit(services, { class: 'standard' });
   // Password checks are slow on purpose; they are limited like expensive operations.
   const guarded = rateLimit(services, { class: 'expensive' });
-  const signedIn = authenticate(services, { required: true, allowDefaultCredentials: true });
 
-  router.post('/auth/login', guarded, async (ctx) => {
+  router.post('auth.login', '/auth/login', guarded, async (ctx) => {
     const body = parseInput(loginBody, ctx.request.body);
     const { user, session } = await services.authenticator.login(body.username, body.password);
     setSessionCookies(services, ctx, session);
     ctx.body = await presentMe(services, user, 'session');
   });
 
-  router.post('/auth/logout', authenticate(services, { required: false, allowDefaultCredentials: true }), async (ctx) => {
+  router.post('auth.logout', '/auth/logout', guard(services), async (ctx) => {
     const sessionId = ctx.state.sessionId as string | undefined;
     if (sessionId) await services.authenticator.logout(sessionId);
     clearSessionCookies(ctx);
     ctx.body = { message: 'Signed out.' };
   });
 
-  router.get('/auth/me', signedIn, standard, async (ctx) => {
+  router.get('auth.me.read', '/auth/me', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     if (principal.kind !== 'user') {
       ctx.body = { id: null, username: 'API_KEY', role: 'admin', service: true, mustChangePassword: false, defaultTeamId: null, teams: [], via: 'api_key' };
@@ -58,7 +57,7 @@ export function authRoutes(services: Services): Router {
     ctx.body = await presentMe(services, await services.users.require(principal.userId), principal.via);
   });
 
-  router.patch('/auth/me', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.patch('auth.me.update', '/auth/me', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     const body = parseInput(meBody, ctx.request.body);
@@ -67,7 +66,7 @@ export function authRoutes(services: Services): Router {
     ctx.body = await presentMe(services, user, principal.via);
   });
 
-  router.put('/auth/password', signedIn, guarded, async (ctx) => {
+  router.put('auth.password', '/auth/password', guard(services), guarded, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     assertUser(principal);
     const body = parseInput(passwordBody, ctx.request.body);

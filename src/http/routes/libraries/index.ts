@@ -1,15 +1,18 @@
 /**
  * Adding and refreshing libraries, following their jobs, and managing the catalogue.
- * Chains read like a checklist: rate limit → authenticate → validate → handler.
+ * Each route is named after its operation in the permissions table (auth/permissions.ts);
+ * chains read like a checklist: guard (authenticate + authorize) → rate limit → validate →
+ * handler (with the resource-dependent `authorize`).
  */
 import Router from '@koa/router';
 import type { Services } from '../../../services';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepoBody, addRepository, parseBody, refreshBody, refreshLibrary } from '../../../libraries/add-repo';
 import { GIT_HOSTS, parseLibraryId, type GitHost } from '../../../libraries/ids';
 import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
-import { canSeeLibrary, assertAdmin, assertCanCancelJob } from '../../../auth/authorize';
+import { canSeeLibrary } from '../../../auth/authorize';
+import { authorize } from '../../../auth/permissions';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
 import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
@@ -19,7 +22,7 @@ export function libraryRoutes(services: Services): Router {
   const expensive = rateLimit(services, { class: 'expensive' });
   const standard = rateLimit(services, { class: 'standard' });
 
-  router.post('/add/repo/:host', authenticate(services, { required: true, anonymousOperation: 'add' }), expensive, async (ctx) => {
+  router.post('libraries.add', '/add/repo/:host', guard(services), expensive, async (ctx) => {
     const host = ctx.params.host as GitHost;
     if (!GIT_HOSTS.includes(host)) throw new ValidationError(`Unknown git host "${ctx.params.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
     const body = parseBody(addRepoBody, ctx.request.body);
@@ -27,13 +30,13 @@ export function libraryRoutes(services: Services): Router {
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
-  router.post('/refresh', authenticate(services, { required: true, anonymousOperation: 'refresh' }), expensive, async (ctx) => {
+  router.post('libraries.refresh', '/refresh', guard(services), expensive, async (ctx) => {
     const body = parseBody(refreshBody, ctx.request.body);
     const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
-  router.get('/jobs', authenticate(services, { required: true, anonymousOperation: 'jobs' }), standard, async (ctx) => {
+  router.get('jobs.list', '/jobs', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const libraryId = typeof ctx.query.libraryId === 'string' ? await libraryKeyFor(services, principal, parseLibraryId(ctx.query.libraryId).libraryId) : undefined;
     const limit = Math.min(Math.max(Number(ctx.query.limit ?? 50) || 50, 1), 200);
@@ -41,19 +44,19 @@ export function libraryRoutes(services: Services): Router {
     ctx.body = { jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
-  router.get('/jobs/:id', authenticate(services, { required: true, anonymousOperation: 'jobs' }), standard, async (ctx) => {
+  router.get('jobs.read', '/jobs/:id', guard(services), standard, async (ctx) => {
     const job = await services.jobs.get(ctx.params.id);
     const scope = teamScope(ctx.state.principal as Principal);
     if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
     ctx.body = presentJob(job, true);
   });
 
-  router.delete('/jobs/:id', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.delete('jobs.cancel', '/jobs/:id', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const job = await services.jobs.get(ctx.params.id);
     const scope = teamScope(principal);
     if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
-    assertCanCancelJob(principal, job);
+    authorize(principal, 'jobs.cancel', job);
     const result = await services.jobs.cancel(job._id, principal.kind === 'user' ? principal.userId : principal.kind);
     if (!result.cancelled) {
       throw new ConflictError(
@@ -64,13 +67,13 @@ export function libraryRoutes(services: Services): Router {
   });
 
   // The catalogue for the dashboard and scripts (search has its own Context7 route).
-  router.get('/libraries', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.get('libraries.list', '/libraries', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
     ctx.body = { libraries: libs.map(presentLibrary) };
   });
 
-  router.get('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
     const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
     if (!lib) throw new LibraryNotFoundError(id);
@@ -78,8 +81,7 @@ export function libraryRoutes(services: Services): Router {
     ctx.body = { ...presentLibrary(lib), jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
-  router.patch('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
-    assertAdmin(ctx.state.principal as Principal);
+  router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
     const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown };
     if (body.trustScore !== undefined && (typeof body.trustScore !== 'number' || body.trustScore < 0 || body.trustScore > 10)) {
@@ -97,12 +99,12 @@ export function libraryRoutes(services: Services): Router {
     ctx.body = presentLibrary(updated);
   });
 
-  router.delete('/libraries/:owner/:repo', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.delete('libraries.delete', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
     const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
     if (!lib) throw new LibraryNotFoundError(id);
-    if (!lib.private) assertAdmin(principal);
+    authorize(principal, 'libraries.delete', lib);
     await services.libraries.delete(lib._id);
     await services.snippets.deleteGenerations({ libraryId: lib._id });
     await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(lib._id)}@` } });
@@ -115,7 +117,7 @@ export function libraryRoutes(services: Services): Router {
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
 export function v1RefreshRoutes(services: Services): Router {
   const router = new Router();
-  router.post('/v1/refresh', authenticate(services, { required: true, anonymousOperation: 'refresh' }), rateLimit(services, { class: 'expensive' }), async (ctx) => {
+  router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), async (ctx) => {
     const body = parseBody(refreshBody, ctx.request.body);
     const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
     ctx.body = { libraryName: result.libraryName, message: result.message };

@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
 import { uploadOpenApi } from '../../../libraries/upload-openapi';
@@ -15,8 +15,9 @@ import { OPENAPI_UPLOAD_FORM, readUploadForm } from './upload-form';
 export function uploadRoutes(services: Services): Router {
   const router = new Router();
   router.post(
+    'libraries.upload',
     '/add/openapi-upload',
-    authenticate(services, { required: true, anonymousOperation: 'upload' }),
+    guard(services),
     rateLimit(services, { class: 'expensive' }),
     receiveMultipart(OPENAPI_UPLOAD_FORM),
     async (ctx) => {

@@ -8,14 +8,14 @@ import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
 import { parseLibraryId } from '../../../libraries/ids';
 import { usageKeyFor } from '../../../libraries/access';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { ValidationError } from '../../../errors';
 import { intParam, stringParam } from '../admin/validate';
 
 export function metricsRoutes(services: Services): Router {
   const router = new Router();
-  router.get('/libs/metrics', authenticate(services, { required: true, anonymousOperation: 'metrics' }), rateLimit(services, { class: 'standard' }), async (ctx) => {
+  router.get('metrics.read', '/libs/metrics', guard(services), rateLimit(services, { class: 'standard' }), async (ctx) => {
     const raw = stringParam(ctx.query.libraryId, 'libraryId');
     if (!raw) throw new ValidationError('libraryId is required (e.g. /owner/repo).', 'libraryId');
     const { libraryId } = parseLibraryId(raw);

@@ -7,9 +7,10 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { assertTeamOwnerOrAdmin, canSeeTeam } from '../../../auth/authorize';
+import { canSeeTeam } from '../../../auth/authorize';
+import { authorize } from '../../../auth/permissions';
 import { isDefaultPolicy, policyPatchSchema, type LibraryPolicy } from '../../../auth/policy';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
 import { parseInput, stringParam } from '../admin/validate';
@@ -33,15 +34,15 @@ export function policyRoutes(services: Services): Router {
     return teamId;
   }
 
-  router.get('/policies', authenticate(services, { required: true, anonymousOperation: 'policies' }), standard, async (ctx) => {
+  router.get('policies.read', '/policies', guard(services), standard, async (ctx) => {
     const teamId = await targetTeam(ctx);
     ctx.body = presentPolicy(teamId, await services.policies.get(teamId, { fresh: true }));
   });
 
-  router.patch('/policies', authenticate(services, { required: true }), standard, async (ctx) => {
+  router.patch('policies.update', '/policies', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const teamId = await targetTeam(ctx);
-    assertTeamOwnerOrAdmin(principal, teamId);
+    authorize(principal, 'policies.update', { teamId });
     const patch = parseInput(policyPatchSchema, ctx.request.body);
     const policy = await services.policies.patch(teamId, patch, principal.kind === 'user' ? principal.userId : null);
     ctx.body = presentPolicy(teamId, policy);

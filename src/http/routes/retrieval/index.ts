@@ -7,7 +7,7 @@ import Router from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
-import { authenticate } from '../../middlewares/auth';
+import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { getContext, parseTokens } from '../../../retrieval/context';
 import { searchLibraries } from '../../../retrieval/search';
@@ -30,17 +30,16 @@ function required(ctx: Context, name: string): string {
 
 export function retrievalRoutes(services: Services): Router {
   const router = new Router();
-  const publicAuth = authenticate(services, { required: false });
   const limit = rateLimit(services, { class: 'standard' });
 
-  router.get('/libs/search', publicAuth, limit, async (ctx) => {
+  router.get('libraries.search', '/libs/search', guard(services), limit, async (ctx) => {
     const libraryName = required(ctx, 'libraryName');
     const query = stringParam(ctx, 'query');
     const result = await searchLibraries(services, ctx.state.principal as Principal, { libraryName, query });
     ctx.body = { results: result.libraries.map(presentLibrary), searchFilterApplied: result.searchFilterApplied };
   });
 
-  router.get('/context', publicAuth, limit, async (ctx) => {
+  router.get('context.read', '/context', guard(services), limit, async (ctx) => {
     const libraryId = required(ctx, 'libraryId');
     const query = stringParam(ctx, 'query') ?? stringParam(ctx, 'topic');
     if (query === undefined || query.trim() === '') throw new ValidationError('query is required.', 'query');
@@ -65,8 +64,8 @@ export function legacyRoutes(services: Services): Router {
     const tokens = parseTokens(stringParam(ctx, 'tokens'));
     await respondWithContext(ctx, services, { libraryId, query: topic?.trim() ? topic : `${repo} overview getting started usage`, tokens, type });
   };
-  router.get('/api/v1/:owner/:repo', authenticate(services, { required: false }), rateLimit(services, { class: 'standard' }), handler);
-  router.get('/api/v1/:owner/:repo/:version', authenticate(services, { required: false }), rateLimit(services, { class: 'standard' }), handler);
+  router.get('context.read', '/api/v1/:owner/:repo', guard(services), rateLimit(services, { class: 'standard' }), handler);
+  router.get('context.read', '/api/v1/:owner/:repo/:version', guard(services), rateLimit(services, { class: 'standard' }), handler);
   return router;
 }
 
