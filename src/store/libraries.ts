@@ -36,6 +36,13 @@ export function clientLibraryId(key: string): string {
   return at === -1 ? key : key.slice(0, at);
 }
 
+/** The team of a stored key's private copy (null for a public copy). */
+export function teamOfLibraryKey(key: string): string | null {
+  const at = key.indexOf(SCOPE_SEPARATOR);
+  const team = at === -1 ? null : key.slice(at + 1);
+  return team === 'public' ? null : team;
+}
+
 /** A scope: a team's id (its private copies), or null (the public copies). */
 export type LibraryScope = string | null;
 

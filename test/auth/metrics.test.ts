@@ -114,6 +114,7 @@ test('the admin usage summary: per day per channel across libraries, and top lib
   usage.record({ libraryId: '/sum/one', channel: 'api', tokens: 10 });
   usage.record({ libraryId: '/sum/one', channel: 'txt', tokens: 10 });
   usage.record({ libraryId: '/sum/two', channel: 'mcp', tokens: 5 });
+  usage.record({ libraryId: '/sum/three~team_q', channel: 'api', tokens: 1 }); // a team's private copy, as stored
   const res = await app.request.get('/v2/admin/usage?days=2').set(bearer(admin));
   t.is(res.status, 200);
   t.is(res.body.perDay.length, 2);
@@ -121,8 +122,9 @@ test('the admin usage summary: per day per channel across libraries, and top lib
   t.true(today.api >= 1 && today.txt >= 1 && today.mcp >= 1);
   t.is(res.body.totals.requests, today.api + today.txt + today.mcp + res.body.perDay[0].api + res.body.perDay[0].txt + res.body.perDay[0].mcp);
   const one = res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/one');
-  t.deepEqual(one, { libraryId: '/sum/one', requests: 2, tokens: 20 });
+  t.deepEqual(one, { libraryId: '/sum/one', teamId: null, requests: 2, tokens: 20 });
   t.false(res.body.topLibraries.some((l: { libraryId: string }) => l.libraryId === '*'));
+  t.deepEqual(res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/three'), { libraryId: '/sum/three', teamId: 'team_q', requests: 1, tokens: 1 }, 'client ids, with the team of a private copy');
   t.is((await app.request.get('/v2/admin/usage').set(bearer(member.key))).status, 403);
   t.is((await app.request.get('/v2/admin/usage?days=100').set(bearer(admin))).status, 400);
 });

@@ -7,6 +7,7 @@ import type { Principal } from '../../../auth/principal';
 import { PLANS } from '../../../auth/plans';
 import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
 import { intParam, parseInput } from './validate';
+import { clientLibraryId, teamOfLibraryKey } from '../../../store/libraries';
 
 const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
   add: 'Add libraries (POST /v2/add/repo/*)',
@@ -37,6 +38,9 @@ export function mountSettingsRoutes(router: Router, services: Services, chain: M
 
   router.get('usage.read', '/admin/usage', ...chain, async (ctx) => {
     const days = intParam(ctx.query.days, 'days', 1, 90, 30);
-    ctx.body = await services.usage.summary(days);
+    const summary = await services.usage.summary(days);
+    // Usage is counted per stored copy: show client ids, and the team of a private copy.
+    const topLibraries = summary.topLibraries.map((l) => ({ ...l, libraryId: clientLibraryId(l.libraryId), teamId: teamOfLibraryKey(l.libraryId) }));
+    ctx.body = { ...summary, topLibraries };
   });
 }

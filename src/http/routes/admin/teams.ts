@@ -15,6 +15,7 @@ import { PLAN_IDS } from '../../../auth/plans';
 import { ConflictError, TeamNotFoundError, UserNotFoundError, ValidationError } from '../../../errors';
 import type { TeamRecord } from '../../../store/models/team';
 import { presentTeam } from './presenters';
+import { clientLibraryId } from '../../../store/libraries';
 import { parseInput } from './validate';
 
 const createTeamBody = z
@@ -70,7 +71,7 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
     const team = await visibleTeam(principal, ctx.params.id);
     const owned = (await services.libraries.list()).filter((l) => l.private && l.teamId === team._id);
     if (owned.length > 0) {
-      throw new ConflictError(`The team still owns ${owned.length} private librar${owned.length === 1 ? 'y' : 'ies'} (${owned.slice(0, 3).map((l) => l._id).join(', ')}); delete them first.`);
+      throw new ConflictError(`The team still owns ${owned.length} private librar${owned.length === 1 ? 'y' : 'ies'} (${owned.slice(0, 3).map((l) => clientLibraryId(l._id)).join(', ')}); delete them first.`);
     }
     await services.teams.delete(team._id);
     ctx.body = { id: team._id, deleted: true };
