@@ -135,7 +135,21 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     ...(writer ? [guard('writer', writer.loop(WRITE_EVERY_MS))] : []),
     ...(chaos ? [guard('chaos', chaos.run(runMs))] : []),
   ];
-  const exited: string[] = [];
+  const exited = new Map<string, string>();
+  let abandoned = false;
+  loops.push(
+    guard(
+      'server watch',
+      watchServers(prepared, clock, stopper, exited, (line) => {
+        say(line);
+        if (exited.size === servers.length) {
+          say('Every server has exited: stopping the soak.');
+          abandoned = true;
+          stopper.stop();
+        }
+      }),
+    ),
+  );
   for (let minute = 1; minute <= options.minutes && !stopper.stopped; minute++) {
     await stopper.sleep(minute * 60_000 - clock());
     if (minute === options.minutes || stopper.stopped) {
@@ -143,13 +157,6 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
       await Promise.all(loops);
     }
     console.log(formatMinuteLine(recorder.closeMinute(), options.minutes));
-    for (const [i, s] of (own?.started ?? []).entries()) {
-      const gone = s.exitStatus();
-      if (gone !== undefined && !exited.some((e) => e.startsWith(servers[i].name))) exited.push(`${servers[i].name} exited (${gone}): ${s.outputTail().slice(-600)}`);
-    }
-    if (!own) {
-      for (const [name, pid] of Object.entries(prepared.pids)) if (!fs.existsSync(`/proc/${pid}`) && !exited.some((e) => e.startsWith(name))) exited.push(`${name} (pid ${pid}) is gone`);
-    }
   }
   const endedMs = clock();
   recorder.outages.finish(endedMs);
@@ -159,7 +166,7 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
 
   let jobs: unknown[] = [];
   let invariants: InvariantReport = { jobs: 0, stuck: [], failed: [], ranTwice: [], explainedRetries: [], halfBuilt: [], checkedLibraries: 0, skipped: key ? undefined : 'no admin key (--url without --api-key)' };
-  if (key && !interrupted()) {
+  if (key && !interrupted() && !abandoned) {
     say('Checking the invariants (jobs ended, none twice, every listed version serves snippets) …');
     const checker = new InvariantChecker({ servers, key, windows: chaos?.windows ?? [], startedAtMs: t0, questionFor, added: [...(writer?.added.keys() ?? [])], log: say });
     const open = await checker.drain(DRAIN_MS);
@@ -167,12 +174,12 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     invariants = await checker.check();
     jobs = checker.jobs;
     checker.close();
-  } else if (interrupted()) invariants.skipped = 'interrupted';
+  } else if (interrupted() || abandoned) invariants.skipped = interrupted() ? 'interrupted' : 'every server exited';
 
   const memory = servers.filter((s) => prepared.pids[s.name] !== undefined).map((s) => judgeMemory(s.name, recorder.rss[s.name] ?? [], endedMs));
-  const checks = verdict({ minutes: recorder.minutes, longOutages: recorder.outages.long, memory, chaos: options.chaos, kills: chaos?.kills ?? [], invariants, serverExits: exited });
+  const checks = verdict({ minutes: recorder.minutes, longOutages: recorder.outages.long, memory, chaos: options.chaos, kills: chaos?.kills ?? [], invariants, serverExits: [...exited.values()] });
   if (errors.length > 0) checks.push({ rule: "the soak's own loops ran without error", status: 'fail', detail: errors.map((e) => e.split('\n')[0]).join('; ') });
-  if (interrupted()) checks.push({ rule: 'the soak ran its full time', status: 'fail', detail: `interrupted after ${(endedMs / 60_000).toFixed(1)} min` });
+  if (interrupted() || abandoned) checks.push({ rule: 'the soak ran its full time', status: 'fail', detail: `${interrupted() ? 'interrupted' : 'stopped when every server had exited'} after ${(endedMs / 60_000).toFixed(1)} min` });
 
   const names = servers.map((s) => s.name);
   console.log(`\nPer minute (latencies of answered requests; store reads from /healthz, p50/p99 in ms)\n${formatMinuteTable(recorder.minutes, names)}`);
@@ -206,6 +213,30 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
   fs.writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`Wrote ${displayPath(out)}`);
   return ok ? 0 : 1;
+}
+
+/**
+ * Watches the servers every second (the soak's own through their process handles, --url
+ * ones through /proc when --pid was given) and reports each exit once.
+ */
+async function watchServers(prepared: Prepared, clock: () => number, stopper: Stopper, exited: Map<string, string>, report: (line: string) => void): Promise<void> {
+  while (!stopper.stopped) {
+    for (const [i, server] of prepared.servers.entries()) {
+      if (exited.has(server.name)) continue;
+      const started = prepared.own?.started[i];
+      const pid = prepared.pids[server.name];
+      let why: string | undefined;
+      if (started) {
+        const status = started.exitStatus();
+        if (status !== undefined) why = status === '0' ? 'exited with code 0, a graceful shutdown: something sent it SIGTERM or SIGINT' : `exited (${status})`;
+      } else if (pid !== undefined && !fs.existsSync(`/proc/${pid}`)) why = `(pid ${pid}) is gone`;
+      if (why) {
+        exited.set(server.name, `server ${server.name} ${why} at ${(clock() / 1000).toFixed(0)} s`);
+        report(exited.get(server.name) ?? '');
+      }
+    }
+    await stopper.sleep(1000);
+  }
 }
 
 function groupBy(questions: ReadonlyArray<{ libraryId: string; query: string }>): Map<string, Array<{ libraryId: string; query: string }>> {
