@@ -165,6 +165,7 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
   chaos?.close();
 
   let jobs: unknown[] = [];
+  let retriedJobLogs: Record<string, string[]> = {};
   let invariants: InvariantReport = { jobs: 0, stuck: [], failed: [], ranTwice: [], explainedRetries: [], halfBuilt: [], checkedLibraries: 0, skipped: key ? undefined : 'no admin key (--url without --api-key)' };
   if (key && !interrupted() && !abandoned) {
     say('Checking the invariants (jobs ended, none twice, every listed version serves snippets) …');
@@ -173,6 +174,7 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     if (open !== 0) say(`  ${open < 0 ? 'the jobs list could not be read' : `${open} job(s) still open`} after ${DRAIN_MS / 1000} s`);
     invariants = await checker.check();
     jobs = checker.jobs;
+    retriedJobLogs = checker.retriedLogs;
     checker.close();
   } else if (interrupted() || abandoned) invariants.skipped = interrupted() ? 'interrupted' : 'every server exited';
 
@@ -203,6 +205,7 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     memory,
     invariants,
     jobs,
+    retriedJobLogs,
     checks,
     passed: ok,
     notes: prepared.notes,

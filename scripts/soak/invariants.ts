@@ -11,8 +11,8 @@ import type { InvariantReport } from './rules';
 import type { Server } from './traffic';
 
 export const TERMINAL_STATES = ['finalized', 'failed', 'cancelled'];
-/** A job's log line that says it was taken up again after a store outage (src/indexing/jobs/worker.ts). */
-const RESUMED_AFTER_OUTAGE = /^resumed by .* after \d+ store outage/;
+/** A job's log line that says another attempt took it up (src/indexing/jobs/worker.ts). */
+const RESUMED = /^resumed by /;
 
 export interface JobVerdict {
   stuck?: string;
@@ -23,8 +23,11 @@ export interface JobVerdict {
 
 /**
  * What one job says about the invariants. A job with more than one attempt ran twice unless
- * its log has a "resumed by … after N store outage(s)" line and it was alive during a chaos
- * window (created before the window closed, finished after it opened).
+ * a chaos window explains the retry: its log has "resumed by" lines and it was alive during
+ * a window (created before the window closed, finished after it opened). The lines are kept
+ * in the verdict: "after N store outage(s)" (put back by its worker) and "after the previous
+ * worker stopped" (its lease lapsed: the worker could not record the interruption) read
+ * differently.
  */
 export function judgeJob(job: JobView, log: readonly string[] | undefined, windows: readonly Window[], startedAtMs: number, nowMs: number): JobVerdict {
   const name = `${job.id} (${job.kind} ${job.libraryId}@${job.version})`;
@@ -35,9 +38,10 @@ export function judgeJob(job: JobView, log: readonly string[] | undefined, windo
     const created = Date.parse(job.createdAt) - startedAtMs;
     const finished = job.finishedAt ? Date.parse(job.finishedAt) - startedAtMs : nowMs;
     const overlaps = windows.some((w) => created <= (w.end ?? nowMs) && finished >= w.start) || inWindow(windows, created);
-    const resumed = (log ?? []).some((l) => RESUMED_AFTER_OUTAGE.test(l));
-    if (overlaps && resumed) out.explainedRetry = `${name}: ${job.attempts} attempts`;
-    else out.ranTwice = `${name}: ${job.attempts} attempts${resumed ? ' (resumed after a store outage, but outside any chaos window)' : log ? ` (log: ${log.filter((l) => l.startsWith('resumed by')).join(' | ') || 'no "resumed by" line'})` : ''}`;
+    const resumed = (log ?? []).filter((l) => RESUMED.test(l));
+    const why = resumed.length > 0 ? ` (${resumed.map((l) => l.replace(/^resumed by \S+ /, '')).join('; ')})` : ' (no "resumed by" line in its log)';
+    if (overlaps && resumed.length > 0) out.explainedRetry = `${name}: ${job.attempts} attempts${why}`;
+    else out.ranTwice = `${name}: ${job.attempts} attempts${overlaps ? '' : ', outside any chaos window'}${why}`;
   }
   return out;
 }
@@ -91,8 +95,9 @@ export class InvariantChecker {
     }
   }
 
-  /** The jobs found by the last check, for the JSON report. */
+  /** The jobs found by the last check, and the logs of those with more than one attempt, for the JSON report. */
   jobs: JobView[] = [];
+  readonly retriedLogs: Record<string, string[]> = {};
 
   async check(): Promise<InvariantReport> {
     const libs = await this.get<{ libraries: LibraryView[] }>('/v2/libraries');
@@ -105,8 +110,9 @@ export class InvariantChecker {
     const report: InvariantReport = { jobs: jobs.size, stuck: [], failed: [], ranTwice: [], explainedRetries: [], halfBuilt: [], checkedLibraries: 0 };
     const now = Date.now() - this.deps.startedAtMs;
     for (const job of jobs.values()) {
-      const log = job.attempts > 1 ? (await this.get<{ log: Array<{ message: string }> }>(`/v2/jobs/${job.id}`)).body?.log.map((l) => l.message) : undefined;
-      const v = judgeJob(job, log, this.deps.windows, this.deps.startedAtMs, now);
+      const log = job.attempts > 1 ? (await this.get<{ log: Array<{ at: string; message: string }> }>(`/v2/jobs/${job.id}`)).body?.log : undefined;
+      if (log) this.retriedLogs[job.id] = log.map((l) => `${l.at} ${l.message}`);
+      const v = judgeJob(job, log?.map((l) => l.message), this.deps.windows, this.deps.startedAtMs, now);
       if (v.stuck) report.stuck.push(v.stuck);
       if (v.failed) report.failed.push(v.failed);
       if (v.ranTwice) report.ranTwice.push(v.ranTwice);

@@ -110,7 +110,7 @@ export interface InvariantReport {
   stuck: string[];
   failed: string[];
   ranTwice: string[];
-  /** Retries explained by a chaos window (attempts > 1 with "resumed by … store outage"). */
+  /** Retries a chaos window explains (attempts > 1, "resumed by" lines, alive during a window). */
   explainedRetries: string[];
   halfBuilt: string[];
   checkedLibraries: number;
@@ -188,7 +188,7 @@ export function verdict(input: VerdictInput): Check[] {
   else {
     checks.push(check('every job reached a terminal state (none stuck)', inv.stuck.length > 0, inv.stuck.length > 0 ? list(inv.stuck) : `${inv.jobs} jobs, all ended`));
     checks.push(check('no job failed or was cancelled (the soak only sends valid work)', inv.failed.length > 0, inv.failed.length > 0 ? list(inv.failed) : 'none'));
-    checks.push(check('no job ran twice (attempts 1, or a retry a chaos window explains)', inv.ranTwice.length > 0, inv.ranTwice.length > 0 ? list(inv.ranTwice) : inv.explainedRetries.length > 0 ? `none; retried after a chaos outage: ${list(inv.explainedRetries)}` : 'none'));
+    checks.push(check('no job ran twice (attempts 1, or a retry a chaos window explains)', inv.ranTwice.length > 0, inv.ranTwice.length > 0 ? list(inv.ranTwice) : inv.explainedRetries.length > 0 ? `none; retried in a chaos window: ${list(inv.explainedRetries)}` : 'none'));
     checks.push(check('no half-built library (every listed version serves snippets)', inv.halfBuilt.length > 0, inv.halfBuilt.length > 0 ? list(inv.halfBuilt) : `${inv.checkedLibraries} libraries checked`));
   }
   return checks;

@@ -274,9 +274,11 @@ test('jobs: stuck, failed, ran twice, or retried after an outage a chaos window 
   t.regex(judgeJob(job({ state: 'indexing', finishedAt: null }), undefined, [], 1_000_000, 200_000).stuck ?? '', /still indexing/);
   t.regex(judgeJob(job({ state: 'failed', error: 'boom' }), undefined, [], 1_000_000, 200_000).failed ?? '', /failed: boom/);
   const resumed = ['queued refresh', 'a store was unavailable (x); trying again in 5 s', 'resumed by host:1:abc (attempt 2) after 1 store outage(s)'];
-  t.regex(judgeJob(job({ attempts: 2 }), resumed, windows, 1_000_000, 200_000).explainedRetry ?? '', /2 attempts/);
-  t.regex(judgeJob(job({ attempts: 2 }), resumed, [], 1_000_000, 200_000).ranTwice ?? '', /outside any chaos window/);
-  t.regex(judgeJob(job({ attempts: 2 }), ['resumed by host:1:abc (attempt 2) after the previous worker stopped'], windows, 1_000_000, 200_000).ranTwice ?? '', /previous worker stopped/);
+  t.is(judgeJob(job({ attempts: 2 }), resumed, windows, 1_000_000, 200_000).explainedRetry, 'job_1 (refresh /soak/aurora@latest): 2 attempts ((attempt 2) after 1 store outage(s))');
+  t.regex(judgeJob(job({ attempts: 2 }), resumed, [], 1_000_000, 200_000).ranTwice ?? '', /2 attempts, outside any chaos window/);
+  const lapsed = judgeJob(job({ attempts: 2 }), ['resumed by host:1:abc (attempt 2) after the previous worker stopped'], windows, 1_000_000, 200_000);
+  t.regex(lapsed.explainedRetry ?? '', /after the previous worker stopped/, 'a lease that lapsed in a chaos window is explained, and says so');
+  t.regex(judgeJob(job({ attempts: 2 }), ['queued refresh'], windows, 1_000_000, 200_000).ranTwice ?? '', /no "resumed by" line/);
   const later = job({ attempts: 2, createdAt: new Date(1_000_000 + 120_000).toISOString(), finishedAt: new Date(1_000_000 + 130_000).toISOString() });
   t.truthy(judgeJob(later, resumed, windows, 1_000_000, 200_000).ranTwice, 'a job that lived after the window closed is not explained by it');
 });
