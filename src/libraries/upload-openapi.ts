@@ -12,8 +12,9 @@
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
-import { AccessDeniedError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
-import { OpenApiError, openApiToSnippets, parseOpenApiDocument } from '../indexing/openapi';
+import { AccessDeniedError, ConflictError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
+import { OpenApiError, openApiToSnippets, parseOpenApiDocument, type OpenApiParseResult } from '../indexing/openapi';
+import { BuildBusyError } from '../store/jobs';
 import { finishSnippets } from '../indexing/snippets/finish';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { newGeneration, publishGeneration } from '../indexing/pipeline/publish';
@@ -66,12 +67,36 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
   if (!policy.allows({ id: libraryId, source: 'openapi', trustScore: DEFAULT_TRUST_SCORES.openapi })) throw new AccessDeniedError(libraryId);
   // Only the copy in the upload's own scope counts: another team's copy is neither replaced
   // nor revealed.
-  const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
-  if (existing && (!input.force || existing.source !== 'openapi')) {
-    const where = scope === null ? 'public library' : "library in your team";
-    throw new DuplicateRepoError(`A ${where} named ${libraryId} already exists${existing.source === 'openapi' ? '; send force=true to replace it' : ''}.`);
+  const seen = await services.libraries.findCopy(libraryId, scope, { fresh: true });
+  const key = seen?._id ?? (await services.libraries.keyForNewCopy(libraryId, scope));
+  // One build of a library version at a time (two at once would delete each other's
+  // generation): an upload waits for another upload or build of this library to end, then
+  // checks for a duplicate again, so of two identical uploads without force one gets 409.
+  try {
+    return await services.jobs.inBuildSlot(key, 'latest', UPLOAD_SLOT_WAIT_MS, async () => {
+      const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
+      if (existing && (!input.force || existing.source !== 'openapi')) {
+        const where = scope === null ? 'public library' : 'library in your team';
+        throw new DuplicateRepoError(`A ${where} named ${libraryId} already exists${existing.source === 'openapi' ? '; send force=true to replace it' : ''}.`);
+      }
+      return publishUpload(services, principal, input, { parsed, libraryId, key: existing?._id ?? key, scope, teamId, title, existing: existing !== null });
+    });
+  } catch (error) {
+    if (error instanceof BuildBusyError) throw new ConflictError(`Another upload or build of ${libraryId} is still running; try again when it has finished.`);
+    throw error;
   }
-  const key = existing?._id ?? (await services.libraries.keyForNewCopy(libraryId, scope));
+}
+
+/** How long an upload waits for another build of its library to end. */
+const UPLOAD_SLOT_WAIT_MS = 60_000;
+
+async function publishUpload(
+  services: Services,
+  principal: Principal,
+  input: UploadInput,
+  target: { parsed: OpenApiParseResult; libraryId: string; key: string; scope: string | null; teamId: string | null; title: string; existing: boolean },
+): Promise<{ libraryName: string; message: string }> {
+  const { parsed, libraryId, key, scope, teamId, title } = target;
   // info.version is free text; it becomes a tag only in a form a client can address.
   const versionTag = parsed.version ? normaliseVersionTag(parsed.version) : undefined;
 
@@ -121,7 +146,7 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
       snippets: totals.totalSnippets,
     });
   } catch (error) {
-    if (!existing) {
+    if (!target.existing) {
       await services.libraries.delete(key);
       await services.snippets.deleteGenerations({ libraryId: key });
     }

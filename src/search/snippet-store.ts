@@ -233,10 +233,12 @@ export class SnippetStore {
   }
 
   /** Deletes every generation of a library version except `keep` (or all when undefined). */
-  async deleteGenerations(filter: { libraryId: string; version?: string; keep?: number }): Promise<number> {
+  async deleteGenerations(filter: { libraryId: string; version?: string; keep?: number; below?: number; only?: number }): Promise<number> {
     // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
     const must: estypes.QueryDslQueryContainer[] = [{ term: { libraryId: filter.libraryId } }];
     if (filter.version !== undefined) must.push({ term: { version: filter.version } });
+    if (filter.below !== undefined) must.push({ range: { generation: { lt: filter.below } } });
+    if (filter.only !== undefined) must.push({ term: { generation: filter.only } });
     const mustNot: estypes.QueryDslQueryContainer[] = filter.keep !== undefined ? [{ term: { generation: filter.keep } }] : [];
     let deleted = 0;
     for (;;) {

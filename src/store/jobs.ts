@@ -11,6 +11,10 @@
  *   inserts `committing` before the step that makes its build visible (publishing), or
  *   `failed`. So a cancel that answers "cancelled" guarantees nothing was published, and a
  *   cancel that loses answers that the job is already finishing.
+ * - `build:<library key>@<version>`: one build of a library version at a time, held by the
+ *   job (or inline upload) building it. Two builds of one version at once would each delete
+ *   the other's generation when publishing. A job whose version is being built by another
+ *   is not claimed until that build ends; a holder that finished or vanished is broken.
  * A worker that stops renewing (crashed, or cut off from the store for a whole lease)
  * loses the job to the next claim; one that committed and crashed is completed by the next
  * attempt (it finds the `committing` outcome and publishes again).
@@ -19,6 +23,9 @@ import crypto from 'node:crypto';
 import type { JobKind, JobModel, JobRecord, JobState } from './models/job';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
+import { BuildSlots } from './build-slots';
+
+export { BuildBusyError } from './build-slots';
 
 const ACTIVE_STATES: JobState[] = ['cloning', 'parsing', 'indexing'];
 /** Candidates read per claim (several workers polling at once try different ones). */
@@ -46,10 +53,22 @@ const claimKey = (id: string, n: number) => `job:${id}:claim:${n}`;
 const endKey = (id: string) => `job:${id}:end`;
 
 export class JobQueue {
+  private readonly slots: BuildSlots;
+
   constructor(
     private readonly Job: JobModel,
     private readonly locks: LockStore,
-  ) {}
+  ) {
+    this.slots = new BuildSlots(locks, async (id) => (await this.get(id))?.state ?? null);
+  }
+
+  /**
+   * Runs an inline build of a library version (an OpenAPI upload) in the version's build
+   * slot, waiting up to `waitMs` for another build of it to end (else BuildBusyError).
+   */
+  inBuildSlot<T>(libraryKey: string, version: string, waitMs: number, build: () => Promise<T>): Promise<T> {
+    return this.slots.run(libraryKey, version, waitMs, build);
+  }
 
   async enqueue(job: NewJob): Promise<JobRecord> {
     const doc = await this.Job.create({
@@ -104,6 +123,8 @@ export class JobQueue {
       await this.settle(seen._id, end);
       return null;
     }
+    // Another build of this library version runs: this job waits for it to end.
+    if (!(await this.slots.isFree(seen.libraryId, seen.version, `job:${seen._id}`))) return null;
     if (!(await this.locks.acquire(claimKey(seen._id, n), owner))) {
       // Attempt n is someone else's. If its winner died before recording it, the job would
       // wait forever: after a lease's length that claim is broken and attempt n is open again.
@@ -126,6 +147,12 @@ export class JobQueue {
     const after = await this.outcome(seen._id);
     if (after === 'cancelled' || after === 'failed') {
       await this.settle(seen._id, after);
+      return null;
+    }
+    if (!(await this.slots.take(claimed.libraryId, claimed.version, `job:${claimed._id}`))) {
+      // Another build of the version took the slot meanwhile: give the claim back untouched.
+      await this.Job.updateOne({ _id: claimed._id, 'lease.owner': owner }, { $set: { attempts: n - 1, lease: { owner: null, until: null } } });
+      await this.locks.release(claimKey(seen._id, n));
       return null;
     }
     return claimed;
@@ -170,6 +197,8 @@ export class JobQueue {
     // A cancelled job's lease was given up by the cancel: write its end by id.
     await this.Job.updateOne(final === 'cancelled' ? { _id: id } : { _id: id, 'lease.owner': owner }, { $set: set });
     await this.locks.releaseAll(`job:${id}:claim:`);
+    const job = await this.get(id);
+    if (job) await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
     return final;
   }
 
@@ -182,6 +211,7 @@ export class JobQueue {
       { _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } },
       { $set: { ...fields, state: 'queued', notBefore: retryAt, lease: { owner: null, until: null } } },
     );
+    // Its version's build slot stays with it (re-entrant when it is claimed again).
     return r.matchedCount === 1;
   }
 

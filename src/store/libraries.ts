@@ -246,8 +246,13 @@ export class LibraryRepository {
   }
 
   /** Switches a version to a new generation (the one step that makes a build visible). */
+  /**
+   * Switches a version to a new generation (the one step that makes a build visible), unless
+   * the version already serves a newer generation (then the record is returned unchanged).
+   */
   async publishVersion(id: string, version: LibraryVersionRecord, meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>): Promise<LibraryRecord | null> {
     return this.modify(id, (lib) => {
+      if (lib.versions.some((v) => v.version === version.version && v.generation > version.generation)) return null;
       const versions = lib.versions.filter((v) => v.version !== version.version);
       versions.push(version);
       versions.sort((a, b) => (a.version === 'latest' ? -1 : b.version === 'latest' ? 1 : b.version.localeCompare(a.version, undefined, { numeric: true })));

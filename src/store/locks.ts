@@ -73,6 +73,11 @@ export class LockStore {
     await this.Lock.deleteOne({ _id: key });
   }
 
+  /** Releases `key` only if `holder` holds it. */
+  async releaseIf(key: string, holder: string): Promise<void> {
+    await this.Lock.deleteOne({ _id: key, holder });
+  }
+
   /** Removes every lock whose key starts with `prefix` (a job's locks once it is deleted). */
   async releaseAll(prefix: string): Promise<void> {
     await this.Lock.deleteMany({ _id: { $regex: `^${escapeRegex(prefix)}` } });

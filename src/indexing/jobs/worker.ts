@@ -221,8 +221,18 @@ export class Worker {
       const delay = this.options.retryDelayMs?.(retries + 1) ?? Math.min(RETRY_BASE_MS * 2 ** retries, RETRY_MAX_MS);
       log.warn({ jobId: job._id, err: message, retryInMs: delay }, 'job interrupted by a store outage; it will be tried again');
       const entries = appendLog(at.entries, 'warn', `a store was unavailable (${message}); trying again in ${Math.round(delay / 1000)} s`);
-      await serial(() => queue.release(job._id, this.id, new Date(Date.now() + delay), { progress: at.progress, log: entries, retries: retries + 1 }));
-      return;
+      // MongoDB itself may be the store that is down: keep trying to put the job back for
+      // half a lease (after that the lease lapses and the job is claimed again anyway).
+      const giveUpAt = Date.now() + this.options.leaseMs / 2;
+      for (;;) {
+        try {
+          await serial(() => queue.release(job._id, this.id, new Date(Date.now() + delay), { progress: at.progress, log: entries, retries: retries + 1 }));
+          return;
+        } catch (releaseError) {
+          if (Date.now() >= giveUpAt) throw releaseError;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
     }
     log.warn({ jobId: job._id, err: message }, 'job failed');
     const final = await serial(() =>

@@ -55,12 +55,19 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
     await deps.store.deleteGenerations({ libraryId: input.libraryId });
     throw new Error(`library ${input.libraryId} was deleted during indexing`);
   }
+  if (published.versions.find((v) => v.version === input.version)?.generation !== input.generation) {
+    // A newer build of this version was published meanwhile (builds are serialised by the
+    // version's build slot, so this is a safety net): ours is not served; drop it.
+    await deps.store.deleteGenerations({ libraryId: input.libraryId, version: input.version, only: input.generation });
+    throw new Error(`a newer build of ${input.libraryId} (${input.version}) was published meanwhile`);
+  }
   await deps.Manifest.updateOne(
     { _id: `${input.libraryId}@${input.version}` },
     { $set: { generation: input.generation, files: input.files, updatedAt: new Date() } },
     { upsert: true },
   );
-  await deps.store.deleteGenerations({ libraryId: input.libraryId, version: input.version, keep: input.generation });
+  // Older generations only: a newer one being written by another build is not touched.
+  await deps.store.deleteGenerations({ libraryId: input.libraryId, version: input.version, below: input.generation });
   return { totalSnippets: docs.length, totalTokens, benchmarkScore: score };
 }
 
