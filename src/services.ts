@@ -5,8 +5,9 @@
 import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { connectMongo, isMongoUnavailable, mongoProbe } from './store/mongo';
-import { checkElasticsearch, createEsClient, elasticsearchProbe, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { connectMongo, isMongoUnavailable } from './store/mongo';
+import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { ThreadProbes } from './health/thread-probes';
 import { StoreGate, StoreMonitor, type StoreName, type StoreReading } from './health/monitor';
 import { StoreUnavailableError } from './errors';
 import { libraryModel, type LibraryModel } from './store/models/library';
@@ -82,9 +83,9 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
-  const mongoReads = mongoProbe(config.mongodbUri, config.mongodbDb);
+  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchUrl: config.elasticsearchUrl, alias: snippets.alias });
   const monitor = new StoreMonitor({
-    probes: [mongoReads, elasticsearchProbe(es, snippets.alias)],
+    probes: reads.probes(),
     gate,
     log,
     timeoutMs: Math.min(config.storeTimeoutMs, 2000),
@@ -134,7 +135,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), mongoReads.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), reads.close()]);
     },
   };
   await bootstrapAuth(services);

@@ -1,8 +1,9 @@
 /**
  * What the server knows about its stores, from real reads: every second each store answers
  * a bounded read (MongoDB: a find on a small collection over a connection of its own;
- * Elasticsearch: a search on the snippets alias). `ping` is not enough: a wedged FerretDB
- * answers ping while every query hangs.
+ * Elasticsearch: a search on the snippets alias), made in a thread of its own so that a
+ * busy main thread neither inflates the latency nor fails a read (health/probe-thread.ts).
+ * `ping` is not enough: a wedged FerretDB answers ping while every query hangs.
  *
  * A store that failed two probes in a row (or that a request found unreachable and the
  * next probe confirmed) is down, and the gate makes requests that need it fail at once
@@ -13,10 +14,10 @@ import { StoreUnavailableError } from '../errors';
 
 export type StoreName = 'mongodb' | 'elasticsearch';
 
-/** A bounded real read of one store; rejects when the store does not answer in time. */
+/** A bounded real read of one store; resolves with its latency (ms), rejects when it failed. */
 export interface StoreProbe {
   name: StoreName;
-  read(timeoutMs: number): Promise<void>;
+  read(timeoutMs: number): Promise<number>;
 }
 
 export interface StoreReading {
@@ -140,12 +141,13 @@ export class StoreMonitor {
   private async runProbe(s: StoreState): Promise<StoreReading> {
     const started = performance.now();
     let error: string | undefined;
+    let measured: number | undefined;
     try {
-      await s.probe.read(this.timeoutMs);
+      measured = await s.probe.read(this.timeoutMs);
     } catch (e) {
       error = (e as Error).message || String(e);
     }
-    const latency = Math.round((performance.now() - started) * 10) / 10;
+    const latency = Math.round((measured ?? performance.now() - started) * 10) / 10;
     const name = s.probe.name;
     const wasUp = s.reading.status === 'up';
     if (error === undefined) {

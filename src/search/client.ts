@@ -171,18 +171,6 @@ export function isEsUnavailable(error: unknown): boolean {
   return status === 503 || status === 429;
 }
 
-/**
- * The store monitor's read of Elasticsearch: a search of the snippets alias (size 0),
- * bounded in time, without retries.
- */
-export function elasticsearchProbe(client: Client, alias: string): { name: 'elasticsearch'; read(timeoutMs: number): Promise<void> } {
-  return {
-    name: 'elasticsearch',
-    async read(timeoutMs) {
-      await client.search({ index: alias, size: 0, timeout: `${timeoutMs}ms` }, { requestTimeout: timeoutMs, maxRetries: 0 });
-    },
-  };
-}
 
 /** Maps transport failures to a 503; other errors pass through. */
 export function mapEsError(error: unknown): unknown {

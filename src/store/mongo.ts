@@ -3,7 +3,7 @@
  * server selection is bounded, so a request fails fast with 503 when the store is down;
  * the driver reconnects by itself when it returns.
  */
-import mongoose, { type Connection, type Schema, type mongo } from 'mongoose';
+import mongoose, { type Connection, type Schema } from 'mongoose';
 import { boundedWritesPlugin } from './bulk';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from '../errors';
@@ -49,33 +49,6 @@ export async function connectMongo(options: MongoOptions, log: Logger): Promise<
   }
 }
 
-/**
- * The store monitor's read of MongoDB: a find on a small collection over a client of its
- * own (two connections, each operation bounded by a socket timeout), so a wedged server
- * cannot hold the application's pool and a probe never waits longer than asked. `ping` is
- * not a read: FerretDB answers it while every query hangs.
- */
-export function mongoProbe(uri: string, dbName: string, collection = 'settings'): { name: 'mongodb'; read(timeoutMs: number): Promise<void>; close(): Promise<void> } {
-  let client: mongo.MongoClient | undefined;
-  let clientTimeout = 0;
-  const clientFor = (timeoutMs: number) => {
-    if (!client || clientTimeout !== timeoutMs) {
-      void client?.close().catch(() => undefined);
-      clientTimeout = timeoutMs;
-      client = new mongoose.mongo.MongoClient(uri, { maxPoolSize: 2, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, socketTimeoutMS: timeoutMs, heartbeatFrequencyMS: 5000 });
-    }
-    return client;
-  };
-  return {
-    name: 'mongodb',
-    async read(timeoutMs) {
-      await withTimeout(clientFor(timeoutMs).db(dbName).collection(collection).findOne({}, { projection: { _id: 1 } }), timeoutMs + 250);
-    },
-    async close() {
-      await client?.close().catch(() => undefined);
-    },
-  };
-}
 
 /**
  * Makes every model operation fail at once with 503 while MongoDB is known to be down

@@ -47,3 +47,29 @@ test('every response carries a request id', async (t) => {
   const res = await t0.request.get('/healthz').set('x-request-id', 'abcdef123456');
   t.is(res.headers['x-request-id'], 'abcdef123456');
 });
+
+test('a main thread busy for seconds does not make a healthy store look down (the reads run in their own thread)', async (t) => {
+  const { monitor } = t0.services;
+  const downs: string[] = [];
+  const watch = setInterval(() => {
+    for (const store of ['mongodb', 'elasticsearch'] as const) if (monitor.reading(store)?.status === 'down') downs.push(store);
+  }, 50);
+  const busy = (ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      // Busy: no timer, no I/O callback runs on this thread meanwhile.
+    }
+  };
+  // Three times, letting only the timers run between (a due probe starts, its answer is not
+  // read yet): a read timed on this thread would count each block as a read that did not
+  // answer in time, and close the gate after two.
+  for (let i = 0; i < 3; i++) {
+    busy(4000);
+    await new Promise((r) => setImmediate(r));
+  }
+  await new Promise((r) => setTimeout(r, 3000));
+  clearInterval(watch);
+  t.deepEqual(downs, []);
+  const fresh = await monitor.check();
+  t.true((fresh.mongodb.latencyMs ?? Infinity) < 1000 && (fresh.elasticsearch.latencyMs ?? Infinity) < 1000, JSON.stringify(fresh));
+});
