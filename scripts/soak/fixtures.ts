@@ -159,8 +159,12 @@ export function operationQuestions(text: string): string[] {
   } catch {
     return [];
   }
-  const paths = (doc as { paths?: Record<string, Record<string, { summary?: unknown; operationId?: unknown }>> } | null)?.paths ?? {};
+  type Ops = Record<string, Record<string, { summary?: unknown; operationId?: unknown }>>;
+  const parsed = doc as { paths?: Ops; webhooks?: Ops; info?: { title?: unknown } } | null;
+  const paths = parsed?.paths ?? {};
   const out: string[] = [];
+  // OpenAPI 3.1 documents may have only webhooks (indexed as "Webhook: <name>").
+  for (const name of Object.keys(parsed?.webhooks ?? {})) out.push(`what does the ${name} webhook send`);
   for (const [p, ops] of Object.entries(paths)) {
     for (const [method, op] of Object.entries(ops ?? {})) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
@@ -168,6 +172,8 @@ export function operationQuestions(text: string): string[] {
       out.push(`how do I ${summary.replace(/\.$/, '').toLowerCase()}`);
     }
   }
+  // A document without operations is still asked about: its title matches its overview.
+  if (out.length === 0 && typeof parsed?.info?.title === 'string' && parsed.info.title.trim()) out.push(`what is the ${parsed.info.title.trim().toLowerCase()}`);
   return [...new Set(out)];
 }
 

@@ -308,6 +308,9 @@ test('fixtures: every repository has distinct questions; OpenAPI operations beco
   const doc = JSON.stringify({ openapi: '3.0.0', paths: { '/pets': { get: { summary: 'List all pets.' }, post: {} }, '/x': { parameters: [] } } });
   t.deepEqual(operationQuestions(doc), ['how do I list all pets', 'how do I post /pets']);
   t.deepEqual(operationQuestions('openapi: 3.0.0\npaths:\n  /a:\n    delete:\n      summary: Remove A\n'), ['how do I remove a']);
+  const webhooksOnly = JSON.stringify({ openapi: '3.1.0', info: { title: 'Webhook Example' }, webhooks: { newPet: { post: { requestBody: {} } } } });
+  t.deepEqual(operationQuestions(webhooksOnly), ['what does the newPet webhook send'], 'OpenAPI 3.1 webhooks are asked about too');
+  t.deepEqual(operationQuestions(JSON.stringify({ openapi: '3.1.0', info: { title: 'Only Schemas' } })), ['what is the only schemas'], 'no operations: ask about the title');
 });
 
 test('the stopper wakes every sleeper at once and later sleeps return at once', async (t) => {
