@@ -159,13 +159,18 @@ export class JobQueue {
   }
 
   /**
-   * Renews the lease. `lost` when another worker holds the job now, `cancelled` when a
-   * cancel decided its outcome.
+   * Renews the lease of attempt `attempt`. `lost` when another worker holds the job now,
+   * `cancelled` when a cancel decided its outcome. The job document alone cannot say it:
+   * on FerretDB a renewal racing a claim can overwrite the claim's owner (conditional
+   * updates are not atomic across connections), so the next attempt's claim lock, which
+   * every claim takes before it writes, is the authority.
    */
-  async renew(id: string, owner: string, leaseMs: number): Promise<'ok' | 'lost' | 'cancelled'> {
+  async renew(id: string, owner: string, leaseMs: number, attempt: number): Promise<'ok' | 'lost' | 'cancelled'> {
     if ((await this.outcome(id)) === 'cancelled') return 'cancelled';
     const r = await this.Job.updateOne({ _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { 'lease.until': new Date(Date.now() + leaseMs) } });
-    return r.matchedCount === 1 ? 'ok' : 'lost';
+    if (r.matchedCount !== 1) return 'lost';
+    const next = await this.locks.get(claimKey(id, attempt + 1));
+    return next && next.holder !== owner ? 'lost' : 'ok';
   }
 
   /** Writes progress, log and state of a job this worker holds. */

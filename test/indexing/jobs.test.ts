@@ -206,3 +206,64 @@ test.serial('a claim whose winner died before recording it is broken after a lea
   t.is(ran, 1);
   t.is((await queue.get(job._id))?.attempts, 1);
 });
+
+const blockThread = (ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+};
+
+test.serial('a step that keeps the thread busy longer than a lease does not lose the job when nobody claimed it', async (t) => {
+  // The renewal timer cannot run while a step computes (parsing thousands of files on a
+  // loaded machine); the next checkpoint renews, and the store says the job is still ours.
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/lib', version: 'latest', params: {} });
+  let ran = 0;
+  const worker = new Worker({
+    queue, log, leaseMs: 400, concurrency: 1, pollMs: 20,
+    handler: async (ctx) => {
+      if (ctx.job._id !== job._id) return; // jobs earlier tests left
+      ran++;
+      blockThread(1200);
+      await ctx.checkpoint();
+      blockThread(1200);
+      await ctx.commit();
+    },
+  });
+  worker.start();
+  const done = await queue.waitFor(job._id, 15_000);
+  await worker.stop();
+  t.is(done?.state, 'finalized', JSON.stringify(done?.log));
+  t.is(ran, 1);
+  t.is(done?.attempts, 1);
+});
+
+test.serial('a worker whose lease another worker took while its thread was busy does not publish', async (t) => {
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/taken', version: 'latest', params: {} });
+  let published = 0;
+  let stopped: string | undefined;
+  const worker = new Worker({
+    queue, log, leaseMs: 400, concurrency: 1, pollMs: 20,
+    handler: async (ctx) => {
+      if (ctx.job._id !== job._id || ctx.job.attempts > 1) return; // jobs earlier tests left
+      blockThread(1000);
+      // What another worker's claim wrote while this thread was busy (the lease had lapsed):
+      // its claim lock for the next attempt, then the job. On FerretDB the second write can
+      // be overwritten by this worker's renewal racing it; the lock cannot.
+      t.true(await new LockStore(lockModel(conn)).acquire(`job:${job._id}:claim:2`, 'intruder'));
+      await jobModel(conn).updateOne({ _id: job._id }, { $set: { 'lease.owner': 'intruder', 'lease.until': new Date(Date.now() + 60_000), attempts: 2 } });
+      try {
+        await ctx.commit();
+        published++;
+      } catch (error) {
+        stopped = (error as Error).message;
+        throw error;
+      }
+    },
+  });
+  worker.start();
+  const ended = await until(async () => stopped !== undefined || published > 0);
+  await worker.stop();
+  t.true(ended, JSON.stringify(await queue.get(job._id)));
+  t.regex(stopped ?? '', /taken over/);
+  t.is(published, 0);
+  t.not((await queue.get(job._id))?.state, 'finalized');
+});

@@ -139,17 +139,20 @@ export class Worker {
       writes = next.catch(() => undefined);
       return next;
     };
-    const renew = setInterval(() => {
-      serial(() => queue.renew(job._id, owner, leaseMs)).then(
-        (r) => {
-          if (r === 'ok') renewedAt = Date.now();
-          else stop ??= r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost');
-        },
-        () => undefined,
-      );
-    }, Math.max(1000, Math.floor(leaseMs / 3)));
-    /** A worker that could not renew for a whole lease may have lost the job: it stops. */
-    const check = () => {
+    /** Extends the lease; the owner check in the store decides whether the job is still ours. */
+    const renewLease = async () => {
+      const r = await serial(() => queue.renew(job._id, owner, leaseMs, job.attempts)).catch(() => 'unreachable' as const);
+      if (r === 'ok') renewedAt = Date.now();
+      else if (r !== 'unreachable') stop ??= r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost');
+    };
+    const renew = setInterval(() => void renewLease(), Math.max(1000, Math.floor(leaseMs / 3)));
+    /**
+     * Between steps: a lease that has not been renewed for a whole lease (the timer could not
+     * run while a step kept the thread busy, or the store did not answer) is renewed now. The
+     * job is still ours when nobody claimed it meanwhile; a worker that cannot tell stops.
+     */
+    const check = async () => {
+      if (!stop && Date.now() - renewedAt > leaseMs) await renewLease();
       if (!stop && Date.now() - renewedAt > leaseMs) stop = new JobCancelledError('the lease could not be renewed in time (store unreachable)', 'lost');
       if (stop) throw stop;
     };
@@ -174,13 +177,18 @@ export class Worker {
         if (level !== 'info') log[level]({ jobId: job._id }, message);
       },
       async checkpoint() {
-        check();
+        // Let the renewal timer and other callbacks run between synchronous stretches.
+        await new Promise((r) => setImmediate(r));
+        await check();
       },
       async commit() {
-        check();
+        // Only the lease's owner commits: renewing now proves it, and no other worker can
+        // claim the job for a lease's length after.
+        if (!committed && !stop) await renewLease();
+        await check();
         if (!committed && !(await serial(() => queue.commit(job._id, owner)))) {
           stop = new JobCancelledError('the job was cancelled');
-          check();
+          await check();
         }
         committed = true;
       },
