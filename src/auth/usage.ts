@@ -1,8 +1,10 @@
 /**
  * Usage metrics: requests per library, UTC day and channel, tokens served, and the top
  * queries. `record` never waits and never throws: events are summed in memory and written
- * about every 5 seconds by one flush at a time (`$inc` upserts in bounded bulks; the
- * metrics endpoints flush this instance's events first). Each instance writes only its own
+ * about every 5 seconds by one flush at a time (`$inc` upserts in bounded bulks). Reads
+ * take a turn between flushes and add this instance's counts not yet written, so they are
+ * exact without writing anything first (a read that flushed first waited for every query
+ * asked since the last minute's write). Each instance writes only its own
  * documents (`<libraryId>|<date>|<writer>`), which reads sum, so counts are exact across
  * instances on FerretDB too. The only code that touches the usage models.
  */
@@ -10,7 +12,7 @@ import crypto from 'node:crypto';
 import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from '../store/models/usage';
 import type { Logger } from '../logger';
 import type { mongo } from 'mongoose';
-import { bulkUpdate, rawCollection, type IdDocument } from '../store/bulk';
+import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
 import { normaliseQueries, type AskedQuery } from './usage-queries';
 
 export { normaliseQuery, queryHash } from './usage-queries';
@@ -55,6 +57,17 @@ export const TOP_QUERIES = 10;
 export const ALL_LIBRARIES = '*';
 const CHANNELS: readonly UsageChannel[] = ['api', 'txt', 'mcp'];
 
+/** One counter document's increment that a flush took out of memory and has not written. */
+type Unwritten = { kind: 'day'; day: PendingDay } | { kind: 'query'; key: string; query: AskedQuery };
+
+/** What this instance counted and the store does not have yet, as a read sees it. */
+interface Pending {
+  /** Per library-day, and the all-libraries totals (`ALL_LIBRARIES`) per day. */
+  days: PendingDay[];
+  /** Normalised queries that will be stored (within the per-day bound). */
+  queries: AskedQuery[];
+}
+
 interface PendingDay {
   libraryId: string;
   date: string;
@@ -71,7 +84,12 @@ export class UsageService {
   private queries = new Map<string, AskedQuery>();
   private queriesWrittenAt = Date.now();
   private timer: NodeJS.Timeout | undefined;
+  /** One flush at a time. */
   private flushing: Promise<void> = Promise.resolve();
+  /** Turns on the store: one write command or one read at a time, in order. */
+  private io: Promise<unknown> = Promise.resolve();
+  /** Increments taken out of memory by a flush and not written yet (reads count them). */
+  private readonly unwritten = new Set<Unwritten>();
   private today = { until: 0, date: '' };
   /** This instance's documents are `…|<writer>`: it is their only writer. */
   private readonly writer = crypto.randomBytes(6).toString('base64url');
@@ -85,8 +103,8 @@ export class UsageService {
     private readonly flushDelayMs = 5000,
     /**
      * Query counts (the top-queries list) are written at most this often by the timer: a
-     * popular query asked all minute is one update, not one per 5 seconds. Reads of metrics
-     * flush everything first, so this instance's counts are always exact.
+     * popular query asked all minute is one update, not one per 5 seconds. Reads add what is
+     * not written yet, so this instance's counts are always exact.
      */
     private readonly queryFlushMs = 60_000,
   ) {}
@@ -152,81 +170,137 @@ export class UsageService {
     } else if (this.queries.size > 0) {
       this.schedule();
     }
-    this.flushing = this.flushing.then(() => this.write(days, normaliseQueries(queries))).catch((error: unknown) => {
-      this.log.warn({ err: (error as Error).message }, 'usage metrics could not be written; this batch is lost');
-    });
+    const entries = this.takeForWriting(days, normaliseQueries(queries));
+    this.flushing = this.flushing
+      .then(() => this.write(entries))
+      .catch((error: unknown) => {
+        this.log.warn({ err: (error as Error).message }, 'usage metrics could not be written; the rest of this batch is lost');
+      });
     return this.flushing;
   }
 
-  /**
-   * One flush: a bounded bulk of `$inc` upserts per collection (store/bulk.ts: commands of a
-   * few statements, so FerretDB cannot wedge). Every document written here is this
-   * writer's own (`…|<writer>`), and one flush runs at a time, so no other process updates
-   * it concurrently: counts stay exact on FerretDB too, whose concurrent `$inc`s on one
-   * document lose updates. Reads sum the writers' documents.
-   */
-  private async write(days: Map<string, PendingDay>, queries: Map<string, AskedQuery>): Promise<void> {
-    if (days.size === 0 && queries.size === 0) return;
-    const totals = new Map<string, PendingDay>();
-    for (const d of days.values()) {
-      const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: null };
-      t.api += d.api;
-      t.txt += d.txt;
-      t.mcp += d.mcp;
-      t.tokens += d.tokens;
-      totals.set(d.date, t);
-    }
-    const writer = this.writer;
-    const dayOps: Array<mongo.AnyBulkWriteOperation<IdDocument>> = [...days.values(), ...totals.values()].map((d) => ({
-      updateOne: {
-        filter: { _id: `${d.libraryId}|${d.date}|${writer}` },
-        update: {
-          $inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
-          $setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
-        },
-        upsert: true,
-      },
-    }));
-    if (dayOps.length > 0) await bulkUpdate(rawCollection(this.Daily), dayOps);
+  /** Runs `fn` in the next turn on the store. */
+  private turn<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.io.then(fn, fn);
+    this.io = run.catch(() => undefined);
+    return run;
+  }
 
-    // A library-day keeps at most MAX_QUERIES_PER_DAY distinct queries per writer, the first
-    // asked. The writer knows which it stored (it is their only writer).
-    const queryOps: Array<mongo.AnyBulkWriteOperation<IdDocument>> = [];
-    for (const [key, q] of queries) {
-      const dayId = `${q.libraryId}|${q.date}`;
-      let stored = this.storedQueries.get(dayId);
-      if (!stored) this.storedQueries.set(dayId, (stored = new Set()));
-      if (!stored.has(key)) {
-        if (stored.size >= MAX_QUERIES_PER_DAY) continue;
-        stored.add(key);
+  /**
+   * A flush's increments: per library-day, the all-libraries totals per day, and the
+   * queries within this writer's per-library-day bound (the first asked are kept; the
+   * writer knows which it stored, as their only writer). Reads count them until written.
+   */
+  private takeForWriting(days: Map<string, PendingDay>, queries: Map<string, AskedQuery>): Unwritten[] {
+    const entries: Unwritten[] = [...days.values(), ...dailyTotals(days.values())].map((day) => ({ kind: 'day', day }));
+    for (const [key, query] of queries) {
+      if (!this.keepsQuery(key, query)) continue;
+      this.storedQueries.get(`${query.libraryId}|${query.date}`)?.add(key);
+      entries.push({ kind: 'query', key, query });
+    }
+    for (const e of entries) this.unwritten.add(e);
+    return entries;
+  }
+
+  /** Whether a query is (or will be) stored: already kept, or the day's bound leaves room. */
+  private keepsQuery(key: string, q: AskedQuery, extra = new Map<string, number>()): boolean {
+    const dayId = `${q.libraryId}|${q.date}`;
+    let stored = this.storedQueries.get(dayId);
+    if (!stored) this.storedQueries.set(dayId, (stored = new Set()));
+    if (stored.has(key)) return true;
+    const added = extra.get(dayId) ?? 0;
+    if (stored.size + added >= MAX_QUERIES_PER_DAY) return false;
+    extra.set(dayId, added + 1);
+    return true;
+  }
+
+  /**
+   * One flush: `$inc` upserts in commands of a few statements (store/bulk.ts, so FerretDB
+   * cannot wedge), each in its own turn, so a read waits for one command at most, never
+   * for a whole flush. Every document written here is this writer's own (`…|<writer>`) and
+   * its commands go one at a time, so no other process or command updates it concurrently:
+   * counts stay exact on FerretDB too, whose concurrent `$inc`s on one document lose
+   * updates. Reads sum the writers' documents.
+   */
+  private async write(entries: Unwritten[]): Promise<void> {
+    const writer = this.writer;
+    const ops = entries.map((e): [Unwritten, mongo.AnyBulkWriteOperation<IdDocument>] => {
+      if (e.kind === 'day') {
+        const d = e.day;
+        return [e, {
+          updateOne: {
+            filter: { _id: `${d.libraryId}|${d.date}|${writer}` },
+            update: {
+              $inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
+              $setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
+            },
+            upsert: true,
+          },
+        }];
       }
-      queryOps.push({
+      const q = e.query;
+      return [e, {
         updateOne: {
-          filter: { _id: `${key}|${writer}` },
+          filter: { _id: `${e.key}|${writer}` },
           update: { $inc: { count: q.count }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
           upsert: true,
         },
-      });
+      }];
+    });
+    try {
+      for (const kind of ['day', 'query'] as const) {
+        const collection = rawCollection(kind === 'day' ? this.Daily : this.Query);
+        for (const chunk of chunked(ops.filter(([e]) => e.kind === kind), MAX_UPDATE_STATEMENTS)) {
+          await this.turn(async () => {
+            await bulkUpdate(collection, chunk.map(([, op]) => op));
+            for (const [e] of chunk) this.unwritten.delete(e);
+          });
+        }
+      }
+    } finally {
+      // A failed command stops the flush: what is left is lost (the flush logs it).
+      for (const e of entries) this.unwritten.delete(e);
     }
-    if (queryOps.length > 0) await bulkUpdate(rawCollection(this.Query), queryOps);
+  }
+
+  /**
+   * Runs a read in a turn of its own: no command is half-done while it reads, and what
+   * this instance counted but the store does not have is exactly the unwritten increments
+   * plus the counts in memory, which `read` adds to what it finds stored.
+   */
+  private inTurn<T>(read: (pending: Pending) => Promise<T>): Promise<T> {
+    return this.turn(() => {
+      const days: PendingDay[] = [];
+      const queries: AskedQuery[] = [];
+      for (const e of this.unwritten) {
+        if (e.kind === 'day') days.push(e.day);
+        else queries.push(e.query);
+      }
+      days.push(...this.days.values(), ...dailyTotals(this.days.values()));
+      const extra = new Map<string, number>();
+      for (const [key, q] of normaliseQueries(this.queries)) if (this.keepsQuery(key, q, extra)) queries.push(q);
+      return read({ days, queries });
+    });
   }
 
   /** Per-day counts, totals and top queries of one library over the last `days` UTC days. */
-  async metrics(libraryId: string, days: number, now = new Date()): Promise<LibraryMetrics> {
-    await this.flush();
+  metrics(libraryId: string, days: number, now = new Date()): Promise<LibraryMetrics> {
     const dates = lastDays(days, now);
-    const [daily, queries] = await Promise.all([
-      this.Daily.find({ libraryId, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
-      this.Query.find({ libraryId, date: { $gte: dates[0] } }, { query: 1, count: 1 }).lean<UsageQueryRecord[]>(),
-    ]);
-    const perDay = fillDays(dates, daily);
-    const counted = new Map<string, number>();
-    for (const q of queries) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
-    const topQueries = [...counted]
-      .map(([query, count]) => ({ query, count }))
-      .sort((a, b) => b.count - a.count || a.query.localeCompare(b.query))
-      .slice(0, TOP_QUERIES);
-    return { libraryId, days, perDay, totals: totalsOf(perDay), topQueries };
+    return this.inTurn(async (pending) => {
+      const [daily, queries] = await Promise.all([
+        this.Daily.find({ libraryId, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
+        this.Query.find({ libraryId, date: { $gte: dates[0] } }, { query: 1, count: 1 }).lean<UsageQueryRecord[]>(),
+      ]);
+      const perDay = fillDays(dates, [...daily, ...pending.days.filter((d) => d.libraryId === libraryId)]);
+      const counted = new Map<string, number>();
+      for (const q of queries) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
+      for (const q of pending.queries) if (q.libraryId === libraryId && q.date >= dates[0]) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
+      const topQueries = [...counted]
+        .map(([query, count]) => ({ query, count }))
+        .sort((a, b) => b.count - a.count || a.query.localeCompare(b.query))
+        .slice(0, TOP_QUERIES);
+      return { libraryId, days, perDay, totals: totalsOf(perDay), topQueries };
+    });
   }
 
   /** The answer for a library nobody has used (or the caller may not see). */
@@ -236,25 +310,34 @@ export class UsageService {
   }
 
   /** Requests and tokens per day over all libraries, and the most used libraries. */
-  async summary(days: number, now = new Date()): Promise<UsageSummary> {
-    await this.flush();
+  summary(days: number, now = new Date()): Promise<UsageSummary> {
     const dates = lastDays(days, now);
-    const all = await this.Daily.find({ libraryId: ALL_LIBRARIES, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>();
-    const perDay = fillDays(dates, all);
-    // FerretDB 1.x computes only the first accumulator of a $group, so one $sum per query.
-    const top = await this.Daily.aggregate<{ _id: string; requests: number }>([
-      { $match: { date: { $gte: dates[0] }, libraryId: { $ne: ALL_LIBRARIES } } },
-      { $group: { _id: '$libraryId', requests: { $sum: '$requests' } } },
-      { $sort: { requests: -1, _id: 1 } },
-      { $limit: 10 },
-    ]);
-    const tokenDocs = top.length
-      ? await this.Daily.find({ libraryId: { $in: top.map((t) => t._id) }, date: { $gte: dates[0] } }, { libraryId: 1, tokens: 1 }).lean<UsageDailyRecord[]>()
-      : [];
-    const tokens = new Map<string, number>();
-    for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
-    const topLibraries = top.map((t) => ({ libraryId: t._id, requests: t.requests, tokens: tokens.get(t._id) ?? 0 }));
-    return { days, perDay, totals: totalsOf(perDay), topLibraries };
+    return this.inTurn(async (pending) => {
+      const unwritten = pending.days.filter((d) => d.date >= dates[0] && d.libraryId !== ALL_LIBRARIES);
+      const all = await this.Daily.find({ libraryId: ALL_LIBRARIES, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>();
+      const perDay = fillDays(dates, [...all, ...pending.days.filter((d) => d.libraryId === ALL_LIBRARIES)]);
+      // FerretDB 1.x computes only the first accumulator of a $group, so one $sum per query.
+      // Every library's sum (not only the stored top ten): unwritten counts can reorder them.
+      const stored = await this.Daily.aggregate<{ _id: string; requests: number }>([
+        { $match: { date: { $gte: dates[0] }, libraryId: { $ne: ALL_LIBRARIES } } },
+        { $group: { _id: '$libraryId', requests: { $sum: '$requests' } } },
+      ]);
+      const requests = new Map(stored.map((r) => [r._id, r.requests]));
+      const tokens = new Map<string, number>();
+      for (const d of unwritten) {
+        requests.set(d.libraryId, (requests.get(d.libraryId) ?? 0) + d.api + d.txt + d.mcp);
+        tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + d.tokens);
+      }
+      const top = [...requests]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, 10);
+      const tokenDocs = top.length
+        ? await this.Daily.find({ libraryId: { $in: top.map(([id]) => id) }, date: { $gte: dates[0] } }, { libraryId: 1, tokens: 1 }).lean<UsageDailyRecord[]>()
+        : [];
+      for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
+      const topLibraries = top.map(([libraryId, n]) => ({ libraryId, requests: n, tokens: tokens.get(libraryId) ?? 0 }));
+      return { days, perDay, totals: totalsOf(perDay), topLibraries };
+    });
   }
 
   /** Drops usage older than `days` days. */
@@ -269,6 +352,20 @@ export class UsageService {
   }
 }
 
+/** The all-libraries totals per day of per-library counts. */
+function dailyTotals(days: Iterable<PendingDay>): PendingDay[] {
+  const totals = new Map<string, PendingDay>();
+  for (const d of days) {
+    const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: null };
+    t.api += d.api;
+    t.txt += d.txt;
+    t.mcp += d.mcp;
+    t.tokens += d.tokens;
+    totals.set(d.date, t);
+  }
+  return [...totals.values()];
+}
+
 export function utcDate(d: Date): string {
   return d.toISOString().slice(0, 10);
 }
@@ -280,7 +377,7 @@ export function lastDays(days: number, now: Date): string[] {
 }
 
 /** One row per date, summing the writers' documents of that date. */
-function fillDays(dates: string[], docs: UsageDailyRecord[]): DayUsage[] {
+function fillDays(dates: string[], docs: Array<Pick<UsageDailyRecord, 'date' | 'api' | 'txt' | 'mcp' | 'tokens'>>): DayUsage[] {
   const byDate = new Map(dates.map((date) => [date, { date, api: 0, txt: 0, mcp: 0, tokens: 0 }]));
   for (const d of docs) {
     const row = byDate.get(d.date);

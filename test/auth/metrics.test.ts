@@ -130,9 +130,9 @@ test('the admin usage summary: per day per channel across libraries, and top lib
 });
 
 /** What is stored for a library, summed over the writers' documents (as metrics reads do). */
-const stored = async (libraryId: string) => {
-  const days = await app.services.mongo.collection('usage_daily').find({ libraryId }).toArray();
-  const docs = await app.services.mongo.collection('usage_queries').find({ libraryId }).toArray();
+const stored = async (libraryId: string, db = app.services.mongo) => {
+  const days = await db.collection('usage_daily').find({ libraryId }).toArray();
+  const docs = await db.collection('usage_queries').find({ libraryId }).toArray();
   const sum = (field: string) => days.reduce((n, d) => n + ((d[field] as number | undefined) ?? 0), 0);
   const queries = new Map<string, number>();
   for (const q of docs) queries.set(q.query as string, (queries.get(q.query as string) ?? 0) + (q.count as number));
@@ -143,7 +143,7 @@ const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
   return false;
 };
 
-test('the timer writes day counts each time, query counts only once their interval has passed (a read writes all)', async (t) => {
+test('the timer writes day counts each time, query counts only once their interval has passed (an explicit flush writes all)', async (t) => {
   const { mongo, log } = app.services;
   const started = Date.now();
   const usage = new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 50, 3000);
@@ -160,7 +160,7 @@ test('the timer writes day counts each time, query counts only once their interv
   t.deepEqual((await stored(lib)).queries, [['first question', 2]], 'both askings, normalised to one query');
   usage.record({ libraryId: lib, channel: 'txt', tokens: 1, query: 'second question' });
   await usage.flush();
-  t.deepEqual((await stored(lib)).queries, [['first question', 2], ['second question', 1]], 'an explicit flush (as metrics reads do) writes queries at once');
+  t.deepEqual((await stored(lib)).queries, [['first question', 2], ['second question', 1]], 'an explicit flush writes queries at once');
   await usage.stop();
 });
 
@@ -191,4 +191,75 @@ test('instances flushing the same counters at once stay exact: each writes only 
   const res = await metrics({ libraryId: lib, days: '1' }, admin);
   t.deepEqual(res.body.totals, { requests: 84, tokens: 624, byChannel: { api: 60, txt: 0, mcp: 24 } }, 'reads sum the writers');
   t.deepEqual(res.body.topQueries[0], { query: 'shared question', count: 60 });
+});
+
+test('reads count what is not written yet and write nothing; a flush queued or running meanwhile is counted once', async (t) => {
+  // A database of its own: the summary test above counts libraries across the shared one.
+  const db = app.services.mongo.useDb(`${app.services.mongo.name}_unwritten`);
+  const usage = new UsageService(usageDailyModel(db), usageQueryModel(db), app.services.log, 60_000, 60_000);
+  t.teardown(async () => {
+    await usage.stop();
+    await db.dropDatabase();
+  });
+  const lib = `/unwritten/lib-${Date.now()}`;
+  const other = `/unwritten/other-${Date.now()}`;
+  const round = (n: number) => {
+    for (let i = 0; i < n; i++) usage.record({ libraryId: lib, channel: i % 3 === 0 ? 'mcp' : 'api', tokens: 3, query: `question ${i % (MAX_QUERIES_PER_DAY + 20)}` });
+    usage.record({ libraryId: other, channel: 'txt', tokens: 7, query: 'other question' });
+  };
+  round(90);
+  const before = await usage.metrics(lib, 1);
+  t.is(before.totals.requests, 90);
+  t.is(before.totals.tokens, 270);
+  t.deepEqual((await stored(lib, db)).requests, 0, 'the read wrote nothing');
+  t.deepEqual((await stored(lib, db)).queries, []);
+  const summaryBefore = await usage.summary(1);
+  t.deepEqual(summaryBefore.topLibraries.find((l) => l.libraryId === other), { libraryId: other, requests: 1, tokens: 7 });
+
+  // A flush queued before the read (not awaited) and events recorded while it waits.
+  const flushed = usage.flush();
+  round(30);
+  const during = usage.metrics(lib, 1);
+  round(10);
+  const mid = await during;
+  t.true(mid.totals.requests >= 120 && mid.totals.requests <= 130, `counted once: ${mid.totals.requests}`);
+  await flushed;
+  await usage.flush();
+  const after = await usage.metrics(lib, 1);
+  t.is(after.totals.requests, 130);
+  t.deepEqual(after.totals.byChannel, { api: (await stored(lib, db)).api, txt: 0, mcp: (await stored(lib, db)).mcp });
+  t.is((await stored(lib, db)).requests, 130, 'everything written once');
+  // Top queries: the same before and after the write, within the per-day bound of stored queries.
+  round(0);
+  const unwrittenTop = (await usage.metrics(lib, 1)).topQueries;
+  await usage.flush();
+  t.deepEqual((await usage.metrics(lib, 1)).topQueries, unwrittenTop);
+  t.is((await stored(lib, db)).queries.length, MAX_QUERIES_PER_DAY);
+  const summaryAfter = await usage.summary(1);
+  t.deepEqual(summaryAfter.topLibraries.find((l) => l.libraryId === other), { libraryId: other, requests: 4, tokens: 28 });
+});
+
+test('a read during a long flush waits for one write command, not the flush, and counts exactly', async (t) => {
+  const db = app.services.mongo.useDb(`${app.services.mongo.name}_midflush`);
+  const usage = new UsageService(usageDailyModel(db), usageQueryModel(db), app.services.log, 60_000, 60_000);
+  t.teardown(async () => {
+    await usage.stop();
+    await db.dropDatabase();
+  });
+  const libs = Array.from({ length: 40 }, (_, i) => `/midflush/lib-${i}`);
+  for (const lib of libs) for (let q = 0; q < 20; q++) usage.record({ libraryId: lib, channel: 'api', tokens: 2, query: `question ${q} for ${lib}` });
+  // About 840 counters: more than a hundred commands of a few statements.
+  let done = false;
+  const flushed = usage.flush().then(() => (done = true));
+  const queryCount = async () => db.collection('usage_queries').countDocuments({});
+  t.true(await waitFor(async () => (await queryCount()) > 0 || done, 20_000));
+  const last = libs[libs.length - 1];
+  const [mid, summary] = await Promise.all([usage.metrics(last, 1), usage.summary(1)]);
+  t.false(done, 'the reads answered before the flush ended');
+  await flushed;
+  t.deepEqual(mid, await usage.metrics(last, 1), 'the same answer as after the write');
+  t.is(mid.totals.requests, 20);
+  t.is(mid.topQueries.length, 10);
+  t.is(summary.totals.requests, 800);
+  t.deepEqual(summary, await usage.summary(1));
 });
