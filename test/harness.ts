@@ -66,6 +66,10 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     app,
     request: supertest(app.callback()),
     async close() {
+      // Counts still in memory would be written by close() after the drop, leaving a
+      // database behind (the supervisor reads every database, so they add up).
+      await services.worker?.stop();
+      await services.usage.flush();
       await dropTestStores(services);
       await services.close();
     },
