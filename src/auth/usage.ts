@@ -2,9 +2,9 @@
  * Usage metrics: requests per library, UTC day and channel, tokens served, and the top
  * queries. `record` never waits and never throws: events are summed in memory and written
  * about every 5 seconds by one flush at a time (`$inc` upserts in bounded bulks). Reads
- * take a turn between flushes and add this instance's counts not yet written, so they are
- * exact without writing anything first (a read that flushed first waited for every query
- * asked since the last minute's write). Each instance writes only its own
+ * take a turn between two write commands and add this instance's counts not yet written, so
+ * they are exact without writing anything first (a read that flushed first waited for every
+ * query asked since the last minute's write). Each instance writes only its own
  * documents (`<libraryId>|<date>|<writer>`), which reads sum, so counts are exact across
  * instances on FerretDB too. The only code that touches the usage models.
  */
@@ -14,10 +14,12 @@ import type { Logger } from '../logger';
 import type { mongo } from 'mongoose';
 import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
 import { normaliseQueries, type AskedQuery } from './usage-queries';
+import { ALL_LIBRARIES, dailyTotals, fillDays, lastDays, totalsOf, utcDate, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
 export type { UsageChannel };
+export { ALL_LIBRARIES, lastDays, utcDate, type DayUsage } from './usage-days';
 
 export interface UsageEvent {
   libraryId: string;
@@ -27,34 +29,24 @@ export interface UsageEvent {
   teamId?: string | null;
 }
 
-export interface DayUsage {
-  date: string;
-  api: number;
-  txt: number;
-  mcp: number;
-  tokens: number;
-}
-
 export interface LibraryMetrics {
   libraryId: string;
   days: number;
   perDay: DayUsage[];
-  totals: { requests: number; tokens: number; byChannel: { api: number; txt: number; mcp: number } };
+  totals: UsageTotals;
   topQueries: Array<{ query: string; count: number }>;
 }
 
 export interface UsageSummary {
   days: number;
   perDay: DayUsage[];
-  totals: { requests: number; tokens: number; byChannel: { api: number; txt: number; mcp: number } };
+  totals: UsageTotals;
   topLibraries: Array<{ libraryId: string; requests: number; tokens: number }>;
 }
 
 /** Distinct queries kept per library and day. */
 export const MAX_QUERIES_PER_DAY = 50;
 export const TOP_QUERIES = 10;
-/** The pseudo library id of the all-libraries totals. */
-export const ALL_LIBRARIES = '*';
 const CHANNELS: readonly UsageChannel[] = ['api', 'txt', 'mcp'];
 
 /** One counter document's increment that a flush took out of memory and has not written. */
@@ -66,16 +58,6 @@ interface Pending {
   days: PendingDay[];
   /** Normalised queries that will be stored (within the per-day bound). */
   queries: AskedQuery[];
-}
-
-interface PendingDay {
-  libraryId: string;
-  date: string;
-  api: number;
-  txt: number;
-  mcp: number;
-  tokens: number;
-  teamId: string | null;
 }
 
 export class UsageService {
@@ -350,54 +332,4 @@ export class UsageService {
   async stop(): Promise<void> {
     await this.flush();
   }
-}
-
-/** The all-libraries totals per day of per-library counts. */
-function dailyTotals(days: Iterable<PendingDay>): PendingDay[] {
-  const totals = new Map<string, PendingDay>();
-  for (const d of days) {
-    const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: null };
-    t.api += d.api;
-    t.txt += d.txt;
-    t.mcp += d.mcp;
-    t.tokens += d.tokens;
-    totals.set(d.date, t);
-  }
-  return [...totals.values()];
-}
-
-export function utcDate(d: Date): string {
-  return d.toISOString().slice(0, 10);
-}
-
-/** The last `days` UTC dates, oldest first, ending with today's. */
-export function lastDays(days: number, now: Date): string[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  return Array.from({ length: days }, (_, i) => utcDate(new Date(today - (days - 1 - i) * 86_400_000)));
-}
-
-/** One row per date, summing the writers' documents of that date. */
-function fillDays(dates: string[], docs: Array<Pick<UsageDailyRecord, 'date' | 'api' | 'txt' | 'mcp' | 'tokens'>>): DayUsage[] {
-  const byDate = new Map(dates.map((date) => [date, { date, api: 0, txt: 0, mcp: 0, tokens: 0 }]));
-  for (const d of docs) {
-    const row = byDate.get(d.date);
-    if (!row) continue;
-    row.api += d.api ?? 0;
-    row.txt += d.txt ?? 0;
-    row.mcp += d.mcp ?? 0;
-    row.tokens += d.tokens ?? 0;
-  }
-  return [...byDate.values()];
-}
-
-function totalsOf(perDay: DayUsage[]): LibraryMetrics['totals'] {
-  const byChannel = { api: 0, txt: 0, mcp: 0 };
-  let tokens = 0;
-  for (const d of perDay) {
-    byChannel.api += d.api;
-    byChannel.txt += d.txt;
-    byChannel.mcp += d.mcp;
-    tokens += d.tokens;
-  }
-  return { requests: byChannel.api + byChannel.txt + byChannel.mcp, tokens, byChannel };
 }

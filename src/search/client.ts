@@ -171,7 +171,6 @@ export function isEsUnavailable(error: unknown): boolean {
   return status === 503 || status === 429;
 }
 
-
 /** Maps transport failures to a 503; other errors pass through. */
 export function mapEsError(error: unknown): unknown {
   return isEsUnavailable(error) ? new StoreUnavailableError('elasticsearch', error) : error;

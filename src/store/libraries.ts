@@ -245,7 +245,6 @@ export class LibraryRepository {
     throw new Error(`could not update library ${id}: too many concurrent writers`);
   }
 
-  /** Switches a version to a new generation (the one step that makes a build visible). */
   /**
    * Switches a version to a new generation (the one step that makes a build visible), unless
    * the version already serves a newer generation (then the record is returned unchanged).

@@ -6,6 +6,7 @@
  * (not mongoose): it runs in the monitor's thread, which should stay small.
  */
 import { MongoClient } from 'mongodb';
+import { withTimeout } from '../util/timeout';
 
 export interface ReadProbe {
   /** Reads once; resolves with the time the read took (ms), rejects when it failed. */
@@ -27,15 +28,7 @@ export function mongoReadProbe(uri: string, dbName: string, collection = 'settin
   return {
     async read(timeoutMs) {
       const started = performance.now();
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs + 250);
-      });
-      try {
-        await Promise.race([clientFor(timeoutMs).db(dbName).collection(collection).findOne({}, { projection: { _id: 1 } }), late]);
-      } finally {
-        clearTimeout(timer);
-      }
+      await withTimeout(clientFor(timeoutMs).db(dbName).collection(collection).findOne({}, { projection: { _id: 1 } }), timeoutMs + 250, `no answer in ${timeoutMs} ms`);
       return performance.now() - started;
     },
     async close() {

@@ -49,7 +49,6 @@ export async function connectMongo(options: MongoOptions, log: Logger): Promise<
   }
 }
 
-
 /**
  * Makes every model operation fail at once with 503 while MongoDB is known to be down
  * (health/monitor.ts), instead of each waiting out server selection.
@@ -69,13 +68,7 @@ export function storeGatePlugin(isDown: () => boolean): (schema: Schema) => void
 
 const QUERY_OPS: mongoose.MongooseQueryMiddleware[] = ['countDocuments', 'deleteMany', 'deleteOne', 'distinct', 'estimatedDocumentCount', 'find', 'findOne', 'findOneAndDelete', 'findOneAndReplace', 'findOneAndUpdate', 'replaceOne', 'updateMany', 'updateOne'];
 
-export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+export { withTimeout } from '../util/timeout';
 
 /** True when an error means MongoDB is unreachable (as opposed to a bad query). */
 export function isMongoUnavailable(error: unknown): boolean {

@@ -1,4 +1,4 @@
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
@@ -193,14 +193,22 @@ test('instances flushing the same counters at once stay exact: each writes only 
   t.deepEqual(res.body.topQueries[0], { query: 'shared question', count: 60 });
 });
 
-test('reads count what is not written yet and write nothing; a flush queued or running meanwhile is counted once', async (t) => {
-  // A database of its own: the summary test above counts libraries across the shared one.
-  const db = app.services.mongo.useDb(`${app.services.mongo.name}_unwritten`);
+/**
+ * A UsageService on a database of its own, whose timers never flush: the summary test above
+ * counts libraries across the shared one.
+ */
+function isolatedUsage(t: ExecutionContext, name: string) {
+  const db = app.services.mongo.useDb(`${app.services.mongo.name}_${name}`);
   const usage = new UsageService(usageDailyModel(db), usageQueryModel(db), app.services.log, 60_000, 60_000);
   t.teardown(async () => {
     await usage.stop();
     await db.dropDatabase();
   });
+  return { db, usage };
+}
+
+test('reads count what is not written yet and write nothing; a flush queued or running meanwhile is counted once', async (t) => {
+  const { db, usage } = isolatedUsage(t, 'unwritten');
   const lib = `/unwritten/lib-${Date.now()}`;
   const other = `/unwritten/other-${Date.now()}`;
   const round = (n: number) => {
@@ -240,12 +248,7 @@ test('reads count what is not written yet and write nothing; a flush queued or r
 });
 
 test('a read during a long flush waits for one write command, not the flush, and counts exactly', async (t) => {
-  const db = app.services.mongo.useDb(`${app.services.mongo.name}_midflush`);
-  const usage = new UsageService(usageDailyModel(db), usageQueryModel(db), app.services.log, 60_000, 60_000);
-  t.teardown(async () => {
-    await usage.stop();
-    await db.dropDatabase();
-  });
+  const { db, usage } = isolatedUsage(t, 'midflush');
   const libs = Array.from({ length: 40 }, (_, i) => `/midflush/lib-${i}`);
   for (const lib of libs) for (let q = 0; q < 20; q++) usage.record({ libraryId: lib, channel: 'api', tokens: 2, query: `question ${q} for ${lib}` });
   // About 840 counters: more than a hundred commands of a few statements.
