@@ -5,6 +5,7 @@
 import Koa from 'koa';
 import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
+import { compression } from './middlewares/compression';
 import type { Services } from '../services';
 import { errorFunnel } from './middlewares/errors';
 import { requestContext } from './middlewares/request-context';
@@ -25,6 +26,7 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
   app.use(requestContext({ log: services.log }));
+  app.use(compression()); // gzip/brotli for JSON, text and the dashboard's files (errors included)
   app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => services.monitor.suspect(store) }));
   app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token
   const routers = appRouters(services);
