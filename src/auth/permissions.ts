@@ -60,7 +60,7 @@ export const PERMISSIONS = {
   'libraries.delete': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a private library: also its team's owners" },
   'jobs.list': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
   'jobs.read': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
-  'jobs.cancel': { audience: 'user', resource: (p, r) => r.createdBy === p.userId || ownsTeam(p, r), says: "the user who started the job, its team's owners and admins" },
+  'jobs.cancel': { audience: 'user', resource: (p, r) => r.createdBy === p.userId || ownsTeam(p, r), says: "the user who started the job, its team's owners and admins (an ended job's record is removed)" },
   'policies.read': { audience: 'user', anonymous: 'policies', says: 'members of the team' },
   'policies.update': { audience: 'user', resource: ownsTeam, says: "the team's owners and admins" },
   'metrics.read': { audience: 'user', anonymous: 'metrics', says: 'signed-in users (zeros for libraries they cannot see)' },

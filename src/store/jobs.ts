@@ -198,7 +198,9 @@ export class JobQueue {
     if (state === 'failed' && !(await this.locks.acquire(endKey(id), owner, { state: 'failed' }))) {
       if ((await this.outcome(id)) === 'cancelled') final = 'cancelled';
     }
-    const set = { ...fields, state: final, finishedAt: new Date(), lease: { owner: null, until: null } };
+    // The stage it was in says where it failed (the dashboard marks it).
+    const failedStage = final === 'failed' ? ((await this.get(id))?.state ?? null) : null;
+    const set = { ...fields, state: final, finishedAt: new Date(), lease: { owner: null, until: null }, ...(failedStage ? { failedStage } : {}) };
     // A cancelled job's lease was given up by the cancel: write its end by id.
     await this.Job.updateOne(final === 'cancelled' ? { _id: id } : { _id: id, 'lease.owner': owner }, { $set: set });
     await this.locks.releaseAll(`job:${id}:claim:`);
@@ -234,6 +236,18 @@ export class JobQueue {
     }
     const end = await this.outcome(id);
     return end === 'cancelled' ? { cancelled: true } : { cancelled: false, state: end ?? job.state };
+  }
+
+  /**
+   * Removes an ended job's record (a failed add leaves one behind: its library is gone, the
+   * job is not). Only terminal jobs are removed: a running one must be cancelled first.
+   * Returns whether a record was removed.
+   */
+  async remove(id: string): Promise<boolean> {
+    const r = await this.Job.deleteOne({ _id: id, state: { $in: TERMINAL_JOB_STATES } });
+    if (r.deletedCount !== 1) return false;
+    await this.locks.releaseAll(`job:${id}:`);
+    return true;
   }
 
   /** Writes the state an end lock decided (idempotent; repairs a write a claim overtook). */

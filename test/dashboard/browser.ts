@@ -26,6 +26,8 @@ const CHROMIUM_ARGS = [
 export interface LiveServer {
   test: TestApp;
   url: string;
+  /** The HTTP server (tests count the requests that reach it). */
+  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startLiveServer(overrides: Record<string, string> = {}): P
   return {
     test: testApp,
     url: `http://127.0.0.1:${port}`,
+    server,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -59,10 +62,10 @@ export interface LiveBrowser {
 }
 
 /** Launches Chromium (a fresh profile each time) with one page at a laptop-sized viewport. */
-export async function launchBrowser(): Promise<LiveBrowser> {
+export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<LiveBrowser> {
   // Playwright gives launch() a fresh temporary profile (--user-data-dir) of its own.
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
-  const context = await browser.newContext({ viewport: { width: 1366, height: 768 }, locale: 'en-US', permissions: ['clipboard-read', 'clipboard-write'] });
+  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1366, height: 768 }, locale: 'en-US', permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const problems: string[] = [];

@@ -65,7 +65,7 @@ test('JSON, text and static files are compressed with brotli or gzip as the clie
     t.is(res.headers['content-encoding'], encoding);
     t.regex(res.headers.vary ?? '', /Accept-Encoding/i);
   }
-  t.is((await app().get('/dashboard/js/main.js').set('Accept-Encoding', 'identity')).headers['content-encoding'], undefined);
+  t.falsy((await app().get('/dashboard/js/main.js').set('Accept-Encoding', 'identity')).headers['content-encoding']);
   const koa = new Koa();
   koa.use(compression());
   koa.use((ctx) => {
@@ -75,7 +75,7 @@ test('JSON, text and static files are compressed with brotli or gzip as the clie
   const json = await supertest(koa.callback()).get('/json').set('Accept-Encoding', 'br');
   t.is(json.headers['content-encoding'], 'br');
   t.is(json.body.items.length, 200);
-  t.is((await supertest(koa.callback()).get('/sse').set('Accept-Encoding', 'gzip')).headers['content-encoding'], undefined, 'event streams are not buffered by a compressor');
+  t.falsy((await supertest(koa.callback()).get('/sse').set('Accept-Encoding', 'gzip')).headers['content-encoding'], 'event streams are not buffered by a compressor');
 });
 
 test('files get their content types, a strong ETag, and 304 on revalidation', async (t) => {

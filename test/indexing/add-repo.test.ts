@@ -137,3 +137,28 @@ test.serial('a missing repository is a 400 validation_error naming docsRepoUrl (
   t.is(res.body.error, 'validation_error');
   t.is(res.body.message, `docsRepoUrl: Could not clone ${git.url}/acme/nothing.git: the repository does not exist or is not reachable.`);
 });
+
+test.serial("a failed add's job says the stage it failed in, and its record can be removed (a running job cannot)", async (t) => {
+  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/gone` });
+  t.is(res.status, 400);
+  const { jobs } = (await app.request.get('/v2/jobs').set('authorization', `Bearer ${key}`)).body as { jobs: Array<{ id: string; libraryId: string; state: string; failedStage: string | null }> };
+  const failed = jobs.find((j) => j.libraryId === '/acme/gone');
+  t.truthy(failed);
+  t.is(failed?.state, 'failed');
+  t.is(failed?.failedStage, 'cloning');
+  const removed = await app.request.delete(`/v2/jobs/${failed?.id}`).set('authorization', `Bearer ${key}`);
+  t.is(removed.status, 200, JSON.stringify(removed.body));
+  t.true(removed.body.removed);
+  t.is(await app.services.jobs.get(failed!.id), null);
+  t.is((await app.request.get(`/v2/jobs/${failed?.id}`).set('authorization', `Bearer ${key}`)).status, 404);
+  t.is((await app.request.delete(`/v2/jobs/${failed?.id}`).set('authorization', `Bearer ${key}`)).status, 404, 'removed once');
+
+  // A queued job is cancelled by the first DELETE (kept, as cancelled), removed by the second.
+  const queued = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/parked', version: 'latest', params: {}, teamId: null, createdBy: null });
+  const cancel = await app.request.delete(`/v2/jobs/${queued._id}`).set('authorization', `Bearer ${key}`);
+  t.is(cancel.status, 200);
+  t.is(cancel.body.state, 'cancelled');
+  t.is((await app.services.jobs.get(queued._id))?.state, 'cancelled');
+  t.is((await app.request.delete(`/v2/jobs/${queued._id}`).set('authorization', `Bearer ${key}`)).body.removed, true);
+  t.is(await app.services.jobs.get(queued._id), null);
+});

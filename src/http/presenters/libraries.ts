@@ -54,6 +54,7 @@ export function presentJob(job: JobRecord, withLog: boolean) {
     attempts: job.attempts,
     error: internal ? `Indexing failed with an internal error; the server log has the details (job ${job._id}).` : job.error && hideServerPaths(job.error),
     errorCode: job.errorCode ?? null,
+    failedStage: job.state === 'failed' ? (job.failedStage ?? null) : null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

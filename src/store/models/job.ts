@@ -35,6 +35,8 @@ export interface JobRecord {
   error: string | null;
   /** The API error code of a failure a caller can act on (see JobFailure). */
   errorCode: string | null;
+  /** The stage a failed job was in when it failed (cloning, parsing, indexing). */
+  failedStage?: JobState | null;
   createdAt: Date;
   updatedAt: Date;
   finishedAt: Date | null;
@@ -65,6 +67,7 @@ const jobSchema = new Schema<JobRecord>(
     notBefore: { type: Date, default: null },
     error: { type: String, default: null },
     errorCode: { type: String, default: null },
+    failedStage: { type: String, default: null },
     finishedAt: { type: Date, default: null },
   },
   { collection: 'jobs', timestamps: true, versionKey: false, minimize: false },

@@ -23,16 +23,53 @@ export function resetFlash() {
   }
 }
 
-/** An error box for a failed call (the API's message; the code for reference). */
-export function errorBox(error) {
-  const code = error?.code && !String(error.code).startsWith('http_') ? ` (${error.code})` : '';
-  return h('div.alert.error', { role: 'alert' }, `${error?.message ?? String(error)}${code}`);
+/**
+ * What an API error code means to a person. The code itself is never shown (it is jargon);
+ * it stays on the box as data-code for support and tests.
+ */
+const ERROR_TITLES = {
+  validation_error: 'Please check what was entered.',
+  invalid_library_id: 'That library id is not valid.',
+  invalid_api_key: 'You are not signed in.',
+  access_denied: 'Your team’s policy does not allow this library.',
+  forbidden: 'You are not allowed to do this.',
+  library_not_found: 'No such library.',
+  tag_not_found: 'No such version.',
+  no_snippets_found: 'No documentation was found.',
+  team_not_found: 'No such team.',
+  user_not_found: 'No such user.',
+  no_libraries_found: 'No library matched.',
+  not_found: 'Not found.',
+  duplicate_repo: 'This repository is already in your team.',
+  conflict: 'That conflicts with the current state.',
+  payload_too_large: 'That is too large.',
+  rate_limit_exceeded: 'Too many requests: wait a moment and try again.',
+  internal_error: 'Something went wrong on the server.',
+  service_unavailable: 'The server is not ready.',
+  timeout: 'This takes longer than the server waits.',
+  network_error: 'The server could not be reached.',
+};
+
+export function errorTitle(code) {
+  return ERROR_TITLES[code] ?? 'That did not work.';
+}
+
+/** An error box for a failed call: a plain-language title, then the API's message. */
+export function errorBox(error, { title } = {}) {
+  const message = error?.message ?? String(error);
+  const heading = title ?? errorTitle(error?.code);
+  return h('div.alert.error', { role: 'alert', 'data-code': error?.code || undefined }, h('strong', heading), message && message !== heading ? ` ${message}` : null);
 }
 
 /** Replaces `slot`'s content with an error box. */
 export function showError(slot, error) {
   mount(slot, errorBox(error));
   slot.hidden = false;
+}
+
+/** Sets the tab's title (every page has its own, so history and tabs can be told apart). */
+export function setTitle(title) {
+  document.title = `${title} · Shelfmark`;
 }
 
 /** The page frame: a heading and the content. */
@@ -47,15 +84,21 @@ export function page(title, ...children) {
  */
 export function table(columns, rows, { empty = 'Nothing here yet.', caption } = {}) {
   if (rows.length === 0) return h('p.muted', empty);
+  // data-label lets a narrow screen show each row as a card with labelled fields (app.css).
   return h(
     'div.table-wrap',
     h(
-      'table',
+      'table.cards',
       caption ? h('caption.muted', caption) : null,
       h('thead', h('tr', columns.map((c) => h('th', { class: c.num ? 'num' : undefined, scope: 'col' }, c.label)))),
-      h('tbody', rows.map((r) => h('tr', columns.map((c) => h('td', { class: c.num ? 'num' : undefined }, c.cell(r)))))),
+      h('tbody', rows.map((r) => tableRow(columns, r))),
     ),
   );
+}
+
+/** One row of `table` (pages that update rows in place build them with this). */
+export function tableRow(columns, row) {
+  return h('tr', columns.map((c) => h('td', { class: c.num ? 'num' : undefined, 'data-label': c.label || undefined }, c.cell(row))));
 }
 
 /**

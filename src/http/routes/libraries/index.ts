@@ -15,6 +15,7 @@ import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
+import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
 
 export function libraryRoutes(services: Services): Router {
@@ -28,6 +29,21 @@ export function libraryRoutes(services: Services): Router {
     const body = parseBody(addRepoBody, ctx.request.body);
     const result = await addRepository(services, ctx.state.principal as Principal, host, body);
     ctx.body = { libraryName: result.libraryName, message: result.message };
+  });
+
+  // What the add form offers: each host's base URL (to tell the host from a pasted URL) and
+  // the operator's allowed URL prefixes for other Git servers. Credentials in a prefix are hidden.
+  router.get('libraries.add', '/add/hosts', guard(services), standard, async (ctx) => {
+    const { gitHosts, gitAllowedPrefixes } = services.config;
+    ctx.body = {
+      hosts: [
+        { host: 'github', label: 'GitHub', baseUrl: gitHosts.github },
+        { host: 'gitlab', label: 'GitLab', baseUrl: gitHosts.gitlab },
+        { host: 'bitbucket', label: 'Bitbucket', baseUrl: gitHosts.bitbucket },
+        { host: 'git', label: 'Other Git server', baseUrl: null },
+      ],
+      allowedPrefixes: gitAllowedPrefixes.map((p) => p.replace(/\/\/[^/@\s]*@/, '//')),
+    };
   });
 
   router.post('libraries.refresh', '/refresh', guard(services), expensive, async (ctx) => {
@@ -57,6 +73,12 @@ export function libraryRoutes(services: Services): Router {
     const scope = teamScope(principal);
     if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
     authorize(principal, 'jobs.cancel', job);
+    // An ended job has nothing to cancel: its record is removed (the job list is tidied).
+    if (TERMINAL_JOB_STATES.includes(job.state)) {
+      if (!(await services.jobs.remove(job._id))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+      ctx.body = { id: job._id, removed: true, message: `Job ${job._id} (${job.state}) was removed.` };
+      return;
+    }
     const result = await services.jobs.cancel(job._id, principal.kind === 'user' ? principal.userId : principal.kind);
     if (!result.cancelled) {
       throw new ConflictError(

@@ -1,7 +1,7 @@
 // Add a library: a Git repository (every AddRepoRequest option) or an OpenAPI file upload.
 // The add call answers when the build ends, so the page follows the new job meanwhile.
 import { h, mount, field, checkbox } from '../dom.js';
-import { get, post, request, ApiError } from '../api.js';
+import { get, post, del, request, ApiError } from '../api.js';
 import { busy, every, page, errorBox, TERMINAL_JOB_STATES } from '../ui.js';
 import { jobSummary, jobHref } from './jobs.js';
 import { libraryHref } from './libraries.js';
@@ -16,7 +16,29 @@ const HOSTS = [
 ];
 
 export async function renderAdd({ root, signal }) {
-  mount(root, ...page('Add a library', h('div.grid2', repoForm(signal), openapiForm(signal))));
+  // The hosts' base URLs (to tell the host from a pasted URL) and the allowed prefixes.
+  const hosts = await get('/add/hosts', undefined, { signal }).catch((error) => {
+    if (error?.name === 'AbortError') throw error;
+    return { hosts: [], allowedPrefixes: [] };
+  });
+  mount(root, ...page('Add a library', h('div.grid2', repoForm(signal, hosts), openapiForm(signal))));
+}
+
+/** The host a repository URL belongs to: a configured host's base URL, else "git" (allow-listed servers). */
+export function detectHost(value, hosts) {
+  let url;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  for (const { host, baseUrl } of hosts) {
+    if (!baseUrl) continue;
+    const base = new URL(baseUrl);
+    const basePath = base.pathname.replace(/\/+$/, '');
+    if (url.host.toLowerCase() === base.host.toLowerCase() && (basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) return host;
+  }
+  return 'git';
 }
 
 /** Runs an add call and shows the job's live progress in `slot` until it answers. */
@@ -29,10 +51,12 @@ async function submitAndFollow(slot, call, signal, { kind }) {
     const before = new Set(existing.map((j) => j.id));
     mount(slot, h('div.alert.info', 'Submitted. Waiting for the job to start…'), live);
     done = call();
+    done.catch(() => undefined); // handled below; a rejection before then is not an unhandled one
     job = await findNewJob(undefined, before, done, signal, kind);
   } else {
     mount(slot, h('div.alert.info', 'Uploading and indexing…'), live);
     done = call();
+    done.catch(() => undefined);
   }
   const watch = new AbortController();
   signal.addEventListener('abort', () => watch.abort());
@@ -56,18 +80,43 @@ async function submitAndFollow(slot, call, signal, { kind }) {
       slot.prepend(h('div.alert.warn', 'Processing takes longer than the server waits for; the job carries on. ', job ? h('a', { href: jobHref(job.id) }, 'Follow the job.') : h('a', { href: '#/jobs' }, 'See the jobs.')));
     } else {
       watch.abort();
-      if (job) {
-        const last = await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal }).catch(() => null);
-        if (last) mount(live, jobSummary(last));
-      } else mount(slot);
-      slot.prepend(errorBox(error));
+      // The error is shown once: in the job's summary when the job says it, else on its own.
+      const last = job ? await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal }).catch(() => null) : null;
+      if (last?.error) {
+        const remove = h('button.secondary', { type: 'button' }, 'Remove this failed job');
+        remove.addEventListener('click', () => busy(remove, async () => {
+          await del(`/jobs/${encodeURIComponent(last.id)}`);
+          mount(slot, h('div.alert.info', { role: 'status' }, 'The failed job was removed.'));
+        }, { errorSlot: live }));
+        mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(last.id) }, last.id), ` for ${last.libraryId}:`), live);
+        mount(live, jobSummary(last), h('div.actions', remove));
+      } else {
+        mount(slot);
+        slot.prepend(errorBox(error));
+      }
     }
   }
 }
 
-function repoForm(signal) {
+function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
   const host = h('select', { name: 'host' }, HOSTS.map(([v, label]) => h('option', { value: v }, label)));
   const url = h('input', { type: 'url', name: 'docsRepoUrl', required: true, placeholder: 'https://github.com/owner/repo', spellcheck: 'false' });
+  const detected = h('p.hint', { role: 'status' });
+  // The host follows the URL as it is typed or pasted, until the user picks one by hand.
+  let chosenByHand = false;
+  host.addEventListener('change', () => { chosenByHand = true; });
+  url.addEventListener('input', () => {
+    const found = detectHost(url.value, hosts);
+    if (!found || chosenByHand) return;
+    host.value = found;
+    detected.textContent = `Host: ${host.selectedOptions[0]?.textContent ?? found} (from the URL).`;
+  });
+  const prefixes = h(
+    'div.hint',
+    allowedPrefixes.length
+      ? [h('span', 'Other Git servers this instance may read from:'), h('ul.small', allowedPrefixes.map((p) => h('li', h('code', p))))]
+      : h('span', 'GitHub, GitLab and Bitbucket as configured. Other Git servers need an entry in GIT_ALLOWED_URL_PREFIXES (none is set).'),
+  );
   const isPrivate = checkbox('Private repository', { name: 'private' }, 'Needs a plan with private repositories and the team owner or admin role.');
   const token = h('input', { type: 'password', name: 'gitToken', autocomplete: 'off', spellcheck: 'false' });
   const tokenField = field('Access token (optional)', token, 'Leave empty to use your stored hosting-account connection (Credentials).');
@@ -79,8 +128,10 @@ function repoForm(signal) {
     'form.panel',
     { 'aria-labelledby': 'add-repo-title' },
     h('h2', { id: 'add-repo-title' }, 'Git repository'),
-    field('Host', host),
     field('Repository URL', url, 'The docs are read from the default branch; versions listed in context7.json or shelfmark.json are built too.'),
+    detected,
+    field('Host', host),
+    prefixes,
     isPrivate,
     tokenField,
     skip,

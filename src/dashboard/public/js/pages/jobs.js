@@ -1,37 +1,64 @@
-// Indexing jobs: the list, and one job with live progress and its log (polled every second
-// while it runs).
-import { h, mount, formatDate, formatNumber, stateBadge } from '../dom.js';
-import { get, del } from '../api.js';
-import { busy, confirmDialog, every, flash, page, showError, table, TERMINAL_JOB_STATES } from '../ui.js';
+// Indexing jobs: the list (filters by state and library, rows updated in place while jobs
+// run, polling stops when nothing runs) and one job with its stages, progress and log tail.
+// Nothing is rebuilt under the user: rows and cells are patched, so keyboard focus and a
+// screen reader's position stay where they were.
+import { h, mount, formatDate, formatNumber, stateBadge, field } from '../dom.js';
+import { get, del, post } from '../api.js';
+import { busy, confirmDialog, every, errorBox, flash, page, showError, tableRow, TERMINAL_JOB_STATES } from '../ui.js';
+import { navigate } from '../router.js';
 import { libraryHref } from './libraries.js';
+import { findNewJob } from './library.js';
 
 const STAGES = ['queued', 'cloning', 'parsing', 'indexing', 'finalized'];
+const RUNNING = ['queued', 'cloning', 'parsing', 'indexing'];
 
 export const jobHref = (id) => `#/jobs/${encodeURIComponent(id)}`;
 
-function progressText(job) {
+/**
+ * Files done out of files to do. filesTotal counts the files selected for parsing; skipped
+ * files (other versions, other languages, too large) were never among them, so they are
+ * reported beside the count, not added to it.
+ */
+export function fileCounts(job) {
   const p = job.progress ?? {};
-  const done = (p.filesParsed ?? 0) + (p.filesSkipped ?? 0) + (p.filesReused ?? 0);
-  return p.filesTotal ? `${formatNumber(done)} / ${formatNumber(p.filesTotal)} files` : '—';
+  const total = p.filesTotal ?? 0;
+  const done = Math.min((p.filesParsed ?? 0) + (p.filesReused ?? 0), total);
+  return { done: job.state === 'finalized' ? total : done, total };
 }
 
-/** The live part of a job: stage, progress bar, counts, error. */
+function progressText(job) {
+  const { done, total } = fileCounts(job);
+  return total ? `${formatNumber(done)} / ${formatNumber(total)} files` : '—';
+}
+
+/** The stage list: done ✓, current ▸, the failing one ✗ (with its name said in words). */
+function stageList(job) {
+  const failedAt = job.state === 'failed' ? job.failedStage ?? null : null;
+  const currentIndex = STAGES.indexOf(failedAt ?? job.state);
+  return h(
+    'ol.small.muted',
+    { 'aria-label': 'Stages', class: 'stages' },
+    STAGES.map((s, i) => {
+      if (failedAt === s) return h('li.failed', { 'aria-current': 'step' }, `✗ ${s} (failed here)`);
+      if (job.state === 'finalized' || i < currentIndex) return h('li', `✓ ${s}`);
+      if (s === job.state) return h('li', { 'aria-current': 'step' }, `▸ ${s}`);
+      return h('li', s);
+    }),
+  );
+}
+
+/** The live part of a job: stage, progress bar, counts, error (shown once, here). */
 export function jobSummary(job) {
   const p = job.progress ?? {};
-  const done = (p.filesParsed ?? 0) + (p.filesSkipped ?? 0) + (p.filesReused ?? 0);
+  const { done, total } = fileCounts(job);
   const terminal = TERMINAL_JOB_STATES.includes(job.state);
-  const stageIndex = STAGES.indexOf(job.state);
   return h(
     'div.spaced',
     h('p', 'State: ', stateBadge(job.state), job.attempts > 1 ? h('span.small.muted', ` (attempt ${job.attempts})`) : null),
-    h(
-      'ol.small.muted',
-      { 'aria-label': 'Stages', class: 'stages' },
-      STAGES.map((s, i) => h('li', { 'aria-current': s === job.state ? 'step' : undefined }, i < stageIndex || job.state === 'finalized' ? `✓ ${s}` : s === job.state ? `▸ ${s}` : s)),
-    ),
-    h('progress', { max: Math.max(p.filesTotal ?? 0, 1), value: job.state === 'finalized' ? Math.max(p.filesTotal ?? 0, 1) : done, 'aria-label': 'Files processed' }),
-    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused ${formatNumber(p.filesReused ?? 0)}, skipped ${formatNumber(p.filesSkipped ?? 0)} · ${formatNumber(p.snippets ?? 0)} snippets`),
-    job.error ? h('div.alert.error', job.errorCode ? `${job.error} (${job.errorCode})` : job.error) : null,
+    stageList(job),
+    h('progress', { max: Math.max(total, 1), value: Math.min(done, Math.max(total, 1)), 'aria-label': 'Files processed' }),
+    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets`),
+    job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${job.failedStage}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );
 }
@@ -40,52 +67,166 @@ export function jobSummary(job) {
 export function jobLog(job) {
   const entries = job.log ?? [];
   if (entries.length === 0) return h('p.muted', 'No log lines yet.');
-  return h('ul.log', { 'aria-label': 'Job log' }, entries.map((e) => h('li', { class: e.level }, `${new Date(e.at).toLocaleTimeString()}  ${e.level.toUpperCase().padEnd(5)} ${e.message}`)));
+  return h('ul.log', { 'aria-label': 'Job log' }, entries.map(logLine));
 }
 
+const logLine = (e) => h('li', { class: e.level }, `${new Date(e.at).toLocaleTimeString()}  ${e.level.toUpperCase().padEnd(5)} ${e.message}`);
+
+const COLUMNS = [
+  { label: 'Job', cell: (j) => h('a.mono', { href: jobHref(j.id) }, String(j.id).slice(0, 12)) },
+  { label: 'Library', cell: (j) => h('a', { href: libraryHref(j.libraryId) }, j.libraryId) },
+  { label: 'Version', cell: (j) => j.version },
+  { label: 'Kind', cell: (j) => j.kind },
+  { label: 'State', live: true, cell: (j) => [stateBadge(j.state), j.failedStage ? h('span.small', ` at ${j.failedStage}`) : null] },
+  { label: 'Progress', live: true, cell: (j) => progressText(j) },
+  { label: 'Created', cell: (j) => formatDate(j.createdAt) },
+  { label: 'Finished', live: true, cell: (j) => formatDate(j.finishedAt) },
+];
+
+/** A plain table of jobs (the library page uses it too). */
 export function jobsTable(jobs, { empty = 'No jobs yet.' } = {}) {
-  return table(
-    [
-      { label: 'Job', cell: (j) => h('a.mono', { href: jobHref(j.id) }, String(j.id).slice(0, 12)) },
-      { label: 'Library', cell: (j) => h('a', { href: libraryHref(j.libraryId) }, j.libraryId) },
-      { label: 'Version', cell: (j) => j.version },
-      { label: 'Kind', cell: (j) => j.kind },
-      { label: 'State', cell: (j) => stateBadge(j.state) },
-      { label: 'Progress', cell: (j) => progressText(j) },
-      { label: 'Created', cell: (j) => formatDate(j.createdAt) },
-      { label: 'Finished', cell: (j) => formatDate(j.finishedAt) },
-    ],
-    jobs,
-    { empty },
-  );
+  if (jobs.length === 0) return h('p.muted', empty);
+  return h('div.table-wrap', h('table.cards', h('thead', h('tr', COLUMNS.map((c) => h('th', { scope: 'col' }, c.label)))), h('tbody', jobs.map((j) => tableRow(COLUMNS, j)))));
 }
 
-export async function renderJobs({ root, signal }) {
-  const slot = h('div', h('p.muted', 'Loading jobs…'));
-  mount(root, ...page('Jobs', h('p.muted', 'Every add and refresh runs as a job. Running jobs update by themselves.'), slot));
-  const load = async () => {
-    const { jobs = [] } = await get('/jobs', { limit: 100 }, { signal });
-    mount(slot, jobsTable(jobs));
-    return true; // keep watching: new jobs may arrive
-  };
-  try {
-    await load();
-    every(2000, load, signal);
-  } catch (error) {
-    if (error.name !== 'AbortError') showError(slot, error);
+/** Patches a table body to show `jobs`: rows are kept by job id, only changed cells are replaced. */
+function patchRows(tbody, jobs, actions) {
+  const columns = [...COLUMNS, { label: 'Actions', live: true, cell: actions }];
+  const existing = new Map([...tbody.children].map((tr) => [tr.dataset.id, tr]));
+  let previous = null;
+  for (const job of jobs) {
+    const signature = JSON.stringify([job.state, job.failedStage, job.progress, job.finishedAt]);
+    let tr = existing.get(job.id);
+    if (!tr) {
+      tr = tableRow(columns, job);
+      tr.dataset.id = job.id;
+    } else if (tr.dataset.sig !== signature) {
+      columns.forEach((c, i) => {
+        if (!c.live) return;
+        const td = tr.children[i];
+        const fresh = tableRow([c], job).firstChild;
+        if (td.textContent !== fresh.textContent || c.label === 'Actions') td.replaceWith(fresh);
+      });
+    }
+    tr.dataset.sig = signature;
+    existing.delete(job.id);
+    const want = previous ? previous.nextSibling : tbody.firstChild;
+    if (want !== tr) tbody.insertBefore(tr, want);
+    previous = tr;
   }
+  for (const tr of existing.values()) {
+    if (tr.contains(document.activeElement)) (tr.nextElementSibling ?? tr.previousElementSibling)?.querySelector('a')?.focus();
+    tr.remove();
+  }
+}
+
+export async function renderJobs({ root, query, signal }) {
+  const state = h('select', { name: 'state' }, [['', 'Any state'], ['running', 'Running or queued'], ['failed', 'Failed'], ['finalized', 'Finished'], ['cancelled', 'Cancelled']].map(([v, l]) => h('option', { value: v }, l)));
+  const library = h('select', { name: 'library' }, h('option', { value: '' }, 'Any library'));
+  state.value = query.get('state') ?? '';
+  const filters = h('form.filters', { role: 'search', 'aria-label': 'Filter jobs' }, field('State', state), field('Library', library));
+  const status = h('p.small.muted', { role: 'status' });
+  const errors = h('div');
+  const tbody = h('tbody');
+  const empty = h('p.muted', { hidden: true }, 'No jobs match.');
+  const tableEl = h('div.table-wrap', h('table.cards', h('thead', h('tr', [...COLUMNS, { label: 'Actions' }].map((c) => h('th', { scope: 'col' }, c.label)))), tbody));
+  mount(root, ...page('Jobs', h('p.muted', 'Every add and refresh runs as a job. While jobs run, this list follows them; it stops when nothing runs.'), filters, status, errors, tableEl, empty));
+
+  let all = [];
+  let watching = null; // the AbortController of the polling loop, while it runs
+  const actions = (j) =>
+    RUNNING.includes(j.state)
+      ? h('button.secondary', { type: 'button', 'aria-label': `Cancel job ${String(j.id).slice(0, 12)}`, onclick: (e) => cancelJob(j, e.currentTarget, errors, load) }, 'Cancel')
+      : h('button.secondary', { type: 'button', 'aria-label': `Remove job ${String(j.id).slice(0, 12)}`, onclick: (e) => removeJob(j, e.currentTarget, errors, load) }, 'Remove');
+
+  const show = () => {
+    const wantLib = library.value;
+    const wantState = state.value;
+    const rows = all.filter((j) => (!wantLib || j.libraryId === wantLib) && (!wantState || (wantState === 'running' ? RUNNING.includes(j.state) : j.state === wantState)));
+    patchRows(tbody, rows, actions);
+    tableEl.hidden = rows.length === 0;
+    empty.hidden = rows.length !== 0;
+    empty.textContent = all.length === 0 ? 'No jobs yet. Adding a library starts one.' : 'No jobs match these filters.';
+  };
+  const fillLibraries = () => {
+    const names = [...new Set(all.map((j) => j.libraryId))].sort();
+    const have = [...library.options].map((o) => o.value).slice(1);
+    if (JSON.stringify(names) === JSON.stringify(have)) return;
+    const keep = library.value || query.get('library') || '';
+    mount(library, h('option', { value: '' }, 'Any library'), names.map((n) => h('option', { value: n }, n)));
+    library.value = names.includes(keep) ? keep : '';
+  };
+  const load = async () => {
+    const { jobs = [] } = await get('/jobs', { limit: 200 }, { signal });
+    all = jobs;
+    fillLibraries();
+    show();
+    const running = all.some((j) => RUNNING.includes(j.state));
+    if (!running && watching) {
+      watching.abort(); // whoever saw it idle first (a tick, a cancel) ends the loop
+      watching = null;
+    }
+    if (running) mount(status, 'Following running jobs…');
+    else mount(status, h('span.idle', 'Nothing is running, so this list is not updating.', h('button.link', { type: 'button', onclick: () => { load().then(watch, (error) => showError(errors, error)); } }, 'Check again')));
+    return running;
+  };
+  const watch = (running) => {
+    if (!running || watching) return;
+    const loop = new AbortController();
+    signal.addEventListener('abort', () => loop.abort());
+    watching = loop;
+    every(2000, load, loop.signal);
+  };
+  const syncUrl = () => {
+    const q = new URLSearchParams();
+    if (state.value) q.set('state', state.value);
+    if (library.value) q.set('library', library.value);
+    // replaceState: filtering is not a navigation (no re-render, no history entry per change)
+    history.replaceState(null, '', `#/jobs${q.size ? `?${q}` : ''}`);
+    show();
+  };
+  state.addEventListener('change', syncUrl);
+  library.addEventListener('change', syncUrl);
+  filters.addEventListener('submit', (e) => e.preventDefault());
+  try {
+    watch(await load());
+  } catch (error) {
+    if (error.name !== 'AbortError') showError(errors, error);
+  }
+}
+
+async function cancelJob(job, button, errors, after) {
+  const ok = await confirmDialog({ title: 'Cancel this job?', message: 'The build stops; the version currently served stays as it is.', confirmLabel: 'Cancel job', danger: true });
+  if (!ok) return;
+  await busy(button, async () => {
+    await del(`/jobs/${encodeURIComponent(job.id)}`);
+    flash('ok', 'The job was cancelled.');
+    await after();
+  }, { errorSlot: errors });
+}
+
+async function removeJob(job, button, errors, after) {
+  await busy(button, async () => {
+    await del(`/jobs/${encodeURIComponent(job.id)}`);
+    flash('ok', `The ${job.state} job for ${job.libraryId} was removed from the list.`);
+    await after();
+  }, { errorSlot: errors });
 }
 
 export async function renderJob({ root, params, signal }) {
   const id = params.id;
   const heading = h('h1', 'Job');
   const meta = h('p.muted');
-  const summary = h('div.panel', { 'aria-live': 'polite', 'aria-busy': 'true' }, h('p.muted', 'Loading…'));
+  const summary = h('div.panel', { 'aria-busy': 'true' }, h('p.muted', 'Loading…'));
+  const announce = h('p.visually-hidden', { role: 'status' });
   const log = h('div');
   const errors = h('div');
   const cancel = h('button.secondary', { type: 'button', hidden: true }, 'Cancel job');
-  mount(root, heading, meta, errors, h('div.actions', cancel), summary, h('h2', 'Log'), log);
+  const retry = h('button', { type: 'button', hidden: true }, 'Run again');
+  const remove = h('button.secondary', { type: 'button', hidden: true }, 'Remove from the list');
+  mount(root, heading, meta, errors, h('div.actions', cancel, retry, remove), announce, summary, h('h2', 'Log'), log);
   document.title = 'Job · Shelfmark';
+  let current = null;
 
   cancel.addEventListener('click', async () => {
     const ok = await confirmDialog({ title: 'Cancel this job?', message: 'The build stops; the version currently served stays as it is.', confirmLabel: 'Cancel job', danger: true });
@@ -96,21 +237,52 @@ export async function renderJob({ root, params, signal }) {
       await load();
     }, { errorSlot: errors });
   });
+  remove.addEventListener('click', () => busy(remove, async () => {
+    await del(`/jobs/${encodeURIComponent(id)}`);
+    flash('ok', 'The job was removed from the list.', { next: true });
+    navigate('/jobs');
+  }, { errorSlot: errors }));
+  // Running again is a refresh of the same library version (a new job).
+  retry.addEventListener('click', () => busy(retry, async () => {
+    const libraryName = current.version && current.version !== 'latest' ? `${current.libraryId}/${current.version}` : current.libraryId;
+    const before = new Set(((await get('/jobs', { limit: 50 }, { signal })).jobs ?? []).map((j) => j.id));
+    const done = post('/refresh', { libraryName }, { signal });
+    done.catch(() => undefined); // its failure is read below or shown on the new job's page
+    const job = await findNewJob(undefined, before, done, signal, 'refresh');
+    if (job) navigate(`/jobs/${encodeURIComponent(job.id)}`);
+    else await done;
+  }, { label: 'Starting…', errorSlot: errors }));
 
+  let lastState = null;
   const load = async () => {
     const job = await get(`/jobs/${encodeURIComponent(id)}`, undefined, { signal });
+    current = job;
     heading.textContent = `Job for ${job.libraryId}`;
+    document.title = `Job for ${job.libraryId} · Shelfmark`;
     mount(meta, `${job.kind} of version “${job.version}” · created ${formatDate(job.createdAt)} · `, h('a', { href: libraryHref(job.libraryId) }, 'library page'));
     const terminal = TERMINAL_JOB_STATES.includes(job.state);
     summary.setAttribute('aria-busy', String(!terminal));
     summary.dataset.state = job.state;
     mount(summary, jobSummary(job));
+    if (job.state !== lastState) announce.textContent = `Job ${job.state}${job.failedStage ? ` while ${job.failedStage}` : ''}.`;
+    lastState = job.state;
+    // The log grows at the end: new lines are appended, the tail stays in view if it was.
     const list = log.querySelector('.log');
-    const stick = !list || list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-    mount(log, jobLog(job));
-    const fresh = log.querySelector('.log');
-    if (fresh && stick) fresh.scrollTop = fresh.scrollHeight;
+    const entries = job.log ?? [];
+    if (!list || entries.length < list.children.length) {
+      mount(log, jobLog(job));
+      const fresh = log.querySelector('.log');
+      if (fresh) fresh.scrollTop = fresh.scrollHeight;
+    } else {
+      const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+      for (const e of entries.slice(list.children.length)) list.append(logLine(e));
+      if (stick) list.scrollTop = list.scrollHeight;
+    }
+    const moveFocus = [cancel, retry, remove].includes(document.activeElement) && document.activeElement;
     cancel.hidden = terminal;
+    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi';
+    remove.hidden = !terminal;
+    if (moveFocus && moveFocus.hidden) (retry.hidden ? remove : retry).focus();
     return !terminal;
   };
   try {

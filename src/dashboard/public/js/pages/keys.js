@@ -1,6 +1,6 @@
 // API keys: list, create (the value is shown once), delete (revokes at once).
 import { h, mount, field, formatDate } from '../dom.js';
-import { get, post, del } from '../api.js';
+import { get, post, del, API, ROOT } from '../api.js';
 import { busy, confirmDialog, errorBox, flash, page, showError, table } from '../ui.js';
 import { KEYS } from '../endpoints.js';
 
@@ -12,9 +12,14 @@ export async function renderKeys({ root, signal }) {
   const submit = h('button', { type: 'submit' }, 'Create key');
   const form = h('form.panel', h('h2', 'Create a key'), errors, h('div.row', field('Name', name, 'Says where the key is used, so you know which one to delete.'), h('div.field', submit)));
 
+  let sortBy = 'createdAt';
+  const sorter = h('select', { name: 'sort', id: 'key-sort' }, [['createdAt', 'Newest first'], ['lastUsedAt', 'Last used first'], ['name', 'Name']].map(([v, l]) => h('option', { value: v }, l)));
+  sorter.addEventListener('change', () => { sortBy = sorter.value; refresh(); });
+  const byKey = (a, b) => (sortBy === 'name' ? a.name.localeCompare(b.name) || String(b.createdAt).localeCompare(String(a.createdAt)) : String(b[sortBy] ?? '').localeCompare(String(a[sortBy] ?? '')));
+
   async function refresh() {
     try {
-      const keys = await get(KEYS.list, undefined, { signal }).then(KEYS.items);
+      const keys = (await get(KEYS.list, undefined, { signal }).then(KEYS.items)).sort(byKey);
       mount(
         listSlot,
         table(
@@ -48,6 +53,11 @@ export async function renderKeys({ root, signal }) {
     await busy(button, async () => {
       try {
         await del(KEYS.item(key.id));
+        // A deleted key's value must not stay on screen (it was the one just created).
+        if (createdSlot.dataset.keyId === key.id || createdSlot.dataset.prefix === key.prefix) {
+          mount(createdSlot);
+          delete createdSlot.dataset.keyId;
+        }
         flash('ok', `The key “${key.name}” was deleted and no longer works.`);
         await refresh();
       } catch (error) {
@@ -64,6 +74,8 @@ export async function renderKeys({ root, signal }) {
         const created = await post(KEYS.list, { name: name.value.trim() });
         const value = KEYS.value(created);
         name.value = '';
+        createdSlot.dataset.keyId = created.id ?? '';
+        createdSlot.dataset.prefix = created.prefix ?? '';
         showOnce(createdSlot, value, name);
         await refresh();
       },
@@ -71,7 +83,7 @@ export async function renderKeys({ root, signal }) {
     );
   });
 
-  mount(root, ...page('API keys', h('p.muted', 'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once.'), createdSlot, form, h('h2', 'Your keys'), listSlot));
+  mount(root, ...page('API keys', h('p.muted', 'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once.'), createdSlot, form, h('h2', 'Your keys'), h('div.toolbar', field('Sort', sorter)), listSlot));
   await refresh();
 }
 
@@ -81,7 +93,7 @@ function showOnce(slot, value, focusAfter) {
   const status = h('span.small', { role: 'status' });
   const copy = h('button', { type: 'button', onclick: () => copyText(input, status) }, 'Copy');
   const done = h('button.secondary', { type: 'button', onclick: () => { mount(slot); focusAfter.focus(); } }, 'Done');
-  mount(slot, h('div.panel.alert.ok', h('h2', 'Your new key'), h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'), h('div.secret', input, copy, done), status));
+  mount(slot, h('div.panel.alert.ok', h('h2', 'Your new key'), h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'), h('div.secret', input, copy, done), status, testKey(value), mcpConfigs(value)));
   input.focus();
   input.select();
 }
@@ -95,4 +107,61 @@ async function copyText(input, status) {
     document.execCommand?.('copy');
   }
   status.textContent = 'Copied to the clipboard.';
+}
+
+/** "Test this key": one authenticated call with the key alone (no session cookie is sent). */
+function testKey(value) {
+  const out = h('span.small', { role: 'status' });
+  const button = h('button.secondary', { type: 'button' }, 'Test this key');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    out.textContent = 'Testing…';
+    try {
+      const res = await fetch(`${API}/auth/me`, { headers: { Authorization: `Bearer ${value}` }, credentials: 'omit', cache: 'no-store' });
+      const body = await res.json().catch(() => ({}));
+      out.textContent = res.ok ? `The key works: it acts as ${body.username ?? 'you'} (${body.role ?? 'member'}).` : `The key was refused (${res.status}).`;
+    } catch {
+      out.textContent = 'The server could not be reached.';
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('div.actions', button, out);
+}
+
+/** Ready-to-paste MCP client configurations for this server and key. */
+export function mcpSetups(value, base = `${location.origin}${ROOT}`) {
+  const url = `${base}/mcp`;
+  const headers = { Authorization: `Bearer ${value}` };
+  return [
+    ['Cursor', '~/.cursor/mcp.json', JSON.stringify({ mcpServers: { shelfmark: { url, headers } } }, null, 2)],
+    ['Claude Code', 'a terminal', `claude mcp add --transport http shelfmark ${url} --header "Authorization: Bearer ${value}"`],
+    ['VS Code', '.vscode/mcp.json', JSON.stringify({ servers: { shelfmark: { type: 'http', url, headers } } }, null, 2)],
+    ['stdio', 'any client that starts a command (mcp-remote bridges stdio to HTTP)', JSON.stringify({ mcpServers: { shelfmark: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', `Authorization: Bearer ${value}`] } } }, null, 2)],
+  ];
+}
+
+function mcpConfigs(value) {
+  const setups = mcpSetups(value);
+  const views = setups.map(([name, where, text], i) => h('div', { id: `mcp-view-${i}`, role: 'tabpanel', 'aria-labelledby': `mcp-tab-${i}`, hidden: i !== 0 }, h('p.small', `Paste into ${where}:`), h('pre', { 'aria-label': `${name} configuration` }, text), copyButton(text, name)));
+  const tabs = setups.map(([name], i) => h('button', { type: 'button', role: 'tab', id: `mcp-tab-${i}`, 'aria-controls': `mcp-view-${i}`, 'aria-selected': String(i === 0), onclick: () => select(i) }, name));
+  const select = (n) => {
+    tabs.forEach((t, i) => t.setAttribute('aria-selected', String(i === n)));
+    views.forEach((v, i) => { v.hidden = i !== n; });
+  };
+  return h('section.config-tabs', { 'aria-label': 'Set up a coding assistant' }, h('h3', 'Set up a coding assistant'), h('div.tabs', { role: 'tablist', 'aria-label': 'Client' }, tabs), views);
+}
+
+function copyButton(text, name) {
+  const status = h('span.small', { role: 'status' });
+  const button = h('button.secondary', { type: 'button', 'aria-label': `Copy the ${name} configuration` }, 'Copy');
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      status.textContent = 'Copied.';
+    } catch {
+      status.textContent = 'Select the text and copy it.';
+    }
+  });
+  return h('div.actions', button, status);
 }

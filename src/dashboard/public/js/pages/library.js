@@ -144,7 +144,7 @@ export async function renderLibrary({ root, params, query, signal }) {
  */
 export async function findNewJob(libraryId, before, done, signal, kind) {
   let settled = false;
-  done.finally(() => { settled = true; });
+  done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)
   const look = async () => {
     const { jobs = [] } = await get('/jobs', { limit: 20, ...(libraryId ? { libraryId } : {}) }, { signal }).catch(() => ({ jobs: [] }));
     return jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));

@@ -2,7 +2,7 @@
 import { h, mount, field } from '../dom.js';
 import { post, put } from '../api.js';
 import { navigate } from '../router.js';
-import { busy, flash, page } from '../ui.js';
+import { busy, errorBox, flash, page } from '../ui.js';
 import { session, loadMe } from '../session.js';
 
 export async function renderLogin({ root, query }) {
@@ -13,10 +13,20 @@ export async function renderLogin({ root, query }) {
   const form = h('form.panel.narrow', { novalidate: false }, errors, field('Username', username), field('Password', password), h('div.actions', submit));
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    mount(errors);
     await busy(
       submit,
       async () => {
-        await post('/auth/login', { username: username.value, password: password.value }, { noAuthRedirect: true });
+        try {
+          await post('/auth/login', { username: username.value, password: password.value }, { noAuthRedirect: true });
+        } catch (error) {
+          // A 401 here is a wrong name or password, not an "API key" problem.
+          if (error?.status !== 401) throw error;
+          mount(errors, errorBox(error, { title: 'Wrong username or password.' }));
+          password.value = '';
+          password.focus();
+          return;
+        }
         await loadMe();
         const next = query.get('next');
         navigate(next && next.startsWith('/') && !next.startsWith('//') ? next : '/libraries');

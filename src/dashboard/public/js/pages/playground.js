@@ -1,8 +1,25 @@
 // The playground: resolve a library as a client would (/libs/search), pick a version, ask a
-// question, and see the answer of /context in both formats (txt and json) with sources.
+// question, and see the answer of /context: rendered, as the exact text the MCP tool
+// query-docs returns (type=txt), as JSON, and as snippet cards; optionally two versions side
+// by side. The question lives in the URL, so an answer can be shared.
+// Indexed docs are untrusted: Markdown is rendered by marked and sanitized by DOMPurify
+// before it reaches the page (and the CSP blocks inline scripts besides).
 import { h, mount, field, formatNumber } from '../dom.js';
 import { get, ApiError } from '../api.js';
 import { busy, page, errorBox, table } from '../ui.js';
+import { marked } from '../../vendor/marked.js';
+import DOMPurify from '../../vendor/purify.js';
+
+/** Markdown → sanitized DOM nodes (no scripts, handlers, styles, forms or frames). */
+export function renderMarkdown(text) {
+  const html = marked.parse(String(text ?? ''), { gfm: true, breaks: false, async: false });
+  const fragment = DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe'], FORBID_ATTR: ['style'] });
+  for (const a of fragment.querySelectorAll('a[href]')) {
+    a.setAttribute('rel', 'noopener noreferrer');
+    a.setAttribute('target', '_blank');
+  }
+  return h('div.md', fragment);
+}
 
 export async function renderPlayground({ root, query, signal }) {
   let libraries = [];
@@ -22,8 +39,10 @@ export async function renderPlayground({ root, query, signal }) {
   const searchForm = h('form.panel', { 'aria-labelledby': 'pg-search' }, h('h2', { id: 'pg-search' }, 'Resolve a library'), h('div.row', field('Library name', name), field('Query', topic), h('div.field', searchBtn)), searchOut);
 
   // 2. Context query.
-  const library = h('select', { name: 'libraryId', required: true }, libraries.map((l) => h('option', { value: l.id }, `${l.title || l.id} (${l.id})`)));
+  // No library is picked for the user: an arbitrary default answers a question nobody asked.
+  const library = h('select', { name: 'libraryId', required: true }, h('option', { value: '' }, 'Choose a library…'), libraries.map((l) => h('option', { value: l.id }, `${l.title || l.id} (${l.id})`)));
   const version = h('select', { name: 'version' });
+  const compare = h('select', { name: 'compare' });
   const question = h('input', { type: 'text', name: 'question', required: true, placeholder: 'e.g. how do I add middleware?' });
   const tokens = h('input', { type: 'number', name: 'tokens', min: 100, max: 100000, step: 100, value: '5000' });
   const askBtn = h('button', { type: 'submit' }, 'Get context');
@@ -33,20 +52,25 @@ export async function renderPlayground({ root, query, signal }) {
     { 'aria-labelledby': 'pg-ask' },
     h('h2', { id: 'pg-ask' }, 'Ask for context'),
     libraries.length === 0 ? h('p.muted', 'No library is ready yet. Add one first.') : null,
-    h('div.row', field('Library', library), field('Version', version), field('Token budget', tokens)),
+    h('div.row', field('Library', library), field('Version', version), field('Compare with version', compare, 'Optional: the same question against another version, side by side.'), field('Token budget', tokens)),
     field('Question', question),
     h('div.actions', askBtn),
   );
 
   const fillVersions = () => {
     const lib = libraries.find((l) => l.id === library.value);
-    const names = [...new Set(['latest', ...(lib?.versions ?? [])])];
+    const names = lib ? [...new Set(['latest', ...(lib.versions ?? [])])] : [];
     mount(version, names.map((v) => h('option', { value: v }, v)));
+    mount(compare, h('option', { value: '' }, 'No comparison'), names.map((v) => h('option', { value: v }, v)));
   };
   library.addEventListener('change', fillVersions);
   const wanted = query.get('library');
   if (wanted && libraries.some((l) => l.id === wanted)) library.value = wanted;
   fillVersions();
+  if (query.get('version')) version.value = query.get('version');
+  if (query.get('compare')) compare.value = query.get('compare');
+  if (query.get('q')) question.value = query.get('q');
+  if (query.get('tokens')) tokens.value = query.get('tokens');
 
   searchForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -55,7 +79,7 @@ export async function renderPlayground({ root, query, signal }) {
         const body = await get('/libs/search', { libraryName: name.value.trim(), query: topic.value.trim() }, { signal });
         mount(
           searchOut,
-          h('p.small.muted', `searchFilterApplied: ${String(body.searchFilterApplied)}`),
+          h('p.small.muted', body.searchFilterApplied ? 'Your team’s library policy filtered these results.' : 'No team policy filtered these results.'),
           table(
             [
               { label: 'id', cell: (r) => h('code', r.id) },
@@ -75,23 +99,38 @@ export async function renderPlayground({ root, query, signal }) {
     }, { label: 'Searching…' });
   });
 
-  askForm.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const libraryId = version.value && version.value !== 'latest' ? `${library.value}/${version.value}` : library.value;
-    const params = { libraryId, query: question.value.trim(), tokens: tokens.value };
-    await busy(askBtn, async () => {
+  const ask = async () => {
+    const idFor = (v) => (v && v !== 'latest' ? `${library.value}/${v}` : library.value);
+    const one = async (v) => {
+      const params = { libraryId: idFor(v), query: question.value.trim(), tokens: tokens.value };
       const [txt, json] = await Promise.allSettled([
         get('/context', { ...params, type: 'txt' }, { signal, text: true }),
         get('/context', { ...params, type: 'json' }, { signal }),
       ]);
-      mount(answer, showAnswer(libraryId, txt, json));
+      return showAnswer(params.libraryId, txt, json, v || 'latest');
+    };
+    // The question is in the URL (replaceState: sharing it, or reloading, asks it again).
+    const q = new URLSearchParams({ library: library.value, q: question.value.trim() });
+    if (version.value && version.value !== 'latest') q.set('version', version.value);
+    if (compare.value) q.set('compare', compare.value);
+    if (tokens.value && tokens.value !== '5000') q.set('tokens', tokens.value);
+    history.replaceState(null, '', `#/playground?${q}`);
+    await busy(askBtn, async () => {
+      const answers = await Promise.all(compare.value ? [one(version.value), one(compare.value)] : [one(version.value)]);
+      mount(answer, answers.length > 1 ? h('div.compare', answers) : answers[0]);
     }, { label: 'Asking…' });
+  };
+  askForm.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    await ask();
   });
 
   mount(root, ...page('Playground', h('p.muted', 'What a coding assistant gets: the same calls, the same formats.'), searchForm, askForm, answer));
+  if (library.value && question.value.trim()) await ask();
 }
 
-function showAnswer(libraryId, txt, json) {
+let answerCount = 0;
+function showAnswer(libraryId, txt, json, label) {
   const failed = [txt, json].find((r) => r.status === 'rejected');
   if (failed) {
     const error = failed.reason;
@@ -100,24 +139,26 @@ function showAnswer(libraryId, txt, json) {
   const data = json.value;
   const snippets = data.snippets ?? [];
   const totalTokens = snippets.reduce((sum, s) => sum + (s.tokens ?? 0), 0);
+  const n = ++answerCount;
   const views = {
-    snippets: h('div', { id: 'pg-view-snippets' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
-    txt: h('pre', { id: 'pg-view-txt', 'aria-label': 'Text format' }, txt.value),
-    json: h('pre', { id: 'pg-view-json', 'aria-label': 'JSON format' }, JSON.stringify(data, null, 2)),
+    rendered: h('div', { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' }, renderMarkdown(txt.value)),
+    txt: h('pre', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, txt.value),
+    json: h('pre', { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' }, JSON.stringify(data, null, 2)),
+    snippets: h('div', { id: `pg-view-snippets-${n}`, role: 'tabpanel', 'aria-label': 'Snippets' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
   };
-  const tabs = Object.entries({ snippets: 'Snippets', txt: 'Text (type=txt)', json: 'JSON (type=json)' }).map(([key, label]) =>
-    h('button', { type: 'button', role: 'tab', id: `pg-tab-${key}`, 'aria-controls': `pg-view-${key}`, 'aria-selected': String(key === 'snippets'), onclick: () => select(key) }, label),
+  const tabs = Object.entries({ rendered: 'Rendered', txt: 'MCP tool text (query-docs)', json: 'JSON (type=json)', snippets: 'Snippets' }).map(([key, text]) =>
+    h('button', { type: 'button', role: 'tab', id: `pg-tab-${key}-${n}`, 'data-view': key, 'aria-controls': `pg-view-${key}-${n}`, 'aria-selected': String(key === 'rendered'), onclick: () => select(key) }, text),
   );
   const select = (key) => {
-    for (const t of tabs) t.setAttribute('aria-selected', String(t.id === `pg-tab-${key}`));
+    for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.view === key));
     for (const [k, v] of Object.entries(views)) v.hidden = k !== key;
   };
-  select('snippets');
+  select('rendered');
   return h(
     'section.panel',
-    { 'aria-label': 'Answer' },
+    { 'aria-label': `Answer for ${libraryId}` },
     h('h2', `Answer for ${libraryId}`),
-    h('p.small.muted', `${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens`),
+    h('p.small.muted', { 'data-tokens': String(totalTokens) }, `Version ${label} · ${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens · ${formatNumber(String(txt.value ?? '').length)} characters of text`),
     h('div.tabs', { role: 'tablist', 'aria-label': 'Format' }, tabs),
     Object.values(views),
   );

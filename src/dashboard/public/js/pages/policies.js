@@ -18,7 +18,7 @@ const lines = (text) => text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean
 export async function renderPolicies({ root, query, signal }) {
   const slot = h('div', h('p.muted', 'Loading…'));
   const teamSelect = h('select', { id: 'policy-team', name: 'teamId' });
-  mount(root, ...page('Policies', h('p.muted', 'Limit which libraries a team may use. Search hides the others; context and add answer 403 access_denied for them.'), h('div.toolbar', h('div', field('Team', teamSelect))), slot));
+  mount(root, ...page('Policies', h('p.muted', 'Limit which libraries a team may use. Search hides the others, and asking for their docs or adding them is refused.'), h('div.toolbar', h('div', field('Team', teamSelect))), slot));
 
   let teams = [];
   try {
@@ -26,8 +26,13 @@ export async function renderPolicies({ root, query, signal }) {
   } catch (error) {
     if (error.name === 'AbortError') return;
   }
+  if (teams.length === 0) {
+    // Policies belong to teams: without one there is nothing to show (not a "team_not_found").
+    mount(slot, h('div.alert.info', 'You are not in a team yet. Policies belong to teams; an administrator can add you to one on the Teams page.'));
+    teamSelect.closest('.toolbar')?.remove();
+    return;
+  }
   mount(teamSelect, teams.map((t) => h('option', { value: t.id }, t.name)));
-  if (teams.length === 0) mount(teamSelect, h('option', { value: '' }, 'Your team'));
   const wanted = query.get('team');
   if (wanted && teams.some((t) => t.id === wanted)) teamSelect.value = wanted;
 

@@ -1,0 +1,385 @@
+/**
+ * The rough edges a first walk through the dashboard found (issue 19), each checked in a
+ * real headless Chromium against the real server (Elasticsearch, FerretDB, the in-process
+ * worker, a local Git server): jobs that keep focus and stop polling, honest progress
+ * counts, failed adds (no unhandled rejection, the error once, the job removable), return
+ * after a session ends with the input kept, host detection, the playground (rendered and
+ * sanitized Markdown, the question in the URL, no arbitrary library, two versions side by
+ * side), a 390 px phone, keys, plain-language errors and titles, compression and caching,
+ * and an axe-core check of every page (0 serious or critical violations).
+ * Screenshots go to /tmp/dashboard-shots (not committed).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { startGitServer, createRepo, type GitServer } from '../git-server';
+import { makeUser, type TestUser } from '../auth/fixtures';
+import { launchBrowser, startLiveServer, type LiveBrowser, type LiveServer } from './browser';
+
+// Browser globals used inside page.evaluate callbacks (the project's tsconfig has no DOM lib).
+interface El {
+  tagName: string;
+  __mark?: string;
+}
+declare const document: { activeElement: El | null; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
+declare const window: { __axe?: unknown };
+declare function getComputedStyle(element: El): { outlineStyle: string };
+
+let git: GitServer;
+let server: LiveServer;
+let web: LiveBrowser;
+let page: Page;
+let url: string;
+let admin: TestUser;
+const hits: string[] = [];
+
+const AXE_SOURCE = fs.readFileSync(path.join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
+
+// Markdown that must render (a list, inline code, a fenced block) and must not run.
+const GUIDE = `# Gadgets guide
+
+Gadgets are parts for dashboards.
+
+## Making a gadget
+
+Call \`makeGadget()\` to build one. It accepts:
+
+- a \`name\` for the gadget
+- a \`size\` from 1 to 5
+
+\`\`\`js
+import { makeGadget } from 'gadgets';
+const g = makeGadget('dial', { size: 2 });
+\`\`\`
+
+<img src="x" onerror="window.__pwned = 1"> <script>window.__pwned = 2</script> [click](javascript:window.__pwned=3)
+`;
+
+async function go(hash: string) {
+  await page.goto(`${url}/dashboard/#${hash}`);
+  await page.locator('main h1').first().waitFor();
+}
+
+async function signIn(username: string, password: string) {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').press('Enter');
+}
+
+async function axe(name: string) {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  // evaluate runs outside the page's CSP, which would block an injected <script>.
+  await page.evaluate(AXE_SOURCE);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
+  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+test.before(async () => {
+  git = await startGitServer();
+  const zh = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`docs/zh/page${i}.md`, `# 页面 ${i}\n\n这是第 ${i} 页的内容，它很有用。\n`]));
+  const old = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`versioned_docs/version-0.${i}/intro.md`, `# Old intro ${i}\n\nAn old page.\n`]));
+  createRepo(git.root, 'acme/gadgets', [
+    { files: { 'README.md': '# Gadgets\n\nGadgets for dashboards.\n', 'docs/guide.md': GUIDE.replace('makeGadget', 'buildGadget'), ...zh, ...old }, tag: 'v1.0.0' },
+    { files: { 'README.md': '# Gadgets\n\nGadgets for dashboards.\n', 'docs/guide.md': GUIDE, ...zh, ...old }, tag: 'v2.0.0' },
+  ]);
+  server = await startLiveServer({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_ANON_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '1000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  url = server.url;
+  server.server.on('request', (req) => hits.push(req.url ?? ''));
+  admin = await makeUser(server.test, { role: 'admin', plan: 'pro', teamRole: 'owner' });
+  web = await launchBrowser();
+  page = web.page;
+});
+
+test.afterEach.always(async (t) => {
+  if (!t.passed && web) await web.shot(`failed-rough-${t.title.slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+});
+
+test.after.always(async () => {
+  await web?.close();
+  await server?.close();
+  await git?.close();
+});
+
+test.serial('a failed sign-in says so in words, and the page title and heading focus are right', async (t) => {
+  await go('/login');
+  t.is(await page.evaluate(() => document.title), 'Sign in · Shelfmark');
+  await signIn(admin.username, 'wrong password');
+  const alert = page.locator('.alert.error');
+  await alert.waitFor();
+  const text = (await alert.textContent()) ?? '';
+  t.regex(text, /Wrong username or password/);
+  t.notRegex(text, /invalid_api_key/);
+  await signIn(admin.username, admin.password);
+  await page.getByRole('heading', { name: 'Libraries' }).waitFor();
+  // The router focuses the heading for screen readers; no focus box is drawn on it.
+  t.is(await page.evaluate(() => document.activeElement?.tagName), 'H1');
+  t.is(await page.locator('main h1').evaluate((el) => getComputedStyle(el as unknown as El).outlineStyle), 'none');
+  await go('/no-such-page');
+  t.is(await page.evaluate(() => document.title), 'Not found · Shelfmark', 'the not-found page has its own title');
+});
+
+test.serial('the add form tells the host from the URL and lists the allowed URL prefixes', async (t) => {
+  await go('/add');
+  t.regex((await page.locator('form', { hasText: 'Git repository' }).textContent()) ?? '', new RegExp(`${git.url}/`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  await page.getByLabel('Host').selectOption('gitlab');
+  await page.reload();
+  await page.getByLabel('Repository URL').waitFor();
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/gadgets`);
+  t.is(await page.getByLabel('Host').inputValue(), 'github', 'GITHUB_BASE_URL is the local Git server here');
+  await page.getByLabel('Repository URL').fill('https://git.example.org/team/repo');
+  t.is(await page.getByLabel('Host').inputValue(), 'git');
+  t.regex((await page.locator('.hint[role="status"]').textContent()) ?? '', /from the URL/);
+});
+
+test.serial('a failed add: no unhandled rejection, the error shown once in words, and the job can be removed', async (t) => {
+  const before = web.problems.length;
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/missing`);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  const remove = page.getByRole('button', { name: 'Remove this failed job' });
+  await remove.waitFor({ timeout: 60_000 });
+  const form = page.locator('form', { hasText: 'Git repository' });
+  t.is(await form.locator('.alert.error').count(), 1, 'the error is shown once');
+  const text = (await form.textContent()) ?? '';
+  t.regex(text, /Failed while cloning/);
+  t.regex(text, /does not exist or is not reachable/);
+  t.notRegex(text, /validation_error/);
+  t.regex(text, /✗ cloning/, 'the failing stage is marked');
+  await page.waitForTimeout(300);
+  t.deepEqual(web.problems.slice(before), [], 'no unhandled rejection or console error');
+  await remove.click();
+  await page.getByText('The failed job was removed.').waitFor();
+  const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs')).json())) as { jobs: Array<{ libraryId: string }> };
+  t.false(jobs.some((j) => j.libraryId === '/acme/missing'));
+});
+
+test.serial('progress counts files done against files to do; the files the filter left out are counted apart', async (t) => {
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/gadgets`);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await page.locator('.alert.ok', { hasText: 'Open /acme/gadgets' }).waitFor({ timeout: 90_000 });
+  const summary = (await page.locator('form', { hasText: 'Git repository' }).textContent()) ?? '';
+  const m = /([\d,]+) \/ ([\d,]+) files/.exec(summary);
+  t.truthy(m, summary);
+  const [done, total] = [Number(m![1].replace(/,/g, '')), Number(m![2].replace(/,/g, ''))];
+  t.true(done <= total, `${done} / ${total}`);
+  t.is(done, total);
+  const skipped = Number(/([\d,]+) files left out/.exec(summary)?.[1].replace(/,/g, ''));
+  t.true(skipped >= 12, `skipped ${skipped}`);
+  t.true(total < skipped, 'the skipped files are not added to the done count');
+});
+
+test.serial('the jobs list keeps focus while it follows a running job, has filters, and stops polling when idle', async (t) => {
+  const worker = server.test.services.worker;
+  if (!worker) return t.fail('no in-process worker');
+  await worker.stop();
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  try {
+    await go('/jobs');
+    await page.getByText('Following running jobs').waitFor();
+    const link = page.locator(`a[href="#/jobs/${job._id}"]`);
+    await link.focus();
+    await link.evaluate((el) => ((el as unknown as El).__mark = 'kept'));
+    const polls = hits.length;
+    await page.waitForTimeout(4500);
+    t.true(hits.slice(polls).filter((u) => u.startsWith('/v2/jobs')).length >= 2, 'it polls while a job is queued');
+    t.is(await page.evaluate(() => document.activeElement?.__mark), 'kept', 'the same link keeps focus across updates');
+
+    await page.getByLabel('State').selectOption('failed');
+    t.is(await link.count(), 0);
+    t.regex(page.url(), /state=failed/);
+    await page.getByLabel('State').selectOption('running');
+    await link.waitFor();
+    await web.shot('20-jobs-running');
+
+    await page.getByRole('button', { name: `Cancel job ${job._id.slice(0, 12)}` }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel job' }).click();
+    await page.getByText('Nothing is running').waitFor();
+    const idle = hits.length;
+    await page.waitForTimeout(4500);
+    t.is(hits.slice(idle).filter((u) => u.startsWith('/v2/jobs')).length, 0, 'no polling when nothing runs');
+    await page.getByLabel('State').selectOption('');
+    await page.getByRole('button', { name: `Remove job ${job._id.slice(0, 12)}` }).click();
+    await page.getByText(/was removed from the list/).waitFor();
+    t.is(await server.test.services.jobs.get(job._id), null);
+  } finally {
+    worker.start();
+  }
+});
+
+test.serial('after the session ends, signing in returns to the page with what was typed', async (t) => {
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/typed-before-expiry`);
+  await page.getByLabel('Library title').fill('Kept title');
+  await page.context().clearCookies(); // the session ends
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+  t.regex(page.url(), /#\/login\?next=%2Fadd/);
+  await signIn(admin.username, admin.password);
+  await page.getByRole('heading', { name: 'Add a library' }).waitFor();
+  t.is(await page.getByLabel('Repository URL').inputValue(), `${git.url}/acme/typed-before-expiry`);
+  t.is(await page.getByLabel('Library title').inputValue(), 'Kept title');
+  t.regex((await page.locator('#flash').textContent()) ?? '', /typed/);
+});
+
+test.serial('the playground renders sanitized Markdown, keeps the question in the URL, picks no library, and compares versions', async (t) => {
+  await go('/playground');
+  t.is(await page.getByLabel('Library', { exact: true }).inputValue(), '', 'no arbitrary default library');
+  await page.getByLabel('Library name').fill('gadgets');
+  await page.getByLabel('Library name').press('Enter');
+  const searchNote = page.getByText(/team policy filtered/);
+  await searchNote.waitFor();
+  t.notRegex((await page.locator('main').textContent()) ?? '', /searchFilterApplied/);
+
+  await page.getByLabel('Library', { exact: true }).selectOption('/acme/gadgets');
+  await page.getByLabel('Question').fill('how do I make a gadget?');
+  await page.getByLabel('Question').press('Enter');
+  const answer = page.getByRole('region', { name: /^Answer for \/acme\/gadgets/ });
+  await answer.waitFor();
+  const md = answer.locator('.md');
+  t.true((await md.locator('li').count()) >= 2, 'lists are rendered');
+  t.true((await md.locator('code').count()) >= 1, 'inline code is rendered');
+  t.notRegex((await md.textContent()) ?? '', /`makeGadget\(\)`/, 'no literal backticks');
+  t.is(await md.locator('script, [onerror], a[href^="javascript"]').count(), 0, 'indexed docs cannot inject script');
+  t.is(await page.evaluate('window.__pwned'), undefined);
+  t.regex((await answer.locator('[data-tokens]').textContent()) ?? '', /\d+ tokens/);
+  await answer.getByRole('tab', { name: 'MCP tool text (query-docs)' }).click();
+  t.regex((await answer.locator('pre').first().textContent()) ?? '', /makeGadget/);
+  await web.shot('21-playground-rendered');
+
+  // Shareable: the URL carries the question; opening it asks again.
+  t.regex(page.url(), /#\/playground\?library=%2Facme%2Fgadgets&q=how\+do\+I\+make\+a\+gadget/);
+  const shared = page.url();
+  await page.goto(`${url}/dashboard/#/libraries`);
+  await page.goto(shared);
+  await page.getByRole('region', { name: /^Answer for \/acme\/gadgets/ }).waitFor();
+  t.is(await page.getByLabel('Question').inputValue(), 'how do I make a gadget?');
+
+  // Build the older tag too, then ask both versions at once.
+  const refreshed = await fetch(`${url}/v2/refresh`, { method: 'POST', headers: { Authorization: `Bearer ${admin.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ libraryName: '/acme/gadgets/v1.0.0' }) });
+  t.is(refreshed.status, 200, await refreshed.text());
+  await page.reload();
+  await page.getByRole('region', { name: /^Answer for \/acme\/gadgets/ }).waitFor();
+  await page.getByLabel('Version', { exact: true }).selectOption('v1.0.0');
+  await page.getByLabel('Compare with version').selectOption('v2.0.0');
+  await page.getByRole('button', { name: 'Get context' }).click();
+  await page.getByRole('region', { name: 'Answer for /acme/gadgets/v2.0.0' }).waitFor();
+  const left = (await page.getByRole('region', { name: 'Answer for /acme/gadgets/v1.0.0' }).textContent()) ?? '';
+  const right = (await page.getByRole('region', { name: 'Answer for /acme/gadgets/v2.0.0' }).textContent()) ?? '';
+  t.regex(left, /buildGadget/);
+  t.regex(right, /makeGadget/);
+  await web.shot('22-playground-compare');
+});
+
+test.serial('keys: the list shows prefix, created and last use, sorts; a new key comes with MCP setups and a test; a deleted key leaves the screen', async (t) => {
+  await go('/keys');
+  await page.getByLabel('Name').fill('laptop');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  const value = await page.getByLabel('New API key').inputValue();
+  t.regex(value, /^smk_/);
+  for (const client of ['Cursor', 'Claude Code', 'VS Code', 'stdio']) {
+    await page.getByRole('tab', { name: client }).click();
+    const config = (await page.getByLabel(`${client} configuration`, { exact: true }).textContent()) ?? '';
+    t.true(config.includes(value) && config.includes(`${url}/mcp`), client);
+  }
+  JSON.parse((await page.getByLabel('VS Code configuration', { exact: true }).textContent()) ?? '');
+  await page.getByRole('button', { name: 'Test this key' }).click();
+  await page.getByText(/The key works: it acts as/).waitFor();
+  await web.shot('23-keys-created');
+  const rows = page.locator('tbody tr', { hasText: 'laptop' });
+  t.regex((await rows.first().textContent()) ?? '', new RegExp(value.slice(0, 8)), 'the prefix tells keys with the same name apart');
+  t.regex((await rows.first().textContent()) ?? '', /\d{1,2}:\d{2}/, 'last used after the test');
+  await page.getByLabel('Sort').selectOption('name');
+  await page.getByRole('button', { name: 'Delete key laptop' }).first().click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
+  await page.getByText(/was deleted and no longer works/).waitFor();
+  t.is(await page.getByLabel('New API key').count(), 0, "the deleted key's value is gone from the screen");
+});
+
+test.serial('at 390 px: a menu button, no sideways scrolling, tables as cards, keyboard-only navigation', async (t) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await go('/jobs');
+    const menu = page.getByRole('button', { name: 'Menu' });
+    t.true(await menu.isVisible());
+    t.true(await page.locator('#nav').isHidden(), 'the navigation folds away');
+    const header = await page.locator('.topbar').boundingBox();
+    t.true((header?.height ?? 999) < 90, `header ${header?.height} px`);
+    t.true(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scroll');
+    await web.shot('24-phone-jobs');
+    // Keyboard only: Tab to the menu button, open it, go to the playground.
+    await menu.focus();
+    await page.keyboard.press('Enter');
+    t.is(await menu.getAttribute('aria-expanded'), 'true');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    t.is(await page.evaluate(() => (document.activeElement as unknown as { textContent: string }).textContent), 'Playground');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    t.true(await page.locator('#nav').isHidden(), 'the menu closes after navigating');
+    await go('/libraries');
+    t.true(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390));
+    await web.shot('25-phone-libraries');
+  } finally {
+    await page.setViewportSize({ width: 1366, height: 768 });
+  }
+});
+
+test.serial('a member without a team is told so on the policies page, not "team_not_found"', async (t) => {
+  const member = await makeUser(server.test);
+  const context = await web.browser.newContext({ viewport: { width: 1366, height: 768 } });
+  const other = await context.newPage();
+  try {
+    await other.goto(`${url}/dashboard/#/policies`);
+    await other.getByLabel('Username').fill(member.username);
+    await other.getByLabel('Password').fill(member.password);
+    await other.getByLabel('Password').press('Enter');
+    await other.getByRole('heading', { name: 'Policies' }).waitFor();
+    await other.getByText('You are not in a team yet').waitFor();
+    t.notRegex((await other.locator('main').textContent()) ?? '', /team_not_found|access_denied/);
+  } finally {
+    await context.close();
+  }
+});
+
+test.serial('compressed, fingerprinted assets: a reload asks the server for the HTML alone', async (t) => {
+  // What Chromium asks for (over http it offers gzip and deflate; brotli over https).
+  const accept = (await page.evaluate(async () => (await fetch('/v2/libraries')).ok)) ? 'gzip, deflate, br, zstd' : '';
+  for (const target of ['/dashboard/js/main.js', '/dashboard/app.css', '/v2/openapi.json']) {
+    const res = await fetch(`${url}${target}`, { headers: { 'Accept-Encoding': accept } });
+    t.regex(res.headers.get('content-encoding') ?? '', /^(br|gzip)$/, target);
+  }
+  await page.goto(`${url}/dashboard/#/libraries`);
+  await page.getByRole('heading', { name: 'Libraries' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const start = hits.length;
+  await page.reload();
+  await page.getByRole('heading', { name: 'Libraries' }).waitFor();
+  await page.waitForLoadState('networkidle');
+  const dashboardHits = hits.slice(start).filter((u) => u.startsWith('/dashboard'));
+  t.log(`reload: ${dashboardHits.length} dashboard request(s): ${dashboardHits.join(' ')}`);
+  t.deepEqual(dashboardHits, ['/dashboard/'], 'only the HTML is revalidated');
+});
+
+test.serial('axe-core finds no serious or critical violations on any page', async (t) => {
+  const pages = ['/libraries', '/library/acme/gadgets', '/add', '/jobs', '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget', '/usage', '/keys', '/teams', '/policies', '/permissions', '/credentials', '/no-such-page'];
+  const found: string[] = [];
+  for (const hash of pages) {
+    await go(hash);
+    found.push(...(await axe(hash)));
+  }
+  await page.context().clearCookies();
+  await go('/login');
+  found.push(...(await axe('/login')));
+  t.deepEqual(found, []);
+  // The check can fail: a button without a name is a critical violation.
+  await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('button'), { type: 'button' }))`);
+  t.true((await axe('/login + nameless button')).some((v) => v.includes('button-name')));
+});
+
+test.serial('no script errors or CSP violations on any page', (t) => {
+  t.deepEqual(web.problems, []);
+});
