@@ -53,6 +53,7 @@ const OPS: Op[] = [
   },
   { method: 'get', path: '/api/v1/{owner}/{repo}', summary: 'Context7 v1 context (topic, tokens, type)', tag: 'Context', public: true, text: true },
   { method: 'get', path: '/api/v1/{owner}/{repo}/{version}', summary: 'Context7 v1 context of a version', tag: 'Context', public: true, text: true },
+  { method: 'get', path: '/v2/add/hosts', summary: "The Git hosts' base URLs and the allowed URL prefixes for other Git servers (for the add form)", tag: 'Add Library' },
   { method: 'post', path: '/v2/add/repo/{host}', summary: 'Add a Git repository (host: github, gitlab, bitbucket, git); a private one goes to the caller\'s team', tag: 'Add Library', body: ref('AddRepoRequest'), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
   {
     method: 'post', path: '/v2/add/openapi-upload', summary: "Upload an OpenAPI specification (JSON or YAML, at most 10 MB); private to the caller's team unless public=true (admins)", tag: 'Add Library',
@@ -70,7 +71,7 @@ const OPS: Op[] = [
   { method: 'post', path: '/v1/refresh', summary: 'Refresh (older path)', tag: 'Refresh', body: obj({ libraryName: str, branch: str, gitToken: str }, ['libraryName']), ok: ref('AddLibraryResponse'), statuses: JSON_LIMIT },
   { method: 'get', path: '/v2/jobs', summary: 'Indexing jobs', tag: 'Jobs' },
   { method: 'get', path: '/v2/jobs/{id}', summary: 'One job with its progress and log', tag: 'Jobs' },
-  { method: 'delete', path: '/v2/jobs/{id}', summary: 'Cancel a job', tag: 'Jobs' },
+  { method: 'delete', path: '/v2/jobs/{id}', summary: "Cancel a job that has not ended; an ended job's record is removed", tag: 'Jobs' },
   { method: 'get', path: '/v2/libraries', summary: 'The catalogue with builds: every copy the caller may see (public ones and its teams\' private ones; admins: all, each with its teamId)', tag: 'Libraries' },
   { method: 'get', path: '/v2/libraries/{owner}/{repo}', summary: 'A library with its builds and recent jobs', tag: 'Libraries', query: teamIdQuery },
   { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', query: teamIdQuery, body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }), statuses: JSON_LIMIT },

@@ -337,7 +337,7 @@ test.serial('the playground resolves a library and shows both formats with sourc
   await page.getByRole('cell', { name: '/acme/widgets' }).waitFor();
 
   t.is(await page.getByLabel('Library', { exact: true }).inputValue(), '/acme/widgets');
-  await page.getByLabel('Version').selectOption('latest');
+  await page.getByLabel('Version', { exact: true }).selectOption('latest');
   await page.getByLabel('Question').fill('how do I create a widget?');
   await page.getByLabel('Question').press('Enter');
   const answer = page.getByRole('region', { name: /^Answer for/ });
