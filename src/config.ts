@@ -64,6 +64,7 @@ const schema = z.object({
   GIT_TLS_PINNED: checkedList(parseTlsPins).default(''),
   ADD_WAIT_SECONDS: int(0, 3600).default('300'),
   WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
+  SHELFMARK_DEMO_LIBRARY: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: int(1, 16).default('1'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
@@ -94,6 +95,8 @@ export interface Config {
   gitTls: { caFile?: string; pins: TlsPin[] };
   addWaitSeconds: number;
   workerMode: 'in-process' | 'off';
+  /** With an empty catalogue, index Shelfmark's own docs as a demo library (libraries/demo.ts). */
+  demoLibrary: boolean;
   workerConcurrency: number;
   jobLeaseSeconds: number;
   maxDocFileBytes: number;
@@ -139,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     gitTls: { caFile: e.GIT_CA_FILE ? path.resolve(e.GIT_CA_FILE) : undefined, pins: e.GIT_TLS_PINNED },
     addWaitSeconds: e.ADD_WAIT_SECONDS,
     workerMode: e.WORKER_MODE,
+    demoLibrary: e.SHELFMARK_DEMO_LIBRARY === 'on',
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,

@@ -4,10 +4,11 @@
  * stores.
  */
 import http from 'node:http';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, loadConfig, ROOT_DIR } from './config';
 import { createLogger } from './logger';
 import { createServices } from './services';
 import { createApp } from './http/app';
+import { indexDemoLibrary } from './libraries/demo';
 
 async function main(): Promise<void> {
   let config;
@@ -42,6 +43,11 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   log.info({ port, host: config.host }, `Shelfmark listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`);
+  // First run: something to try at once (in the background; the server already answers).
+  indexDemoLibrary(services, { root: ROOT_DIR }).then(
+    (outcome) => { if (outcome.added) log.info({ library: outcome.libraryName }, 'the catalogue was empty: indexed Shelfmark\'s own docs as a demo library (SHELFMARK_DEMO_LIBRARY=off turns this off)'); },
+    (error: unknown) => log.warn({ err: (error as Error).message }, 'the demo library could not be indexed'),
+  );
 
   let stopping = false;
   const shutdown = (signal: string) => {

@@ -43,6 +43,7 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
     SHELFMARK_INDEX_PREFIX: name,
     STORE_TIMEOUT_MS: '2000',
     SHELFMARK_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+    SHELFMARK_DEMO_LIBRARY: 'off', // other tests' catalogues stay empty
     ...overrides,
   });
 }

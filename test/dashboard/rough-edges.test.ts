@@ -112,6 +112,11 @@ test.serial('a failed sign-in says so in words, and the page title and heading f
   t.notRegex(text, /invalid_api_key/);
   await signIn(admin.username, admin.password);
   await page.getByRole('heading', { name: 'Libraries' }).waitFor();
+  // An empty catalogue says how to add the first library.
+  const steps = page.getByRole('region', { name: 'Add your first library' });
+  await steps.waitFor();
+  t.regex((await steps.textContent()) ?? '', /npm run load -- fixtures/);
+  t.is(await steps.getByRole('link', { name: 'Add a Git repository' }).getAttribute('href'), '#/add');
   // The router focuses the heading for screen readers; no focus box is drawn on it.
   t.is(await page.evaluate(() => document.activeElement?.tagName), 'H1');
   t.is(await page.locator('main h1').evaluate((el) => getComputedStyle(el as unknown as El).outlineStyle), 'none');

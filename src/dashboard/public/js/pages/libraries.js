@@ -25,9 +25,13 @@ export async function renderLibraries({ root, query, signal }) {
   const listSlot = h('div', { id: 'lib-list' }, h('p.muted', 'Loading libraries…'));
   let libraries = [];
 
+  const firstSteps = h('div');
   const draw = () => {
     const shown = libraries.filter((l) => matches(l, search.value.trim()));
     count.textContent = `${shown.length} of ${libraries.length} libraries`;
+    drawFirstSteps(firstSteps, libraries);
+    // Redrawn while libraries build: a focused link gets focus back in the new list.
+    const focused = listSlot.contains(document.activeElement) ? document.activeElement.getAttribute('href') : null;
     mount(
       listSlot,
       table(
@@ -45,6 +49,7 @@ export async function renderLibraries({ root, query, signal }) {
         { empty: libraries.length ? 'No library matches the filter.' : 'No libraries yet. Add a Git repository or upload an OpenAPI file.' },
       ),
     );
+    if (focused) [...listSlot.querySelectorAll('a')].find((a) => a.getAttribute('href') === focused)?.focus({ preventScroll: true });
   };
   search.addEventListener('input', () => {
     draw();
@@ -63,6 +68,7 @@ export async function renderLibraries({ root, query, signal }) {
     ...page(
       'Libraries',
       h('div.toolbar', h('label', { for: 'lib-filter', class: 'grow' }, h('span', { class: 'muted small' }, 'Filter'), search), count, h('a.button', { href: '#/add' }, 'Add a library')),
+      firstSteps,
       listSlot,
     ),
   );
@@ -72,4 +78,31 @@ export async function renderLibraries({ root, query, signal }) {
   } catch (error) {
     if (error.name !== 'AbortError') showError(listSlot, error);
   }
+}
+
+export const DEMO_LIBRARY_ID = '/shelfmark/shelfmark';
+
+/** With no library of the user's own yet: how to add the first one (and what the demo is). */
+function drawFirstSteps(slot, libraries) {
+  const own = libraries.filter((l) => l.id !== DEMO_LIBRARY_ID);
+  if (own.length > 0) return mount(slot);
+  const demo = libraries.some((l) => l.id === DEMO_LIBRARY_ID);
+  mount(
+    slot,
+    h(
+      'section.panel',
+      { 'aria-labelledby': 'first-steps' },
+      h('h2', { id: 'first-steps' }, 'Add your first library'),
+      demo
+        ? h('p', 'Shelfmark’s own documentation is here as a demo library: ', h('a', { href: `#/playground?library=${encodeURIComponent(DEMO_LIBRARY_ID)}&q=${encodeURIComponent('How do I add a library?')}` }, 'ask it a question in the playground'), '. SHELFMARK_DEMO_LIBRARY=off leaves it out on a fresh start.')
+        : null,
+      h(
+        'ol',
+        h('li', h('a', { href: '#/add' }, 'Add a Git repository'), ': paste its URL (GitHub, GitLab, Bitbucket, or a server your operator allowed).'),
+        h('li', h('a', { href: '#/add' }, 'Upload an OpenAPI file'), ' (JSON or YAML) to make an API reference searchable.'),
+        h('li', 'Load many at once from a folder: ', h('code', 'npm run load -- fixtures'), ' loads the small examples shipped in fixtures/.'),
+        h('li', 'Then connect a coding assistant with a key from ', h('a', { href: '#/keys' }, 'API keys'), '.'),
+      ),
+    ),
+  );
 }
