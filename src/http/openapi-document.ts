@@ -77,6 +77,7 @@ const OPS: Op[] = [
   { method: 'patch', path: '/v2/libraries/{owner}/{repo}', summary: 'Set trustScore or aliases (admins)', tag: 'Libraries', query: teamIdQuery, body: obj({ trustScore: { type: 'number', minimum: 0, maximum: 10 }, aliases: { type: 'array', items: str } }), statuses: JSON_LIMIT },
   { method: 'delete', path: '/v2/libraries/{owner}/{repo}', summary: 'Delete a library and its snippets', tag: 'Libraries', query: teamIdQuery },
   { method: 'get', path: '/v2/policies', summary: "The caller's team policy (Context7 shape)", tag: 'Policies', ok: ref('Policy') },
+  { method: 'post', path: '/v2/policies/preview', summary: 'Which libraries the team would see under a policy change (the PATCH body; nothing is saved)', tag: 'Policies' },
   { method: 'patch', path: '/v2/policies', summary: "Change the caller's team policy", tag: 'Policies', body: ref('Policy'), ok: ref('Policy') },
   { method: 'get', path: '/v2/libs/metrics', summary: 'Requests per day per channel, tokens served, top queries', tag: 'Metrics', query: { libraryId: { schema: str, required: true, description: 'Library id' }, days: { schema: { type: 'integer', minimum: 1, maximum: 90, default: 30 }, description: 'Window' } } },
   { method: 'post', path: '/v2/auth/login', summary: 'Dashboard login (sets the session and CSRF cookies)', tag: 'Auth', public: true, body: obj({ username: str, password: str }, ['username', 'password']) },

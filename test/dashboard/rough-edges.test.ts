@@ -333,6 +333,28 @@ test.serial('at 390 px: a menu button, no sideways scrolling, tables as cards, k
   }
 });
 
+test.serial('policies: library autocomplete from the catalogue, and a preview of what the team will see before saving', async (t) => {
+  await go('/policies');
+  const pick = page.getByLabel('Library', { exact: true });
+  await page.locator('datalist option[value="/acme/gadgets"]').waitFor({ state: 'attached' });
+  await pick.fill('/acme/gadgets');
+  await page.getByLabel('List', { exact: true }).selectOption('blocked');
+  await page.getByRole('button', { name: 'Add to the list' }).click();
+  t.is(await page.getByLabel('Blocked libraries').inputValue(), '/acme/gadgets');
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByRole('region', { name: 'Preview' });
+  await preview.waitFor();
+  const text = (await preview.textContent()) ?? '';
+  t.regex(text, /The team would see 0 of 1 libraries/);
+  t.regex(text, /Hidden\/acme\/gadgets/);
+  await web.shot('26-policies-preview');
+  const saved = (await page.evaluate(async () => (await fetch('/v2/policies')).json())) as { libraryFilters: { blockedLibraries: string[] } };
+  t.deepEqual(saved.libraryFilters.blockedLibraries, [], 'a preview saves nothing');
+  await pick.fill('not an id');
+  await page.getByRole('button', { name: 'Add to the list' }).click();
+  await page.getByText('Choose a library id like /owner/repo.').waitFor();
+});
+
 test.serial('a member without a team is told so on the policies page, not "team_not_found"', async (t) => {
   const member = await makeUser(server.test);
   const context = await web.browser.newContext({ viewport: { width: 1366, height: 768 } });

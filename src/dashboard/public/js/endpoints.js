@@ -48,6 +48,7 @@ export const USAGE = {
 /** /v2/policies?teamId=: { teamId, libraryFilters, searchFilterApplied }. */
 export const POLICIES = {
   path: '/policies',
+  preview: '/policies/preview',
   query: (teamId) => (teamId ? { teamId } : undefined),
   read: (body) => body.libraryFilters ?? body,
 };

@@ -9,7 +9,8 @@ import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
 import { canSeeTeam } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
-import { isDefaultPolicy, policyPatchSchema, type LibraryPolicy } from '../../../auth/policy';
+import { applyPolicyPatch, isDefaultPolicy, libraryAllowedByPolicy, policyPatchSchema, type LibraryPolicy } from '../../../auth/policy';
+import { clientLibraryId } from '../../../store/libraries';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
@@ -46,6 +47,22 @@ export function policyRoutes(services: Services): Router {
     const patch = parseInput(policyPatchSchema, ctx.request.body);
     const policy = await services.policies.patch(teamId, patch, principal.kind === 'user' ? principal.userId : null);
     ctx.body = presentPolicy(teamId, policy);
+  });
+
+  // What the team would see under a policy not saved yet: the body of a PATCH, applied to
+  // the current policy, against the libraries the team can reach (public ones and its own
+  // private ones). Nothing is written; reading the policy is enough to ask.
+  router.post('policies.read', '/policies/preview', guard(services), standard, async (ctx) => {
+    const teamId = await targetTeam(ctx);
+    const patch = parseInput(policyPatchSchema, ctx.request.body ?? {});
+    const draft = applyPolicyPatch(await services.policies.get(teamId, { fresh: true }), patch);
+    const libraries = (await services.libraries.list()).filter((l) => !l.private || l.teamId === teamId);
+    const verdicts = libraries.map((l) => ({ id: clientLibraryId(l._id), title: l.title, source: l.source, trustScore: l.trustScore, allowed: libraryAllowedByPolicy(draft, { id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }) }));
+    ctx.body = {
+      teamId,
+      visible: verdicts.filter((v) => v.allowed).map(({ allowed: _, ...v }) => v),
+      hidden: verdicts.filter((v) => !v.allowed).map(({ allowed: _, ...v }) => v),
+    };
   });
 
   return router;

@@ -1,8 +1,8 @@
 // A team's library policy (the Context7 shape of /v2/policies): which libraries search shows
 // and context serves to the team's members.
 import { h, mount, field, checkbox } from '../dom.js';
-import { get, patch } from '../api.js';
-import { busy, flash, page, showError } from '../ui.js';
+import { get, patch, post } from '../api.js';
+import { busy, errorBox, flash, page, showError } from '../ui.js';
 import { POLICIES, TEAMS } from '../endpoints.js';
 
 const SOURCES = [
@@ -86,6 +86,58 @@ function policyForm(f, teamId, reload) {
     h('div.grid2', field('Blocked libraries', blocked, 'Never available, whatever the mode.'), field('Excepted libraries', excepted, 'Always available, whatever the filters.')),
     h('div.actions', submit),
   );
+  // Library autocomplete: pick an id from the catalogue and put it on a list.
+  const options = h('datalist', { id: `policy-libs-${teamId}` });
+  get('/libraries').then((body) => mount(options, (body.libraries ?? []).map((l) => h('option', { value: l.id }, l.title || l.id))), () => undefined);
+  const pick = h('input', { type: 'search', name: 'pickLibrary', list: options.id, placeholder: '/owner/repo', spellcheck: 'false', autocomplete: 'off' });
+  const target = h('select', { name: 'pickTarget' }, [['allowed', 'Allowed'], ['blocked', 'Blocked'], ['excepted', 'Excepted']].map(([v, l]) => h('option', { value: v }, l)));
+  const addPick = h('button.secondary', { type: 'button' }, 'Add to the list');
+  addPick.addEventListener('click', () => {
+    const id = pick.value.trim();
+    if (!/^\/[^/\s]+\/[^/\s]+$/.test(id)) {
+      mount(errors, errorBox({ code: 'validation_error', message: 'Choose a library id like /owner/repo.' }));
+      pick.focus();
+      return;
+    }
+    const area = { allowed, blocked, excepted }[target.value];
+    if (!lines(area.value).includes(id)) area.value = [...lines(area.value), id].join('\n');
+    if (target.value === 'allowed' && !modeSelect.checked) { modeSelect.checked = true; showMode(); }
+    pick.value = '';
+    mount(errors);
+    pick.focus();
+  });
+  const picker = h('div.row', { role: 'group', 'aria-label': 'Add a library to a list' }, field('Library', pick, 'Type to search the catalogue.'), field('List', target), h('div.field', addPick), options);
+
+  // Preview: what the team would see under these filters, before saving.
+  const previewOut = h('div', { 'aria-live': 'polite' });
+  const previewBtn = h('button.secondary', { type: 'button' }, 'Preview');
+  const draft = () => ({
+    mode: modeSelect.checked ? 'select' : 'quality',
+    minTrustScore: minTrust.value === '' ? null : Number(minTrust.value),
+    sourceTypes: sources.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value),
+    allowedLibraries: lines(allowed.value),
+    blockedLibraries: lines(blocked.value),
+    exceptedLibraries: lines(excepted.value),
+  });
+  previewBtn.addEventListener('click', () => busy(previewBtn, async () => {
+    const body = await post(POLICIES.preview, { libraryFilters: draft() }, { query: POLICIES.query(teamId) });
+    const item = (l) => h('li', h('code', l.id), l.title && l.title !== l.id.split('/').pop() ? ` ${l.title}` : '', h('span.small.muted', ` · ${l.source} · trust ${l.trustScore}`));
+    mount(
+      previewOut,
+      h('section.panel', { 'aria-label': 'Preview' },
+        h('h3', `The team would see ${body.visible.length} of ${body.visible.length + body.hidden.length} libraries`),
+        h('div.grid2',
+          h('div', h('h4', 'Available'), body.visible.length ? h('ul.small', body.visible.map(item)) : h('p.muted', 'None.')),
+          h('div', h('h4', 'Hidden'), body.hidden.length ? h('ul.small', body.hidden.map(item)) : h('p.muted', 'None.')),
+        ),
+        h('p.small.muted', 'Not saved yet.'),
+      ),
+    );
+  }, { label: 'Previewing…', errorSlot: errors }));
+  form.querySelector('.actions').prepend(previewBtn);
+  form.insertBefore(picker, form.querySelector('.grid2'));
+  form.append(previewOut);
+
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const libraryFilters = {
