@@ -47,6 +47,11 @@ export class ApiKeyService {
   }
 
   /** Deletes (revokes) one of the user's keys. False when it is not theirs or unknown. */
+  /** Keys by id (any owner, no hashes): names for the usage-by-key table. */
+  describe(ids: readonly string[]): Promise<ApiKeyRecord[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.ApiKey.find({ _id: { $in: [...ids] } }, { hash: 0 }).lean<ApiKeyRecord[]>();
+  }
+
   async delete(userId: string, id: string): Promise<boolean> {
     return (await this.ApiKey.deleteOne({ _id: id, userId })).deletedCount > 0;
   }

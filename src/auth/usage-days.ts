@@ -29,10 +29,20 @@ export interface PendingDay {
   teamId: string | null;
 }
 
-/** The all-libraries totals per day of per-library counts. */
+/**
+ * Rows of the usage-by-caller breakdown share the daily counters under pseudo library ids:
+ * `@key:<keyId>` (requests made with that API key) and `@team:<teamId>` (by members of that
+ * team). Library keys always start with "/", so the two never mix.
+ */
+export const BY_KEY = '@key:';
+export const BY_TEAM = '@team:';
+export const isLibraryRow = (libraryId: string): boolean => libraryId.startsWith('/');
+
+/** The all-libraries totals per day of per-library counts (caller rows are not libraries). */
 export function dailyTotals(days: Iterable<PendingDay>): PendingDay[] {
   const totals = new Map<string, PendingDay>();
   for (const d of days) {
+    if (!isLibraryRow(d.libraryId)) continue;
     const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: null };
     t.api += d.api;
     t.txt += d.txt;

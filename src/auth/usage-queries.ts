@@ -10,7 +10,10 @@ export interface AskedQuery {
   libraryId: string;
   date: string;
   query: string;
+  /** Times it was answered. */
   count: number;
+  /** Times it found no snippet at all (the library lacks what was asked). */
+  zero?: number;
 }
 
 /** Queries as asked → their stored form (secrets removed, normalised), keyed by library-day and hash. */
@@ -21,8 +24,10 @@ export function normaliseQueries(asked: Map<string, AskedQuery>): Map<string, As
     if (!query) continue;
     const key = `${q.libraryId}|${q.date}|${queryHash(query)}`;
     const pending = out.get(key);
-    if (pending) pending.count += q.count;
-    else out.set(key, { ...q, query });
+    if (pending) {
+      pending.count += q.count;
+      pending.zero = (pending.zero ?? 0) + (q.zero ?? 0);
+    } else out.set(key, { ...q, query });
   }
   return out;
 }

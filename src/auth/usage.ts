@@ -14,7 +14,7 @@ import type { Logger } from '../logger';
 import type { mongo } from 'mongoose';
 import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
 import { normaliseQueries, type AskedQuery } from './usage-queries';
-import { ALL_LIBRARIES, dailyTotals, fillDays, lastDays, totalsOf, utcDate, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
+import { ALL_LIBRARIES, BY_KEY, BY_TEAM, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
@@ -27,6 +27,29 @@ export interface UsageEvent {
   tokens: number;
   query?: string;
   teamId?: string | null;
+  /** The API key the request came with (usage by key). */
+  keyId?: string | null;
+  /** The caller's team (usage by team; `teamId` is the library's). */
+  callerTeamId?: string | null;
+  /** The question found nothing: only the query is counted (as a zero-result query), not a request. */
+  noResults?: boolean;
+}
+
+/** Requests and tokens of one API key or team over a window. */
+export interface CallerUsage {
+  id: string;
+  api: number;
+  txt: number;
+  mcp: number;
+  requests: number;
+  tokens: number;
+}
+
+export interface UsageBreakdown {
+  byKey: CallerUsage[];
+  byTeam: CallerUsage[];
+  /** Questions that found nothing, most frequent first, with their library. */
+  zeroResultQueries: Array<{ libraryId: string; query: string; count: number }>;
 }
 
 export interface LibraryMetrics {
@@ -98,18 +121,30 @@ export class UsageService {
       const tokens = Number.isFinite(event.tokens) && event.tokens > 0 ? Math.round(event.tokens) : 0;
       const date = this.utcToday();
       const dayKey = `${event.libraryId}|${date}`;
-      let day = this.days.get(dayKey);
-      if (!day) {
-        day = { libraryId: event.libraryId, date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: event.teamId ?? null };
-        this.days.set(dayKey, day);
+      const bump = (libraryId: string, teamId: string | null) => {
+        const key = `${libraryId}|${date}`;
+        let day = this.days.get(key);
+        if (!day) {
+          day = { libraryId, date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId };
+          this.days.set(key, day);
+        }
+        day[event.channel] += 1;
+        day.tokens += tokens;
+      };
+      if (!event.noResults) {
+        bump(event.libraryId, event.teamId ?? null);
+        if (event.keyId) bump(`${BY_KEY}${event.keyId}`, null);
+        if (event.callerTeamId) bump(`${BY_TEAM}${event.callerTeamId}`, null);
       }
-      day[event.channel] += 1;
-      day.tokens += tokens;
       if (typeof event.query === 'string' && event.query !== '') {
         const queryKey = `${dayKey}|${event.query}`;
+        const answered = event.noResults ? 0 : 1;
+        const zero = event.noResults ? 1 : 0;
         const pending = this.queries.get(queryKey);
-        if (pending) pending.count += 1;
-        else this.queries.set(queryKey, { libraryId: event.libraryId, date, query: event.query, count: 1 });
+        if (pending) {
+          pending.count += answered;
+          pending.zero = (pending.zero ?? 0) + zero;
+        } else this.queries.set(queryKey, { libraryId: event.libraryId, date, query: event.query, count: answered, zero });
       }
       if (this.days.size + this.queries.size >= 1000) void this.flush();
       else this.schedule();
@@ -224,7 +259,7 @@ export class UsageService {
       return [e, {
         updateOne: {
           filter: { _id: `${e.key}|${writer}` },
-          update: { $inc: { count: q.count }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
+          update: { $inc: { count: q.count, zero: q.zero ?? 0 }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
           upsert: true,
         },
       }];
@@ -278,6 +313,7 @@ export class UsageService {
       for (const q of queries) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
       for (const q of pending.queries) if (q.libraryId === libraryId && q.date >= dates[0]) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
       const topQueries = [...counted]
+        .filter(([, count]) => count > 0) // a query that only ever found nothing was not served
         .map(([query, count]) => ({ query, count }))
         .sort((a, b) => b.count - a.count || a.query.localeCompare(b.query))
         .slice(0, TOP_QUERIES);
@@ -295,13 +331,13 @@ export class UsageService {
   summary(days: number, now = new Date()): Promise<UsageSummary> {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
-      const unwritten = pending.days.filter((d) => d.date >= dates[0] && d.libraryId !== ALL_LIBRARIES);
+      const unwritten = pending.days.filter((d) => d.date >= dates[0] && isLibraryRow(d.libraryId));
       const all = await this.Daily.find({ libraryId: ALL_LIBRARIES, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>();
       const perDay = fillDays(dates, [...all, ...pending.days.filter((d) => d.libraryId === ALL_LIBRARIES)]);
       // FerretDB 1.x computes only the first accumulator of a $group, so one $sum per query.
       // Every library's sum (not only the stored top ten): unwritten counts can reorder them.
       const stored = await this.Daily.aggregate<{ _id: string; requests: number }>([
-        { $match: { date: { $gte: dates[0] }, libraryId: { $ne: ALL_LIBRARIES } } },
+        { $match: { date: { $gte: dates[0] }, libraryId: { $regex: '^/' } } }, // libraries only (not `*`, not caller rows)
         { $group: { _id: '$libraryId', requests: { $sum: '$requests' } } },
       ]);
       const requests = new Map(stored.map((r) => [r._id, r.requests]));
@@ -319,6 +355,46 @@ export class UsageService {
       for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
       const topLibraries = top.map(([libraryId, n]) => ({ libraryId, requests: n, tokens: tokens.get(libraryId) ?? 0 }));
       return { days, perDay, totals: totalsOf(perDay), topLibraries };
+    });
+  }
+
+  /**
+   * Usage by API key and by team (the caller's), and the questions that found nothing, over
+   * the last `days` UTC days: stored counts plus this instance's unwritten ones, as above.
+   */
+  breakdown(days: number, now = new Date()): Promise<UsageBreakdown> {
+    const dates = lastDays(days, now);
+    return this.inTurn(async (pending) => {
+      const [rows, zeros] = await Promise.all([
+        this.Daily.find({ libraryId: { $regex: '^@' }, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
+        this.Query.find({ date: { $gte: dates[0] }, zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 }).lean<UsageQueryRecord[]>(),
+      ]);
+      const sums = new Map<string, CallerUsage>();
+      for (const d of [...rows, ...pending.days.filter((p) => p.date >= dates[0] && !isLibraryRow(p.libraryId) && p.libraryId !== ALL_LIBRARIES)]) {
+        const s = sums.get(d.libraryId) ?? { id: d.libraryId, api: 0, txt: 0, mcp: 0, requests: 0, tokens: 0 };
+        s.api += d.api ?? 0;
+        s.txt += d.txt ?? 0;
+        s.mcp += d.mcp ?? 0;
+        s.requests += (d.api ?? 0) + (d.txt ?? 0) + (d.mcp ?? 0);
+        s.tokens += d.tokens ?? 0;
+        sums.set(d.libraryId, s);
+      }
+      const of = (prefix: string) =>
+        [...sums.values()]
+          .filter((s) => s.id.startsWith(prefix))
+          .map((s) => ({ ...s, id: s.id.slice(prefix.length) }))
+          .sort((a, b) => b.requests - a.requests || a.id.localeCompare(b.id));
+      const zero = new Map<string, { libraryId: string; query: string; count: number }>();
+      const add = (libraryId: string, query: string, n: number) => {
+        const key = `${libraryId}|${query}`;
+        const z = zero.get(key) ?? { libraryId, query, count: 0 };
+        z.count += n;
+        zero.set(key, z);
+      };
+      for (const q of zeros) add(q.libraryId, q.query, q.zero ?? 0);
+      for (const q of pending.queries) if (q.date >= dates[0] && (q.zero ?? 0) > 0) add(q.libraryId, q.query, q.zero ?? 0);
+      const zeroResultQueries = [...zero.values()].sort((a, b) => b.count - a.count || a.query.localeCompare(b.query)).slice(0, 20);
+      return { byKey: of(BY_KEY), byTeam: of(BY_TEAM), zeroResultQueries };
     });
   }
 

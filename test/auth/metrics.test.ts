@@ -129,6 +129,27 @@ test('the admin usage summary: per day per channel across libraries, and top lib
   t.is((await app.request.get('/v2/admin/usage?days=100').set(bearer(admin))).status, 400);
 });
 
+test('usage by API key and by team, and zero-result queries with their library: unwritten and stored, not counted as libraries', async (t) => {
+  const owner = await makeUser(app, { plan: 'pro', teamRole: 'owner' });
+  const [key] = await app.services.keys.list(owner.userId);
+  const { usage } = app.services;
+  usage.record({ libraryId: '/by/lib', channel: 'api', tokens: 7, keyId: key._id, callerTeamId: owner.teamId });
+  usage.record({ libraryId: '/by/lib', channel: 'mcp', tokens: 3, keyId: key._id, callerTeamId: owner.teamId });
+  usage.record({ libraryId: '/by/lib', channel: 'txt', tokens: 1, query: 'How to frobnicate?', noResults: true });
+  const read = async () => (await app.request.get('/v2/admin/usage?days=1').set(bearer(admin))).body as Record<string, Array<Record<string, unknown>>> & { totals: { requests: number } };
+  for (const when of ['unwritten', 'stored']) {
+    const body = await read();
+    t.like(body.byKey.find((k) => k.keyId === key._id), { name: 'test key', prefix: key.prefix, userId: owner.userId, api: 1, mcp: 1, txt: 0, requests: 2, tokens: 10 }, when);
+    t.like(body.byTeam.find((k) => k.teamId === owner.teamId), { name: `team ${owner.username}`, requests: 2, tokens: 10 }, when);
+    t.deepEqual(body.zeroResultQueries.filter((q) => q.libraryId === '/by/lib'), [{ libraryId: '/by/lib', query: 'how to frobnicate?', count: 1 }], when);
+    t.false(body.topLibraries.some((l) => String(l.libraryId).startsWith('@')), when);
+    t.like(body.topLibraries.find((l) => l.libraryId === '/by/lib'), { requests: 2, tokens: 10 }, `${when}: a zero-result query is not a served request`);
+    await usage.flush();
+  }
+  const metrics = await app.request.get('/v2/libs/metrics?libraryId=/by/lib&days=1').set(bearer(admin));
+  t.deepEqual(metrics.body.topQueries, [], 'a query that found nothing is not among the top queries');
+});
+
 /** What is stored for a library, summed over the writers' documents (as metrics reads do). */
 const stored = async (libraryId: string, db = app.services.mongo) => {
   const days = await db.collection('usage_daily').find({ libraryId }).toArray();

@@ -355,6 +355,26 @@ test.serial('policies: library autocomplete from the catalogue, and a preview of
   await page.getByText('Choose a library id like /owner/repo.').waitFor();
 });
 
+test.serial('usage by key, team and channel, and questions that found nothing linked to their library', async (t) => {
+  const ask = (query: string) => fetch(`${url}/v2/context?${new URLSearchParams({ libraryId: '/acme/gadgets', query, type: 'json' })}`, { headers: { Authorization: `Bearer ${admin.key}` } });
+  t.is((await ask('how do I make a gadget?')).status, 200);
+  t.is((await ask('zyxwvut qqqqq')).status, 404);
+  await go('/usage');
+  const byKey = page.locator('section', { has: page.getByRole('heading', { name: 'By API key' }) });
+  await byKey.getByText('test key').waitFor();
+  t.regex((await byKey.textContent()) ?? '', new RegExp(admin.key.slice(0, 8)));
+  const byTeam = page.locator('section', { has: page.getByRole('heading', { name: 'By team' }) });
+  t.regex((await byTeam.textContent()) ?? '', new RegExp(`team ${admin.username}`));
+  const gaps = page.locator('section', { has: page.getByRole('heading', { name: 'Questions that found nothing' }) });
+  const question = gaps.getByRole('link', { name: 'zyxwvut qqqqq' });
+  await question.waitFor();
+  t.is(await gaps.getByRole('link', { name: '/acme/gadgets' }).first().getAttribute('href'), '#/library/acme/gadgets');
+  await web.shot('27-usage-breakdown');
+  await question.click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  t.is(await page.getByLabel('Question').inputValue(), 'zyxwvut qqqqq');
+});
+
 test.serial('a member without a team is told so on the policies page, not "team_not_found"', async (t) => {
   const member = await makeUser(server.test);
   const context = await web.browser.newContext({ viewport: { width: 1366, height: 768 } });

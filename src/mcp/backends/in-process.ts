@@ -7,7 +7,7 @@
 import type { Services } from '../../services';
 import type { Principal } from '../../auth/principal';
 import type { AppError } from '../../errors';
-import { getContext } from '../../retrieval/context';
+import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../retrieval/search';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../http/middlewares/errors';
@@ -34,8 +34,7 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     searchLibraries: (input) => guarded(() => searchLibraries(services, principal, input)),
     queryDocs: (input) =>
       guarded(async () => {
-        const answer = await getContext(services, principal, input);
-        services.usage.record({ libraryId: answer.library._id, channel: 'mcp', tokens: answer.tokens, query: input.query, teamId: answer.library.teamId });
+        const answer = await countedContext(services, principal, input, 'mcp');
         return formatContextText(answer.snippets);
       }),
   };

@@ -27,6 +27,8 @@ export interface UsageQueryRecord {
   date: string;
   query: string;
   count: number;
+  /** Times the query found nothing. */
+  zero?: number;
   writer: string;
 }
 
@@ -55,6 +57,7 @@ const usageQuerySchema = new Schema<UsageQueryRecord>(
     date: { type: String, required: true },
     query: { type: String, required: true },
     count: { type: Number, default: 0 },
+    zero: { type: Number, default: 0 },
     writer: { type: String, default: '' },
   },
   { collection: 'usage_queries', versionKey: false },

@@ -41,6 +41,17 @@ export function mountSettingsRoutes(router: Router, services: Services, chain: M
     const summary = await services.usage.summary(days);
     // Usage is counted per stored copy: show client ids, and the team of a private copy.
     const topLibraries = summary.topLibraries.map((l) => ({ ...l, libraryId: clientLibraryId(l.libraryId), teamId: teamOfLibraryKey(l.libraryId) }));
-    ctx.body = { ...summary, topLibraries };
+    // By API key and by the caller's team, with names (a deleted key or team keeps its id).
+    const breakdown = await services.usage.breakdown(days);
+    const [keys, teams] = await Promise.all([services.keys.describe(breakdown.byKey.map((k) => k.id)), services.teams.list(breakdown.byTeam.map((t) => t.id))]);
+    const keyInfo = new Map(keys.map((k) => [k._id, k]));
+    const teamName = new Map(teams.map((t) => [t._id, t.name]));
+    ctx.body = {
+      ...summary,
+      topLibraries,
+      byKey: breakdown.byKey.map((k) => ({ ...k, keyId: k.id, name: keyInfo.get(k.id)?.name ?? null, prefix: keyInfo.get(k.id)?.prefix ?? null, userId: keyInfo.get(k.id)?.userId ?? null })),
+      byTeam: breakdown.byTeam.map((t) => ({ ...t, teamId: t.id, name: teamName.get(t.id) ?? null })),
+      zeroResultQueries: breakdown.zeroResultQueries.map((q) => ({ ...q, libraryId: clientLibraryId(q.libraryId) })),
+    };
   });
 }

@@ -9,7 +9,8 @@ import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
-import { getContext, parseTokens } from '../../../retrieval/context';
+import { parseTokens } from '../../../retrieval/context';
+import { countedContext } from '../../../retrieval/counted-context';
 import { searchLibraries } from '../../../retrieval/search';
 import { formatContextJson } from '../../../search/format/json';
 import { formatContextText } from '../../../search/format/txt';
@@ -70,15 +71,9 @@ export function legacyRoutes(services: Services): Router {
 }
 
 async function respondWithContext(ctx: Context, services: Services, input: { libraryId: string; query: string; tokens: number; type: 'txt' | 'json' }): Promise<void> {
-  const answer = await getContext(services, ctx.state.principal as Principal, input);
-  services.usage.record({
-    libraryId: answer.library._id,
-    // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
-    channel: ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt',
-    tokens: answer.tokens,
-    query: input.query,
-    teamId: answer.library.teamId,
-  });
+  // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
+  const channel = ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt';
+  const answer = await countedContext(services, ctx.state.principal as Principal, input, channel);
   if (input.type === 'json') {
     ctx.body = formatContextJson(answer.snippets);
   } else {

@@ -13,6 +13,37 @@ const CHANNELS = [
   ['mcp', 'MCP'],
 ];
 
+const channelColumns = [
+  { label: 'API (json)', num: true, cell: (r) => formatNumber(r.api) },
+  { label: 'API (txt)', num: true, cell: (r) => formatNumber(r.txt) },
+  { label: 'MCP', num: true, cell: (r) => formatNumber(r.mcp) },
+  { label: 'Tokens', num: true, cell: (r) => formatNumber(r.tokens) },
+];
+
+/**
+ * Usage by API key and by team (with each channel), and the questions that found nothing,
+ * each linked to its library and to the playground with the same question.
+ */
+function callerTables(summary) {
+  const playground = (q) => `#/playground?${new URLSearchParams({ library: q.libraryId, q: q.query })}`;
+  return [
+    h('div.grid2',
+      h('section.panel', h('h2', 'By API key'),
+        table([{ label: 'Key', cell: (k) => [k.name ?? 'deleted key', ' ', h('code.small', k.prefix ? `${k.prefix}…` : k.keyId)] }, { label: 'Requests', num: true, cell: (k) => formatNumber(k.requests) }, ...channelColumns], summary.byKey, { empty: 'No requests made with an API key in this period.' })),
+      h('section.panel', h('h2', 'By team'),
+        table([{ label: 'Team', cell: (tm) => h('a', { href: `#/teams/${encodeURIComponent(tm.teamId)}` }, tm.name ?? tm.teamId) }, { label: 'Requests', num: true, cell: (tm) => formatNumber(tm.requests) }, ...channelColumns], summary.byTeam, { empty: 'No requests by team members in this period.' })),
+    ),
+    h('section.panel', h('h2', 'Questions that found nothing'),
+      h('p.small.muted', 'Each one is a gap: the library lacks the page, or the question uses other words than its docs.'),
+      table([
+        { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
+        { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
+        { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
+      ], summary.zeroResultQueries, { empty: 'Every question found something in this period.' }),
+    ),
+  ];
+}
+
 const dayLabel = (date) => String(date).slice(5); // MM-DD
 
 export async function renderUsage({ root, query, signal }) {
@@ -63,6 +94,7 @@ export async function renderUsage({ root, query, signal }) {
               ]
             : h('p.muted', 'No requests yet in this period.'),
         ),
+        callerTables(summary),
       );
     } catch (error) {
       if (error.name !== 'AbortError') showError(overall, error);
