@@ -24,6 +24,7 @@ interface El {
 }
 declare const document: { activeElement: El | null; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
 declare const window: { __axe?: unknown };
+declare const location: { hash: string };
 declare function getComputedStyle(element: El): { outlineStyle: string };
 
 let git: GitServer;
@@ -211,6 +212,28 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
   } finally {
     worker.start();
   }
+});
+
+test.serial("an ended job's page runs it again (a new job, followed to the end) and can remove it", async (t) => {
+  const worker = server.test.services.worker;
+  if (!worker) return t.fail('no in-process worker');
+  await worker.stop();
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  await server.test.services.jobs.cancel(job._id, admin.userId);
+  worker.start();
+  await go(`/jobs/${job._id}`);
+  await page.getByText('cancelled', { exact: true }).first().waitFor();
+  t.true(await page.getByRole('button', { name: 'Cancel job' }).isHidden());
+  await page.getByRole('button', { name: 'Run again' }).click();
+  await page.waitForFunction((old) => !location.hash.endsWith(old), job._id);
+  t.regex(page.url(), /#\/jobs\/job_/);
+  await page.locator('[data-state="finalized"]').waitFor({ timeout: 60_000 });
+  t.regex((await page.locator('.stages').textContent()) ?? '', /✓ finalized/);
+  await web.shot('28-job-run-again');
+  await go(`/jobs/${job._id}`);
+  await page.getByRole('button', { name: 'Remove from the list' }).click();
+  await page.getByRole('heading', { name: 'Jobs' }).waitFor();
+  t.is(await server.test.services.jobs.get(job._id), null);
 });
 
 test.serial('after the session ends, signing in returns to the page with what was typed', async (t) => {
