@@ -309,9 +309,10 @@ test.serial('keys: the list shows prefix, created and last use, sorts; a new key
   for (const client of ['Cursor', 'Claude Code', 'VS Code', 'stdio']) {
     await page.getByRole('tab', { name: client }).click();
     const config = (await page.getByLabel(`${client} configuration`, { exact: true }).textContent()) ?? '';
-    t.true(config.includes(value) && config.includes(`${url}/mcp`), client);
+    t.true(config.includes(value) && config.includes(client === 'stdio' ? `"${url}"` : `${url}/mcp`), client);
   }
   JSON.parse((await page.getByLabel('VS Code configuration', { exact: true }).textContent()) ?? '');
+  t.regex((await page.getByLabel('stdio configuration', { exact: true }).textContent()) ?? '', /shelfmark\.mjs[\s\S]*"--transport",\s*"stdio"/, "Shelfmark's own stdio bridge");
   await page.getByRole('button', { name: 'Test this key' }).click();
   await page.getByText(/The key works: it acts as/).waitFor();
   await web.shot('23-keys-created');

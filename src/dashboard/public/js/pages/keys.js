@@ -137,7 +137,8 @@ export function mcpSetups(value, base = `${location.origin}${ROOT}`) {
     ['Cursor', '~/.cursor/mcp.json', JSON.stringify({ mcpServers: { shelfmark: { url, headers } } }, null, 2)],
     ['Claude Code', 'a terminal', `claude mcp add --transport http shelfmark ${url} --header "Authorization: Bearer ${value}"`],
     ['VS Code', '.vscode/mcp.json', JSON.stringify({ servers: { shelfmark: { type: 'http', url, headers } } }, null, 2)],
-    ['stdio', 'any client that starts a command (mcp-remote bridges stdio to HTTP)', JSON.stringify({ mcpServers: { shelfmark: { command: 'npx', args: ['-y', 'mcp-remote', url, '--header', `Authorization: Bearer ${value}`] } } }, null, 2)],
+    // Shelfmark's own stdio bridge (bin/shelfmark.mjs of a checkout; its path on your machine).
+    ['stdio', 'a client that starts a command, with the path of your Shelfmark checkout', JSON.stringify({ mcpServers: { shelfmark: { command: 'node', args: ['/path/to/shelfmark/bin/shelfmark.mjs', 'mcp', '--transport', 'stdio', '--api-url', base, '--api-key', value] } } }, null, 2)],
   ];
 }
 
