@@ -52,7 +52,7 @@ export async function renderPlayground({ root, query, signal }) {
     { 'aria-labelledby': 'pg-ask' },
     h('h2', { id: 'pg-ask' }, 'Ask for context'),
     libraries.length === 0 ? h('p.muted', 'No library is ready yet. Add one first.') : null,
-    h('div.row', field('Library', library), field('Version', version), field('Compare with version', compare, 'Optional: the same question against another version, side by side.'), field('Token budget', tokens)),
+    h('div.row', field('Library', library), field('Version', version), field('Compare with version', compare), field('Token budget', tokens)),
     field('Question', question),
     h('div.actions', askBtn),
   );
@@ -61,7 +61,7 @@ export async function renderPlayground({ root, query, signal }) {
     const lib = libraries.find((l) => l.id === library.value);
     const names = lib ? [...new Set(['latest', ...(lib.versions ?? [])])] : [];
     mount(version, names.map((v) => h('option', { value: v }, v)));
-    mount(compare, h('option', { value: '' }, 'No comparison'), names.map((v) => h('option', { value: v }, v)));
+    mount(compare, h('option', { value: '' }, 'None (one answer)'), names.map((v) => h('option', { value: v }, v)));
   };
   library.addEventListener('change', fillVersions);
   const wanted = query.get('library');
