@@ -436,7 +436,10 @@ test.serial('compressed, fingerprinted assets: a reload asks the server for the 
 });
 
 test.serial('axe-core finds no serious or critical violations on any page', async (t) => {
-  const pages = ['/libraries', '/library/acme/gadgets', '/add', '/jobs', '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget', '/usage', '/keys', '/teams', '/policies', '/permissions', '/credentials', '/no-such-page'];
+  // A job page too (a cancelled job: its stages, summary, log and actions).
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/axe', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  await server.test.services.jobs.cancel(job._id, admin.userId);
+  const pages = ['/libraries', '/library/acme/gadgets', '/add', '/jobs', `/jobs/${job._id}`, '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget', '/usage', '/keys', '/teams', '/policies', '/permissions', '/credentials', '/no-such-page'];
   const found: string[] = [];
   for (const hash of pages) {
     await go(hash);
