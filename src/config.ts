@@ -74,7 +74,26 @@ const schema = z.object({
   TRUSTED_PROXIES: list.default(''),
   STORE_TIMEOUT_MS: int(100, 120_000).default('5000'),
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
+  REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24'),
+  SCHEDULE_TICK_SECONDS: int(0, 86_400).default('60'),
 });
+
+/** Source kinds a schedule can refresh by itself (an OpenAPI upload has nothing to fetch). */
+export const SCHEDULED_SOURCES = ['github', 'gitlab', 'bitbucket', 'git'] as const;
+export type ScheduledSource = (typeof SCHEDULED_SOURCES)[number];
+
+/** `github=24,git=0`: hours between refreshes per source kind (0 = never); unnamed kinds never. */
+function parseRefreshDefaults(entries: string[]): Record<ScheduledSource, number> {
+  const out: Record<ScheduledSource, number> = { github: 0, gitlab: 0, bitbucket: 0, git: 0 };
+  for (const entry of entries) {
+    const m = /^(\w+)=(\d{1,5})$/.exec(entry);
+    if (!m || !(SCHEDULED_SOURCES as readonly string[]).includes(m[1])) throw new Error(`"${entry}" is not <${SCHEDULED_SOURCES.join('|')}>=<hours>`);
+    const hours = Number(m[2]);
+    if (hours > 8760) throw new Error(`"${entry}": at most 8760 hours (a year)`);
+    out[m[1] as ScheduledSource] = hours;
+  }
+  return out;
+}
 
 export interface Config {
   port: number;
@@ -104,6 +123,10 @@ export interface Config {
   trustedProxies: string[];
   storeTimeoutMs: number;
   sessionTtlHours: number;
+  /** Hours between scheduled refreshes per source kind when a library keeps the default (0 = never). */
+  refreshDefaultHours: Record<ScheduledSource, number>;
+  /** How often each instance looks for due refreshes (0 = this instance never does). */
+  scheduleTickSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustedProxies: e.TRUSTED_PROXIES,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     sessionTtlHours: e.SESSION_TTL_HOURS,
+    refreshDefaultHours: e.REFRESH_DEFAULT_HOURS,
+    scheduleTickSeconds: e.SCHEDULE_TICK_SECONDS,
   });
 }
 

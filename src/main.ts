@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'worker') {
     // A standalone indexing worker: no HTTP, just jobs.
     services.startWorker();
+    services.scheduler.start();
     log.info('indexing worker started');
     const stop = async () => {
       await services.close();
@@ -36,6 +37,7 @@ async function main(): Promise<void> {
     return;
   }
   if (config.workerMode === 'in-process') services.startWorker();
+  services.scheduler.start();
   const app = createApp(services);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;

@@ -23,6 +23,7 @@ import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
+import { RefreshScheduler } from './libraries/scheduler';
 
 export interface Models {
   Library: LibraryModel;
@@ -43,6 +44,8 @@ export interface Services extends AuthServices {
   locks: LockStore;
   snippets: SnippetStore;
   jobs: JobQueue;
+  /** Scheduled refreshes (libraries/scheduler.ts); `main` starts its timer. */
+  scheduler: RefreshScheduler;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
   /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
@@ -105,6 +108,8 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     monitor,
     ...authServices,
     worker: undefined,
+    // Reads `services` only when it ticks, after this object exists.
+    scheduler: new RefreshScheduler(() => services),
     publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
     startWorker() {
       if (services.worker) return services.worker;
@@ -132,6 +137,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     health: () => monitor.check(),
     async close() {
       monitor.stop();
+      await services.scheduler.stop();
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();

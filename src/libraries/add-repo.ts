@@ -15,7 +15,8 @@ import { findLibraryFor } from './access';
 import { clientLibraryId } from '../store/libraries';
 import { hideServerPaths } from '../util/source-url';
 import type { GitJobParams } from '../indexing/pipeline/git-job';
-import type { JobRecord } from '../store/models/job';
+import type { JobRecord, JobTrigger } from '../store/models/job';
+import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 
 export const addRepoBody = z.object({
@@ -140,33 +141,56 @@ export async function refreshLibrary(services: Services, principal: Principal, i
   if (!policy.allows({ id: libraryId, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
   const ref = input.branch ?? idVersion;
   if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
-  const version = ref ?? 'latest';
-  const running = await services.jobs.active(lib._id, version);
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);
-  const job =
-    running ??
-    (await services.jobs.enqueue({
-      kind: 'refresh',
-      libraryId: lib._id,
-      version,
-      params: {
-        host: lib.source,
-        cloneUrl: lib.cloneUrl,
-        webUrl: lib.repoUrl,
-        ref,
-        skipVersionFiltering: lib.options?.skipVersionFiltering ?? false,
-        generateDocs: lib.options?.generateDocs ?? false,
-        followPreviousVersions: !ref,
-      } satisfies GitJobParams as unknown as Record<string, unknown>,
-      encryptedToken: token ? encryptSecret(token, services.config.secret) : null,
-      teamId: lib.teamId,
-      createdBy: principal.kind === 'user' ? principal.userId : null,
-    }));
+  const job = await enqueueRefresh(services, lib, {
+    ref,
+    encryptedToken: token ? encryptSecret(token, services.config.secret) : null,
+    createdBy: principal.kind === 'user' ? principal.userId : null,
+    trigger: 'manual',
+  });
   services.worker?.poke();
   const libraryName = ref ? `${libraryId}/${ref}` : libraryId;
   await awaitJob(services, job, waitMs ?? services.config.addWaitSeconds * 1000, false);
   return { libraryName, message: `${libraryName} was refreshed.`, jobId: job._id };
+}
+
+/**
+ * Enqueues a refresh of one version of a Git library (latest when `ref` is undefined), or
+ * returns the job already queued or running for it: refreshes that arrive while one is
+ * pending are coalesced into it. Manual refreshes, schedules and webhooks all come here.
+ */
+export async function enqueueRefresh(
+  services: Services,
+  lib: LibraryRecord,
+  options: { ref: string | undefined; encryptedToken: string | null; createdBy: string | null; trigger: JobTrigger },
+): Promise<JobRecord> {
+  const { ref } = options;
+  const host = lib.source;
+  if (host === 'openapi') throw new ValidationError(`${clientLibraryId(lib._id)} was uploaded as an OpenAPI document; it has no source to refresh from.`, 'libraryName');
+  const version = ref ?? 'latest';
+  const running = await services.jobs.active(lib._id, version);
+  if (running) return running;
+  const job = await services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: lib._id,
+    version,
+    trigger: options.trigger,
+    params: {
+      host,
+      cloneUrl: lib.cloneUrl,
+      webUrl: lib.repoUrl,
+      ref,
+      skipVersionFiltering: lib.options?.skipVersionFiltering ?? false,
+      generateDocs: lib.options?.generateDocs ?? false,
+      followPreviousVersions: !ref,
+    } satisfies GitJobParams as unknown as Record<string, unknown>,
+    encryptedToken: options.encryptedToken,
+    teamId: lib.teamId,
+    createdBy: options.createdBy,
+  });
+  services.worker?.poke();
+  return job;
 }
 
 /** Waits for a job; maps its failure to the API error; 504 when it is still running. */

@@ -20,7 +20,7 @@
  * attempt (it finds the `committing` outcome and publishes again).
  */
 import crypto from 'node:crypto';
-import type { JobKind, JobModel, JobRecord, JobState } from './models/job';
+import type { JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
@@ -36,6 +36,7 @@ export interface NewJob {
   libraryId: string;
   version: string;
   params: Record<string, unknown>;
+  trigger?: JobTrigger;
   encryptedToken?: string | null;
   teamId?: string | null;
   createdBy?: string | null;
@@ -77,11 +78,12 @@ export class JobQueue {
       libraryId: job.libraryId,
       version: job.version,
       state: 'queued',
+      trigger: job.trigger ?? 'manual',
       params: job.params,
       encryptedToken: job.encryptedToken ?? null,
       teamId: job.teamId ?? null,
       createdBy: job.createdBy ?? null,
-      log: [{ at: new Date(), level: 'info', message: `queued ${job.kind} of ${job.libraryId} (${job.version})` }],
+      log: [{ at: new Date(), level: 'info', message: `queued ${job.kind} of ${job.libraryId} (${job.version}), trigger: ${job.trigger ?? 'manual'}` }],
     });
     return doc.toObject();
   }
@@ -289,6 +291,15 @@ export class JobQueue {
   /** Whether a non-terminal job exists for this library version. */
   async active(libraryId: string, version: string): Promise<JobRecord | null> {
     return this.Job.findOne({ libraryId, version, state: { $nin: TERMINAL_JOB_STATES } }).lean<JobRecord>();
+  }
+
+  /**
+   * The encrypted token of the library's newest job that carried one: a scheduled or
+   * webhook refresh of a private library clones with the token its last build used.
+   */
+  async lastToken(libraryId: string): Promise<string | null> {
+    const job = await this.Job.findOne({ libraryId, encryptedToken: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedToken: 1 }).lean<Pick<JobRecord, 'encryptedToken'>>();
+    return job?.encryptedToken ?? null;
   }
 
   /** Jobs not finished (for the soak's and the dashboard's counts). */

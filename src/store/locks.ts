@@ -83,6 +83,11 @@ export class LockStore {
     await this.Lock.deleteMany({ _id: { $regex: `^${escapeRegex(prefix)}` } });
   }
 
+  /** Removes the locks under `prefix` taken before `before` (decisions long past). */
+  async releaseOlderThan(prefix: string, before: Date): Promise<void> {
+    await this.Lock.deleteMany({ _id: { $regex: `^${escapeRegex(prefix)}` }, at: { $lt: before } });
+  }
+
   /**
    * Breaks a lock its holder abandoned (it crashed between taking it and finishing): deletes
    * it only if it is the same lock (same `at`) and older than `staleMs`. Several breakers

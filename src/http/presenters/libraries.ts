@@ -47,6 +47,7 @@ export function presentJob(job: JobRecord, withLog: boolean) {
   return {
     id: job._id,
     kind: job.kind,
+    trigger: job.trigger ?? 'manual',
     libraryId: clientLibraryId(job.libraryId),
     version: job.version,
     state: job.state,

@@ -2,6 +2,8 @@ import { Schema, type Connection, type Model } from 'mongoose';
 
 export type JobState = 'queued' | 'cloning' | 'parsing' | 'indexing' | 'finalized' | 'failed' | 'cancelled';
 export type JobKind = 'add-repo' | 'refresh' | 'openapi';
+/** Why a job ran (shown with the job). */
+export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
 
 export interface JobLogEntry {
@@ -17,6 +19,8 @@ export interface JobRecord {
   /** The version being built ("latest" or a tag). */
   version: string;
   state: JobState;
+  /** Why it ran; missing on jobs made before triggers were recorded (= manual). */
+  trigger?: JobTrigger;
   progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number };
   log: JobLogEntry[];
   /** Everything the worker needs to run the job again after a crash (no secrets). */
@@ -49,6 +53,7 @@ const jobSchema = new Schema<JobRecord>(
     libraryId: { type: String, required: true },
     version: { type: String, required: true },
     state: { type: String, required: true },
+    trigger: { type: String, default: 'manual' },
     progress: {
       filesTotal: { type: Number, default: 0 },
       filesParsed: { type: Number, default: 0 },

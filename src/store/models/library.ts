@@ -20,6 +20,28 @@ export interface LibraryVersionRecord {
   lastUpdateDate: Date;
 }
 
+/**
+ * How often a library is refreshed by itself: the default of its source kind
+ * (`REFRESH_DEFAULT_HOURS`), never, or every `everyHours` hours.
+ */
+export interface LibrarySchedule {
+  mode: 'default' | 'never' | 'every';
+  everyHours: number;
+}
+
+/** What the scheduler knows of a library's checks (libraries/scheduler.ts). */
+export interface LibraryCheckState {
+  lastCheckedAt: Date | null;
+  /** When the next scheduled check is due; null when the library is never checked. */
+  nextCheckAt: Date | null;
+  /** Scheduled checks that failed in a row (each one doubles the wait). */
+  failures: number;
+  /** Why the last scheduled check failed (the job's presented error), or null. */
+  lastError: string | null;
+  /** The scheduled job whose outcome is not recorded yet. */
+  pendingJobId: string | null;
+}
+
 export interface LibraryRecord {
   /**
    * The stored key: the client id (`/koajs/koa`) for a public library, `<client id>~<teamId>`
@@ -46,6 +68,9 @@ export interface LibraryRecord {
   teamId: string | null;
   /** Options kept for refresh. */
   options: { skipVersionFiltering: boolean; generateDocs: boolean };
+  /** Scheduled refresh; missing on records made before schedules (= the default). */
+  schedule?: LibrarySchedule;
+  check?: LibraryCheckState;
   /** Optimistic-concurrency revision: every write checks and bumps it. */
   rev: number;
   createdAt: Date;
@@ -91,10 +116,22 @@ const librarySchema = new Schema<LibraryRecord>(
       skipVersionFiltering: { type: Boolean, default: false },
       generateDocs: { type: Boolean, default: false },
     },
+    schedule: {
+      mode: { type: String, default: 'default' },
+      everyHours: { type: Number, default: 0 },
+    },
+    check: {
+      lastCheckedAt: { type: Date, default: null },
+      nextCheckAt: { type: Date, default: null },
+      failures: { type: Number, default: 0 },
+      lastError: { type: String, default: null },
+      pendingJobId: { type: String, default: null },
+    },
   },
   { collection: 'libraries', timestamps: true, versionKey: false },
 );
 librarySchema.index({ teamId: 1 });
+librarySchema.index({ 'check.nextCheckAt': 1 });
 
 export type LibraryModel = Model<LibraryRecord>;
 

@@ -17,6 +17,9 @@ import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
 import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
+import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleInput, scheduleFromInput } from '../../../libraries/schedule';
+import type { Config } from '../../../config';
+import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
 
 export function libraryRoutes(services: Services): Router {
   const router = new Router();
@@ -92,7 +95,8 @@ export function libraryRoutes(services: Services): Router {
   router.get('libraries.list', '/libraries', guard(services), standard, async (ctx) => {
     const principal = ctx.state.principal as Principal;
     const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
-    ctx.body = { libraries: libs.map(presentLibrary) };
+    const defaults = services.config.refreshDefaultHours;
+    ctx.body = { libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults) })) };
   });
 
   router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
@@ -100,12 +104,13 @@ export function libraryRoutes(services: Services): Router {
     const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
     if (!lib) throw new LibraryNotFoundError(id);
     const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
-    ctx.body = { ...presentLibrary(lib), jobs: jobs.map((j) => presentJob(j, false)) };
+    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown };
+    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown; schedule?: unknown };
+    const schedule = body.schedule === undefined ? undefined : scheduleFromInput(parseBody(scheduleInput, body.schedule));
     if (body.trustScore !== undefined && (typeof body.trustScore !== 'number' || body.trustScore < 0 || body.trustScore > 10)) {
       throw new ValidationError('trustScore must be a number from 0 to 10.', 'trustScore');
     }
@@ -113,12 +118,16 @@ export function libraryRoutes(services: Services): Router {
       throw new ValidationError('aliases must be a list of strings.', 'aliases');
     }
     const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
-    const updated = lib && (await services.libraries.modify(lib._id, () => ({
+    if (lib && schedule && schedule.mode !== 'default' && lib.source === 'openapi') {
+      throw new ValidationError(`${id} was uploaded as an OpenAPI document; it has no source a schedule could refresh from.`, 'schedule');
+    }
+    const updated = lib && (await services.libraries.modify(lib._id, (current) => ({
       ...(typeof body.trustScore === 'number' ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
       ...(Array.isArray(body.aliases) ? { aliases: body.aliases as string[] } : {}),
+      ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
     })));
     if (!updated) throw new LibraryNotFoundError(id);
-    ctx.body = presentLibrary(updated);
+    ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
   });
 
   router.delete('libraries.delete', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
@@ -145,6 +154,12 @@ export function v1RefreshRoutes(services: Services): Router {
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
   return router;
+}
+
+/** A new schedule's check state: the next check counted from when the library was last current. */
+function rescheduled(lib: LibraryRecord, schedule: LibrarySchedule, defaults: Config['refreshDefaultHours']): LibraryCheckState {
+  const check = { ...EMPTY_CHECK, ...(lib.check ?? {}) };
+  return { ...check, nextCheckAt: nextCheckAfter(lastKnownCurrent(lib), effectiveHours({ source: lib.source, schedule }, defaults)) };
 }
 
 /** Team ids whose private jobs a caller may see; null = all (admins, service key). */

@@ -76,7 +76,7 @@ const COLUMNS = [
   { label: 'Job', cell: (j) => h('a.mono', { href: jobHref(j.id) }, String(j.id).slice(0, 12)) },
   { label: 'Library', cell: (j) => h('a', { href: libraryHref(j.libraryId) }, j.libraryId) },
   { label: 'Version', cell: (j) => j.version },
-  { label: 'Kind', cell: (j) => j.kind },
+  { label: 'Kind', cell: (j) => [j.kind, j.trigger && j.trigger !== 'manual' ? h('div.small.muted', `by ${j.trigger}`) : null] },
   { label: 'State', live: true, cell: (j) => [stateBadge(j.state), j.failedStage ? h('span.small', ` at ${j.failedStage}`) : null] },
   { label: 'Progress', live: true, cell: (j) => progressText(j) },
   { label: 'Created', cell: (j) => formatDate(j.createdAt) },

@@ -46,6 +46,10 @@ export async function renderLibrary({ root, params, query, signal }) {
           fact('Trust score', `${formatNumber(lib.trustScore)} / 10`),
           fact('Benchmark score', `${formatNumber(lib.benchmarkScore)} / 100`),
           fact('Last update', formatDate(lib.lastUpdateDate)),
+          fact('Refresh schedule', scheduleText(lib.schedule)),
+          fact('Last checked', lib.schedule?.lastCheckedAt ? formatDate(lib.schedule.lastCheckedAt) : '—'),
+          fact('Next check', lib.schedule?.nextCheckAt ? formatDate(lib.schedule.nextCheckAt) : 'never'),
+          lib.schedule?.lastError ? fact('Last check failed', `${lib.schedule.lastError} (${lib.schedule.failures} in a row; checks back off)`) : null,
         ),
         h('div.actions', refreshButton(), h('a.button.secondary', { href: `#/playground?library=${encodeURIComponent(lib.id)}` }, 'Try in the playground'), deleteButton()),
       ),
@@ -142,6 +146,12 @@ export async function renderLibrary({ root, params, query, signal }) {
  * Waits for a job of `libraryId` that is not in `before` to appear (polling the job list),
  * or for `done` to settle first. Returns the job or undefined.
  */
+/** "every 24 h (source default)", "never", …: what the scheduler will do. */
+function scheduleText(schedule) {
+  if (!schedule || schedule.everyHours === null) return schedule?.mode === 'never' ? 'never' : 'never (source default)';
+  return `every ${schedule.everyHours} h${schedule.mode === 'default' ? ' (source default)' : ''}`;
+}
+
 export async function findNewJob(libraryId, before, done, signal, kind) {
   let settled = false;
   done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)

@@ -1,0 +1,136 @@
+/**
+ * Scheduled refreshes. Every instance ticks (`SCHEDULE_TICK_SECONDS`); a tick's work belongs
+ * to the instance that inserts the lease lock `schedule:tick:<slot>` for its time slot, and
+ * each due check of a library is enqueued by whoever inserts `schedule:<key>@<due ms>`.
+ * Both are inserts under a unique id (store/locks.ts): FerretDB does not isolate
+ * conditional updates, so "the first to set nextCheckAt" could be two instances. The
+ * library lock alone guarantees one refresh per due check (instances with skewed clocks
+ * tick in different slots); the tick lease spares the other instances the reads.
+ *
+ * A check's outcome is recorded by a later tick from the job it enqueued: success sets
+ * the next check one interval later; a failure backs off (schedule.ts `backoffMs`) and
+ * keeps its reason in `check.lastError` for the dashboard.
+ */
+import type { Services } from '../services';
+import type { LibraryRecord } from '../store/models/library';
+import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
+import { INSTANCE_ID } from '../store/locks';
+import { presentJob } from '../http/presenters/libraries';
+import { enqueueRefresh } from './add-repo';
+import { backoffMs, EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter } from './schedule';
+
+/** Scheduler locks older than this are removed (a tick slot or a due check is long past). */
+const LOCK_RETENTION_MS = 2 * 24 * 3_600_000;
+
+export interface TickResult {
+  /** Whether this instance held the tick's lease. */
+  leader: boolean;
+  /** Library keys whose refresh this instance enqueued. */
+  enqueued: string[];
+  /** Library keys whose pending check's outcome this instance recorded. */
+  recorded: string[];
+}
+
+export class RefreshScheduler {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    private readonly servicesOf: () => Services,
+    private readonly holder = INSTANCE_ID,
+  ) {}
+
+  private get services(): Services {
+    return this.servicesOf();
+  }
+
+  private get tickMs(): number {
+    return this.services.config.scheduleTickSeconds * 1000;
+  }
+
+  start(): void {
+    if (this.tickMs <= 0 || this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.tick()
+        .catch((error: unknown) => this.services.log.warn({ err: (error as Error).message }, 'scheduled refresh tick failed; trying again next tick'))
+        .finally(() => (this.running = undefined));
+    }, this.tickMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** One tick: does the work only when this instance wins the slot's lease. */
+  async tick(now = new Date()): Promise<TickResult> {
+    const slot = Math.floor(now.getTime() / Math.max(this.tickMs, 1000));
+    if (!(await this.services.locks.acquire(`schedule:tick:${slot}`, this.holder))) return { leader: false, enqueued: [], recorded: [] };
+    await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
+    return { leader: true, ...(await this.runDue(now)) };
+  }
+
+  /**
+   * Records the outcome of finished checks, then enqueues every due one this instance wins.
+   * Safe to run on several instances at once (the tests do): each due check has one winner.
+   */
+  async runDue(now = new Date()): Promise<Omit<TickResult, 'leader'>> {
+    const defaults = this.services.config.refreshDefaultHours;
+    const enqueued: string[] = [];
+    const recorded: string[] = [];
+    for (const listed of await this.services.libraries.list()) {
+      let lib: LibraryRecord | null = listed;
+      const hours = effectiveHours(lib, defaults);
+      const pending = lib.check?.pendingJobId;
+      if (pending) {
+        const job = await this.services.jobs.get(pending);
+        if (job && !TERMINAL_JOB_STATES.includes(job.state)) continue;
+        const outcome = await this.record(lib, pending, job, hours, now);
+        if (outcome.wrote) recorded.push(lib._id);
+        lib = outcome.lib;
+        if (!lib || lib.check?.pendingJobId) continue;
+      }
+      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0)) continue;
+      const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
+      if (!due || due > now) continue;
+      if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
+      const job = await enqueueRefresh(this.services, lib, {
+        ref: undefined,
+        encryptedToken: lib.private ? await this.services.jobs.lastToken(lib._id) : null,
+        createdBy: null,
+        trigger: 'schedule',
+      });
+      await this.services.libraries.modify(lib._id, (current) => ({
+        check: { ...EMPTY_CHECK, ...(current.check ?? {}), pendingJobId: job._id, nextCheckAt: nextCheckAfter(now, hours) },
+      }));
+      this.services.log.info({ libraryId: lib._id, jobId: job._id }, 'scheduled refresh enqueued');
+      enqueued.push(lib._id);
+    }
+    return { enqueued, recorded };
+  }
+
+  /**
+   * Writes a finished check's outcome once (a recorder that loses the revision re-reads and
+   * finds no pending job); returns the library as it is now.
+   */
+  private async record(lib: LibraryRecord, jobId: string, job: JobRecord | null, hours: number, now: Date): Promise<{ wrote: boolean; lib: LibraryRecord | null }> {
+    let wrote = false;
+    const updated = await this.services.libraries.modify(lib._id, (current) => {
+      const check = { ...EMPTY_CHECK, ...(current.check ?? {}) };
+      wrote = check.pendingJobId === jobId;
+      if (!wrote) return null;
+      const at = job?.finishedAt ? new Date(job.finishedAt) : now;
+      if (job?.state === 'finalized') {
+        return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures: 0, lastError: null, nextCheckAt: nextCheckAfter(at, hours) } };
+      }
+      const failures = check.failures + 1;
+      const reason = job ? (presentJob(job, false).error ?? `the refresh was ${job.state}`) : 'the refresh job was removed before it ended';
+      const retry = hours > 0 ? new Date(at.getTime() + backoffMs(hours, failures)) : null;
+      return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures, lastError: reason, nextCheckAt: retry } };
+    });
+    return { wrote, lib: updated };
+  }
+}
