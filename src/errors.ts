@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'validation_error',
   'invalid_library_id',
   'invalid_api_key',
+  'invalid_signature',
   'access_denied',
   'forbidden',
   'library_not_found',
@@ -66,6 +67,13 @@ export class InvalidLibraryIdError extends AppError {
 export class InvalidApiKeyError extends AppError {
   constructor(message = 'Invalid or missing API key. Send "Authorization: Bearer smk_...".') {
     super(401, 'invalid_api_key', message);
+  }
+}
+
+/** A webhook delivery whose signature does not verify (or whose library has no hook: the same answer). */
+export class InvalidSignatureError extends AppError {
+  constructor(message = 'The delivery could not be verified: check the hook URL and its secret.') {
+    super(401, 'invalid_signature', message);
   }
 }
 

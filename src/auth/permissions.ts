@@ -58,6 +58,7 @@ export const PERMISSIONS = {
   'libraries.read': { audience: 'user', says: 'signed-in users who can see the library' },
   'libraries.update': { audience: 'admin', says: 'admins' },
   'libraries.delete': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a private library: also its team's owners" },
+  'webhooks.receive': { audience: 'anyone', says: 'anyone holding the hook\'s secret (each delivery is signed; no key is needed)' },
   'jobs.list': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
   'jobs.read': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
   'jobs.cancel': { audience: 'user', resource: (p, r) => r.createdBy === p.userId || ownsTeam(p, r), says: "the user who started the job, its team's owners and admins (an ended job's record is removed)" },

@@ -9,7 +9,8 @@
  *
  * A check's outcome is recorded by a later tick from the job it enqueued: success sets
  * the next check one interval later; a failure backs off (schedule.ts `backoffMs`) and
- * keeps its reason in `check.lastError` for the dashboard.
+ * keeps its reason in `check.lastError` for the dashboard. The tick's leader also removes
+ * old scheduler locks and webhook delivery locks (libraries/webhooks.ts).
  */
 import type { Services } from '../services';
 import type { LibraryRecord } from '../store/models/library';
@@ -17,6 +18,7 @@ import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
 import { INSTANCE_ID } from '../store/locks';
 import { presentJob } from '../http/presenters/libraries';
 import { enqueueRefresh } from './add-repo';
+import { DELIVERY_RETENTION_MS } from './webhooks';
 import { backoffMs, EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter } from './schedule';
 
 /** Scheduler locks older than this are removed (a tick slot or a due check is long past). */
@@ -70,6 +72,7 @@ export class RefreshScheduler {
     const slot = Math.floor(now.getTime() / Math.max(this.tickMs, 1000));
     if (!(await this.services.locks.acquire(`schedule:tick:${slot}`, this.holder))) return { leader: false, enqueued: [], recorded: [] };
     await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
+    await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
     return { leader: true, ...(await this.runDue(now)) };
   }
 

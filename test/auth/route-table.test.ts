@@ -11,6 +11,8 @@ import { adminKey, ADMIN_ID, ADMIN_PASSWORD, login, makeUser, type TestUser } fr
 import { appRouters } from '../../src/http/app';
 import { isOperation, PERMISSIONS, ruleOf, type Operation, type Resource } from '../../src/auth/permissions';
 import type { UserPrincipal } from '../../src/auth/principal';
+import { createWebhook } from '../../src/libraries/webhooks';
+import { signBody } from '../../src/libraries/webhook-deliveries';
 
 const API_KEY = 'global-service-key-for-route-table-test';
 const LIMITS = { RATE_LIMIT_ANON_PER_MINUTE: '100000', RATE_LIMIT_KEY_PER_MINUTE: '100000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '100000', WORKER_MODE: 'off', ADD_WAIT_SECONDS: '0' };
@@ -78,6 +80,15 @@ const privateLibrary = async (a: TestApp): Promise<string> => {
   await a.services.libraries.ensure({ _id: id, source: 'github', title: 'p', description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId, trustScore: 5, options: { skipVersionFiltering: false, generateDocs: false } });
   return id;
 };
+/** A library with a push webhook and a delivery signed with its secret (a push to a branch it does not track: nothing is queued). */
+const signedDelivery = async (role: Role) => {
+  const a = role.app();
+  const id = `/acme/hooked-${Math.random().toString(36).slice(2, 8)}`;
+  const lib = await a.services.libraries.ensure({ _id: id, source: 'github', title: 'h', description: '', repoUrl: '', cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 5, options: { skipVersionFiltering: false, generateDocs: false } });
+  const hook = await createWebhook(a.services, lib, 'github');
+  const body = JSON.stringify({ ref: 'refs/heads/elsewhere' });
+  return a.request.post(hook.path).set(role.headers).set('content-type', 'application/json').set('x-hub-signature-256', signBody(hook.secret, body)).send(body);
+};
 const job = async (a: TestApp, createdBy: string | null, team: string | null) =>
   (await a.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: {}, teamId: team, createdBy }))._id;
 
@@ -107,6 +118,7 @@ function cases(): Case[] {
     { operation: 'libraries.read', send: get('/v2/libraries/no/such') },
     { operation: 'libraries.update', send: send('patch', '/v2/libraries/no/such', { trustScore: 5 }) },
     { operation: 'libraries.delete', resource: { private: true, teamId }, send: async (role) => send('delete', `/v2/libraries${await privateLibrary(role.app())}`)(role) },
+    { operation: 'webhooks.receive', send: signedDelivery },
     { operation: 'jobs.list', send: get('/v2/jobs') },
     { operation: 'jobs.read', send: get('/v2/jobs/job_missing') },
     { operation: 'jobs.cancel', resource: { createdBy: ADMIN_ID, teamId: null }, send: async (role) => send('delete', `/v2/jobs/${await job(role.app(), ADMIN_ID, null)}`)(role) },

@@ -135,11 +135,16 @@ export function guard(services: AuthDeps): Middleware {
 export function requireApiKeyEverywhere(services: AuthDeps): Middleware {
   const open = new Set(['/healthz', '/readyz', '/livez', '/ping', '/v2/auth/login', '/api/v2/auth/login']);
   return async function requireApiKeyEverywhereMiddleware(ctx, next) {
-    if (!services.config.apiKey || open.has(ctx.path) || isDashboardAsset(ctx)) return next();
+    if (!services.config.apiKey || open.has(ctx.path) || isDashboardAsset(ctx) || isWebhookDelivery(ctx)) return next();
     const { principal } = await requestAuth(services, ctx).resolve();
     if (principal.kind === 'anonymous') throw new InvalidApiKeyError('This server requires an API key for every request: send "Authorization: Bearer <key>".');
     await next();
   };
+}
+
+/** Webhook deliveries prove themselves with the hook's signature (libraries/webhooks.ts), not a key. */
+function isWebhookDelivery(ctx: Context): boolean {
+  return ctx.method === 'POST' && /^(\/api)?\/v2\/webhooks\/[a-z]+$/.test(ctx.path);
 }
 
 function isDashboardAsset(ctx: Context): boolean {

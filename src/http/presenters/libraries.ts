@@ -26,6 +26,8 @@ export function presentLibrary(lib: LibraryRecord) {
     totalTokens: latest?.totalTokens ?? 0,
     lastUpdateDate: (latest?.lastUpdateDate ?? lib.updatedAt)?.toISOString?.() ?? null,
     aliases: lib.aliases,
+    // Whether a push webhook exists; its secret is never presented.
+    webhook: { configured: Boolean(lib.webhook?.encryptedSecret), createdAt: lib.webhook?.createdAt ?? null },
     versions: versionNames(lib),
     builds: lib.versions.map((v) => ({
       version: v.version,

@@ -71,6 +71,8 @@ export interface LibraryRecord {
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
+  /** A push webhook: its secret encrypted with the server secret (shown once, at creation). */
+  webhook?: { encryptedSecret: string | null; createdAt: Date | null };
   /** Optimistic-concurrency revision: every write checks and bumps it. */
   rev: number;
   createdAt: Date;
@@ -119,6 +121,10 @@ const librarySchema = new Schema<LibraryRecord>(
     schedule: {
       mode: { type: String, default: 'default' },
       everyHours: { type: Number, default: 0 },
+    },
+    webhook: {
+      encryptedSecret: { type: String, default: null },
+      createdAt: { type: Date, default: null },
     },
     check: {
       lastCheckedAt: { type: Date, default: null },

@@ -19,6 +19,10 @@ import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
 import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleInput, scheduleFromInput } from '../../../libraries/schedule';
 import type { Config } from '../../../config';
+import { createWebhook, receiveDelivery } from '../../../libraries/webhooks';
+import { z } from 'zod';
+
+const webhookBody = z.object({ host: z.enum(['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[], { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) }).optional() });
 import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
 
 export function libraryRoutes(services: Services): Router {
@@ -128,6 +132,37 @@ export function libraryRoutes(services: Services): Router {
     })));
     if (!updated) throw new LibraryNotFoundError(id);
     ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
+  });
+
+  // A push webhook for the library: the secret is in this answer only (stored encrypted).
+  router.post('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, async (ctx) => {
+    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
+    const body = parseBody(webhookBody, ctx.request.body);
+    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+    if (!lib) throw new LibraryNotFoundError(id);
+    const host = body.host ?? (lib.source === 'openapi' ? 'git' : lib.source);
+    const hook = await createWebhook(services, lib, host);
+    ctx.status = 201;
+    ctx.body = {
+      libraryName: id,
+      host,
+      path: hook.path,
+      secret: hook.secret,
+      message: `Add a push webhook at <this server>${hook.path} (content type application/json) with this secret. It is shown only now; creating the hook again replaces it.`,
+    };
+  });
+
+  // Deliveries prove themselves by their signature; no key, no guard (the route-table test posts a signed one).
+  router.post('webhooks.receive', '/webhooks/:host', standard, async (ctx) => {
+    const outcome = await receiveDelivery(services, {
+      host: ctx.params.host,
+      library: ctx.query.library,
+      headers: ctx.headers,
+      rawBody: (ctx.request as { rawBody?: string }).rawBody,
+      payload: ctx.request.body,
+    });
+    ctx.status = outcome.accepted ? 202 : 200;
+    ctx.body = outcome;
   });
 
   router.delete('libraries.delete', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {

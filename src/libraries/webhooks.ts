@@ -1,0 +1,93 @@
+/**
+ * Push webhooks: creating a library's hook (its secret shown once) and receiving a host's
+ * delivery. A delivery names the library by its stored key in the hook URL; an unknown
+ * library, a library without a hook and a bad signature all get the same 401
+ * `invalid_signature`, after the same HMAC work, so a delivery learns nothing about which
+ * libraries exist. A verified delivery is decided once under the lock
+ * `webhook:<key>:<delivery id>` (a replay finds it and is ignored); a push to the tracked
+ * branch enqueues a refresh through `enqueueRefresh`, which coalesces with a refresh already
+ * queued or running.
+ */
+import crypto from 'node:crypto';
+import type { Services } from '../services';
+import type { LibraryRecord } from '../store/models/library';
+import { decryptSecret, encryptSecret } from '../auth/crypto';
+import { InvalidSignatureError, LibraryNotFoundError, ValidationError } from '../errors';
+import { clientLibraryId } from '../store/libraries';
+import { enqueueRefresh } from './add-repo';
+import { deliveryId, pushedRefs, verifyDelivery } from './webhook-deliveries';
+import { GIT_HOSTS, type GitHost } from './ids';
+
+/** Delivery locks older than this are removed (hosts redeliver within days). */
+export const DELIVERY_RETENTION_MS = 14 * 24 * 3_600_000;
+
+const secretContext = (key: string) => `webhook:${key}`;
+
+export interface CreatedWebhook {
+  /** The path a host posts to (relative to the server's base URL). */
+  path: string;
+  /** The secret: returned here once, stored only encrypted. */
+  secret: string;
+}
+
+/** Creates (or replaces: the old secret stops working) the push webhook of a Git library. */
+export async function createWebhook(services: Services, lib: LibraryRecord, host: GitHost): Promise<CreatedWebhook> {
+  if (lib.source === 'openapi') throw new ValidationError(`${clientLibraryId(lib._id)} was uploaded as an OpenAPI document; it has no repository to receive pushes from.`);
+  const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
+  const encryptedSecret = encryptSecret(secret, services.config.secret, secretContext(lib._id));
+  const updated = await services.libraries.modify(lib._id, () => ({ webhook: { encryptedSecret, createdAt: new Date() } }));
+  if (!updated) throw new LibraryNotFoundError(clientLibraryId(lib._id));
+  return { path: `/v2/webhooks/${host}?library=${encodeURIComponent(lib._id)}`, secret };
+}
+
+export interface DeliveryOutcome {
+  accepted: boolean;
+  message: string;
+  jobId?: string;
+}
+
+/** A secret no library has: unknown libraries are verified against it, so they cost the same. */
+const NO_SECRET = crypto.randomBytes(32).toString('hex');
+
+/** Verifies and acts on one delivery; throws InvalidSignatureError when it does not verify. */
+export async function receiveDelivery(
+  services: Services,
+  delivery: { host: string; library: unknown; headers: Record<string, string | string[] | undefined>; rawBody: string | undefined; payload: unknown },
+): Promise<DeliveryOutcome> {
+  if (!(GIT_HOSTS as readonly string[]).includes(delivery.host)) throw new ValidationError(`Unknown git host "${delivery.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
+  const host = delivery.host as GitHost;
+  if (delivery.rawBody === undefined) throw new ValidationError('Send the delivery as JSON (Content-Type: application/json).');
+  const key = typeof delivery.library === 'string' && delivery.library.length <= 300 ? delivery.library : null;
+  const lib = key ? await services.libraries.get(key, { fresh: true }) : null;
+  const secret = lib?.webhook?.encryptedSecret ? openSecret(services, lib) : null;
+  const verified = verifyDelivery(host, delivery.headers, delivery.rawBody, secret ?? NO_SECRET);
+  if (!lib || !secret || !verified) throw new InvalidSignatureError();
+
+  const id = deliveryId(host, delivery.headers, delivery.rawBody);
+  if (!(await services.locks.acquire(`webhook:${lib._id}:${id}`, 'webhook', { host }))) {
+    return { accepted: false, message: `Delivery ${id} was received before; a replay is ignored.` };
+  }
+  const refs = pushedRefs(host, delivery.payload);
+  const tracked = lib.branch;
+  const hit = refs.branches.find((b) => !tracked || b === tracked);
+  if (!hit) {
+    const what = refs.branches.length > 0 ? `a push to ${refs.branches.join(', ')} (the library tracks ${tracked || 'its default branch'})` : refs.tags.length > 0 ? `tag ${refs.tags.join(', ')} (tags become versions only by a version rule, which this library has none of)` : 'no branch update';
+    return { accepted: false, message: `Nothing to refresh: the delivery is ${what}.` };
+  }
+  const job = await enqueueRefresh(services, lib, {
+    ref: undefined,
+    encryptedToken: lib.private ? await services.jobs.lastToken(lib._id) : null,
+    createdBy: null,
+    trigger: 'webhook',
+  });
+  services.log.info({ libraryId: lib._id, jobId: job._id, delivery: id, host }, 'webhook push: refresh enqueued');
+  return { accepted: true, message: `A push to ${hit} queued a refresh of ${clientLibraryId(lib._id)}.`, jobId: job._id };
+}
+
+function openSecret(services: Services, lib: LibraryRecord): string | null {
+  try {
+    return decryptSecret(lib.webhook?.encryptedSecret ?? '', services.config.secret, secretContext(lib._id));
+  } catch {
+    return null; // sealed with another server secret: the hook must be created again
+  }
+}
