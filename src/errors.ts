@@ -97,9 +97,9 @@ export class LibraryNotFoundError extends AppError {
 
 export class TagNotFoundError extends AppError {
   readonly availableTags: string[];
-  constructor(libraryId: string, tag: string, availableTags: string[]) {
+  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null) {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.`);
+    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`);
     this.availableTags = availableTags;
   }
 }

@@ -16,6 +16,7 @@ import { InvalidSignatureError, LibraryNotFoundError, ValidationError } from '..
 import { clientLibraryId } from '../store/libraries';
 import { enqueueRefresh } from './add-repo';
 import { deliveryId, pushedRefs, verifyDelivery } from './webhook-deliveries';
+import { tagMatches } from './version-rule';
 import { GIT_HOSTS, type GitHost } from './ids';
 
 /** Delivery locks older than this are removed (hosts redeliver within days). */
@@ -70,8 +71,22 @@ export async function receiveDelivery(
   const refs = pushedRefs(host, delivery.payload);
   const tracked = lib.branch;
   const hit = refs.branches.find((b) => !tracked || b === tracked);
+  const rule = lib.versionRule;
+  if (!hit && rule && refs.tags.length > 0) {
+    // A tag a range/pattern rule selects is built at once; a minors rule needs every tag,
+    // so a check of latest applies it (version-discovery.ts).
+    const matches = refs.tags.map((tag) => ({ tag, m: tagMatches(rule, tag) })).filter((t) => t.m !== false);
+    if (matches.length > 0) {
+      const encryptedToken = lib.private ? await services.jobs.lastToken(lib._id) : null;
+      const jobs = [];
+      for (const { tag, m } of matches) {
+        jobs.push(await enqueueRefresh(services, lib, { ref: m === 'check' ? undefined : tag, encryptedToken, createdBy: null, trigger: 'new-tag' }));
+      }
+      return { accepted: true, message: `Tag ${matches.map((t) => t.tag).join(', ')} matches the version rule: queued.`, jobId: jobs[0]._id };
+    }
+  }
   if (!hit) {
-    const what = refs.branches.length > 0 ? `a push to ${refs.branches.join(', ')} (the library tracks ${tracked || 'its default branch'})` : refs.tags.length > 0 ? `tag ${refs.tags.join(', ')} (tags become versions only by a version rule, which this library has none of)` : 'no branch update';
+    const what = refs.branches.length > 0 ? `a push to ${refs.branches.join(', ')} (the library tracks ${tracked || 'its default branch'})` : refs.tags.length > 0 ? `tag ${refs.tags.join(', ')} (${rule ? 'the version rule does not select it' : 'tags become versions only by a version rule, which this library has none of'})` : 'no branch update';
     return { accepted: false, message: `Nothing to refresh: the delivery is ${what}.` };
   }
   const job = await enqueueRefresh(services, lib, {

@@ -18,6 +18,7 @@
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { TagNotFoundError } from '../errors';
 import { writeRevision, type LockStore } from './locks';
+import { nearestVersion } from '../libraries/version-rule';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys'>>;
@@ -296,6 +297,9 @@ export function resolveVersion(lib: Pick<LibraryRecord, '_id' | 'versions'>, req
     ready.find((v) => v.version === requested) ??
     ready.find((v) => (v.tags ?? []).includes(requested)) ??
     ready.find((v) => norm(v.version) === want || (v.tags ?? []).some((t) => norm(t) === want));
-  if (!match) throw new TagNotFoundError(clientLibraryId(lib._id), requested, versionNames({ versions: ready }));
+  if (!match) {
+    const available = versionNames({ versions: ready });
+    throw new TagNotFoundError(clientLibraryId(lib._id), requested, available, nearestVersion(requested, available));
+  }
   return match;
 }

@@ -26,6 +26,7 @@ export function presentLibrary(lib: LibraryRecord) {
     totalTokens: latest?.totalTokens ?? 0,
     lastUpdateDate: (latest?.lastUpdateDate ?? lib.updatedAt)?.toISOString?.() ?? null,
     aliases: lib.aliases,
+    versionRule: lib.versionRule ?? null,
     // Whether a push webhook exists; its secret is never presented.
     webhook: { configured: Boolean(lib.webhook?.encryptedSecret), createdAt: lib.webhook?.createdAt ?? null },
     versions: versionNames(lib),

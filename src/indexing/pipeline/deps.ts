@@ -3,7 +3,7 @@ import type { Logger } from '../../logger';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';
-import type { JobRecord } from '../../store/models/job';
+import type { JobRecord, JobTrigger } from '../../store/models/job';
 
 /** What the indexing jobs need from the rest of the system. */
 export interface IndexingDeps {
@@ -14,5 +14,5 @@ export interface IndexingDeps {
   Manifest: ManifestModel;
   decryptToken(blob: string): string;
   /** Queues builds of tagged versions listed in a repo's config (skipping unknown tags). */
-  enqueueVersions(parent: JobRecord, wanted: string[], existingTags: string[]): Promise<void>;
+  enqueueVersions(parent: JobRecord, wanted: string[], existingTags: string[], trigger?: JobTrigger): Promise<string[]>;
 }

@@ -20,6 +20,7 @@ import { clientLibraryId } from '../../store/libraries';
 import { gitTransport } from './git-transport';
 import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
+import { applyVersionRule } from './version-discovery';
 
 export interface GitJobParams {
   host: GitHost;
@@ -176,6 +177,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       }
       await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
     }
+    if (job.version === 'latest') await applyVersionRule(ctx, deps, tags, config?.previousVersions?.map((v) => v.tag) ?? []);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -1,6 +1,6 @@
 import type { JobHandler } from '../jobs/worker';
 import type { JobQueue } from '../../store/jobs';
-import type { JobRecord } from '../../store/models/job';
+import type { JobRecord, JobTrigger } from '../../store/models/job';
 import type { IndexingDeps } from './deps';
 import { runGitJob, type GitJobParams } from './git-job';
 
@@ -22,13 +22,16 @@ export function createJobHandler(deps: IndexingDeps): JobHandler {
  * and are not being built already).
  */
 export function versionEnqueuer(queue: JobQueue, poke: () => void) {
-  return async (parent: JobRecord, wanted: string[], existingTags: string[]): Promise<void> => {
+  return async (parent: JobRecord, wanted: string[], existingTags: string[], trigger: JobTrigger = parent.trigger ?? 'manual'): Promise<string[]> => {
     const params = parent.params as unknown as GitJobParams;
+    const queued: string[] = [];
     for (const tag of wanted) {
       if (!existingTags.includes(tag)) continue;
       if (await queue.active(parent.libraryId, tag)) continue;
+      queued.push(tag);
       await queue.enqueue({
         kind: 'refresh',
+        trigger,
         libraryId: parent.libraryId,
         version: tag,
         params: { ...params, ref: tag, followPreviousVersions: false } as unknown as Record<string, unknown>,
@@ -38,5 +41,6 @@ export function versionEnqueuer(queue: JobQueue, poke: () => void) {
       });
     }
     poke();
+    return queued;
   };
 }

@@ -1,4 +1,5 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { VersionRule } from '../../libraries/version-rule';
 
 export type LibrarySource = 'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi';
 export type LibraryState = 'queued' | 'processing' | 'finalized' | 'failed' | 'deleted';
@@ -71,6 +72,8 @@ export interface LibraryRecord {
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
+  /** Which tags are indexed as versions (libraries/version-rule.ts); null/missing: none by rule. */
+  versionRule?: VersionRule | null;
   /** A push webhook: its secret encrypted with the server secret (shown once, at creation). */
   webhook?: { encryptedSecret: string | null; createdAt: Date | null };
   /** Optimistic-concurrency revision: every write checks and bumps it. */
@@ -122,6 +125,7 @@ const librarySchema = new Schema<LibraryRecord>(
       mode: { type: String, default: 'default' },
       everyHours: { type: Number, default: 0 },
     },
+    versionRule: { type: Schema.Types.Mixed, default: null },
     webhook: {
       encryptedSecret: { type: String, default: null },
       createdAt: { type: Date, default: null },

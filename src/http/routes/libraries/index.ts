@@ -20,6 +20,7 @@ import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/a
 import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleInput, scheduleFromInput } from '../../../libraries/schedule';
 import type { Config } from '../../../config';
 import { createWebhook, receiveDelivery } from '../../../libraries/webhooks';
+import { parseVersionRule } from '../../../libraries/version-rule';
 import { z } from 'zod';
 
 const webhookBody = z.object({ host: z.enum(['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[], { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) }).optional() });
@@ -113,7 +114,8 @@ export function libraryRoutes(services: Services): Router {
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown; schedule?: unknown };
+    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown; schedule?: unknown; versionRule?: unknown };
+    const versionRule = body.versionRule === undefined ? undefined : parseVersionRule(body.versionRule);
     const schedule = body.schedule === undefined ? undefined : scheduleFromInput(parseBody(scheduleInput, body.schedule));
     if (body.trustScore !== undefined && (typeof body.trustScore !== 'number' || body.trustScore < 0 || body.trustScore > 10)) {
       throw new ValidationError('trustScore must be a number from 0 to 10.', 'trustScore');
@@ -129,6 +131,7 @@ export function libraryRoutes(services: Services): Router {
       ...(typeof body.trustScore === 'number' ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
       ...(Array.isArray(body.aliases) ? { aliases: body.aliases as string[] } : {}),
       ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
+      ...(versionRule !== undefined ? { versionRule } : {}),
     })));
     if (!updated) throw new LibraryNotFoundError(id);
     ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
