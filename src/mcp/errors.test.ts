@@ -14,6 +14,9 @@ test('an unknown version lists the available versions as ids, from the error or 
   t.regex(direct.text, /Use one of the available versions: \/a\/b\/v2\.0\.0, \/a\/b\/v1\.0\.0 or \/a\/b \(without a version\)/);
   const remote = new AppError(404, 'tag_not_found', new TagNotFoundError('/a/b', 'v9', ['v2.0.0', 'v1.0.0']).message);
   t.deepEqual(availableVersions(remote), ['v2.0.0', 'v1.0.0']);
+  const withNearest = new AppError(404, 'tag_not_found', new TagNotFoundError('/a/b', 'v1.0.2', ['v2.0.0', 'v1.0.0'], 'v1.0.0').message);
+  t.regex(withNearest.message, /Nearest: v1\.0\.0\.$/);
+  t.deepEqual(availableVersions(withNearest), ['v2.0.0', 'v1.0.0'], 'the nearest match is not a list entry');
   t.is(toolFailure(remote).text, direct.text);
   const none = toolFailure(new TagNotFoundError('/a/b', 'v9', []));
   t.regex(none.text, /No other versions are indexed: use \/a\/b \(without a version\)/);

@@ -22,7 +22,7 @@ const RESOLVE_FIRST =
 /** The versions a `tag_not_found` error lists (from the error itself, or its message over HTTP). */
 export function availableVersions(error: AppError): string[] {
   if (error instanceof TagNotFoundError) return error.availableTags;
-  const m = /Available versions: (.*?)\.?$/.exec(error.message);
+  const m = /Available versions: (.*?)\.(?: Nearest: [^ ]*\.)?$/.exec(error.message);
   if (!m || m[1] === 'none') return [];
   return m[1].split(',').map((v) => v.trim()).filter(Boolean);
 }
