@@ -74,6 +74,9 @@ test.serial('a push to the tracked branch, signed the GitHub way, refreshes the 
   t.true(docs.some((d) => d.path === 'docs/pushed.md'), 'the pushed file is served');
   const job = await app.request.get(`/v2/jobs/${res.body.jobId}`).set(auth());
   t.is(job.body.trigger, 'webhook', 'the job says why it ran');
+  t.like(job.body.progress, { filesAdded: 1, filesChanged: 0, filesRemoved: 0 }, 'and what changed');
+  t.true(job.body.progress.snippets > 0);
+  t.true(job.body.log.some((l: { message: string }) => /1 files added, 0 changed, 0 removed/.test(l.message)));
 });
 
 test.serial('a replayed delivery id is ignored', async (t) => {

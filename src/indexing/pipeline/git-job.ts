@@ -95,6 +95,9 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const unchanged = selectedFiles.filter((f) => previousHashes.get(f.path) === f.oid).map((f) => f.path);
     const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
     const unchangedSet = new Set(unchanged);
+    const change = fileChanges(previousHashes, selectedFiles);
+    await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
+    ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${unchanged.length} unchanged`);
 
     const parsed: ParsedSnippet[] = [];
     const fileHashes = new Map<string, string>();
@@ -181,6 +184,20 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Doc files added, changed and removed against the previous build's manifest (path → blob id). */
+export function fileChanges(previous: ReadonlyMap<string, string>, current: readonly { path: string; oid: string }[]): { added: number; changed: number; removed: number } {
+  let added = 0;
+  let changed = 0;
+  for (const f of current) {
+    const before = previous.get(f.path);
+    if (before === undefined) added++;
+    else if (before !== f.oid) changed++;
+  }
+  const now = new Set(current.map((f) => f.path));
+  const removed = [...previous.keys()].filter((p) => !now.has(p)).length;
+  return { added, changed, removed };
 }
 
 async function readRepoConfig(commit: Awaited<ReturnType<typeof resolveCommit>>, files: RepoFile[], ctx: JobContext): Promise<RepoConfig | undefined> {

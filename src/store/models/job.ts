@@ -21,7 +21,11 @@ export interface JobRecord {
   state: JobState;
   /** Why it ran; missing on jobs made before triggers were recorded (= manual). */
   trigger?: JobTrigger;
-  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number };
+  /**
+   * `snippets`: snippets written. `filesAdded/Changed/Removed`: the doc files that differ
+   * from the version's previous build (all added on a first build; missing on older jobs).
+   */
+  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number; filesAdded?: number; filesChanged?: number; filesRemoved?: number };
   log: JobLogEntry[];
   /** Everything the worker needs to run the job again after a crash (no secrets). */
   params: Record<string, unknown>;
@@ -60,6 +64,9 @@ const jobSchema = new Schema<JobRecord>(
       filesSkipped: { type: Number, default: 0 },
       filesReused: { type: Number, default: 0 },
       snippets: { type: Number, default: 0 },
+      filesAdded: { type: Number, default: 0 },
+      filesChanged: { type: Number, default: 0 },
+      filesRemoved: { type: Number, default: 0 },
     },
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
     params: { type: Schema.Types.Mixed, default: {} },
