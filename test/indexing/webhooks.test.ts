@@ -152,3 +152,18 @@ test.serial('a new hook replaces the old secret; POST /v1/refresh keeps working'
   const v1 = await app.request.post('/v1/refresh').set(auth()).send({ libraryName: '/acme/gadgets' });
   t.is(v1.status, 200, JSON.stringify(v1.body));
 });
+
+test.serial('a refresh with no change writes nothing and keeps the served generation', async (t) => {
+  const before = (await app.services.libraries.get('/acme/gadgets', { fresh: true }))?.versions.find((v) => v.version === 'latest');
+  const res = await app.request.post('/v2/refresh').set(auth()).send({ libraryName: '/acme/gadgets' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const jobs = await app.services.jobs.list({ libraryId: '/acme/gadgets', limit: 1 });
+  const job = await app.request.get(`/v2/jobs/${jobs[0]._id}`).set(auth());
+  t.is(job.body.state, 'finalized');
+  t.like(job.body.progress, { snippets: 0, filesAdded: 0, filesChanged: 0, filesRemoved: 0 });
+  t.true(job.body.log.some((l: { message: string }) => /nothing written/.test(l.message)));
+  const after = (await app.services.libraries.get('/acme/gadgets', { fresh: true }))?.versions.find((v) => v.version === 'latest');
+  t.is(after?.generation, before?.generation);
+  const ctx = await app.request.get('/v2/context?libraryId=/acme/gadgets&query=pushed').set(auth());
+  t.is(ctx.status, 200);
+});

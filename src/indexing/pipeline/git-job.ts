@@ -93,11 +93,20 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
     const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
     const unchanged = selectedFiles.filter((f) => previousHashes.get(f.path) === f.oid).map((f) => f.path);
-    const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
-    const unchangedSet = new Set(unchanged);
     const change = fileChanges(previousHashes, selectedFiles);
     await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
     ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${unchanged.length} unchanged`);
+    // A refresh of the very commit the served generation was built from, with the same doc
+    // files, has nothing to write: the served generation stays (an add always rebuilds, so
+    // changed options take effect).
+    if (job.kind === 'refresh' && previous && previous.generation > 0 && previous.commit === commit.sha() && previousHashes.size > 0 && change.added + change.changed + change.removed === 0) {
+      ctx.log('info', `no change since the build of commit ${commit.sha().slice(0, 12)}: nothing written`);
+      await ctx.progress({ filesReused: unchanged.length, snippets: 0 });
+      await afterBuild(ctx, deps, params, config, tags);
+      return;
+    }
+    const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
+    const unchangedSet = new Set(unchanged);
 
     const parsed: ParsedSnippet[] = [];
     const fileHashes = new Map<string, string>();
@@ -173,17 +182,23 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     );
     ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
 
-    if (params.followPreviousVersions && job.version === 'latest' && config?.previousVersions?.length) {
-      const wanted = config.previousVersions.map((v) => v.tag);
-      for (const tag of wanted.filter((t) => !isAddressableVersion(t))) {
-        ctx.log('warn', `previousVersions: "${tag}" is not a version name a client can address (letters, digits, ".", "_", "+", "-"; not "latest"); skipped`);
-      }
-      await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
-    }
-    if (job.version === 'latest') await applyVersionRule(ctx, deps, tags, config?.previousVersions?.map((v) => v.tag) ?? []);
+    await afterBuild(ctx, deps, params, config, tags);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** After a check of latest: the versions the repo config lists and the library's version rule asks for. */
+async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobParams, config: RepoConfig | undefined, tags: string[]): Promise<void> {
+  const { job } = ctx;
+  if (params.followPreviousVersions && job.version === 'latest' && config?.previousVersions?.length) {
+    const wanted = config.previousVersions.map((v) => v.tag);
+    for (const tag of wanted.filter((t) => !isAddressableVersion(t))) {
+      ctx.log('warn', `previousVersions: "${tag}" is not a version name a client can address (letters, digits, ".", "_", "+", "-"; not "latest"); skipped`);
+    }
+    await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
+  }
+  if (job.version === 'latest') await applyVersionRule(ctx, deps, tags, config?.previousVersions?.map((v) => v.tag) ?? []);
 }
 
 /** Doc files added, changed and removed against the previous build's manifest (path → blob id). */
