@@ -126,11 +126,14 @@ export class RefreshScheduler {
       wrote = check.pendingJobId === jobId;
       if (!wrote) return null;
       const at = job?.finishedAt ? new Date(job.finishedAt) : now;
-      if (job?.state === 'finalized') {
+      // Its record was removed (the dashboard tidies ended jobs): the outcome is unknown, so
+      // no failure is counted; the next check comes one interval on.
+      if (!job) return { check: { ...check, pendingJobId: null, nextCheckAt: nextCheckAfter(now, hours) } };
+      if (job.state === 'finalized') {
         return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures: 0, lastError: null, nextCheckAt: nextCheckAfter(at, hours) } };
       }
       const failures = check.failures + 1;
-      const reason = job ? (presentJob(job, false).error ?? `the refresh was ${job.state}`) : 'the refresh job was removed before it ended';
+      const reason = presentJob(job, false).error ?? `the refresh was ${job.state}`;
       const retry = hours > 0 ? new Date(at.getTime() + backoffMs(hours, failures)) : null;
       return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures, lastError: reason, nextCheckAt: retry } };
     });
