@@ -13,6 +13,8 @@ import { selectDocFiles } from '../discover/select';
 import { decodeUtf8, looksBinary } from '../discover/binary';
 import { describeFromReadme } from '../discover/readme';
 import { parseDocument } from '../parsers';
+import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
+import { commitFiles } from './commit-files';
 import { finishSnippets } from '../snippets/finish';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
 import { fileUrl, isAddressableVersion, type GitHost } from '../../libraries/ids';
@@ -97,6 +99,10 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
 
     const parsed: ParsedSnippet[] = [];
     const fileHashes = new Map<string, string>();
+    const commitTexts = commitFiles(commit, files, deps.config.maxDocFileBytes);
+    const includes = await includeSettings(commitTexts);
+    const includeProblems: IncludeProblem[] = [];
+    let includedCount = 0;
     let readme: string | undefined;
     let parsedCount = 0;
     for (const file of selectedFiles) {
@@ -110,7 +116,13 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       }
       if (/^readme\.(md|mdx|markdown|rst|txt)$/i.test(file.path)) readme = text;
       if (unchangedSet.has(file.path)) continue;
-      parsed.push(...parseDocument({ path: file.path, text }));
+      const expanded = await expandIncludes({ path: file.path, text }, commitTexts, includes);
+      includeProblems.push(...expanded.problems);
+      if (expanded.included.length > 0) {
+        includedCount += expanded.included.length;
+        fileHashes.set(file.path, dependentHash(file.oid, expanded.included, commitTexts));
+      }
+      parsed.push(...parseDocument({ path: file.path, text: expanded.text }));
       parsedCount++;
       if (parsedCount % 50 === 0) {
         await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
@@ -118,6 +130,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       }
     }
     ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
+    if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
+    for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
     await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
 
     const codeCount = parsed.filter((s) => s.kind === 'code').length + reused.filter((s) => s.kind === 'code').length;
