@@ -207,6 +207,17 @@ test('MDX raw-loader and ?raw imports become fenced code with language and title
   t.true(out.text.includes("import CodeBlock from '@theme/CodeBlock';"));
 });
 
+test('MDX: @site/ module paths without an extension, className languages', async (t) => {
+  const files = {
+    'website/docusaurus.config.ts': 'export default {};',
+    'website/docs/basic.mdx': "import Source from '!@site/src/examples/Basic?raw';\n\n# Basic\n\n<CodeBlock className=\"language-jsx\"\n  title=\"/src/examples/Basic.tsx\">\n  {Source}\n</CodeBlock>\n",
+    'website/src/examples/Basic.tsx': 'export const Basic = () => <div />;\n',
+  };
+  const out = await expand('website/docs/basic.mdx', files);
+  t.true(out.text.includes('```jsx title="/src/examples/Basic.tsx"\nexport const Basic = () => <div />;\n```'), out.text);
+  t.deepEqual(out.included, ['website/src/examples/Basic.tsx']);
+});
+
 test('a document without directives is returned as it is; dependent hashes change with an included file', async (t) => {
   const files = { 'a.md': '# A\n\nplain\n', 'b.md': '{{#include c.rs}}', 'c.rs': 'x' };
   const plain = await expand('a.md', files);

@@ -6,7 +6,9 @@
  */
 import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
 
-const IMPORT = /^import[ \t]+(\w+)[ \t]+from[ \t]+(["'])(?:!?!?raw-loader!)?([^"'\n?]+)(\?raw)?\2;?[ \t]*$/gm;
+const IMPORT = /^import[ \t]+(\w+)[ \t]+from[ \t]+(["'])(?:!{0,2}raw-loader!|!{1,2})?([^"'\n?]+)(\?raw)?\2;?[ \t]*$/gm;
+/** What a bundler tries after an extensionless import. */
+const EXTENSIONS = ['', '.tsx', '.ts', '.jsx', '.js', '.mjs', '/index.tsx', '/index.ts', '/index.jsx', '/index.js'];
 
 export async function expandMdxRawImports(text: string, r: IncludeResolver): Promise<string> {
   if (!/raw-loader!|\?raw["']/.test(text)) return text;
@@ -23,11 +25,30 @@ export async function expandMdxRawImports(text: string, r: IncludeResolver): Pro
     const [whole, , attrs, name] = m;
     const source = sources.get(name);
     if (!source) return whole;
-    const body = await r.load(source.target, r.locate(source.target));
+    const resolved = locateModule(source.target, r);
+    const body = await r.load(source.target, resolved);
     if (body === undefined) return whole;
-    const language = /\blanguage=["']([^"']+)["']/.exec(attrs)?.[1] ?? languageOf(source.target);
+    const language = /\blanguage=["']([^"']+)["']/.exec(attrs)?.[1] ?? /\bclassName=["']language-([^"']+)["']/.exec(attrs)?.[1] ?? languageOf(resolved ?? source.target);
     const title = /\btitle=["']([^"']+)["']/.exec(attrs)?.[1];
     const fence = body.includes('```') ? '~~~~' : '```';
     return `\n${fence}${language}${title ? ` title="${title}"` : ''}\n${body.replace(/\n+$/, '')}\n${fence}\n`;
   });
+}
+
+/**
+ * A module path as the docs' bundler resolves it: relative to the page, or `@site/…` from
+ * the folder holding docusaurus.config.*, with the extensions a bundler tries.
+ */
+function locateModule(target: string, r: IncludeResolver): string | undefined {
+  let spec = target;
+  if (spec.startsWith('@site/')) {
+    const config = r.files.paths().find((p) => /(^|\/)docusaurus\.config\.[cm]?[jt]s$/.test(p));
+    const root = config && config.includes('/') ? config.slice(0, config.lastIndexOf('/')) : '';
+    spec = `/${root ? `${root}/` : ''}${spec.slice('@site/'.length)}`;
+  }
+  for (const ext of EXTENSIONS) {
+    const found = r.locate(spec + ext);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -12,6 +12,7 @@ import { parseRepoConfig, type RepoConfig } from '../discover/config';
 import { selectDocFiles } from '../discover/select';
 import { decodeUtf8, looksBinary } from '../discover/binary';
 import { describeFromReadme } from '../discover/readme';
+import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { commitFiles } from './commit-files';
@@ -103,6 +104,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const includes = await includeSettings(commitTexts);
     const includeProblems: IncludeProblem[] = [];
     let includedCount = 0;
+    /** Pages whose prose is not English although their names do not say so (decided after the loop). */
+    const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
     let readme: string | undefined;
     let parsedCount = 0;
     for (const file of selectedFiles) {
@@ -122,13 +125,17 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
         includedCount += expanded.included.length;
         fileHashes.set(file.path, dependentHash(file.oid, expanded.included, commitTexts));
       }
-      parsed.push(...parseDocument({ path: file.path, text: expanded.text }));
+      const snippets = parseDocument({ path: file.path, text: expanded.text });
+      const verdict = judgeLanguage(proseOf(text));
+      if (verdict.english) parsed.push(...snippets);
+      else foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });
       parsedCount++;
       if (parsedCount % 50 === 0) {
         await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
         await ctx.checkpoint();
       }
     }
+    keepEnglishPages(ctx, foreign, parsed, fileHashes, parsedCount);
     ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
     if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
     for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
@@ -213,6 +220,23 @@ async function readRepoConfig(commit: Awaited<ReturnType<typeof resolveCommit>>,
     return config;
   }
   return undefined;
+}
+
+/**
+ * Pages found not to be English by their content are left out, the English pages kept,
+ * unless they are most of the docs: then the library is written in that language and
+ * everything is kept. A page left out is re-judged on the next build (no manifest entry).
+ */
+function keepEnglishPages(ctx: JobContext, foreign: { path: string; language: string; snippets: ParsedSnippet[] }[], parsed: ParsedSnippet[], fileHashes: Map<string, string>, parsedCount: number): void {
+  if (foreign.length === 0) return;
+  if (foreign.length * 2 > parsedCount) {
+    ctx.log('info', `${foreign.length} of ${parsedCount} pages are not in English: kept, the docs are written in their language`);
+    for (const f of foreign) parsed.push(...f.snippets);
+    return;
+  }
+  for (const f of foreign.slice(0, 30)) ctx.log('info', `skipped ${f.path}: not English (${f.language}) by its content`);
+  if (foreign.length > 30) ctx.log('info', `... and ${foreign.length - 30} more pages not in English`);
+  for (const f of foreign) fileHashes.delete(f.path);
 }
 
 function logSkipped(ctx: JobContext, skipped: { path: string; reason: string }[]): void {
