@@ -87,7 +87,7 @@ test('Sphinx: literalinclude with language, lines, markers, pyobject, caption; i
       '   :start-after: # start',
       '   :end-before: # end',
       '',
-      '.. include:: ../CHANGES.rst',
+      '.. include:: ../shared/releases-intro.rst',
       '   :start-after: .. marker',
       '',
       '.. include:: <isonum.txt>',
@@ -96,7 +96,7 @@ test('Sphinx: literalinclude with language, lines, markers, pyobject, caption; i
     ].join('\n'),
     'docs/snippets/config.toml': '[a]\nb = 1\nc = 2\n',
     'examples/app.py': 'import x\n\n@decorate\ndef create_app():\n    return 1\n\n\ndef other():\n    # start\n    value = 2\n    # end\n',
-    'CHANGES.rst': 'Title\n\n.. marker\n\nVersion 1.0\n-----------\n\nFirst release.\n',
+    'shared/releases-intro.rst': 'Title\n\n.. marker\n\nVersion 1.0\n-----------\n\nFirst release.\n',
   };
   const out = await expand('docs/guide.rst', files);
   t.true(out.text.includes('.. code-block:: python\n   :caption: app.py\n\n   @decorate\n   def create_app():\n       return 1\n'), out.text);
@@ -124,13 +124,13 @@ test('MkDocs snippets: single, block, line ranges, sections, base_path, escapes,
       '',
       '--8<--',
       'abbr.md',
-      'LICENSE.md',
+      'FOOTER.md',
       '--8<--',
       ';--8<-- "escaped.md"',
       '--8<-- "missing.md"',
     ].join('\n'),
     'docs/.snippets/abbr.md': '*[HTML]: Hyper Text',
-    'LICENSE.md': 'MIT licence',
+    'FOOTER.md': 'MIT licence',
     'examples/demo.py': 'import a\nx = 1\ny = 2\n# --8<-- [start:body]\nz = 3\n# --8<-- [end:body]\n',
   };
   const out = await expand('docs/index.md', files);
@@ -234,4 +234,10 @@ test('include bombs stop at the size budget', async (t) => {
   const out = await expandIncludes({ path: 'a.md', text: files['a.md'] }, memoryFiles(files), {}, 10_000);
   t.is(out.problems.filter((p) => p.reason === 'too large').length, 40);
   t.true(out.text.length < 12_000);
+});
+
+test('including the changelog or the licence adds nothing (they are excluded by default)', async (t) => {
+  const files = { 'docs/changelog.md': '--8<-- "CHANGELOG.md"\n', 'docs/license.md': '{{#include ../LICENSE.md}}', 'CHANGELOG.md': '## 1.0\n\n- first', 'LICENSE.md': 'MIT' };
+  t.is((await expand('docs/changelog.md', files)).text, '\n');
+  t.is((await expand('docs/license.md', files)).text, '');
 });

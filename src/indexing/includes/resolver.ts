@@ -6,6 +6,10 @@
  */
 import path from 'node:path';
 import type { CommitFiles } from '../pipeline/commit-files';
+import { excludedFileReason } from '../discover/defaults';
+
+/** Files a docs page includes that discovery leaves out by default stay out when included. */
+const NOT_CONTENT = new Set(['changelog', 'licence', 'code of conduct', 'contributor file']);
 
 export interface IncludeProblem {
   /** The document holding the directive. */
@@ -78,6 +82,10 @@ export class IncludeResolver {
       this.problem(target, 'missing');
       return undefined;
     }
+    // A page that only includes the changelog or the licence (`--8<-- "CHANGELOG.md"`) adds
+    // what discovery excludes by default: the directive expands to nothing.
+    const reason = excludedFileReason(path.posix.basename(resolved), !resolved.includes('/'));
+    if (reason && NOT_CONTENT.has(reason)) return '';
     if (this.stack.includes(resolved)) {
       this.problem(target, 'cycle');
       return undefined;

@@ -16,6 +16,7 @@ import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { commitFiles } from './commit-files';
+import { readPages } from './pages';
 import { finishSnippets } from '../snippets/finish';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
 import { fileUrl, isAddressableVersion, type GitHost } from '../../libraries/ids';
@@ -95,7 +96,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
     const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
     const unchanged = selectedFiles.filter((f) => previousHashes.get(f.path) === f.oid).map((f) => f.path);
-    const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
+    let reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
     const unchangedSet = new Set(unchanged);
 
     const parsed: ParsedSnippet[] = [];
@@ -108,16 +109,13 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
     let readme: string | undefined;
     let parsedCount = 0;
-    for (const file of selectedFiles) {
+    const { pages, excluded } = await readPages(ctx, selectedFiles, commitTexts);
+    if (excluded.size > 0) reused = reused.filter((s) => !excluded.has(s.path));
+    // The description comes from the README even when its page is left out as a copy.
+    const readmeFile = selectedFiles.find((f) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(f.path));
+    if (readmeFile) readme = await commitTexts.read(readmeFile.path);
+    for (const { file, text } of pages) {
       fileHashes.set(file.path, file.oid);
-      if (unchangedSet.has(file.path) && !/^readme\./i.test(file.path)) continue;
-      const buf = await readBlob(commit, file.path);
-      const text = looksBinary(buf) ? undefined : decodeUtf8(buf);
-      if (text === undefined) {
-        ctx.log('warn', `skipped ${file.path}: binary or not UTF-8`);
-        continue;
-      }
-      if (/^readme\.(md|mdx|markdown|rst|txt)$/i.test(file.path)) readme = text;
       if (unchangedSet.has(file.path)) continue;
       const expanded = await expandIncludes({ path: file.path, text }, commitTexts, includes);
       includeProblems.push(...expanded.problems);
