@@ -28,6 +28,8 @@ export interface CodeBlock {
   code: string;
   language: string;
   line: number;
+  /** The file the code belongs in, when the fence names it (`title="vite.config.ts"`). */
+  file?: string;
 }
 
 export type DocBlock = HeadingBlock | ProseBlock | CodeBlock;
@@ -78,7 +80,7 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
       if (code === '') continue;
       out.push({
         kind: 'code',
-        title: section.title,
+        title: item.file ? (section.title ? `${section.title} (${item.file})` : item.file) : section.title,
         breadcrumb: section.breadcrumb,
         pageTitle: source.pageTitle,
         description: describeCode(sections, index, item),
