@@ -27,16 +27,19 @@ const MARKUP: RegExp[] = [
   /^(?:ifdef|ifndef|ifeval|endif)::/m,
   /\b(?:xref|link|image|kbd|btn|menu|footnote|pass):[^\s[\]]*\[[^\]\n]*\]/, // AsciiDoc macros
   /\[\.[\w-]+\]#[^#\n]+#/, // [.role]#text#
-  /\{[a-z][\w-]*\}/, // {attribute} reference
   /<!--|-->/,
   /\{\{[<%]|[>%]\}\}|\{%[\s\S]*?%\}/, // Hugo shortcodes, Liquid
   /^\s*(?:import|export)\s.+from\s+['"]/m, // MDX imports in prose
-  /<\/?[A-Z][\w.]*(?:\s[^>\n]*)?\/?>/, // JSX components
+  // JSX components (`<Tabs groupId="x">`, `</TabItem>`), not generics (`Store<S>`, `Map<K, V>`).
+  /(?:^|[\s(])<\/?[A-Z][a-z]\w*(?:\.\w+)*(?:\s+[\w:-]+(?:=(?:"[^"]*"|'[^']*'|\{[^}]*\}))?)*\s*\/?>/m,
 ];
+/** AsciiDoc `{attribute}` references left unresolved (elsewhere `{id}` is often a URL template). */
+const ADOC_ATTRIBUTE = /\{[a-z][\w-]*\}/;
 
 /** Whether the snippet's prose (title, description, content) still holds markup. */
-export function hasLeftoverMarkup(s: { title: string; description: string; content: string }): boolean {
+export function hasLeftoverMarkup(s: { title: string; description: string; content: string; path?: string }): boolean {
   const prose = `${s.title}\n${s.description}\n${s.content}`;
+  if (/\.(adoc|asciidoc|asc)$/i.test(s.path ?? '') && ADOC_ATTRIBUTE.test(prose)) return true;
   return MARKUP.some((re) => re.test(prose));
 }
 

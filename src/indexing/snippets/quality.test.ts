@@ -147,8 +147,12 @@ test('fidelity checks: placeholders of every include convention, other languages
   }
   t.deepEqual(fidelityIssues({ ...prose, content: '.. literalinclude:: ../examples/app.py' }), ['unresolved placeholder', 'leftover markup']);
   t.deepEqual(fidelityIssues({ ...prose, content: 'Store 是一个保存状态和业务逻辑的实体，它并不与你的组件树绑定。换句话说，它承载着全局状态。' }), ['not English']);
-  for (const content of ["Click the button{' '}to go on.", 'See :ref:`routing` for more.', 'Use the {project-name} client.', '[source,java]', 'Read xref:guide.adoc[the guide] first.', '<Tabs groupId="pm">']) {
+  for (const content of ["Click the button{' '}to go on.", 'See :ref:`routing` for more.', '[source,java]', 'Read xref:guide.adoc[the guide] first.', '<Tabs groupId="pm">', 'Then </TabItem> ends it.']) {
     t.deepEqual(fidelityIssues({ ...prose, content }), ['leftover markup'], content);
+  }
+  t.deepEqual(fidelityIssues({ ...prose, path: 'docs/guide.adoc', content: 'Use the {project-name} client.' }), ['leftover markup']);
+  for (const content of ['GET /users/{id} returns the user.', 'Interface: PiniaCustomStateProperties<S> and Map<K, V>.']) {
+    t.deepEqual(fidelityIssues({ ...prose, content }), [], content);
   }
   t.deepEqual(fidelityIssues(good), []);
   t.deepEqual(fidelityIssues(prose), []);
