@@ -38,3 +38,17 @@ test('a docs folder mirrored into a site folder keeps the docs; short and differ
 test('pages in the same folder are never copies of each other (versions and variants are decided elsewhere)', (t) => {
   t.is(nearDuplicatePages([{ path: 'docs/a.md', text: CHAPTER }, { path: 'docs/b.md', text: CHAPTER }], []).size, 0);
 });
+
+test('a print chapter joining several source pages is a copy of them (containment, copy folders only)', (t) => {
+  const second = '# Common Programming Concepts\n\nThis chapter covers concepts that appear in almost every programming language and how they work in Rust. Many programming languages have much in common at their core. None of the concepts presented in this chapter are unique to Rust, but we will discuss them in the context of Rust and explain the conventions around using these concepts.\n';
+  const chapter = `${CHAPTER}\n\n${second}`;
+  const pages = [
+    { path: 'nostarch/chapter02.md', text: chapter },
+    { path: 'src/ch02-00.md', text: CHAPTER },
+    { path: 'src/ch02-01.md', text: second },
+  ];
+  const dropped = nearDuplicatePages(pages, ['book.toml']);
+  t.is(dropped.get('nostarch/chapter02.md')?.startsWith('src/ch02-0'), true);
+  const outside = nearDuplicatePages([...pages.slice(1), { path: 'guide/combined.md', text: chapter }], ['book.toml']);
+  t.is(outside.size, 0, 'outside copy folders only near-identical pages are copies');
+});

@@ -18,6 +18,8 @@ export interface PageText {
 
 /** Similarity at or above which two pages are the same page. */
 const THRESHOLD = 0.8;
+/** A page in a copy folder whose shingles are this much found in source pages is a copy of them. */
+const CONTAINED = 0.7;
 /** Pages with less prose than this are not compared (short index pages look alike on purpose). */
 const MIN_PROSE = 300;
 /** Pages compared per bucket of a shared minimum shingle hash (keeps the work near linear). */
@@ -38,18 +40,36 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
     const dirs = path.posix.dirname(p.path).split('/');
     let score = dirs.filter((d) => COPY_FOLDER.test(d)).length * 4;
     if (INCLUDE.test(p.text)) score -= 1;
-    if (dirs.some((_, i) => configDirs.has(dirs.slice(0, i + 1).join('/')))) score -= 2;
+    if (configDirs.has('.') || dirs.some((_, i) => configDirs.has(dirs.slice(0, i + 1).join('/')))) score -= 2;
     return score + dirs.length * 0.1;
   };
   const ordered = [...pages].sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
   const kept: { path: string; shingles: Uint32Array }[] = [];
   const buckets = new Map<number, number[]>();
   const dropped = new Map<string, string>();
+  // Shingles of kept pages outside copy folders, with a page holding each: a print copy
+  // often joins several source pages into one chapter, so it is compared by containment.
+  const sourceShingles = new Map<number, string>();
   for (const page of ordered) {
     const prose = normaliseForDedupe(proseOf(page.text).replace(/\{\{#[^}]*\}\}/g, ' '));
     if (prose.length < MIN_PROSE) continue;
     const shingles = shingleHashes(prose);
     if (shingles.length === 0) continue;
+    const inCopyFolder = path.posix.dirname(page.path).split('/').some((d) => COPY_FOLDER.test(d));
+    if (inCopyFolder) {
+      const owners = new Map<string, number>();
+      let covered = 0;
+      for (const h of shingles) {
+        const owner = sourceShingles.get(h);
+        if (owner === undefined) continue;
+        covered++;
+        owners.set(owner, (owners.get(owner) ?? 0) + 1);
+      }
+      if (covered / shingles.length >= CONTAINED) {
+        dropped.set(page.path, [...owners].sort((a, b) => b[1] - a[1])[0][0]);
+        continue;
+      }
+    }
     const sketch = shingles.subarray(0, SKETCH);
     const seen = new Set<number>();
     let twin: string | undefined;
@@ -67,6 +87,7 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
       dropped.set(page.path, twin);
       continue;
     }
+    if (!inCopyFolder) for (const h of shingles) if (!sourceShingles.has(h)) sourceShingles.set(h, page.path);
     const index = kept.push({ path: page.path, shingles }) - 1;
     for (const h of sketch) buckets.set(h, [...(buckets.get(h) ?? []), index]);
   }
