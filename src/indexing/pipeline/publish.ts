@@ -8,7 +8,7 @@ import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';
 import type { LibraryRecord } from '../../store/models/library';
-import { benchmarkScore } from '../snippets/quality';
+import { qualityReport } from '../snippets/quality';
 import { toIndexedSnippet } from '../../search/mappings';
 
 export interface PublishInput {
@@ -33,7 +33,8 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
   const docs = input.snippets.map((s) => toIndexedSnippet({ ...s, generation: input.generation }));
   await deps.store.write(docs, onProgress);
   const totalTokens = docs.reduce((n, d) => n + d.tokens, 0);
-  const score = benchmarkScore(docs);
+  const quality = qualityReport(docs);
+  const score = quality.score;
   const published = await deps.libraries.publishVersion(
     input.libraryId,
     {
@@ -46,6 +47,7 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
       totalSnippets: docs.length,
       totalTokens,
       benchmarkScore: score,
+      qualityIssues: quality.issues,
       lastUpdateDate: new Date(),
     },
     input.meta,
