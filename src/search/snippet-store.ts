@@ -232,6 +232,32 @@ export class SnippetStore {
     return out;
   }
 
+  /**
+   * Every stored document of a generation, in pages of `pageSize`, exactly as stored
+   * (`_source`, fields other engineers add included): bundles export them without holding
+   * a whole library in memory.
+   */
+  async *scan(filter: { libraryId: string; version: string; generation: number }, pageSize = 2000): AsyncGenerator<Array<Record<string, unknown>>> {
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const res = await this.es.search<Record<string, unknown>>(
+        {
+          index: this.alias,
+          size: pageSize,
+          query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } },
+          sort: [{ id: 'asc' }],
+          ...(after ? { search_after: after } : {}),
+        },
+        BACKGROUND,
+      );
+      const hits = res.hits.hits;
+      const docs = hits.flatMap((h) => (h._source ? [h._source] : []));
+      if (docs.length > 0) yield docs;
+      if (hits.length < pageSize) return;
+      after = hits[hits.length - 1].sort;
+    }
+  }
+
   /** Deletes every generation of a library version except `keep` (or all when undefined). */
   async deleteGenerations(filter: { libraryId: string; version?: string; keep?: number; below?: number; only?: number }): Promise<number> {
     // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
