@@ -5,6 +5,9 @@
  * leaving anything behind.
  */
 import test from 'ava';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, memberKey, seedLibrary } from '../helpers';
@@ -256,5 +259,27 @@ test.serial('import is for admins; export needs a caller who can see the library
     t.is(await snippetCount(small, LIB), 0);
   } finally {
     await small.close();
+  }
+});
+
+test.serial('the corpus loader (npm run load) imports bundle files, and a second run changes nothing', async (t) => {
+  const { loadBundles, bundleFiles } = await import('../../scripts/load-corpus');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-bundles-'));
+  const fresh = await createTestApp();
+  try {
+    fs.writeFileSync(path.join(dir, 'acme__cookies.shelfmark.gz'), bundle);
+    fs.writeFileSync(path.join(dir, 'broken.shelfmark.gz'), bundle.subarray(0, 100));
+    const files = bundleFiles([dir]);
+    t.is(files.length, 2);
+    const first = await loadBundles(fresh.services, files, { quiet: true });
+    t.deepEqual(first.map((s) => s.status), ['indexed', 'failed']);
+    t.regex(first[1].error ?? '', /truncated/);
+    const second = await loadBundles(fresh.services, files.slice(0, 1), { quiet: true });
+    t.deepEqual(second.map((s) => s.status), ['unchanged']);
+    const [a, b] = await Promise.all([context(source, 'session maxAge'), context(fresh, 'session maxAge')]);
+    t.deepEqual(b, a);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await fresh.close();
   }
 });
