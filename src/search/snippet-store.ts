@@ -232,6 +232,15 @@ export class SnippetStore {
     return out;
   }
 
+  /** How many documents a generation holds (backup checks). */
+  async count(filter: { libraryId: string; version: string; generation: number }): Promise<number> {
+    const res = await this.es.count(
+      { index: this.alias, query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } } },
+      BACKGROUND,
+    );
+    return res.count;
+  }
+
   /**
    * Every stored document of a generation, in pages of `pageSize`, exactly as stored
    * (`_source`, fields other engineers add included): bundles export them without holding
