@@ -254,27 +254,34 @@ export class SnippetStore {
 
   /**
    * Every stored document of a generation, in pages of `pageSize`, exactly as stored
-   * (`_source`, fields other engineers add included): bundles export them without holding
-   * a whole library in memory.
+   * (`_source`, fields other engineers add included), in the index's own order: bundles
+   * export them without holding a library in memory, and an importer that writes them in
+   * this order gets the same tie-breaks between equal scores (they follow index order).
+   * Read through a point in time, so merges during the scan neither skip nor repeat one.
    */
   async *scan(filter: { libraryId: string; version: string; generation: number }, pageSize = 2000): AsyncGenerator<Array<Record<string, unknown>>> {
-    let after: estypes.SortResults | undefined;
-    for (;;) {
-      const res = await this.indexing.search<Record<string, unknown>>(
-        {
-          index: this.alias,
-          size: pageSize,
-          query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } },
-          sort: [{ id: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-        },
-        BACKGROUND,
-      );
-      const hits = res.hits.hits;
-      const docs = hits.flatMap((h) => (h._source ? [h._source] : []));
-      if (docs.length > 0) yield docs;
-      if (hits.length < pageSize) return;
-      after = hits[hits.length - 1].sort;
+    const pit = await this.indexing.openPointInTime({ index: this.alias, keep_alive: '2m' }, BACKGROUND);
+    try {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const res = await this.indexing.search<Record<string, unknown>>(
+          {
+            pit: { id: pit.id, keep_alive: '2m' },
+            size: pageSize,
+            query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } },
+            sort: [{ _shard_doc: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+          },
+          BACKGROUND,
+        );
+        const hits = res.hits.hits;
+        const docs = hits.flatMap((h) => (h._source ? [h._source] : []));
+        if (docs.length > 0) yield docs;
+        if (hits.length < pageSize) return;
+        after = hits[hits.length - 1].sort;
+      }
+    } finally {
+      await this.indexing.closePointInTime({ id: pit.id }, BACKGROUND).catch(() => undefined);
     }
   }
 
