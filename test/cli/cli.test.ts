@@ -158,6 +158,30 @@ test.serial('export and import: a verified bundle file, an import that changes n
   t.false(fs.existsSync(path.join(tmp, 'x.gz')));
 });
 
+test.serial('add openapi uploads a specification file', async (t) => {
+  const spec = path.join(tmp, 'pets.yaml');
+  fs.writeFileSync(spec, [
+    'openapi: 3.0.3',
+    'info: { title: Pet Store, version: 1.2.0, description: Pets as a service. }',
+    'paths:',
+    '  /pets/{id}:',
+    '    delete:',
+    '      summary: Delete a pet',
+    '      description: Removes the pet with this id for good.',
+    '      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]',
+    "      responses: { '204': { description: Deleted } }",
+    '',
+  ].join('\n'));
+  const added = await cli(['add', 'openapi', spec, '--title', 'Pet Store', '--json']);
+  t.is(added.code, 0, added.stderr);
+  t.is(JSON.parse(added.stdout).libraryName, '/openapi/pet-store');
+  const docs = await cli(['context', '/openapi/pet-store', 'delete a pet']);
+  t.regex(docs.stdout, /Delete a pet/);
+  const again = await cli(['add', 'openapi', spec, '--title', 'Pet Store']);
+  t.is(again.code, 6, 'a duplicate without --force is a conflict');
+  t.is((await cli(['add', 'openapi', path.join(tmp, 'none.yaml')])).code, 2);
+});
+
 test.serial('add website explains a server without the website source; an unreachable server exits 1', async (t) => {
   const website = await cli(['add', 'website', 'https://docs.example.test/', '--scope', 'subpages']);
   if (website.code === 0) return t.pass('this server can add websites');

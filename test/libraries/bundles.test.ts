@@ -5,6 +5,7 @@
  * leaving anything behind.
  */
 import test from 'ava';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -280,6 +281,39 @@ test.serial('the corpus loader (npm run load) imports bundle files, and a second
     t.deepEqual(b, a);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    await fresh.close();
+  }
+});
+
+/** Rewrites a bundle's lines and seals it again with a correct trailer (a bundle from another release). */
+function reseal(gz: Buffer, change: (value: Record<string, unknown>, index: number) => Record<string, unknown>): Buffer {
+  const lines = gunzipSync(gz).toString('utf8').trimEnd().split('\n');
+  const body = lines.slice(0, -1).map((l, i) => `${JSON.stringify(change(JSON.parse(l), i))}\n`).join('');
+  const trailer = { type: 'end', lines: lines.length - 1, sha256: crypto.createHash('sha256').update(body).digest('hex') };
+  return gzipSync(Buffer.from(`${body}${JSON.stringify(trailer)}\n`));
+}
+
+test.serial('a bundle of another mapping version is analysed again, and fields this mapping lacks are left out', async (t) => {
+  const other = reseal(bundle, (value, i) => {
+    if (i === 0) return { ...value, mappingVersion: 99 };
+    if (value.type !== 'snippet') return value;
+    const doc = value.doc as Record<string, unknown>;
+    return { ...value, doc: { ...doc, embedding: [0.1, 0.2, 0.3], searchTitle: 'stale analysis' } };
+  });
+  const fresh = await createTestApp();
+  try {
+    const key = await adminKey(fresh);
+    const res = await importInto(fresh, key, other);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    const lib = await fresh.services.libraries.get(LIB, { fresh: true });
+    const latest = lib?.versions.find((v) => v.version === 'latest');
+    const docs = await fresh.services.snippets.read({ libraryId: LIB, version: 'latest', generation: latest?.generation ?? 0 });
+    t.true(docs.length > 0);
+    t.false(docs.some((d) => 'embedding' in d));
+    t.false(docs.some((d) => d.searchTitle === 'stale analysis'));
+    const [a, b] = await Promise.all([context(source, 'set a signed cookie'), context(fresh, 'set a signed cookie')]);
+    t.deepEqual(b, a);
+  } finally {
     await fresh.close();
   }
 });

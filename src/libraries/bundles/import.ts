@@ -19,7 +19,7 @@ import type { SnippetDocument } from '../../indexing/types';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { ConflictError, PayloadTooLargeError, ValidationError } from '../../errors';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
-import { toIndexedSnippet } from '../../search/mappings';
+import { SNIPPET_FIELDS, toIndexedSnippet } from '../../search/mappings';
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
 import { BuildBusyError } from '../../store/jobs';
 import { parseLibraryId } from '../ids';
@@ -238,11 +238,14 @@ async function streamSnippets(
 /**
  * A bundle's document as this installation stores it: under its key and generation. Ids
  * made under another key are rehashed with this one, so the same bundle imported as two
- * copies cannot share an Elasticsearch `_id`.
+ * copies cannot share an Elasticsearch `_id`. A bundle written for another mapping version
+ * keeps only the fields this one maps (a newer server's extra fields, an embedding say,
+ * would be refused by the strict mapping) and is analysed again by this release's analysis.
  */
 function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean): SnippetDocument {
   const id = doc.libraryId === key ? doc.id : createHash('sha256').update(`${key}\0${doc.id}`).digest('hex').slice(0, Math.max(16, doc.id.length));
-  const stored = { ...doc, id, libraryId: key, generation } as unknown as SnippetDocument;
+  const fields = reanalyse ? Object.fromEntries(Object.entries(doc).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : doc;
+  const stored = { ...fields, id, libraryId: key, generation } as unknown as SnippetDocument;
   return reanalyse ? toIndexedSnippet(stored) : stored;
 }
 
