@@ -17,9 +17,12 @@ import { importBundle } from '../../../libraries/bundles/import';
 
 export function bundleRoutes(services: Services): Router {
   const router = new Router();
+  // An export is a streamed read (the standard limit, so a script can export a catalogue);
+  // an import writes a library (the expensive one, like add and upload).
+  const standard = rateLimit(services, { class: 'standard' });
   const expensive = rateLimit(services, { class: 'expensive' });
 
-  router.get('libraries.export', '/libraries/:owner/:repo/export', guard(services), expensive, async (ctx) => {
+  router.get('libraries.export', '/libraries/:owner/:repo/export', guard(services), standard, async (ctx) => {
     const id = `/${ctx.params.owner}/${ctx.params.repo}`;
     const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
     if (!lib) throw new LibraryNotFoundError(id);
