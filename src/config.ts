@@ -68,6 +68,7 @@ const schema = z.object({
   WORKER_CONCURRENCY: int(1, 16).default('1'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
+  BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
   RATE_LIMIT_KEY_PER_MINUTE: int(1, 1_000_000).default('600'),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: int(1, 1_000_000).default('10'),
@@ -100,6 +101,8 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseSeconds: number;
   maxDocFileBytes: number;
+  /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
+  bundleMaxBytes: number;
   rateLimits: { anonPerMinute: number; keyPerMinute: number; expensivePerMinute: number };
   trustedProxies: string[];
   storeTimeoutMs: number;
@@ -146,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
+    bundleMaxBytes: e.BUNDLE_MAX_BYTES,
     rateLimits: {
       anonPerMinute: e.RATE_LIMIT_ANON_PER_MINUTE,
       keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,

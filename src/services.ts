@@ -6,7 +6,7 @@ import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { connectMongo, isMongoUnavailable } from './store/mongo';
-import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { checkElasticsearch, createEsClient, createIndexingEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
 import { ThreadProbes } from './health/thread-probes';
 import { StoreGate, StoreMonitor, type StoreName, type StoreReading } from './health/monitor';
 import { StoreUnavailableError } from './errors';
@@ -73,8 +73,10 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const locks = new LockStore(models.Lock);
   const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
+  const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
     hot: hotSearch,
+    indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });
   const ensured = await snippets.ensureIndex();
@@ -135,7 +137,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), reads.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close()]);
     },
   };
   await bootstrapAuth(services);
