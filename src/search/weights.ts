@@ -58,8 +58,8 @@ const DEFAULT_WEIGHTS = {
   catalog: {
     name: 1,
     content: 0.35,
-    /** A library without a name match is kept only when its normalised content score reaches this. */
-    strongContent: 0.75,
+    /** A name match below this fraction of the best name score is padding and is cut. */
+    padding: 0.6,
     trust: 0.03,
     benchmark: 0.02,
     snippets: 0.02,
