@@ -66,6 +66,8 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
     intraOpNumThreads: options.threads ?? 1,
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
+    // Idle intra-op threads otherwise spin waiting for work, burning CPU the server needs.
+    extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
   });
   const tokenizer = new Tokenizer(readJson(path.join(dir, 'tokenizer.json')), readJson(path.join(dir, 'tokenizer_config.json')));
   const needsTypes = session.inputNames.includes('token_type_ids');

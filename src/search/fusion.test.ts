@@ -17,3 +17,33 @@ test('ties keep the order of first appearance; empty input gives nothing', (t) =
   t.deepEqual(fuseReciprocalRank([[{ doc: a, score: 1 }], [{ doc: b, score: 1 }]]).map((f) => f.doc.id), ['a', 'b']);
   t.deepEqual(fuseReciprocalRank([]), []);
 });
+
+test('blend: normalised lexical and rescaled semantic scores, weighted; a missing leg counts 0', async (t) => {
+  const { blendScores } = await import('./fusion');
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => contextSnippet({ id }));
+  const lexical = [{ doc: a, score: 10 }, { doc: b, score: 5 }];
+  const semantic = [{ doc: c, score: 0.8 }, { doc: b, score: 0.6 }, { doc: a, score: 0.4 }];
+  const fused = blendScores(lexical, semantic, 0.4);
+  const score = (id: string) => fused.find((f) => f.doc.id === id)!.score;
+  t.is(score('a'), 0.6 * 1 + 0.4 * 0);
+  t.true(Math.abs(score('b') - (0.6 * 0.5 + 0.4 * 0.5)) < 1e-12);
+  t.is(score('c'), 0.4);
+  t.deepEqual(fused.map((f) => f.doc.id), ['a', 'b', 'c']);
+  // A semantic-only find ranks first when the semantic leg is weighted high enough.
+  t.is(blendScores(lexical, semantic, 0.7)[0].doc.id, 'c');
+  // One semantic hit, no span: it gets the full semantic part.
+  t.is(blendScores([], [{ doc: a, score: 0.3 }], 0.4)[0].score, 0.4);
+});
+
+test('hybrid: the configured fusion; an empty semantic leg keeps the lexical list', async (t) => {
+  const { fuseHybrid, cosineFromKnnScore } = await import('./fusion');
+  const [a, b] = ['a', 'b'].map((id) => contextSnippet({ id }));
+  const lexical = [{ doc: a, score: 3 }, { doc: b, score: 1 }];
+  t.deepEqual(fuseHybrid(lexical, []), lexical);
+  const rrf = fuseHybrid(lexical, [{ doc: b, score: 0.9 }], { method: 'rrf', semantic: 0.4, rrfK: 60, numCandidatesFactor: 4 });
+  t.deepEqual(rrf.map((f) => f.doc.id), ['b', 'a']);
+  const blend = fuseHybrid(lexical, [{ doc: b, score: 0.9 }, { doc: a, score: 0.55 }], { method: 'blend', semantic: 0.4, rrfK: 60, numCandidatesFactor: 4 });
+  t.deepEqual(blend.map((f) => f.doc.id), ['a', 'b'], 'lexical 1 + semantic 0 beats lexical 1/3 + semantic 1 at weight 0.4');
+  t.is(cosineFromKnnScore(1), 1);
+  t.is(cosineFromKnnScore(0.5), 0);
+});

@@ -19,7 +19,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
-export const SNIPPETS_MAPPING_VERSION = 2;
+/** 3: the `embedding` dense_vector field. */
+export const SNIPPETS_MAPPING_VERSION = 3;
 const BULK_CHUNK = 1000;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The

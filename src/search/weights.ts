@@ -54,6 +54,16 @@ const DEFAULT_WEIGHTS = {
   },
   /** Reciprocal rank fusion (fusion.ts). */
   fusion: { k: 60 },
+  /** Hybrid retrieval: how the lexical and kNN legs are fused (fusion.ts `fuseHybrid`). */
+  hybrid: {
+    method: 'blend' as 'blend' | 'rrf',
+    /** Blend: the semantic leg's share of the fused score. */
+    semantic: 0.4,
+    /** RRF: the rank constant. */
+    rrfK: 60,
+    /** kNN: candidates examined per shard, as a multiple of the hits asked for (at least 100). */
+    numCandidatesFactor: 4,
+  },
   /** Catalogue ranking (catalog.ts). */
   catalog: {
     name: 1,
@@ -71,3 +81,4 @@ export const SEARCH_WEIGHTS: SearchWeights = DEFAULT_WEIGHTS;
 export type QueryWeights = SearchWeights['query'];
 export type RerankWeights = SearchWeights['rerank'];
 export type CatalogWeights = SearchWeights['catalog'];
+export type HybridWeights = SearchWeights['hybrid'];
