@@ -16,6 +16,7 @@ import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { buildKnnQuery } from '../search/queries/knn';
 import { fuseHybrid } from '../search/fusion';
+import { SEARCH_WEIGHTS } from '../search/weights';
 import { rerankCandidates } from '../search/ranking';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
 import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
@@ -135,7 +136,7 @@ async function searchCandidates(
   // Both legs at once: the query is embedded while the lexical search runs.
   const [lexical, semantic] = await Promise.all([
     services.snippets.searchHits<ContextSnippet>(body).then(toCandidates),
-    embeddings.embedQuery(query).then(async (vector) => toCandidates(await services.snippets.searchHits<ContextSnippet>(buildKnnQuery({ ...scope, vector, size })))),
+    embeddings.embedQuery(query).then(async (vector) => toCandidates(await services.snippets.searchHits<ContextSnippet>(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) })))),
   ]);
   return fuseHybrid(lexical, semantic);
 }

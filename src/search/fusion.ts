@@ -29,24 +29,21 @@ export function fuseReciprocalRank(lists: ReadonlyArray<readonly ScoredCandidate
 
 /**
  * Weighted blend of a lexical and a semantic list: (1 − w)·lexical/max(lexical) +
- * w·semantic, where the semantic part is the cosine rescaled over the kNN list (its worst
- * hit 0, its best 1). A snippet missing from a list gets 0 from it. Best first; ties keep
- * the order of first appearance (lexical list first).
+ * w·semantic, where the semantic part grades each cosine by its gap to the best one on a
+ * fixed scale (1 − gap/cosineScale, at least 0). A fixed scale, not the list's own span:
+ * the cosines of one query's neighbours often lie within 0.02 of each other, and stretching
+ * that to 0..1 would turn noise into rank. A snippet missing from a list gets 0 from it.
+ * Best first; ties keep the order of first appearance (lexical list first).
  */
-export function blendScores(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], semanticWeight: number): ScoredCandidate[] {
+export function blendScores(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], semanticWeight: number, cosineScale = 0.2): ScoredCandidate[] {
   let maxLex = 0;
   for (const c of lexical) maxLex = Math.max(maxLex, c.score);
-  let minSem = Infinity;
   let maxSem = -Infinity;
-  for (const c of semantic) {
-    minSem = Math.min(minSem, c.score);
-    maxSem = Math.max(maxSem, c.score);
-  }
-  const span = maxSem - minSem;
+  for (const c of semantic) maxSem = Math.max(maxSem, c.score);
   const fused = new Map<string, ScoredCandidate>();
   for (const c of lexical) fused.set(c.doc.id, { doc: c.doc, score: (1 - semanticWeight) * (maxLex > 0 ? Math.max(0, c.score) / maxLex : 0) });
   for (const c of semantic) {
-    const part = semanticWeight * (span > 0 ? (c.score - minSem) / span : 1);
+    const part = semanticWeight * Math.max(0, 1 - (maxSem - c.score) / cosineScale);
     const existing = fused.get(c.doc.id);
     if (existing) existing.score += part;
     else fused.set(c.doc.id, { doc: c.doc, score: part });
@@ -63,5 +60,5 @@ export function cosineFromKnnScore(score: number): number {
 export function fuseHybrid(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], weights: HybridWeights = SEARCH_WEIGHTS.hybrid): ScoredCandidate[] {
   if (semantic.length === 0) return [...lexical];
   if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
-  return blendScores(lexical, semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) })), weights.semantic);
+  return blendScores(lexical, semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) })), weights.semantic, weights.cosineScale);
 }

@@ -30,7 +30,7 @@ export function jobSummary(job) {
       STAGES.map((s, i) => h('li', { 'aria-current': s === job.state ? 'step' : undefined }, i < stageIndex || job.state === 'finalized' ? `✓ ${s}` : s === job.state ? `▸ ${s}` : s)),
     ),
     h('progress', { max: Math.max(p.filesTotal ?? 0, 1), value: job.state === 'finalized' ? Math.max(p.filesTotal ?? 0, 1) : done, 'aria-label': 'Files processed' }),
-    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused ${formatNumber(p.filesReused ?? 0)}, skipped ${formatNumber(p.filesSkipped ?? 0)} · ${formatNumber(p.snippets ?? 0)} snippets`),
+    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused ${formatNumber(p.filesReused ?? 0)}, skipped ${formatNumber(p.filesSkipped ?? 0)} · ${formatNumber(p.snippets ?? 0)} snippets${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''}`),
     job.error ? h('div.alert.error', job.errorCode ? `${job.error} (${job.errorCode})` : job.error) : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );
