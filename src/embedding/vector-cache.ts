@@ -7,7 +7,7 @@
  */
 import crypto from 'node:crypto';
 import { Schema, type Connection, type Model, mongo } from 'mongoose';
-import { chunked, insertDocuments, rawCollection, type BoundedCollection } from '../store/bulk';
+import { insertDocuments, rawCollection, type BoundedCollection } from '../store/bulk';
 import { isDuplicate } from '../store/mongo';
 
 interface VectorRecord {
@@ -26,7 +26,8 @@ export function vectorKey(modelId: string, text: string): string {
   return `${modelId}:${crypto.createHash('sha256').update(text).digest('base64url')}`;
 }
 
-const READ_CHUNK = 500;
+/** Lookups in flight at once. */
+const READ_LANES = 16;
 
 export class VectorCache {
   private readonly collection: BoundedCollection<VectorRecord>;
@@ -35,13 +36,24 @@ export class VectorCache {
     this.collection = rawCollection<VectorRecord>(model);
   }
 
-  /** The cached vectors of `keys` (missing keys are absent from the map). */
+  /**
+   * The cached vectors of `keys` (missing keys are absent from the map). One `_id` lookup
+   * per key, READ_LANES at a time: FerretDB 1.24 on SQLite does not push `_id: {$in}` down
+   * to the index (measured: 5.1 s for 500 keys among 25k vectors, against 1.7 ms per
+   * `findOne` by `_id` with 16 in flight).
+   */
   async get(keys: readonly string[]): Promise<Map<string, Float32Array>> {
     const found = new Map<string, Float32Array>();
-    for (const chunk of chunked([...new Set(keys)], READ_CHUNK)) {
-      const docs = await this.collection.find({ _id: { $in: chunk } }).toArray();
-      for (const doc of docs) found.set(doc._id, fromBinary(doc.v));
-    }
+    const unique = [...new Set(keys)];
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < unique.length) {
+        const key = unique[next++];
+        const doc = await this.collection.findOne({ _id: key });
+        if (doc) found.set(key, fromBinary(doc.v));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_LANES, unique.length) }, lane));
     return found;
   }
 

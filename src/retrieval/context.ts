@@ -138,5 +138,5 @@ async function searchCandidates(
     services.snippets.searchHits<ContextSnippet>(body).then(toCandidates),
     embeddings.embedQuery(query).then(async (vector) => toCandidates(await services.snippets.searchHits<ContextSnippet>(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) })))),
   ]);
-  return fuseHybrid(lexical, semantic);
+  return fuseHybrid(lexical, semantic, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: analyzed.identifiers.length > 0 });
 }

@@ -41,11 +41,16 @@ test('hybrid: the configured fusion; an empty semantic leg keeps the lexical lis
   const [a, b] = ['a', 'b'].map((id) => contextSnippet({ id }));
   const lexical = [{ doc: a, score: 3 }, { doc: b, score: 1 }];
   t.deepEqual(fuseHybrid(lexical, []), lexical);
-  const rrf = fuseHybrid(lexical, [{ doc: b, score: 0.9 }], { method: 'rrf', semantic: 0.4, cosineScale: 0.2, rrfK: 60, knnHits: 10, numCandidatesFactor: 4 });
+  const rrf = fuseHybrid(lexical, [{ doc: b, score: 0.9 }], { method: 'rrf', semantic: 0.4, cosineScale: 0.2, identifierFactor: 0.5, rrfK: 60, knnHits: 10, numCandidatesFactor: 4 });
   t.deepEqual(rrf.map((f) => f.doc.id), ['b', 'a']);
   // kNN scores (1 + cosine) / 2: b's cosine 0.8, a's 0.1 (0.7 below: no share).
-  const blend = fuseHybrid(lexical, [{ doc: b, score: 0.9 }, { doc: a, score: 0.55 }], { method: 'blend', semantic: 0.4, cosineScale: 0.2, rrfK: 60, knnHits: 10, numCandidatesFactor: 4 });
+  const blend = fuseHybrid(lexical, [{ doc: b, score: 0.9 }, { doc: a, score: 0.55 }], { method: 'blend', semantic: 0.4, cosineScale: 0.2, identifierFactor: 0.5, rrfK: 60, knnHits: 10, numCandidatesFactor: 4 });
   t.deepEqual(blend.map((f) => f.doc.id), ['a', 'b'], 'lexical 1 + semantic 0 beats lexical 1/3 + semantic 1 at weight 0.4');
+  // A question naming identifiers halves the semantic share: b's semantic-only lead is gone.
+  const semanticOnly = [{ doc: b, score: 1 }];
+  const weights = { method: 'blend' as const, semantic: 0.8, cosineScale: 0.2, identifierFactor: 0.25, rrfK: 60, knnHits: 10, numCandidatesFactor: 4 };
+  t.is(fuseHybrid([{ doc: a, score: 1 }], semanticOnly, weights)[0].doc.id, 'b');
+  t.is(fuseHybrid([{ doc: a, score: 1 }], semanticOnly, weights, { namesIdentifiers: true })[0].doc.id, 'a');
   t.is(cosineFromKnnScore(1), 1);
   t.is(cosineFromKnnScore(0.5), 0);
 });

@@ -56,9 +56,20 @@ export function cosineFromKnnScore(score: number): number {
   return 2 * score - 1;
 }
 
-/** Fuses the lexical and semantic legs as the hybrid weights say; an empty semantic leg leaves the lexical list as it is. */
-export function fuseHybrid(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], weights: HybridWeights = SEARCH_WEIGHTS.hybrid): ScoredCandidate[] {
+/**
+ * Fuses the lexical and semantic legs as the hybrid weights say; an empty semantic leg
+ * leaves the lexical list as it is. A question that names code identifiers or error
+ * strings (`namesIdentifiers`) is what the lexical leg matches exactly, so there the
+ * semantic share is scaled by `identifierFactor`.
+ */
+export function fuseHybrid(
+  lexical: readonly ScoredCandidate[],
+  semantic: readonly ScoredCandidate[],
+  weights: HybridWeights = SEARCH_WEIGHTS.hybrid,
+  query: { namesIdentifiers?: boolean } = {},
+): ScoredCandidate[] {
   if (semantic.length === 0) return [...lexical];
   if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
-  return blendScores(lexical, semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) })), weights.semantic, weights.cosineScale);
+  const share = weights.semantic * (query.namesIdentifiers ? weights.identifierFactor : 1);
+  return blendScores(lexical, semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) })), share, weights.cosineScale);
 }

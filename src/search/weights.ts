@@ -65,6 +65,8 @@ const DEFAULT_WEIGHTS = {
     method: 'blend' as 'blend' | 'rrf',
     /** Blend: the semantic leg's share of the fused score. */
     semantic: 0.4,
+    /** Blend: the semantic share is multiplied by this when the question names code identifiers. */
+    identifierFactor: 0.5,
     /** Blend: a neighbour this much less similar (cosine) than the best one gets no semantic share. */
     cosineScale: 0.2,
     /** RRF: the rank constant. */
