@@ -1,5 +1,5 @@
 /**
- * The snippets index. One physical index per mapping version (`<prefix>-snippets-v2`)
+ * The snippets index. One physical index per mapping version (`<prefix>-snippets-v3`)
  * behind an alias (`<prefix>-snippets`); at start-up an index of an older mapping version is
  * copied into the current one and the alias moved (`ensureIndex`). Within it, each library
  * version is written as a new *generation*; readers filter on the generation MongoDB says is
