@@ -75,6 +75,8 @@ const schema = z.object({
   TRUSTED_PROXIES: list.default(''),
   STORE_TIMEOUT_MS: int(100, 120_000).default('5000'),
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
+  SHELFMARK_EMBEDDINGS: z.enum(['on', 'off']).optional(),
+  SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
 
 export interface Config {
@@ -107,6 +109,12 @@ export interface Config {
   trustedProxies: string[];
   storeTimeoutMs: number;
   sessionTtlHours: number;
+  /**
+   * The local embedding model (hybrid retrieval): `auto` (unset) uses it when its files are
+   * present, `on` requires it, `off` is lexical search only. `modelDir` unset = the install
+   * step's cache (embedding/embedder.ts `defaultModelDir`).
+   */
+  embeddings: { mode: 'auto' | 'on' | 'off'; modelDir?: string };
 }
 
 export class ConfigError extends Error {}
@@ -158,6 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     trustedProxies: e.TRUSTED_PROXIES,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     sessionTtlHours: e.SESSION_TTL_HOURS,
+    embeddings: {
+      mode: e.SHELFMARK_EMBEDDINGS ?? ('auto' as const),
+      modelDir: e.SHELFMARK_EMBEDDING_MODEL_DIR ? path.resolve(e.SHELFMARK_EMBEDDING_MODEL_DIR) : undefined,
+    },
   });
 }
 

@@ -23,6 +23,7 @@ import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
+import { createEmbeddings, type Embeddings } from './embedding/service';
 
 export interface Models {
   Library: LibraryModel;
@@ -43,6 +44,8 @@ export interface Services extends AuthServices {
   locks: LockStore;
   snippets: SnippetStore;
   jobs: JobQueue;
+  /** The local embedding model and vector cache (undefined: lexical search only). */
+  embeddings?: Embeddings;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
   /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
@@ -74,7 +77,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
   const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
-  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
     hot: hotSearch,
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
@@ -82,6 +85,13 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const ensured = await snippets.ensureIndex();
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
   const jobs = new JobQueue(models.Job, locks);
+  let embeddings: Embeddings | undefined;
+  try {
+    embeddings = await createEmbeddings(config, mongo, log);
+  } catch (error) {
+    await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
+    throw error;
+  }
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -104,6 +114,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     locks,
     snippets,
     jobs,
+    embeddings,
     monitor,
     ...authServices,
     worker: undefined,
@@ -119,6 +130,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
         Manifest: models.Manifest,
         decryptToken: (blob) => decryptSecret(blob, config.secret),
         enqueueVersions: versionEnqueuer(jobs, poke),
+        embeddings,
       });
       services.worker = new Worker({
         queue: jobs,
@@ -137,7 +149,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
     },
   };
   await bootstrapAuth(services);

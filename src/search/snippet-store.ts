@@ -1,5 +1,5 @@
 /**
- * The snippets index. One physical index per mapping version (`<prefix>-snippets-v2`)
+ * The snippets index. One physical index per mapping version (`<prefix>-snippets-v3`)
  * behind an alias (`<prefix>-snippets`); at start-up an index of an older mapping version is
  * copied into the current one and the alias moved (`ensureIndex`). Within it, each library
  * version is written as a new *generation*; readers filter on the generation MongoDB says is
@@ -19,7 +19,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
-export const SNIPPETS_MAPPING_VERSION = 2;
+/** 3: the `embedding` dense_vector field. */
+export const SNIPPETS_MAPPING_VERSION = 3;
 const BULK_CHUNK = 1000;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The

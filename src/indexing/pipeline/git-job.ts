@@ -157,12 +157,24 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha, p, line),
       fileHashes,
     });
-    const all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
+    let all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
     if (all.length === 0) throw new JobFailure('no_snippets_found', 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).');
     await ctx.progress({ snippets: all.length });
     await ctx.checkpoint();
 
     await ctx.setState('indexing');
+    if (deps.embeddings) {
+      // Before the commit, so a cancel still stops a long embedding run; cached vectors
+      // (unchanged texts of this or any earlier build) cost a lookup, not a model run.
+      const started = Date.now();
+      let embedded = 0;
+      all = await deps.embeddings.attach(all, async (p) => {
+        embedded = p.embedded;
+        await ctx.progress({ snippetsEmbedded: p.cached + p.embedded });
+        await ctx.checkpoint();
+      });
+      ctx.log('info', `vectors for ${all.length} snippets: ${all.length - embedded} from the cache, ${embedded} embedded in ${Date.now() - started} ms`);
+    }
     // From here the build becomes visible: a cancel that comes later is refused.
     await ctx.commit();
     const described = readme ? describeFromReadme(readme) : {};

@@ -17,7 +17,15 @@ export interface JobRecord {
   /** The version being built ("latest" or a tag). */
   version: string;
   state: JobState;
-  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number };
+  progress: {
+    filesTotal: number;
+    filesParsed: number;
+    filesSkipped: number;
+    filesReused: number;
+    snippets: number;
+    /** Snippets with a vector so far (from the vector cache or embedded now); 0 with embeddings off. */
+    snippetsEmbedded: number;
+  };
   log: JobLogEntry[];
   /** Everything the worker needs to run the job again after a crash (no secrets). */
   params: Record<string, unknown>;
@@ -55,6 +63,7 @@ const jobSchema = new Schema<JobRecord>(
       filesSkipped: { type: Number, default: 0 },
       filesReused: { type: Number, default: 0 },
       snippets: { type: Number, default: 0 },
+      snippetsEmbedded: { type: Number, default: 0 },
     },
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
     params: { type: Schema.Types.Mixed, default: {} },
