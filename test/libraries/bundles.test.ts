@@ -317,3 +317,28 @@ test.serial('a bundle of another mapping version is analysed again, and fields t
     await fresh.close();
   }
 });
+
+test.serial("vectors of another embedding model are not imported: an installation with embeddings makes its own", async (t) => {
+  // The exporting side named another model, and its vectors even have another size: kept,
+  // they would be refused by the mapping or, worse, compared with this model's queries.
+  const foreign = reseal(bundle, (value, i) => {
+    if (i === 0) return { ...value, embeddingModel: 'another-model-768' };
+    if (value.type !== 'snippet') return value;
+    return { ...value, doc: { ...(value.doc as Record<string, unknown>), embedding: [0.5, 0.5, 0.5] } };
+  });
+  for (const mode of ['off', 'on'] as const) {
+    const fresh = await createTestApp({ SHELFMARK_EMBEDDINGS: mode });
+    try {
+      const res = await importInto(fresh, await adminKey(fresh), foreign);
+      t.is(res.status, 200, JSON.stringify(res.body));
+      const lib = await fresh.services.libraries.get(LIB, { fresh: true });
+      const latest = lib?.versions.find((v) => v.version === 'latest');
+      const docs = await fresh.services.snippets.read({ libraryId: LIB, version: 'latest', generation: latest?.generation ?? 0 });
+      t.true(docs.length > 0);
+      if (mode === 'off') t.false(docs.some((d) => 'embedding' in d), 'without a model, no vectors');
+      else t.true(docs.every((d) => Array.isArray(d.embedding) && d.embedding.length === 384), 'this model embedded every snippet');
+    } finally {
+      await fresh.close();
+    }
+  }
+});

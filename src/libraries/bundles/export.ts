@@ -18,15 +18,18 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, encodeLine, type BundleHeader } f
 export interface ExportDeps {
   snippets: SnippetStore;
   Manifest: ManifestModel;
+  /** The embedding model of this installation, when it has one: the vectors in the documents are its. */
+  embeddingModel?: string;
 }
 
 /** The header of a bundle of `versions` of `lib` (pure). */
-export function bundleHeader(lib: LibraryRecord, versions: LibraryVersionRecord[], now = new Date()): BundleHeader {
+export function bundleHeader(lib: LibraryRecord, versions: LibraryVersionRecord[], now = new Date(), embeddingModel?: string): BundleHeader {
   return {
     format: BUNDLE_FORMAT,
     formatVersion: BUNDLE_FORMAT_VERSION,
     createdAt: now.toISOString(),
     mappingVersion: SNIPPETS_MAPPING_VERSION,
+    ...(embeddingModel ? { embeddingModel } : {}),
     library: {
       id: clientLibraryId(lib._id),
       source: lib.source,
@@ -65,7 +68,7 @@ export async function* bundleLines(deps: ExportDeps, lib: LibraryRecord, version
     lines++;
     return line;
   };
-  yield emit(bundleHeader(lib, versions));
+  yield emit(bundleHeader(lib, versions, new Date(), deps.embeddingModel));
   for (const v of versions) {
     const manifest = await deps.Manifest.findById(`${lib._id}@${v.version}`).lean();
     const files = manifest && manifest.generation === v.generation ? manifest.files.map((f) => ({ p: f.p, h: f.h })) : [];

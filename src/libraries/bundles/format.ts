@@ -42,6 +42,12 @@ export const bundleHeaderSchema = z.object({
   createdAt: z.string(),
   /** The snippets index mapping version the documents were written for (search/snippet-store.ts). */
   mappingVersion: z.number().int().positive(),
+  /**
+   * The embedding model whose vectors the documents carry (absent: none, or unknown). An
+   * importer keeps them only when it runs the same model; otherwise it embeds the snippets
+   * itself (vectors of two models are not comparable, and may not even have the same size).
+   */
+  embeddingModel: z.string().max(300).optional(),
   library: z.object({
     id: z.string().min(2).max(300),
     source: z.enum(['github', 'gitlab', 'bitbucket', 'git', 'openapi']),

@@ -19,7 +19,7 @@ import type { SnippetDocument } from '../../indexing/types';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { ConflictError, PayloadTooLargeError, ValidationError } from '../../errors';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
-import { SNIPPET_FIELDS, toIndexedSnippet } from '../../search/mappings';
+import { EMBEDDING_DIMS, SNIPPET_FIELDS, toIndexedSnippet } from '../../search/mappings';
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
 import { BuildBusyError } from '../../store/jobs';
 import { parseLibraryId } from '../ids';
@@ -178,13 +178,18 @@ async function streamSnippets(
   const counts = new Map<string, number>();
   const files = new Map<string, { p: string; h: string }[]>();
   const reanalyse = ctx.header.mappingVersion !== SNIPPETS_MAPPING_VERSION;
+  // Vectors are kept only when they are this installation's model's; else they are made here
+  // (or left out when embeddings are off, as a build without the model would).
+  const embeddings = services.embeddings;
+  const keepVectors = embeddings !== undefined && ctx.header.embeddingModel === embeddings.modelId;
   let lineCount = 1;
   let written = 0;
   let batch: SnippetDocument[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const docs = batch;
+    let docs = batch;
     batch = [];
+    if (embeddings && !keepVectors) docs = await embeddings.attach(docs);
     await services.snippets.write(docs);
     written += docs.length;
     ctx.onProgress?.(written);
@@ -220,7 +225,7 @@ async function streamSnippets(
     counts.set(plan.bundle.version, (counts.get(plan.bundle.version) ?? 0) + 1);
     if (plan.generation === undefined) continue;
     if (!ctx.written.includes(plan)) ctx.written.push(plan);
-    batch.push(storedDocument(parsed.data.doc, ctx.key, plan.generation, reanalyse));
+    batch.push(storedDocument(parsed.data.doc, ctx.key, plan.generation, reanalyse, keepVectors));
     if (batch.length >= WRITE_BATCH) await flush();
   }
   if (!trailer) throw new BundleError('The bundle is truncated: its last line (with the checksum) is missing. Download or copy it again.');
@@ -241,10 +246,13 @@ async function streamSnippets(
  * copies cannot share an Elasticsearch `_id`. A bundle written for another mapping version
  * keeps only the fields this one maps (a newer server's extra fields, an embedding say,
  * would be refused by the strict mapping) and is analysed again by this release's analysis.
+ * Its `embedding` is kept only when the bundle's vectors are this installation's model's.
  */
-function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean): SnippetDocument {
+function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
   const id = doc.libraryId === key ? doc.id : createHash('sha256').update(`${key}\0${doc.id}`).digest('hex').slice(0, Math.max(16, doc.id.length));
-  const fields = reanalyse ? Object.fromEntries(Object.entries(doc).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : doc;
+  const { embedding, ...rest } = doc;
+  const mapped = reanalyse ? Object.fromEntries(Object.entries(rest).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : rest;
+  const fields = keepVectors && Array.isArray(embedding) && embedding.length === EMBEDDING_DIMS ? { ...mapped, embedding } : mapped;
   const stored = { ...fields, id, libraryId: key, generation } as unknown as SnippetDocument;
   return reanalyse ? toIndexedSnippet(stored) : stored;
 }
