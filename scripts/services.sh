@@ -118,8 +118,8 @@ es_up() {
   ensure_es_user
   local base; base="$(es_home_base)"
   [ "$base" = "$DATA_DIR" ] || log "the clone is not reachable by user $ES_USER; Elasticsearch lives in $base"
-  local home="$base/elasticsearch-$version" data="$base/es-data-$version" logs="$base/es-logs-$version"
-  mkdir -p "$base" "$data" "$logs"
+  local home="$base/elasticsearch-$version" data="$base/es-data-$version" logs="$base/es-logs-$version" snapshots="$base/es-snapshots"
+  mkdir -p "$base" "$data" "$logs" "$snapshots"
   if [ ! -x "$home/bin/elasticsearch" ]; then
     log "unpacking Elasticsearch $version into $home"
     local tmp; tmp="$(mktemp -d "$base/unpack.XXXX")"
@@ -134,6 +134,7 @@ cluster.name: shelfmark
 node.name: shelfmark-local
 path.data: $data
 path.logs: $logs
+path.repo: $snapshots
 network.host: 127.0.0.1
 http.port: $port
 transport.port: $tport

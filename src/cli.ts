@@ -1,85 +1,55 @@
 /**
- * The `shelfmark` command (bin/shelfmark.mjs runs this file through tsx).
- *
- *   shelfmark mcp [--transport stdio] [--api-url <server>] [--api-key <key>] [--log-level <level>]
- *
- * `--api-key` falls back to SHELFMARK_API_KEY and `--api-url` to SHELFMARK_API_URL, then
- * http://localhost:3000. Everything but the MCP protocol is written to stderr.
+ * The `shelfmark` command (bin/shelfmark.mjs runs this file through tsx): a dispatcher over
+ * the commands in src/cli/commands/, one module each. Every command talks to a Shelfmark
+ * server's HTTP API (SHELFMARK_API_URL, key from SHELFMARK_API_KEY), prints its result on
+ * stdout (JSON with --json) and messages on stderr, and exits with a code from
+ * src/cli/errors.ts (docs/CLI.md) that scripts can rely on.
  */
-import { parseArgs } from 'node:util';
-import { createLogger } from './logger';
+import type { Command } from './cli/command';
+import { CliError, EXIT } from './cli/errors';
+import { addCommand } from './cli/commands/add';
+import { searchCommand } from './cli/commands/search';
+import { contextCommand } from './cli/commands/context';
+import { jobsCommand } from './cli/commands/jobs';
+import { refreshCommand } from './cli/commands/refresh';
+import { exportCommand, importCommand } from './cli/commands/bundles';
+import { keysCommand } from './cli/commands/keys';
+import { mcpCommand } from './cli/commands/mcp';
 
-const USAGE = `Usage: shelfmark mcp [--transport stdio] [--api-url <server>] [--api-key <key>] [--log-level <level>]
+const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, mcpCommand];
 
-Serves Shelfmark's MCP tools (resolve-library-id, query-docs, get-library-docs) over stdio,
-answering from a Shelfmark server's HTTP API.
+const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 
-  --transport   stdio (default). Streamable HTTP is served by the server itself at <server>/mcp.
-  --api-url     the Shelfmark server (default: $SHELFMARK_API_URL or http://localhost:3000)
-  --api-key     an API key (smk_...) for higher rate limits and private libraries
-                (default: $SHELFMARK_API_KEY)
-  --log-level   fatal, error, warn, info, debug or silent (default: info; logs go to stderr)
-`;
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(9)} ${c.summary}`).join('\n')}
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-
-function fail(message: string): never {
-  process.stderr.write(`shelfmark: ${message}\n\n${USAGE}`);
-  process.exit(2);
-}
-
-async function runMcp(argv: string[]): Promise<void> {
-  let values: { transport?: string; 'api-url'?: string; 'api-key'?: string; 'log-level'?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        transport: { type: 'string' },
-        'api-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    fail((error as Error).message);
-  }
-  if (values.help) {
-    process.stderr.write(USAGE);
-    return;
-  }
-  const transport = values.transport ?? 'stdio';
-  if (transport === 'http' || transport === 'streamable-http') {
-    fail('--transport http is not needed: a running Shelfmark server already serves MCP over Streamable HTTP at <server>/mcp (start it with `npm start`). Use --transport stdio here.');
-  }
-  if (transport !== 'stdio') fail(`unknown transport "${transport}" (only stdio).`);
-  const apiUrl = values['api-url'] ?? process.env.SHELFMARK_API_URL ?? 'http://localhost:3000';
-  let parsed: URL;
-  try {
-    parsed = new URL(apiUrl);
-  } catch {
-    fail(`--api-url must be an http(s) URL, got "${apiUrl}".`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') fail(`--api-url must be an http(s) URL, got "${apiUrl}".`);
-  const level = values['log-level'] ?? 'info';
-  if (!LOG_LEVELS.includes(level)) fail(`--log-level must be one of ${LOG_LEVELS.join(', ')}.`);
-  const apiKey = values['api-key'] ?? (process.env.SHELFMARK_API_KEY || undefined);
-
-  const log = createLogger(level, process.stderr);
-  const { runStdioServer } = await import('./mcp/stdio');
-  await runStdioServer({ apiUrl, apiKey, log });
-}
+Environment: SHELFMARK_API_URL (default http://localhost:3000), SHELFMARK_API_KEY;
+SHELFMARK_USERNAME and SHELFMARK_PASSWORD for \`keys\`.
+Exit codes: 0 ok, 1 server error or unreachable, 2 usage, 3 authentication or permission,
+4 not found, 5 input refused, 6 conflict, 7 rate limited, 8 timed out or job failed.`;
 
 async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stderr.write(USAGE);
-    process.exit(command === undefined ? 2 : 0);
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? process.stderr : process.stdout).write(`${USAGE}\n`);
+    process.exitCode = name === undefined ? EXIT.usage : EXIT.ok;
+    return;
   }
-  if (command === 'mcp') return runMcp(rest);
-  fail(`unknown command "${command}".`);
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) throw new CliError(`unknown command "${name}".\n\n${USAGE}`, EXIT.usage);
+  await command.run(rest);
 }
 
-await main(process.argv.slice(2));
+const json = process.argv.includes('--json');
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  if (error instanceof CliError) {
+    if (json) process.stdout.write(`${JSON.stringify({ error: error.code ?? 'cli_error', message: error.message, status: error.status ?? null, exitCode: error.exitCode })}\n`);
+    process.stderr.write(`shelfmark: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  } else {
+    process.stderr.write(`shelfmark: ${(error as Error).stack ?? String(error)}\n`);
+    process.exitCode = EXIT.failed;
+  }
+}

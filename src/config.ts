@@ -68,6 +68,7 @@ const schema = z.object({
   WORKER_CONCURRENCY: int(1, 16).default('1'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
+  BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
   RATE_LIMIT_KEY_PER_MINUTE: int(1, 1_000_000).default('600'),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: int(1, 1_000_000).default('10'),
@@ -76,6 +77,8 @@ const schema = z.object({
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
   REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24'),
   SCHEDULE_TICK_SECONDS: int(0, 86_400).default('60'),
+  SHELFMARK_EMBEDDINGS: z.enum(['on', 'off']).optional(),
+  SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
 
 /** Source kinds a schedule can refresh by itself (an OpenAPI upload has nothing to fetch). */
@@ -119,6 +122,8 @@ export interface Config {
   workerConcurrency: number;
   jobLeaseSeconds: number;
   maxDocFileBytes: number;
+  /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
+  bundleMaxBytes: number;
   rateLimits: { anonPerMinute: number; keyPerMinute: number; expensivePerMinute: number };
   trustedProxies: string[];
   storeTimeoutMs: number;
@@ -127,6 +132,12 @@ export interface Config {
   refreshDefaultHours: Record<ScheduledSource, number>;
   /** How often each instance looks for due refreshes (0 = this instance never does). */
   scheduleTickSeconds: number;
+  /**
+   * The local embedding model (hybrid retrieval): `auto` (unset) uses it when its files are
+   * present, `on` requires it, `off` is lexical search only. `modelDir` unset = the install
+   * step's cache (embedding/embedder.ts `defaultModelDir`).
+   */
+  embeddings: { mode: 'auto' | 'on' | 'off'; modelDir?: string };
 }
 
 export class ConfigError extends Error {}
@@ -169,6 +180,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerConcurrency: e.WORKER_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
+    bundleMaxBytes: e.BUNDLE_MAX_BYTES,
     rateLimits: {
       anonPerMinute: e.RATE_LIMIT_ANON_PER_MINUTE,
       keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,
@@ -179,6 +191,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     sessionTtlHours: e.SESSION_TTL_HOURS,
     refreshDefaultHours: e.REFRESH_DEFAULT_HOURS,
     scheduleTickSeconds: e.SCHEDULE_TICK_SECONDS,
+    embeddings: {
+      mode: e.SHELFMARK_EMBEDDINGS ?? ('auto' as const),
+      modelDir: e.SHELFMARK_EMBEDDING_MODEL_DIR ? path.resolve(e.SHELFMARK_EMBEDDING_MODEL_DIR) : undefined,
+    },
   });
 }
 

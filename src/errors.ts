@@ -123,8 +123,10 @@ export class UserNotFoundError extends AppError {
 }
 
 export class NoLibrariesFoundError extends AppError {
-  constructor(libraryName: string) {
-    super(404, 'no_libraries_found', `No libraries match "${libraryName}".`);
+  /** `suggestions`: library ids with a near name, named in the message (never as results). */
+  constructor(libraryName: string, suggestions: readonly string[] = []) {
+    const hint = suggestions.length > 0 ? ` Libraries with a similar name: ${suggestions.join(', ')}.` : '';
+    super(404, 'no_libraries_found', `No libraries match "${libraryName}".${hint}`);
   }
 }
 

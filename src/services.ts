@@ -6,7 +6,7 @@ import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
 import { connectMongo, isMongoUnavailable } from './store/mongo';
-import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { checkElasticsearch, createEsClient, createIndexingEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
 import { ThreadProbes } from './health/thread-probes';
 import { StoreGate, StoreMonitor, type StoreName, type StoreReading } from './health/monitor';
 import { StoreUnavailableError } from './errors';
@@ -24,6 +24,7 @@ import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
 import { RefreshScheduler } from './libraries/scheduler';
+import { createEmbeddings, type Embeddings } from './embedding/service';
 
 export interface Models {
   Library: LibraryModel;
@@ -46,6 +47,8 @@ export interface Services extends AuthServices {
   jobs: JobQueue;
   /** Scheduled refreshes (libraries/scheduler.ts); `main` starts its timer. */
   scheduler: RefreshScheduler;
+  /** The local embedding model and vector cache (undefined: lexical search only). */
+  embeddings?: Embeddings;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
   /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
@@ -76,13 +79,22 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const locks = new LockStore(models.Lock);
   const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
-  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
+  const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
     hot: hotSearch,
+    indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });
   const ensured = await snippets.ensureIndex();
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
   const jobs = new JobQueue(models.Job, locks);
+  let embeddings: Embeddings | undefined;
+  try {
+    embeddings = await createEmbeddings(config, mongo, log);
+  } catch (error) {
+    await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
+    throw error;
+  }
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -105,6 +117,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     locks,
     snippets,
     jobs,
+    embeddings,
     monitor,
     ...authServices,
     worker: undefined,
@@ -122,6 +135,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
         Manifest: models.Manifest,
         decryptToken: (blob) => decryptSecret(blob, config.secret),
         enqueueVersions: versionEnqueuer(jobs, poke),
+        embeddings,
       });
       services.worker = new Worker({
         queue: jobs,
@@ -141,7 +155,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       await services.worker?.stop();
       await services.authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), reads.close()]);
+      await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
     },
   };
   await bootstrapAuth(services);

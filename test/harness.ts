@@ -44,6 +44,9 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
     STORE_TIMEOUT_MS: '2000',
     SHELFMARK_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
     SHELFMARK_DEMO_LIBRARY: 'off', // other tests' catalogues stay empty
+    // Each test process would load the model and embed its fixtures; tests of hybrid
+    // retrieval turn it on (test/search/hybrid.test.ts).
+    SHELFMARK_EMBEDDINGS: process.env.SHELFMARK_EMBEDDINGS ?? 'off',
     ...overrides,
   });
 }

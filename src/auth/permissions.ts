@@ -57,6 +57,8 @@ export const PERMISSIONS = {
   'libraries.list': { audience: 'user', says: 'signed-in users (private libraries of their teams only)' },
   'libraries.read': { audience: 'user', says: 'signed-in users who can see the library' },
   'libraries.update': { audience: 'admin', says: 'admins' },
+  'libraries.export': { audience: 'user', says: 'signed-in users who can see the library' },
+  'libraries.import': { audience: 'admin', says: 'admins' },
   'libraries.delete': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a private library: also its team's owners" },
   'webhooks.receive': { audience: 'anyone', says: 'anyone holding the hook\'s secret (each delivery is signed; no key is needed)' },
   'jobs.list': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },

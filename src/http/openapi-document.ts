@@ -78,6 +78,16 @@ const OPS: Op[] = [
   { method: 'post', path: '/v2/libraries/{owner}/{repo}/webhook', summary: 'Create (or replace) the push webhook of a Git library (admins); the answer holds its secret, shown only this once', tag: 'Libraries', query: teamIdQuery, body: obj({ host: { type: 'string', enum: ['github', 'gitlab', 'bitbucket', 'git'], description: "The host's signature scheme (default: the library's source)" } }), statuses: JSON_LIMIT },
   { method: 'post', path: '/v2/webhooks/{host}', summary: "A host's push delivery (no key: verified by the host's own signature with the hook's secret: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Bitbucket X-Hub-Signature, git X-Shelfmark-Signature HMAC-SHA256). A push to the tracked branch queues a refresh (202); a replayed delivery id or another ref is ignored (200); an unverified delivery or unknown library is 401 invalid_signature", tag: 'Refresh', public: true, query: { library: { schema: str, required: true, description: 'The library key given when the hook was created' } }, body: { type: 'object' }, statuses: JSON_LIMIT },
   { method: 'delete', path: '/v2/libraries/{owner}/{repo}', summary: 'Delete a library and its snippets', tag: 'Libraries', query: teamIdQuery },
+  {
+    method: 'get', path: '/v2/libraries/{owner}/{repo}/export', summary: 'Stream a bundle of the library (gzip NDJSON, docs/BUNDLES.md): every built version, or one', tag: 'Libraries',
+    query: { ...teamIdQuery, version: { schema: str, description: 'Only this version or tag' } },
+  },
+  {
+    method: 'post', path: '/v2/libraries/import', summary: 'Import a bundle (admins; the body is the bundle file, application/gzip) and publish it in one step; importing it again changes nothing', tag: 'Libraries',
+    query: { force: { schema: { type: 'string', enum: ['true', 'false'] }, description: 'Replace versions served from a newer build' } },
+    ok: obj({ libraryName: str, status: { type: 'string', enum: ['imported', 'unchanged'] }, message: str, versions: { type: 'array', items: obj({ version: str, status: str, snippets: int }) } }),
+    statuses: { '400': 'validation_error: not a bundle, an unknown format version, a truncated or damaged bundle, or a failed checksum', '409': 'conflict: a version is served from a newer build (send force=true), or a build of it is running', '413': 'payload_too_large: over BUNDLE_MAX_BYTES' },
+  },
   { method: 'get', path: '/v2/policies', summary: "The caller's team policy (Context7 shape)", tag: 'Policies', ok: ref('Policy') },
   { method: 'post', path: '/v2/policies/preview', summary: 'Which libraries the team would see under a policy change (the PATCH body; nothing is saved)', tag: 'Policies' },
   { method: 'patch', path: '/v2/policies', summary: "Change the caller's team policy", tag: 'Policies', body: ref('Policy'), ok: ref('Policy') },

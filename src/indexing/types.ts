@@ -66,6 +66,12 @@ export interface SnippetDocument extends ParsedSnippet {
   searchPath: string;
   /** Exact identifiers, lowercased and unstemmed: compound forms everywhere, every word of code and title. */
   searchIdentifiers: string;
+  /**
+   * The snippet's vector from the local embedding model (unit length; see
+   * embedding/text.ts for what it is computed from). Absent when embeddings are off. A plain
+   * field of the document, so it travels with it (copies, exports).
+   */
+  embedding?: number[];
 }
 
 /** The analysed fields of a snippet not analysed yet (`toIndexedSnippet` fills them in). */

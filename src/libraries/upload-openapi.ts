@@ -103,13 +103,15 @@ async function publishUpload(
   const started = Date.now();
   const generation = newGeneration();
   const parsedSnippets = openApiToSnippets(parsed, { sourceName: input.fileName, rawText: parsed.rawText });
-  const snippets = finishSnippets(parsedSnippets, {
+  const finished = finishSnippets(parsedSnippets, {
     libraryId: key,
     version: 'latest',
     fileUrl: (p, line) => `openapi:${libraryId}/${encodeURIComponent(p)}#L${line}`,
     fileHashes: new Map([[input.fileName, sha256(input.file)]]),
   });
-  if (snippets.length === 0) throw new ValidationError('openapiFile has no operations or descriptions to index.', 'openapiFile');
+  if (finished.length === 0) throw new ValidationError('openapiFile has no operations or descriptions to index.', 'openapiFile');
+  // Inline, like the rest of an upload (a large spec's operations take seconds; cached ones nothing).
+  const snippets = services.embeddings ? await services.embeddings.attach(finished) : finished;
 
   await services.libraries.ensure({
     _id: key,
@@ -144,6 +146,7 @@ async function publishUpload(
       createdBy: principal.kind === 'user' ? principal.userId : null,
       message: `uploaded ${input.fileName} (${parsed.specVersion}, ${Math.round(input.file.length / 1024)} KB): ${totals.totalSnippets} snippets in ${Date.now() - started} ms`,
       snippets: totals.totalSnippets,
+      snippetsEmbedded: services.embeddings ? totals.totalSnippets : 0,
     });
   } catch (error) {
     if (!target.existing) {

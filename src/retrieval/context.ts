@@ -1,6 +1,7 @@
 /**
  * Use case "documentation context for a question": resolve the library and version (with
- * visibility and policy checks), retrieve candidates from Elasticsearch, re-rank in Node,
+ * visibility and policy checks), retrieve candidates from Elasticsearch (the lexical leg,
+ * and with embeddings on a kNN leg on the query's vector, fused in Node), re-rank in Node,
  * pack whole snippets into the token budget. Shared by HTTP (json/txt), the legacy v1
  * route and MCP.
  */
@@ -13,6 +14,9 @@ import { resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
+import { buildKnnQuery } from '../search/queries/knn';
+import { fuseHybrid } from '../search/fusion';
+import { SEARCH_WEIGHTS } from '../search/weights';
 import { rerankCandidates } from '../search/ranking';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
 import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
@@ -122,7 +126,17 @@ async function searchCandidates(
 ): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const body = buildContextQuery({ libraryId: library._id, version: version.version, generation: version.generation, query, size, from, analyzed });
-  const hits = await services.snippets.searchHits<ContextSnippet>(body);
-  return hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation };
+  const body = buildContextQuery({ ...scope, query, size, from, analyzed });
+  const toCandidates = (hits: Awaited<ReturnType<typeof services.snippets.searchHits<ContextSnippet>>>): ScoredCandidate[] =>
+    hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
+  // The semantic leg only for the first page: a next page widens the lexical list for the budget.
+  const embeddings = from === 0 ? services.embeddings : undefined;
+  if (!embeddings) return toCandidates(await services.snippets.searchHits<ContextSnippet>(body));
+  // Both legs at once: the query is embedded while the lexical search runs.
+  const [lexical, semantic] = await Promise.all([
+    services.snippets.searchHits<ContextSnippet>(body).then(toCandidates),
+    embeddings.embedQuery(query).then(async (vector) => toCandidates(await services.snippets.searchHits<ContextSnippet>(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) })))),
+  ]);
+  return fuseHybrid(lexical, semantic, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: analyzed.identifiers.length > 0 });
 }

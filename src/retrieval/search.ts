@@ -1,7 +1,9 @@
 /**
  * Use case "find a library": catalogue ranking by name (exact, alias, fuzzy), then by how
  * well each candidate's content answers the query, then quality; filtered by visibility
- * and the caller's policy.
+ * and the caller's policy. Only name matches are answers (else 404 with near names in the
+ * message), and Elasticsearch is asked about content only when several names match, so
+ * most calls touch no store but the cached catalogue.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
@@ -10,7 +12,7 @@ import { callerTeams } from '../libraries/access';
 import { NoLibrariesFoundError, ValidationError } from '../errors';
 import type { LibraryRecord } from '../store/models/library';
 import { clientLibraryId, preferredCopies, versionNames } from '../store/libraries';
-import { rankLibraries } from '../search/catalog';
+import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 import type { LibrarySummary } from '../search/types';
 
@@ -54,19 +56,23 @@ export async function searchLibraries(services: Services, principal: Principal, 
   const allowed = visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }));
   const summaries = allowed.map(toSummary);
 
-  // Name matches first; the content score orders and extends them when a query is given.
+  const matches = matchLibraryNames(libraryName, summaries);
+  if (matches.length === 0) throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, summaries));
+
+  // The content score orders libraries whose names match alike; one match needs no search.
   let contentScores: Map<string, number> | undefined;
   const query = input.query?.trim();
-  if (query) {
-    const generations = allowed.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
-    const body = buildLibraryContentQuery({ libraryIds: allowed.map((l) => l._id), query, generations });
+  if (query && matches.length > 1) {
+    const matchedIds = new Set(matches.map((m) => m.library.id));
+    const candidates = allowed.filter((l) => matchedIds.has(clientLibraryId(l._id)));
+    const generations = candidates.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
+    const body = buildLibraryContentQuery({ libraryIds: candidates.map((l) => l._id), query, generations });
     if (body) {
       // Snippets carry the stored key; the ranking reads client ids (one copy each, above).
       const byKey = readLibraryContentScores({ hits: { hits: await services.snippets.searchHits(body) } });
       contentScores = new Map([...byKey].map(([key, score]) => [clientLibraryId(key), score]));
     }
   }
-  const ranked = rankLibraries({ libraryName, query, libraries: summaries, contentScores });
-  if (ranked.length === 0) throw new NoLibrariesFoundError(libraryName);
+  const ranked = rankLibraries({ libraryName, query, libraries: matches.map((m) => m.library), contentScores });
   return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policy.applied };
 }

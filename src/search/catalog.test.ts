@@ -1,5 +1,5 @@
 import test from 'ava';
-import { coreName, editDistance, nameMatchScore, normalizeName, rankLibraries } from './catalog';
+import { coreName, editDistance, matchLibraryNames, nameMatchScore, normalizeName, rankLibraries, suggestLibraries } from './catalog';
 import type { LibrarySummary } from './types';
 
 function library(id: string, title: string, extra: Partial<LibrarySummary> = {}): LibrarySummary {
@@ -79,14 +79,42 @@ test('typos and prefixes', (t) => {
   t.false(top('vue').includes('/vitejs/vite'));
 });
 
-test('nothing matches an unknown name without strong content', (t) => {
+test('an unknown name matches nothing, whatever the content says', (t) => {
   t.deepEqual(top('kubernetes'), []);
   t.deepEqual(top(''), []);
+  // Names we do not have are never resolved to a library whose docs mention the words.
+  const content = new Map([['/encode/httpx', 10], ['/psf/requests', 9], ['/koajs/koa', 1]]);
+  t.deepEqual(top('python http client', content), []);
+  for (const name of ['django', 'prisma', 'sveltekit', 'nestjs', 'tailwind']) t.deepEqual(top(name, content), [], name);
+  const withoutNext = CATALOG.filter((l) => l.id !== '/vercel/next.js');
+  t.deepEqual(rankLibraries({ libraryName: 'nextjs', libraries: withoutNext }), []);
 });
 
-test('content answers the query when the name does not match', (t) => {
-  const content = new Map([['/encode/httpx', 10], ['/psf/requests', 9], ['/koajs/koa', 1]]);
-  t.deepEqual(top('python http client', content), ['/encode/httpx', '/psf/requests']);
+test('padding after the real matches is cut', (t) => {
+  const libraries = [
+    library('/acme/tool', 'tool'),
+    library('/tool/other', 'other'), // owner match only
+    library('/b/tools-extra', 'tools extra'), // prefix
+    library('/c/tol', 'tol'),
+    library('/d/toolx', 'toolx'), // one typo away
+  ];
+  t.deepEqual(
+    matchLibraryNames('tool', libraries).map((m) => m.library.id),
+    ['/acme/tool', '/b/tools-extra', '/d/toolx'],
+    'the owner-only match beside an exact name is padding; a 3-letter name is no typo of a 4-letter one',
+  );
+  t.deepEqual(matchLibraryNames('other', libraries).map((m) => m.library.id), ['/tool/other']);
+  t.deepEqual(matchLibraryNames('acme', libraries).map((m) => m.library.id), ['/acme/tool'], 'an owner alone still answers when nothing else matches');
+  // Within a matched set, content still reorders.
+  const reordered = rankLibraries({ libraryName: 'react', libraries: CATALOG, contentScores: new Map([['/remix-run/react-router', 10]]) });
+  t.deepEqual(reordered.map((r) => r.library.id).sort(), ['/reactjs/react.dev', '/remix-run/react-router'], 'nothing but the two name matches');
+});
+
+test('suggestions for a name nobody matched are near names only', (t) => {
+  t.deepEqual(suggestLibraries('mongoos-odm', CATALOG), ['/Automattic/mongoose']);
+  t.deepEqual(suggestLibraries('django', CATALOG), []);
+  t.deepEqual(suggestLibraries('python http client', CATALOG), []);
+  t.deepEqual(suggestLibraries('', CATALOG), []);
 });
 
 test('content reorders libraries whose names match alike', (t) => {

@@ -53,9 +53,16 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length];
 }
 
-/** Typos allowed for a name of this length: none below 4 letters, 1 up to 7, 2 from 8. */
-function allowedTypos(length: number): number {
-  return length < 4 ? 0 : length < 8 ? 1 : 2;
+/**
+ * Typos allowed between two names: none below 4 letters; for 4 letters only a missing or
+ * extra letter ("flsk" → "flask"), since a changed letter there is usually another real
+ * name ("nest" is not "next"); 1 up to 7 letters, 2 from 8.
+ */
+function allowedTypos(a: string, b: string): number {
+  const length = Math.min(a.length, b.length);
+  if (length < 4) return 0;
+  if (length === 4) return a.length === b.length ? 0 : 1;
+  return length < 8 ? 1 : 2;
 }
 
 /** `https://github.com/Owner/Repo`, `owner/repo`, `/owner/repo/v1` → `/owner/repo` (lowercase); undefined for a plain name. */
@@ -96,10 +103,11 @@ export function nameMatchScore(libraryName: string, library: LibrarySummary): nu
     if (name.core.length >= 3 && asked.normal.startsWith(name.core)) consider(0.45 + 0.2 * (name.core.length / asked.normal.length));
     if (asked.words.length > 0 && asked.words.every((w) => name.words.includes(w))) consider(0.5);
     const distance = editDistance(asked.core, name.core);
-    if (distance > 0 && distance <= allowedTypos(Math.min(asked.core.length, name.core.length))) consider(0.7 - 0.1 * distance);
+    if (distance > 0 && distance <= allowedTypos(asked.core, name.core)) consider(0.7 - 0.1 * distance);
   }
   const ownerForms = formsOf(owner);
-  if (ownerForms.normal === asked.normal || ownerForms.core === asked.core) consider(0.6);
+  // Below the padding line beside an exact name: an owner alone is a weak sign.
+  if (ownerForms.normal === asked.normal || ownerForms.core === asked.core) consider(0.55);
   return best;
 }
 
@@ -111,18 +119,52 @@ function qualityScore(library: LibrarySummary, w: CatalogWeights): number {
 }
 
 /**
- * Ranks catalogue entries for a name and an optional question, best first. Keeps a library
- * when its name matches or its content answers the question strongly (relative to the best).
+ * Ranks catalogue entries for a name and an optional question, best first. Only libraries
+ * whose name, id or alias matches are answers: a library whose content merely mentions the
+ * words would send an assistant off with the wrong docs (that is a 404 with suggestions,
+ * see `suggestLibraries`). Matches far weaker than the best one are padding and are cut
+ * (a typo or owner match beside an exact one); content only reorders what is left.
  */
 export function rankLibraries(input: RankLibrariesInput, weights: CatalogWeights = SEARCH_WEIGHTS.catalog): RankedLibrary[] {
+  const matches = matchLibraryNames(input.libraryName, input.libraries, weights);
   let maxContent = 0;
-  for (const score of input.contentScores?.values() ?? []) maxContent = Math.max(maxContent, score);
-  const ranked: RankedLibrary[] = [];
-  for (const library of input.libraries) {
-    const name = nameMatchScore(input.libraryName, library);
-    const content = maxContent > 0 ? Math.max(0, input.contentScores?.get(library.id) ?? 0) / maxContent : 0;
-    if (name <= 0 && content < weights.strongContent) continue;
-    ranked.push({ library, score: weights.name * name + weights.content * content + qualityScore(library, weights) });
+  for (const m of matches) maxContent = Math.max(maxContent, input.contentScores?.get(m.library.id) ?? 0);
+  return matches
+    .map(({ library, score: name }) => {
+      const content = maxContent > 0 ? Math.max(0, input.contentScores?.get(library.id) ?? 0) / maxContent : 0;
+      return { library, score: weights.name * name + weights.content * content + qualityScore(library, weights) };
+    })
+    .sort((a, b) => b.score - a.score || a.library.id.localeCompare(b.library.id));
+}
+
+/**
+ * The libraries whose names match, with their name scores, padding cut: a match below
+ * `weights.padding` × the best name score is dropped. Pure and cheap (no store), so the
+ * search asks Elasticsearch about content only when several names match.
+ */
+export function matchLibraryNames(libraryName: string, libraries: readonly LibrarySummary[], weights: CatalogWeights = SEARCH_WEIGHTS.catalog): RankedLibrary[] {
+  const scored = libraries.map((library) => ({ library, score: nameMatchScore(libraryName, library) })).filter((m) => m.score > 0);
+  const best = Math.max(0, ...scored.map((m) => m.score));
+  return scored.filter((m) => m.score >= best * weights.padding);
+}
+
+/**
+ * Names close to one nobody matched, for the 404 message: the catalogue's names within a
+ * loose edit distance (a third of the longer name) or sharing a word, nearest first.
+ */
+export function suggestLibraries(libraryName: string, libraries: readonly LibrarySummary[], limit = 3): string[] {
+  const asked = formsOf(libraryName);
+  if (asked.core === '') return [];
+  const near: Array<{ id: string; distance: number }> = [];
+  for (const library of libraries) {
+    const repo = library.id.split('/').filter((s) => s !== '')[1] ?? '';
+    let distance = Infinity;
+    for (const name of [library.title, repo, ...(library.aliases ?? [])].filter((n) => n.trim() !== '').map(formsOf)) {
+      const d = editDistance(asked.core, name.core);
+      if (d <= Math.floor(Math.max(asked.core.length, name.core.length) / 3)) distance = Math.min(distance, d);
+      if (asked.words.some((w) => w.length >= 3 && name.words.includes(w))) distance = Math.min(distance, asked.core.length);
+    }
+    if (Number.isFinite(distance)) near.push({ id: library.id, distance });
   }
-  return ranked.sort((a, b) => b.score - a.score || a.library.id.localeCompare(b.library.id));
+  return near.sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id)).slice(0, limit).map((n) => n.id);
 }

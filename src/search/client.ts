@@ -30,6 +30,18 @@ export function createEsClient(url: string, timeoutMs: number): Client {
   return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 1, compression: false, Serializer: PlainJsonSerializer });
 }
 
+/**
+ * The client of the snippet store's indexing side (bulk writes, refreshes, scans, merges).
+ * The transport gives its undici pool the client-wide timeout as its headers and body
+ * timeout, and a per-request `requestTimeout` can only shorten that: with the API client's
+ * short store timeout, a bulk write or merge that took longer failed however long it asked
+ * to wait (a 4,000-snippet import on a busy node timed out after 5 s). This client's ceiling
+ * is the longest wait (a merge); each request names its own shorter one.
+ */
+export function createIndexingEsClient(url: string): Client {
+  return createEsClient(url, 15 * 60_000);
+}
+
 export interface NodeInfo {
   version: string;
   major: number;

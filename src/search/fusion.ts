@@ -1,10 +1,12 @@
 /**
- * Reciprocal rank fusion in Node (the server-core Elasticsearch has no `rrf` retriever):
- * for when a context answer merges several ranked lists, e.g. one query over code fields
- * and one over prose fields.
+ * Fusion of ranked lists in Node (the server-core Elasticsearch has no `rrf` retriever):
+ * the lexical (BM25F) and semantic (kNN) legs of hybrid retrieval, or any lists that rank
+ * the same snippets. Two ways, chosen by measurement on the eval set (weights.ts `hybrid`):
+ * reciprocal rank fusion, which ignores score gaps, and a weighted blend of normalised
+ * scores, which keeps them (a lexical leg with one clear winner stays a clear winner).
  */
 import type { ScoredCandidate } from './types';
-import { SEARCH_WEIGHTS } from './weights';
+import { SEARCH_WEIGHTS, type HybridWeights } from './weights';
 
 /**
  * Fuses ranked lists by Σ 1/(k + rank) over the lists holding each snippet (rank from 1),
@@ -23,4 +25,51 @@ export function fuseReciprocalRank(lists: ReadonlyArray<readonly ScoredCandidate
   }
   // Array.prototype.sort is stable, so equal scores keep their first-appearance order.
   return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+/**
+ * Weighted blend of a lexical and a semantic list: (1 − w)·lexical/max(lexical) +
+ * w·semantic, where the semantic part grades each cosine by its gap to the best one on a
+ * fixed scale (1 − gap/cosineScale, at least 0). A fixed scale, not the list's own span:
+ * the cosines of one query's neighbours often lie within 0.02 of each other, and stretching
+ * that to 0..1 would turn noise into rank. A snippet missing from a list gets 0 from it.
+ * Best first; ties keep the order of first appearance (lexical list first).
+ */
+export function blendScores(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], semanticWeight: number, cosineScale = 0.2): ScoredCandidate[] {
+  let maxLex = 0;
+  for (const c of lexical) maxLex = Math.max(maxLex, c.score);
+  let maxSem = -Infinity;
+  for (const c of semantic) maxSem = Math.max(maxSem, c.score);
+  const fused = new Map<string, ScoredCandidate>();
+  for (const c of lexical) fused.set(c.doc.id, { doc: c.doc, score: (1 - semanticWeight) * (maxLex > 0 ? Math.max(0, c.score) / maxLex : 0) });
+  for (const c of semantic) {
+    const part = semanticWeight * Math.max(0, 1 - (maxSem - c.score) / cosineScale);
+    const existing = fused.get(c.doc.id);
+    if (existing) existing.score += part;
+    else fused.set(c.doc.id, { doc: c.doc, score: part });
+  }
+  return [...fused.values()].sort((a, b) => b.score - a.score);
+}
+
+/** Elasticsearch's kNN score for `dot_product` on unit vectors is (1 + cosine) / 2; this undoes it. */
+export function cosineFromKnnScore(score: number): number {
+  return 2 * score - 1;
+}
+
+/**
+ * Fuses the lexical and semantic legs as the hybrid weights say; an empty semantic leg
+ * leaves the lexical list as it is. A question that names code identifiers or error
+ * strings (`namesIdentifiers`) is what the lexical leg matches exactly, so there the
+ * semantic share is scaled by `identifierFactor`.
+ */
+export function fuseHybrid(
+  lexical: readonly ScoredCandidate[],
+  semantic: readonly ScoredCandidate[],
+  weights: HybridWeights = SEARCH_WEIGHTS.hybrid,
+  query: { namesIdentifiers?: boolean } = {},
+): ScoredCandidate[] {
+  if (semantic.length === 0) return [...lexical];
+  if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
+  const share = weights.semantic * (query.namesIdentifiers ? weights.identifierFactor : 1);
+  return blendScores(lexical, semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) })), share, weights.cosineScale);
 }

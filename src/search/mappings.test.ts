@@ -3,7 +3,7 @@ import { SNIPPET_FIELDS, SNIPPET_INDEX_SETTINGS, SNIPPET_MAPPINGS, pathWords, sn
 import { snippetDocument } from './test-fixtures';
 
 test('every SnippetDocument field has a mapping and every mapping a field', (t) => {
-  const doc = toIndexedSnippet(snippetDocument());
+  const doc = toIndexedSnippet(snippetDocument({ embedding: [0.6, 0.8] }));
   t.deepEqual(Object.keys(doc).sort(), Object.keys(SNIPPET_FIELDS).sort());
   t.is(SNIPPET_MAPPINGS.dynamic, 'strict');
   t.is(SNIPPET_MAPPINGS.properties, SNIPPET_FIELDS);
@@ -39,6 +39,13 @@ test('settings: one shard, no replica, sorted by library/version/generation, a s
     },
   });
   t.deepEqual(snippetIndexDefinition(), { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS });
+  t.deepEqual(snippetIndexDefinition({ esMajor: 8 }), { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS });
+  // Elasticsearch 9 leaves vectors out of _source unless told otherwise: we keep them (reuse, copies, exports).
+  t.deepEqual(snippetIndexDefinition({ esMajor: 9 }).settings, { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: false } });
+});
+
+test('the vector: a 384-dimension dense_vector, dot product on unit vectors, int8 HNSW', (t) => {
+  t.deepEqual(SNIPPET_FIELDS.embedding, { type: 'dense_vector', dims: 384, index: true, similarity: 'dot_product', index_options: { type: 'int8_hnsw' } });
 });
 
 test('toIndexedSnippet fills the analysed fields and keeps the raw ones', (t) => {

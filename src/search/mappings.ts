@@ -42,6 +42,9 @@ const analysedWithPairs: estypes.MappingProperty = {
   fields: { shingles: { type: 'text', analyzer: SHINGLE_ANALYZER } },
 };
 
+/** Dimensions of the snippet vectors (all-MiniLM-L6-v2 and compatible models). */
+export const EMBEDDING_DIMS = 384;
+
 export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProperty> = {
   id: keyword,
   libraryId: keyword,
@@ -67,6 +70,8 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   searchPath: analysed,
   // Identifiers are matched whole; pairs of them mean nothing.
   searchIdentifiers: { type: 'text', analyzer: 'whitespace', norms: false },
+  // Unit vectors, so dot product is the cosine; int8 HNSW quarters the graph's memory.
+  embedding: { type: 'dense_vector', dims: EMBEDDING_DIMS, index: true, similarity: 'dot_product', index_options: { type: 'int8_hnsw' } },
 };
 
 export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
@@ -74,9 +79,16 @@ export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
   properties: SNIPPET_FIELDS,
 };
 
-/** Body of `indices.create` for a new generation of the snippets index. */
-export function snippetIndexDefinition(): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
-  return { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS };
+/**
+ * Body of `indices.create` for a new generation of the snippets index. From Elasticsearch
+ * 9, vectors are left out of `_source` by default; we keep them in it (`esMajor` ≥ 9), as
+ * 8.x does, so a snippet read back (refresh reuse, a mapping migration's copy, an export)
+ * carries its vector. Context queries name the fields they return and never fetch it.
+ */
+export function snippetIndexDefinition(options: { esMajor?: number } = {}): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  const settings: estypes.IndicesIndexSettings =
+    (options.esMajor ?? 0) >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: false } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
+  return { settings, mappings: SNIPPET_MAPPINGS };
 }
 
 const analyse = (text: string): string => analyzeText(text).join(' ');

@@ -1,5 +1,5 @@
 /**
- * The snippets index. One physical index per mapping version (`<prefix>-snippets-v2`)
+ * The snippets index. One physical index per mapping version (`<prefix>-snippets-v3`)
  * behind an alias (`<prefix>-snippets`); at start-up an index of an older mapping version is
  * copied into the current one and the alias moved (`ensureIndex`). Within it, each library
  * version is written as a new *generation*; readers filter on the generation MongoDB says is
@@ -19,7 +19,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
 
-export const SNIPPETS_MAPPING_VERSION = 2;
+/** 3: the `embedding` dense_vector field. */
+export const SNIPPETS_MAPPING_VERSION = 3;
 const BULK_CHUNK = 1000;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
@@ -37,6 +38,11 @@ export interface SnippetStoreOptions {
   /** The connection of the hot-path searches (`searchHits`). */
   hot: HotSearch;
   compactDelayMs?: number;
+  /**
+   * The client of the indexing side (calls with BACKGROUND's longer timeout: writes,
+   * refreshes, scans, deletions, merges); see `createIndexingEsClient`. Defaults to `es`.
+   */
+  indexing?: EsClient;
   /** Told about background work that failed (compaction); it never throws to a caller. */
   onBackgroundError?: (what: string, error: unknown) => void;
 }
@@ -53,6 +59,7 @@ export class SnippetStore {
   private readonly prefix: string;
   private compactTimer: NodeJS.Timeout | undefined;
   private compacting: Promise<unknown> | undefined;
+  private readonly indexing: EsClient;
 
   constructor(
     private readonly es: EsClient,
@@ -63,6 +70,7 @@ export class SnippetStore {
     this.prefix = prefix;
     this.alias = `${prefix}-snippets`;
     this.physical = `${prefix}-snippets-v${SNIPPETS_MAPPING_VERSION}`;
+    this.indexing = options.indexing ?? es;
   }
 
   /**
@@ -77,18 +85,22 @@ export class SnippetStore {
     const exists = await this.es.indices.exists({ index: this.physical });
     if (!exists) {
       try {
-        await this.es.indices.create({
-          index: this.physical,
-          settings: this.definition.settings,
-          mappings: this.definition.mappings,
-          // While an older index still serves, the alias moves only once the copy is done.
-          ...(old.length === 0 ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
-        });
+        await this.indexing.indices.create(
+          {
+            index: this.physical,
+            settings: this.definition.settings,
+            mappings: this.definition.mappings,
+            // While an older index still serves, the alias moves only once the copy is done.
+            ...(old.length === 0 ? { aliases: { [this.alias]: { is_write_index: true } } } : {}),
+          },
+          // Creating an index on a busy or just-started node can take seconds.
+          { requestTimeout: 35_000 },
+        );
       } catch (error) {
         if (!String((error as Error).message).includes('resource_already_exists_exception')) throw error;
       }
     }
-    await this.es.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
+    await this.indexing.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
     let migrated: { from: string; snippets: number } | undefined;
     for (const from of old) {
       const snippets = await this.copyFrom(from);
@@ -119,7 +131,7 @@ export class SnippetStore {
     let after: estypes.SortResults | undefined;
     let copied = 0;
     for (;;) {
-      const res = await this.es.search<SnippetDocument>(
+      const res = await this.indexing.search<SnippetDocument>(
         {
           index: from,
           size: BULK_CHUNK,
@@ -132,7 +144,7 @@ export class SnippetStore {
       const hits = res.hits.hits;
       if (hits.length === 0) break;
       const operations = hits.flatMap((h) => [{ index: { _index: this.physical, _id: h._id } }, h._source]);
-      const bulk = await this.es.bulk({ operations, refresh: false }, BACKGROUND);
+      const bulk = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
       if (bulk.errors) {
         const first = bulk.items.find((it) => it.index?.error)?.index?.error;
         throw new Error(`Copying snippets from ${from} failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
@@ -140,7 +152,7 @@ export class SnippetStore {
       copied += hits.length;
       after = hits[hits.length - 1].sort;
     }
-    await this.es.indices.refresh({ index: this.physical }, BACKGROUND);
+    await this.indexing.indices.refresh({ index: this.physical }, BACKGROUND);
     return copied;
   }
 
@@ -161,13 +173,13 @@ export class SnippetStore {
   async compact(): Promise<{ segmentsBefore: number; merged: boolean }> {
     while (this.compacting) await this.compacting.catch(() => undefined);
     const run = (async () => {
-      const stats = await this.es.indices.stats({ index: this.physical, metric: ['segments', 'store'] }, BACKGROUND);
+      const stats = await this.indexing.indices.stats({ index: this.physical, metric: ['segments', 'store'] }, BACKGROUND);
       const primaries = stats.indices?.[this.physical]?.primaries;
       const segmentsBefore = primaries?.segments?.count ?? 0;
       const bytes = primaries?.store?.size_in_bytes ?? 0;
       if (segmentsBefore <= 1 || bytes > MAX_COMPACT_BYTES) return { segmentsBefore, merged: false };
       // A merge of a few hundred MB can outlast the client's request timeout.
-      await this.es.indices.forcemerge({ index: this.physical, max_num_segments: 1 }, { requestTimeout: 15 * 60_000 });
+      await this.indexing.indices.forcemerge({ index: this.physical, max_num_segments: 1 }, { requestTimeout: 15 * 60_000 });
       return { segmentsBefore, merged: true };
     })();
     this.compacting = run;
@@ -190,14 +202,14 @@ export class SnippetStore {
     for (let i = 0; i < docs.length; i += BULK_CHUNK) {
       const chunk = docs.slice(i, i + BULK_CHUNK);
       const operations = chunk.flatMap((d) => [{ index: { _index: this.alias, _id: docId(d) } }, d]);
-      const res = await this.es.bulk({ operations, refresh: false }, BACKGROUND);
+      const res = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
       if (res.errors) {
         const first = res.items.find((it) => it.index?.error)?.index?.error;
         throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
       }
       onProgress?.(Math.min(i + BULK_CHUNK, docs.length));
     }
-    await this.es.indices.refresh({ index: this.alias }, BACKGROUND);
+    await this.indexing.indices.refresh({ index: this.alias }, BACKGROUND);
   }
 
   /** Reads every snippet of a generation, optionally only of some files (for refresh reuse). */
@@ -213,7 +225,7 @@ export class SnippetStore {
       if (paths && paths.length === 0) continue;
       let after: estypes.SortResults | undefined;
       for (;;) {
-        const res = await this.es.search<SnippetDocument>(
+        const res = await this.indexing.search<SnippetDocument>(
           {
             index: this.alias,
             size: 2000,
@@ -232,6 +244,48 @@ export class SnippetStore {
     return out;
   }
 
+  /** How many documents a generation holds (backup checks). */
+  async count(filter: { libraryId: string; version: string; generation: number }): Promise<number> {
+    const res = await this.indexing.count(
+      { index: this.alias, query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } } },
+      BACKGROUND,
+    );
+    return res.count;
+  }
+
+  /**
+   * Every stored document of a generation, in pages of `pageSize`, exactly as stored
+   * (`_source`, fields other engineers add included), in the index's own order: bundles
+   * export them without holding a library in memory, and an importer that writes them in
+   * this order gets the same tie-breaks between equal scores (they follow index order).
+   * Read through a point in time, so merges during the scan neither skip nor repeat one.
+   */
+  async *scan(filter: { libraryId: string; version: string; generation: number }, pageSize = 2000): AsyncGenerator<Array<Record<string, unknown>>> {
+    const pit = await this.indexing.openPointInTime({ index: this.alias, keep_alive: '2m' }, BACKGROUND);
+    try {
+      let after: estypes.SortResults | undefined;
+      for (;;) {
+        const res = await this.indexing.search<Record<string, unknown>>(
+          {
+            pit: { id: pit.id, keep_alive: '2m' },
+            size: pageSize,
+            query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } },
+            sort: [{ _shard_doc: 'asc' }],
+            ...(after ? { search_after: after } : {}),
+          },
+          BACKGROUND,
+        );
+        const hits = res.hits.hits;
+        const docs = hits.flatMap((h) => (h._source ? [h._source] : []));
+        if (docs.length > 0) yield docs;
+        if (hits.length < pageSize) return;
+        after = hits[hits.length - 1].sort;
+      }
+    } finally {
+      await this.indexing.closePointInTime({ id: pit.id }, BACKGROUND).catch(() => undefined);
+    }
+  }
+
   /** Deletes every generation of a library version except `keep` (or all when undefined). */
   async deleteGenerations(filter: { libraryId: string; version?: string; keep?: number; below?: number; only?: number }): Promise<number> {
     // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
@@ -242,7 +296,7 @@ export class SnippetStore {
     const mustNot: estypes.QueryDslQueryContainer[] = filter.keep !== undefined ? [{ term: { generation: filter.keep } }] : [];
     let deleted = 0;
     for (;;) {
-      const res = await this.es.search(
+      const res = await this.indexing.search(
         {
           index: this.alias,
           size: 5000,
@@ -254,7 +308,7 @@ export class SnippetStore {
       const hits = res.hits.hits;
       if (hits.length === 0) break;
       const operations = hits.map((h) => ({ delete: { _index: h._index, _id: h._id } }));
-      await this.es.bulk({ operations, refresh: true }, BACKGROUND);
+      await this.indexing.bulk({ operations, refresh: true }, BACKGROUND);
       deleted += hits.length;
     }
     // Every build and every deletion ends here: merge the segments they left behind.

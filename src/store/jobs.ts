@@ -89,7 +89,7 @@ export class JobQueue {
   }
 
   /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
-  async record(job: { kind: JobKind; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number }): Promise<void> {
+  async record(job: { kind: JobKind; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
     const now = new Date();
     await this.Job.create({
       _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
@@ -97,7 +97,7 @@ export class JobQueue {
       libraryId: job.libraryId,
       version: job.version,
       state: 'finalized',
-      progress: { filesTotal: 1, filesParsed: 1, filesSkipped: 0, filesReused: 0, snippets: job.snippets },
+      progress: { filesTotal: 1, filesParsed: 1, filesSkipped: 0, filesReused: 0, snippets: job.snippets, snippetsEmbedded: job.snippetsEmbedded ?? 0 },
       log: [{ at: now, level: 'info', message: job.message }],
       teamId: job.teamId,
       createdBy: job.createdBy,

@@ -251,10 +251,18 @@ export class LibraryRepository {
    * the version already serves a newer generation (then the record is returned unchanged).
    */
   async publishVersion(id: string, version: LibraryVersionRecord, meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>): Promise<LibraryRecord | null> {
+    return this.publishVersions(id, [version], meta);
+  }
+
+  /**
+   * Switches several versions at once, in one revision (an imported bundle): all of them or,
+   * when any already serves a newer generation, none (the record is returned unchanged).
+   */
+  async publishVersions(id: string, published: LibraryVersionRecord[], meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>): Promise<LibraryRecord | null> {
     return this.modify(id, (lib) => {
-      if (lib.versions.some((v) => v.version === version.version && v.generation > version.generation)) return null;
-      const versions = lib.versions.filter((v) => v.version !== version.version);
-      versions.push(version);
+      if (published.some((p) => lib.versions.some((v) => v.version === p.version && v.generation > p.generation))) return null;
+      const names = new Set(published.map((p) => p.version));
+      const versions = [...lib.versions.filter((v) => !names.has(v.version)), ...published];
       versions.sort((a, b) => (a.version === 'latest' ? -1 : b.version === 'latest' ? 1 : b.version.localeCompare(a.version, undefined, { numeric: true })));
       return { ...meta, versions, state: 'finalized' };
     });

@@ -116,6 +116,8 @@ function cases(): Case[] {
     { operation: 'libraries.refresh', send: send('post', '/v2/refresh', {}) },
     { operation: 'libraries.list', send: get('/v2/libraries') },
     { operation: 'libraries.read', send: get('/v2/libraries/no/such') },
+    { operation: 'libraries.export', send: get('/v2/libraries/no/such/export') },
+    { operation: 'libraries.import', send: send('post', '/v2/libraries/import', {}) },
     { operation: 'libraries.update', send: send('patch', '/v2/libraries/no/such', { trustScore: 5 }) },
     { operation: 'libraries.delete', resource: { private: true, teamId }, send: async (role) => send('delete', `/v2/libraries${await privateLibrary(role.app())}`)(role) },
     { operation: 'webhooks.receive', send: signedDelivery },

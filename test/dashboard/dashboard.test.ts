@@ -262,6 +262,11 @@ test.serial('the libraries list and the library page show state, versions, count
   const versions = page.locator('table').first();
   t.regex((await versions.textContent()) ?? '', /latest/);
   t.regex((await page.locator('dl.facts').textContent()) ?? '', /Benchmark score/);
+  // The API reports why the score is what it is, and the versions table shows it.
+  const built = (await page.evaluate(async () => (await fetch('/v2/libraries/acme/widgets')).json())) as { builds?: { qualityIssues?: { issue: string; snippets: number }[] }[] };
+  const issues: { issue: string; snippets: number }[] = built.builds?.[0]?.qualityIssues ?? [];
+  t.true(issues.length > 0, JSON.stringify(built.builds));
+  t.is(await versions.locator('.quality-notes').first().textContent(), issues.slice(0, 4).map((q) => `${q.issue}: ${q.snippets}`).join(' · '));
   t.true((await page.getByRole('link', { name: jobId.slice(0, 12) }).count()) > 0, 'the recent jobs include the add job');
   await web.shot('08-library');
 });

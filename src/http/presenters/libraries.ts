@@ -39,6 +39,7 @@ export function presentLibrary(lib: LibraryRecord) {
       totalSnippets: v.totalSnippets,
       totalTokens: v.totalTokens,
       benchmarkScore: v.benchmarkScore,
+      qualityIssues: (v.qualityIssues ?? []).map((q) => ({ issue: q.issue, snippets: q.snippets })),
       lastUpdateDate: v.lastUpdateDate,
     })),
   };

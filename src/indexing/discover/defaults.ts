@@ -20,8 +20,15 @@ const CONVENTIONAL_FILE = /^(change[-_ ]?log|changes|history|news|releases|autho
 const VERSIONED_CHANGELOG = /^(change[-_ ]?log|changes|history|news|releases)[-_. ]?v?\d/i;
 /** Policy and tooling files excluded when spelled the conventional way (upper case) or at the root. */
 const POLICY_FILE = /^(security|support|governance|funding|notice|patents|agents|claude|gemini|codeowners|pull_request_template|issue_template)$/i;
+/**
+ * Navigation and maintainers' notes: mdBook's `SUMMARY.md` and docsify's `_sidebar.md` are
+ * tables of contents (the pages they list are indexed), `TODO.md`, `ADMIN_TASKS.md`,
+ * `RELEASING.md` are for the people who keep the docs, not their readers.
+ */
+const NAVIGATION_FILE = /^(summary|_sidebar|_navbar|_coverpage)$/i;
+const ADMIN_FILE = /^(todo|todos|admin[-_ ]?tasks|maintaining|maintainers?[-_ ]guide|releasing|release[-_ ](process|checklist)|triage)$/i;
 /** `.txt` files that are lists, locks or configuration rather than prose. */
-const NOT_DOC_TXT = /^(requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
+const NOT_DOC_TXT = /^(output|.*[-_]output|requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
 /** Folders whose `.txt` files are data or assets, not prose. */
 const TXT_DATA_DIRS = new Set(['requirements', 'public', 'static', 'assets', 'data', 'testdata']);
 
@@ -31,6 +38,8 @@ const EXCLUDED_DIRS = new Set([
   'dist', '_build', '_sources', 'coverage', 'htmlcov',
   'test', 'tests', '__tests__', '__fixtures__', '__snapshots__', '__mocks__', 'testdata', 'test-fixtures',
   'changelogs', 'changelog.d', 'changes.d', 'newsfragments',
+  // Sample and benchmark data, not pages.
+  'sample-data', 'sample_data', 'sampledata', 'bench-data', 'benchmark-data',
   // End-to-end test apps (Vite's playground/), not pages.
   'playground', 'playgrounds',
 ]);
@@ -59,6 +68,8 @@ export function excludedFileReason(name: string, atRoot: boolean): string | unde
   const m = PROJECT_FILE.exec(stem) ?? VERSIONED_CHANGELOG.exec(stem) ?? (atRoot || /^[A-Z]/.test(stem) ? CONVENTIONAL_FILE.exec(stem) : null);
   if (m) return projectFileReason(m[1]);
   if (POLICY_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return 'project policy file';
+  if (NAVIGATION_FILE.test(stem) && (stem.startsWith('_') || stem === stem.toUpperCase())) return 'navigation file';
+  if (ADMIN_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return 'maintainers\' notes';
   if (name.startsWith('.')) return 'hidden file';
   if (ext === 'txt' && NOT_DOC_TXT.test(stem)) return 'not documentation';
   return undefined;

@@ -84,3 +84,10 @@ maybe('real READMEs of the corpus', (t) => {
   t.deepEqual(read('sqlalchemy__sqlalchemy/2.0.52/README.rst'), { title: 'SQLAlchemy', description: 'The Python SQL Toolkit and Object Relational Mapper' });
   t.is(read('psf__requests/2.34.2/README.md').title, 'Requests');
 });
+
+test('paragraphs about the repository and greetings are not descriptions', (t) => {
+  t.is(describeFromReadme('# Site\n\nThis repo contains the source code of the Acme website.\n\nAcme renders charts from plain data files in the browser.\n').description, 'Acme renders charts from plain data files in the browser.');
+  t.is(describeFromReadme('# Docs\n\nThis is the repository for the Acme documentation website.\n\nAcme is a queue for background jobs with retries.\n').description, 'Acme is a queue for background jobs with retries.');
+  t.is(describeFromReadme('# Acme\n\nHi there 👋\n\nAcme is a tiny HTTP router for edge runtimes.\n').description, 'Acme is a tiny HTTP router for edge runtimes.');
+  t.is(describeFromReadme('# Acme\n\nThe repository pattern for TypeScript: typed queries over any store.\n').description, 'The repository pattern for TypeScript: typed queries over any store.');
+});

@@ -80,10 +80,19 @@ function proseOf(para: readonly string[]): string | undefined {
       .map((l) => l.replace(/^>\s?/, ''))
       .join(' '),
   );
+  if (ABOUT_THE_REPO.test(text) || (GREETING.test(text) && text.length < 120)) return undefined;
   const words = text.replace(/\b\w+:\/\/\S+/g, '').match(/\p{L}{2,}/gu) ?? [];
   if (text.length < 20 || words.length < 3 || !text.includes(' ')) return undefined;
   return shorten(text, README_DESCRIPTION_MAX);
 }
+
+/**
+ * Paragraphs about the repository rather than the library ("This repo contains the source
+ * code of the website", "This is the repository for the docs") and short greetings
+ * ("Hi there 👋", "Welcome!") say nothing a reader choosing a library needs.
+ */
+const ABOUT_THE_REPO = /^(?:this|the)\s+(?:repo|repository|project|folder|directory)\s+(?:contains|holds|hosts|has|is\s+(?:the\s+)?(?:home|source|repo|repository|place))\b|^this\s+is\s+the\s+(?:source|repo|repository|home)\b.*\b(?:site|website|docs|documentation|book)\b/i;
+const GREETING = /^(?:hi|hello|hey|howdy|greetings|welcome)\b/i;
 
 /** Markdown/reST/HTML markup removed: images and badges dropped, links reduced to their text. */
 function clean(s: string): string {

@@ -65,3 +65,10 @@ test('suffixes that are words or ambiguous codes without an untranslated twin st
   const paths = ['docs/api-de.md', 'docs/vite.config.md', 'docs/use.it.md', 'docs/notes.no.md', 'docs/notes.md', 'docs/page.it.md', 'docs/page.md'];
   t.deepEqual(kept(paths), ['docs/api-de.md', 'docs/vite.config.md', 'docs/use.it.md', 'docs/notes.md', 'docs/page.md']);
 });
+
+test('country codes docs use for languages: page.cn.mdx, README-jp.adoc, docs/kr/', (t) => {
+  const paths = ['docs/page.mdx', 'docs/page.cn.mdx', 'README.adoc', 'README-jp.adoc', 'docs/kr/intro.md', 'docs/intro.md', 'docs/se.md', 'docs/gr/x.md'];
+  t.deepEqual(kept(paths).sort(), ['README.adoc', 'docs/gr/x.md', 'docs/intro.md', 'docs/page.mdx', 'docs/se.md']);
+  t.is(reasons(paths)['docs/page.cn.mdx'], 'translation (cn)');
+  t.is(reasons(paths)['README-jp.adoc'], 'translation (jp)');
+});

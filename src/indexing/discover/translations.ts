@@ -7,6 +7,8 @@
 
 /** Language codes that are hardly ever anything else as a folder name. */
 const CLEAR = new Set('ar az bg bn da de el es et fa fi fr he hr hu hy ja ka kk ko lt lv mn nb nl pl pt ro ru sk sl sq sr sv th tl tr uk ur vi zh fil'.split(' '));
+/** Country codes docs use for a language (`page.cn.mdx`, `README-jp.adoc`, `docs/kr/`). */
+const COUNTRY_ALIASES: Record<string, string> = { cn: 'zh', jp: 'ja', kr: 'ko', tw: 'zh-tw', ua: 'uk', gr: 'el', cz: 'cs', dk: 'da', se: 'sv', ir: 'fa' };
 /** Codes that are also words or abbreviations (`id`, `it`, `no`, `my`…): translations only with other evidence. */
 const AMBIGUOUS = new Set('id it ms my no ca cs hi be is ta te em km ky uz yo gl eu ne si af ga lo sw'.split(' '));
 /** Scripts that may follow a language (`zh-hant`, `sr-latn`). */
@@ -34,6 +36,8 @@ export function parseLanguage(name: string): Language | undefined {
   if (sub && sub.length === 4 && !SCRIPTS.has(sub)) return undefined;
   const code = name.toLowerCase().replace(/_/g, '-');
   if (base === 'en') return { code, english: true, strength: 'clear' };
+  // `cn`, `jp`, `kr`, `tw` are clear; the other country codes are also words or abbreviations.
+  if (COUNTRY_ALIASES[base] && !sub) return { code, english: false, strength: ['cn', 'jp', 'kr', 'tw'].includes(base) ? 'clear' : 'ambiguous' };
   if (!CLEAR.has(base) && !AMBIGUOUS.has(base)) return undefined;
   return { code, english: false, strength: sub || region ? 'regional' : CLEAR.has(base) ? 'clear' : 'ambiguous' };
 }

@@ -111,3 +111,41 @@ if (realFiles.length === 0) {
     t.pass();
   });
 }
+
+test('attribute entries are substituted in prose and titles; [,lang] and :source-language: give languages', (t) => {
+  const doc = [
+    '= {product} Guide',
+    ':product: Acme PDF',
+    ':source-language: ruby',
+    '',
+    '== Installing {product}',
+    '',
+    'Install {product} with the gem command, then check {unknown} and C{pp} and \\{product}.',
+    '',
+    '[,yaml]',
+    '----',
+    'page:',
+    '  size: A4',
+    '----',
+    '',
+    '[source]',
+    '----',
+    "require 'acme/pdf'",
+    '----',
+    '',
+    '[source,subs=attributes+]',
+    '----',
+    'puts 1',
+    '----',
+    '',
+    ':product!:',
+    'After the unset {product} stays.',
+  ].join('\n');
+  const out = splitAsciidocIntoSnippets({ path: 'docs/guide.adoc', text: doc });
+  const codes = out.filter((s) => s.kind === 'code');
+  t.deepEqual(codes.map((c) => c.language), ['yaml', 'ruby', 'ruby']);
+  const info = out.filter((s) => s.kind === 'info').map((s) => s.content).join('\n');
+  t.true(info.includes('Install Acme PDF with the gem command, then check {unknown} and C++ and {product}.'), info);
+  t.true(info.includes('After the unset {product} stays.'));
+  t.true(out.some((s) => s.title === 'Installing Acme PDF'));
+});

@@ -30,8 +30,11 @@ function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
   let para: SourceLine[] = [];
   // A `[source,lang]` line applies to the block that follows it.
   let pendingLanguage: string | undefined;
+  // Attribute entries (`:product: Acme`, `:source-language: ruby`), applied to what follows.
+  const attributes = new Map<string, string>();
+  const sub = (s: string) => substituteAttributes(s, attributes);
   const flush = () => {
-    const text = cleanAsciidocInline(joinParagraph(para));
+    const text = cleanAsciidocInline(sub(joinParagraph(para)));
     if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
     para = [];
   };
@@ -58,23 +61,30 @@ function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
       para.push(lines[i]);
       continue;
     }
-    if (ATTRIBUTE_ENTRY.test(t) || BLOCK_MACRO.test(t) || t.startsWith('|===')) continue;
+    if (ATTRIBUTE_ENTRY.test(t)) {
+      const entry = /^:(!?)([\w][\w-]*)(!?):[ \t]*(.*)$/.exec(t);
+      if (entry && (entry[1] || entry[3])) attributes.delete(entry[2]);
+      else if (entry) attributes.set(entry[2], sub(entry[4].trim()));
+      continue;
+    }
+    if (BLOCK_MACRO.test(t) || t.startsWith('|===')) continue;
     const title = TITLE.exec(text);
     if (title) {
-      const heading = squash(cleanAsciidocInline(title[2]));
+      const heading = squash(cleanAsciidocInline(sub(title[2])));
       if (heading !== '') blocks.push({ kind: 'heading', level: title[1].length, text: heading, line });
       pendingLanguage = undefined;
       continue;
     }
-    const attributes = BLOCK_ATTRIBUTES.exec(t);
-    if (attributes) {
-      pendingLanguage = codeLanguage(attributes[1]) ?? pendingLanguage;
+    const blockAttributes = BLOCK_ATTRIBUTES.exec(t);
+    if (blockAttributes) {
+      const language = codeLanguage(blockAttributes[1]);
+      pendingLanguage = language === '' ? (attributes.get('source-language') ?? '') : (language ?? pendingLanguage);
       continue;
     }
     const blockTitle = BLOCK_TITLE.exec(t);
     if (blockTitle) {
       // ".Configuring the client" names the block below; as prose it introduces the code.
-      blocks.push({ kind: 'prose', text: cleanAsciidocInline(blockTitle[1]), line });
+      blocks.push({ kind: 'prose', text: cleanAsciidocInline(sub(blockTitle[1])), line });
       continue;
     }
     if (pendingLanguage !== undefined || /^[ \t]/.test(text)) {
@@ -92,11 +102,28 @@ function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
   return blocks;
 }
 
-/** `source,python,linenums` → "python"; `listing`/`literal` → ""; other block styles → undefined. */
+/**
+ * `source,python,linenums` and Asciidoctor's short `[,python]` → "python"; `source`,
+ * `listing`, `literal` → "" (the document's `:source-language:` applies); other block
+ * styles → undefined.
+ */
 function codeLanguage(attributes: string): string | undefined {
   const [style = '', language = ''] = attributes.split(',').map((s) => s.trim());
-  if (/^(source|listing|literal)$/i.test(style.replace(/^[.#%].*$/, ''))) return normaliseLanguage(language);
+  if (style === '' && language !== '' && !language.includes('=')) return normaliseLanguage(language);
+  if (/^(source|listing|literal)$/i.test(style.replace(/^[.#%].*$/, ''))) return normaliseLanguage(language.includes('=') ? '' : language);
   return undefined;
+}
+
+/** Built-in character attributes Asciidoctor defines. */
+const BUILT_IN: Record<string, string> = {
+  empty: '', sp: ' ', nbsp: ' ', zwsp: '', wj: '', apos: "'", quot: '"', amp: '&', lt: '<', gt: '>', startsb: '[', endsb: ']', vbar: '|',
+  caret: '^', asterisk: '*', tilde: '~', plus: '+', backslash: '\\', backtick: '`', 'two-colons': '::', 'two-semicolons': ';;', cpp: 'C++', 'pp': '++',
+};
+
+/** `{name}` references replaced by the document's attribute values (unknown ones stay as written). */
+export function substituteAttributes(text: string, attributes: ReadonlyMap<string, string>): string {
+  if (!text.includes('{')) return text;
+  return text.replace(/\\?\{([\w][\w-]*)\}/g, (ref, name: string) => (ref.startsWith('\\') ? ref.slice(1) : (attributes.get(name) ?? BUILT_IN[name] ?? ref)));
 }
 
 function joinParagraph(para: readonly SourceLine[]): string {

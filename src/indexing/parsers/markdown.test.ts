@@ -42,7 +42,7 @@ test('front matter gives the page title and counts in line numbers', (t) => {
   t.is(first.code, "ctx.cookies.set('name', 'tobi', { signed: true });");
   t.deepEqual(first.breadcrumb, ['Context', 'API', 'ctx.cookies.set(name, value, [options])']);
   t.is(first.title, 'ctx.cookies.set(name, value, [options])');
-  t.is(first.description, 'Set cookie `name` to `value` with `options`, see cookies:');
+  t.is(first.description, 'Set cookie `name` to `value` with `options`, see cookies: (file: app.js)', 'the fence names the file');
   t.is(second.language, 'javascript');
   t.is(second.startLine, 18);
   t.false(out.some((s) => s.content.includes('sidebar_position')));

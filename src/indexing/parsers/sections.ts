@@ -28,6 +28,8 @@ export interface CodeBlock {
   code: string;
   language: string;
   line: number;
+  /** The file the code belongs in, when the fence names it (`title="vite.config.ts"`). */
+  file?: string;
 }
 
 export type DocBlock = HeadingBlock | ProseBlock | CodeBlock;
@@ -81,7 +83,7 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
         title: section.title,
         breadcrumb: section.breadcrumb,
         pageTitle: source.pageTitle,
-        description: describeCode(sections, index, item),
+        description: withFile(describeCode(sections, index, item), item.file),
         content: '',
         language: item.language,
         code,
@@ -248,4 +250,14 @@ function trimBlankLines(code: string): string {
   let start = 0;
   for (let nl = text.indexOf('\n'); nl >= 0 && text.slice(start, nl).trim() === ''; nl = text.indexOf('\n', start)) start = nl + 1;
   return text.slice(start);
+}
+
+/**
+ * The file a fence names, kept with the code's description: in the title it outweighed the
+ * section's own words in ranking (measured on the eval set: an API section titled
+ * "req.body (index.mjs)" fell below a migration guide).
+ */
+function withFile(description: string, file: string | undefined): string {
+  if (!file) return description;
+  return description ? `${description} (file: ${file})` : `File: ${file}`;
 }

@@ -4,6 +4,7 @@ import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';
 import type { JobRecord, JobTrigger } from '../../store/models/job';
+import type { Embeddings } from '../../embedding/service';
 
 /** What the indexing jobs need from the rest of the system. */
 export interface IndexingDeps {
@@ -15,4 +16,6 @@ export interface IndexingDeps {
   decryptToken(blob: string): string;
   /** Queues builds of tagged versions listed in a repo's config (skipping unknown tags). */
   enqueueVersions(parent: JobRecord, wanted: string[], existingTags: string[], trigger?: JobTrigger): Promise<string[]>;
+  /** Snippet vectors (undefined: embeddings off, lexical search only). */
+  embeddings?: Embeddings;
 }

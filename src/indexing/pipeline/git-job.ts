@@ -12,7 +12,11 @@ import { parseRepoConfig, type RepoConfig } from '../discover/config';
 import { selectDocFiles } from '../discover/select';
 import { decodeUtf8, looksBinary } from '../discover/binary';
 import { describeFromReadme } from '../discover/readme';
+import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
+import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
+import { commitFiles } from './commit-files';
+import { readPages } from './pages';
 import { finishSnippets } from '../snippets/finish';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
 import { fileUrl, isAddressableVersion, type GitHost } from '../../libraries/ids';
@@ -105,32 +109,47 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       await afterBuild(ctx, deps, params, config, tags);
       return;
     }
-    const reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
+    let reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
     const unchangedSet = new Set(unchanged);
 
     const parsed: ParsedSnippet[] = [];
     const fileHashes = new Map<string, string>();
+    const commitTexts = commitFiles(commit, files, deps.config.maxDocFileBytes);
+    const includes = await includeSettings(commitTexts);
+    const includeProblems: IncludeProblem[] = [];
+    let includedCount = 0;
+    /** Pages whose prose is not English although their names do not say so (decided after the loop). */
+    const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
     let readme: string | undefined;
     let parsedCount = 0;
-    for (const file of selectedFiles) {
+    const { pages, excluded } = await readPages(ctx, selectedFiles, commitTexts);
+    if (excluded.size > 0) reused = reused.filter((s) => !excluded.has(s.path));
+    // The description comes from the README even when its page is left out as a copy.
+    const readmeFile = selectedFiles.find((f) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(f.path));
+    if (readmeFile) readme = await commitTexts.read(readmeFile.path);
+    for (const { file, text } of pages) {
       fileHashes.set(file.path, file.oid);
-      if (unchangedSet.has(file.path) && !/^readme\./i.test(file.path)) continue;
-      const buf = await readBlob(commit, file.path);
-      const text = looksBinary(buf) ? undefined : decodeUtf8(buf);
-      if (text === undefined) {
-        ctx.log('warn', `skipped ${file.path}: binary or not UTF-8`);
-        continue;
-      }
-      if (/^readme\.(md|mdx|markdown|rst|txt)$/i.test(file.path)) readme = text;
       if (unchangedSet.has(file.path)) continue;
-      parsed.push(...parseDocument({ path: file.path, text }));
+      const expanded = await expandIncludes({ path: file.path, text }, commitTexts, includes);
+      includeProblems.push(...expanded.problems);
+      if (expanded.included.length > 0) {
+        includedCount += expanded.included.length;
+        fileHashes.set(file.path, dependentHash(file.oid, expanded.included, commitTexts));
+      }
+      const snippets = parseDocument({ path: file.path, text: expanded.text });
+      const verdict = judgeLanguage(proseOf(text));
+      if (verdict.english) parsed.push(...snippets);
+      else foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });
       parsedCount++;
       if (parsedCount % 50 === 0) {
         await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
         await ctx.checkpoint();
       }
     }
+    keepEnglishPages(ctx, foreign, parsed, fileHashes, parsedCount);
     ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
+    if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
+    for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
     await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
 
     const codeCount = parsed.filter((s) => s.kind === 'code').length + reused.filter((s) => s.kind === 'code').length;
@@ -151,12 +170,24 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha, p, line),
       fileHashes,
     });
-    const all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
+    let all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
     if (all.length === 0) throw new JobFailure('no_snippets_found', 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).');
     await ctx.progress({ snippets: all.length });
     await ctx.checkpoint();
 
     await ctx.setState('indexing');
+    if (deps.embeddings) {
+      // Before the commit, so a cancel still stops a long embedding run; cached vectors
+      // (unchanged texts of this or any earlier build) cost a lookup, not a model run.
+      const started = Date.now();
+      let embedded = 0;
+      all = await deps.embeddings.attach(all, async (p) => {
+        embedded = p.embedded;
+        await ctx.progress({ snippetsEmbedded: p.cached + p.embedded });
+        await ctx.checkpoint();
+      });
+      ctx.log('info', `vectors for ${all.length} snippets: ${all.length - embedded} from the cache, ${embedded} embedded in ${Date.now() - started} ms`);
+    }
     // From here the build becomes visible: a cancel that comes later is refused.
     await ctx.commit();
     const described = readme ? describeFromReadme(readme) : {};
@@ -233,6 +264,23 @@ async function readRepoConfig(commit: Awaited<ReturnType<typeof resolveCommit>>,
     return config;
   }
   return undefined;
+}
+
+/**
+ * Pages found not to be English by their content are left out, the English pages kept,
+ * unless they are most of the docs: then the library is written in that language and
+ * everything is kept. A page left out is re-judged on the next build (no manifest entry).
+ */
+function keepEnglishPages(ctx: JobContext, foreign: { path: string; language: string; snippets: ParsedSnippet[] }[], parsed: ParsedSnippet[], fileHashes: Map<string, string>, parsedCount: number): void {
+  if (foreign.length === 0) return;
+  if (foreign.length * 2 > parsedCount) {
+    ctx.log('info', `${foreign.length} of ${parsedCount} pages are not in English: kept, the docs are written in their language`);
+    for (const f of foreign) parsed.push(...f.snippets);
+    return;
+  }
+  for (const f of foreign.slice(0, 30)) ctx.log('info', `skipped ${f.path}: not English (${f.language}) by its content`);
+  if (foreign.length > 30) ctx.log('info', `... and ${foreign.length - 30} more pages not in English`);
+  for (const f of foreign) fileHashes.delete(f.path);
 }
 
 function logSkipped(ctx: JobContext, skipped: { path: string; reason: string }[]): void {

@@ -1,5 +1,6 @@
 /**
- * Turns parsed snippets into stored snippet documents: sizes bounded, empty ones and
+ * Turns parsed snippets into stored snippet documents: the parts of a section split by size
+ * merged when small and given the section's lead (parts.ts), sizes bounded, empty ones and
  * (near-)duplicates dropped, token counts of the text a client receives, stable ids, URLs.
  * The analysed `search*` fields are left empty for search/analysis to fill.
  */
@@ -8,6 +9,7 @@ import { sha256 } from '../../util/hash';
 import { renderSnippetText } from '../../search/format/txt';
 import { boundCode, boundLabel, boundText, SNIPPET_BOUNDS } from './bounds';
 import { createDuplicateFilter } from './dedupe';
+import { joinSectionParts } from './parts';
 import { countTokens } from './tokens';
 
 export interface FinishContext {
@@ -25,7 +27,7 @@ export interface FinishContext {
  * Output keeps the input order; `generation` is 0 for the caller to set.
  */
 export function finishSnippets(parsed: readonly ParsedSnippet[], ctx: FinishContext): SnippetDocument[] {
-  const bounded = parsed.map(bound);
+  const bounded = joinSectionParts(parsed).map(bound);
   const isDuplicate = createDuplicateFilter();
   const keep = new Array<boolean>(bounded.length).fill(false);
   for (const i of preferenceOrder(bounded)) {

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { benchmarkScore, DEFAULT_TRUST_SCORES, QUALITY_CHECKS, snippetIssues, type CheckedSnippet } from './quality';
+import { benchmarkScore, DEFAULT_TRUST_SCORES, fidelityIssues, QUALITY_CHECKS, qualityReport, snippetIssues, type CheckedSnippet } from './quality';
 
 const good: CheckedSnippet = {
   kind: 'code',
@@ -129,7 +129,7 @@ test('benchmarkScore: 0 for nothing, 100 for clean snippets, one decimal, determ
 test('benchmarkScore is the weighted pass rate over the applicable checks', (t) => {
   const codeWeight = Object.values(QUALITY_CHECKS).reduce((n, c) => n + c.weight, 0);
   const infoWeight = Object.values(QUALITY_CHECKS).filter((c) => c.all).reduce((n, c) => n + c.weight, 0);
-  const missingDescription = { ...good, description: '' };
+  const missingDescription = { ...good, description: '', code: good.code.replace('Hello', 'Hi') };
   const expected = (100 * (2 * codeWeight + infoWeight - QUALITY_CHECKS['missing description'].weight)) / (2 * codeWeight + infoWeight);
   t.is(benchmarkScore([good, missingDescription, prose]), Math.round(expected * 10) / 10);
   const worst = { ...good, title: '', description: '', language: '', code: 'npm i x', path: 'CHANGELOG.md' };
@@ -139,4 +139,35 @@ test('benchmarkScore is the weighted pass rate over the applicable checks', (t) 
 test('default trust scores per source', (t) => {
   t.deepEqual({ ...DEFAULT_TRUST_SCORES }, { github: 7, gitlab: 7, bitbucket: 7, git: 5, openapi: 6, local: 5 });
   t.true(Object.values(DEFAULT_TRUST_SCORES).every((v) => v >= 0 && v <= 10));
+});
+
+test('fidelity checks: placeholders of every include convention, other languages, leftover markup', (t) => {
+  for (const code of ['{{#rustdoc_include ../listings/ch01/src/main.rs:all}}', '--8<-- "docs/snippet.md"', 'include::example$Client.java[tag=build]']) {
+    t.deepEqual(fidelityIssues(withCode(code)), ['unresolved placeholder'], code);
+  }
+  t.deepEqual(fidelityIssues({ ...prose, content: '.. literalinclude:: ../examples/app.py' }), ['unresolved placeholder', 'leftover markup']);
+  t.deepEqual(fidelityIssues({ ...prose, content: 'Store 是一个保存状态和业务逻辑的实体，它并不与你的组件树绑定。换句话说，它承载着全局状态。' }), ['not English']);
+  for (const content of ["Click the button{' '}to go on.", 'See :ref:`routing` for more.', '[source,java]', 'Read xref:guide.adoc[the guide] first.', '<Tabs groupId="pm">', 'Then </TabItem> ends it.']) {
+    t.deepEqual(fidelityIssues({ ...prose, content }), ['leftover markup'], content);
+  }
+  t.deepEqual(fidelityIssues({ ...prose, path: 'docs/guide.adoc', content: 'Use the {project-name} client.' }), ['leftover markup']);
+  for (const content of ['GET /users/{id} returns the user.', 'Interface: PiniaCustomStateProperties<S> and Map<K, V>.']) {
+    t.deepEqual(fidelityIssues({ ...prose, content }), [], content);
+  }
+  t.deepEqual(fidelityIssues(good), []);
+  t.deepEqual(fidelityIssues(prose), []);
+  t.deepEqual(fidelityIssues({ ...prose, content: 'Objects are written as `{a: 1}` and sets as {1, 2}.' }), []);
+});
+
+test('a library of placeholders scores low and the report says why', (t) => {
+  const clean = Array.from({ length: 10 }, (_, i) => withCode(`${good.code}\nconsole.log(${i});`));
+  const placeholders = Array.from({ length: 10 }, (_, i) => withCode(`{{#include ../listings/ch${i}/src/main.rs}}`));
+  const cleanScore = benchmarkScore(clean);
+  const report = qualityReport([...clean, ...placeholders]);
+  t.is(cleanScore, 100);
+  t.true(report.score < 50, String(report.score));
+  t.deepEqual(report.issues.find((i) => i.issue === 'unresolved placeholder'), { issue: 'unresolved placeholder', snippets: 10 });
+  const dup = qualityReport([...clean, ...clean.slice(0, 5)]);
+  t.deepEqual(dup.issues, [{ issue: 'duplicate', snippets: 5 }]);
+  t.is(dup.score, Math.round(1000 * (1 - (5 * 0.5) / 15)) / 10);
 });

@@ -4,6 +4,7 @@
  */
 import type { SnippetDocument } from '../types';
 import { isDirectoryTree, isImportOnly, isInstallOnly, isLicenceOrChangelog } from './checks';
+import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from './fidelity';
 
 /** What the checks look at. `breadcrumb` helps recognise changelog sections when present. */
 export type CheckedSnippet = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'> & Partial<Pick<SnippetDocument, 'breadcrumb'>>;
@@ -64,19 +65,72 @@ export function snippetIssues(s: CheckedSnippet): SnippetIssue[] {
 }
 
 /**
+ * Checks of fidelity to what the docs' readers see, with the share of a snippet they cost:
+ * a placeholder or a page in another language is worth nothing to a reader of English docs;
+ * leftover markup and a repeated snippet are half as bad.
+ */
+export const FIDELITY_CHECKS = {
+  'unresolved placeholder': 1,
+  'not English': 1,
+  duplicate: 0.5,
+  'leftover markup': 0.5,
+} as const;
+
+export type FidelityIssue = keyof typeof FIDELITY_CHECKS;
+
+/** How many snippets fail each check, most frequent first (what the dashboard shows as "why"). */
+export interface QualityReport {
+  score: number;
+  issues: { issue: SnippetIssue | FidelityIssue; snippets: number }[];
+}
+
+/**
  * 0–100 with one decimal: the average of the snippets' weighted pass rates, each snippet
  * weighing as much as its applicable checks (so code snippets, with eight checks, count
- * more than info snippets with three). No snippets score 0.
+ * more than info snippets with three), times the fidelity factor: 1 minus the average
+ * cost of the fidelity checks a snippet fails (capped at one snippet's worth). So a
+ * library whose snippets are half placeholders scores about half, however clean they
+ * look otherwise. No snippets score 0.
  */
-export function benchmarkScore(snippets: readonly CheckedSnippet[]): number {
-  if (snippets.length === 0) return 0;
+export function qualityReport(snippets: readonly CheckedSnippet[]): QualityReport {
+  if (snippets.length === 0) return { score: 0, issues: [] };
+  const counts = new Map<SnippetIssue | FidelityIssue, number>();
+  const count = (issue: SnippetIssue | FidelityIssue) => counts.set(issue, (counts.get(issue) ?? 0) + 1);
   let possible = 0;
   let lost = 0;
-  for (const s of snippets) {
+  let fidelityLost = 0;
+  const duplicates = duplicateIndexes(snippets);
+  snippets.forEach((s, i) => {
     possible += s.kind === 'code' ? WEIGHT_CODE : WEIGHT_ALL;
-    for (const issue of snippetIssues(s)) lost += QUALITY_CHECKS[issue].weight;
-  }
-  return Math.round((1000 * (possible - lost)) / possible) / 10;
+    for (const issue of snippetIssues(s)) {
+      lost += QUALITY_CHECKS[issue].weight;
+      count(issue);
+    }
+    const fidelity = fidelityIssues(s, duplicates.has(i));
+    for (const issue of fidelity) count(issue);
+    fidelityLost += Math.min(1, fidelity.reduce((sum, issue) => sum + FIDELITY_CHECKS[issue], 0));
+  });
+  const passRate = (possible - lost) / possible;
+  const factor = 1 - fidelityLost / snippets.length;
+  return {
+    score: Math.round(1000 * passRate * factor) / 10,
+    issues: [...counts].map(([issue, n]) => ({ issue, snippets: n })).sort((a, b) => b.snippets - a.snippets || a.issue.localeCompare(b.issue)),
+  };
+}
+
+/** See `qualityReport`. */
+export function benchmarkScore(snippets: readonly CheckedSnippet[]): number {
+  return qualityReport(snippets).score;
+}
+
+/** The fidelity checks a snippet fails (`duplicate` is decided over the whole library). */
+export function fidelityIssues(s: CheckedSnippet, duplicate = false): FidelityIssue[] {
+  const issues: FidelityIssue[] = [];
+  if (hasPlaceholder(s)) issues.push('unresolved placeholder');
+  if (isNonEnglish(s)) issues.push('not English');
+  if (duplicate) issues.push('duplicate');
+  if (hasLeftoverMarkup(s)) issues.push('leftover markup');
+  return issues;
 }
 
 function sumWeights(applies: (check: SnippetIssue) => boolean): number {

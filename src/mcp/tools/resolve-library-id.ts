@@ -1,7 +1,7 @@
 /**
  * `resolve-library-id`: a library name (and optionally the user's task) to a ranked list of
  * libraries in the Context7 text format, under a short header telling the model how to
- * choose. Nothing matching is an answer, not an error.
+ * choose. Nothing matching is an answer, not an error (with near names when there are any).
  */
 import * as z from 'zod/v4';
 import { AppError, ValidationError } from '../../errors';
@@ -59,7 +59,10 @@ Do not call this tool more than 3 times for one question; then use the best resu
       return formatResolveAnswer(await backend.searchLibraries({ libraryName, query }));
     } catch (error) {
       if (error instanceof AppError && error.code === 'no_libraries_found') {
-        return `${NO_LIBRARIES_TEXT} Nothing on this Shelfmark server matches "${libraryName}". Try another spelling or the package's plain name (without scope or suffix); the library may not be indexed here.`;
+        // The API's message may name libraries with a near name (typo suggestions); never an unrelated one.
+        const near = /Libraries with a similar name: .*$/.exec(error.message)?.[0];
+        const suggestion = near ? ` ${near} Use one only if it is the library the user meant.` : '';
+        return `${NO_LIBRARIES_TEXT} Nothing on this Shelfmark server matches "${libraryName}".${suggestion} Try another spelling or the package's plain name (without scope or suffix); the library may not be indexed here, so do not answer from another library's docs.`;
       }
       throw error;
     }

@@ -25,7 +25,18 @@ export interface JobRecord {
    * `snippets`: snippets written. `filesAdded/Changed/Removed`: the doc files that differ
    * from the version's previous build (all added on a first build; missing on older jobs).
    */
-  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number; filesAdded?: number; filesChanged?: number; filesRemoved?: number };
+  progress: {
+    filesTotal: number;
+    filesParsed: number;
+    filesSkipped: number;
+    filesReused: number;
+    snippets: number;
+    /** Snippets with a vector so far (from the vector cache or embedded now); 0 with embeddings off. */
+    snippetsEmbedded: number;
+    filesAdded?: number;
+    filesChanged?: number;
+    filesRemoved?: number;
+  };
   log: JobLogEntry[];
   /** Everything the worker needs to run the job again after a crash (no secrets). */
   params: Record<string, unknown>;
@@ -64,6 +75,7 @@ const jobSchema = new Schema<JobRecord>(
       filesSkipped: { type: Number, default: 0 },
       filesReused: { type: Number, default: 0 },
       snippets: { type: Number, default: 0 },
+      snippetsEmbedded: { type: Number, default: 0 },
       filesAdded: { type: Number, default: 0 },
       filesChanged: { type: Number, default: 0 },
       filesRemoved: { type: Number, default: 0 },

@@ -18,6 +18,8 @@ export interface LibraryVersionRecord {
   totalSnippets: number;
   totalTokens: number;
   benchmarkScore: number;
+  /** Why the score is what it is: how many snippets fail each quality check (absent on older builds). */
+  qualityIssues?: { issue: string; snippets: number }[];
   lastUpdateDate: Date;
 }
 
@@ -93,6 +95,7 @@ const versionSchema = new Schema<LibraryVersionRecord>(
     totalSnippets: { type: Number, default: 0 },
     totalTokens: { type: Number, default: 0 },
     benchmarkScore: { type: Number, default: 0 },
+    qualityIssues: { type: [{ _id: false, issue: String, snippets: Number }], default: undefined },
     lastUpdateDate: { type: Date, default: () => new Date() },
   },
   { _id: false },

@@ -57,7 +57,7 @@ export function jobSummary(job) {
     h('p', 'State: ', stateBadge(job.state), job.attempts > 1 ? h('span.small.muted', ` (attempt ${job.attempts})`) : null),
     stageList(job),
     h('progress', { max: Math.max(total, 1), value: Math.min(done, Math.max(total, 1)), 'aria-label': 'Files processed' }),
-    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets written · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
+    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets written${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
     job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${job.failedStage}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );

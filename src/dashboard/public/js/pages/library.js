@@ -62,7 +62,7 @@ export async function renderLibrary({ root, params, query, signal }) {
           { label: 'State', cell: (b) => stateBadge(b.state) },
           { label: 'Snippets', num: true, cell: (b) => formatNumber(b.totalSnippets) },
           { label: 'Tokens', num: true, cell: (b) => formatNumber(b.totalTokens) },
-          { label: 'Benchmark', num: true, cell: (b) => formatNumber(b.benchmarkScore) },
+          { label: 'Benchmark', num: true, cell: (b) => [formatNumber(b.benchmarkScore), qualityNotes(b)] },
           { label: 'Updated', cell: (b) => formatDate(b.lastUpdateDate) },
         ],
         lib.builds ?? [],
@@ -75,6 +75,13 @@ export async function renderLibrary({ root, params, query, signal }) {
   };
 
   const fact = (k, v) => [h('dt', k), h('dd', v)];
+
+  /** Why a build's benchmark score is what it is: the checks most snippets fail. */
+  const qualityNotes = (b) => {
+    const issues = (b.qualityIssues ?? []).slice(0, 4);
+    if (issues.length === 0) return null;
+    return h('div.small.muted.quality-notes', issues.map((q) => `${q.issue}: ${formatNumber(q.snippets)}`).join(' · '));
+  };
 
   const refreshButton = () => {
     if (lib.source === 'openapi') return null;

@@ -1,0 +1,24 @@
+/** `shelfmark context <libraryId> <query> [--tokens n]`: documentation for a question. */
+import { COMMON_USAGE, intOption, output, parseCommand, type Command } from '../command';
+
+const USAGE = `Usage: shelfmark context <libraryId> <query> [--tokens <n>]
+
+Prints documentation of a library (/owner/repo, /owner/repo/version or /owner/repo@version)
+for a question, within a token budget (default 5000; 100 to 100000), as the text an AI
+assistant gets; with --json the JSON form with each snippet's source and score.
+
+${COMMON_USAGE}`;
+
+export const contextCommand: Command = {
+  name: 'context',
+  summary: 'documentation of a library for a question',
+  usage: USAGE,
+  async run(argv) {
+    const p = parseCommand(contextCommand, argv, { tokens: { type: 'string' } }, { min: 2, max: 2 });
+    const tokens = intOption(p.values.tokens, 'tokens', { min: 100, max: 100_000 });
+    const query = { libraryId: p.positionals[0], query: p.positionals[1], tokens, type: p.json ? 'json' : 'txt' };
+    const res = await p.api.request('GET', '/v2/context', { query });
+    if (p.json) output(p, await res.json(), () => '');
+    else process.stdout.write(`${(await res.text()).trimEnd()}\n`);
+  },
+};

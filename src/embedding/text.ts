@@ -1,0 +1,38 @@
+/**
+ * The compact text a snippet's vector is computed from: what the snippet is about, not all
+ * it says. Headings name the topic in the docs' own words; the description or the first
+ * sentences of the prose say what it does; for code the start of the code (its signature)
+ * follows. The model reads only its first tokens (the input cap), so the order is the
+ * order of importance.
+ */
+import type { SnippetDocument } from '../indexing/types';
+
+type EmbeddedFields = Pick<SnippetDocument, 'title' | 'breadcrumb' | 'pageTitle' | 'description' | 'content' | 'code'>;
+
+/** Characters kept per part (a token is ~4 characters; the input cap is 64–128 tokens). */
+const PART_CHARS = 400;
+
+export function embeddingText(doc: EmbeddedFields): string {
+  const headings = doc.breadcrumb[0] === doc.pageTitle ? doc.breadcrumb : [doc.pageTitle, ...doc.breadcrumb];
+  const path = dedupe([...headings, doc.title].map((h) => h.trim()).filter((h) => h !== ''));
+  const parts = [path.join(' > ')];
+  const prose = squeeze(`${doc.description}\n${doc.content}`);
+  if (prose) parts.push(prose.slice(0, PART_CHARS));
+  const code = squeeze(doc.code);
+  if (code) parts.push(code.slice(0, PART_CHARS));
+  return parts.filter((p) => p !== '').join('\n');
+}
+
+/** Whitespace runs to one space; Markdown emphasis and link targets dropped. */
+function squeeze(text: string): string {
+  return text
+    .replace(/\]\([^)]*\)/g, ']')
+    .replace(/[*_`]{1,3}/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Drops a heading equal to the one before it (title repeated as the last breadcrumb). */
+function dedupe(items: string[]): string[] {
+  return items.filter((item, i) => i === 0 || item.toLowerCase() !== items[i - 1].toLowerCase());
+}

@@ -1,0 +1,95 @@
+/**
+ * Near-duplicate pages across folders: a print or exported copy of a book beside its
+ * sources (rust-lang/book's `nostarch/` beside `src/`), a docs folder mirrored into a site
+ * folder. Pages are compared on their prose (code and include directives aside, since the
+ * copy often holds the code the source includes) by the Jaccard similarity of word
+ * 3-shingles; of each group of near-duplicates one page is kept: the source form (a page
+ * with include directives, under a folder with a docs configuration, not under a print or
+ * output folder), then the shallower path.
+ */
+import path from 'node:path';
+import { jaccard, normaliseForDedupe, shingleHashes } from '../snippets/dedupe';
+import { proseOf } from './language';
+
+export interface PageText {
+  path: string;
+  text: string;
+}
+
+/** Similarity at or above which two pages are the same page. */
+const THRESHOLD = 0.8;
+/** A page in a copy folder whose shingles are this much found in source pages is a copy of them. */
+const CONTAINED = 0.7;
+/** Pages with less prose than this are not compared (short index pages look alike on purpose). */
+const MIN_PROSE = 300;
+/** Pages compared per bucket of a shared minimum shingle hash (keeps the work near linear). */
+const BUCKET_SCAN = 64;
+const SKETCH = 4;
+
+const COPY_FOLDER = /^(nostarch|print|printed|pdf|epub|mobi|export|exported|rendered|output|html|_site|site-output|book-output|generated|copy|backup)$/i;
+const INCLUDE = /\{\{#(?:include|rustdoc_include)|^\s*-{1,}8<-|\.\.\s+(?:literal)?include::|^include::/m;
+const DOCS_CONFIG = /(^|\/)(SUMMARY\.md|book\.toml|mkdocs\.ya?ml|conf\.py|antora\.ya?ml|docusaurus\.config\.[cm]?[jt]s)$/;
+
+/**
+ * The pages to leave out, each with the copy that is kept. `allPaths` are every file of the
+ * commit (to find folders holding a docs configuration).
+ */
+export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonly string[]): Map<string, string> {
+  const configDirs = new Set(allPaths.filter((p) => DOCS_CONFIG.test(p)).map((p) => path.posix.dirname(p)));
+  const rank = (p: PageText): number => {
+    const dirs = path.posix.dirname(p.path).split('/');
+    let score = dirs.filter((d) => COPY_FOLDER.test(d)).length * 4;
+    if (INCLUDE.test(p.text)) score -= 1;
+    if (configDirs.has('.') || dirs.some((_, i) => configDirs.has(dirs.slice(0, i + 1).join('/')))) score -= 2;
+    return score + dirs.length * 0.1;
+  };
+  const ordered = [...pages].sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path));
+  const kept: { path: string; shingles: Uint32Array }[] = [];
+  const buckets = new Map<number, number[]>();
+  const dropped = new Map<string, string>();
+  // Shingles of kept pages outside copy folders, with a page holding each: a print copy
+  // often joins several source pages into one chapter, so it is compared by containment.
+  const sourceShingles = new Map<number, string>();
+  for (const page of ordered) {
+    const prose = normaliseForDedupe(proseOf(page.text).replace(/\{\{#[^}]*\}\}/g, ' '));
+    if (prose.length < MIN_PROSE) continue;
+    const shingles = shingleHashes(prose);
+    if (shingles.length === 0) continue;
+    const inCopyFolder = path.posix.dirname(page.path).split('/').some((d) => COPY_FOLDER.test(d));
+    if (inCopyFolder) {
+      const owners = new Map<string, number>();
+      let covered = 0;
+      for (const h of shingles) {
+        const owner = sourceShingles.get(h);
+        if (owner === undefined) continue;
+        covered++;
+        owners.set(owner, (owners.get(owner) ?? 0) + 1);
+      }
+      if (covered / shingles.length >= CONTAINED) {
+        dropped.set(page.path, [...owners].sort((a, b) => b[1] - a[1])[0][0]);
+        continue;
+      }
+    }
+    const sketch = shingles.subarray(0, SKETCH);
+    const seen = new Set<number>();
+    let twin: string | undefined;
+    for (const h of sketch) {
+      const members = buckets.get(h) ?? [];
+      for (let j = members.length - 1; j >= Math.max(0, members.length - BUCKET_SCAN) && !twin; j--) {
+        const other = kept[members[j]];
+        if (seen.has(members[j]) || path.posix.dirname(other.path) === path.posix.dirname(page.path)) continue;
+        seen.add(members[j]);
+        if (jaccard(shingles, other.shingles, THRESHOLD) >= THRESHOLD) twin = other.path;
+      }
+      if (twin) break;
+    }
+    if (twin) {
+      dropped.set(page.path, twin);
+      continue;
+    }
+    if (!inCopyFolder) for (const h of shingles) if (!sourceShingles.has(h)) sourceShingles.set(h, page.path);
+    const index = kept.push({ path: page.path, shingles }) - 1;
+    for (const h of sketch) buckets.set(h, [...(buckets.get(h) ?? []), index]);
+  }
+  return dropped;
+}

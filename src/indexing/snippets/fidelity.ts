@@ -1,0 +1,67 @@
+/**
+ * Recognisers of snippets that show the docs' source rather than what readers see:
+ * include directives left as written, non-English prose, leftover markup in prose, and
+ * duplicated content. Used by the quality score and by scripts/fidelity-report.ts.
+ */
+import { judgeLanguage } from '../discover/language';
+
+/** Include directives of every convention we resolve (so one left over is a placeholder). */
+const PLACEHOLDER = /\{\{#(?:include|rustdoc_include|playground)\b[^}]*\}\}|^\s*-{1,}8<-{1,}(?:\s+["'][^"'\n]+["'])?\s*$|^\s*\.\.\s+(?:literalinclude|include)::|^\s*include::[^[\n]+\[[^\]\n]*\]\s*$|!!?raw-loader!|\{!\s*[^!\n]+!\}/m;
+
+/** Whether the snippet's code or text still holds an include directive. */
+export function hasPlaceholder(s: { code: string; content: string; description: string }): boolean {
+  return PLACEHOLDER.test(s.code) || PLACEHOLDER.test(s.content) || PLACEHOLDER.test(s.description);
+}
+
+/**
+ * Markup that should have been rendered away from prose: JSX whitespace and expressions,
+ * reST roles and directives, AsciiDoc attribute references/entries, blocks, macros and
+ * roles, HTML comments, mdBook/Hugo shortcodes, Liquid tags.
+ */
+const MARKUP: RegExp[] = [
+  /\{\s*['"]\s*['"]\s*\}/, // {' '}
+  /(?:^|\s):[a-z]+(?::[a-z]+)?:`[^`]+`/m, // :ref:`x`, :py:func:`y`
+  /^\s*\.\.\s+[\w:-]+::/m, // .. directive::
+  /^:[\w-]+:(?:\s|$)/m, // :attribute: entry
+  /^\[(?:source|listing|NOTE|TIP|WARNING|IMPORTANT|CAUTION|\.[\w-]+|#[\w-]+|,\s*\w+)[^\]\n]*\]\s*$/m, // [source,java] [.role] [,ruby]
+  /^(?:ifdef|ifndef|ifeval|endif)::/m,
+  /\b(?:xref|link|image|kbd|btn|menu|footnote|pass):[^\s[\]]*\[[^\]\n]*\]/, // AsciiDoc macros
+  /\[\.[\w-]+\]#[^#\n]+#/, // [.role]#text#
+  /<!--|-->/,
+  /\{\{[<%]|[>%]\}\}|\{%[\s\S]*?%\}/, // Hugo shortcodes, Liquid
+  /^\s*(?:import|export)\s.+from\s+['"]/m, // MDX imports in prose
+  // JSX components (`<Tabs groupId="x">`, `</TabItem>`), not generics (`Store<S>`, `Map<K, V>`).
+  /(?:^|[\s(])<\/?[A-Z][a-z]\w*(?:\.\w+)*(?:\s+[\w:-]+(?:=(?:"[^"]*"|'[^']*'|\{[^}]*\}))?)*\s*\/?>/m,
+];
+/** AsciiDoc `{attribute}` references left unresolved (elsewhere `{id}` is often a URL template). */
+const ADOC_ATTRIBUTE = /\{[a-z][\w-]*\}/;
+
+/** Whether the snippet's prose (title, description, content) still holds markup. */
+export function hasLeftoverMarkup(s: { title: string; description: string; content: string; path?: string }): boolean {
+  const prose = `${s.title}\n${s.description}\n${s.content}`;
+  if (/\.(adoc|asciidoc|asc)$/i.test(s.path ?? '') && ADOC_ATTRIBUTE.test(prose)) return true;
+  return MARKUP.some((re) => re.test(prose));
+}
+
+/** Whether the snippet's prose is not English (code is not judged). */
+export function isNonEnglish(s: { title: string; description: string; content: string }): boolean {
+  return !judgeLanguage(`${s.title}\n${s.description}\n${s.content}`).english;
+}
+
+/** The text a duplicate check compares: code for code snippets, content for info snippets, whitespace folded. */
+export function duplicateKey(s: { kind: string; code: string; content: string }): string {
+  return (s.kind === 'code' ? s.code : s.content).replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+/** Indexes (in order) of snippets whose content already appeared earlier in the list. */
+export function duplicateIndexes(snippets: readonly { kind: string; code: string; content: string }[]): Set<number> {
+  const seen = new Set<string>();
+  const dup = new Set<number>();
+  snippets.forEach((s, i) => {
+    const key = duplicateKey(s);
+    if (key.length < 20) return;
+    if (seen.has(key)) dup.add(i);
+    else seen.add(key);
+  });
+  return dup;
+}

@@ -1,0 +1,21 @@
+import test from 'ava';
+import { buildKnnQuery } from './knn';
+import { CONTEXT_SOURCE_FIELDS } from '../types';
+
+test('the kNN leg: one library version and generation, k hits, rounded vector, no vectors returned', (t) => {
+  const vector = [0.1234567891, -0.5, 0];
+  const body = buildKnnQuery({ libraryId: '/koajs/koa', version: 'latest', generation: 7, vector, size: 42 });
+  t.deepEqual(body._source, [...CONTEXT_SOURCE_FIELDS]);
+  t.false((CONTEXT_SOURCE_FIELDS as readonly string[]).includes('embedding'));
+  t.deepEqual(body.knn, {
+    field: 'embedding',
+    query_vector: [0.123457, -0.5, 0],
+    k: 42,
+    num_candidates: 168,
+    filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: 'latest' } }, { term: { generation: 7 } }],
+  });
+  t.is(body.size, 42);
+  const small = buildKnnQuery({ libraryId: '/a/b', version: 'v1', vector, size: 5 });
+  t.is((small.knn as { num_candidates: number }).num_candidates, 100, 'at least 100 candidates');
+  t.is((small.knn as { filter: unknown[] }).filter.length, 2, 'no generation: every generation');
+});

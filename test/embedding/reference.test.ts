@@ -1,0 +1,50 @@
+/**
+ * The served model (int8 ONNX through onnxruntime-node, JS tokenizer) against reference
+ * vectors computed independently from the fp32 weights (scripts/embedding/reference.py:
+ * numpy forward pass, Rust tokenizer). Needs the model the install step fetches
+ * (scripts/install-model.mjs, run by `npm test`).
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cosine, defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from '../../src/embedding/embedder';
+
+interface Reference {
+  entries: Array<{ text: string; ids: number[]; vector: number[] }>;
+}
+const reference = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'reference-vectors.json'), 'utf8')) as Reference;
+const dir = process.env.SHELFMARK_EMBEDDING_MODEL_DIR ?? defaultModelDir();
+let embedder: Embedder;
+
+test.before(async () => {
+  const missing = missingModelFiles(dir);
+  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install-model.mjs (npm test does).`);
+  embedder = await loadEmbedder(dir, { maxTokens: 256 });
+});
+test.after.always(async () => {
+  await embedder?.close();
+});
+
+test('token ids equal the Rust tokenizer\'s', (t) => {
+  for (const entry of reference.entries) t.deepEqual(embedder.tokenize(entry.text), entry.ids, entry.text);
+});
+
+test('vectors match the fp32 reference (cosine >= 0.999), one at a time and batched', async (t) => {
+  const batched = await embedder.embed(reference.entries.map((e) => e.text));
+  for (const [i, entry] of reference.entries.entries()) {
+    const [single] = await embedder.embed([entry.text]);
+    t.is(single.length, 384);
+    t.true(cosine(single, entry.vector) >= 0.999, `${entry.text}: ${cosine(single, entry.vector)}`);
+    t.true(cosine(batched[i], single) >= 0.9999, 'padding in a batch does not change a vector');
+    t.true(Math.abs(Math.hypot(...single) - 1) < 1e-4, 'unit length');
+  }
+  // The fixed sentences differ: a wrong model or pooling that gave one vector would fail here.
+  t.true(cosine(batched[0], batched[1]) < 0.8);
+});
+
+test('long texts are cut to the input cap with [SEP] kept', (t) => {
+  const ids = embedder.tokenize('word '.repeat(2000));
+  t.is(ids.length, 256);
+  t.is(ids[0], 101);
+  t.is(ids[255], 102);
+});

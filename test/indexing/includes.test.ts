@@ -1,0 +1,106 @@
+/**
+ * Includes through the whole Git build: a book whose code lives in listing files, an
+ * Antora module and a Sphinx page, served by the local Git server; the snippets hold the
+ * code the reader sees, problems land in the job log, and a change to an included file
+ * alone re-parses the page that includes it.
+ */
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
+import { adminKey } from '../helpers';
+
+let git: GitServer;
+let app: TestApp;
+let key: string;
+
+const MAIN_RS = `use std::io;
+
+// ANCHOR: guess
+fn read_guess() -> String {
+    let mut guess = String::new();
+    io::stdin().read_line(&mut guess).expect("Failed to read line");
+    guess
+}
+// ANCHOR_END: guess
+`;
+
+test.before(async () => {
+  git = await startGitServer();
+  createRepo(git.root, 'acme/book', [
+    {
+      files: {
+        'README.md': '# The Book\n\nA book about guessing games.\n',
+        'src/ch02.md': [
+          '# Guessing game',
+          '',
+          'Reading the guess from standard input:',
+          '',
+          '```rust',
+          '{{#rustdoc_include ../listings/ch02/src/main.rs:guess}}',
+          '```',
+          '',
+          'The manifest lists the crate and its version:',
+          '',
+          '```toml',
+          '{{#include ../listings/ch02/Cargo.toml}}',
+          '```',
+          '',
+          'A listing that was deleted:',
+          '',
+          '```rust',
+          '{{#include ../listings/gone/src/main.rs}}',
+          '```',
+        ].join('\n'),
+        'listings/ch02/src/main.rs': MAIN_RS,
+        'listings/ch02/Cargo.toml': '[package]\nname = "guessing_game"\nversion = "0.1.0"\n',
+        'docs/modules/ROOT/pages/client.adoc': '= Client\n\nCreate a client with the builder pattern and call it:\n\n[source,java]\n----\ninclude::example$Client.java[tag=build]\n----\n',
+        'docs/modules/ROOT/examples/Client.java': 'class Demo {\n  void run() {\n    // tag::build[]\n    Client client = Client.builder().retries(3).build();\n    // end::build[]\n  }\n}\n',
+        'docs/conf.py': 'project = "book"\n',
+        'docs/api.rst': 'Server\n======\n\nStart the server from a script like this one:\n\n.. literalinclude:: ../examples/serve.py\n   :pyobject: serve\n',
+        'examples/serve.py': 'import book\n\ndef serve(port=8000):\n    book.Server(port).run_forever()\n',
+      },
+    },
+  ]);
+  app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/` });
+  key = await adminKey(app);
+});
+
+test.after.always(async () => {
+  await app?.close();
+  await git?.close();
+});
+
+async function latestSnippets() {
+  const lib = await app.services.libraries.get('/acme/book', { fresh: true });
+  const latest = lib?.versions.find((v) => v.version === 'latest');
+  return app.services.snippets.read({ libraryId: '/acme/book', version: 'latest', generation: latest?.generation ?? 0 });
+}
+
+test.serial('snippets hold the included code; a missing target stays and is logged', async (t) => {
+  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/book` });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const docs = await latestSnippets();
+  const code = docs.filter((d) => d.kind === 'code');
+  const guess = code.find((d) => d.path === 'src/ch02.md' && d.code.includes('read_line'));
+  t.truthy(guess, JSON.stringify(code.map((c) => c.code)));
+  t.false(guess?.code.includes('ANCHOR') ?? true);
+  t.false(guess?.code.includes('use std::io') ?? true, 'only the anchored part');
+  t.true(code.some((d) => d.language === 'toml' && d.code.includes('name = "guessing_game"')));
+  t.true(code.some((d) => d.path === 'docs/modules/ROOT/pages/client.adoc' && d.code === 'Client client = Client.builder().retries(3).build();'));
+  const serve = code.find((d) => d.path === 'docs/api.rst');
+  t.is(serve?.language, 'python');
+  t.is(serve?.code, 'def serve(port=8000):\n    book.Server(port).run_forever()');
+  const jobs = await app.services.jobs.list({ libraryId: '/acme/book', limit: 1 });
+  const log = jobs[0].log.map((l) => l.message);
+  t.true(log.some((m) => m === 'include in src/ch02.md: missing: ../listings/gone/src/main.rs'), log.join('\n'));
+  t.true(log.some((m) => /^resolved 4 includes; 1 left as written$/.test(m)), log.join('\n'));
+});
+
+test.serial('a change to an included file alone rebuilds the page that includes it', async (t) => {
+  commitToRepo(`${git.root}/acme/book.git`, { 'listings/ch02/Cargo.toml': '[package]\nname = "guessing_game"\nversion = "0.2.0"\n' });
+  const res = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/acme/book' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const docs = await latestSnippets();
+  t.true(docs.some((d) => d.code.includes('version = "0.2.0"')));
+  t.false(docs.some((d) => d.code.includes('version = "0.1.0"')));
+});

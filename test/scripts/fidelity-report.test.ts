@@ -1,0 +1,39 @@
+/**
+ * `npm run fidelity` end to end: a small local repository indexed through the real pipeline
+ * on temporary stores; the counts printed are those of its snippets, and the stores are
+ * dropped afterwards.
+ */
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createRepo } from '../git-server';
+import { ensureStores } from '../harness';
+import { ROOT_DIR } from '../../src/config';
+
+test('prints placeholder, no-language and leftover-markup counts of a repository', (t) => {
+  ensureStores();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-fidelity-test-'));
+  try {
+    const bare = createRepo(root, 'acme/book', [
+      {
+        files: {
+          'src/intro.md': '# Intro\n\nThe listing that was removed from the book:\n\n```rust\n{{#include ../listings/gone.rs}}\n```\n\nThe listing that exists:\n\n```rust\n{{#include ../listings/main.rs}}\n```\n',
+          'src/shell.md': '# Shell\n\nRun the program from a terminal window:\n\n```\ncargo run --release -- --port 8080 --verbose\n```\n',
+          'src/tabs.mdx': "# Tabs\n\nPick your package manager{' '}and install it in your project before anything else.\n",
+          'listings/main.rs': 'fn main() {\n    println!("Hello, world!");\n}\n',
+        },
+      },
+    ]);
+    const out = execFileSync('npx', ['tsx', 'scripts/fidelity-report.ts', bare, '--json'], { cwd: ROOT_DIR, env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const rows = JSON.parse(out.trim().split('\n').pop() ?? '[]') as Record<string, number | string>[];
+    t.is(rows.length, 1);
+    t.like(rows[0], { repo: 'local/book', placeholders: 1, noLanguage: 1, nonEnglish: 0, duplicates: 0 });
+    t.true(Number(rows[0].leftoverMarkup) >= 1);
+    t.true(Number(rows[0].snippets) >= 3);
+    t.regex(out, /^repo\s+files\s+snippets\s+code\s+placeholders/m);
+  } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
