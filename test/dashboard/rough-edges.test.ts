@@ -152,6 +152,8 @@ test.serial('a failed add: no unhandled rejection, the error shown once in words
   t.regex(text, /does not exist or is not reachable/);
   t.notRegex(text, /validation_error/);
   t.regex(text, /✗ cloning/, 'the failing stage is marked');
+  t.is(await form.locator('.stage-bars li.failed').getAttribute('data-stage'), 'cloning', 'its bar too');
+  t.is(await form.locator('.stage-bars li.skipped').count(), 2, 'parsing and indexing were not reached');
   await page.waitForTimeout(300);
   t.deepEqual(web.problems.slice(before), [], 'no unhandled rejection or console error');
   await remove.click();
@@ -210,6 +212,64 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
     await page.getByText(/was removed from the list/).waitFor();
     t.is(await server.test.services.jobs.get(job._id), null);
   } finally {
+    worker.start();
+  }
+});
+
+test.serial('progress bars by stage: patched in place as a job moves through its stages, the failing stage marked, polling stops when it ends', async (t) => {
+  const worker = server.test.services.worker;
+  if (!worker) return t.fail('no in-process worker');
+  await worker.stop();
+  const jobs = server.test.services.jobs;
+  const job = await jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  // The queue's own API, as a worker drives it: claim, report stages and progress, fail.
+  const owner = 'test-owner';
+  const claimed = await jobs.claim(owner, 60_000);
+  const bar = (stage: string) => page.locator(`tr[data-id="${job._id}"] li[data-stage="${stage}"] progress`);
+  const barValue = async (stage: string) => Number(await bar(stage).evaluate((el) => (el as unknown as { value: number }).value));
+  try {
+    t.is(claimed?._id, job._id);
+    await jobs.update(job._id, owner, { state: 'parsing', progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0 } });
+    await go('/jobs?state=running'); // (a new hash: the page may already show #/jobs)
+    await page.getByText('Following running jobs').waitFor();
+    const link = page.locator(`a[href="#/jobs/${job._id}"]`);
+    await link.focus();
+    await link.evaluate((el) => ((el as unknown as El).__mark = 'kept'));
+    t.is(await barValue('cloning'), 1, 'cloning is done');
+    t.is(await barValue('parsing'), 4);
+    t.is(await bar('parsing').getAttribute('aria-label'), 'Parsing: 4 of 10 files');
+    t.is(await bar('indexing').getAttribute('aria-label'), 'Indexing: waiting');
+
+    await jobs.update(job._id, owner, { state: 'indexing', progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20 } });
+    await page.waitForFunction((id) => document.querySelector(`tr[data-id="${id}"] li[data-stage="indexing"] progress[aria-label="Indexing: 20 of 80 snippets"]`) !== null, job._id);
+    t.is(await barValue('parsing'), 10, 'parsing is full once done');
+    t.is(await barValue('indexing'), 20);
+    t.is(await page.evaluate(() => document.activeElement?.__mark), 'kept', 'focus stays on the same link while bars change');
+
+    // The job's own page: a labelled bar per stage with words beside it.
+    await go(`/jobs/${job._id}`);
+    const bars = page.getByRole('list', { name: 'Progress by stage' });
+    await bars.waitFor();
+    t.regex((await bars.textContent()) ?? '', /Parsing.*done · 10 files.*Indexing.*20 of 80 snippets/);
+
+    await jobs.finish(job._id, owner, 'failed', { error: 'The index refused the write.', errorCode: 'internal_error' });
+    const failed = page.locator('.stage-bars li.failed');
+    await failed.waitFor({ timeout: 10_000 });
+    t.is(await failed.getAttribute('data-stage'), 'indexing', 'the failing stage is marked');
+    t.regex((await failed.textContent()) ?? '', /✗ failed here · 20 of 80 snippets/);
+    t.is(await page.locator('.stage-bars li.done').count(), 2);
+    await web.shot('21-job-failed-stage-bars');
+    const after = hits.length;
+    await page.waitForTimeout(2500);
+    t.is(hits.slice(after).filter((u) => u.startsWith('/v2/jobs')).length, 0, 'the job page stops polling once the job has ended');
+
+    await go('/jobs?state=failed');
+    await page.locator(`tr[data-id="${job._id}"] li.failed[data-stage="indexing"]`).waitFor();
+    t.true((await page.getByText('Nothing is running').count()) > 0);
+  } finally {
+    // A job left running would keep its library's build slot from the next test.
+    if ((await jobs.get(job._id))?.finishedAt == null) await jobs.finish(job._id, owner, 'cancelled', {}).catch(() => undefined);
+    await jobs.remove(job._id).catch(() => undefined);
     worker.start();
   }
 });

@@ -184,7 +184,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
             ? { title: config?.projectTitle ?? described.title ?? repoName, description: config?.description ?? described.description ?? '', branch: defaultBranch }
             : {},
       },
-      (written) => void ctx.progress({ snippets: written }),
+      // snippets stays the total, so the indexing stage has a bar of its own
+      (written) => void ctx.progress({ snippetsIndexed: written }),
     );
     ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
 

@@ -17,7 +17,8 @@ export interface JobRecord {
   /** The version being built ("latest" or a tag). */
   version: string;
   state: JobState;
-  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number };
+  /** snippets: found by parsing (the build's total); snippetsIndexed: written to the index so far. */
+  progress: { filesTotal: number; filesParsed: number; filesSkipped: number; filesReused: number; snippets: number; snippetsIndexed?: number };
   log: JobLogEntry[];
   /** Everything the worker needs to run the job again after a crash (no secrets). */
   params: Record<string, unknown>;
@@ -55,6 +56,7 @@ const jobSchema = new Schema<JobRecord>(
       filesSkipped: { type: Number, default: 0 },
       filesReused: { type: Number, default: 0 },
       snippets: { type: Number, default: 0 },
+      snippetsIndexed: { type: Number, default: 0 },
     },
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
     params: { type: Schema.Types.Mixed, default: {} },
