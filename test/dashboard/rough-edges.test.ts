@@ -439,7 +439,7 @@ test.serial('policies: library autocomplete from the catalogue, and a preview of
   await page.getByText('Choose a library id like /owner/repo.').waitFor();
 });
 
-test.serial('usage by key, team and channel, and questions that found nothing linked to their library', async (t) => {
+test.serial('usage by key, team and channel, and questions that found nothing or were answered weakly, linked to their library', async (t) => {
   const ask = (query: string) => fetch(`${url}/v2/context?${new URLSearchParams({ libraryId: '/acme/gadgets', query, type: 'json' })}`, { headers: { Authorization: `Bearer ${admin.key}` } });
   t.is((await ask('how do I make a gadget?')).status, 200);
   t.is((await ask('zyxwvut qqqqq')).status, 404);
@@ -453,8 +453,24 @@ test.serial('usage by key, team and channel, and questions that found nothing li
   const question = gaps.getByRole('link', { name: 'zyxwvut qqqqq' });
   await question.waitFor();
   t.is(await gaps.getByRole('link', { name: '/acme/gadgets' }).first().getAttribute('href'), '#/library/acme/gadgets');
+  // Weak answers are judged against the library's own questions: five that its docs answer
+  // well, and one whose words the docs do not use but for the library's name.
+  for (const q of ['makeGadget', 'make a gadget', 'gadget size', 'import makeGadget from gadgets', 'gadgets guide']) t.is((await ask(q)).status, 200, q);
+  const weakQuestion = 'gadget walrus quokka zeppelin harpsichord'; // only the library's own name matches
+  t.is((await ask(weakQuestion)).status, 200, 'a weak question is still answered');
+  await go('/usage?days=7');
+  const weak = page.locator('section', { has: page.getByRole('heading', { name: 'Questions answered weakly' }) });
+  const weakLink = weak.getByRole('link', { name: weakQuestion });
+  await weakLink.waitFor();
+  t.is(await weak.getByRole('link', { name: '/acme/gadgets' }).first().getAttribute('href'), '#/library/acme/gadgets');
+  t.regex((await weak.textContent()) ?? '', /\d+%/);
+  t.is(await weak.getByRole('link', { name: 'make a gadget' }).count(), 0, 'a well-answered question is not listed');
   await web.shot('27-usage-breakdown');
-  await question.click();
+  await weakLink.click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  t.is(await page.getByLabel('Question').inputValue(), weakQuestion);
+  await go('/usage?days=30');
+  await page.locator('section', { has: page.getByRole('heading', { name: 'Questions that found nothing' }) }).getByRole('link', { name: 'zyxwvut qqqqq' }).click();
   await page.getByRole('heading', { name: 'Playground' }).waitFor();
   t.is(await page.getByLabel('Question').inputValue(), 'zyxwvut qqqqq');
 });
