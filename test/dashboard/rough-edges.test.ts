@@ -22,7 +22,7 @@ interface El {
   tagName: string;
   __mark?: string;
 }
-declare const document: { activeElement: El | null; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
+declare const document: { activeElement: El | null; cookie: string; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
 declare const window: { __axe?: unknown };
 declare const location: { hash: string };
 declare function getComputedStyle(element: El): { outlineStyle: string };
@@ -160,6 +160,53 @@ test.serial('a failed add: no unhandled rejection, the error shown once in words
   await page.getByText('The failed job was removed.').waitFor();
   const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs')).json())) as { jobs: Array<{ libraryId: string }> };
   t.false(jobs.some((j) => j.libraryId === '/acme/missing'));
+});
+
+test.serial('a failed add is tried again with the same request: at once without a token, and a typed token is asked for again (never kept)', async (t) => {
+  // Without a token: the repository appears after the first attempt failed; "Try again" makes the same add.
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/later`);
+  await page.getByLabel('Skip version filtering').check();
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  const form = page.locator('form', { hasText: 'Git repository' });
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  createRepo(git.root, 'acme/later', [{ files: { 'README.md': '# Later\n\nA library that arrived late.\n', 'docs/guide.md': GUIDE } }]);
+  await page.getByLabel('Skip version filtering').uncheck(); // the retry uses the job's request, not the form's state
+  await form.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('.alert.ok', { hasText: 'Open /acme/later' }).waitFor({ timeout: 90_000 });
+  t.true(await page.getByLabel('Skip version filtering').isChecked(), 'the request was put back as made');
+  const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs?limit=20')).json())) as { jobs: Array<{ id: string; libraryId: string; kind: string; state: string }> };
+  const later = jobs.filter((j) => j.libraryId === '/acme/later');
+  t.deepEqual(later.map((j) => [j.kind, j.state]).sort(), [['add-repo', 'failed'], ['add-repo', 'finalized']]);
+
+  // With a typed token: the job's record keeps no token, and trying again asks for it.
+  const secret = 'typed-secret-4242';
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/hidden`);
+  await page.getByLabel('Access token (optional)').fill(secret);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  const jobLink = form.locator('a.mono').first();
+  const failedId = ((await jobLink.textContent()) ?? '').trim();
+  const record = (await page.evaluate(async (id) => (await fetch(`/v2/jobs/${id}`)).text(), failedId)) as string;
+  t.false(record.includes(secret), 'the token is not in the job');
+  t.like(JSON.parse(record).retryAdd, { docsRepoUrl: `${git.url}/acme/hidden`, host: 'github', tokenGiven: true, private: false });
+  await go(`/jobs/${failedId}`);
+  await page.getByRole('button', { name: 'Try the add again' }).click();
+  await page.getByRole('heading', { name: 'Add a library' }).waitFor();
+  await page.getByText('enter it again').waitFor();
+  t.is(await page.getByLabel('Repository URL').inputValue(), `${git.url}/acme/hidden`);
+  t.is(await page.getByLabel('Access token (optional)').inputValue(), '');
+  t.is(await page.evaluate(() => (document.activeElement as unknown as { name?: string } | null)?.name), 'gitToken', 'the token field has focus');
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  t.true(await page.getByLabel('Access token (optional)').evaluate((el) => !(el as unknown as { validity: { valid: boolean } }).validity.valid), 'the add is not sent without the token');
+  await page.getByLabel('Access token (optional)').fill(secret);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  const retriedId = ((await form.locator('a.mono').first().textContent()) ?? '').trim();
+  t.not(retriedId, failedId, 'a new job');
+  t.true(web.problems.every((p) => !p.includes(secret)));
+  for (const id of [failedId, retriedId]) await page.evaluate(async (jobId) => { await fetch(`/v2/jobs/${jobId}`, { method: 'DELETE', headers: { 'X-CSRF-Token': document.cookie.match(/shelfmark_csrf=([^;]+)/)?.[1] ?? '' } }); }, id);
 });
 
 test.serial('progress counts files done against files to do; the files the filter left out are counted apart', async (t) => {

@@ -43,6 +43,21 @@ export interface GitJobParams {
   linkBase?: string;
   /** Upstream ref per version (a list: MongoDB keys cannot contain dots, FerretDB has no nested arrays). */
   linkRefs?: { version: string; ref: string }[];
+  /** The add request as made (an add-repo job; not read by the worker): the dashboard's "try again". */
+  addRequest?: AddRequestEcho;
+}
+
+/**
+ * What a failed add needs to be made again, without its secret: a token typed for it is not
+ * kept (tokenGiven says one must be typed again), and credentials in the URL are dropped.
+ */
+export interface AddRequestEcho {
+  host: GitHost;
+  docsRepoUrl: string;
+  private: boolean;
+  skipVersionFiltering: boolean;
+  generateDocs: boolean;
+  tokenGiven: boolean;
 }
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */

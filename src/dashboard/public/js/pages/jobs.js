@@ -293,8 +293,13 @@ export async function renderJob({ root, params, signal }) {
     flash('ok', 'The job was removed from the list.', { next: true });
     navigate('/jobs');
   }, { errorSlot: errors }));
-  // Running again is a refresh of the same library version (a new job).
+  // Running again is a refresh of the same library version (a new job); a failed add left no
+  // library to refresh, so its request goes back to the add form (a token typed again there).
   retry.addEventListener('click', () => busy(retry, async () => {
+    if (current.retryAdd) {
+      navigate(`/add?retry=${encodeURIComponent(id)}`);
+      return;
+    }
     const libraryName = current.version && current.version !== 'latest' ? `${current.libraryId}/${current.version}` : current.libraryId;
     const before = new Set(((await get('/jobs', { limit: 50 }, { signal })).jobs ?? []).map((j) => j.id));
     const done = post('/refresh', { libraryName }, { signal });
@@ -331,7 +336,8 @@ export async function renderJob({ root, params, signal }) {
     }
     const moveFocus = [cancel, retry, remove].includes(document.activeElement) && document.activeElement;
     cancel.hidden = terminal;
-    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi';
+    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind === 'add-repo' && !job.retryAdd);
+    retry.textContent = job.retryAdd ? 'Try the add again' : 'Run again';
     remove.hidden = !terminal;
     if (moveFocus && moveFocus.hidden) (retry.hidden ? remove : retry).focus();
     return !terminal;
