@@ -136,7 +136,7 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
   const generate = checkbox('Generate docs from source code', { name: 'generateDocs' }, 'Builds snippets from exported functions, classes and types with their doc comments.');
   const result = h('div');
   const submit = h('button', { type: 'submit' }, 'Add repository');
-  const again = h('p.hint', { role: 'status' });
+  const again = h('p.hint', { 'aria-live': 'polite' });
   const form = h(
     'form.panel',
     { 'aria-labelledby': 'add-repo-title' },
