@@ -54,7 +54,7 @@ function figures(job: JobRecord | null): string {
   const afterFetch = cloned ? end - new Date(cloned.at).getTime() : NaN;
   const total = end - new Date(job.createdAt).getTime();
   const p = job.progress;
-  return `${job.state}; ${afterFetch} ms after the fetch (${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippets} snippets written`;
+  return `${job.state}; ${afterFetch} ms after the fetch (${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written (of ${p.snippets} found)`;
 }
 
 async function lastJob(services: Services, libraryId: string): Promise<JobRecord | null> {

@@ -14,6 +14,9 @@ export interface AskedQuery {
   count: number;
   /** Times it found no snippet at all (the library lacks what was asked). */
   zero?: number;
+  /** Sum of the answers' top scores per query term, and how many answers it sums. */
+  scoreSum?: number;
+  scored?: number;
 }
 
 /** Queries as asked → their stored form (secrets removed, normalised), keyed by library-day and hash. */
@@ -27,6 +30,8 @@ export function normaliseQueries(asked: Map<string, AskedQuery>): Map<string, As
     if (pending) {
       pending.count += q.count;
       pending.zero = (pending.zero ?? 0) + (q.zero ?? 0);
+      pending.scoreSum = (pending.scoreSum ?? 0) + (q.scoreSum ?? 0);
+      pending.scored = (pending.scored ?? 0) + (q.scored ?? 0);
     } else out.set(key, { ...q, query });
   }
   return out;
@@ -52,4 +57,60 @@ export function normaliseQuery(query: string): string | null {
 
 export function queryHash(normalised: string): string {
   return crypto.createHash('sha256').update(normalised).digest('hex').slice(0, 16);
+}
+
+/** A question whose answers scored low for its library. */
+export interface LowScoreQuery {
+  libraryId: string;
+  query: string;
+  count: number;
+  /** Its mean top score per query term, as a share of the library's median question. */
+  relativeScore: number;
+}
+
+/** Distinct scored questions a library needs before "low for this library" means anything. */
+export const MIN_SCORED_QUESTIONS = 5;
+/** A question is low when its score is under this share of its library's median question. */
+export const LOW_SCORE_SHARE = 0.5;
+
+/**
+ * The questions that were answered, but weakly: a question's score is the mean over its
+ * answers of the top candidate's search score divided by the question's analysed terms
+ * (BM25 sums per term, so longer questions would otherwise look better), and it is low when
+ * under half the median of its own library's questions in the window. Relative to the
+ * library, not a raw constant: BM25 scores depend on each index's size and term statistics,
+ * so a score that is weak for a large library is strong for a small one. A library with too
+ * few scored questions has no distribution yet and is left out.
+ */
+export function lowScoreQueries(rows: Iterable<Pick<AskedQuery, 'libraryId' | 'query' | 'count' | 'scoreSum' | 'scored'>>, limit = 20): LowScoreQuery[] {
+  const byQuestion = new Map<string, { libraryId: string; query: string; count: number; sum: number; n: number }>();
+  for (const r of rows) {
+    if (!r.scored) continue;
+    const key = `${r.libraryId}|${r.query}`;
+    const q = byQuestion.get(key) ?? { libraryId: r.libraryId, query: r.query, count: 0, sum: 0, n: 0 };
+    q.count += r.count;
+    q.sum += r.scoreSum ?? 0;
+    q.n += r.scored;
+    byQuestion.set(key, q);
+  }
+  const byLibrary = new Map<string, Array<{ libraryId: string; query: string; count: number; score: number }>>();
+  for (const q of byQuestion.values()) {
+    const list = byLibrary.get(q.libraryId) ?? [];
+    list.push({ libraryId: q.libraryId, query: q.query, count: q.count, score: q.sum / q.n });
+    byLibrary.set(q.libraryId, list);
+  }
+  const out: LowScoreQuery[] = [];
+  for (const list of byLibrary.values()) {
+    if (list.length < MIN_SCORED_QUESTIONS) continue;
+    const median = medianOf(list.map((q) => q.score));
+    if (!(median > 0)) continue;
+    for (const q of list) if (q.score < LOW_SCORE_SHARE * median) out.push({ libraryId: q.libraryId, query: q.query, count: q.count, relativeScore: Math.round((q.score / median) * 100) / 100 });
+  }
+  return out.sort((a, b) => a.relativeScore - b.relativeScore || b.count - a.count || a.query.localeCompare(b.query)).slice(0, limit);
+}
+
+function medianOf(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }

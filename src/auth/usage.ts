@@ -13,7 +13,7 @@ import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, 
 import type { Logger } from '../logger';
 import type { mongo } from 'mongoose';
 import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
-import { normaliseQueries, type AskedQuery } from './usage-queries';
+import { lowScoreQueries, normaliseQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
 import { ALL_LIBRARIES, BY_KEY, BY_TEAM, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
@@ -33,6 +33,8 @@ export interface UsageEvent {
   callerTeamId?: string | null;
   /** The question found nothing: only the query is counted (as a zero-result query), not a request. */
   noResults?: boolean;
+  /** The answer's top search score per query term (low-score questions; see lowScoreQueries). */
+  score?: number;
 }
 
 /** Requests and tokens of one API key or team over a window. */
@@ -50,6 +52,8 @@ export interface UsageBreakdown {
   byTeam: CallerUsage[];
   /** Questions that found nothing, most frequent first, with their library. */
   zeroResultQueries: Array<{ libraryId: string; query: string; count: number }>;
+  /** Questions answered weakly for their library (see lowScoreQueries), weakest first. */
+  lowScoreQueries: LowScoreQuery[];
 }
 
 export interface LibraryMetrics {
@@ -140,11 +144,15 @@ export class UsageService {
         const queryKey = `${dayKey}|${event.query}`;
         const answered = event.noResults ? 0 : 1;
         const zero = event.noResults ? 1 : 0;
+        const scored = !event.noResults && typeof event.score === 'number' && Number.isFinite(event.score) ? 1 : 0;
+        const scoreSum = scored ? event.score! : 0;
         const pending = this.queries.get(queryKey);
         if (pending) {
           pending.count += answered;
           pending.zero = (pending.zero ?? 0) + zero;
-        } else this.queries.set(queryKey, { libraryId: event.libraryId, date, query: event.query, count: answered, zero });
+          pending.scoreSum = (pending.scoreSum ?? 0) + scoreSum;
+          pending.scored = (pending.scored ?? 0) + scored;
+        } else this.queries.set(queryKey, { libraryId: event.libraryId, date, query: event.query, count: answered, zero, scoreSum, scored });
       }
       if (this.days.size + this.queries.size >= 1000) void this.flush();
       else this.schedule();
@@ -259,7 +267,7 @@ export class UsageService {
       return [e, {
         updateOne: {
           filter: { _id: `${e.key}|${writer}` },
-          update: { $inc: { count: q.count, zero: q.zero ?? 0 }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
+          update: { $inc: { count: q.count, zero: q.zero ?? 0, scoreSum: q.scoreSum ?? 0, scored: q.scored ?? 0 }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
           upsert: true,
         },
       }];
@@ -365,9 +373,10 @@ export class UsageService {
   breakdown(days: number, now = new Date()): Promise<UsageBreakdown> {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
-      const [rows, zeros] = await Promise.all([
+      const [rows, zeros, scored] = await Promise.all([
         this.Daily.find({ libraryId: { $regex: '^@' }, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
         this.Query.find({ date: { $gte: dates[0] }, zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 }).lean<UsageQueryRecord[]>(),
+        this.Query.find({ date: { $gte: dates[0] }, scored: { $gt: 0 } }, { libraryId: 1, query: 1, count: 1, scoreSum: 1, scored: 1 }).lean<UsageQueryRecord[]>(),
       ]);
       const sums = new Map<string, CallerUsage>();
       for (const d of [...rows, ...pending.days.filter((p) => p.date >= dates[0] && !isLibraryRow(p.libraryId) && p.libraryId !== ALL_LIBRARIES)]) {
@@ -394,7 +403,8 @@ export class UsageService {
       for (const q of zeros) add(q.libraryId, q.query, q.zero ?? 0);
       for (const q of pending.queries) if (q.date >= dates[0] && (q.zero ?? 0) > 0) add(q.libraryId, q.query, q.zero ?? 0);
       const zeroResultQueries = [...zero.values()].sort((a, b) => b.count - a.count || a.query.localeCompare(b.query)).slice(0, 20);
-      return { byKey: of(BY_KEY), byTeam: of(BY_TEAM), zeroResultQueries };
+      const unwritten = pending.queries.filter((q) => q.date >= dates[0] && (q.scored ?? 0) > 0);
+      return { byKey: of(BY_KEY), byTeam: of(BY_TEAM), zeroResultQueries, lowScoreQueries: lowScoreQueries([...scored, ...unwritten]) };
     });
   }
 

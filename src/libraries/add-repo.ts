@@ -116,6 +116,14 @@ export async function addRepository(services: Services, principal: Principal, ho
     followPreviousVersions: !location.ref,
     linkBase: override.linkBase,
     linkRefs: override.linkRefs,
+    addRequest: {
+      host,
+      docsRepoUrl: withoutCredentials(input.docsRepoUrl),
+      private: isPrivate,
+      skipVersionFiltering: input.skipVersionFiltering === true,
+      generateDocs: input.generateDocs === true,
+      tokenGiven: input.gitToken !== undefined,
+    },
   };
   const job = await services.jobs.enqueue({
     kind: 'add-repo',
@@ -130,6 +138,19 @@ export async function addRepository(services: Services, principal: Principal, ho
   const libraryName = location.ref ? `${location.libraryId}/${location.ref}` : location.libraryId;
   await awaitJob(services, job, override.waitMs ?? config.addWaitSeconds * 1000, !existing);
   return { libraryName, message: `${libraryName} was indexed and is ready to query.`, jobId: job._id };
+}
+
+/** A URL as given, without user or password (kept in a job's record, which is not secret). */
+function withoutCredentials(raw: string): string {
+  try {
+    const url = new URL(raw.trim());
+    if (!url.username && !url.password) return raw.trim();
+    url.username = '';
+    url.password = '';
+    return url.href;
+  } catch {
+    return raw.trim().replace(/\/\/[^/@\s]*@/, '//');
+  }
 }
 
 export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {

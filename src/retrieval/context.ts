@@ -51,6 +51,8 @@ export interface ContextAnswer {
   version: LibraryVersionRecord;
   snippets: RankedSnippet[];
   tokens: number;
+  /** The best candidate's search score per analysed query term (usage's low-score questions). */
+  scorePerTerm: number;
 }
 
 /** Validates a `tokens` parameter as clients send it (string or number). */
@@ -106,7 +108,8 @@ export async function getContext(services: Services, principal: Principal, reque
   }
   if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
   const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
-  return { library, version, snippets, tokens };
+  const top = candidates.reduce((m, c) => Math.max(m, c.score), 0);
+  return { library, version, snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
 }
 
 /** A first page of candidates followed by the next, without any the first already holds. */

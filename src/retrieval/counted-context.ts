@@ -23,7 +23,7 @@ export async function countedContext(services: Services, principal: Principal, r
     }
     throw error;
   }
-  services.usage.record({ libraryId: answer.library._id, channel, tokens: answer.tokens, query: request.query, teamId: answer.library.teamId, ...caller });
+  services.usage.record({ libraryId: answer.library._id, channel, tokens: answer.tokens, query: request.query, teamId: answer.library.teamId, score: answer.scorePerTerm, ...caller });
   return answer;
 }
 

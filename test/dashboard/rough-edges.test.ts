@@ -22,7 +22,7 @@ interface El {
   tagName: string;
   __mark?: string;
 }
-declare const document: { activeElement: El | null; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
+declare const document: { activeElement: El | null; cookie: string; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
 declare const window: { __axe?: unknown };
 declare const location: { hash: string };
 declare function getComputedStyle(element: El): { outlineStyle: string };
@@ -152,12 +152,66 @@ test.serial('a failed add: no unhandled rejection, the error shown once in words
   t.regex(text, /does not exist or is not reachable/);
   t.notRegex(text, /validation_error/);
   t.regex(text, /✗ cloning/, 'the failing stage is marked');
+  t.is(await form.locator('.stage-bars li.failed').getAttribute('data-stage'), 'cloning', 'its bar too');
+  t.is(await form.locator('.stage-bars li.skipped').count(), 2, 'parsing and indexing were not reached');
   await page.waitForTimeout(300);
   t.deepEqual(web.problems.slice(before), [], 'no unhandled rejection or console error');
   await remove.click();
   await page.getByText('The failed job was removed.').waitFor();
   const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs')).json())) as { jobs: Array<{ libraryId: string }> };
   t.false(jobs.some((j) => j.libraryId === '/acme/missing'));
+});
+
+test.serial('a failed add is tried again with the same request: at once without a token, and a typed token is asked for again (never kept)', async (t) => {
+  // Without a token: the repository appears after the first attempt failed; "Try again" makes the same add.
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/later`);
+  await page.getByLabel('Skip version filtering').check();
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  const form = page.locator('form', { hasText: 'Git repository' });
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  createRepo(git.root, 'acme/later', [{ files: { 'README.md': '# Later\n\nA library that arrived late.\n', 'docs/guide.md': GUIDE } }]);
+  await page.getByLabel('Skip version filtering').uncheck(); // the retry uses the job's request, not the form's state
+  await form.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('.alert.ok', { hasText: 'Open /acme/later' }).waitFor({ timeout: 90_000 });
+  t.true(await page.getByLabel('Skip version filtering').isChecked(), 'the request was put back as made');
+  const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs?limit=20')).json())) as { jobs: Array<{ id: string; libraryId: string; kind: string; state: string }> };
+  const later = jobs.filter((j) => j.libraryId === '/acme/later');
+  t.is(later.length, 2);
+  t.deepEqual(later.map((j) => [j.kind, j.state]).sort(), [['add-repo', 'failed'], ['add-repo', 'finalized']]);
+
+  // With a typed token: the job's record keeps no token, and trying again asks for it.
+  const secret = 'typed-secret-4242';
+  await go('/add');
+  await page.getByLabel('Repository URL').fill(`${git.url}/acme/hidden`);
+  await page.getByLabel('Access token (optional)').fill(secret);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  const jobLink = form.locator('a.mono').first();
+  const failedId = ((await jobLink.textContent()) ?? '').trim();
+  const record = (await page.evaluate(async (id) => (await fetch(`/v2/jobs/${id}`)).text(), failedId)) as string;
+  t.false(record.includes(secret), 'the token is not in the job');
+  t.like(JSON.parse(record).retryAdd, { docsRepoUrl: `${git.url}/acme/hidden`, host: 'github', tokenGiven: true, private: false });
+  await go(`/jobs/${failedId}`);
+  await page.getByRole('button', { name: 'Try the add again' }).click();
+  await page.getByRole('heading', { name: 'Add a library' }).waitFor();
+  await page.getByText('enter it again').waitFor();
+  t.is(await page.getByLabel('Repository URL').inputValue(), `${git.url}/acme/hidden`);
+  t.is(await page.getByLabel('Access token (optional)').inputValue(), '');
+  t.is(await page.evaluate(() => (document.activeElement as unknown as { name?: string } | null)?.name), 'gitToken', 'the token field has focus');
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  t.true(await page.getByLabel('Access token (optional)').evaluate((el) => !(el as unknown as { validity: { valid: boolean } }).validity.valid), 'the add is not sent without the token');
+  await page.getByLabel('Access token (optional)').fill(secret);
+  await page.getByRole('button', { name: 'Add repository' }).click();
+  await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
+  const retriedId = ((await form.locator('a.mono').first().textContent()) ?? '').trim();
+  t.not(retriedId, failedId, 'a new job');
+  t.true(web.problems.every((p) => !p.includes(secret)));
+  // Leave the catalogue as the later tests expect it (one library).
+  const csrf = { 'X-CSRF-Token': (await page.evaluate(() => document.cookie.match(/shelfmark_csrf=([^;]+)/)?.[1])) ?? '' };
+  for (const target of [...[failedId, retriedId, ...later.map((j) => j.id)].map((id) => `/v2/jobs/${id}`), '/v2/libraries/acme/later']) {
+    t.is(await page.evaluate(async ([u, headers]) => (await fetch(u, { method: 'DELETE', headers })).status, [target, csrf] as const), 200, target);
+  }
 });
 
 test.serial('progress counts files done against files to do; the files the filter left out are counted apart', async (t) => {
@@ -210,6 +264,64 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
     await page.getByText(/was removed from the list/).waitFor();
     t.is(await server.test.services.jobs.get(job._id), null);
   } finally {
+    worker.start();
+  }
+});
+
+test.serial('progress bars by stage: patched in place as a job moves through its stages, the failing stage marked, polling stops when it ends', async (t) => {
+  const worker = server.test.services.worker;
+  if (!worker) return t.fail('no in-process worker');
+  await worker.stop();
+  const jobs = server.test.services.jobs;
+  const job = await jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  // The queue's own API, as a worker drives it: claim, report stages and progress, fail.
+  const owner = 'test-owner';
+  const claimed = await jobs.claim(owner, 60_000);
+  const bar = (stage: string) => page.locator(`tr[data-id="${job._id}"] li[data-stage="${stage}"] progress`);
+  const barValue = async (stage: string) => Number(await bar(stage).evaluate((el) => (el as unknown as { value: number }).value));
+  try {
+    t.is(claimed?._id, job._id);
+    await jobs.update(job._id, owner, { state: 'parsing', progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0 } });
+    await go('/jobs?state=running'); // (a new hash: the page may already show #/jobs)
+    await page.getByText('Following running jobs').waitFor();
+    const link = page.locator(`a[href="#/jobs/${job._id}"]`);
+    await link.focus();
+    await link.evaluate((el) => ((el as unknown as El).__mark = 'kept'));
+    t.is(await barValue('cloning'), 1, 'cloning is done');
+    t.is(await barValue('parsing'), 4);
+    t.is(await bar('parsing').getAttribute('aria-label'), 'Parsing: 4 of 10 files');
+    t.is(await bar('indexing').getAttribute('aria-label'), 'Indexing: waiting');
+
+    await jobs.update(job._id, owner, { state: 'indexing', progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20 } });
+    await page.waitForFunction((id) => document.querySelector(`tr[data-id="${id}"] li[data-stage="indexing"] progress[aria-label="Indexing: 20 of 80 snippets"]`) !== null, job._id);
+    t.is(await barValue('parsing'), 10, 'parsing is full once done');
+    t.is(await barValue('indexing'), 20);
+    t.is(await page.evaluate(() => document.activeElement?.__mark), 'kept', 'focus stays on the same link while bars change');
+
+    // The job's own page: a labelled bar per stage with words beside it.
+    await go(`/jobs/${job._id}`);
+    const bars = page.getByRole('list', { name: 'Progress by stage' });
+    await bars.waitFor();
+    t.regex((await bars.textContent()) ?? '', /Parsing.*done · 10 files.*Indexing.*20 of 80 snippets/);
+
+    await jobs.finish(job._id, owner, 'failed', { error: 'The index refused the write.', errorCode: 'internal_error' });
+    const failed = page.locator('.stage-bars li.failed');
+    await failed.waitFor({ timeout: 10_000 });
+    t.is(await failed.getAttribute('data-stage'), 'indexing', 'the failing stage is marked');
+    t.regex((await failed.textContent()) ?? '', /✗ failed here · 20 of 80 snippets/);
+    t.is(await page.locator('.stage-bars li.done').count(), 2);
+    await web.shot('21-job-failed-stage-bars');
+    const after = hits.length;
+    await page.waitForTimeout(2500);
+    t.is(hits.slice(after).filter((u) => u.startsWith('/v2/jobs')).length, 0, 'the job page stops polling once the job has ended');
+
+    await go('/jobs?state=failed');
+    await page.locator(`tr[data-id="${job._id}"] li.failed[data-stage="indexing"]`).waitFor();
+    t.true((await page.getByText('Nothing is running').count()) > 0);
+  } finally {
+    // A job left running would keep its library's build slot from the next test.
+    if ((await jobs.get(job._id))?.finishedAt == null) await jobs.finish(job._id, owner, 'cancelled', {}).catch(() => undefined);
+    await jobs.remove(job._id).catch(() => undefined);
     worker.start();
   }
 });
@@ -379,7 +491,7 @@ test.serial('policies: library autocomplete from the catalogue, and a preview of
   await page.getByText('Choose a library id like /owner/repo.').waitFor();
 });
 
-test.serial('usage by key, team and channel, and questions that found nothing linked to their library', async (t) => {
+test.serial('usage by key, team and channel, and questions that found nothing or were answered weakly, linked to their library', async (t) => {
   const ask = (query: string) => fetch(`${url}/v2/context?${new URLSearchParams({ libraryId: '/acme/gadgets', query, type: 'json' })}`, { headers: { Authorization: `Bearer ${admin.key}` } });
   t.is((await ask('how do I make a gadget?')).status, 200);
   t.is((await ask('zyxwvut qqqqq')).status, 404);
@@ -393,8 +505,24 @@ test.serial('usage by key, team and channel, and questions that found nothing li
   const question = gaps.getByRole('link', { name: 'zyxwvut qqqqq' });
   await question.waitFor();
   t.is(await gaps.getByRole('link', { name: '/acme/gadgets' }).first().getAttribute('href'), '#/library/acme/gadgets');
+  // Weak answers are judged against the library's own questions: five that its docs answer
+  // well, and one whose words the docs do not use but for the library's name.
+  for (const q of ['makeGadget', 'make a gadget', 'gadget size', 'import makeGadget from gadgets', 'gadgets guide']) t.is((await ask(q)).status, 200, q);
+  const weakQuestion = 'gadget walrus quokka zeppelin harpsichord'; // only the library's own name matches
+  t.is((await ask(weakQuestion)).status, 200, 'a weak question is still answered');
+  await go('/usage?days=7');
+  const weak = page.locator('section', { has: page.getByRole('heading', { name: 'Questions answered weakly' }) });
+  const weakLink = weak.getByRole('link', { name: weakQuestion });
+  await weakLink.waitFor();
+  t.is(await weak.getByRole('link', { name: '/acme/gadgets' }).first().getAttribute('href'), '#/library/acme/gadgets');
+  t.regex((await weak.textContent()) ?? '', /\d+%/);
+  t.is(await weak.getByRole('link', { name: 'make a gadget' }).count(), 0, 'a well-answered question is not listed');
   await web.shot('27-usage-breakdown');
-  await question.click();
+  await weakLink.click();
+  await page.getByRole('heading', { name: 'Playground' }).waitFor();
+  t.is(await page.getByLabel('Question').inputValue(), weakQuestion);
+  await go('/usage?days=30');
+  await page.locator('section', { has: page.getByRole('heading', { name: 'Questions that found nothing' }) }).getByRole('link', { name: 'zyxwvut qqqqq' }).click();
   await page.getByRole('heading', { name: 'Playground' }).waitFor();
   t.is(await page.getByLabel('Question').inputValue(), 'zyxwvut qqqqq');
 });
@@ -448,6 +576,22 @@ test.serial('axe-core finds no serious or critical violations on any page', asyn
   await page.context().clearCookies();
   await go('/login');
   found.push(...(await axe('/login')));
+  // The forced change of credentials (a user whose initial password must be changed), as
+  // first shown and with the error a mismatched repeat gives.
+  const forced = { username: `f${Date.now().toString(36)}`, password: 'initial-pass-1' };
+  await server.test.services.users.create({ ...forced, role: 'member', mustChangePassword: true });
+  await signIn(forced.username, forced.password);
+  await page.getByRole('heading', { name: 'Change your credentials' }).waitFor();
+  found.push(...(await axe('/change-credentials')));
+  await page.getByLabel('Current password').fill(forced.password);
+  await page.getByLabel('New password', { exact: true }).fill('another-pass-2');
+  await page.getByLabel('Repeat the new password').fill('another-pass-3');
+  await page.getByRole('button', { name: 'Change credentials' }).click();
+  await page.getByText('The two new passwords differ.').waitFor();
+  found.push(...(await axe('/change-credentials with an error')));
+  await web.shot('29-change-credentials-error');
+  await page.context().clearCookies();
+  await go('/login');
   t.deepEqual(found, []);
   // The check can fail: a button without a name is a critical violation.
   await page.evaluate(`document.querySelector('main').append(Object.assign(document.createElement('button'), { type: 'button' }))`);

@@ -160,7 +160,7 @@ test.serial('a refresh with no change writes nothing and keeps the served genera
   const jobs = await app.services.jobs.list({ libraryId: '/acme/gadgets', limit: 1 });
   const job = await app.request.get(`/v2/jobs/${jobs[0]._id}`).set(auth());
   t.is(job.body.state, 'finalized');
-  t.like(job.body.progress, { snippets: 0, filesAdded: 0, filesChanged: 0, filesRemoved: 0 });
+  t.like(job.body.progress, { snippetsIndexed: 0, filesAdded: 0, filesChanged: 0, filesRemoved: 0 });
   t.true(job.body.log.some((l: { message: string }) => /nothing written/.test(l.message)));
   const after = (await app.services.libraries.get('/acme/gadgets', { fresh: true }))?.versions.find((v) => v.version === 'latest');
   t.is(after?.generation, before?.generation);

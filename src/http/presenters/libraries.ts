@@ -7,6 +7,14 @@ import type { LibraryRecord } from '../../store/models/library';
 import type { JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
+import type { AddRequestEcho } from '../../indexing/pipeline/git-job';
+
+/** A failed add's request, field by field; none for a repository on this server's disk. */
+function presentRetryAdd(echo: AddRequestEcho | undefined) {
+  if (!echo || !presentedRepoUrl(echo.docsRepoUrl)) return null;
+  const { host, docsRepoUrl, private: isPrivate, skipVersionFiltering, generateDocs, tokenGiven } = echo;
+  return { host, docsRepoUrl, private: isPrivate, skipVersionFiltering, generateDocs, tokenGiven };
+}
 
 export function presentLibrary(lib: LibraryRecord) {
   const latest = lib.versions.find((v) => v.version === 'latest');
@@ -60,6 +68,8 @@ export function presentJob(job: JobRecord, withLog: boolean) {
     error: internal ? `Indexing failed with an internal error; the server log has the details (job ${job._id}).` : job.error && hideServerPaths(job.error),
     errorCode: job.errorCode ?? null,
     failedStage: job.state === 'failed' ? (job.failedStage ?? null) : null,
+    // An add that did not finish leaves no library to refresh: this is the add to make again.
+    retryAdd: job.kind === 'add-repo' && (job.state === 'failed' || job.state === 'cancelled') ? presentRetryAdd((job.params as { addRequest?: AddRequestEcho }).addRequest) : null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

@@ -44,6 +44,21 @@ export interface GitJobParams {
   linkBase?: string;
   /** Upstream ref per version (a list: MongoDB keys cannot contain dots, FerretDB has no nested arrays). */
   linkRefs?: { version: string; ref: string }[];
+  /** The add request as made (an add-repo job; not read by the worker): the dashboard's "try again". */
+  addRequest?: AddRequestEcho;
+}
+
+/**
+ * What a failed add needs to be made again, without its secret: a token typed for it is not
+ * kept (tokenGiven says one must be typed again), and credentials in the URL are dropped.
+ */
+export interface AddRequestEcho {
+  host: GitHost;
+  docsRepoUrl: string;
+  private: boolean;
+  skipVersionFiltering: boolean;
+  generateDocs: boolean;
+  tokenGiven: boolean;
 }
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */
@@ -105,7 +120,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     // changed options take effect).
     if (job.kind === 'refresh' && previous && previous.generation > 0 && previous.commit === commit.sha() && previousHashes.size > 0 && change.added + change.changed + change.removed === 0) {
       ctx.log('info', `no change since the build of commit ${commit.sha().slice(0, 12)}: nothing written`);
-      await ctx.progress({ filesReused: unchanged.length, snippets: 0 });
+      await ctx.progress({ filesReused: unchanged.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
       await afterBuild(ctx, deps, params, config, tags);
       return;
     }
@@ -209,7 +224,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
             ? { title: config?.projectTitle ?? described.title ?? repoName, description: config?.description ?? described.description ?? '', branch: defaultBranch }
             : {},
       },
-      (written) => void ctx.progress({ snippets: written }),
+      // snippets stays the total, so the indexing stage has a bar of its own
+      (written) => void ctx.progress({ snippetsIndexed: written }),
     );
     ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
 

@@ -22,8 +22,9 @@ export interface JobRecord {
   /** Why it ran; missing on jobs made before triggers were recorded (= manual). */
   trigger?: JobTrigger;
   /**
-   * `snippets`: snippets written. `filesAdded/Changed/Removed`: the doc files that differ
-   * from the version's previous build (all added on a first build; missing on older jobs).
+   * `snippets`: found by parsing (the build's total); `snippetsIndexed`: written to the index
+   * so far. `filesAdded/Changed/Removed`: the doc files that differ from the version's
+   * previous build (all added on a first build; missing on older jobs).
    */
   progress: {
     filesTotal: number;
@@ -31,6 +32,7 @@ export interface JobRecord {
     filesSkipped: number;
     filesReused: number;
     snippets: number;
+    snippetsIndexed?: number;
     /** Snippets with a vector so far (from the vector cache or embedded now); 0 with embeddings off. */
     snippetsEmbedded: number;
     filesAdded?: number;
@@ -79,6 +81,7 @@ const jobSchema = new Schema<JobRecord>(
       filesAdded: { type: Number, default: 0 },
       filesChanged: { type: Number, default: 0 },
       filesRemoved: { type: Number, default: 0 },
+      snippetsIndexed: { type: Number, default: 0 },
     },
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
     params: { type: Schema.Types.Mixed, default: {} },

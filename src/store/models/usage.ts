@@ -29,6 +29,9 @@ export interface UsageQueryRecord {
   count: number;
   /** Times the query found nothing. */
   zero?: number;
+  /** Sum of the answers' top scores per query term, and how many answers it sums (low-score questions). */
+  scoreSum?: number;
+  scored?: number;
   writer: string;
 }
 
@@ -58,6 +61,8 @@ const usageQuerySchema = new Schema<UsageQueryRecord>(
     query: { type: String, required: true },
     count: { type: Number, default: 0 },
     zero: { type: Number, default: 0 },
+    scoreSum: { type: Number, default: 0 },
+    scored: { type: Number, default: 0 },
     writer: { type: String, default: '' },
   },
   { collection: 'usage_queries', versionKey: false },

@@ -42,7 +42,7 @@ export const CREDENTIALS = {
 export const USAGE = {
   summary: '/admin/usage',
   metrics: '/libs/metrics',
-  readSummary: (body) => ({ days: body.days, perDay: body.perDay ?? [], topLibraries: body.topLibraries ?? [], totals: body.totals, byKey: body.byKey ?? [], byTeam: body.byTeam ?? [], zeroResultQueries: body.zeroResultQueries ?? [] }),
+  readSummary: (body) => ({ days: body.days, perDay: body.perDay ?? [], topLibraries: body.topLibraries ?? [], totals: body.totals, byKey: body.byKey ?? [], byTeam: body.byTeam ?? [], zeroResultQueries: body.zeroResultQueries ?? [], lowScoreQueries: body.lowScoreQueries ?? [] }),
 };
 
 /** /v2/policies?teamId=: { teamId, libraryFilters, searchFilterApplied }. */

@@ -52,6 +52,7 @@ export function mountSettingsRoutes(router: Router, services: Services, chain: M
       byKey: breakdown.byKey.map((k) => ({ ...k, keyId: k.id, name: keyInfo.get(k.id)?.name ?? null, prefix: keyInfo.get(k.id)?.prefix ?? null, userId: keyInfo.get(k.id)?.userId ?? null })),
       byTeam: breakdown.byTeam.map((t) => ({ ...t, teamId: t.id, name: teamName.get(t.id) ?? null })),
       zeroResultQueries: breakdown.zeroResultQueries.map((q) => ({ ...q, libraryId: clientLibraryId(q.libraryId) })),
+      lowScoreQueries: breakdown.lowScoreQueries.map((q) => ({ ...q, libraryId: clientLibraryId(q.libraryId) })),
     };
   });
 }

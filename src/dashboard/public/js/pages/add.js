@@ -15,13 +15,23 @@ const HOSTS = [
   ['git', 'Other Git server (allow-listed)'],
 ];
 
-export async function renderAdd({ root, signal }) {
+export async function renderAdd({ root, query, signal }) {
   // The hosts' base URLs (to tell the host from a pasted URL) and the allowed prefixes.
   const hosts = await get('/add/hosts', undefined, { signal }).catch((error) => {
     if (error?.name === 'AbortError') throw error;
     return { hosts: [], allowedPrefixes: [] };
   });
-  mount(root, ...page('Add a library', h('div.grid2', repoForm(signal, hosts), openapiForm(signal))));
+  const repo = repoForm(signal, hosts);
+  mount(root, ...page('Add a library', h('div.grid2', repo.form, openapiForm(signal))));
+  // #/add?retry=<job id>: a failed add's request, put back in the form (its token typed again).
+  const retryOf = query?.get('retry');
+  if (retryOf) {
+    const job = await get(`/jobs/${encodeURIComponent(retryOf)}`, undefined, { signal }).catch((error) => {
+      if (error?.name === 'AbortError') throw error;
+      return null;
+    });
+    if (job?.retryAdd) repo.prefill(job.retryAdd, { submit: false });
+  }
 }
 
 /** The host a repository URL belongs to: a configured host's base URL, else "git" (allow-listed servers). */
@@ -42,7 +52,7 @@ export function detectHost(value, hosts) {
 }
 
 /** Runs an add call and shows the job's live progress in `slot` until it answers. */
-async function submitAndFollow(slot, call, signal, { kind }) {
+async function submitAndFollow(slot, call, signal, { kind, onRetry }) {
   const live = h('div', { 'aria-live': 'polite' });
   let job;
   let done;
@@ -89,7 +99,9 @@ async function submitAndFollow(slot, call, signal, { kind }) {
           mount(slot, h('div.alert.info', { role: 'status' }, 'The failed job was removed.'));
         }, { errorSlot: live }));
         mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(last.id) }, last.id), ` for ${last.libraryId}:`), live);
-        mount(live, jobSummary(last), h('div.actions', remove));
+        // A failed add left no library behind: trying again is the same add, made again.
+        const again = onRetry && last.retryAdd ? h('button', { type: 'button', onclick: () => onRetry(last.retryAdd) }, 'Try again') : null;
+        mount(live, jobSummary(last), h('div.actions', again, remove));
       } else {
         mount(slot);
         slot.prepend(errorBox(error));
@@ -124,6 +136,7 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
   const generate = checkbox('Generate docs from source code', { name: 'generateDocs' }, 'Builds snippets from exported functions, classes and types with their doc comments.');
   const result = h('div');
   const submit = h('button', { type: 'submit' }, 'Add repository');
+  const again = h('p.hint', { 'aria-live': 'polite' });
   const form = h(
     'form.panel',
     { 'aria-labelledby': 'add-repo-title' },
@@ -136,20 +149,46 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
     tokenField,
     skip,
     generate,
+    again,
     h('div.actions', submit),
     result,
   );
+  /**
+   * Puts a failed add's request back in the form. A token typed for it was not kept, so the
+   * user is asked for it again; without one, `submit` sends the add straight away.
+   */
+  const prefill = (request, { submit: send }) => {
+    url.value = request.docsRepoUrl;
+    host.value = request.host;
+    chosenByHand = true;
+    isPrivate.querySelector('input').checked = request.private === true;
+    skip.querySelector('input').checked = request.skipVersionFiltering === true;
+    generate.querySelector('input').checked = request.generateDocs === true;
+    token.value = '';
+    if (request.tokenGiven) {
+      token.required = true;
+      again.textContent = 'The add is filled in as before. It used an access token, which is never kept: enter it again, then add.';
+      token.focus();
+    } else if (send) {
+      form.requestSubmit();
+    } else {
+      again.textContent = 'The add is filled in as before: check it, then add.';
+      submit.focus();
+    }
+  };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    token.required = false;
+    again.textContent = '';
     const body = { docsRepoUrl: url.value.trim() };
     if (token.value) body.gitToken = token.value;
     if (isPrivate.querySelector('input').checked) body.private = true;
     if (skip.querySelector('input').checked) body.skipVersionFiltering = true;
     if (generate.querySelector('input').checked) body.generateDocs = true;
-    await busy(submit, () => submitAndFollow(result, () => post(`/add/repo/${encodeURIComponent(host.value)}`, body, { signal }), signal, { kind: 'add-repo' }), { label: 'Adding…' });
+    await busy(submit, () => submitAndFollow(result, () => post(`/add/repo/${encodeURIComponent(host.value)}`, body, { signal }), signal, { kind: 'add-repo', onRetry: (request) => prefill(request, { submit: true }) }), { label: 'Adding…' });
     token.value = '';
   });
-  return form;
+  return { form, prefill };
 }
 
 function openapiForm(signal) {

@@ -47,17 +47,67 @@ function stageList(job) {
   );
 }
 
+const WORK_STAGES = ['cloning', 'parsing', 'indexing'];
+const STAGE_NAMES = { cloning: 'Cloning', parsing: 'Parsing', indexing: 'Indexing' };
+
+/**
+ * Each working stage as { stage, status, value, max, detail }: status is done, running,
+ * failed, stopped (a cancelled job's last stage), waiting or skipped (not reached by a job
+ * that ended early); value is null while a running stage has no measure yet (the bar is then
+ * indeterminate). Parsing is measured in files (parsed + reused of the files to parse),
+ * indexing in snippets (written of found).
+ */
+export function stageProgress(job) {
+  const p = job.progress ?? {};
+  const { done: filesDone, total: filesTotal } = fileCounts(job);
+  const snippets = p.snippets ?? 0;
+  const indexed = Math.min(p.snippetsIndexed ?? 0, snippets);
+  // How far the job got: the stage it is in, failed in, or (cancelled) the last it measurably reached.
+  let at;
+  if (job.state === 'finalized') at = WORK_STAGES.length;
+  else if (job.state === 'failed') at = WORK_STAGES.indexOf(job.failedStage ?? '');
+  else if (job.state === 'cancelled') at = indexed > 0 ? 2 : filesTotal > 0 || snippets > 0 ? 1 : 0;
+  else at = WORK_STAGES.indexOf(job.state); // queued: -1
+  const ended = TERMINAL_JOB_STATES.includes(job.state);
+  const measure = {
+    cloning: { value: null, max: 1, unit: null },
+    parsing: { value: filesTotal ? filesDone : null, max: Math.max(filesTotal, 1), unit: filesTotal ? `${formatNumber(filesDone)} of ${formatNumber(filesTotal)} files` : null },
+    indexing: { value: snippets ? indexed : null, max: Math.max(snippets, 1), unit: snippets ? `${formatNumber(indexed)} of ${formatNumber(snippets)} snippets` : null },
+  };
+  return WORK_STAGES.map((stage, i) => {
+    const m = measure[stage];
+    if (i < at) return { stage, status: 'done', value: m.max, max: m.max, detail: stage === 'cloning' ? 'done' : `done${m.unit ? ` · ${m.unit.replace(/^[\d,]+ of /, '')}` : ''}` };
+    if (i === at && job.state === 'failed') return { stage, status: 'failed', value: m.value ?? 0, max: m.max, detail: `failed here${m.unit ? ` · ${m.unit}` : ''}` };
+    if (i === at && job.state === 'cancelled') return { stage, status: 'stopped', value: m.value ?? 0, max: m.max, detail: `cancelled${m.unit ? ` · ${m.unit}` : ''}` };
+    if (i === at) return { stage, status: 'running', value: m.value, max: m.max, detail: m.unit ?? 'under way' };
+    return { stage, status: ended || job.state === 'failed' ? 'skipped' : 'waiting', value: 0, max: m.max, detail: ended ? 'not reached' : 'waiting' };
+  });
+}
+
+/** A bar per working stage; `compact` (the jobs list) leaves the words to a tooltip and the accessible name. */
+export function stageBars(job, { compact = false } = {}) {
+  return h(
+    compact ? 'ul.stage-bars.compact' : 'ul.stage-bars',
+    { 'aria-label': 'Progress by stage' },
+    stageProgress(job).map(({ stage, status, value, max, detail }) => {
+      const label = `${STAGE_NAMES[stage]}: ${detail}`;
+      const bar = h('progress', { max, 'aria-label': label, title: compact ? label : undefined });
+      if (value !== null) bar.value = Math.min(value, max); // no value: an indeterminate bar
+      return h(`li.${status}`, { 'data-stage': stage }, compact ? null : h('span.stage-name', STAGE_NAMES[stage]), bar, compact ? h('span.visually-hidden', label) : h('span.small.stage-detail', status === 'failed' ? `✗ ${detail}` : detail));
+    }),
+  );
+}
+
 /** The live part of a job: stage, progress bar, counts, error (shown once, here). */
 export function jobSummary(job) {
   const p = job.progress ?? {};
-  const { done, total } = fileCounts(job);
   const terminal = TERMINAL_JOB_STATES.includes(job.state);
   return h(
     'div.spaced',
     h('p', 'State: ', stateBadge(job.state), job.attempts > 1 ? h('span.small.muted', ` (attempt ${job.attempts})`) : null),
     stageList(job),
-    h('progress', { max: Math.max(total, 1), value: Math.min(done, Math.max(total, 1)), 'aria-label': 'Files processed' }),
-    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets written${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
+    stageBars(job),
+    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
     job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${job.failedStage}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );
@@ -78,7 +128,7 @@ const COLUMNS = [
   { label: 'Version', cell: (j) => j.version },
   { label: 'Kind', cell: (j) => [j.kind, j.trigger && j.trigger !== 'manual' ? h('div.small.muted', `by ${j.trigger}`) : null] },
   { label: 'State', live: true, cell: (j) => [stateBadge(j.state), j.failedStage ? h('span.small', ` at ${j.failedStage}`) : null] },
-  { label: 'Progress', live: true, cell: (j) => progressText(j) },
+  { label: 'Progress', live: true, cell: (j) => [stageBars(j, { compact: true }), h('span.small', progressText(j))] },
   { label: 'Created', cell: (j) => formatDate(j.createdAt) },
   { label: 'Finished', live: true, cell: (j) => formatDate(j.finishedAt) },
 ];
@@ -95,7 +145,7 @@ function patchRows(tbody, jobs, actions) {
   const existing = new Map([...tbody.children].map((tr) => [tr.dataset.id, tr]));
   let previous = null;
   for (const job of jobs) {
-    const signature = JSON.stringify([job.state, job.failedStage, job.progress, job.finishedAt]);
+    const signature = JSON.stringify([job.state, job.failedStage, job.progress, job.finishedAt]); // progress includes snippetsIndexed
     let tr = existing.get(job.id);
     if (!tr) {
       tr = tableRow(columns, job);
@@ -105,7 +155,8 @@ function patchRows(tbody, jobs, actions) {
         if (!c.live) return;
         const td = tr.children[i];
         const fresh = tableRow([c], job).firstChild;
-        if (td.textContent !== fresh.textContent || c.label === 'Actions') td.replaceWith(fresh);
+        // innerHTML, not text: a bar's value is an attribute (no live cell holds a focusable control but Actions)
+        if (td.innerHTML !== fresh.innerHTML || c.label === 'Actions') td.replaceWith(fresh);
       });
     }
     tr.dataset.sig = signature;
@@ -242,8 +293,13 @@ export async function renderJob({ root, params, signal }) {
     flash('ok', 'The job was removed from the list.', { next: true });
     navigate('/jobs');
   }, { errorSlot: errors }));
-  // Running again is a refresh of the same library version (a new job).
+  // Running again is a refresh of the same library version (a new job); a failed add left no
+  // library to refresh, so its request goes back to the add form (a token typed again there).
   retry.addEventListener('click', () => busy(retry, async () => {
+    if (current.retryAdd) {
+      navigate(`/add?retry=${encodeURIComponent(id)}`);
+      return;
+    }
     const libraryName = current.version && current.version !== 'latest' ? `${current.libraryId}/${current.version}` : current.libraryId;
     const before = new Set(((await get('/jobs', { limit: 50 }, { signal })).jobs ?? []).map((j) => j.id));
     const done = post('/refresh', { libraryName }, { signal });
@@ -280,7 +336,8 @@ export async function renderJob({ root, params, signal }) {
     }
     const moveFocus = [cancel, retry, remove].includes(document.activeElement) && document.activeElement;
     cancel.hidden = terminal;
-    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi';
+    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind === 'add-repo' && !job.retryAdd);
+    retry.textContent = job.retryAdd ? 'Try the add again' : 'Run again';
     remove.hidden = !terminal;
     if (moveFocus && moveFocus.hidden) (retry.hidden ? remove : retry).focus();
     return !terminal;

@@ -33,13 +33,24 @@ function callerTables(summary) {
       h('section.panel', h('h2', 'By team'),
         table([{ label: 'Team', cell: (tm) => h('a', { href: `#/teams/${encodeURIComponent(tm.teamId)}` }, tm.name ?? tm.teamId) }, { label: 'Requests', num: true, cell: (tm) => formatNumber(tm.requests) }, ...channelColumns], summary.byTeam, { empty: 'No requests by team members in this period.' })),
     ),
-    h('section.panel', h('h2', 'Questions that found nothing'),
-      h('p.small.muted', 'Each one is a gap: the library lacks the page, or the question uses other words than its docs.'),
-      table([
-        { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
-        { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
-        { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
-      ], summary.zeroResultQueries, { empty: 'Every question found something in this period.' }),
+    h('div.grid2',
+      h('section.panel', { 'aria-labelledby': 'usage-zero' }, h('h2', { id: 'usage-zero' }, 'Questions that found nothing'),
+        h('p.small.muted', 'Each one is a gap: the library lacks the page, or the question uses other words than its docs.'),
+        table([
+          { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
+          { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
+          { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
+        ], summary.zeroResultQueries, { empty: 'Every question found something in this period.' }),
+      ),
+      h('section.panel', { 'aria-labelledby': 'usage-low' }, h('h2', { id: 'usage-low' }, 'Questions answered weakly'),
+        h('p.small.muted', 'Answered, but their best match scored under half of what a typical question to the same library scores: the docs may only touch on them.'),
+        table([
+          { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
+          { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
+          { label: 'Score vs. typical', num: true, cell: (q) => `${Math.round(q.relativeScore * 100)}%` },
+          { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
+        ], summary.lowScoreQueries, { empty: 'No weak answers in this period (a library needs a few different questions before one can stand out).' }),
+      ),
     ),
   ];
 }
