@@ -281,7 +281,7 @@ test.serial('progress bars by stage: patched in place as a job moves through its
   const barValue = async (stage: string) => Number(await bar(stage).evaluate((el) => (el as unknown as { value: number }).value));
   try {
     t.is(claimed?._id, job._id);
-    await jobs.update(job._id, owner, { state: 'parsing', progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0 } });
+    await jobs.update(job._id, owner, { state: 'parsing', progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0, snippetsEmbedded: 0 } });
     await go('/jobs?state=running'); // (a new hash: the page may already show #/jobs)
     await page.getByText('Following running jobs').waitFor();
     const link = page.locator(`a[href="#/jobs/${job._id}"]`);
@@ -292,7 +292,7 @@ test.serial('progress bars by stage: patched in place as a job moves through its
     t.is(await bar('parsing').getAttribute('aria-label'), 'Parsing: 4 of 10 files');
     t.is(await bar('indexing').getAttribute('aria-label'), 'Indexing: waiting');
 
-    await jobs.update(job._id, owner, { state: 'indexing', progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20 } });
+    await jobs.update(job._id, owner, { state: 'indexing', progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20, snippetsEmbedded: 0 } });
     await page.waitForFunction((id) => document.querySelector(`tr[data-id="${id}"] li[data-stage="indexing"] progress[aria-label="Indexing: 20 of 80 snippets"]`) !== null, job._id);
     t.is(await barValue('parsing'), 10, 'parsing is full once done');
     t.is(await barValue('indexing'), 20);
