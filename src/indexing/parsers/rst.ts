@@ -2,7 +2,8 @@
  * reStructuredText (.rst), scanned line by line. Section titles by adornment (levels in order
  * of first appearance), code directives, `::` literal blocks and `>>>` doctest blocks as
  * code; admonitions, version notes and API object directives kept as prose; tables of
- * contents, images, autodoc and includes dropped; roles rendered as text. There is no
+ * contents, images and includes dropped (autodoc is expanded before parsing, into
+ * `.. shelfmark:api::` entries: includes/autodoc.ts); roles rendered as text. There is no
  * maintained JavaScript reST parser, and a snippet splitter needs far less than docutils.
  */
 import type { ParsedSnippet, SourceDocument } from '../types';
@@ -152,6 +153,12 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   const argument = directive[2] ?? '';
   const content = directiveContent(lines.slice(i + 1, end));
   const line = lines[i].line;
+  if (name === 'shelfmark:api') {
+    const entry = apiEntry(argument);
+    if (entry) blocks.push({ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: entry.description } });
+    blocks.push(...parseRst(content, ctx, false));
+    return end;
+  }
   switch (classifyDirective(name)) {
     case 'highlight':
       ctx.highlight = /^(none|default|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);
@@ -184,6 +191,17 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
       break;
   }
   return end;
+}
+
+/** An API entry written by includes/autodoc.ts (JSON on the directive's line), or undefined. */
+function apiEntry(argument: string): { title: string; description: string; code: string; language: string } | undefined {
+  try {
+    const e = JSON.parse(argument) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    return str(e.code) === '' ? undefined : { title: str(e.title), description: str(e.description), code: str(e.code), language: str(e.language) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** A directive's body without its option lines, dedented, blank lines around it removed. */
