@@ -39,6 +39,8 @@ const FILES: Record<string, string> = {
     'def _hidden():',
     '    """Private."""',
   ].join('\n'),
+  'src/tiny/errors.py': 'from tiny._errors import *  # noqa\n',
+  'src/tiny/_errors.py': 'class TinyError(Exception):\n    """Raised when a request cannot be served."""\n',
   'ext/tiny_ext.py': 'def extend(app):\n    """Adds the extension to an app."""\n',
 };
 
@@ -90,11 +92,15 @@ test('autofunction and automethod through aliases, currentmodule and a conf.py s
     '',
     '.. autofunction:: tiny_ext.extend',
     '',
+    '.. module:: tiny.errors',
+    '',
+    '.. autoexception:: TinyError',
+    '',
   ].join('\n');
   const out = await expand('docs/helpers.rst', text);
   t.deepEqual(out.problems, []);
   const code = parseDocument({ path: 'docs/helpers.rst', text: out.text }).filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => s.title), ['url_for()', 'redirect()', 'Tiny.route()', 'extend()']);
+  t.deepEqual(code.map((s) => s.title), ['url_for()', 'redirect()', 'Tiny.route()', 'extend()', 'class TinyError']);
   t.is(code[0].code, 'def url_for(endpoint: str, **values) -> str:');
   t.is(code[0].description, 'Builds a URL to the given endpoint.');
   t.is(code[3].description, 'Adds the extension to an app.');

@@ -12,7 +12,8 @@
  * (`.. module::`/`.. currentmodule::`/`.. automodule::` before it), with the class of an
  * enclosing `autoclass` for members. Module files are looked for under the repository root,
  * `src/`, `lib/`, `python/` and the folders conf.py adds with a literal `sys.path.insert`;
- * a name a package re-exports (`from .app import Flask`) is followed to its defining module.
+ * a name a package re-exports (`from .app import Flask`, `from x import *`) is followed to
+ * its defining module.
  * Options honoured: `:members:` (all, or a list), `:exclude-members:`; the generator keeps
  * only documented members, so `:undoc-members:` adds nothing. A name that cannot be found
  * leaves the directive (the parser drops it) and is logged as `unresolved`.
@@ -134,6 +135,12 @@ class Finder {
       if (!hit) continue;
       const from = this.moduleFile(absoluteModule(m[1], file));
       if (from) return this.definingFile(from, hit[0], hops + 1);
+    }
+    // `from attr.exceptions import *` (attrs re-exports whole modules this way).
+    for (const m of text.matchAll(/^from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+\*/gm)) {
+      const from = this.moduleFile(absoluteModule(m[1], file));
+      const found = from && from !== file ? await this.definingFile(from, name, hops + 1) : undefined;
+      if (found) return found;
     }
     return undefined;
   }
