@@ -17,7 +17,13 @@ const FILES: Record<string, string> = {
     '    """',
     '',
     '    def run(self, host: str = "127.0.0.1") -> None:',
-    '        """Runs a development server."""',
+    '        """Runs a development server.',
+    '',
+    '        :param host: The :class:`str` interface to listen on.',
+    '        :returns: Nothing.',
+    '',
+    '        .. versionadded:: 2.0',
+    '        """',
     '',
     '    def route(self, rule: str):',
     '        """Registers a view function for a URL rule."""',
@@ -70,6 +76,9 @@ test('autoclass :members: adds documented public members; a member list and :exc
   const all = await expand('docs/api.rst', 'API\n===\n\n.. autoclass:: tiny.app.Tiny\n   :members:\n   :undoc-members:\n');
   const titles = parseDocument({ path: 'docs/api.rst', text: all.text }).filter((s) => s.kind === 'code').map((s) => s.title);
   t.deepEqual(titles, ['class Tiny', 'Tiny example', 'Tiny.run()', 'Tiny.route()']);
+  const run = parseDocument({ path: 'docs/api.rst', text: all.text }).find((s) => s.title === 'Tiny.run()');
+  // Docstring fields, roles and directives read as the rendered page does.
+  t.is(run?.description, 'Runs a development server.\n\nhost: The `str` interface to listen on. Returns: Nothing.\n\nNew in version 2.0.');
   const some = await expand('docs/api.rst', 'API\n===\n\n.. autoclass:: tiny.Tiny\n   :members: route, run\n   :exclude-members: run\n');
   t.deepEqual(
     parseDocument({ path: 'docs/api.rst', text: some.text }).filter((s) => s.kind === 'code').map((s) => s.title),

@@ -155,7 +155,7 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   const line = lines[i].line;
   if (name === 'shelfmark:api') {
     const entry = apiEntry(argument);
-    if (entry) blocks.push({ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: entry.description } });
+    if (entry) blocks.push({ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: readableDocstring(entry.description) } });
     blocks.push(...parseRst(content, ctx, false));
     return end;
   }
@@ -202,6 +202,29 @@ function apiEntry(argument: string): { title: string; description: string; code:
   } catch {
     return undefined;
   }
+}
+
+/** Docstring fields (`:param x:`, `:returns:`, `:raises E:`) as the words Sphinx renders them with. */
+const FIELD = /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
+const FIELD_LABEL: Record<string, string> = { returns: 'Returns', return: 'Returns', rtype: 'Return type', yields: 'Yields', yield: 'Yields', raises: 'Raises', raise: 'Raises', except: 'Raises', exception: 'Raises', type: 'Type of', vartype: 'Type of' };
+
+/**
+ * A Python docstring (reST) as readers of the rendered page see it: directives such as
+ * `.. versionadded::` rendered by the reST parser, roles as text, fields as `x: text`; code
+ * left out (a docstring's examples are snippets of their own).
+ */
+export function readableDocstring(text: string): string {
+  if (!/[:`*]|\.\./.test(text)) return text.trim();
+  const fields = text.replace(FIELD, (_m, indent: string, kind: string, name: string) => {
+    if (kind === 'internal' || kind === 'meta') return indent;
+    const label = FIELD_LABEL[kind];
+    const target = name.trim().split(/\s+/).pop() ?? '';
+    return `${indent}${label ? `${label}${target ? ` ${target}` : ''}` : target}: `;
+  });
+  return rstToBlocks(numberLines(fields))
+    .filter((b): b is Extract<DocBlock, { kind: 'prose' }> => b.kind === 'prose')
+    .map((b) => b.text)
+    .join('\n\n');
 }
 
 /** A directive's body without its option lines, dedented, blank lines around it removed. */
