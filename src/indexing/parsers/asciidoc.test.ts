@@ -153,6 +153,7 @@ test('attribute entries are substituted in prose and titles; [,lang] and :source
 test('the document header (author, revision, attributes) is not content; roles and anchors leave prose', (t) => {
   const out = adoc(
     [
+      '[[spring-data-commons-reference-documentation]]',
       '= Spring Data Commons',
       'Oliver Gierke <ogierke@example.com>; Mark Paluch',
       'v3.2.0, 2024-01-02: Release',
@@ -162,7 +163,7 @@ test('the document header (author, revision, attributes) is not content; roles a
       '[[introduction]]',
       '== [[intro]]Introduction',
       '',
-      'The [.underline]#repository# abstraction is [role=lead]*central* and [.term]_generic_; see anchor:x[] the [[inline-anchor]]reference for more details on it.',
+      'The [.underline]#repository# abstraction is [role=lead]*central* and [.term]_generic_; see anchor:x[] the [[inline-anchor]]{javadoc-base}/org/Repository.html[reference] for more details on it.',
     ].join('\n'),
   );
   const all = out.map((s) => `${s.title} ${s.content} ${s.description}`).join('\n');

@@ -187,7 +187,7 @@ function joinParagraph(para: readonly SourceLine[]): string {
  */
 function headerEnd(lines: readonly SourceLine[]): { skipFrom: number; skipTo: number } {
   let i = 0;
-  while (i < lines.length && (isBlank(lines[i].text) || /^\/\/(?!\/)/.test(lines[i].text.trim()) || ATTRIBUTE_ENTRY.test(lines[i].text.trim()))) i++;
+  while (i < lines.length && (isBlank(lines[i].text) || /^\/\/(?!\/)/.test(lines[i].text.trim()) || ATTRIBUTE_ENTRY.test(lines[i].text.trim()) || BLOCK_ATTRIBUTES.test(lines[i].text.trim()))) i++;
   if (i >= lines.length || !/^=[ \t]+\S/.test(lines[i].text)) return { skipFrom: -1, skipTo: -1 };
   let k = i + 1;
   // Author line (`Jane Doe <jane@example.com>; John Roe`), then a revision line (`v1.0, 2024-01-02: remark`).
@@ -244,6 +244,8 @@ export function cleanAsciidocInline(text: string): string {
     .replace(/^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]*/, (_m, label: string) => `${label.charAt(0)}${label.slice(1).toLowerCase()}: `)
     .replace(/\b(?:link|xref|mailto):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => label.replace(/\^$/, '').split(',')[0] || target)
     .replace(/\b(https?:\/\/[^\s[<>]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => label.replace(/\^$/, '').split(',')[0] || url)
+    // A link whose base URL is an attribute the page does not define (Antora sets them in the playbook).
+    .replace(/\{[\w-]+\}[^\s[\]{}]*\[([^\]]+)\]/g, (_m, label: string) => label.replace(/\^$/, '').split(',')[0])
     .replace(/<<([^,<>]+)(?:,\s*([^<>]*))?>>/g, (_m, id: string, label: string | undefined) => label || id)
     .replace(/\b(?:kbd|btn|menu):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => [target, label].filter(Boolean).join(' '))
     .replace(/\bfootnote:[\w-]*\[[^\]]*\]/g, '')
