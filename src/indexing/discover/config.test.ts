@@ -121,3 +121,28 @@ test('shelfmark.json wins over context7.json', (t) => {
   t.is(pickRepoConfigFile(['README.md', 'context7.json', 'shelfmark.json']), 'shelfmark.json');
   t.is(pickRepoConfigFile(['docs/context7.json']), undefined);
 });
+
+test('defaultExclusions and duplicatePages: per-kind switches, false for all, a threshold; wrong shapes name the field', (t) => {
+  t.deepEqual(parse({ defaultExclusions: { navigation: false, releaseNotes: false } }).config.defaultExclusions, { navigation: false, releaseNotes: false });
+  t.deepEqual(parse({ defaultExclusions: false }).config.defaultExclusions, {
+    navigation: false,
+    maintainerNotes: false,
+    outputListings: false,
+    sampleData: false,
+    releaseNotes: false,
+    redirectStubs: false,
+  });
+  t.deepEqual(parse({ duplicatePages: false }).config.duplicatePages, { enabled: false });
+  t.deepEqual(parse({ duplicatePages: { threshold: 0.95 } }).config.duplicatePages, { enabled: true, threshold: 0.95 });
+  t.is(parse({ defaultExclusions: null, duplicatePages: null }).config.defaultExclusions, undefined);
+  const unknownKind = configError(t, { defaultExclusions: { todo: false } });
+  t.is(unknownKind.field, 'defaultExclusions');
+  t.is(unknownKind.message, 'field "defaultExclusions" has unknown key "todo"; known: navigation, maintainerNotes, outputListings, sampleData, releaseNotes, redirectStubs');
+  const notObject = configError(t, { defaultExclusions: true });
+  t.is(notObject.field, 'defaultExclusions');
+  t.regex(notObject.message, /must be false or an object of booleans/);
+  t.regex(configError(t, { defaultExclusions: { navigation: 'no' } }).message, /^field "defaultExclusions" must be false or an object of booleans/);
+  const threshold = configError(t, { duplicatePages: { threshold: 0.2 } });
+  t.is(threshold.field, 'duplicatePages.threshold');
+  t.is(threshold.message, 'field "duplicatePages.threshold" must be at least 0.5');
+});

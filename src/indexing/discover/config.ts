@@ -4,6 +4,7 @@
  * reads the file and turns a `RepoConfigError` into a 400 or a failed job.
  */
 import { z } from 'zod';
+import { NON_DOC_KINDS, type NonDocKind } from './defaults';
 
 /** The config files a repository may carry at its root, in order of precedence. */
 export const REPO_CONFIG_FILES = ['shelfmark.json', 'context7.json'] as const;
@@ -19,6 +20,14 @@ export interface RepoConfig {
   rules?: string[];
   previousVersions?: { tag: string; title?: string }[];
   branch?: string;
+  /**
+   * Default exclusions switched off (`false`) per kind: navigation files, maintainers' notes,
+   * output listings, sample data, release notes/changelogs, redirect stubs. `false` for the
+   * whole field keeps them all.
+   */
+  defaultExclusions?: Partial<Record<NonDocKind, boolean>>;
+  /** Near-duplicate pages across folders: `false` keeps every copy; `threshold` (0.5–1) the similarity that makes a copy. */
+  duplicatePages?: { enabled: boolean; threshold?: number };
 }
 
 /**
@@ -61,6 +70,12 @@ const schema = z.object({
     .max(100)
     .nullish(),
   branch: refName('branch').nullish(),
+  defaultExclusions: z
+    .union([z.literal(false), z.object(Object.fromEntries(NON_DOC_KINDS.map((k) => [k, z.boolean().optional()])) as Record<NonDocKind, z.ZodOptional<z.ZodBoolean>>).strict()])
+    .nullish(),
+  duplicatePages: z
+    .union([z.boolean(), z.object({ threshold: z.number().min(0.5).max(1) }).strict()])
+    .nullish(),
 });
 
 const KNOWN = new Set([...Object.keys(schema.shape), ...TOLERATED]);
@@ -98,6 +113,10 @@ export function parseRepoConfig(text: string, fileName: string): { config: RepoC
   if (c.rules) config.rules = c.rules.map((r) => r.trim()).filter((r) => r !== '');
   if (c.previousVersions) config.previousVersions = uniqueVersions(c.previousVersions, warnings);
   if (c.branch) config.branch = c.branch;
+  if (c.defaultExclusions === false) config.defaultExclusions = Object.fromEntries(NON_DOC_KINDS.map((k) => [k, false]));
+  else if (c.defaultExclusions) config.defaultExclusions = { ...c.defaultExclusions };
+  if (typeof c.duplicatePages === 'boolean') config.duplicatePages = { enabled: c.duplicatePages };
+  else if (c.duplicatePages) config.duplicatePages = { enabled: true, threshold: c.duplicatePages.threshold };
   return { config, warnings };
 }
 
@@ -128,7 +147,10 @@ function fieldName(path: readonly (string | number)[]): string {
 
 function describeIssue(issue: z.ZodIssue): string {
   if (issue.code === 'invalid_type') return `must be ${article(issue.expected)}, not ${issue.received}`;
-  if (issue.code === 'invalid_union') return 'must be a tag string or an object { "tag": string, "title"?: string }';
+  if (issue.code === 'unrecognized_keys') return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${issue.path[0] === 'defaultExclusions' ? `known: ${NON_DOC_KINDS.join(', ')}` : 'known: threshold'}`;
+  if (issue.code === 'invalid_union') return issue.path[0] === 'defaultExclusions' ? `must be false or an object of booleans (${NON_DOC_KINDS.join(', ')})` : issue.path[0] === 'duplicatePages' ? 'must be a boolean or an object { "threshold": number between 0.5 and 1 }' : 'must be a tag string or an object { "tag": string, "title"?: string }';
+  if (issue.code === 'too_big' && issue.type === 'number') return `must be at most ${issue.maximum}`;
+  if (issue.code === 'too_small' && issue.type === 'number') return `must be at least ${issue.minimum}`;
   if (issue.code === 'too_big') return issue.type === 'array' ? `has more than ${issue.maximum} entries` : `is longer than ${issue.maximum} characters`;
   if (issue.code === 'too_small') return 'must not be empty';
   return issue.message;

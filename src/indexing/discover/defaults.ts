@@ -28,7 +28,8 @@ const POLICY_FILE = /^(security|support|governance|funding|notice|patents|agents
 const NAVIGATION_FILE = /^(summary|_sidebar|_navbar|_coverpage)$/i;
 const ADMIN_FILE = /^(todo|todos|admin[-_ ]?tasks|maintaining|maintainers?[-_ ]guide|releasing|release[-_ ](process|checklist)|triage)$/i;
 /** `.txt` files that are lists, locks or configuration rather than prose. */
-const NOT_DOC_TXT = /^(output|.*[-_]output|requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
+const OUTPUT_TXT = /^(output|.*[-_]output)$/i;
+const NOT_DOC_TXT = /^(requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
 /** Folders whose `.txt` files are data or assets, not prose. */
 const TXT_DATA_DIRS = new Set(['requirements', 'public', 'static', 'assets', 'data', 'testdata']);
 
@@ -38,11 +39,11 @@ const EXCLUDED_DIRS = new Set([
   'dist', '_build', '_sources', 'coverage', 'htmlcov',
   'test', 'tests', '__tests__', '__fixtures__', '__snapshots__', '__mocks__', 'testdata', 'test-fixtures',
   'changelogs', 'changelog.d', 'changes.d', 'newsfragments',
-  // Sample and benchmark data, not pages.
-  'sample-data', 'sample_data', 'sampledata', 'bench-data', 'benchmark-data',
   // End-to-end test apps (Vite's playground/), not pages.
   'playground', 'playgrounds',
 ]);
+/** Sample and benchmark data, not pages. */
+const SAMPLE_DATA_DIRS = new Set(['sample-data', 'sample_data', 'sampledata', 'bench-data', 'benchmark-data']);
 /** Changelog fragments waiting for a release (`unreleased/`, SQLAlchemy's `unreleased_20/`). */
 const UNRELEASED_DIR = /^unreleased([-_.]\w+)?$/i;
 /**
@@ -71,6 +72,7 @@ export function excludedFileReason(name: string, atRoot: boolean): string | unde
   if (NAVIGATION_FILE.test(stem) && (stem.startsWith('_') || stem === stem.toUpperCase())) return 'navigation file';
   if (ADMIN_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return 'maintainers\' notes';
   if (name.startsWith('.')) return 'hidden file';
+  if (ext === 'txt' && OUTPUT_TXT.test(stem)) return 'output listing';
   if (ext === 'txt' && NOT_DOC_TXT.test(stem)) return 'not documentation';
   return undefined;
 }
@@ -95,9 +97,27 @@ export function excludedDirReason(dirs: readonly string[], i: number, ext: strin
   // docs include generated pages from `.generated/`, which are content.
   if (d.startsWith('.') && dl !== '.generated') return `in ${d}/ (hidden folder)`;
   if (EXCLUDED_DIRS.has(dl) || dl.endsWith('.egg-info')) return `in ${d}/ (excluded by default)`;
+  if (SAMPLE_DATA_DIRS.has(dl)) return `in ${d}/ (sample data)`;
   if (UNRELEASED_DIR.test(d)) return `in ${d}/ (changelog fragments)`;
   if (OUTPUT_DIRS.has(dl) && !(i > 0 && DOC_DIRS.has(dirs[i - 1].toLowerCase()))) return `in ${d}/ (build output)`;
   if (ARCHIVED_DIR.test(d)) return `in ${d}/ (archived or deprecated)`;
   if (ext === 'txt' && TXT_DATA_DIRS.has(dl)) return 'not documentation';
+  return undefined;
+}
+
+/**
+ * The default exclusions a repository config can switch off (`defaultExclusions`), and the
+ * reasons above that belong to each. Changelogs count as release notes.
+ */
+export const NON_DOC_KINDS = ['navigation', 'maintainerNotes', 'outputListings', 'sampleData', 'releaseNotes', 'redirectStubs'] as const;
+export type NonDocKind = (typeof NON_DOC_KINDS)[number];
+
+/** Which switchable kind an exclusion reason is, or undefined for the fixed ones. */
+export function nonDocKind(reason: string): NonDocKind | undefined {
+  if (reason === 'navigation file') return 'navigation';
+  if (reason === "maintainers' notes") return 'maintainerNotes';
+  if (reason === 'output listing') return 'outputListings';
+  if (reason.endsWith('(sample data)')) return 'sampleData';
+  if (reason === 'changelog' || reason.endsWith('(changelog fragments)')) return 'releaseNotes';
   return undefined;
 }

@@ -52,3 +52,13 @@ test('a print chapter joining several source pages is a copy of them (containmen
   const outside = nearDuplicatePages([...pages.slice(1), { path: 'guide/combined.md', text: chapter }], ['book.toml']);
   t.is(outside.size, 0, 'outside copy folders only near-identical pages are copies');
 });
+
+test('a stricter threshold keeps a copy that differs a little more', (t) => {
+  const edited = CHAPTER.replace('hands-on project together', 'small project step by step').replace('congratulatory message', 'short message').replace('fundamentals', 'basics of the language');
+  const pages = [
+    { path: 'docs/guide.md', text: CHAPTER },
+    { path: 'website/export/guide.md', text: edited },
+  ];
+  t.is(nearDuplicatePages(pages, ['mkdocs.yml']).size, 1);
+  t.is(nearDuplicatePages(pages, ['mkdocs.yml'], 0.99).size, 0);
+});

@@ -34,7 +34,9 @@ const DOCS_CONFIG = /(^|\/)(SUMMARY\.md|book\.toml|mkdocs\.ya?ml|conf\.py|antora
  * The pages to leave out, each with the copy that is kept. `allPaths` are every file of the
  * commit (to find folders holding a docs configuration).
  */
-export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonly string[]): Map<string, string> {
+export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonly string[], threshold = THRESHOLD): Map<string, string> {
+  // A stricter threshold from the config makes containment stricter too.
+  const contained = Math.max(CONTAINED, threshold - 0.1);
   const configDirs = new Set(allPaths.filter((p) => DOCS_CONFIG.test(p)).map((p) => path.posix.dirname(p)));
   const rank = (p: PageText): number => {
     const dirs = path.posix.dirname(p.path).split('/');
@@ -65,7 +67,7 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
         covered++;
         owners.set(owner, (owners.get(owner) ?? 0) + 1);
       }
-      if (covered / shingles.length >= CONTAINED) {
+      if (covered / shingles.length >= contained) {
         dropped.set(page.path, [...owners].sort((a, b) => b[1] - a[1])[0][0]);
         continue;
       }
@@ -79,7 +81,7 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
         const other = kept[members[j]];
         if (seen.has(members[j]) || path.posix.dirname(other.path) === path.posix.dirname(page.path)) continue;
         seen.add(members[j]);
-        if (jaccard(shingles, other.shingles, THRESHOLD) >= THRESHOLD) twin = other.path;
+        if (jaccard(shingles, other.shingles, threshold) >= threshold) twin = other.path;
       }
       if (twin) break;
     }

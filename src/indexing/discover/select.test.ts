@@ -166,3 +166,19 @@ test('selection is deterministic and fast on a large tree', (t) => {
   t.true(Date.now() - started < 2000, `${Date.now() - started} ms`);
   t.deepEqual(select(paths), first);
 });
+
+test('defaultExclusions switches off the default exclusions of non-doc pages kind by kind', (t) => {
+  const paths = ['src/SUMMARY.md', 'TODO.md', 'docs/listings/output.txt', 'docs/sample-data/notes.md', 'CHANGELOG.md', 'docs/release-notes-2.0.md', 'docs/guide.md', 'LICENSE.md'];
+  t.deepEqual(kept(paths), ['docs/guide.md']);
+  t.is(reasonOf(paths, 'docs/listings/output.txt'), 'output listing');
+  t.is(reasonOf(paths, 'docs/sample-data/notes.md'), 'in sample-data/ (sample data)');
+  t.deepEqual(kept(paths, { config: { defaultExclusions: { navigation: false, releaseNotes: false } } }), ['src/SUMMARY.md', 'CHANGELOG.md', 'docs/release-notes-2.0.md', 'docs/guide.md']);
+  t.deepEqual(kept(paths, { config: { defaultExclusions: { maintainerNotes: false, outputListings: false, sampleData: false } } }), [
+    'TODO.md',
+    'docs/listings/output.txt',
+    'docs/sample-data/notes.md',
+    'docs/guide.md',
+  ]);
+  // The licence is not a switchable kind: it stays out.
+  t.is(reasonOf(paths, 'LICENSE.md', { config: { defaultExclusions: { navigation: false, maintainerNotes: false, outputListings: false, sampleData: false, releaseNotes: false, redirectStubs: false } } }), 'licence');
+});

@@ -5,7 +5,7 @@
  * it sees only paths, sizes and symlink flags, so every rule is testable without git.
  */
 import type { RepoConfig } from './config';
-import { excludedDirReason, excludedFileReason } from './defaults';
+import { excludedDirReason, excludedFileReason, nonDocKind } from './defaults';
 import { excludeFileMatcher, excludeFolderMatcher, includeFolderMatcher } from './patterns';
 import { translationDirReason, translationFileReason } from './translations';
 import { otherVersionReason, parseVersionHint, type VersionContext } from './versions';
@@ -82,16 +82,22 @@ export function selectDocFiles(files: readonly RepoFileInfo[], options: SelectOp
   function defaultExclusion(dirs: readonly string[], name: string, explicitDepth: number): string | undefined {
     const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
     if (explicitDepth > dirs.length) return undefined;
-    const fileReason = excludedFileReason(name, dirs.length === 0) ?? translationFileReason(dirs.join('/'), name, tree.hasFile);
+    const fileReason = kept(excludedFileReason(name, dirs.length === 0)) ?? translationFileReason(dirs.join('/'), name, tree.hasFile);
     if (fileReason) return fileReason;
     for (let i = explicitDepth; i < dirs.length; i++) {
       const reason =
-        excludedDirReason(dirs, i, ext) ??
+        kept(excludedDirReason(dirs, i, ext)) ??
         translationDirReason(dirs, i, tree.hasDirLower) ??
         (options.skipVersionFiltering ? undefined : otherVersionReason(dirs, i, versions));
       if (reason) return reason;
     }
     return undefined;
+  }
+
+  /** A default exclusion the config switched off (`defaultExclusions: { navigation: false }`) is no reason. */
+  function kept(reason: string | undefined): string | undefined {
+    const kind = reason ? nonDocKind(reason) : undefined;
+    return kind && config.defaultExclusions?.[kind] === false ? undefined : reason;
   }
 }
 

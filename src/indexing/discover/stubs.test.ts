@@ -25,8 +25,8 @@ test('navigation files, maintainers notes, output listings and sample data are n
   t.is(excludedFileReason('TODO.md', false), "maintainers' notes");
   t.is(excludedFileReason('todo.md', false), undefined, 'a tutorial about a todo app');
   t.is(excludedFileReason('RELEASING.md', true), "maintainers' notes");
-  t.is(excludedFileReason('output.txt', false), 'not documentation');
-  t.is(excludedFileReason('build-output.txt', false), 'not documentation');
-  t.is(excludedDirReason(['benches', 'bench-data'], 1, 'md'), 'in bench-data/ (excluded by default)');
-  t.is(excludedDirReason(['sample-data'], 0, 'txt'), 'in sample-data/ (excluded by default)');
+  t.is(excludedFileReason('output.txt', false), 'output listing');
+  t.is(excludedFileReason('build-output.txt', false), 'output listing');
+  t.is(excludedDirReason(['benches', 'bench-data'], 1, 'md'), 'in bench-data/ (sample data)');
+  t.is(excludedDirReason(['sample-data'], 0, 'txt'), 'in sample-data/ (sample data)');
 });

@@ -4,7 +4,7 @@
  * stay pure; this is the asynchronous step that reads other files through `CommitFiles`.
  *
  * Conventions by format: Markdown/MDX — mdBook links, PyMdown/MkDocs snippets, MDX raw
- * imports; reST — Sphinx `literalinclude`/`include`; AsciiDoc — `include::` with Antora ids.
+ * imports; reST — Sphinx `literalinclude`/`include` and autodoc (autodoc.ts); AsciiDoc — `include::` with Antora ids.
  */
 import { createHash } from 'node:crypto';
 import type { SourceDocument } from '../types';
@@ -15,6 +15,7 @@ import { expandMkdocsSnippets, snippetBases } from './mkdocs-snippets';
 import { expandMdxRawImports } from './mdx-raw';
 import { expandSphinx } from './sphinx';
 import { expandAsciidoc } from './asciidoc';
+import { expandAutodoc } from './autodoc';
 
 export type { IncludeProblem } from './resolver';
 
@@ -27,7 +28,7 @@ export interface ExpandedDocument {
 }
 
 /** Anything that looks like an include directive of any convention (a cheap pre-check). */
-const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']/m;
+const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
 
 /** Shared per build: the repository-wide settings conventions need (MkDocs base paths). */
 export interface IncludeSettings {
@@ -53,6 +54,7 @@ export async function expandIncludes(doc: SourceDocument, files: CommitFiles, se
     if (ext === 'mdx' || ext === 'md') text = await expandMdxRawImports(text, r);
   } else if (ext === 'rst') {
     text = await expandSphinx(text, r);
+    text = await expandAutodoc(text, r);
   } else if (ext === 'adoc' || ext === 'asciidoc' || ext === 'asc') {
     text = await expandAsciidoc(text, r);
   }

@@ -16,7 +16,7 @@ export interface IncludeProblem {
   path: string;
   /** The target as written. */
   target: string;
-  reason: 'missing' | 'cycle' | 'too deep' | 'too large' | 'part missing' | 'remote';
+  reason: 'missing' | 'cycle' | 'too deep' | 'too large' | 'part missing' | 'remote' | 'unresolved';
 }
 
 /** Includes nest at most this deep (mdBook allows 10; books use 1–2). */

@@ -149,3 +149,101 @@ test('attribute entries are substituted in prose and titles; [,lang] and :source
   t.true(info.includes('After the unset {product} stays.'));
   t.true(out.some((s) => s.title === 'Installing Acme PDF'));
 });
+
+test('the document header (author, revision, attributes) is not content; roles and anchors leave prose', (t) => {
+  const out = adoc(
+    [
+      '[[spring-data-commons-reference-documentation]]',
+      '= Spring Data Commons',
+      'Oliver Gierke <ogierke@example.com>; Mark Paluch',
+      'v3.2.0, 2024-01-02: Release',
+      ':revnumber: 3.2.0',
+      ':toc: left',
+      '',
+      '[[introduction]]',
+      '== [[intro]]Introduction',
+      '',
+      'The [.underline]#repository# abstraction is [role=lead]*central* and [.term]_generic_; see anchor:x[] the [[inline-anchor]]{javadoc-base}/org/Repository.html[reference] for more details on it.',
+    ].join('\n'),
+  );
+  const all = out.map((s) => `${s.title} ${s.content} ${s.description}`).join('\n');
+  t.false(all.includes('Gierke'), all);
+  t.false(all.includes('v3.2.0'));
+  t.false(all.includes('[['));
+  t.false(/\[\.|\[role=|anchor:/.test(all), all);
+  const info = infos(out)[0];
+  t.is(info.title, 'Introduction');
+  t.is(info.content, 'The repository abstraction is central and generic; see the reference for more details on it.');
+});
+
+test('definition lists read as term: definition; [NOTE] blocks keep their label', (t) => {
+  const out = adoc(
+    [
+      '= Options',
+      '',
+      '== Settings',
+      '',
+      'timeout:: How long a request may take before it is aborted.',
+      'retries::',
+      '  How often a failed request is sent again.',
+      'CPU;; The processor the job runs on.',
+      '',
+      '[NOTE]',
+      '====',
+      'Settings are read once at start-up, so a change needs a restart of the service.',
+      '====',
+      '',
+      'WARNING: Never share the key with anyone.',
+    ].join('\n'),
+  );
+  const content = infos(out).map((s) => s.content).join('\n\n');
+  t.true(content.includes('timeout: How long a request may take before it is aborted.\nretries: How often a failed request is sent again.\nCPU: The processor the job runs on.'), content);
+  t.true(content.includes('Note: Settings are read once at start-up'), content);
+  t.true(content.includes('Warning: Never share the key'), content);
+  t.false(content.includes('::'));
+});
+
+test('tables become readable rows; callout markers leave the code and the explanations stay', (t) => {
+  const out = adoc(
+    [
+      '= Reference',
+      '',
+      '== Keywords',
+      '',
+      'Supported keywords for query methods:',
+      '',
+      '[cols="1,2,2", options="header"]',
+      '|===',
+      '|Keyword |Sample |JPQL snippet',
+      '',
+      '|`And`',
+      '|`findByLastnameAndFirstname`',
+      '|`… where x.lastname = ?1 and x.firstname = ?2`',
+      '',
+      'a|`Or` |`findByLastnameOrFirstname` |`… where x.lastname = ?1 or x.firstname = ?2`',
+      '|===',
+      '',
+      'Declaring a repository:',
+      '',
+      '[source,java]',
+      '----',
+      'interface PersonRepository extends Repository<Person, Long> { // <1>',
+      '  List<Person> findByLastname(String lastname); <2>',
+      '}',
+      '----',
+      '<1> The repository interface extends the marker interface.',
+      '<2> A query method derived from its name.',
+    ].join('\n'),
+  );
+  const content = infos(out).map((s) => s.content).join('\n\n');
+  t.true(
+    content.includes(
+      'Keyword | Sample | JPQL snippet\n`And` | `findByLastnameAndFirstname` | `… where x.lastname = ?1 and x.firstname = ?2`\n`Or` | `findByLastnameOrFirstname` | `… where x.lastname = ?1 or x.firstname = ?2`',
+    ),
+    content,
+  );
+  t.false(content.includes('|==='));
+  const code = codes(out)[0];
+  t.is(code.code, 'interface PersonRepository extends Repository<Person, Long> {\n  List<Person> findByLastname(String lastname);\n}');
+  t.true(content.includes('(1) The repository interface extends the marker interface.\n(2) A query method derived from its name.'), content);
+});

@@ -26,6 +26,8 @@ const TAG = /<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*)?\/?>|<\/?>/y;
 const AUTOLINK = /<([A-Za-z][A-Za-z0-9+.-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+\.[\w.-]+)>/y;
 const ENTITY = /&(#\d{1,7}|#x[0-9a-fA-F]{1,6}|[a-zA-Z]{2,8});/y;
 const ATTRIBUTE_LIST = /\{:?[ \t]*[.#][^{}\n]{0,200}\}/y;
+/** JSX whitespace and string literals between tags: `{' '}`, `{" "}`, `{"\n"}`, `{'text'}`. */
+const JSX_STRING = /\{[ \t]*(?:'([^'\n{}]{0,200})'|"([^"\n{}]{0,200})"|`([^`\n{}$]{0,200})`)[ \t]*\}/y;
 const SPECIAL = /[`\\![\]<{&]/g;
 /** MyST roles: {func}`name`, {ref}`text <target>`. */
 const MYST_ROLE = /\{([A-Za-z][\w:.+-]*)\}(?=`)/y;
@@ -142,6 +144,15 @@ function scan(text: string): Segment[] {
           i = commentClose + 3;
           continue;
         }
+      }
+      JSX_STRING.lastIndex = i;
+      const jsx = JSX_STRING.exec(text);
+      if (jsx) {
+        // `word{' '}<Link>` renders one space; the literal's text is what readers see.
+        const value = (jsx[1] ?? jsx[2] ?? jsx[3] ?? '').replace(/\\n/g, ' ');
+        out.text(value.trim() === '' ? ' ' : value);
+        i += jsx[0].length;
+        continue;
       }
       ATTRIBUTE_LIST.lastIndex = i;
       const a = ATTRIBUTE_LIST.exec(text);

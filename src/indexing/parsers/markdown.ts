@@ -7,6 +7,8 @@
 import yaml from 'js-yaml';
 import type { ParsedSnippet, SourceDocument } from '../types';
 import { markdownBlocks } from './markdown-blocks';
+import { expandComponents } from './markdown-components';
+import { mergePackageManagerTabs } from './package-managers';
 import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
 import { unwrapMarkdown } from './markdown-unwrap';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
@@ -20,17 +22,50 @@ export interface MarkdownOptions {
 export function splitMarkdownIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
   const lines = numberLines(doc.text);
   const front = readFrontMatter(lines);
-  const blocks = markdownToBlocks(front.body, { mdx: /\.mdx$/i.test(doc.path) });
+  const header = README.test(doc.path) ? readmeHeader(front.body) : { title: '', body: front.body };
+  const blocks = markdownToBlocks(header.body, { mdx: /\.mdx$/i.test(doc.path) });
   const summary = cleanMarkdownProse(front.description);
   const firstProse = blocks.find((b) => b.kind === 'prose');
   // The front matter's description summarises the page; it stands in for a missing intro.
   if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, '')))) blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
-  return blocksToSnippets(blocks, { path: doc.path, pageTitle: front.title || firstTitle(blocks) || titleFromPath(doc.path) });
+  return blocksToSnippets(blocks, { path: doc.path, pageTitle: front.title || firstTitle(blocks) || header.title || titleFromPath(doc.path) });
+}
+
+const README = /(^|\/)readme(?:[._-][\w-]+)?\.mdx?$/i;
+const BADGES = /^\s*(?:\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\[[^\]]*\]\]\[[^\]]*\]|\s)+$/;
+
+/**
+ * A README's header, which a repository page shows as a banner: the HTML blocks (logo,
+ * centred title, badge rows, taglines) and Markdown badge lines before the first heading or
+ * plain paragraph. Its lines become blank (numbering stays true); an `<h1>` in it is
+ * returned as the page's title for a README without a Markdown one.
+ */
+export function readmeHeader(lines: readonly SourceLine[]): { title: string; body: SourceLine[] } {
+  let inHtml = false;
+  let end = 0;
+  let title = '';
+  for (; end < lines.length; end++) {
+    const t = lines[end].text.trim();
+    if (t === '') {
+      inHtml = false;
+      continue;
+    }
+    if (inHtml || t.startsWith('<')) {
+      inHtml = !/^<!--.*-->$/.test(t);
+      const h1 = /<h1\b[^>]*>(.*?)<\/h1>/i.exec(t);
+      if (h1 && !title) title = cleanHeadingText(h1[1].replace(/<[^>]*>/g, ''));
+      continue;
+    }
+    if (BADGES.test(t)) continue;
+    break;
+  }
+  if (end === 0) return { title: '', body: [...lines] };
+  return { title, body: [...lines.slice(0, end).map((l) => ({ text: '', line: l.line })), ...lines.slice(end)] };
 }
 
 /** Markdown lines (with their original numbers) to blocks; also used for notebook cells. */
 export function markdownToBlocks(lines: readonly SourceLine[], options: MarkdownOptions): DocBlock[] {
-  return markdownBlocks(unwrapMarkdown(lines, options), { indentedCode: !options.mdx });
+  return mergePackageManagerTabs(markdownBlocks(unwrapMarkdown(expandComponents(lines), options), { indentedCode: !options.mdx }));
 }
 
 /** Front matter bigger than this is not front matter but a document that starts with `---`. */

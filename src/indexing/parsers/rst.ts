@@ -2,7 +2,8 @@
  * reStructuredText (.rst), scanned line by line. Section titles by adornment (levels in order
  * of first appearance), code directives, `::` literal blocks and `>>>` doctest blocks as
  * code; admonitions, version notes and API object directives kept as prose; tables of
- * contents, images, autodoc and includes dropped; roles rendered as text. There is no
+ * contents, images and includes dropped (autodoc is expanded before parsing, into
+ * `.. shelfmark:api::` entries: includes/autodoc.ts); roles rendered as text. There is no
  * maintained JavaScript reST parser, and a snippet splitter needs far less than docutils.
  */
 import type { ParsedSnippet, SourceDocument } from '../types';
@@ -152,6 +153,12 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   const argument = directive[2] ?? '';
   const content = directiveContent(lines.slice(i + 1, end));
   const line = lines[i].line;
+  if (name === 'shelfmark:api') {
+    const entry = apiEntry(argument);
+    if (entry) blocks.push({ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: readableDocstring(entry.description) } });
+    blocks.push(...parseRst(content, ctx, false));
+    return end;
+  }
   switch (classifyDirective(name)) {
     case 'highlight':
       ctx.highlight = /^(none|default|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);
@@ -184,6 +191,40 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
       break;
   }
   return end;
+}
+
+/** An API entry written by includes/autodoc.ts (JSON on the directive's line), or undefined. */
+function apiEntry(argument: string): { title: string; description: string; code: string; language: string } | undefined {
+  try {
+    const e = JSON.parse(argument) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    return str(e.code) === '' ? undefined : { title: str(e.title), description: str(e.description), code: str(e.code), language: str(e.language) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Docstring fields (`:param x:`, `:returns:`, `:raises E:`) as the words Sphinx renders them with. */
+const FIELD = /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
+const FIELD_LABEL: Record<string, string> = { returns: 'Returns', return: 'Returns', rtype: 'Return type', yields: 'Yields', yield: 'Yields', raises: 'Raises', raise: 'Raises', except: 'Raises', exception: 'Raises', type: 'Type of', vartype: 'Type of' };
+
+/**
+ * A Python docstring (reST) as readers of the rendered page see it: directives such as
+ * `.. versionadded::` rendered by the reST parser, roles as text, fields as `x: text`; code
+ * left out (a docstring's examples are snippets of their own).
+ */
+export function readableDocstring(text: string): string {
+  if (!/[:`*]|\.\./.test(text)) return text.trim();
+  const fields = text.replace(FIELD, (_m, indent: string, kind: string, name: string) => {
+    if (kind === 'internal' || kind === 'meta') return indent;
+    const label = FIELD_LABEL[kind];
+    const target = name.trim().split(/\s+/).pop() ?? '';
+    return `${indent}${label ? `${label}${target ? ` ${target}` : ''}` : target}: `;
+  });
+  return rstToBlocks(numberLines(fields))
+    .filter((b): b is Extract<DocBlock, { kind: 'prose' }> => b.kind === 'prose')
+    .map((b) => b.text)
+    .join('\n\n');
 }
 
 /** A directive's body without its option lines, dedented, blank lines around it removed. */

@@ -30,6 +30,11 @@ export interface CodeBlock {
   line: number;
   /** The file the code belongs in, when the fence names it (`title="vite.config.ts"`). */
   file?: string;
+  /**
+   * An API entry generated where a directive stood (Sphinx autodoc): its own title, under
+   * the section's breadcrumb, and its own description instead of the prose before it.
+   */
+  entry?: { title: string; description: string };
 }
 
 export type DocBlock = HeadingBlock | ProseBlock | CodeBlock;
@@ -80,10 +85,10 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
       if (code === '') continue;
       out.push({
         kind: 'code',
-        title: section.title,
-        breadcrumb: section.breadcrumb,
+        title: item.entry?.title ?? section.title,
+        breadcrumb: item.entry ? [...section.breadcrumb, item.entry.title] : section.breadcrumb,
         pageTitle: source.pageTitle,
-        description: withFile(describeCode(sections, index, item), item.file),
+        description: item.entry ? item.entry.description.slice(0, SNIPPET_LIMITS.description) : withFile(describeCode(sections, index, item), item.file),
         content: '',
         language: item.language,
         code,

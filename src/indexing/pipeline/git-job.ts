@@ -137,7 +137,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
     let readme: string | undefined;
     let parsedCount = 0;
-    const { pages, excluded } = await readPages(ctx, selectedFiles, commitTexts);
+    const { pages, excluded } = await readPages(ctx, selectedFiles, commitTexts, config);
     if (excluded.size > 0) reused = reused.filter((s) => !excluded.has(s.path));
     // The description comes from the README even when its page is left out as a copy.
     const readmeFile = selectedFiles.find((f) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(f.path));

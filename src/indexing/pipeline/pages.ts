@@ -9,6 +9,7 @@ import type { RepoFile } from '../sources/git';
 import type { CommitFiles } from './commit-files';
 import { redirectStubReason } from '../discover/stubs';
 import { nearDuplicatePages } from '../discover/duplicate-trees';
+import type { RepoConfig } from '../discover/config';
 
 export interface Page {
   file: RepoFile;
@@ -21,7 +22,8 @@ export interface ReadPages {
   excluded: Set<string>;
 }
 
-export async function readPages(ctx: JobContext, selected: readonly RepoFile[], files: CommitFiles): Promise<ReadPages> {
+/** `config`: the repository's switches (`defaultExclusions.redirectStubs`, `duplicatePages`). */
+export async function readPages(ctx: JobContext, selected: readonly RepoFile[], files: CommitFiles, config: RepoConfig = {}): Promise<ReadPages> {
   const pages: Page[] = [];
   const excluded = new Set<string>();
   const notes: string[] = [];
@@ -32,7 +34,7 @@ export async function readPages(ctx: JobContext, selected: readonly RepoFile[], 
       excluded.add(file.path);
       continue;
     }
-    const stub = redirectStubReason(text);
+    const stub = config.defaultExclusions?.redirectStubs === false ? undefined : redirectStubReason(text);
     if (stub) {
       notes.push(`skipped ${file.path}: ${stub}`);
       excluded.add(file.path);
@@ -41,10 +43,14 @@ export async function readPages(ctx: JobContext, selected: readonly RepoFile[], 
     pages.push({ file, text });
     if (i % 200 === 199) await ctx.checkpoint();
   }
-  const copies = nearDuplicatePages(
-    pages.map((p) => ({ path: p.file.path, text: p.text })),
-    files.paths(),
-  );
+  const copies =
+    config.duplicatePages?.enabled === false
+      ? new Map<string, string>()
+      : nearDuplicatePages(
+          pages.map((p) => ({ path: p.file.path, text: p.text })),
+          files.paths(),
+          config.duplicatePages?.threshold,
+        );
   for (const [copy, kept] of copies) {
     notes.push(`skipped ${copy}: a copy of ${kept}`);
     excluded.add(copy);
