@@ -24,6 +24,7 @@ import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
 import { createEmbeddings, type Embeddings } from './embedding/service';
+import { VectorStore } from './search/vector-store';
 
 export interface Models {
   Library: LibraryModel;
@@ -87,7 +88,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const jobs = new JobQueue(models.Job, locks);
   let embeddings: Embeddings | undefined;
   try {
-    embeddings = await createEmbeddings(config, mongo, log);
+    embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
   } catch (error) {
     await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
     throw error;
