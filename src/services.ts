@@ -25,6 +25,7 @@ import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
 import { RefreshScheduler } from './libraries/scheduler';
 import { createEmbeddings, type Embeddings } from './embedding/service';
+import { VectorStore } from './search/vector-store';
 
 export interface Models {
   Library: LibraryModel;
@@ -90,7 +91,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const jobs = new JobQueue(models.Job, locks);
   let embeddings: Embeddings | undefined;
   try {
-    embeddings = await createEmbeddings(config, mongo, log);
+    embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
   } catch (error) {
     await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
     throw error;

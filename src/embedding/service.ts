@@ -10,14 +10,13 @@
  * INDEX_CONCURRENCY batches at once, so it cannot take every core either).
  */
 import type { Logger } from 'pino';
-import type { Connection } from 'mongoose';
 import type { Config } from '../config';
 import { ConfigError } from '../config';
 import type { SnippetDocument } from '../indexing/types';
 import { EMBEDDING_DIMS } from '../search/mappings';
 import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from './embedder';
 import { embeddingText } from './text';
-import { VectorCache, vectorKey, vectorModel } from './vector-cache';
+import { vectorKey, type VectorCache } from './vector-cache';
 
 /** Input cap of snippet and query texts, in tokens (cost grows with it: ~17 ms CPU per 64-token text, ~28 ms at 96). */
 export const EMBEDDING_MAX_TOKENS = 64;
@@ -114,7 +113,7 @@ function roundVector(v: Float32Array | undefined): number[] | undefined {
  * The embeddings of this process, or undefined for lexical search only: `off`, or `auto`
  * without the model's files (said at start-up). `on` without a usable model stops start-up.
  */
-export async function createEmbeddings(config: Readonly<Config>, conn: Connection, log: Logger): Promise<Embeddings | undefined> {
+export async function createEmbeddings(config: Readonly<Config>, cache: VectorCache, log: Logger): Promise<Embeddings | undefined> {
   const { mode } = config.embeddings;
   if (mode === 'off') {
     log.info('embeddings off (SHELFMARK_EMBEDDINGS=off): lexical search only');
@@ -134,6 +133,12 @@ export async function createEmbeddings(config: Readonly<Config>, conn: Connectio
     await embedder.close();
     throw new ConfigError(`The embedding model at ${dir} makes ${probe.length}-dimension vectors; the index holds ${EMBEDDING_DIMS}.`);
   }
+  try {
+    await cache.ensureIndex();
+  } catch (error) {
+    await embedder.close();
+    throw error;
+  }
   log.info({ model: embedder.modelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
-  return new Embeddings(embedder, new VectorCache(vectorModel(conn)));
+  return new Embeddings(embedder, cache);
 }
