@@ -15,9 +15,9 @@ import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import cliProgress from 'cli-progress';
 import { loadConfig } from '../src/config';
+import { writeBareRepo } from '../src/util/git-snapshot';
 import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
 import { addRepository } from '../src/libraries/add-repo';
@@ -64,25 +64,18 @@ const BRANCH_NAMES = new Set(['main', 'master', 'HEAD']);
 
 /** One commit per version (whole tree replaced), tagged; the last version is the branch head. */
 function buildRepo(bare: string, versions: { version: string; dir: string }[]): void {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-load-'));
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'shelfmark', GIT_AUTHOR_EMAIL: 'load@shelfmark', GIT_COMMITTER_NAME: 'shelfmark', GIT_COMMITTER_EMAIL: 'load@shelfmark' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: work, env, stdio: 'pipe', maxBuffer: 64 * 1024 * 1024 });
-  try {
-    git('init', '-q', '-b', 'main');
-    for (const v of versions) {
-      for (const e of fs.readdirSync(work)) if (e !== '.git') fs.rmSync(path.join(work, e), { recursive: true, force: true });
-      fs.cpSync(v.dir, work, { recursive: true });
-      execFileSync('chmod', ['-R', 'u+w', work]);
-      git('add', '-A');
-      git('commit', '-q', '--allow-empty', '-m', `docs ${v.version}`);
-      if (!BRANCH_NAMES.has(v.version)) git('tag', v.version);
-    }
-    fs.rmSync(bare, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(bare), { recursive: true });
-    execFileSync('git', ['clone', '-q', '--bare', work, bare], { stdio: 'pipe' });
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  writeBareRepo(
+    bare,
+    versions.map((v) => ({
+      message: `docs ${v.version}`,
+      tag: BRANCH_NAMES.has(v.version) ? undefined : v.version,
+      fill: (work: string) => {
+        fs.cpSync(v.dir, work, { recursive: true });
+        execFileSync('chmod', ['-R', 'u+w', work]);
+      },
+    })),
+    'load@shelfmark',
+  );
 }
 
 export interface LoadSummary {

@@ -6,12 +6,11 @@
  * POST /v2/add/repo/github (as `npm run load` does). SHELFMARK_DEMO_LIBRARY=off turns it off;
  * the test harness turns it off for every test that does not ask for it.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Services } from '../services';
 import { addRepository } from './add-repo';
+import { writeBareRepo } from '../util/git-snapshot';
 
 export const DEMO_LIBRARY_ID = '/shelfmark/shelfmark';
 
@@ -36,23 +35,21 @@ export function demoFiles(root: string): string[] {
 
 /** Writes `files` of `root` as the single commit of a bare repository at `bare` (replaced). */
 function buildRepo(root: string, files: string[], bare: string): void {
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-demo-'));
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'shelfmark', GIT_AUTHOR_EMAIL: 'demo@shelfmark', GIT_COMMITTER_NAME: 'shelfmark', GIT_COMMITTER_EMAIL: 'demo@shelfmark' };
-  const git = (...args: string[]) => execFileSync('git', args, { cwd: work, env, stdio: 'pipe' });
-  try {
-    git('init', '-q', '-b', 'main');
-    for (const f of files) {
-      fs.mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
-      fs.copyFileSync(path.join(root, f), path.join(work, f));
-    }
-    git('add', '-A');
-    git('commit', '-q', '-m', 'Shelfmark documentation (demo library)');
-    fs.rmSync(bare, { recursive: true, force: true });
-    fs.mkdirSync(path.dirname(bare), { recursive: true });
-    execFileSync('git', ['clone', '-q', '--bare', work, bare], { stdio: 'pipe' });
-  } finally {
-    fs.rmSync(work, { recursive: true, force: true });
-  }
+  writeBareRepo(
+    bare,
+    [
+      {
+        message: 'Shelfmark documentation (demo library)',
+        fill: (work) => {
+          for (const f of files) {
+            fs.mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
+            fs.copyFileSync(path.join(root, f), path.join(work, f));
+          }
+        },
+      },
+    ],
+    'demo@shelfmark',
+  );
 }
 
 /**
