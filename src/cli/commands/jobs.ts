@@ -60,10 +60,21 @@ function row(j: JobView): string[] {
   return [j.id, j.libraryId, j.version, j.kind, j.state, progressText(j), j.createdAt];
 }
 
+/**
+ * Files done out of files to parse, as the dashboard counts them: parsed + reused (files the
+ * doc filter left out are not part of `filesTotal`), all of them once the job finalized.
+ */
+export function fileProgress(j: Pick<JobView, 'state' | 'progress'>): { done: number; total: number } {
+  const total = j.progress?.filesTotal ?? 0;
+  if (j.state === 'finalized') return { done: total, total };
+  return { done: Math.min((j.progress?.filesParsed ?? 0) + (j.progress?.filesReused ?? 0), total), total };
+}
+
 function progressText(j: JobView): string {
   const pr = j.progress;
   if (!pr || pr.filesTotal === 0) return pr?.snippets ? `${pr.snippets} snippets` : '-';
-  return `${pr.filesParsed + pr.filesReused + pr.filesSkipped}/${pr.filesTotal} files, ${pr.snippets} snippets`;
+  const { done, total } = fileProgress(j);
+  return `${done}/${total} files, ${pr.snippets} snippets`;
 }
 
 function describeJob(j: JobView): string {
@@ -87,7 +98,7 @@ async function watchJobs(p: Parsed, fetchJobs: () => Promise<JobView[]>, interva
         last.set(j.id, label);
         if (!bars) continue;
         const total = Math.max(j.progress?.filesTotal ?? 0, 1);
-        const done = ENDED.has(j.state) ? total : (j.progress?.filesParsed ?? 0) + (j.progress?.filesReused ?? 0) + (j.progress?.filesSkipped ?? 0);
+        const done = ENDED.has(j.state) ? total : fileProgress(j).done;
         const bar = shown.get(j.id) ?? bars.create(total, 0, { label });
         shown.set(j.id, bar);
         bar.setTotal(total);
@@ -118,7 +129,7 @@ export async function followNewJob<T>(p: Parsed, send: () => Promise<T>): Promis
       const job = jobs.jobs.find((j) => Date.parse(j.createdAt) >= since);
       if (!job || stop) continue;
       bar.setTotal(Math.max(job.progress?.filesTotal ?? 1, 1));
-      bar.update((job.progress?.filesParsed ?? 0) + (job.progress?.filesReused ?? 0) + (job.progress?.filesSkipped ?? 0), { label: `${job.libraryId} (${job.version}) ${job.state} ${progressText(job)}` });
+      bar.update(fileProgress(job).done, { label: `${job.libraryId} (${job.version}) ${job.state} ${progressText(job)}` });
     }
   })();
   try {
