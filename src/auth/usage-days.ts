@@ -88,3 +88,34 @@ export function totalsOf(perDay: DayUsage[]): UsageTotals {
   }
   return { requests: byChannel.api + byChannel.txt + byChannel.mcp, tokens, byChannel };
 }
+
+export interface CallerUsage {
+  id: string;
+  api: number;
+  txt: number;
+  mcp: number;
+  requests: number;
+  tokens: number;
+}
+
+/**
+ * Sums per caller row (`@key:<id>`, `@team:<id>`) over days; the answer lists one kind of
+ * caller, named without its prefix, most requests first.
+ */
+export function callerUsage(rows: Iterable<Pick<UsageDailyRecord, 'libraryId'> & Partial<Pick<UsageDailyRecord, 'api' | 'txt' | 'mcp' | 'tokens'>>>): (prefix: string) => CallerUsage[] {
+  const sums = new Map<string, CallerUsage>();
+  for (const d of rows) {
+    const s = sums.get(d.libraryId) ?? { id: d.libraryId, api: 0, txt: 0, mcp: 0, requests: 0, tokens: 0 };
+    s.api += d.api ?? 0;
+    s.txt += d.txt ?? 0;
+    s.mcp += d.mcp ?? 0;
+    s.requests += (d.api ?? 0) + (d.txt ?? 0) + (d.mcp ?? 0);
+    s.tokens += d.tokens ?? 0;
+    sums.set(d.libraryId, s);
+  }
+  return (prefix) =>
+    [...sums.values()]
+      .filter((s) => s.id.startsWith(prefix))
+      .map((s) => ({ ...s, id: s.id.slice(prefix.length) }))
+      .sort((a, b) => b.requests - a.requests || a.id.localeCompare(b.id));
+}

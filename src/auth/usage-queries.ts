@@ -114,3 +114,15 @@ function medianOf(values: number[]): number {
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
+
+/** Questions that found nothing, summed per library and question, most frequent first. */
+export function rankZeroResultQueries(rows: Iterable<{ libraryId: string; query: string; zero?: number }>, limit = 20): Array<{ libraryId: string; query: string; count: number }> {
+  const zero = new Map<string, { libraryId: string; query: string; count: number }>();
+  for (const q of rows) {
+    const key = `${q.libraryId}|${q.query}`;
+    const z = zero.get(key) ?? { libraryId: q.libraryId, query: q.query, count: 0 };
+    z.count += q.zero ?? 0;
+    zero.set(key, z);
+  }
+  return [...zero.values()].sort((a, b) => b.count - a.count || a.query.localeCompare(b.query)).slice(0, limit);
+}

@@ -13,13 +13,13 @@ import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, 
 import type { Logger } from '../logger';
 import type { mongo } from 'mongoose';
 import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
-import { lowScoreQueries, normaliseQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
-import { ALL_LIBRARIES, BY_KEY, BY_TEAM, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
+import { lowScoreQueries, normaliseQueries, rankZeroResultQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
+import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type CallerUsage, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
 export type { UsageChannel };
-export { ALL_LIBRARIES, lastDays, utcDate, type DayUsage } from './usage-days';
+export { ALL_LIBRARIES, lastDays, utcDate, type CallerUsage, type DayUsage } from './usage-days';
 
 export interface UsageEvent {
   libraryId: string;
@@ -38,15 +38,6 @@ export interface UsageEvent {
 }
 
 /** Requests and tokens of one API key or team over a window. */
-export interface CallerUsage {
-  id: string;
-  api: number;
-  txt: number;
-  mcp: number;
-  requests: number;
-  tokens: number;
-}
-
 export interface UsageBreakdown {
   byKey: CallerUsage[];
   byTeam: CallerUsage[];
@@ -378,33 +369,11 @@ export class UsageService {
         this.Query.find({ date: { $gte: dates[0] }, zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 }).lean<UsageQueryRecord[]>(),
         this.Query.find({ date: { $gte: dates[0] }, scored: { $gt: 0 } }, { libraryId: 1, query: 1, count: 1, scoreSum: 1, scored: 1 }).lean<UsageQueryRecord[]>(),
       ]);
-      const sums = new Map<string, CallerUsage>();
-      for (const d of [...rows, ...pending.days.filter((p) => p.date >= dates[0] && !isLibraryRow(p.libraryId) && p.libraryId !== ALL_LIBRARIES)]) {
-        const s = sums.get(d.libraryId) ?? { id: d.libraryId, api: 0, txt: 0, mcp: 0, requests: 0, tokens: 0 };
-        s.api += d.api ?? 0;
-        s.txt += d.txt ?? 0;
-        s.mcp += d.mcp ?? 0;
-        s.requests += (d.api ?? 0) + (d.txt ?? 0) + (d.mcp ?? 0);
-        s.tokens += d.tokens ?? 0;
-        sums.set(d.libraryId, s);
-      }
-      const of = (prefix: string) =>
-        [...sums.values()]
-          .filter((s) => s.id.startsWith(prefix))
-          .map((s) => ({ ...s, id: s.id.slice(prefix.length) }))
-          .sort((a, b) => b.requests - a.requests || a.id.localeCompare(b.id));
-      const zero = new Map<string, { libraryId: string; query: string; count: number }>();
-      const add = (libraryId: string, query: string, n: number) => {
-        const key = `${libraryId}|${query}`;
-        const z = zero.get(key) ?? { libraryId, query, count: 0 };
-        z.count += n;
-        zero.set(key, z);
-      };
-      for (const q of zeros) add(q.libraryId, q.query, q.zero ?? 0);
-      for (const q of pending.queries) if (q.date >= dates[0] && (q.zero ?? 0) > 0) add(q.libraryId, q.query, q.zero ?? 0);
-      const zeroResultQueries = [...zero.values()].sort((a, b) => b.count - a.count || a.query.localeCompare(b.query)).slice(0, 20);
+      const callers = callerUsage([...rows, ...pending.days.filter((p) => p.date >= dates[0] && !isLibraryRow(p.libraryId) && p.libraryId !== ALL_LIBRARIES)]);
+      const unwrittenZeros = pending.queries.filter((q) => q.date >= dates[0] && (q.zero ?? 0) > 0);
+      const zeroResultQueries = rankZeroResultQueries([...zeros, ...unwrittenZeros]);
       const unwritten = pending.queries.filter((q) => q.date >= dates[0] && (q.scored ?? 0) > 0);
-      return { byKey: of(BY_KEY), byTeam: of(BY_TEAM), zeroResultQueries, lowScoreQueries: lowScoreQueries([...scored, ...unwritten]) };
+      return { byKey: callers(BY_KEY), byTeam: callers(BY_TEAM), zeroResultQueries, lowScoreQueries: lowScoreQueries([...scored, ...unwritten]) };
     });
   }
 
