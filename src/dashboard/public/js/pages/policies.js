@@ -111,6 +111,7 @@ function policyForm(f, teamId, reload) {
   // Preview: what the team would see under these filters, before saving.
   const previewOut = h('div', { 'aria-live': 'polite' });
   const previewBtn = h('button.secondary', { type: 'button' }, 'Preview');
+  // The filters as the form holds them: previewed, then saved.
   const draft = () => ({
     mode: modeSelect.checked ? 'select' : 'quality',
     minTrustScore: minTrust.value === '' ? null : Number(minTrust.value),
@@ -140,14 +141,7 @@ function policyForm(f, teamId, reload) {
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    const libraryFilters = {
-      mode: modeSelect.checked ? 'select' : 'quality',
-      minTrustScore: minTrust.value === '' ? null : Number(minTrust.value),
-      sourceTypes: sources.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value),
-      allowedLibraries: lines(allowed.value),
-      blockedLibraries: lines(blocked.value),
-      exceptedLibraries: lines(excepted.value),
-    };
+    const libraryFilters = draft();
     await busy(submit, async () => {
       await patch(POLICIES.path, { libraryFilters }, { query: POLICIES.query(teamId) });
       flash('ok', 'Policy saved.');
