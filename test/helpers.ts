@@ -1,5 +1,6 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
 import type { TestApp } from './harness';
+import type { SnippetDocument } from '../src/indexing/types';
 
 /** The default admin with changed credentials and an API key (the usual starting point). */
 export async function adminKey(t: TestApp): Promise<string> {
@@ -39,4 +40,11 @@ export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<s
     libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: newGeneration(), snippets,
     files: Object.keys(pages).map((p) => ({ p, h: 'h' })), meta: { branch: 'main' },
   });
+}
+
+/** The snippets of the generation a library version serves now (read fresh from the store). */
+export async function servedSnippets(t: TestApp, libraryId: string, version = 'latest'): Promise<SnippetDocument[]> {
+  const lib = await t.services.libraries.get(libraryId, { fresh: true });
+  const served = lib?.versions.find((v) => v.version === version);
+  return t.services.snippets.read({ libraryId, version, generation: served?.generation ?? 0 });
 }

@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, servedSnippets } from '../helpers';
 
 let git: GitServer;
 let app: TestApp;
@@ -61,11 +61,7 @@ test.after.always(async () => {
   await git?.close();
 });
 
-async function latestSnippets() {
-  const lib = await app.services.libraries.get('/acme/tiny', { fresh: true });
-  const latest = lib?.versions.find((v) => v.version === 'latest');
-  return app.services.snippets.read({ libraryId: '/acme/tiny', version: 'latest', generation: latest?.generation ?? 0 });
-}
+const latestSnippets = () => servedSnippets(app, '/acme/tiny');
 
 test.serial('autoclass :members: becomes the class and its documented methods on the page; a missing target is logged', async (t) => {
   const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/tiny` });

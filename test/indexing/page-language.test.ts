@@ -6,7 +6,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, servedSnippets } from '../helpers';
 
 let git: GitServer;
 let app: TestApp;
@@ -32,9 +32,7 @@ test.after.always(async () => {
 });
 
 async function paths(libraryId: string): Promise<string[]> {
-  const lib = await app.services.libraries.get(libraryId, { fresh: true });
-  const latest = lib?.versions.find((v) => v.version === 'latest');
-  const docs = await app.services.snippets.read({ libraryId, version: 'latest', generation: latest?.generation ?? 0 });
+  const docs = await servedSnippets(app, libraryId);
   return [...new Set(docs.map((d) => d.path))].sort();
 }
 

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, servedSnippets } from '../helpers';
 import { createServices, type Services } from '../../src/services';
 import { createLogger } from '../../src/logger';
 
@@ -116,9 +116,7 @@ test.serial('a scheduled refresh picks up a new commit', async (t) => {
   const jobs = await scheduledJobs('/acme/three');
   t.is(jobs.length, 2);
   t.is((await app.services.jobs.waitFor(jobs[0]._id, 60_000))?.state, 'finalized');
-  const fresh = await app.services.libraries.get('/acme/three', { fresh: true });
-  const latest = fresh?.versions.find((v) => v.version === 'latest');
-  const docs = await app.services.snippets.read({ libraryId: '/acme/three', version: 'latest', generation: latest?.generation ?? 0 });
+  const docs = await servedSnippets(app, '/acme/three');
   t.true(docs.some((d) => d.path === 'docs/new.md'));
 });
 

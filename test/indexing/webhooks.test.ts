@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, servedSnippets } from '../helpers';
 import { signBody } from '../../src/libraries/webhook-deliveries';
 
 let git: GitServer;
@@ -68,9 +68,7 @@ test.serial('a push to the tracked branch, signed the GitHub way, refreshes the 
   const done = await app.services.jobs.waitFor(res.body.jobId, 60_000);
   t.is(done?.state, 'finalized');
   t.is(done?.trigger, 'webhook');
-  const lib = await app.services.libraries.get('/acme/gadgets', { fresh: true });
-  const latest = lib?.versions.find((v) => v.version === 'latest');
-  const docs = await app.services.snippets.read({ libraryId: '/acme/gadgets', version: 'latest', generation: latest?.generation ?? 0 });
+  const docs = await servedSnippets(app, '/acme/gadgets');
   t.true(docs.some((d) => d.path === 'docs/pushed.md'), 'the pushed file is served');
   const job = await app.request.get(`/v2/jobs/${res.body.jobId}`).set(auth());
   t.is(job.body.trigger, 'webhook', 'the job says why it ran');

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, memberKey, seedLibrary } from '../helpers';
+import { adminKey, memberKey, seedLibrary, servedSnippets } from '../helpers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { parseDocument } from '../../src/indexing/parsers';
 import { publishGeneration } from '../../src/indexing/pipeline/publish';
@@ -305,9 +305,7 @@ test.serial('a bundle of another mapping version is analysed again, and fields t
     const key = await adminKey(fresh);
     const res = await importInto(fresh, key, other);
     t.is(res.status, 200, JSON.stringify(res.body));
-    const lib = await fresh.services.libraries.get(LIB, { fresh: true });
-    const latest = lib?.versions.find((v) => v.version === 'latest');
-    const docs = await fresh.services.snippets.read({ libraryId: LIB, version: 'latest', generation: latest?.generation ?? 0 });
+    const docs = await servedSnippets(fresh, LIB);
     t.true(docs.length > 0);
     t.false(docs.some((d) => 'embedding' in d));
     t.false(docs.some((d) => d.searchTitle === 'stale analysis'));
@@ -331,9 +329,7 @@ test.serial("vectors of another embedding model are not imported: an installatio
     try {
       const res = await importInto(fresh, await adminKey(fresh), foreign);
       t.is(res.status, 200, JSON.stringify(res.body));
-      const lib = await fresh.services.libraries.get(LIB, { fresh: true });
-      const latest = lib?.versions.find((v) => v.version === 'latest');
-      const docs = await fresh.services.snippets.read({ libraryId: LIB, version: 'latest', generation: latest?.generation ?? 0 });
+      const docs = await servedSnippets(fresh, LIB);
       t.true(docs.length > 0);
       if (mode === 'off') t.false(docs.some((d) => 'embedding' in d), 'without a model, no vectors');
       else t.true(docs.every((d) => Array.isArray(d.embedding) && d.embedding.length === 384), 'this model embedded every snippet');

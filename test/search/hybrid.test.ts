@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, servedSnippets } from '../helpers';
 import { EMBEDDING_DIMS } from '../../src/search/mappings';
 
 let git: GitServer;
@@ -62,9 +62,7 @@ test.after.always(async () => {
 const QUESTION = 'swap the real database for a fake';
 
 test.serial('every snippet is stored with a unit vector; the job counts them', async (t) => {
-  const lib = await app.services.libraries.get('/acme/api', { fresh: true });
-  const latest = lib!.versions.find((v) => v.version === 'latest')!;
-  const docs = await app.services.snippets.read({ libraryId: '/acme/api', version: 'latest', generation: latest.generation });
+  const docs = await servedSnippets(app, '/acme/api');
   t.true(docs.length >= 4);
   for (const doc of docs) {
     t.is(doc.embedding?.length, EMBEDDING_DIMS, doc.title);
