@@ -267,3 +267,31 @@ test.serial('a worker whose lease another worker took while its thread was busy 
   t.is(published, 0);
   t.not((await queue.get(job._id))?.state, 'finalized');
 });
+
+test.serial('stop() waits for a claim already sent: a job it wins runs before stop() returns, never after', async (t) => {
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/stop/claim', version: 'latest', params: {} });
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  let claimSent!: () => void;
+  const sent = new Promise<void>((r) => (claimSent = r));
+  // The real queue, its claim held back until the test lets it go (a slow store).
+  const slow = Object.create(queue) as JobQueue;
+  slow.claim = async (owner: string, leaseMs: number) => {
+    claimSent();
+    await gate;
+    return queue.claim(owner, leaseMs);
+  };
+  let stoppedAt = 0;
+  const ran: number[] = [];
+  const worker = new Worker({ queue: slow, log, leaseMs: 5000, concurrency: 1, pollMs: 20, handler: async () => void ran.push(Date.now()) });
+  worker.start();
+  await sent;
+  const stopping = worker.stop().then(() => (stoppedAt = Date.now()));
+  await new Promise((r) => setTimeout(r, 50));
+  release();
+  await stopping;
+  await new Promise((r) => setTimeout(r, 300)); // a run started after stop() would show now
+  t.deepEqual(ran.filter((at) => at > stoppedAt), [], 'nothing ran after stop() returned');
+  const state = (await queue.get(job._id))?.state;
+  t.true(state === 'finalized' || state === 'queued', `state ${state}`);
+});

@@ -66,6 +66,8 @@ export class Worker {
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  /** The poll under way: a claim it is awaiting may still hand it a job. */
+  private ticking: Promise<void> | undefined;
   /** When the last claim failed because the store was unreachable (logged once per outage). */
   private claimFailing = false;
 
@@ -84,6 +86,9 @@ export class Worker {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    // A claim already sent may still win a job: wait for the poll, so that job runs (and is
+    // waited for below) before stop() returns, never after it.
+    await this.ticking;
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -94,7 +99,13 @@ export class Worker {
 
   private schedule(ms: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.tick(), ms);
+    this.timer = setTimeout(() => {
+      const tick = this.tick();
+      this.ticking = tick;
+      void tick.finally(() => {
+        if (this.ticking === tick) this.ticking = undefined;
+      });
+    }, ms);
     this.timer.unref();
   }
 
