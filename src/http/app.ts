@@ -3,6 +3,7 @@
  * request context → error funnel → body parsing → routes → JSON 404.
  */
 import Koa from 'koa';
+import './state'; // ctx.state's declared shape (Koa module augmentation)
 import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import { compression } from './middlewares/compression';
