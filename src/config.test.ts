@@ -41,6 +41,15 @@ test('GIT_ALLOWED_URL_PREFIXES entries must be usable URLs', (t) => {
   }
 });
 
+test('WEB_ALLOWED_HOSTS takes names and CIDRs; a bad entry stops start-up naming the variable', (t) => {
+  t.deepEqual(loadConfig({ ...base, WEB_ALLOWED_HOSTS: 'docs.internal, 10.0.0.0/8' }).web.allowedHosts, ['docs.internal', '10.0.0.0/8']);
+  t.deepEqual(loadConfig(base).web.allowedHosts, []);
+  for (const bad of ['10.0.0.0/40', 'http://docs/']) {
+    const e = t.throws(() => loadConfig({ ...base, WEB_ALLOWED_HOSTS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(e.message, /WEB_ALLOWED_HOSTS/);
+  }
+});
+
 test('GIT_CA_FILE must be a readable PEM bundle; GIT_TLS_PINNED entries are parsed', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-cfg-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
