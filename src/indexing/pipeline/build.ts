@@ -23,7 +23,7 @@ export async function runBuild(ctx: JobContext, deps: IndexingDeps, source: Docu
   try {
     await build(ctx, deps, snapshot);
   } finally {
-    snapshot.close();
+    await snapshot.close();
   }
 }
 

@@ -6,6 +6,8 @@ import type { DocumentSource } from '../sources/source';
 import type { IndexingDeps } from './deps';
 import { runBuild } from './build';
 import { gitSource } from '../sources/git-source';
+import { webSource } from '../sources/web-source';
+import { archiveSource } from '../sources/archive/source';
 
 /** Dispatches a claimed job to the generic build with its source. */
 export function createJobHandler(deps: IndexingDeps): JobHandler {
@@ -21,8 +23,11 @@ export function sourceFor(params: BuildParams, deps: IndexingDeps): DocumentSour
   switch (params.source) {
     case 'git':
       return gitSource(params, deps);
-    default:
-      throw new Error(`no source for ${params.source} jobs`);
+    case 'website':
+    case 'llmstxt':
+      return webSource(params, deps);
+    case 'archive':
+      return archiveSource(params, deps);
   }
 }
 

@@ -49,8 +49,8 @@ export interface SourceSnapshot {
   supplement?(ctx: JobContext, codeSnippets: number): Promise<{ snippets: ParsedSnippet[]; files: ListedDocument[] }>;
   /** After the build (published, or nothing changed): queue more versions, apply rules. */
   after?(ctx: JobContext): Promise<void>;
-  /** Frees what opening took (a clone's directory). */
-  close(): void;
+  /** Frees what opening took (a clone's directory, a fetcher's connections). */
+  close(): void | Promise<void>;
 }
 
 /** A source of documents (one per job, built from its params). */
