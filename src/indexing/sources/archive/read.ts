@@ -143,11 +143,15 @@ async function readZip(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
       const keep = declared <= limits.maxFileBytes;
       const chunks: Buffer[] = [];
       let size = 0;
-      for await (const chunk of stream) {
-        size += (chunk as Buffer).length;
-        // yauzl checks the header's size at the end; this stops a lie as it grows.
-        if (size > declared) throw new ArchiveError('ratio', `The archive entry "${path}" is larger than its header says; refused.`);
-        if (keep) chunks.push(chunk as Buffer);
+      try {
+        for await (const chunk of stream) {
+          size += (chunk as Buffer).length;
+          // yauzl checks the header's size as it inflates too; this stops a lie as it grows.
+          if (size > declared) throw new ArchiveError('ratio', `The archive entry "${path}" is larger than its header says; refused.`);
+          if (keep) chunks.push(chunk as Buffer);
+        }
+      } catch (error) {
+        throw formatError(error as Error);
       }
       files.push({ path, size, data: keep ? Buffer.concat(chunks) : undefined });
     }
@@ -231,6 +235,16 @@ async function readTgz(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
 function formatError(err: Error | null | undefined): ArchiveError {
   if (err instanceof ArchiveError) return err;
   const detail = err?.message ?? 'unreadable';
+  // yauzl checks entry names itself (decodeStrings): say it as we do.
+  const named = /^(absolute path|invalid relative path|invalid characters in fileName): (.*)$/s.exec(detail);
+  if (named) {
+    try {
+      safeEntryPath(named[2]);
+    } catch (error) {
+      if (error instanceof ArchiveError) return error;
+    }
+    return new ArchiveError('unsafe_path', `The archive entry "${named[2]}" has a name that is not a safe relative path.`);
+  }
   if (/too many|exceeds|larger|expected/i.test(detail) && /size|bytes/i.test(detail)) return new ArchiveError('ratio', `The archive's sizes do not match its contents (${detail}); refused.`);
   return new ArchiveError('format', `The file is not a readable zip or tar.gz archive (${detail}).`);
 }
