@@ -76,7 +76,7 @@ const schema = z.object({
   TRUSTED_PROXIES: list.default(''),
   STORE_TIMEOUT_MS: int(100, 120_000).default('5000'),
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
-  REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24'),
+  REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24,website=72,llmstxt=24'),
   SCHEDULE_TICK_SECONDS: int(0, 86_400).default('60'),
   WEB_ALLOWED_HOSTS: checkedList((entries) => {
     HostAllowList.parse(entries);
@@ -90,13 +90,17 @@ const schema = z.object({
   SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
 
-/** Source kinds a schedule can refresh by itself (an OpenAPI upload has nothing to fetch). */
-export const SCHEDULED_SOURCES = ['github', 'gitlab', 'bitbucket', 'git'] as const;
+/**
+ * Source kinds a schedule can refresh by itself (an OpenAPI or archive upload has nothing to
+ * fetch). Websites default to every 72 h: a crawl costs the site more than a clone, and
+ * conditional requests make a refresh with nothing changed cheap but not free.
+ */
+export const SCHEDULED_SOURCES = ['github', 'gitlab', 'bitbucket', 'git', 'website', 'llmstxt'] as const;
 export type ScheduledSource = (typeof SCHEDULED_SOURCES)[number];
 
 /** `github=24,git=0`: hours between refreshes per source kind (0 = never); unnamed kinds never. */
 function parseRefreshDefaults(entries: string[]): Record<ScheduledSource, number> {
-  const out: Record<ScheduledSource, number> = { github: 0, gitlab: 0, bitbucket: 0, git: 0 };
+  const out: Record<ScheduledSource, number> = { github: 0, gitlab: 0, bitbucket: 0, git: 0, website: 0, llmstxt: 0 };
   for (const entry of entries) {
     const m = /^(\w+)=(\d{1,5})$/.exec(entry);
     if (!m || !(SCHEDULED_SOURCES as readonly string[]).includes(m[1])) throw new Error(`"${entry}" is not <${SCHEDULED_SOURCES.join('|')}>=<hours>`);

@@ -85,7 +85,10 @@ export async function makeTgz(entries: TarEntry[]): Promise<Buffer> {
     const type = e.type ?? 'file';
     const data = type === 'file' ? (Buffer.isBuffer(e.data) ? e.data : Buffer.from(e.data ?? '')) : undefined;
     await new Promise<void>((resolve, reject) => {
-      pack.entry({ name: e.name, type, linkname: e.linkname, size: data?.length ?? 0, mode: type === 'directory' ? 0o755 : 0o644 }, data, (err) => (err ? reject(err) : resolve()));
+      const header = { name: e.name, type, linkname: e.linkname, size: data?.length ?? 0, mode: type === 'directory' ? 0o755 : 0o644 };
+      const done = (err?: Error | null) => (err ? reject(err) : resolve());
+      if (data) pack.entry(header, data, done);
+      else pack.entry(header, done);
     });
   }
   pack.finalize();

@@ -2,7 +2,7 @@ import test from 'ava';
 import { makeTgz, makeZip } from '../../../../test/archive-builder';
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, readArchive, safeEntryPath, sniffArchive } from './read';
 
-const refused = async (t: import('ava').ExecutionContext, promise: Promise<unknown>, reason: string, message: RegExp) => {
+const refused = async (t: import('ava').ExecutionContext, promise: Promise<unknown>, reason: ArchiveError['reason'], message: RegExp) => {
   const error = await t.throwsAsync(promise, { instanceOf: ArchiveError });
   t.is((error as ArchiveError).reason, reason);
   t.regex(error?.message ?? '', message);
