@@ -342,7 +342,7 @@ export async function renderJob({ root, params, signal }) {
     }
     const moveFocus = [cancel, retry, remove].includes(document.activeElement) && document.activeElement;
     cancel.hidden = terminal;
-    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind === 'add-repo' && !job.retryAdd);
+    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind.startsWith('add-') && !job.retryAdd);
     retry.textContent = job.retryAdd ? 'Try the add again' : 'Run again';
     remove.hidden = !terminal;
     if (moveFocus && moveFocus.hidden) (retry.hidden ? remove : retry).focus();
