@@ -33,6 +33,7 @@ const CHROME = [
   '.theme-edit-this-page', '.edit-this-page', '.edit-link', '.md-source-file', '.md-content__button', '.VPDocFooter', '.prev-next', '.pagination-nav', '.rst-footer-buttons', '.related-pages',
   '.headerlink', '.hash-link', '.header-anchor', '.anchor-link', '.copy', '.copybtn', '.clipboard', '.md-clipboard', '.sr-only', '.visually-hidden', '.toc', '.md-sidebar', '.sphinxsidebar',
   '[class*="cookie"]', '[id*="cookie"]', '[class*="consent"]', '[id*="consent"]', '.announcement', '[class*="announcementBar"]',
+  'div[class*="language-"] > span.lang', // VitePress's language badge
   '.linenos', '.lineno', '.line-numbers-wrapper', '.line-numbers-rows',
 ];
 
@@ -45,11 +46,19 @@ export interface PageContent {
 
 /** Parses HTML and returns its main content with the chrome removed. */
 export function extractMainContent(html: string): PageContent {
-  const { document } = parseHTML(html);
+  let { document } = parseHTML(html);
+  // A fragment, or text that is no HTML at all, leaves no document element: wrap it.
+  if (!document.documentElement || !document.body) ({ document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`));
   const title = pageTitle(document);
   for (const selector of ['script', 'style', 'noscript', 'template']) for (const e of document.querySelectorAll(selector)) e.remove();
   const main = findMain(document);
   for (const selector of CHROME) for (const e of main.querySelectorAll(selector)) e.remove();
+  // Pygments line-number tables: keep the code cell only (the numbers cell went with .linenos).
+  for (const t of main.querySelectorAll('table.highlighttable, table.linenotable')) {
+    const code = t.querySelector('td.code');
+    if (code) t.replaceWith(...code.childNodes);
+    else t.remove();
+  }
   // A header inside the content keeps its heading but not the rest (Docusaurus puts the h1 in one).
   for (const header of main.querySelectorAll('header')) {
     const heading = header.querySelector('h1, h2');

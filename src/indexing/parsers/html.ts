@@ -145,6 +145,8 @@ function markTabs(main: El): void {
     panels.forEach((panel, i) => {
       const label = doc.createElement('p');
       label.setAttribute('data-sm-tab', labels[i]);
+      // Text inside, or turndown's blank-element rule would drop it before ours runs.
+      label.textContent = labels[i];
       flat.appendChild(label);
       flat.appendChild(panel);
     });
