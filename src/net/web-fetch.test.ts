@@ -3,11 +3,15 @@
  * is refused by default, so each test allows exactly what it needs (a name or a CIDR).
  */
 import http from 'node:http';
+import https from 'node:https';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { HostAllowList, HostAllowListError, addressRange, refusedAddress } from './address-policy';
 import { createWebFetcher, WebFetchError, type LookupAll } from './web-fetch';
+import { createCa, removeTestCerts } from '../../test/tls-certs';
+
+test.after.always(() => removeTestCerts());
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -191,4 +195,19 @@ test('a page that does not answer in time fails with timeout', async (t) => {
   const fetcher = createWebFetcher({ allow: HostAllowList.parse(['127.0.0.1']), timeoutMs: 200 });
   t.teardown(() => fetcher.close());
   t.is(await reason(fetcher.fetch(`http://127.0.0.1:${port}/`)), 'timeout');
+});
+
+test('https: the socket dials the checked address while SNI and the certificate check keep the host name', async (t) => {
+  const ca = createCa();
+  const leaf = ca.issue(['DNS:docs.test']);
+  const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req, res) => res.end(`sni=${(req.socket as import('node:tls').TLSSocket).servername} host=${req.headers.host}`));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const port = (server.address() as AddressInfo).port;
+  const lookup = tableLookup({ 'docs.test': ['127.0.0.1'], 'wrong.test': ['127.0.0.1'] });
+  const fetcher = createWebFetcher({ lookup, allow: HostAllowList.parse(['127.0.0.1']), ca: ca.cert });
+  t.teardown(() => fetcher.close());
+  t.is((await fetcher.fetch(`https://docs.test:${port}/`)).body.toString(), `sni=docs.test host=docs.test:${port}`);
+  // The same address under a name the certificate does not carry fails verification.
+  t.is(await reason(fetcher.fetch(`https://wrong.test:${port}/`)), 'network');
 });

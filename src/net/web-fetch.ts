@@ -16,6 +16,7 @@
  */
 import dns from 'node:dns';
 import net from 'node:net';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { Agent, buildConnector, request } from 'undici';
@@ -50,6 +51,8 @@ export interface WebFetcherOptions {
   timeoutMs?: number;
   maxRedirects?: number;
   userAgent?: string;
+  /** Extra CA certificates (PEM) trusted besides Node's roots, e.g. an operator's internal CA. */
+  ca?: string;
 }
 
 export interface WebRequest {
@@ -89,7 +92,7 @@ export function createWebFetcher(options: WebFetcherOptions = {}): WebFetcher {
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const timeoutMs = options.timeoutMs ?? 15_000;
   const maxRedirects = options.maxRedirects ?? 5;
-  const base = buildConnector({ timeout: timeoutMs });
+  const base = buildConnector({ timeout: timeoutMs, ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}) });
 
   const agent = new Agent({
     connections: 8,

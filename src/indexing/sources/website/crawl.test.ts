@@ -182,3 +182,22 @@ test('caller headers go to the site only, with progress reported', async (t) => 
   t.deepEqual(progress.slice(-1), [2]);
   await t.throwsAsync(crawl(options('ftp://x/'), { fetcher }), { message: /http/ });
 });
+
+test('an aborted crawl stops with the reason of its signal and fetches nothing more', async (t) => {
+  const files: Record<string, string> = { '/index.html': page('Home', Array.from({ length: 30 }, (_, i) => `<a href="/p${i}.html">p${i}</a>`).join(' ')) };
+  for (let i = 0; i < 30; i++) files[`/p${i}.html`] = page(`P${i}`, '');
+  const { site: s, fetcher, base } = await site(t, { files });
+  const controller = new AbortController();
+  const run = crawl(options(`${base}/`, { concurrency: 1, delayMs: 20 }), {
+    fetcher,
+    signal: controller.signal,
+    onProgress: (p) => {
+      if (p.fetched === 3) controller.abort(new Error('job cancelled'));
+    },
+  });
+  await t.throwsAsync(run, { message: 'job cancelled' });
+  const seen = s.requests.length;
+  await new Promise((r) => setTimeout(r, 150));
+  t.is(s.requests.length, seen);
+  t.true(s.requests.filter((q) => /\/p\d+\.html$/.test(q.url)).length <= 3);
+});

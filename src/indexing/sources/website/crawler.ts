@@ -41,15 +41,19 @@ export interface CrawlerSettings {
 }
 
 const MAX_CRAWL_DELAY_MS = 10_000;
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (ms <= 0) return resolve();
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+/** Waits `ms`, or less when `signal` aborts (the listener is removed either way). */
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (ms <= 0 || signal?.aborted) return resolve();
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
   });
+}
 
 export class Crawler {
   readonly result: CrawlResult = { pages: [], unchanged: [], skipped: [], counts: {} };
