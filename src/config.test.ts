@@ -41,6 +41,15 @@ test('GIT_ALLOWED_URL_PREFIXES entries must be usable URLs', (t) => {
   }
 });
 
+test('WEB_ALLOWED_HOSTS takes names and CIDRs; a bad entry stops start-up naming the variable', (t) => {
+  t.deepEqual(loadConfig({ ...base, WEB_ALLOWED_HOSTS: 'docs.internal, 10.0.0.0/8' }).web.allowedHosts, ['docs.internal', '10.0.0.0/8']);
+  t.deepEqual(loadConfig(base).web.allowedHosts, []);
+  for (const bad of ['10.0.0.0/40', 'http://docs/']) {
+    const e = t.throws(() => loadConfig({ ...base, WEB_ALLOWED_HOSTS: bad }), { instanceOf: ConfigError }, bad);
+    t.regex(e.message, /WEB_ALLOWED_HOSTS/);
+  }
+});
+
 test('GIT_CA_FILE must be a readable PEM bundle; GIT_TLS_PINNED entries are parsed', (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-cfg-'));
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -60,8 +69,8 @@ test('GIT_CA_FILE must be a readable PEM bundle; GIT_TLS_PINNED entries are pars
 });
 
 test('REFRESH_DEFAULT_HOURS sets each source kind\'s schedule; unnamed kinds never refresh', (t) => {
-  t.deepEqual(loadConfig(base).refreshDefaultHours, { github: 24, gitlab: 24, bitbucket: 24, git: 24 });
-  t.deepEqual(loadConfig({ ...base, REFRESH_DEFAULT_HOURS: 'github=6, git=0' }).refreshDefaultHours, { github: 6, gitlab: 0, bitbucket: 0, git: 0 });
+  t.deepEqual(loadConfig(base).refreshDefaultHours, { github: 24, gitlab: 24, bitbucket: 24, git: 24, website: 72, llmstxt: 24 });
+  t.deepEqual(loadConfig({ ...base, REFRESH_DEFAULT_HOURS: 'github=6, git=0' }).refreshDefaultHours, { github: 6, gitlab: 0, bitbucket: 0, git: 0, website: 0, llmstxt: 0 });
   for (const bad of ['github', 'openapi=3', 'github=-1', 'github=99999', 'gitlab=two']) {
     const e = t.throws(() => loadConfig({ ...base, REFRESH_DEFAULT_HOURS: bad }), { instanceOf: ConfigError }, bad);
     t.regex(e.message, /REFRESH_DEFAULT_HOURS/);

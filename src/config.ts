@@ -9,6 +9,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod';
 import { parseTlsPins, readCaBundle, type TlsPin } from './net/tls-trust';
 import { UrlAllowList } from './net/url-allow-list';
+import { HostAllowList } from './net/address-policy';
 
 export const ROOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
@@ -75,19 +76,31 @@ const schema = z.object({
   TRUSTED_PROXIES: list.default(''),
   STORE_TIMEOUT_MS: int(100, 120_000).default('5000'),
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
-  REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24'),
+  REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24,website=72,llmstxt=24'),
   SCHEDULE_TICK_SECONDS: int(0, 86_400).default('60'),
+  WEB_ALLOWED_HOSTS: checkedList((entries) => {
+    HostAllowList.parse(entries);
+    return entries;
+  }).default(''),
+  WEB_MAX_PAGE_BYTES: int(1024, 100 * 1024 * 1024).default(String(5 * 1024 * 1024)),
+  WEB_PAGE_TIMEOUT_MS: int(100, 300_000).default('15000'),
+  WEB_CRAWL_CONCURRENCY: int(1, 16).default('2'),
+  WEB_CRAWL_DELAY_MS: int(0, 60_000).default('250'),
   SHELFMARK_EMBEDDINGS: z.enum(['on', 'off']).optional(),
   SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
 
-/** Source kinds a schedule can refresh by itself (an OpenAPI upload has nothing to fetch). */
-export const SCHEDULED_SOURCES = ['github', 'gitlab', 'bitbucket', 'git'] as const;
+/**
+ * Source kinds a schedule can refresh by itself (an OpenAPI or archive upload has nothing to
+ * fetch). Websites default to every 72 h: a crawl costs the site more than a clone, and
+ * conditional requests make a refresh with nothing changed cheap but not free.
+ */
+export const SCHEDULED_SOURCES = ['github', 'gitlab', 'bitbucket', 'git', 'website', 'llmstxt'] as const;
 export type ScheduledSource = (typeof SCHEDULED_SOURCES)[number];
 
 /** `github=24,git=0`: hours between refreshes per source kind (0 = never); unnamed kinds never. */
 function parseRefreshDefaults(entries: string[]): Record<ScheduledSource, number> {
-  const out: Record<ScheduledSource, number> = { github: 0, gitlab: 0, bitbucket: 0, git: 0 };
+  const out: Record<ScheduledSource, number> = { github: 0, gitlab: 0, bitbucket: 0, git: 0, website: 0, llmstxt: 0 };
   for (const entry of entries) {
     const m = /^(\w+)=(\d{1,5})$/.exec(entry);
     if (!m || !(SCHEDULED_SOURCES as readonly string[]).includes(m[1])) throw new Error(`"${entry}" is not <${SCHEDULED_SOURCES.join('|')}>=<hours>`);
@@ -138,6 +151,12 @@ export interface Config {
    * step's cache (embedding/embedder.ts `defaultModelDir`).
    */
   embeddings: { mode: 'auto' | 'on' | 'off'; modelDir?: string };
+  /**
+   * Website sources (net/web-fetch.ts, indexing/sources/website/): `allowedHosts` are the
+   * host names and CIDRs that may be fetched although private/loopback/link-local
+   * (WEB_ALLOWED_HOSTS); limits per page; politeness per host.
+   */
+  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -194,6 +213,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     embeddings: {
       mode: e.SHELFMARK_EMBEDDINGS ?? ('auto' as const),
       modelDir: e.SHELFMARK_EMBEDDING_MODEL_DIR ? path.resolve(e.SHELFMARK_EMBEDDING_MODEL_DIR) : undefined,
+    },
+    web: {
+      allowedHosts: e.WEB_ALLOWED_HOSTS,
+      maxPageBytes: e.WEB_MAX_PAGE_BYTES,
+      pageTimeoutMs: e.WEB_PAGE_TIMEOUT_MS,
+      concurrencyPerHost: e.WEB_CRAWL_CONCURRENCY,
+      delayMs: e.WEB_CRAWL_DELAY_MS,
     },
   });
 }

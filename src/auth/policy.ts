@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 
-export const POLICY_SOURCE_TYPES = ['github', 'gitlab', 'bitbucket', 'git', 'openapi'] as const;
+export const POLICY_SOURCE_TYPES = ['github', 'gitlab', 'bitbucket', 'git', 'openapi', 'website', 'llmstxt', 'archive'] as const;
 export type PolicySourceType = (typeof POLICY_SOURCE_TYPES)[number];
 
 export interface LibraryFilters {

@@ -3,6 +3,7 @@
  * request context → error funnel → body parsing → routes → JSON 404.
  */
 import Koa from 'koa';
+import './state'; // ctx.state's declared shape (Koa module augmentation)
 import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import { compression } from './middlewares/compression';
@@ -14,6 +15,7 @@ import { dashboardStatic } from '../dashboard/static';
 import { retrievalRoutes, legacyRoutes } from './routes/retrieval';
 import { libraryRoutes, v1RefreshRoutes } from './routes/libraries';
 import { uploadRoutes } from './routes/libraries/upload';
+import { sourceRoutes } from './routes/libraries/sources';
 import { bundleRoutes } from './routes/libraries/bundles';
 import { NotFoundError } from '../errors';
 import { requireApiKeyEverywhere } from './middlewares/auth';
@@ -51,7 +53,7 @@ export function appRouters(services: Services): { mcp: Router; health: Router; a
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
+    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
       routes.prefix(prefix);
       api.push(routes);
     }

@@ -2,7 +2,7 @@ import test from 'ava';
 import { backoffMs, effectiveHours, MAX_BACKOFF_MS, nextCheckAfter } from './schedule';
 
 const HOUR = 3_600_000;
-const defaults = { github: 24, gitlab: 12, bitbucket: 0, git: 6 };
+const defaults = { github: 24, gitlab: 12, bitbucket: 0, git: 6, website: 72, llmstxt: 0 };
 
 test('a library\'s own schedule wins over its source kind\'s default; uploads never refresh', (t) => {
   t.is(effectiveHours({ source: 'github', schedule: undefined }, defaults), 24);
@@ -11,6 +11,8 @@ test('a library\'s own schedule wins over its source kind\'s default; uploads ne
   t.is(effectiveHours({ source: 'github', schedule: { mode: 'every', everyHours: 3 } }, defaults), 3);
   t.is(effectiveHours({ source: 'github', schedule: { mode: 'never', everyHours: 3 } }, defaults), 0);
   t.is(effectiveHours({ source: 'openapi', schedule: { mode: 'every', everyHours: 3 } }, defaults), 0);
+  t.is(effectiveHours({ source: 'archive', schedule: { mode: 'every', everyHours: 3 } }, defaults), 0);
+  t.is(effectiveHours({ source: 'website', schedule: undefined }, defaults), 72);
 });
 
 test('the next check is one interval on, or never', (t) => {

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { launchBrowser, startLiveServer, type LiveBrowser, type LiveServer } from './browser';
+import { startWebSite, type WebSite } from '../web-site';
 
 // Browser globals used inside page.evaluate callbacks (the project's tsconfig has no DOM lib).
 interface BrowserElement {
@@ -22,6 +23,7 @@ declare const navigator: { clipboard: { readText(): Promise<string> } };
 declare function getComputedStyle(element: BrowserElement): { outlineStyle: string };
 
 let git: GitServer;
+let site: WebSite;
 let server: LiveServer;
 let web: LiveBrowser;
 let page: Page;
@@ -100,7 +102,14 @@ test.before(async () => {
       tag: 'v1.0.0',
     },
   ]);
-  server = await startLiveServer({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_ANON_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '1000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  site = await startWebSite({
+    files: {
+      '/robots.txt': 'User-agent: *\nDisallow: /gadgets/secret.html\n',
+      '/gadgets/index.html': '<!doctype html><html><head><title>Gadgets</title></head><body><main><h1>Gadgets</h1><p>Gadgets are tools.</p><a href="use.md">use</a> <a href="gone.html">gone</a> <a href="secret.html">secret</a></main></body></html>',
+      '/gadgets/use.md': '# Using gadgets\n\nCall `gadget.use()` to use one.\n\n```js\ngadget.use({ speed: 2 });\n```\n',
+    },
+  });
+  server = await startLiveServer({ WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_ANON_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '1000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   url = server.url;
   web = await launchBrowser();
   page = web.page;
@@ -114,6 +123,7 @@ test.after.always(async () => {
   await web?.close();
   await server?.close();
   await git?.close();
+  await site?.close();
 });
 
 test.serial('the first load is small, and the sign-in page is served with a strict CSP', async (t) => {
@@ -363,6 +373,28 @@ test.serial('the playground resolves a library and shows both formats with sourc
   const json = JSON.parse((await page.locator('[id^="pg-view-json"]').textContent()) ?? '{}') as { codeSnippets: unknown[]; snippets: unknown[] };
   t.true(json.codeSnippets.length > 0);
   t.true(json.snippets.length > 0);
+});
+
+test.serial('a website is crawled from the add page; its job and library pages show the crawl report', async (t) => {
+  await go('/add');
+  await page.getByLabel('Start URL').fill(`${site.origin}/gadgets/`);
+  await page.getByLabel('Most pages').fill('10');
+  await page.getByRole('button', { name: 'Crawl website' }).click();
+  const done = page.locator('.alert.ok', { hasText: `Open /websites/127.0.0.1-${site.port}_gadgets` });
+  await done.waitFor({ timeout: 60_000 });
+  await web.shot('13b-website-crawled');
+  // The job page lists what was skipped and why.
+  await page.locator('form[aria-labelledby="add-website-title"] a.mono').first().click();
+  const report = page.getByRole('region', { name: 'Crawl report' });
+  await report.waitFor();
+  t.regex((await report.textContent()) ?? '', /refused by robots\.txt/);
+  t.regex((await report.textContent()) ?? '', /HTTP error status/);
+  t.true((await report.getByText(`${site.origin}/gadgets/gone.html`).count()) > 0);
+  // The library page says where it came from, with the latest report.
+  await go(`/library/websites/127.0.0.1-${site.port}_gadgets`);
+  await page.getByRole('region', { name: 'Latest crawl report' }).waitFor();
+  t.regex((await page.locator('dl.facts').textContent()) ?? '', /website \(crawled\)/);
+  t.regex((await page.locator('dl.facts').textContent()) ?? '', /scope subpages/);
 });
 
 test.serial('permissions: an operation allowed without authentication, then taken back', async (t) => {

@@ -49,7 +49,7 @@ const SESSION_EXPIRED = 'Your session has expired or was signed out: sign in aga
 
 /** The request's credentials and rate-limit identity (throws 401 for a malformed key). */
 export function requestAuth(services: AuthDeps, ctx: Context): RequestAuth {
-  const cached = ctx.state.requestAuth as RequestAuth | undefined;
+  const cached = ctx.state.requestAuth;
   if (cached) return cached;
   const identified = services.authenticator.identify({
     apiKey: presentedKey(ctx),
@@ -95,7 +95,7 @@ export function authenticate(services: AuthDeps, options: AuthenticateOptions): 
 }
 
 /** Sets `ctx.state.principal`; throws 401 when a credential is required and missing. */
-async function authenticateRequest(services: AuthDeps, ctx: Context, options: AuthenticateOptions): Promise<void> {
+async function authenticateRequest(services: AuthDeps, ctx: Context, options: AuthenticateOptions): Promise<Principal> {
   const auth = requestAuth(services, ctx);
   void auth.standardHit().catch(() => undefined);
   const { principal, mustChangePassword, sessionId, staleSession } = await auth.resolve();
@@ -107,6 +107,7 @@ async function authenticateRequest(services: AuthDeps, ctx: Context, options: Au
     if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op))) throw new InvalidApiKeyError(staleSession ? SESSION_EXPIRED : MISSING_KEY);
   }
   if (!options.allowDefaultCredentials) assertCredentialsChanged({ mustChangePassword });
+  return principal;
 }
 
 /**
@@ -121,9 +122,9 @@ export function guard(services: AuthDeps): Middleware {
     if (!name || !isOperation(name)) throw new Error(`route ${ctx.method} ${ctx._matchedRoute ?? ctx.path} has no operation of the permissions table as its name`);
     const operation: Operation = name;
     const rule = ruleOf(operation);
-    await authenticateRequest(services, ctx, { required: rule.audience !== 'anyone', anonymousOperation: rule.anonymous, allowDefaultCredentials: rule.beforeCredentialsChange });
+    const principal = await authenticateRequest(services, ctx, { required: rule.audience !== 'anyone', anonymousOperation: rule.anonymous, allowDefaultCredentials: rule.beforeCredentialsChange });
     ctx.state.operation = operation;
-    authorize(ctx.state.principal as Principal, operation);
+    authorize(principal, operation);
     await next();
   };
 }

@@ -45,7 +45,7 @@ export function errorFunnel(options: { log: Logger; onStoreUnavailable?: (store:
       const error = toAppError(thrown);
       // A request found a store unreachable: have it probed now, so the next requests fail fast.
       if (error instanceof StoreUnavailableError) options.onStoreUnavailable?.(error.store);
-      const log = (ctx.state.log as Logger | undefined) ?? options.log;
+      const log = ctx.state.log ?? options.log;
       if (error.status >= 500) log.error({ err: thrown, code: error.code }, 'request failed');
       ctx.status = error.status;
       for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);

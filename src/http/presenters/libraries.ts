@@ -4,16 +4,42 @@
  * `teamId` says whose copy it is, and a repository cloned from disk has no `repoUrl`).
  */
 import type { LibraryRecord } from '../../store/models/library';
-import type { JobRecord } from '../../store/models/job';
+import type { CrawlReport, JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
-import type { AddRequestEcho } from '../../indexing/pipeline/git-job';
+import type { AddRequestEcho } from '../../indexing/jobs/params';
 
 /** A failed add's request, field by field; none for a repository on this server's disk. */
 function presentRetryAdd(echo: AddRequestEcho | undefined) {
   if (!echo || !presentedRepoUrl(echo.docsRepoUrl)) return null;
   const { host, docsRepoUrl, private: isPrivate, skipVersionFiltering, generateDocs, tokenGiven } = echo;
   return { host, docsRepoUrl, private: isPrivate, skipVersionFiltering, generateDocs, tokenGiven };
+}
+
+/** A crawl report field by field (URLs are the site's own; nothing of the request's headers). */
+export function presentCrawl(report: CrawlReport | null | undefined) {
+  if (!report) return null;
+  return {
+    pagesFetched: report.pagesFetched,
+    pagesUnchanged: report.pagesUnchanged,
+    counts: report.counts.map((c) => ({ reason: c.reason, count: c.count })),
+    skipped: report.skipped.map((s) => ({ url: s.url, reason: s.reason, detail: s.detail })),
+    skippedOmitted: report.skippedOmitted,
+  };
+}
+
+/** What a website, llms.txt or archive library is built from (never the headers: they are secret). */
+function presentSourceParams(lib: LibraryRecord) {
+  const p = lib.sourceParams;
+  if (!p) return null;
+  switch (p.source) {
+    case 'website':
+      return { source: p.source, url: p.url, scope: p.scope, maxPages: p.maxPages, maxDepth: p.maxDepth, include: p.include, exclude: p.exclude };
+    case 'llmstxt':
+      return { source: p.source, url: p.url };
+    case 'archive':
+      return { source: p.source, fileName: p.fileName, format: p.format, sha256: p.sha256 };
+  }
 }
 
 export function presentLibrary(lib: LibraryRecord) {
@@ -23,6 +49,8 @@ export function presentLibrary(lib: LibraryRecord) {
     title: lib.title,
     description: lib.description,
     source: lib.source,
+    sourceOptions: presentSourceParams(lib),
+    crawl: presentCrawl(lib.crawl),
     repoUrl: presentedRepoUrl(lib.repoUrl),
     branch: lib.branch,
     state: lib.state,
@@ -68,8 +96,10 @@ export function presentJob(job: JobRecord, withLog: boolean) {
     error: internal ? `Indexing failed with an internal error; the server log has the details (job ${job._id}).` : job.error && hideServerPaths(job.error),
     errorCode: job.errorCode ?? null,
     failedStage: job.state === 'failed' ? (job.failedStage ?? null) : null,
+    source: job.params.source,
+    crawl: presentCrawl(job.crawl),
     // An add that did not finish leaves no library to refresh: this is the add to make again.
-    retryAdd: job.kind === 'add-repo' && (job.state === 'failed' || job.state === 'cancelled') ? presentRetryAdd((job.params as { addRequest?: AddRequestEcho }).addRequest) : null,
+    retryAdd: job.kind === 'add-repo' && (job.state === 'failed' || job.state === 'cancelled') ? presentRetryAdd(job.params.addRequest) : null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import type { Logger } from '../../logger';
-import type { JobLogEntry, JobRecord, JobState } from '../../store/models/job';
+import type { CrawlReport, JobLogEntry, JobRecord, JobState } from '../../store/models/job';
 import type { JobQueue } from '../../store/jobs';
 import { appendLog } from './log';
 import { JobFailure } from './failure';
@@ -20,6 +20,8 @@ export interface JobContext {
   job: JobRecord;
   setState(state: JobState): Promise<void>;
   progress(p: Partial<JobRecord['progress']>): Promise<void>;
+  /** Records what a crawl or an archive left out and why (the job's `crawl` report). */
+  report(crawl: CrawlReport): Promise<void>;
   log(level: JobLogEntry['level'], message: string): void;
   /** Throws JobCancelledError when the job was cancelled or taken over. */
   checkpoint(): Promise<void>;
@@ -182,6 +184,9 @@ export class Worker {
       async progress(p) {
         progress = { ...progress, ...p };
         await flush();
+      },
+      async report(crawl) {
+        await serial(() => queue.update(job._id, owner, { crawl }));
       },
       log(level, message) {
         entries = appendLog(entries, level, message);

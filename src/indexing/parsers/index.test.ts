@@ -1,6 +1,7 @@
 import test from 'ava';
 import { parseDocument, parserFor } from './index';
 import { splitAsciidocIntoSnippets } from './asciidoc';
+import { splitHtmlIntoSnippets } from './html';
 import { splitNotebookIntoSnippets } from './ipynb';
 import { splitMarkdownIntoSnippets } from './markdown';
 import { splitRstIntoSnippets } from './rst';
@@ -15,6 +16,8 @@ test('parsers are chosen by extension, case-insensitively', (t) => {
   t.is(parserFor('guide.adoc'), splitAsciidocIntoSnippets);
   t.is(parserFor('guide.asciidoc'), splitAsciidocIntoSnippets);
   t.is(parserFor('notes.txt'), splitTextIntoSnippets);
+  t.is(parserFor('site/guide/intro.html'), splitHtmlIntoSnippets);
+  t.is(parserFor('site/old.HTM'), splitHtmlIntoSnippets);
   t.is(parserFor('src/index.ts'), undefined);
   t.is(parserFor('Makefile'), undefined);
   t.is(parserFor('docs.md/readme'), undefined);
@@ -28,7 +31,7 @@ test('parseDocument returns snippets with the document path, and [] for unknown 
 
 test('binary-looking or hostile text never throws in any format', (t) => {
   const noise = Array.from({ length: 2000 }, (_, i) => String.fromCharCode((i * 7919) % 0x2fff)).join('');
-  for (const ext of ['md', 'mdx', 'rst', 'ipynb', 'adoc', 'txt']) {
+  for (const ext of ['md', 'mdx', 'rst', 'ipynb', 'adoc', 'txt', 'html']) {
     t.notThrows(() => parseDocument({ path: `x.${ext}`, text: noise }));
     t.true(Array.isArray(parseDocument({ path: `x.${ext}`, text: noise })));
   }

@@ -1,6 +1,7 @@
 /** Picks the parser for a documentation file by its extension. */
 import type { DocumentParser, ParsedSnippet, SourceDocument } from '../types';
 import { splitAsciidocIntoSnippets } from './asciidoc';
+import { splitHtmlIntoSnippets } from './html';
 import { splitNotebookIntoSnippets } from './ipynb';
 import { splitMarkdownIntoSnippets } from './markdown';
 import { splitRstIntoSnippets } from './rst';
@@ -15,6 +16,9 @@ const BY_EXTENSION: Record<string, DocumentParser> = {
   adoc: splitAsciidocIntoSnippets,
   asciidoc: splitAsciidocIntoSnippets,
   txt: splitTextIntoSnippets,
+  // Pages of website sources and uploaded built sites (Git selection keeps its own extension list).
+  html: splitHtmlIntoSnippets,
+  htm: splitHtmlIntoSnippets,
 };
 
 /** The parser for a path by its extension (case-insensitive), or undefined for other files. */

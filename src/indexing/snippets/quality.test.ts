@@ -137,7 +137,7 @@ test('benchmarkScore is the weighted pass rate over the applicable checks', (t) 
 });
 
 test('default trust scores per source', (t) => {
-  t.deepEqual({ ...DEFAULT_TRUST_SCORES }, { github: 7, gitlab: 7, bitbucket: 7, git: 5, openapi: 6, local: 5 });
+  t.deepEqual({ ...DEFAULT_TRUST_SCORES }, { github: 7, gitlab: 7, bitbucket: 7, git: 5, openapi: 6, local: 5, website: 5, llmstxt: 6, archive: 5 });
   t.true(Object.values(DEFAULT_TRUST_SCORES).every((v) => v >= 0 && v <= 10));
 });
 

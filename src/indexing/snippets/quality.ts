@@ -23,6 +23,10 @@ export const DEFAULT_TRUST_SCORES = {
   git: 5,
   openapi: 6,
   local: 5,
+  // Pages fetched from a site or uploaded: nobody reviewed them as a repository's docs are.
+  website: 5,
+  llmstxt: 6,
+  archive: 5,
 } as const satisfies Record<string, number>;
 
 /** The checks, with their weights in the score; info snippets get only those marked `all`. */

@@ -8,7 +8,20 @@ export interface ManifestRecord {
   _id: string; // `${libraryId}@${version}`
   generation: number;
   files: { p: string; h: string }[];
+  /**
+   * A website or llms.txt build's pages with their validators (ETag, Last-Modified), so the
+   * next crawl asks conditionally; written after the build is published, for its generation.
+   */
+  pages?: ManifestPage[];
   updatedAt: Date;
+}
+
+export interface ManifestPage {
+  u: string;
+  p: string;
+  h: string;
+  e: string | null;
+  m: string | null;
 }
 
 const manifestSchema = new Schema<ManifestRecord>(
@@ -16,6 +29,7 @@ const manifestSchema = new Schema<ManifestRecord>(
     _id: { type: String, required: true },
     generation: { type: Number, required: true },
     files: { type: [{ p: String, h: String, _id: false }], default: [] },
+    pages: { type: [{ u: String, p: String, h: String, e: String, m: String, _id: false }], default: undefined },
     updatedAt: { type: Date, default: () => new Date() },
   },
   { collection: 'manifests', versionKey: false },

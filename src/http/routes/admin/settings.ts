@@ -1,12 +1,10 @@
 /** `/admin/plans`, `/admin/permissions` (anonymous operations) and `/admin/usage` (summary). */
-import type Router from '@koa/router';
-import type { Middleware } from 'koa';
-import { z } from 'zod';
+import type { Router, RouterMiddleware } from '@koa/router';
+import { validate } from '../../validate';
+import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
-import type { Principal } from '../../../auth/principal';
 import { PLANS } from '../../../auth/plans';
 import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
-import { intParam, parseInput } from './validate';
 import { clientLibraryId, teamOfLibraryKey } from '../../../store/libraries';
 
 const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
@@ -18,26 +16,22 @@ const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
   jobs: 'Read indexing jobs (GET /v2/jobs)',
 };
 
-const permissionsBody = z
-  .object({ anonymous: z.object(Object.fromEntries(ANONYMOUS_OPERATIONS.map((op) => [op, z.boolean()])) as Record<(typeof ANONYMOUS_OPERATIONS)[number], z.ZodBoolean>).partial().strict() })
-  .strict();
-
-export function mountSettingsRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('plans.read', '/admin/plans', ...chain, (ctx) => {
+export function mountSettingsRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+  router.get('plans.read', '/admin/plans', ...chain, validate(s['plans.read']), (ctx) => {
     ctx.body = { plans: PLANS.map((p) => ({ id: p.id, name: p.name, privateRepositories: p.privateRepositories })) };
   });
 
-  router.get('permissions.read', '/admin/permissions', ...chain, async (ctx) => {
+  router.get('permissions.read', '/admin/permissions', ...chain, validate(s['permissions.read']), async (ctx) => {
     ctx.body = { anonymous: await services.settings.anonymousPermissions(), descriptions: DESCRIPTIONS };
   });
 
-  router.put('permissions.update', '/admin/permissions', ...chain, async (ctx) => {
-    const body = parseInput(permissionsBody, ctx.request.body);
+  router.put('permissions.update', '/admin/permissions', ...chain, validate(s['permissions.update']), async (ctx) => {
+    const body = ctx.state.input.body;
     ctx.body = { anonymous: await services.settings.updateAnonymousPermissions(body.anonymous), descriptions: DESCRIPTIONS };
   });
 
-  router.get('usage.read', '/admin/usage', ...chain, async (ctx) => {
-    const days = intParam(ctx.query.days, 'days', 1, 90, 30);
+  router.get('usage.read', '/admin/usage', ...chain, validate(s['usage.read']), async (ctx) => {
+    const { days } = ctx.state.input.query;
     const summary = await services.usage.summary(days);
     // Usage is counted per stored copy: show client ids, and the team of a private copy.
     const topLibraries = summary.topLibraries.map((l) => ({ ...l, libraryId: clientLibraryId(l.libraryId), teamId: teamOfLibraryKey(l.libraryId) }));

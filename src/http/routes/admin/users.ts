@@ -1,37 +1,18 @@
 /** `/admin/users` (admins only): list, create, read, change role/default team/password, delete. */
-import type Router from '@koa/router';
-import type { Middleware } from 'koa';
-import { z } from 'zod';
+import type { Router, RouterMiddleware } from '@koa/router';
+import { validate } from '../../validate';
+import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
-import type { Principal } from '../../../auth/principal';
 import { ConflictError, TeamNotFoundError } from '../../../errors';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../../auth/passwords';
 import { presentUser } from './presenters';
-import { parseInput } from './validate';
 
-const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
-const createUserBody = z
-  .object({
-    username: z.string().trim().min(1).max(64),
-    password,
-    role: z.enum(['admin', 'member']).default('member'),
-    teamId: z.string().min(1).max(100).optional(),
-    teamRole: z.enum(['owner', 'member']).default('member'),
-    mustChangePassword: z.boolean().default(false),
-  })
-  .strict();
-const updateUserBody = z
-  .object({ role: z.enum(['admin', 'member']), defaultTeamId: z.string().min(1).max(100).nullable(), password })
-  .partial()
-  .strict();
-
-export function mountUserRoutes(router: Router, services: Services, chain: Middleware[]): void {
-  router.get('users.list', '/admin/users', ...chain, async (ctx) => {
+export function mountUserRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+  router.get('users.list', '/admin/users', ...chain, validate(s['users.list']), async (ctx) => {
     ctx.body = { users: (await services.users.list()).map(presentUser) };
   });
 
-  router.post('users.create', '/admin/users', ...chain, async (ctx) => {
-    const body = parseInput(createUserBody, ctx.request.body);
+  router.post('users.create', '/admin/users', ...chain, validate(s['users.create']), async (ctx) => {
+    const body = ctx.state.input.body;
     if (body.teamId && !(await services.teams.get(body.teamId))) throw new TeamNotFoundError(body.teamId);
     const user = await services.users.create({
       username: body.username,
@@ -44,13 +25,13 @@ export function mountUserRoutes(router: Router, services: Services, chain: Middl
     ctx.body = presentUser(user);
   });
 
-  router.get('users.read', '/admin/users/:id', ...chain, async (ctx) => {
-    ctx.body = presentUser(await services.users.require(ctx.params.id));
+  router.get('users.read', '/admin/users/:id', ...chain, validate(s['users.read']), async (ctx) => {
+    ctx.body = presentUser(await services.users.require(ctx.state.input.params.id));
   });
 
-  router.patch('users.update', '/admin/users/:id', ...chain, async (ctx) => {
-    const body = parseInput(updateUserBody, ctx.request.body);
-    let user = await services.users.require(ctx.params.id);
+  router.patch('users.update', '/admin/users/:id', ...chain, validate(s['users.update']), async (ctx) => {
+    const body = ctx.state.input.body;
+    let user = await services.users.require(ctx.state.input.params.id);
     if (body.role === 'member' && user.role === 'admin' && (await services.users.countAdmins()) <= 1) {
       throw new ConflictError('This is the last administrator; make another user admin first.');
     }
@@ -65,10 +46,10 @@ export function mountUserRoutes(router: Router, services: Services, chain: Middl
     ctx.body = presentUser(user);
   });
 
-  router.delete('users.delete', '/admin/users/:id', ...chain, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    if (principal.kind === 'user' && principal.userId === ctx.params.id) throw new ConflictError('You cannot delete your own account.');
-    const user = await services.users.require(ctx.params.id);
+  router.delete('users.delete', '/admin/users/:id', ...chain, validate(s['users.delete']), async (ctx) => {
+    const { principal } = ctx.state;
+    if (principal.kind === 'user' && principal.userId === ctx.state.input.params.id) throw new ConflictError('You cannot delete your own account.');
+    const user = await services.users.require(ctx.state.input.params.id);
     await services.accounts.deleteUser(user._id);
     ctx.body = { id: user._id, deleted: true };
   });

@@ -1,4 +1,5 @@
-// Add a library: a Git repository (every AddRepoRequest option) or an OpenAPI file upload.
+// Add a library: a Git repository (every AddRepoRequest option), an OpenAPI file upload, a
+// website, an llms.txt or an archive of built docs (add-sources.js).
 // The add call answers when the build ends, so the page follows the new job meanwhile.
 import { h, mount, field, checkbox } from '../dom.js';
 import { get, post, del, request, ApiError } from '../api.js';
@@ -7,6 +8,7 @@ import { jobSummary, jobHref } from './jobs.js';
 import { libraryHref } from './libraries.js';
 import { findNewJob } from './library.js';
 import { isAdmin } from '../session.js';
+import { archiveForm, llmsTxtForm, websiteForm } from './add-sources.js';
 
 const HOSTS = [
   ['github', 'GitHub'],
@@ -22,7 +24,7 @@ export async function renderAdd({ root, query, signal }) {
     return { hosts: [], allowedPrefixes: [] };
   });
   const repo = repoForm(signal, hosts);
-  mount(root, ...page('Add a library', h('div.grid2', repo.form, openapiForm(signal))));
+  mount(root, ...page('Add a library', h('div.grid2', repo.form, openapiForm(signal), websiteForm(signal, submitAndFollow), llmsTxtForm(signal, submitAndFollow), archiveForm(signal, submitAndFollow))));
   // #/add?retry=<job id>: a failed add's request, put back in the form (its token typed again).
   const retryOf = query?.get('retry');
   if (retryOf) {

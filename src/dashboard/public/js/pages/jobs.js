@@ -2,6 +2,7 @@
 // run, polling stops when nothing runs) and one job with its stages, progress and log tail.
 // Nothing is rebuilt under the user: rows and cells are patched, so keyboard focus and a
 // screen reader's position stay where they were.
+import { crawlReport } from './crawl-report.js';
 import { h, mount, formatDate, formatNumber, stateBadge, field } from '../dom.js';
 import { get, del, post } from '../api.js';
 import { busy, confirmDialog, every, errorBox, flash, page, showError, tableRow, TERMINAL_JOB_STATES } from '../ui.js';
@@ -275,7 +276,8 @@ export async function renderJob({ root, params, signal }) {
   const cancel = h('button.secondary', { type: 'button', hidden: true }, 'Cancel job');
   const retry = h('button', { type: 'button', hidden: true }, 'Run again');
   const remove = h('button.secondary', { type: 'button', hidden: true }, 'Remove from the list');
-  mount(root, heading, meta, errors, h('div.actions', cancel, retry, remove), announce, summary, h('h2', 'Log'), log);
+  const report = h('div');
+  mount(root, heading, meta, errors, h('div.actions', cancel, retry, remove), announce, summary, report, h('h2', 'Log'), log);
   document.title = 'Job · Shelfmark';
   let current = null;
 
@@ -315,11 +317,15 @@ export async function renderJob({ root, params, signal }) {
     current = job;
     heading.textContent = `Job for ${job.libraryId}`;
     document.title = `Job for ${job.libraryId} · Shelfmark`;
-    mount(meta, `${job.kind} of version “${job.version}” · created ${formatDate(job.createdAt)} · `, h('a', { href: libraryHref(job.libraryId) }, 'library page'));
+    mount(meta, `${job.kind} (${job.source ?? 'git'}) of version “${job.version}” · created ${formatDate(job.createdAt)} · `, h('a', { href: libraryHref(job.libraryId) }, 'library page'));
     const terminal = TERMINAL_JOB_STATES.includes(job.state);
     summary.setAttribute('aria-busy', String(!terminal));
     summary.dataset.state = job.state;
     mount(summary, jobSummary(job));
+    if (job.crawl && JSON.stringify(job.crawl) !== report.dataset.drawn) {
+      report.dataset.drawn = JSON.stringify(job.crawl);
+      mount(report, crawlReport(job.crawl));
+    }
     if (job.state !== lastState) announce.textContent = `Job ${job.state}${job.failedStage ? ` while ${job.failedStage}` : ''}.`;
     lastState = job.state;
     // The log grows at the end: new lines are appended, the tail stays in view if it was.
@@ -336,7 +342,7 @@ export async function renderJob({ root, params, signal }) {
     }
     const moveFocus = [cancel, retry, remove].includes(document.activeElement) && document.activeElement;
     cancel.hidden = terminal;
-    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind === 'add-repo' && !job.retryAdd);
+    retry.hidden = !terminal || job.state === 'finalized' || job.kind === 'openapi' || (job.kind.startsWith('add-') && !job.retryAdd);
     retry.textContent = job.retryAdd ? 'Try the add again' : 'Run again';
     remove.hidden = !terminal;
     if (moveFocus && moveFocus.hidden) (retry.hidden ? remove : retry).focus();

@@ -1,4 +1,5 @@
 // One library: details, its versions (builds), recent jobs, refresh, trust score, delete.
+import { crawlReport } from './crawl-report.js';
 import { h, mount, field, formatDate, formatNumber, stateBadge } from '../dom.js';
 import { get, post, patch, del, libraryPath, ApiError } from '../api.js';
 import { busy, confirmDialog, every, flash, page, showError, table } from '../ui.js';
@@ -38,9 +39,11 @@ export async function renderLibrary({ root, params, query, signal }) {
         lib.description ? h('p', lib.description) : null,
         h(
           'dl.facts',
-          fact('Source', lib.source),
-          fact('Repository', repo),
-          fact('Branch', lib.branch || '—'),
+          fact('Source', sourceText(lib)),
+          lib.sourceOptions?.url ? fact('Site', h('a', { href: lib.sourceOptions.url, rel: 'noopener noreferrer', target: '_blank' }, lib.sourceOptions.url)) : fact('Repository', repo),
+          lib.sourceOptions?.source === 'website' ? fact('Crawl options', `scope ${lib.sourceOptions.scope}, at most ${formatNumber(lib.sourceOptions.maxPages)} pages, depth ${lib.sourceOptions.maxDepth}${lib.sourceOptions.include.length ? `, include ${lib.sourceOptions.include.join(' ')}` : ''}${lib.sourceOptions.exclude.length ? `, exclude ${lib.sourceOptions.exclude.join(' ')}` : ''}`) : null,
+          lib.sourceOptions?.source === 'archive' ? fact('Uploaded file', lib.sourceOptions.fileName) : null,
+          lib.sourceOptions ? null : fact('Branch', lib.branch || '—'),
           fact('Snippets', formatNumber(lib.totalSnippets)),
           fact('Tokens', formatNumber(lib.totalTokens)),
           fact('Trust score', `${formatNumber(lib.trustScore)} / 10`),
@@ -68,6 +71,7 @@ export async function renderLibrary({ root, params, query, signal }) {
         lib.builds ?? [],
         { empty: 'No version has been built yet.' },
       ),
+      crawlReport(lib.crawl, { heading: 'Latest crawl report' }),
       h('h2', 'Recent jobs'),
       jobsTable(lib.jobs ?? []),
       isAdmin() ? trustForm() : null,
@@ -75,6 +79,7 @@ export async function renderLibrary({ root, params, query, signal }) {
   };
 
   const fact = (k, v) => [h('dt', k), h('dd', v)];
+  const sourceText = (l) => ({ website: 'website (crawled)', llmstxt: 'llms.txt', archive: 'uploaded archive', openapi: 'OpenAPI upload' })[l.source] ?? `Git (${l.source})`;
 
   /** Why a build's benchmark score is what it is: the checks most snippets fail. */
   const qualityNotes = (b) => {

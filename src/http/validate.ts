@@ -1,0 +1,136 @@
+/**
+ * The request's declared contract, checked at the edge: `validate({ params, query, body })`
+ * parses each part with its zod schema and leaves the result on `ctx.state.input`, typed
+ * for the handler that follows; the first problem is a 400 validation_error naming its
+ * field. The same schema objects describe the route in the generated OpenAPI document
+ * (http/openapi.ts), so what is published is what is checked.
+ *
+ * Query parameters arrive as `string | string[]`: `query.text()` and friends accept one
+ * value (a repeated parameter is refused: "must be given once") and trim it.
+ */
+import { z } from 'zod';
+import type { DefaultState, Middleware } from 'koa';
+import type { RouterMiddleware } from '@koa/router';
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { ValidationError } from '../errors';
+import type { ErrorCode } from '../errors';
+import './state';
+
+// `.openapi()` on zod schemas (descriptions, examples) for the generated document.
+extendZodWithOpenApi(z);
+
+/** A route's contract: the parts it reads, plus what the OpenAPI document says of it. */
+export interface RouteSchema {
+  params?: z.AnyZodObject;
+  query?: z.AnyZodObject;
+  /** A JSON body. */
+  body?: z.ZodTypeAny;
+  /** A multipart form (documented only: the multipart middleware reads and checks it). */
+  multipart?: z.AnyZodObject;
+  summary: string;
+  tag: string;
+  /** The success answer (documented; default: any JSON object). */
+  response?: z.ZodTypeAny;
+  /** Success status (default 200). */
+  status?: number;
+  /** The answer is text/plain unless `type=json` (context routes). */
+  text?: boolean;
+  /** Error codes this route answers with besides the ones its chain implies (validation, auth, rate limit). */
+  errors?: readonly ErrorCode[];
+}
+
+type Out<S, Fallback> = S extends z.ZodTypeAny ? z.output<S> : Fallback;
+
+/** The parsed input a handler receives on `ctx.state.input`. */
+export interface Input<S extends RouteSchema> {
+  params: Out<S['params'], Record<string, string>>;
+  query: Out<S['query'], Record<string, never>>;
+  body: Out<S['body'], undefined>;
+}
+
+/** State of a handler behind validate(schema). */
+export type Validated<S extends RouteSchema> = DefaultState & { input: Input<S> };
+
+const declared = new WeakMap<Middleware | RouterMiddleware, RouteSchema>();
+
+/** The schema a validate() middleware checks (the OpenAPI generator reads the route table through this). */
+export function schemaOf(middleware: unknown): RouteSchema | undefined {
+  return typeof middleware === 'function' ? declared.get(middleware as Middleware) : undefined;
+}
+
+export function validate<S extends RouteSchema>(schema: S): RouterMiddleware<Validated<S>> {
+  const middleware: RouterMiddleware<Validated<S>> = async function validateMiddleware(ctx, next) {
+    const params = schema.params ? parse(schema.params, ctx.params, 'path') : ctx.params;
+    const query = schema.query ? parse(schema.query, { ...ctx.query }, 'query') : {};
+    const body = schema.body ? parse(schema.body, ctx.request.body, 'body') : undefined;
+    ctx.state.input = { params, query, body } as Input<S>;
+    await next();
+  };
+  declared.set(middleware as Middleware, schema);
+  return middleware;
+}
+
+/** Parses one part of a request; the first issue becomes a 400 naming its field. */
+export function parse<S extends z.ZodTypeAny>(schema: S, value: unknown, part: 'path' | 'query' | 'body' = 'body'): z.output<S> {
+  const result = schema.safeParse(value ?? (part === 'body' ? {} : value));
+  if (result.success) return result.data;
+  throw toValidationError(result.error.issues[0]);
+}
+
+/** The first zod issue as our 400: "field: problem.", "field is required." or "Unknown field "x"." */
+export function toValidationError(issue: z.ZodIssue): ValidationError {
+  const path = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const field = [path, issue.keys[0]].filter(Boolean).join('.');
+    return new ValidationError(`Unknown field "${field}".`, field);
+  }
+  const field = path || undefined;
+  if (issue.message === 'Required') return new ValidationError(field ? `${field} is required.` : 'A JSON body is required.', field);
+  const text = issue.message.replace(/\.$/, '');
+  // A schema's own message that already names its field ("docsRepoUrl is required") is kept whole.
+  if (field && (text.startsWith(`${field} `) || text.startsWith(`${issue.path[issue.path.length - 1]} `))) return new ValidationError(`${text}.`, field);
+  const message = text.charAt(0).toLowerCase() + text.slice(1);
+  if (field && message.startsWith('must ')) return new ValidationError(`${field} ${message}.`, field);
+  return new ValidationError(field ? `${field}: ${message}.` : `Invalid request: ${message}.`, field);
+}
+
+/** Query-parameter schemas: one value per name, trimmed; an empty value counts as absent. */
+export const query = {
+  /** An optional text parameter. */
+  text(max = 2000) {
+    return z.preprocess(single, z.string().max(max).optional());
+  },
+  /** A required text parameter (absent or blank: "<name> is required."). */
+  requiredText(max = 2000) {
+    return z.preprocess(single, z.string().max(max));
+  },
+  /** A whole number within bounds, or the default when absent. */
+  int(min: number, max: number, fallback: number) {
+    const message = `must be a whole number from ${min} to ${max}`;
+    return z.preprocess(
+      single,
+      z
+        .string()
+        .regex(/^\d+$/, message)
+        .transform(Number)
+        .pipe(z.number().int().min(min, message).max(max, message))
+        .optional()
+        .transform((n) => n ?? fallback),
+    ).openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
+  },
+  /** One of a few words, or the default when absent. */
+  oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {
+    return z.preprocess(single, z.enum(values, { errorMap: () => ({ message: `must be ${values.join(' or ')}` }) }).default(fallback as never));
+  },
+};
+
+/** string[] → refused (a parameter given twice); blank → absent; else trimmed. */
+function single(raw: unknown, ctx: z.RefinementCtx): unknown {
+  if (Array.isArray(raw)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must be given once' });
+    return z.NEVER;
+  }
+  if (typeof raw !== 'string') return raw;
+  const trimmed = raw.trim();
+  return trimmed === '' ? undefined : trimmed;
+}

@@ -1,0 +1,137 @@
+/**
+ * POST /v2/add/archive end to end: a zip or tar.gz of built docs is checked, kept, built by
+ * the worker and answers context; every unsafe archive is refused with a clear 400 (413 for
+ * size) and leaves nothing behind — no library, no job, no file under <dataDir>/archives.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { adminKey, memberKey } from '../helpers';
+import { makeTgz, makeZip } from '../archive-builder';
+import { parserFor } from '../../src/indexing/parsers';
+
+let app: TestApp;
+let key: string;
+
+const GUIDE = `# Sprockets guide
+
+Sprockets mesh with chains.
+
+## Fitting a sprocket
+
+Fit the sprocket on the axle and tighten it:
+
+\`\`\`python
+from sprockets import Sprocket
+s = Sprocket(teeth=32)
+s.fit(axle="rear")
+\`\`\`
+`;
+
+test.before(async () => {
+  app = await createTestApp({ RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  key = await adminKey(app);
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+const upload = (file: Buffer, fields: Record<string, string> = {}, name = 'docs.zip', auth = key) => {
+  let req = app.request.post('/v2/add/archive').set('authorization', `Bearer ${auth}`);
+  for (const [k, v] of Object.entries({ public: 'true', ...fields })) req = req.field(k, v);
+  return req.attach('archiveFile', file, name);
+};
+
+const archivesDir = () => path.join(app.services.config.dataDir, 'archives');
+const kept = () => (fs.existsSync(archivesDir()) ? fs.readdirSync(archivesDir()).sort() : []);
+
+test.serial('a zip of a Markdown folder becomes /archives/<slug> and answers context', async (t) => {
+  const zip = makeZip([{ name: 'sprockets-docs/' }, { name: 'sprockets-docs/README.md', data: '# Sprockets\n\nGears for chains.\n' }, { name: 'sprockets-docs/guide/fitting.md', data: GUIDE }, { name: 'sprockets-docs/logo.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }]);
+  const res = await upload(zip, { libraryTitle: 'Sprockets' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  t.is(res.body.libraryName, '/archives/sprockets');
+  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/sprockets', query: 'fit a sprocket on the axle', type: 'json' });
+  t.is(ctx.status, 200);
+  t.regex(JSON.stringify(ctx.body), /s\.fit\(axle=\\"rear\\"\)/);
+  // The top folder is dropped from paths; links say where the page came from.
+  t.regex(JSON.stringify(ctx.body), /archive:\/archives\/sprockets\/guide\/fitting\.md/);
+  const lib = await app.request.get('/v2/libraries/archives/sprockets').set('authorization', `Bearer ${key}`);
+  t.is(lib.body.source, 'archive');
+  t.is(lib.body.sourceOptions.fileName, 'docs.zip');
+  const jobs = await app.request.get('/v2/jobs').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/sprockets' });
+  t.is(jobs.body.jobs[0].kind, 'add-archive');
+});
+
+test.serial('a tar.gz works the same; a second upload without force is 409, with force it replaces', async (t) => {
+  const tgz = await makeTgz([{ name: 'docs/index.md', data: GUIDE.replace('teeth=32', 'teeth=48') }]);
+  const dup = await upload(tgz, { libraryTitle: 'Sprockets' }, 'docs.tar.gz');
+  t.is(dup.status, 409);
+  t.is(dup.body.error, 'duplicate_repo');
+  const forced = await upload(tgz, { libraryTitle: 'Sprockets', force: 'true' }, 'docs.tar.gz');
+  t.is(forced.status, 200, JSON.stringify(forced.body));
+  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/sprockets', query: 'fit a sprocket', type: 'json' });
+  t.regex(JSON.stringify(ctx.body), /teeth=48/);
+  t.notRegex(JSON.stringify(ctx.body), /teeth=32/);
+});
+
+(parserFor('index.html') ? test.serial : test.serial.skip)('a zip of a built static site is read through the HTML parser', async (t) => {
+  const page = `<!doctype html><html><body><nav>Home | Guide</nav><main><h1>Cogs</h1><p>Cogs turn.</p><h2>Turning a cog</h2><pre><code class="language-js">cog.turn({ degrees: 90 });</code></pre></main><footer>© cogs</footer></body></html>`;
+  const res = await upload(makeZip([{ name: 'site/index.html', data: page }, { name: 'site/_static/app.js', data: 'x()' }]), { libraryTitle: 'Cogs site' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/cogs-site', query: 'turn a cog', type: 'json' });
+  t.regex(JSON.stringify(ctx.body), /cog\.turn/);
+});
+
+test.serial('unsafe archives are refused with a clear error and leave nothing behind', async (t) => {
+  const zeros = Buffer.alloc(20 * 1024 * 1024);
+  const cases: Array<[string, Buffer, string, number, RegExp]> = [
+    ['zip-slip', makeZip([{ name: 'ok.md', data: '# ok' }, { name: '../../etc/evil.md', data: '# evil' }]), 'a.zip', 400, /leaves the archive's folder/],
+    ['absolute path', await makeTgz([{ name: '/etc/evil.md', data: '# evil' }]), 'a.tgz', 400, /absolute path/],
+    ['zip symlink', makeZip([{ name: 'docs/link.md', data: '/etc/passwd', mode: 0o120777 }]), 'a.zip', 400, /symbolic link/],
+    ['tar symlink', await makeTgz([{ name: 'docs/link.md', type: 'symlink', linkname: '/etc/passwd' }]), 'a.tgz', 400, /symbolic link/],
+    ['tar hard link', await makeTgz([{ name: 'a.md', data: '# a' }, { name: 'b.md', type: 'link', linkname: '/etc/passwd' }]), 'a.tgz', 400, /hard link/],
+    ['device file', await makeTgz([{ name: 'dev/sda', type: 'block-device' }]), 'a.tgz', 400, /block-device/],
+    ['zip bomb', makeZip([{ name: 'bomb.md', data: zeros }]), 'a.zip', 400, /decompression bomb/],
+    ['tar.gz bomb', await makeTgz([{ name: 'bomb.md', data: zeros }]), 'a.tgz', 400, /decompression bomb/],
+    ['not an archive', Buffer.from('# just markdown\n'), 'a.zip', 400, /must be a zip or a tar\.gz/],
+  ];
+  const before = kept();
+  const jobsBefore = await app.services.models.Job.countDocuments({});
+  for (const [name, file, fileName, status, message] of cases) {
+    const res = await upload(file, { libraryTitle: `Evil ${name}` }, fileName);
+    t.is(res.status, status, `${name}: ${JSON.stringify(res.body)}`);
+    t.is(res.body.error, 'validation_error', name);
+    t.regex(res.body.message, message, name);
+    t.regex(res.body.message, /^archiveFile/, `${name} names the field`);
+  }
+  t.deepEqual(kept(), before, 'no archive was kept');
+  t.is(await app.services.models.Job.countDocuments({}), jobsBefore, 'no job was made');
+  const libs = await app.request.get('/v2/libraries').set('authorization', `Bearer ${key}`);
+  t.false(JSON.stringify(libs.body).includes('evil'), 'no library was made');
+});
+
+test.serial('an archive over 50 MB is refused while it streams in: 413 payload_too_large', async (t) => {
+  const before = kept();
+  const res = await upload(Buffer.alloc(50 * 1024 * 1024 + 1, 1), { libraryTitle: 'Huge' });
+  t.is(res.status, 413);
+  t.is(res.body.error, 'payload_too_large');
+  t.regex(res.body.message, /archiveFile is larger than 50 MB/);
+  t.deepEqual(kept(), before);
+});
+
+test.serial('a member uploads to their team (private); public=true is for admins; no file is 400', async (t) => {
+  const member = await memberKey(app, { teamPlan: 'pro' });
+  const zip = makeZip([{ name: 'guide.md', data: GUIDE }]);
+  const pub = await upload(zip, { libraryTitle: 'Team sprockets' }, 'docs.zip', member.key);
+  t.is(pub.status, 403);
+  let req = app.request.post('/v2/add/archive').set('authorization', `Bearer ${member.key}`).field('libraryTitle', 'Team sprockets');
+  const res = await req.attach('archiveFile', zip, 'docs.zip');
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const lib = await app.services.libraries.findCopy('/archives/team-sprockets', member.teamId ?? null, { fresh: true });
+  t.is(lib?.private, true);
+  req = app.request.post('/v2/add/archive').set('authorization', `Bearer ${key}`).field('libraryTitle', 'x');
+  const none = await req;
+  t.is(none.status, 400);
+  t.regex(none.body.message, /archiveFile/);
+});
