@@ -1,6 +1,7 @@
 /**
  * Builds one version of a library from a Git repository: clone → find the docs → parse
- * (reusing snippets of unchanged files from the previous generation) → index → publish.
+ * (a refresh parses only changed files; the served snippets of unchanged ones stay) → index →
+ * publish.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -106,26 +107,34 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     const selectedFiles = selected.map((p) => byPath.get(p)).filter((f): f is RepoFile => f !== undefined);
     await ctx.progress({ filesTotal: selectedFiles.length, filesSkipped: skipped.length });
 
-    // Reuse the previous generation's snippets for files whose content is unchanged.
+    // Files whose content is unchanged keep their served snippets (a refresh writes only what changed).
     const library = await deps.libraries.get(job.libraryId, { fresh: true });
-    const previous = library?.versions.find((v) => v.version === job.version);
+    const previous = library?.versions.find((v) => v.version === job.version && v.generation > 0);
+    if (previous) {
+      // Holding the version's build slot: whatever a build that died before publishing left
+      // (documents, `retired` marks above the served generation) is undone first.
+      const repaired = await deps.store.repair({ libraryId: job.libraryId, version: job.version, served: previous });
+      if (repaired.deleted + repaired.unmarked > 0) ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
+    }
     const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
     const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
     const unchanged = selectedFiles.filter((f) => previousHashes.get(f.path) === f.oid).map((f) => f.path);
     const change = fileChanges(previousHashes, selectedFiles);
     await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
     ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${unchanged.length} unchanged`);
-    // A refresh of the very commit the served generation was built from, with the same doc
-    // files, has nothing to write: the served generation stays (an add always rebuilds, so
-    // changed options take effect).
-    if (job.kind === 'refresh' && previous && previous.generation > 0 && previous.commit === commit.sha() && previousHashes.size > 0 && change.added + change.changed + change.removed === 0) {
+    // A refresh of the very commit the served generation was built from has nothing to write:
+    // the same tree gives the same pages (the counts above may still show pages with includes
+    // as changed and pages left out as not English as added; neither can differ at one
+    // commit). The served generation stays; an add always rebuilds, so changed options take effect.
+    if (job.kind === 'refresh' && previous && previous.commit === commit.sha() && previousHashes.size > 0 && change.removed === 0) {
       ctx.log('info', `no change since the build of commit ${commit.sha().slice(0, 12)}: nothing written`);
       await ctx.progress({ filesReused: unchanged.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
       await afterBuild(ctx, deps, params, config, tags);
       return;
     }
-    let reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
-    const unchangedSet = new Set(unchanged);
+    // A refresh amends the served generation (search/served.ts); an add rebuilds everything.
+    const amends = job.kind === 'refresh' && previous !== undefined && previousHashes.size > 0 ? previous : undefined;
+    const unchangedSet = new Set(amends ? unchanged : []);
 
     const parsed: ParsedSnippet[] = [];
     const fileHashes = new Map<string, string>();
@@ -138,7 +147,6 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     let readme: string | undefined;
     let parsedCount = 0;
     const { pages, excluded } = await readPages(ctx, selectedFiles, commitTexts, config);
-    if (excluded.size > 0) reused = reused.filter((s) => !excluded.has(s.path));
     // The description comes from the README even when its page is left out as a copy.
     const readmeFile = selectedFiles.find((f) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(f.path));
     if (readmeFile) readme = await commitTexts.read(readmeFile.path);
@@ -149,7 +157,14 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       includeProblems.push(...expanded.problems);
       if (expanded.included.length > 0) {
         includedCount += expanded.included.length;
-        fileHashes.set(file.path, dependentHash(file.oid, expanded.included, commitTexts));
+        const hash = dependentHash(file.oid, expanded.included, commitTexts);
+        fileHashes.set(file.path, hash);
+        // A page with includes is unchanged when neither it nor what it includes changed
+        // (its manifest entry is that dependent hash, not its blob id).
+        if (amends && previousHashes.get(file.path) === hash) {
+          unchangedSet.add(file.path);
+          continue;
+        }
       }
       const snippets = parseDocument({ path: file.path, text: expanded.text });
       const verdict = judgeLanguage(proseOf(text));
@@ -162,12 +177,19 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       }
     }
     keepEnglishPages(ctx, foreign, parsed, fileHashes, parsedCount);
-    ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
+    // The unchanged files whose served snippets stay: still read as pages (not left out as copies).
+    const keep = [...unchangedSet].filter((p) => fileHashes.has(p) && !excluded.has(p));
+    ctx.log('info', `parsed ${parsedCount} files, kept the snippets of ${keep.length} unchanged files`);
     if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
     for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
-    await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
+    await ctx.progress({ filesParsed: parsedCount, filesReused: keep.length });
 
-    const codeCount = parsed.filter((s) => s.kind === 'code').length + reused.filter((s) => s.kind === 'code').length;
+    let codeCount = parsed.filter((s) => s.kind === 'code').length;
+    if (amends && codeCount < MIN_CODE_SNIPPETS && keep.length > 0) {
+      // Rare (few code examples): count the kept ones too, reading only their kind.
+      const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: keep, fields: ['kind'] });
+      codeCount += kept.filter((s) => s.kind === 'code').length;
+    }
     if (params.generateDocs || codeCount < MIN_CODE_SNIPPETS) {
       const generated = await generateFromSource(commit, files, deps.config.maxDocFileBytes);
       if (generated.snippets.length > 0) {
@@ -178,15 +200,17 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     }
 
     const sha = commit.sha();
-    const generation = newGeneration();
+    const generation = newGeneration(previous?.generation);
     const fresh = finishSnippets(parsed, {
       libraryId: job.libraryId,
       version: job.version,
       fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha, p, line),
       fileHashes,
     });
-    let all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
-    if (all.length === 0) throw new JobFailure('no_snippets_found', 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).');
+    // Cross-file duplicates are dropped among the files parsed now; against the kept files'
+    // snippets they are not (a full build, an add, dedupes everything; see "Generations").
+    let all = fresh.map((s) => ({ ...s, generation }));
+    if (all.length === 0 && keep.length === 0) throw new JobFailure('no_snippets_found', 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).');
     await ctx.progress({ snippets: all.length });
     await ctx.checkpoint();
 
@@ -218,6 +242,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
         commit: sha,
         generation,
         snippets: all,
+        ...(amends ? { amend: { served: amends, keep } } : {}),
         files: [...fileHashes].map(([p, h]) => ({ p, h })),
         meta:
           job.version === 'latest'
@@ -227,7 +252,8 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
       // snippets stays the total, so the indexing stage has a bar of its own
       (written) => void ctx.progress({ snippetsIndexed: written }),
     );
-    ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
+    await ctx.progress({ snippets: totals.totalSnippets, snippetsIndexed: totals.written });
+    ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`);
 
     await afterBuild(ctx, deps, params, config, tags);
   } finally {
