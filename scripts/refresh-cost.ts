@@ -2,7 +2,8 @@
  * What a refresh costs: indexes one corpus repository (a folder of shared/corpus/repos) as a
  * local Git library on a private database and index prefix, then runs a refresh with no
  * change and a refresh after a one-file change, and prints for each the job's time after the
- * fetch (from the "cloned" log entry to the end), the files changed and the snippets written.
+ * fetch (from the "cloned" log entry, or the listing of the remote's refs when a check needs
+ * no clone, to the end), the files changed, the snippets written and retired.
  *
  *   SHELFMARK_DATA_DIR=/work/main/.data npx tsx scripts/refresh-cost.ts [repo folder …]
  *
@@ -49,12 +50,15 @@ function changeOneFile(work: string, indexed: string[]): string {
 
 function figures(job: JobRecord | null): string {
   if (!job) return 'job missing';
-  const cloned = job.log.find((l) => /^cloned in/.test(l.message));
+  // The fetch ends with the clone, or with the listing of the remote's refs when nothing changed.
+  const cloned = job.log.find((l) => /^cloned in|^listed the remote's refs/.test(l.message));
+  const fetch = cloned ? (/^cloned/.test(cloned.message) ? 'clone' : 'no clone: refs listed') : 'no fetch';
   const end = job.finishedAt ? new Date(job.finishedAt).getTime() : NaN;
   const afterFetch = cloned ? end - new Date(cloned.at).getTime() : NaN;
   const total = end - new Date(job.createdAt).getTime();
   const p = job.progress;
-  return `${job.state}; ${afterFetch} ms after the fetch (${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written (of ${p.snippets} found)`;
+  const retired = job.log.map((l) => /(\d+) retired$/.exec(l.message)?.[1]).find((n) => n !== undefined);
+  return `${job.state}; ${afterFetch} ms after the fetch (${fetch}; ${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written${retired ? `, ${retired} retired` : ''} (${p.snippets} served)`;
 }
 
 async function lastJob(services: Services, libraryId: string): Promise<JobRecord | null> {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet, SnippetDocument } from '../types';
-import { cloneBare, GitSourceError, listTags, listTree, readBlob, resolveCommit, tagsAt, type CloneOptions, type RepoFile } from '../sources/git';
+import { cloneBare, GitSourceError, listRemote, listTags, listTree, readBlob, resolveCommit, tagsAt, type CloneOptions, type RepoFile } from '../sources/git';
 import { JobFailure } from '../jobs/failure';
 import { parseRepoConfig, type RepoConfig } from '../discover/config';
 import { selectDocFiles } from '../discover/select';
@@ -75,6 +75,7 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
     await ctx.setState('cloning');
     const started = Date.now();
     const transport: CloneOptions = gitTransport(deps.config, params.host);
+    if (job.kind === 'refresh' && (await unchangedWithoutClone(ctx, deps, params, token, transport))) return;
     const { repo, defaultBranch } = await cloneBare(params.cloneUrl, dir, token, transport).catch((error: unknown) => {
       throw toJobFailure(error, job.kind === 'add-repo');
     });
@@ -261,6 +262,40 @@ export async function runGitJob(ctx: JobContext, deps: IndexingDeps): Promise<vo
   }
 }
 
+/**
+ * A refresh whose ref still points at the commit the served generation was built from needs
+ * no clone: the remote's refs are listed (`listRemote`, no objects fetched) and compared. On
+ * no change the served generation stays, and for latest the version rule is applied to the
+ * remote's tags (the repo config's previousVersions, never retired, as the last build kept
+ * them with the manifest). Returns false when a build is needed, also
+ * when the listing fails (the clone then reports why).
+ */
+async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params: GitJobParams, token: string | undefined, transport: CloneOptions): Promise<boolean> {
+  const { job } = ctx;
+  const library = await deps.libraries.get(job.libraryId, { fresh: true });
+  const previous = library?.versions.find((v) => v.version === job.version && v.generation > 0);
+  if (!previous?.commit) return false;
+  const manifest = await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean();
+  if (!manifest || manifest.generation !== previous.generation || manifest.files.length === 0) return false;
+  const started = Date.now();
+  const refs = await listRemote(params.cloneUrl, token, transport).catch((error: unknown) => {
+    ctx.log('info', `listing the remote's refs failed (${(error as Error).message}); cloning instead`);
+    return undefined;
+  });
+  if (!refs) return false;
+  const target = params.ref === undefined ? refs.head : (refs.tags.get(params.ref) ?? refs.branches.get(params.ref));
+  if (target !== previous.commit) return false;
+  const tags = [...refs.tags.keys()].sort().reverse();
+  ctx.log('info', `listed the remote's refs in ${Date.now() - started} ms without cloning; ${tags.length} tags`);
+  ctx.log('info', `no change since the build of commit ${previous.commit.slice(0, 12)}: nothing written`);
+  await ctx.progress({ filesAdded: 0, filesChanged: 0, filesRemoved: 0, filesReused: manifest.files.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
+  if (job.version === 'latest') {
+    const keep = manifest.previousVersions;
+    await applyVersionRule(ctx, deps, tags, keep ?? [], { retire: keep !== undefined });
+  }
+  return true;
+}
+
 /** After a check of latest: the versions the repo config lists and the library's version rule asks for. */
 async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobParams, config: RepoConfig | undefined, tags: string[]): Promise<void> {
   const { job } = ctx;
@@ -271,7 +306,11 @@ async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobPar
     }
     await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
   }
-  if (job.version === 'latest') await applyVersionRule(ctx, deps, tags, config?.previousVersions?.map((v) => v.tag) ?? []);
+  if (job.version !== 'latest') return;
+  const keep = config?.previousVersions?.map((v) => v.tag) ?? [];
+  // Kept with the manifest for the checks that need no clone (unchangedWithoutClone).
+  await deps.Manifest.updateOne({ _id: `${job.libraryId}@latest` }, { $set: { previousVersions: keep } });
+  await applyVersionRule(ctx, deps, tags, keep);
 }
 
 /** Doc files added, changed and removed against the previous build's manifest (path → blob id). */

@@ -8,6 +8,12 @@ export interface ManifestRecord {
   _id: string; // `${libraryId}@${version}`
   generation: number;
   files: { p: string; h: string }[];
+  /**
+   * Latest only: the tags the repo config lists in `previousVersions` at this build, so a
+   * check that needs no clone can apply the version rule without retiring them. Absent on
+   * manifests from before (such a check then retires nothing).
+   */
+  previousVersions?: string[];
   updatedAt: Date;
 }
 
@@ -16,6 +22,7 @@ const manifestSchema = new Schema<ManifestRecord>(
     _id: { type: String, required: true },
     generation: { type: Number, required: true },
     files: { type: [{ p: String, h: String, _id: false }], default: [] },
+    previousVersions: { type: [String], default: undefined },
     updatedAt: { type: Date, default: () => new Date() },
   },
   { collection: 'manifests', versionKey: false },
