@@ -5,7 +5,9 @@
  * fetch (from the "cloned" log entry, or the listing of the remote's refs when a check needs
  * no clone, to the end), the files changed, the snippets written and retired.
  *
- *   SHELFMARK_DATA_DIR=/work/main/.data npx tsx scripts/refresh-cost.ts [repo folder …]
+ *   SHELFMARK_DATA_DIR=/work/main/.data npx tsx scripts/refresh-cost.ts [repo folder …] [--log]
+ *
+ * `--log` also prints the one-file refresh's job log with the time between entries.
  *
  * Several folders make one library (each in its own subfolder). Default: sqlalchemy + flask
  * from ../shared/corpus/repos (about 5,500 snippets). Everything it made is dropped at the end.
@@ -101,7 +103,18 @@ async function main(): Promise<void> {
     const manifest = await services.models.Manifest.findById('/acme/big@latest').lean();
     const changed = changeOneFile(work, (manifest?.files ?? []).map((f) => f.p));
     await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000);
-    console.log(`one-file change (${changed}): ${figures(await lastJob(services, '/acme/big'))}`);
+    const oneFile = await lastJob(services, '/acme/big');
+    console.log(`one-file change (${changed}): ${figures(oneFile)}`);
+    if (args.includes('--log') && oneFile) {
+      // Where the time after the fetch went: each log entry with its offset from the previous one.
+      let last = new Date(oneFile.log[0]?.at ?? oneFile.createdAt).getTime();
+      for (const l of oneFile.log) {
+        const at = new Date(l.at).getTime();
+        console.log(`  +${String(at - last).padStart(6)} ms  ${l.message.slice(0, 140)}`);
+        last = at;
+      }
+      if (oneFile.finishedAt) console.log(`  +${String(new Date(oneFile.finishedAt).getTime() - last).padStart(6)} ms  (finished)`);
+    }
   } finally {
     await services.worker?.stop();
     const found = await services.es.indices.get({ index: `${name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));

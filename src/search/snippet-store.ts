@@ -21,8 +21,12 @@ import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 
-/** One library version at the generation it serves (or would serve). */
-export type VersionScope = { libraryId: string; version: string } & ServedGeneration;
+/**
+ * One library version at the generation it serves (or would serve). `baseGeneration` must be
+ * named (undefined for a record from before incremental builds): reading a refreshed version
+ * by its generation alone would miss every snippet its refresh kept.
+ */
+export type VersionScope = { libraryId: string; version: string; generation: number; baseGeneration: number | undefined };
 
 /** 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts). */
 export const SNIPPETS_MAPPING_VERSION = 4;
