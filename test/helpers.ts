@@ -1,6 +1,7 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
 import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/indexing/types';
+import type { GitJobParams } from '../src/indexing/jobs/params';
 
 /** The default admin with changed credentials and an API key (the usual starting point). */
 export async function adminKey(t: TestApp): Promise<string> {
@@ -47,4 +48,9 @@ export async function servedSnippets(t: TestApp, libraryId: string, version = 'l
   const lib = await t.services.libraries.get(libraryId, { fresh: true });
   const served = lib?.versions.find((v) => v.version === version);
   return t.services.snippets.read({ libraryId, version, generation: served?.generation ?? 0, baseGeneration: served?.baseGeneration });
+}
+
+/** Params of a Git job for tests whose handler does not build (the queue, the worker, the API). */
+export function testJobParams(): GitJobParams {
+  return { source: 'git', host: 'git', cloneUrl: 'file:///nowhere', webUrl: '', skipVersionFiltering: false, generateDocs: false, followPreviousVersions: false };
 }

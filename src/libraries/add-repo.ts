@@ -10,11 +10,11 @@ import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
 import { AccessDeniedError, AppError, ConflictError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
-import { isAddressableVersion, locateRepo, parseLibraryId, type GitHost } from './ids';
+import { isAddressableVersion, isGitHost, locateRepo, parseLibraryId, type GitHost } from './ids';
 import { findLibraryFor } from './access';
 import { clientLibraryId } from '../store/libraries';
 import { hideServerPaths } from '../util/source-url';
-import type { GitJobParams } from '../indexing/pipeline/git-job';
+import type { BuildParams, GitJobParams } from '../indexing/jobs/params';
 import type { JobRecord, JobTrigger } from '../store/models/job';
 import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
@@ -107,6 +107,7 @@ export async function addRepository(services: Services, principal: Principal, ho
 
   const version = location.ref ?? 'latest';
   const params: GitJobParams = {
+    source: 'git',
     host: location.source,
     cloneUrl: location.cloneUrl,
     webUrl: location.webUrl,
@@ -129,7 +130,7 @@ export async function addRepository(services: Services, principal: Principal, ho
     kind: 'add-repo',
     libraryId: key,
     version,
-    params: params as unknown as Record<string, unknown>,
+    params,
     encryptedToken: token ? encryptSecret(token, config.secret) : null,
     teamId: isPrivate ? teamId : null,
     createdBy: principal.kind === 'user' ? principal.userId : null,
@@ -192,12 +193,10 @@ export async function enqueueRefresh(
   const version = ref ?? 'latest';
   const running = await services.jobs.active(lib._id, version);
   if (running) return running;
-  const job = await services.jobs.enqueue({
-    kind: 'refresh',
-    libraryId: lib._id,
-    version,
-    trigger: options.trigger,
-    params: {
+  let params: BuildParams;
+  if (isGitHost(host)) {
+    params = {
+      source: 'git',
       host,
       cloneUrl: lib.cloneUrl,
       webUrl: lib.repoUrl,
@@ -205,7 +204,20 @@ export async function enqueueRefresh(
       skipVersionFiltering: lib.options?.skipVersionFiltering ?? false,
       generateDocs: lib.options?.generateDocs ?? false,
       followPreviousVersions: !ref,
-    } satisfies GitJobParams as unknown as Record<string, unknown>,
+    };
+  } else {
+    if (!lib.sourceParams) throw new ValidationError(`${clientLibraryId(lib._id)} has no source to refresh from; add it again.`, 'libraryName');
+    if (ref !== undefined) throw new ValidationError(`${clientLibraryId(lib._id)} is a ${host} library: it has one version, latest, and no branches or tags.`, 'branch');
+    params = lib.sourceParams;
+  }
+  const job = await services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: lib._id,
+    version,
+    trigger: options.trigger,
+    params,
+    // A site behind a login is crawled again with the headers its add was given.
+    encryptedHeaders: params.source === 'website' ? await services.jobs.lastHeaders(lib._id) : null,
     encryptedToken: options.encryptedToken,
     teamId: lib.teamId,
     createdBy: options.createdBy,
@@ -215,7 +227,7 @@ export async function enqueueRefresh(
 }
 
 /** Waits for a job; maps its failure to the API error; 504 when it is still running. */
-async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
+export async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
   const done = await services.jobs.waitFor(job._id, waitMs);
   if (!done) throw new InternalError('The job disappeared.');
   if (done.state === 'finalized') return;

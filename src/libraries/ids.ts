@@ -10,6 +10,11 @@ import { isServerPathUrl, repoRelativeUrl } from '../util/source-url';
 export type GitHost = 'github' | 'gitlab' | 'bitbucket' | 'git';
 export const GIT_HOSTS: readonly GitHost[] = ['github', 'gitlab', 'bitbucket', 'git'];
 
+/** Whether a library source is a Git host (not an upload, a website or an llms.txt). */
+export function isGitHost(source: string): source is GitHost {
+  return (GIT_HOSTS as readonly string[]).includes(source);
+}
+
 const SEGMENT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}$/;
 const VERSION = /^[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/;
 

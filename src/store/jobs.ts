@@ -20,7 +20,8 @@
  * attempt (it finds the `committing` outcome and publishes again).
  */
 import crypto from 'node:crypto';
-import type { JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
+import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
+import { storedSpec, type JobSpec } from '../indexing/jobs/params';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
@@ -31,16 +32,15 @@ const ACTIVE_STATES: JobState[] = ['cloning', 'parsing', 'indexing'];
 /** Candidates read per claim (several workers polling at once try different ones). */
 const CLAIM_BATCH = 5;
 
-export interface NewJob {
-  kind: JobKind;
+export type NewJob = JobSpec & {
   libraryId: string;
   version: string;
-  params: Record<string, unknown>;
   trigger?: JobTrigger;
   encryptedToken?: string | null;
+  encryptedHeaders?: string | null;
   teamId?: string | null;
   createdBy?: string | null;
-}
+};
 
 /** What a job's end lock says. */
 export type JobOutcome = 'committing' | 'failed' | 'cancelled';
@@ -48,7 +48,12 @@ export type JobOutcome = 'committing' | 'failed' | 'cancelled';
 /** The result of a cancel request. */
 export type CancelResult = { cancelled: true } | { cancelled: false; state: JobState | JobOutcome };
 
-type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'version' | 'finishedAt'>>;
+type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'version' | 'finishedAt' | 'crawl'>>;
+
+/** A stored job as a typed record (params typed by kind; see indexing/jobs/params.ts). */
+function typed(doc: (JobFields & { kind: string; params: unknown }) | null): JobRecord | null {
+  return doc ? { ...doc, ...storedSpec(doc.kind, doc.params) } : null;
+}
 
 const claimKey = (id: string, n: number) => `job:${id}:claim:${n}`;
 const endKey = (id: string) => `job:${id}:end`;
@@ -81,19 +86,23 @@ export class JobQueue {
       trigger: job.trigger ?? 'manual',
       params: job.params,
       encryptedToken: job.encryptedToken ?? null,
+      encryptedHeaders: job.encryptedHeaders ?? null,
       teamId: job.teamId ?? null,
       createdBy: job.createdBy ?? null,
       log: [{ at: new Date(), level: 'info', message: `queued ${job.kind} of ${job.libraryId} (${job.version}), trigger: ${job.trigger ?? 'manual'}` }],
     });
-    return doc.toObject();
+    const created = typed(doc.toObject());
+    if (!created) throw new Error('a job just created could not be read');
+    return created;
   }
 
   /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
-  async record(job: { kind: JobKind; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
+  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
     const now = new Date();
     await this.Job.create({
       _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
       kind: job.kind,
+      params: { source: 'openapi' },
       libraryId: job.libraryId,
       version: job.version,
       state: 'finalized',
@@ -110,8 +119,9 @@ export class JobQueue {
     const candidates = await this.Job.find(claimable(new Date()))
       .sort({ createdAt: 1 })
       .limit(CLAIM_BATCH)
-      .lean<JobRecord[]>();
-    for (const job of candidates) {
+      .lean();
+    for (const job of candidates.map(typed)) {
+      if (!job) continue;
       const claimed = await this.tryClaim(job, owner, leaseMs);
       if (claimed) return claimed;
     }
@@ -265,14 +275,15 @@ export class JobQueue {
   }
 
   async get(id: string): Promise<JobRecord | null> {
-    return this.Job.findById(id).lean<JobRecord>();
+    return typed(await this.Job.findById(id).lean());
   }
 
   async list(filter: { libraryId?: string; teamIds?: string[] | null; limit?: number }): Promise<JobRecord[]> {
     const q: Record<string, unknown> = {};
     if (filter.libraryId) q.libraryId = filter.libraryId;
     if (filter.teamIds) q.$or = [{ teamId: null }, { teamId: { $in: filter.teamIds } }];
-    return this.Job.find(q).sort({ createdAt: -1 }).limit(filter.limit ?? 50).lean<JobRecord[]>();
+    const docs = await this.Job.find(q).sort({ createdAt: -1 }).limit(filter.limit ?? 50).lean();
+    return docs.map(typed).filter((j): j is JobRecord => j !== null);
   }
 
   /** Polls until the job is terminal or `timeoutMs` passes (works across instances). */
@@ -290,7 +301,7 @@ export class JobQueue {
 
   /** Whether a non-terminal job exists for this library version. */
   async active(libraryId: string, version: string): Promise<JobRecord | null> {
-    return this.Job.findOne({ libraryId, version, state: { $nin: TERMINAL_JOB_STATES } }).lean<JobRecord>();
+    return typed(await this.Job.findOne({ libraryId, version, state: { $nin: TERMINAL_JOB_STATES } }).lean());
   }
 
   /**
@@ -300,6 +311,12 @@ export class JobQueue {
   async lastToken(libraryId: string): Promise<string | null> {
     const job = await this.Job.findOne({ libraryId, encryptedToken: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedToken: 1 }).lean<Pick<JobRecord, 'encryptedToken'>>();
     return job?.encryptedToken ?? null;
+  }
+
+  /** The encrypted request headers of the library's newest job that carried some (a website's refresh crawls with them). */
+  async lastHeaders(libraryId: string): Promise<string | null> {
+    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
+    return job?.encryptedHeaders ?? null;
   }
 
   /** Jobs not finished (for the soak's and the dashboard's counts). */

@@ -21,7 +21,7 @@ import { writeRevision, type LockStore } from './locks';
 import { nearestVersion } from '../libraries/version-rule';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
-  Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys'>>;
+  Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys' | 'sourceParams'>>;
 
 /** Separates a client id from the scope of a copy in stored keys; client ids cannot contain it. */
 const SCOPE_SEPARATOR = '~';

@@ -7,6 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
+import { testJobParams } from '../helpers';
 
 let app: TestApp;
 let admin: string;
@@ -39,7 +40,7 @@ test('a plain team member cannot delete the team\'s private library; its owner c
 });
 
 test("a signed-in user cannot cancel another user's job on a public library", async (t) => {
-  const job = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: {}, teamId: null, createdBy: 'usr_admin' });
+  const job = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: testJobParams(), teamId: null, createdBy: 'usr_admin' });
   const bystander = await makeUser(app);
   const res = await app.request.delete(`/v2/jobs/${job._id}`).set(bearer(bystander.key));
   t.is(res.status, 403);

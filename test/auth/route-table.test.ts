@@ -8,6 +8,7 @@ import test from 'ava';
 import type { Response } from 'supertest';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, ADMIN_ID, ADMIN_PASSWORD, login, makeUser, type TestUser } from './fixtures';
+import { testJobParams } from '../helpers';
 import { appRouters } from '../../src/http/app';
 import { isOperation, PERMISSIONS, ruleOf, type Operation, type Resource } from '../../src/auth/permissions';
 import type { UserPrincipal } from '../../src/auth/principal';
@@ -90,7 +91,7 @@ const signedDelivery = async (role: Role) => {
   return a.request.post(hook.path).set(role.headers).set('content-type', 'application/json').set('x-hub-signature-256', signBody(hook.secret, body)).send(body);
 };
 const job = async (a: TestApp, createdBy: string | null, team: string | null) =>
-  (await a.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: {}, teamId: team, createdBy }))._id;
+  (await a.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: testJobParams(), teamId: team, createdBy }))._id;
 
 interface Case {
   operation: Operation;

@@ -16,6 +16,7 @@ import type { Page } from 'playwright-core';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { makeUser, type TestUser } from '../auth/fixtures';
 import { launchBrowser, startLiveServer, type LiveBrowser, type LiveServer } from './browser';
+import { testJobParams } from '../helpers';
 
 // Browser globals used inside page.evaluate callbacks (the project's tsconfig has no DOM lib).
 interface El {
@@ -234,7 +235,7 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
   const worker = server.test.services.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
   try {
     await go('/jobs');
     await page.getByText('Following running jobs').waitFor();
@@ -273,7 +274,7 @@ test.serial('progress bars by stage: patched in place as a job moves through its
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
   const jobs = server.test.services.jobs;
-  const job = await jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  const job = await jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
   // The queue's own API, as a worker drives it: claim, report stages and progress, fail.
   const owner = 'test-owner';
   const claimed = await jobs.claim(owner, 60_000);
@@ -330,7 +331,7 @@ test.serial("an ended job's page runs it again (a new job, followed to the end) 
   const worker = server.test.services.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
   await server.test.services.jobs.cancel(job._id, admin.userId);
   worker.start();
   await go(`/jobs/${job._id}`);
@@ -565,7 +566,7 @@ test.serial('compressed, fingerprinted assets: a reload asks the server for the 
 
 test.serial('axe-core finds no serious or critical violations on any page', async (t) => {
   // A job page too (a cancelled job: its stages, summary, log and actions).
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/axe', version: 'latest', params: {}, teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/axe', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
   await server.test.services.jobs.cancel(job._id, admin.userId);
   const pages = ['/libraries', '/library/acme/gadgets', '/add', '/jobs', `/jobs/${job._id}`, '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget', '/usage', '/keys', '/teams', '/policies', '/permissions', '/credentials', '/no-such-page'];
   const found: string[] = [];

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, testJobParams } from '../helpers';
 
 let git: GitServer;
 let app: TestApp;
@@ -159,7 +159,7 @@ test.serial("a failed add's job says the stage it failed in, and its record can 
   t.is((await app.request.delete(`/v2/jobs/${failed?.id}`).set('authorization', `Bearer ${key}`)).status, 404, 'removed once');
 
   // A queued job is cancelled by the first DELETE (kept, as cancelled), removed by the second.
-  const queued = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/parked', version: 'latest', params: {}, teamId: null, createdBy: null });
+  const queued = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/parked', version: 'latest', params: testJobParams(), teamId: null, createdBy: null });
   const cancel = await app.request.delete(`/v2/jobs/${queued._id}`).set('authorization', `Bearer ${key}`);
   t.is(cancel.status, 200);
   t.is(cancel.body.state, 'cancelled');

@@ -8,6 +8,7 @@ import { Worker, type JobContext } from '../../src/indexing/jobs/worker';
 import { JobFailure } from '../../src/indexing/jobs/failure';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
+import { testJobParams } from '../helpers';
 
 let conn: Connection;
 let queue: JobQueue;
@@ -35,7 +36,7 @@ const until = async (check: () => Promise<boolean>, ms = 10_000) => {
 };
 
 test.serial('a job runs through its states to finalized with progress and a log', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/b', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/b', version: 'latest', params: testJobParams() });
   const worker = new Worker({
     queue,
     log,
@@ -60,12 +61,12 @@ test.serial('a job runs through its states to finalized with progress and a log'
 });
 
 test.serial('a failure keeps its API error code; others are internal', async (t) => {
-  const a = await queue.enqueue({ kind: 'refresh', libraryId: '/a/c', version: 'latest', params: { fail: 'known' } });
-  const b = await queue.enqueue({ kind: 'refresh', libraryId: '/a/d', version: 'latest', params: { fail: 'boom' } });
+  const a = await queue.enqueue({ kind: 'refresh', libraryId: '/a/c', version: 'latest', params: testJobParams() });
+  const b = await queue.enqueue({ kind: 'refresh', libraryId: '/a/d', version: 'latest', params: testJobParams() });
   const worker = new Worker({
     queue, log, leaseMs: 5000, concurrency: 1, pollMs: 50,
     handler: async (ctx) => {
-      if (ctx.job.params.fail === 'known') throw new JobFailure('no_snippets_found', 'nothing here');
+      if (ctx.job.libraryId === '/a/c') throw new JobFailure('no_snippets_found', 'nothing here');
       throw new Error('boom');
     },
   });
@@ -78,7 +79,7 @@ test.serial('a failure keeps its API error code; others are internal', async (t)
 });
 
 test.serial("a crashed worker's job is taken over when its lease lapses", async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/e', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/e', version: 'latest', params: testJobParams() });
   // A worker that claims the job and dies (never renews, never finishes).
   const claimed = await queue.claim('dead-worker', 300);
   t.is(claimed?._id, job._id);
@@ -95,7 +96,7 @@ test.serial("a crashed worker's job is taken over when its lease lapses", async 
 });
 
 test.serial('a cancelled job stops at its next checkpoint', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/f', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/f', version: 'latest', params: testJobParams() });
   const worker = new Worker({
     queue, log, leaseMs: 3000, concurrency: 1, pollMs: 50,
     handler: async (ctx) => {
@@ -117,7 +118,7 @@ test.serial('two workers on two connections racing over many jobs: every job run
   const other = await connectMongo({ uri: config.mongodbUri, dbName: conn.name, timeoutMs: 2000 }, log);
   const queue2 = new JobQueue(jobModel(other), new LockStore(lockModel(other)));
   const runs = conn.collection('executions');
-  const jobs = await Promise.all(Array.from({ length: 60 }, (_, i) => queue.enqueue({ kind: 'refresh', libraryId: `/race/lib${i}`, version: 'latest', params: {} })));
+  const jobs = await Promise.all(Array.from({ length: 60 }, (_, i) => queue.enqueue({ kind: 'refresh', libraryId: `/race/lib${i}`, version: 'latest', params: testJobParams() })));
   const handler = (name: string) => async (ctx: JobContext) => {
     await runs.insertOne({ jobId: ctx.job._id, worker: name, at: new Date() } as never);
     await ctx.setState('parsing');
@@ -146,8 +147,8 @@ test.serial('two workers on two connections racing over many jobs: every job run
 
 test.serial('a cancel before the commit stops the job with nothing published; after it, the cancel is refused and the job finishes', async (t) => {
   let published = 0;
-  const early = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/early', version: 'latest', params: {} });
-  const late = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/late', version: 'latest', params: {} });
+  const early = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/early', version: 'latest', params: testJobParams() });
+  const late = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/late', version: 'latest', params: testJobParams() });
   const results: Record<string, unknown> = {};
   const worker = new Worker({
     queue, log, leaseMs: 5000, concurrency: 1, pollMs: 20,
@@ -171,7 +172,7 @@ test.serial('a cancel before the commit stops the job with nothing published; af
 });
 
 test.serial('a store outage puts the job back for another attempt instead of failing it', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/outage/lib', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/outage/lib', version: 'latest', params: testJobParams() });
   class Outage extends Error {}
   let calls = 0;
   const worker = new Worker({
@@ -195,7 +196,7 @@ test.serial('a store outage puts the job back for another attempt instead of fai
 });
 
 test.serial('a claim whose winner died before recording it is broken after a lease, so the job is not stuck', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/ghost/lib', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/ghost/lib', version: 'latest', params: testJobParams() });
   const locks = new LockStore(lockModel(conn));
   t.true(await locks.acquire(`job:${job._id}:claim:1`, 'ghost'));
   let ran = 0;
@@ -215,7 +216,7 @@ const blockThread = (ms: number) => {
 test.serial('a step that keeps the thread busy longer than a lease does not lose the job when nobody claimed it', async (t) => {
   // The renewal timer cannot run while a step computes (parsing thousands of files on a
   // loaded machine); the next checkpoint renews, and the store says the job is still ours.
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/lib', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/lib', version: 'latest', params: testJobParams() });
   let ran = 0;
   const worker = new Worker({
     queue, log, leaseMs: 400, concurrency: 1, pollMs: 20,
@@ -237,7 +238,7 @@ test.serial('a step that keeps the thread busy longer than a lease does not lose
 });
 
 test.serial('a worker whose lease another worker took while its thread was busy does not publish', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/taken', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/taken', version: 'latest', params: testJobParams() });
   let published = 0;
   let stopped: string | undefined;
   const worker = new Worker({
@@ -269,7 +270,7 @@ test.serial('a worker whose lease another worker took while its thread was busy 
 });
 
 test.serial('stop() waits for a claim already sent: a job it wins runs before stop() returns, never after', async (t) => {
-  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/stop/claim', version: 'latest', params: {} });
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/stop/claim', version: 'latest', params: testJobParams() });
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
   let claimSent!: () => void;

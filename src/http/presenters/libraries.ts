@@ -7,7 +7,7 @@ import type { LibraryRecord } from '../../store/models/library';
 import type { JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
-import type { AddRequestEcho } from '../../indexing/pipeline/git-job';
+import type { AddRequestEcho } from '../../indexing/jobs/params';
 
 /** A failed add's request, field by field; none for a repository on this server's disk. */
 function presentRetryAdd(echo: AddRequestEcho | undefined) {
@@ -69,7 +69,7 @@ export function presentJob(job: JobRecord, withLog: boolean) {
     errorCode: job.errorCode ?? null,
     failedStage: job.state === 'failed' ? (job.failedStage ?? null) : null,
     // An add that did not finish leaves no library to refresh: this is the add to make again.
-    retryAdd: job.kind === 'add-repo' && (job.state === 'failed' || job.state === 'cancelled') ? presentRetryAdd((job.params as { addRequest?: AddRequestEcho }).addRequest) : null,
+    retryAdd: job.kind === 'add-repo' && (job.state === 'failed' || job.state === 'cancelled') ? presentRetryAdd(job.params.addRequest) : null,
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     finishedAt: job.finishedAt,

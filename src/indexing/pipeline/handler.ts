@@ -1,20 +1,29 @@
 import type { JobHandler } from '../jobs/worker';
 import type { JobQueue } from '../../store/jobs';
 import type { JobRecord, JobTrigger } from '../../store/models/job';
+import type { BuildParams } from '../jobs/params';
+import type { DocumentSource } from '../sources/source';
 import type { IndexingDeps } from './deps';
-import { runGitJob, type GitJobParams } from './git-job';
+import { runBuild } from './build';
+import { gitSource } from '../sources/git-source';
 
-/** Dispatches a claimed job to its builder. */
+/** Dispatches a claimed job to the generic build with its source. */
 export function createJobHandler(deps: IndexingDeps): JobHandler {
   return async (ctx) => {
-    switch (ctx.job.kind) {
-      case 'add-repo':
-      case 'refresh':
-        return runGitJob(ctx, deps);
-      default:
-        throw new Error(`unknown job kind ${ctx.job.kind}`);
-    }
+    const { job } = ctx;
+    if (job.kind === 'openapi') throw new Error('an openapi job is a record of an inline upload; there is nothing to run');
+    return runBuild(ctx, deps, sourceFor(job.params, deps));
   };
+}
+
+/** The source a build's params name. */
+export function sourceFor(params: BuildParams, deps: IndexingDeps): DocumentSource {
+  switch (params.source) {
+    case 'git':
+      return gitSource(params, deps);
+    default:
+      throw new Error(`no source for ${params.source} jobs`);
+  }
 }
 
 /**
@@ -23,7 +32,8 @@ export function createJobHandler(deps: IndexingDeps): JobHandler {
  */
 export function versionEnqueuer(queue: JobQueue, poke: () => void) {
   return async (parent: JobRecord, wanted: string[], existingTags: string[], trigger: JobTrigger = parent.trigger ?? 'manual'): Promise<string[]> => {
-    const params = parent.params as unknown as GitJobParams;
+    const params = parent.params;
+    if (params.source !== 'git') return [];
     const queued: string[] = [];
     for (const tag of wanted) {
       if (!existingTags.includes(tag)) continue;
@@ -34,7 +44,7 @@ export function versionEnqueuer(queue: JobQueue, poke: () => void) {
         trigger,
         libraryId: parent.libraryId,
         version: tag,
-        params: { ...params, ref: tag, followPreviousVersions: false } as unknown as Record<string, unknown>,
+        params: { ...params, ref: tag, followPreviousVersions: false },
         encryptedToken: parent.encryptedToken,
         teamId: parent.teamId,
         createdBy: parent.createdBy,

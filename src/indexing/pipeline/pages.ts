@@ -5,14 +5,14 @@
  * read, unchanged ones too, because whether a page is a copy depends on the others.
  */
 import type { JobContext } from '../jobs/worker';
-import type { RepoFile } from '../sources/git';
+import type { ListedDocument } from '../sources/source';
 import type { CommitFiles } from './commit-files';
 import { redirectStubReason } from '../discover/stubs';
 import { nearDuplicatePages } from '../discover/duplicate-trees';
 import type { RepoConfig } from '../discover/config';
 
 export interface Page {
-  file: RepoFile;
+  file: ListedDocument;
   text: string;
 }
 
@@ -23,11 +23,13 @@ export interface ReadPages {
 }
 
 /** `config`: the repository's switches (`defaultExclusions.redirectStubs`, `duplicatePages`). */
-export async function readPages(ctx: JobContext, selected: readonly RepoFile[], files: CommitFiles, config: RepoConfig = {}): Promise<ReadPages> {
+export async function readPages(ctx: JobContext, selected: readonly ListedDocument[], files: CommitFiles, config: RepoConfig = {}): Promise<ReadPages> {
   const pages: Page[] = [];
   const excluded = new Set<string>();
   const notes: string[] = [];
   for (const [i, file] of selected.entries()) {
+    // Reused without its text (a page that answered 304): it cannot be judged a copy.
+    if (file.reuseOnly) continue;
     const text = await files.read(file.path);
     if (text === undefined) {
       ctx.log('warn', `skipped ${file.path}: binary or not UTF-8`);

@@ -50,7 +50,7 @@ export const bundleHeaderSchema = z.object({
   embeddingModel: z.string().max(300).optional(),
   library: z.object({
     id: z.string().min(2).max(300),
-    source: z.enum(['github', 'gitlab', 'bitbucket', 'git', 'openapi']),
+    source: z.enum(['github', 'gitlab', 'bitbucket', 'git', 'openapi', 'website', 'llmstxt', 'archive']),
     title: z.string().max(500),
     description: z.string().max(5000),
     repoUrl: z.string().max(2000),

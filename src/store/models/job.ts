@@ -1,7 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export type JobState = 'queued' | 'cloning' | 'parsing' | 'indexing' | 'finalized' | 'failed' | 'cancelled';
-export type JobKind = 'add-repo' | 'refresh' | 'openapi';
+import type { JobKind, JobSpec } from '../../indexing/jobs/params';
+
+export type { JobKind } from '../../indexing/jobs/params';
 /** Why a job ran (shown with the job). */
 export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
@@ -12,9 +14,31 @@ export interface JobLogEntry {
   message: string;
 }
 
-export interface JobRecord {
+/** A job record: its kind and typed params (JobSpec) with the fields every job has. */
+export type JobRecord = JobFields & JobSpec;
+
+/** A crawl's skipped URL (bounded list in `crawl.skipped`). */
+export interface CrawlSkipRecord {
+  url: string;
+  reason: string;
+  detail: string | null;
+}
+
+/**
+ * What a website, llms.txt or archive build left out and why: counts per reason as a list
+ * (FerretDB-friendly: no nested arrays, no URL-derived keys) and the first skipped URLs.
+ */
+export interface CrawlReport {
+  pagesFetched: number;
+  pagesUnchanged: number;
+  counts: { reason: string; count: number }[];
+  skipped: CrawlSkipRecord[];
+  /** Skipped URLs beyond the kept list. */
+  skippedOmitted: number;
+}
+
+export interface JobFields {
   _id: string;
-  kind: JobKind;
   libraryId: string;
   /** The version being built ("latest" or a tag). */
   version: string;
@@ -40,10 +64,12 @@ export interface JobRecord {
     filesRemoved?: number;
   };
   log: JobLogEntry[];
-  /** Everything the worker needs to run the job again after a crash (no secrets). */
-  params: Record<string, unknown>;
   /** A git token for this job only, encrypted with the server secret. */
   encryptedToken: string | null;
+  /** Request headers for a website crawl (JSON), encrypted with the server secret. */
+  encryptedHeaders?: string | null;
+  /** What a crawl or archive build skipped (website, llms.txt and archive jobs). */
+  crawl?: CrawlReport | null;
   teamId: string | null;
   createdBy: string | null;
   lease: { owner: string | null; until: Date | null };
@@ -63,7 +89,10 @@ export interface JobRecord {
   finishedAt: Date | null;
 }
 
-const jobSchema = new Schema<JobRecord>(
+/** The stored shape (params Mixed; the store types them on read: JobParams, storedParams). */
+type StoredJob = JobFields & { kind: JobKind; params: unknown };
+
+const jobSchema = new Schema<StoredJob>(
   {
     _id: { type: String, required: true },
     kind: { type: String, required: true },
@@ -86,6 +115,8 @@ const jobSchema = new Schema<JobRecord>(
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
     params: { type: Schema.Types.Mixed, default: {} },
     encryptedToken: { type: String, default: null },
+    encryptedHeaders: { type: String, default: null },
+    crawl: { type: Schema.Types.Mixed, default: null },
     teamId: { type: String, default: null },
     createdBy: { type: String, default: null },
     lease: { owner: { type: String, default: null }, until: { type: Date, default: null } },
@@ -102,8 +133,8 @@ const jobSchema = new Schema<JobRecord>(
 jobSchema.index({ state: 1, createdAt: 1 });
 jobSchema.index({ libraryId: 1, createdAt: -1 });
 
-export type JobModel = Model<JobRecord>;
+export type JobModel = Model<StoredJob>;
 
 export function jobModel(conn: Connection): JobModel {
-  return conn.models.Job ?? conn.model<JobRecord>('Job', jobSchema);
+  return conn.models.Job ?? conn.model<StoredJob>('Job', jobSchema);
 }

@@ -1,7 +1,12 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { VersionRule } from '../../libraries/version-rule';
+import type { CrawlReport } from './job';
+import type { ArchiveJobParams, LlmsTxtJobParams, WebsiteJobParams } from '../../indexing/jobs/params';
 
-export type LibrarySource = 'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi';
+export type LibrarySource = 'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi' | 'website' | 'llmstxt' | 'archive';
+
+/** How a library that is not a Git repository is built again (a refresh's params). */
+export type LibrarySourceParams = WebsiteJobParams | LlmsTxtJobParams | ArchiveJobParams;
 export type LibraryState = 'queued' | 'processing' | 'finalized' | 'failed' | 'deleted';
 
 /** One indexed version of a library ("latest" is the default branch). */
@@ -77,6 +82,10 @@ export interface LibraryRecord {
   teamId: string | null;
   /** Options kept for refresh. */
   options: { skipVersionFiltering: boolean; generateDocs: boolean };
+  /** A website, llms.txt or archive library: what a refresh builds from (no secrets; missing on Git libraries). */
+  sourceParams?: LibrarySourceParams | null;
+  /** The crawl report of the latest build of a website or llms.txt library. */
+  crawl?: CrawlReport | null;
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
@@ -136,6 +145,8 @@ const librarySchema = new Schema<LibraryRecord>(
       everyHours: { type: Number, default: 0 },
     },
     versionRule: { type: Schema.Types.Mixed, default: null },
+    sourceParams: { type: Schema.Types.Mixed, default: null },
+    crawl: { type: Schema.Types.Mixed, default: null },
     webhook: {
       encryptedSecret: { type: String, default: null },
       createdAt: { type: Date, default: null },

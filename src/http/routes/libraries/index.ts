@@ -9,7 +9,7 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepoBody, addRepository, parseBody, refreshBody, refreshLibrary } from '../../../libraries/add-repo';
-import { GIT_HOSTS, parseLibraryId, type GitHost } from '../../../libraries/ids';
+import { GIT_HOSTS, isGitHost, parseLibraryId, type GitHost } from '../../../libraries/ids';
 import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
 import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
@@ -143,7 +143,7 @@ export function libraryRoutes(services: Services): Router {
     const body = parseBody(webhookBody, ctx.request.body);
     const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
     if (!lib) throw new LibraryNotFoundError(id);
-    const host = body.host ?? (lib.source === 'openapi' ? 'git' : lib.source);
+    const host = body.host ?? (isGitHost(lib.source) ? lib.source : 'git');
     const hook = await createWebhook(services, lib, host);
     ctx.status = 201;
     ctx.body = {
