@@ -177,6 +177,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   );
   await ctx.progress({ snippets: totals.totalSnippets, snippetsIndexed: totals.written });
   ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`);
+  ctx.log('info', `publish: write ${totals.ms.write} ms, mark ${totals.ms.mark} ms, totals ${totals.ms.totals} ms, switch ${totals.ms.switch} ms`);
 
   await snap.after?.(ctx);
 }

@@ -53,6 +53,8 @@ export interface PublishResult {
   written: number;
   /** Served documents this build retired (0 for a full build, which retires by its base). */
   retired: number;
+  /** Where the time went (ms): writing, marking, reading the totals' fields, the switch. */
+  ms: { write: number; mark: number; totals: number; switch: number };
 }
 
 /** The fields totals and the quality report read from the snippets a refresh kept. */
@@ -64,10 +66,18 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
   const base = input.amend ? baseOf(input.amend.served) : generation;
   let retired = 0;
   let served: Pick<SnippetDocument, (typeof TOTALS_FIELDS)[number]>[] = docs;
+  const ms = { write: 0, mark: 0, totals: 0, switch: 0 };
+  let t = Date.now();
+  const lap = (step: keyof typeof ms) => {
+    ms[step] = Date.now() - t;
+    t = Date.now();
+  };
   try {
     await deps.store.write(docs, onProgress);
+    lap('write');
     if (input.amend) {
       retired = await deps.store.markRetired({ libraryId, version, served: input.amend.served, keep: input.amend.keep }, generation);
+      lap('mark');
       // What the version will serve: the kept snippets and the ones just written.
       served = await deps.store.read({ libraryId, version, generation, baseGeneration: base, fields: TOTALS_FIELDS });
     }
@@ -77,6 +87,7 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
   }
   const totalTokens = served.reduce((n, d) => n + d.tokens, 0);
   const quality = qualityReport(served);
+  lap('totals');
   await switchGenerations(deps, libraryId, [
     {
       record: {
@@ -96,7 +107,8 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
       files: input.files,
     },
   ], input.meta);
-  return { totalSnippets: served.length, totalTokens, benchmarkScore: quality.score, written: docs.length, retired };
+  lap('switch');
+  return { totalSnippets: served.length, totalTokens, benchmarkScore: quality.score, written: docs.length, retired, ms };
 }
 
 /**
