@@ -20,7 +20,7 @@ export async function checkServedGenerations(services: Services): Promise<Checke
   const out: CheckedVersion[] = [];
   for (const lib of await services.libraries.list()) {
     for (const v of lib.versions.filter((x) => x.generation > 0)) {
-      const found = await services.snippets.count({ libraryId: lib._id, version: v.version, generation: v.generation });
+      const found = await services.snippets.count({ libraryId: lib._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration });
       out.push({ libraryId: lib._id, version: v.version, generation: v.generation, expected: v.totalSnippets, found });
     }
   }

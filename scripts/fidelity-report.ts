@@ -59,7 +59,7 @@ async function measure(services: Services, root: string, dir: string): Promise<R
   const lib = await services.libraries.get(`/${owner}/${name}`, { fresh: true });
   const latest = lib?.versions.find((v) => v.version === 'latest');
   if (!latest) return row;
-  const docs = await services.snippets.read({ libraryId: `/${owner}/${name}`, version: 'latest', generation: latest.generation });
+  const docs = await services.snippets.read({ libraryId: `/${owner}/${name}`, version: 'latest', generation: latest.generation, baseGeneration: latest.baseGeneration });
   docs.sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
   row.files = new Set(docs.map((d) => d.path)).size;
   row.snippets = docs.length;

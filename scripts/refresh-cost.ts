@@ -2,9 +2,12 @@
  * What a refresh costs: indexes one corpus repository (a folder of shared/corpus/repos) as a
  * local Git library on a private database and index prefix, then runs a refresh with no
  * change and a refresh after a one-file change, and prints for each the job's time after the
- * fetch (from the "cloned" log entry to the end), the files changed and the snippets written.
+ * fetch (from the "cloned" log entry, or the listing of the remote's refs when a check needs
+ * no clone, to the end), the files changed, the snippets written and retired.
  *
- *   SHELFMARK_DATA_DIR=/work/main/.data npx tsx scripts/refresh-cost.ts [repo folder …]
+ *   SHELFMARK_DATA_DIR=/work/main/.data npx tsx scripts/refresh-cost.ts [repo folder …] [--log]
+ *
+ * `--log` also prints the one-file refresh's job log with the time between entries.
  *
  * Several folders make one library (each in its own subfolder). Default: sqlalchemy + flask
  * from ../shared/corpus/repos (about 5,500 snippets). Everything it made is dropped at the end.
@@ -49,12 +52,15 @@ function changeOneFile(work: string, indexed: string[]): string {
 
 function figures(job: JobRecord | null): string {
   if (!job) return 'job missing';
-  const cloned = job.log.find((l) => /^cloned in/.test(l.message));
+  // The fetch ends with the clone, or with the listing of the remote's refs when nothing changed.
+  const cloned = job.log.find((l) => /^cloned in|^listed the remote's refs/.test(l.message));
+  const fetch = cloned ? (/^cloned/.test(cloned.message) ? 'clone' : 'no clone: refs listed') : 'no fetch';
   const end = job.finishedAt ? new Date(job.finishedAt).getTime() : NaN;
   const afterFetch = cloned ? end - new Date(cloned.at).getTime() : NaN;
   const total = end - new Date(job.createdAt).getTime();
   const p = job.progress;
-  return `${job.state}; ${afterFetch} ms after the fetch (${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written (of ${p.snippets} found)`;
+  const retired = job.log.map((l) => /(\d+) retired$/.exec(l.message)?.[1]).find((n) => n !== undefined);
+  return `${job.state}; ${afterFetch} ms after the fetch (${fetch}; ${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written${retired ? `, ${retired} retired` : ''} (${p.snippets} served)`;
 }
 
 async function lastJob(services: Services, libraryId: string): Promise<JobRecord | null> {
@@ -97,7 +103,18 @@ async function main(): Promise<void> {
     const manifest = await services.models.Manifest.findById('/acme/big@latest').lean();
     const changed = changeOneFile(work, (manifest?.files ?? []).map((f) => f.p));
     await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000);
-    console.log(`one-file change (${changed}): ${figures(await lastJob(services, '/acme/big'))}`);
+    const oneFile = await lastJob(services, '/acme/big');
+    console.log(`one-file change (${changed}): ${figures(oneFile)}`);
+    if (args.includes('--log') && oneFile) {
+      // Where the time after the fetch went: each log entry with its offset from the previous one.
+      let last = new Date(oneFile.log[0]?.at ?? oneFile.createdAt).getTime();
+      for (const l of oneFile.log) {
+        const at = new Date(l.at).getTime();
+        console.log(`  +${String(at - last).padStart(6)} ms  ${l.message.slice(0, 140)}`);
+        last = at;
+      }
+      if (oneFile.finishedAt) console.log(`  +${String(new Date(oneFile.finishedAt).getTime() - last).padStart(6)} ms  (finished)`);
+    }
   } finally {
     await services.worker?.stop();
     const found = await services.es.indices.get({ index: `${name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));

@@ -47,7 +47,7 @@ export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<s
 export async function servedSnippets(t: TestApp, libraryId: string, version = 'latest'): Promise<SnippetDocument[]> {
   const lib = await t.services.libraries.get(libraryId, { fresh: true });
   const served = lib?.versions.find((v) => v.version === version);
-  return t.services.snippets.read({ libraryId, version, generation: served?.generation ?? 0 });
+  return t.services.snippets.read({ libraryId, version, generation: served?.generation ?? 0, baseGeneration: served?.baseGeneration });
 }
 
 /** Params of a Git job for tests whose handler does not build (the queue, the worker, the API). */

@@ -50,6 +50,12 @@ export interface SnippetDocument extends ParsedSnippet {
    * and switched in one step (MongoDB records the generation being served).
    */
   generation: number;
+  /**
+   * The generation of the build that replaced this snippet (its file changed or went), absent
+   * while it is live: a build writes only changed files' snippets and marks the ones it
+   * replaces, so readers of the served generation keep them until the switch (search/served.ts).
+   */
+  retired?: number | null;
   /** URL of the file at the indexed commit, with a line anchor when known. */
   url: string;
   /** Token count of the rendered snippet (gpt-tokenizer, cl100k/o200k). */

@@ -129,7 +129,7 @@ async function searchCandidates(
 ): Promise<ScoredCandidate[] | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const scope = { libraryId: library._id, version: version.version, generation: version.generation };
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
   const body = buildContextQuery({ ...scope, query, size, from, analyzed });
   const toCandidates = (hits: Awaited<ReturnType<typeof services.snippets.searchHits<ContextSnippet>>>): ScoredCandidate[] =>
     hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));

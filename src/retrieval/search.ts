@@ -65,7 +65,7 @@ export async function searchLibraries(services: Services, principal: Principal, 
   if (query && matches.length > 1) {
     const matchedIds = new Set(matches.map((m) => m.library.id));
     const candidates = allowed.filter((l) => matchedIds.has(clientLibraryId(l._id)));
-    const generations = candidates.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, generation: v.generation })));
+    const generations = candidates.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration })));
     const body = buildLibraryContentQuery({ libraryIds: candidates.map((l) => l._id), query, generations });
     if (body) {
       // Snippets carry the stored key; the ranking reads client ids (one copy each, above).

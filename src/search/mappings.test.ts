@@ -4,7 +4,8 @@ import { snippetDocument } from './test-fixtures';
 
 test('every SnippetDocument field has a mapping and every mapping a field', (t) => {
   const doc = toIndexedSnippet(snippetDocument({ embedding: [0.6, 0.8] }));
-  t.deepEqual(Object.keys(doc).sort(), Object.keys(SNIPPET_FIELDS).sort());
+  // `retired` is never written with a document: a later build sets it by a partial update.
+  t.deepEqual([...Object.keys(doc), 'retired'].sort(), Object.keys(SNIPPET_FIELDS).sort());
   t.is(SNIPPET_MAPPINGS.dynamic, 'strict');
   t.is(SNIPPET_MAPPINGS.properties, SNIPPET_FIELDS);
 });

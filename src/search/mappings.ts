@@ -50,6 +50,8 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   libraryId: keyword,
   version: keyword,
   generation: { type: 'long' },
+  // The generation that retired the snippet (incremental builds, search/served.ts).
+  retired: { type: 'long' },
   kind: keyword,
   path: keyword,
   language: keyword,

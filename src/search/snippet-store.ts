@@ -2,9 +2,10 @@
  * The snippets index. One physical index per mapping version (`<prefix>-snippets-v3`)
  * behind an alias (`<prefix>-snippets`); at start-up an index of an older mapping version is
  * copied into the current one and the alias moved (`ensureIndex`). Within it, each library
- * version is written as a new *generation*; readers filter on the generation MongoDB says is
- * current, so a new build replaces the old one in one step and old generations are deleted
- * afterwards.
+ * version's build is written as a new *generation*: a full build writes every snippet, a
+ * refresh only those of changed files and marks the ones they replace (`retired`); readers
+ * filter on the generation MongoDB says is served (served.ts), so a build becomes visible in
+ * one step and what it replaced is deleted afterwards.
  *
  * Query cost: a context query's clauses look up every query term in every field of every
  * segment (for scoring statistics) before any matching, so the number of segments matters
@@ -18,9 +19,17 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from '../indexing/types';
+import { baseOf, versionFilter, type ServedGeneration } from './served';
 
-/** 3: the `embedding` dense_vector field. */
-export const SNIPPETS_MAPPING_VERSION = 3;
+/**
+ * One library version at the generation it serves (or would serve). `baseGeneration` must be
+ * named (undefined for a record from before incremental builds): reading a refreshed version
+ * by its generation alone would miss every snippet its refresh kept.
+ */
+export type VersionScope = { libraryId: string; version: string; generation: number; baseGeneration: number | undefined };
+
+/** 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts). */
+export const SNIPPETS_MAPPING_VERSION = 4;
 const BULK_CHUNK = 1000;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
@@ -31,6 +40,13 @@ const BULK_CHUNK = 1000;
 const BACKGROUND = { requestTimeout: 120_000 };
 /** Compaction waits this long after the last write, so a batch of builds merges once. */
 const COMPACT_DELAY_MS = 10_000;
+/**
+ * What a refresh retired is deleted this long after its switch: a reader holding the library
+ * record from before the switch (cached up to 6 s, see "Generations") still gets the whole
+ * previous version meanwhile, instead of it without the replaced snippets. Whatever a
+ * process exit leaves behind is deleted by the version's next build (`repair`).
+ */
+const COLLECT_DELAY_MS = 15_000;
 /** Larger indices are left to Elasticsearch's merge policy (a forced merge rewrites it all). */
 const MAX_COMPACT_BYTES = 4 * 1024 ** 3;
 
@@ -38,6 +54,8 @@ export interface SnippetStoreOptions {
   /** The connection of the hot-path searches (`searchHits`). */
   hot: HotSearch;
   compactDelayMs?: number;
+  /** See COLLECT_DELAY_MS. */
+  collectDelayMs?: number;
   /**
    * The client of the indexing side (calls with BACKGROUND's longer timeout: writes,
    * refreshes, scans, deletions, merges); see `createIndexingEsClient`. Defaults to `es`.
@@ -60,6 +78,7 @@ export class SnippetStore {
   private compactTimer: NodeJS.Timeout | undefined;
   private compacting: Promise<unknown> | undefined;
   private readonly indexing: EsClient;
+  private readonly collectTimers = new Set<NodeJS.Timeout>();
 
   constructor(
     private readonly es: EsClient,
@@ -190,8 +209,10 @@ export class SnippetStore {
     }
   }
 
-  /** Cancels a scheduled compaction and waits for a running one (at shutdown). */
+  /** Cancels a scheduled compaction and collections and waits for a running compaction (at shutdown). */
   async close(): Promise<void> {
+    for (const timer of this.collectTimers) clearTimeout(timer);
+    this.collectTimers.clear();
     if (this.compactTimer) clearTimeout(this.compactTimer);
     this.compactTimer = undefined;
     await this.compacting?.catch(() => undefined);
@@ -212,14 +233,14 @@ export class SnippetStore {
     await this.indexing.indices.refresh({ index: this.alias }, BACKGROUND);
   }
 
-  /** Reads every snippet of a generation, optionally only of some files (for refresh reuse). */
-  async read(filter: { libraryId: string; version: string; generation: number; paths?: string[] }): Promise<SnippetDocument[]> {
+  /**
+   * Reads every snippet a version serves at `generation` (see served.ts), optionally only of
+   * some files, optionally only some fields (`fields`: totals and quality checks of a build
+   * that wrote only what changed).
+   */
+  async read(filter: VersionScope & { paths?: string[]; fields?: readonly (keyof SnippetDocument)[] }): Promise<SnippetDocument[]> {
     const out: SnippetDocument[] = [];
-    const must: estypes.QueryDslQueryContainer[] = [
-      { term: { libraryId: filter.libraryId } },
-      { term: { version: filter.version } },
-      { term: { generation: filter.generation } },
-    ];
+    const must = versionFilter(filter);
     const pathChunks = filter.paths ? chunked(filter.paths, 1000) : [undefined];
     for (const paths of pathChunks) {
       if (paths && paths.length === 0) continue;
@@ -231,6 +252,7 @@ export class SnippetStore {
             size: 2000,
             query: { bool: { filter: paths ? [...must, { terms: { path: paths } }] : must } },
             sort: [{ id: 'asc' }],
+            ...(filter.fields ? { _source: [...filter.fields] } : {}),
             ...(after ? { search_after: after } : {}),
           },
           BACKGROUND,
@@ -244,23 +266,20 @@ export class SnippetStore {
     return out;
   }
 
-  /** How many documents a generation holds (backup checks). */
-  async count(filter: { libraryId: string; version: string; generation: number }): Promise<number> {
-    const res = await this.indexing.count(
-      { index: this.alias, query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } } },
-      BACKGROUND,
-    );
+  /** How many documents a version serves at a generation (backup checks). */
+  async count(filter: VersionScope): Promise<number> {
+    const res = await this.indexing.count({ index: this.alias, query: { bool: { filter: versionFilter(filter) } } }, BACKGROUND);
     return res.count;
   }
 
   /**
-   * Every stored document of a generation, in pages of `pageSize`, exactly as stored
-   * (`_source`, fields other engineers add included), in the index's own order: bundles
-   * export them without holding a library in memory, and an importer that writes them in
-   * this order gets the same tie-breaks between equal scores (they follow index order).
-   * Read through a point in time, so merges during the scan neither skip nor repeat one.
+   * Every stored document a version serves at a generation, in pages of `pageSize`, exactly
+   * as stored (`_source`, fields other engineers add included), in the index's own order:
+   * bundles export them without holding a library in memory, and an importer that writes
+   * them in this order gets the same tie-breaks between equal scores (they follow index
+   * order). Read through a point in time, so merges during the scan neither skip nor repeat one.
    */
-  async *scan(filter: { libraryId: string; version: string; generation: number }, pageSize = 2000): AsyncGenerator<Array<Record<string, unknown>>> {
+  async *scan(filter: VersionScope, pageSize = 2000): AsyncGenerator<Array<Record<string, unknown>>> {
     const pit = await this.indexing.openPointInTime({ index: this.alias, keep_alive: '2m' }, BACKGROUND);
     try {
       let after: estypes.SortResults | undefined;
@@ -269,7 +288,7 @@ export class SnippetStore {
           {
             pit: { id: pit.id, keep_alive: '2m' },
             size: pageSize,
-            query: { bool: { filter: [{ term: { libraryId: filter.libraryId } }, { term: { version: filter.version } }, { term: { generation: filter.generation } }] } },
+            query: { bool: { filter: versionFilter(filter) } },
             sort: [{ _shard_doc: 'asc' }],
             ...(after ? { search_after: after } : {}),
           },
@@ -286,34 +305,127 @@ export class SnippetStore {
     }
   }
 
+  /**
+   * Marks `retired: generation` on every snippet the version serves at `served` whose file is
+   * not in `keep` (files changed, removed or left out by the build of `generation`), by id in
+   * bulk partial updates, then refreshes. Readers of `served` still see them (retired > served)
+   * until the version switches to `generation`. Returns how many were marked.
+   */
+  async markRetired(scope: { libraryId: string; version: string; served: ServedGeneration; keep: readonly string[] }, generation: number): Promise<number> {
+    const query: estypes.QueryDslQueryContainer = {
+      bool: { filter: versionFilter({ libraryId: scope.libraryId, version: scope.version, ...scope.served }), must_not: scope.keep.length > 0 ? [{ terms: { path: [...scope.keep] } }] : [] },
+    };
+    return this.updateWhere(query, { retired: generation });
+  }
+
+  /**
+   * Undoes what an unpublished build of `generation` did: its documents deleted, its marks
+   * removed (a build that failed or was refused after writing).
+   */
+  async undoBuild(scope: { libraryId: string; version: string; generation: number }): Promise<void> {
+    const base = [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }];
+    await this.deleteWhere({ bool: { filter: [...base, { term: { generation: scope.generation } }] } });
+    await this.updateWhere({ bool: { filter: [...base, { term: { retired: scope.generation } }] } }, { retired: null });
+  }
+
+  /**
+   * Before a build of a version (its build slot held, so no other build of it runs): whatever
+   * an earlier build left above the served generation — documents written and marks set by a
+   * build that crashed before publishing — is undone, and what the served generation no
+   * longer shows is deleted. Returns the documents deleted and the marks undone.
+   */
+  async repair(scope: { libraryId: string; version: string; served: ServedGeneration }): Promise<{ deleted: number; unmarked: number }> {
+    const base = [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }];
+    const g = scope.served.generation;
+    const deleted = await this.deleteWhere({ bool: { filter: [...base, { range: { generation: { gt: g } } }] } });
+    const unmarked = await this.updateWhere({ bool: { filter: [...base, { range: { retired: { gt: g } } }] } }, { retired: null });
+    return { deleted: deleted + (await this.collect(scope)), unmarked };
+  }
+
+  /**
+   * Deletes the documents a version no longer serves at `served` and never will again: those
+   * of builds before its last full rebuild and those retired at or below it. Documents of a
+   * newer build being written are not touched.
+   */
+  async collect(scope: { libraryId: string; version: string; served: ServedGeneration }): Promise<number> {
+    const g = scope.served.generation;
+    const deleted = await this.deleteWhere({
+      bool: {
+        filter: [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }],
+        should: [{ range: { generation: { lt: baseOf(scope.served) } } }, { range: { retired: { lte: g } } }],
+        minimum_should_match: 1,
+      },
+    });
+    this.scheduleCompaction();
+    return deleted;
+  }
+
+  /** `collect` COLLECT_DELAY_MS from now, in the background (after a refresh's switch). Never throws. */
+  collectLater(scope: { libraryId: string; version: string; served: ServedGeneration }): void {
+    const timer = setTimeout(() => {
+      this.collectTimers.delete(timer);
+      this.collect(scope).catch((error: unknown) => this.options.onBackgroundError?.('deleting retired snippets', error));
+    }, this.options.collectDelayMs ?? COLLECT_DELAY_MS);
+    timer.unref();
+    this.collectTimers.add(timer);
+  }
+
   /** Deletes every generation of a library version except `keep` (or all when undefined). */
   async deleteGenerations(filter: { libraryId: string; version?: string; keep?: number; below?: number; only?: number }): Promise<number> {
-    // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
     const must: estypes.QueryDslQueryContainer[] = [{ term: { libraryId: filter.libraryId } }];
     if (filter.version !== undefined) must.push({ term: { version: filter.version } });
     if (filter.below !== undefined) must.push({ range: { generation: { lt: filter.below } } });
     if (filter.only !== undefined) must.push({ term: { generation: filter.only } });
     const mustNot: estypes.QueryDslQueryContainer[] = filter.keep !== undefined ? [{ term: { generation: filter.keep } }] : [];
+    const deleted = await this.deleteWhere({ bool: { filter: must, must_not: mustNot } });
+    // Every build and every deletion ends here: merge the segments they left behind.
+    this.scheduleCompaction();
+    return deleted;
+  }
+
+  /** Deletes every document matching `query`, refreshed. */
+  private async deleteWhere(query: estypes.QueryDslQueryContainer): Promise<number> {
+    // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
     let deleted = 0;
     for (;;) {
-      const res = await this.indexing.search(
-        {
-          index: this.alias,
-          size: 5000,
-          _source: false,
-          query: { bool: { filter: must, must_not: mustNot } },
-        },
-        BACKGROUND,
-      );
+      const res = await this.indexing.search({ index: this.alias, size: 5000, _source: false, query }, BACKGROUND);
       const hits = res.hits.hits;
       if (hits.length === 0) break;
       const operations = hits.map((h) => ({ delete: { _index: h._index, _id: h._id } }));
       await this.indexing.bulk({ operations, refresh: true }, BACKGROUND);
       deleted += hits.length;
     }
-    // Every build and every deletion ends here: merge the segments they left behind.
-    this.scheduleCompaction();
     return deleted;
+  }
+
+  /**
+   * Sets `fields` on every document matching `query` (bulk partial updates by id: no
+   * scripting on this cluster), then refreshes. The ids are collected first (sorted by `_id`
+   * through search_after), so a change that makes a document stop matching cannot skip others.
+   */
+  private async updateWhere(query: estypes.QueryDslQueryContainer, fields: Partial<SnippetDocument>): Promise<number> {
+    const targets: { index: string; id: string }[] = [];
+    let after: estypes.SortResults | undefined;
+    for (;;) {
+      const res = await this.indexing.search(
+        { index: this.alias, size: 5000, _source: false, query, sort: [{ id: 'asc' }, { generation: 'asc' }], ...(after ? { search_after: after } : {}) },
+        BACKGROUND,
+      );
+      const hits = res.hits.hits;
+      for (const h of hits) if (h._id) targets.push({ index: h._index, id: h._id });
+      if (hits.length < 5000) break;
+      after = hits[hits.length - 1].sort;
+    }
+    for (let i = 0; i < targets.length; i += BULK_CHUNK) {
+      const operations = targets.slice(i, i + BULK_CHUNK).flatMap((t) => [{ update: { _index: t.index, _id: t.id } }, { doc: fields }]);
+      const res = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
+      if (res.errors) {
+        const first = res.items.find((it) => it.update?.error)?.update?.error;
+        throw new Error(`Elasticsearch rejected snippet updates: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
+      }
+    }
+    if (targets.length > 0) await this.indexing.indices.refresh({ index: this.alias }, BACKGROUND);
+    return targets.length;
   }
 
   async search<T = SnippetDocument>(body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {

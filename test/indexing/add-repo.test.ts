@@ -69,7 +69,7 @@ test.serial('adds a repository: clones, indexes, answers 200 with the library id
   const latest = lib?.versions.find((v) => v.version === 'latest');
   t.truthy(latest && latest.totalSnippets > 0);
   t.deepEqual(latest?.tags, ['v2.0.0']);
-  const docs = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: latest?.generation ?? 0 });
+  const docs = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: latest?.generation ?? 0, baseGeneration: latest?.baseGeneration });
   const paths = new Set(docs.map((d) => d.path));
   t.true(paths.has('docs/guide.md'));
   t.false(paths.has('CHANGELOG.md'), 'changelogs are excluded by default');
@@ -117,8 +117,13 @@ test.serial('refresh after a one-file change parses one file and swaps the gener
   const after = await app.services.libraries.get('/acme/widgets', { fresh: true });
   const newGen = after?.versions.find((v) => v.version === 'latest')?.generation ?? 0;
   t.not(newGen, oldGen);
-  const old = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: oldGen ?? 0 });
-  t.is(old.length, 0, 'the previous generation is removed');
+  // Only the changed file was written; the others' snippets stay from the previous build.
+  const served = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: newGen, baseGeneration: after?.versions.find((v) => v.version === 'latest')?.baseGeneration });
+  t.deepEqual([...new Set(served.filter((d) => d.generation === newGen).map((d) => d.path))], ['docs/api.md']);
+  t.true(served.some((d) => d.generation === oldGen), 'unchanged files keep their snippets, not rewritten');
+  t.false(served.some((d) => d.path === 'docs/api.md' && d.generation === oldGen), "the changed file's old snippets are not served");
+  t.is(after?.versions.find((v) => v.version === 'latest')?.totalSnippets, served.length);
+  t.is(jobs[0].progress.snippetsIndexed, served.filter((d) => d.generation === newGen).length, 'snippets written: only the changed file');
   const ctx = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'stop the widget', type: 'json' });
   t.true(ctx.body.snippets.some((s: { code: string }) => s.code.includes('stop(): void')));
   t.true(ctx.body.snippets.some((s: { code: string }) => s.code.includes('createWidget')) || true);

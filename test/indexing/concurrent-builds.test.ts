@@ -57,8 +57,8 @@ test.serial('a refresh sent to two instances at once: the builds run one after t
   for (let i = 1; i < spans.length; i++) t.true(new Date(spans[i]!.start) >= new Date(spans[i - 1]!.end), 'no overlap');
   t.true((await snippetsServed('/acme/racing', 'build a beta widget')) > 0, 'the library serves its new docs');
   const lib = await a.services.libraries.get('/acme/racing', { fresh: true });
-  const generation = lib?.versions.find((v) => v.version === 'latest')?.generation;
-  const stored = await a.services.snippets.read({ libraryId: '/acme/racing', version: 'latest', generation: generation ?? -1 });
+  const served = lib?.versions.find((v) => v.version === 'latest');
+  const stored = await a.services.snippets.read({ libraryId: '/acme/racing', version: 'latest', generation: served?.generation ?? -1, baseGeneration: served?.baseGeneration });
   t.true(stored.length >= 40, `the served generation has its snippets (${stored.length})`);
 
   // A later refresh with nothing changed still reuses the served generation's snippets.

@@ -50,7 +50,7 @@ async function build(name: string): Promise<{ paths: string[]; log: string[] }> 
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   const lib = await app.services.libraries.get(`/${name}`, { fresh: true });
   const latest = lib?.versions.find((v) => v.version === 'latest');
-  const snippets = await app.services.snippets.read({ libraryId: `/${name}`, version: 'latest', generation: latest?.generation ?? 0 });
+  const snippets = await app.services.snippets.read({ libraryId: `/${name}`, version: 'latest', generation: latest?.generation ?? 0, baseGeneration: latest?.baseGeneration });
   const jobs = await app.services.jobs.list({ libraryId: `/${name}`, limit: 1 });
   return { paths: [...new Set(snippets.map((s) => s.path))].sort(), log: jobs[0].log.map((l) => l.message) };
 }

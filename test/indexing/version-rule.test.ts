@@ -64,7 +64,7 @@ test.serial('a narrower rule retires the versions it no longer selects', async (
   await app.request.patch('/v2/libraries/acme/tools').set(auth()).send({ versionRule: { kind: 'range', range: '>=1.0.0 <1.1.0' } });
   await app.request.post('/v2/refresh').set(auth()).send({ libraryName: '/acme/tools' });
   t.deepEqual(await settled(), ['v1.0.0', 'v1.0.1']);
-  const gone = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: 1 });
+  const gone = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: 1, baseGeneration: undefined });
   t.is(gone.length, 0, 'the retired version\'s snippets are deleted');
 });
 

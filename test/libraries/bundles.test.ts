@@ -94,7 +94,7 @@ test.serial('an exported bundle is gzip NDJSON: header, file lists, snippets as 
   t.is(trailer.type, 'end');
   t.regex(trailer.sha256, /^[0-9a-f]{64}$/);
   t.is(trailer.lines, lines.length - 1);
-  const stored = await source.services.snippets.read({ libraryId: LIB, version: 'latest', generation: header.versions.find((v: { version: string }) => v.version === 'latest').generation });
+  const stored = await source.services.snippets.read({ libraryId: LIB, version: 'latest', generation: header.versions.find((v: { version: string }) => v.version === 'latest').generation, baseGeneration: undefined });
   const inBundle = rest.filter((l) => l.type === 'snippet' && l.doc.version === 'latest').map((l) => l.doc);
   t.is(inBundle.length, stored.length);
   t.deepEqual(inBundle.find((d) => d.id === stored[0].id), stored[0], 'each document is exactly what Elasticsearch stores');

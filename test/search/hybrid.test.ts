@@ -98,7 +98,9 @@ test.serial('a refresh of a changed repository embeds only the new texts', async
   const [job] = await app.services.jobs.list({ libraryId: '/acme/api', limit: 1 });
   const line = job.log.find((l) => /^vectors for/.test(l.message))?.message ?? '';
   const [, total, cached, embedded] = /vectors for (\d+) snippets: (\d+) from the cache, (\d+) embedded/.exec(line) ?? [];
-  t.true(Number(total) >= 4, line);
+  // Only the changed file's snippets are written, so only they need vectors (the unchanged
+  // files keep their documents, vectors included).
+  t.true(Number(total) >= 1 && Number(total) <= 2, line);
   t.true(Number(embedded) >= 1 && Number(embedded) <= 2, `only the changed section is embedded: ${line}`);
   t.is(Number(cached) + Number(embedded), Number(total));
 });

@@ -40,12 +40,12 @@ test.serial('the index sits behind its alias and ensureIndex is idempotent', asy
 test.serial('generations coexist until the old one is deleted', async (t) => {
   await store.write([doc(1, 100), doc(2, 100), doc(3, 100, 'docs/b.md')]);
   await store.write([doc(1, 200), doc(2, 200)]);
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100 })).length, 3);
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100, paths: ['docs/b.md'] })).length, 1);
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100, baseGeneration: undefined })).length, 3);
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100, baseGeneration: undefined, paths: ['docs/b.md'] })).length, 1);
   const deleted = await store.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 200 });
   t.is(deleted, 3);
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100 })).length, 0);
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 200 })).length, 2);
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 100, baseGeneration: undefined })).length, 0);
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 200, baseGeneration: undefined })).length, 2);
 });
 
 test.serial('the strict mapping refuses unknown fields', async (t) => {
@@ -67,7 +67,7 @@ test.serial('compaction merges the segments of several builds into one, and only
   t.true(first.merged);
   t.is(await segments(), 1);
   t.deepEqual(await store.compact(), { segmentsBefore: 1, merged: false });
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 402 })).length, 1, 'nothing lost');
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 402, baseGeneration: undefined })).length, 1, 'nothing lost');
 });
 
 test.serial('deleting generations schedules a compaction in the background', async (t) => {
@@ -95,10 +95,10 @@ test.serial('an index of an older mapping version is copied into the current one
     t.deepEqual(result.migrated, { from: oldIndex, snippets: 2500 });
     t.false(await es.indices.exists({ index: oldIndex }), 'the old index is deleted');
     t.deepEqual(Object.keys(await es.indices.getAlias({ name: migrating.alias })), [migrating.physical]);
-    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 700 })).length, 2500);
+    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 700, baseGeneration: undefined })).length, 2500);
     t.deepEqual(await migrating.ensureIndex(), {}, 'a second start has nothing to move');
     await migrating.write([{ ...doc(9999, 800), libraryId: '/old/lib' }]);
-    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800 })).length, 1, 'writes go to the new index');
+    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800, baseGeneration: undefined })).length, 1, 'writes go to the new index');
   } finally {
     await migrating.close();
     await deleteIndices(es, oldPrefix);

@@ -1,9 +1,10 @@
 /**
  * The generic build of one library version, whatever its source (sources/source.ts):
- * open the source's snapshot (the documents selected, each with a content hash) → reuse the
- * previous generation's snippets of unchanged documents → read and parse the rest (includes
- * expanded, non-English pages left out) → the source's supplement (code docs) → finish →
- * embed → publish the new generation → the source's after-build step.
+ * open the source's snapshot (the documents selected, each with a content hash) → keep the
+ * served snippets of unchanged documents (a refresh writes only what changed, see
+ * search/served.ts) → read and parse the rest (includes expanded, non-English pages left out)
+ * → the source's supplement (code docs) → finish → embed → publish the new generation → the
+ * source's after-build step.
  */
 import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet, SnippetDocument } from '../types';
@@ -18,7 +19,16 @@ import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
 import type { DocumentSource, SourceSnapshot } from '../sources/source';
 
+/**
+ * Below this many code snippets among the changed pages a refresh also counts the kept ones
+ * before asking the source's supplement (which generates code docs below 5 in all).
+ */
+const MIN_CODE_COUNTED = 5;
+
 export async function runBuild(ctx: JobContext, deps: IndexingDeps, source: DocumentSource): Promise<void> {
+  // A source that can tell cheaply that the served version is current (a remote whose ref
+  // still points at the served commit) ends the job before fetching anything.
+  if (ctx.job.kind === 'refresh' && (await source.upToDate?.(ctx))) return;
   const snapshot = await source.open(ctx);
   try {
     await build(ctx, deps, snapshot);
@@ -31,26 +41,35 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   const job = ctx.job;
   const documents = snap.documents;
 
-  // Reuse the previous generation's snippets for documents whose content is unchanged.
+  // Documents whose content is unchanged keep their served snippets.
   const library = await deps.libraries.get(job.libraryId, { fresh: true });
-  const previous = library?.versions.find((v) => v.version === job.version);
+  const previous = library?.versions.find((v) => v.version === job.version && v.generation > 0);
+  if (previous) {
+    // Holding the version's build slot: whatever a build that died before publishing left
+    // (documents, `retired` marks above the served generation) is undone first.
+    const repaired = await deps.store.repair({ libraryId: job.libraryId, version: job.version, served: previous });
+    if (repaired.deleted + repaired.unmarked > 0) ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
+  }
   const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
   const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
   const unchanged = documents.filter((d) => previousHashes.get(d.path) === d.hash).map((d) => d.path);
   const change = fileChanges(previousHashes, documents);
   await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
   ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${unchanged.length} unchanged`);
-  // A refresh of the very revision the served generation was built from, with the same doc
-  // files, has nothing to write: the served generation stays (an add always rebuilds, so
-  // changed options take effect).
-  if (job.kind === 'refresh' && previous && previous.generation > 0 && previous.commit === snap.revision && previousHashes.size > 0 && change.added + change.changed + change.removed === 0) {
+  // A refresh of the very revision the served generation was built from has nothing to write:
+  // the same revision gives the same pages (the counts above may still show pages with
+  // includes as changed and pages left out as not English as added; neither can differ at
+  // one revision). The served generation stays; an add always rebuilds, so changed options
+  // take effect.
+  if (job.kind === 'refresh' && previous && previous.commit === snap.revision && previousHashes.size > 0 && change.removed === 0) {
     ctx.log('info', `no change since the build of ${snap.revision.slice(0, 12)}: nothing written`);
     await ctx.progress({ filesReused: unchanged.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
     await snap.after?.(ctx);
     return;
   }
-  let reused: SnippetDocument[] = previous && unchanged.length > 0 ? await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: previous.generation, paths: unchanged }) : [];
-  const unchangedSet = new Set(unchanged);
+  // A refresh amends the served generation (search/served.ts); an add rebuilds everything.
+  const amends = job.kind === 'refresh' && previous !== undefined && previousHashes.size > 0 ? previous : undefined;
+  const unchangedSet = new Set(amends ? unchanged : []);
 
   const parsed: ParsedSnippet[] = [];
   const fileHashes = new Map<string, string>();
@@ -62,7 +81,6 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
   let parsedCount = 0;
   const { pages, excluded } = await readPages(ctx, documents, texts, snap.config);
-  if (excluded.size > 0) reused = reused.filter((s) => !excluded.has(s.path));
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && unchangedSet.has(d.path)) fileHashes.set(d.path, d.hash);
   // The description comes from the README even when its page is left out as a copy.
@@ -75,7 +93,14 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
     includeProblems.push(...expanded.problems);
     if (expanded.included.length > 0) {
       includedCount += expanded.included.length;
-      fileHashes.set(file.path, dependentHash(file.hash, expanded.included, texts));
+      const hash = dependentHash(file.hash, expanded.included, texts);
+      fileHashes.set(file.path, hash);
+      // A page with includes is unchanged when neither it nor what it includes changed
+      // (its manifest entry is that dependent hash, not its own content hash).
+      if (amends && previousHashes.get(file.path) === hash) {
+        unchangedSet.add(file.path);
+        continue;
+      }
     }
     const snippets = parseDocument({ path: file.path, text: expanded.text });
     const verdict = judgeLanguage(proseOf(text));
@@ -88,23 +113,32 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
     }
   }
   keepEnglishPages(ctx, foreign, parsed, fileHashes, parsedCount);
-  ctx.log('info', `parsed ${parsedCount} files, reused ${unchanged.length} unchanged files (${reused.length} snippets)`);
+  // The unchanged documents whose served snippets stay: still in the build (not left out as copies).
+  const keep = [...unchangedSet].filter((p) => fileHashes.has(p) && !excluded.has(p));
+  ctx.log('info', `parsed ${parsedCount} files, kept the snippets of ${keep.length} unchanged files`);
   if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
   for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
-  await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
+  await ctx.progress({ filesParsed: parsedCount, filesReused: keep.length });
 
   if (snap.supplement) {
-    const codeCount = parsed.filter((s) => s.kind === 'code').length + reused.filter((s) => s.kind === 'code').length;
+    let codeCount = parsed.filter((s) => s.kind === 'code').length;
+    if (amends && codeCount < MIN_CODE_COUNTED && keep.length > 0) {
+      // Few code examples among the changed pages: count the kept ones too, reading only their kind.
+      const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: keep, fields: ['kind'] });
+      codeCount += kept.filter((s) => s.kind === 'code').length;
+    }
     const extra = await snap.supplement(ctx, codeCount);
     parsed.push(...extra.snippets);
     if (extra.snippets.length > 0) for (const f of extra.files) fileHashes.set(f.path, f.hash);
   }
 
-  const generation = newGeneration();
+  const generation = newGeneration(previous?.generation);
   const fresh = finishSnippets(parsed, { libraryId: job.libraryId, version: job.version, fileUrl: snap.fileUrl, fileHashes });
-  let all = [...reused, ...fresh].map((s) => ({ ...s, generation }));
-  if (all.length === 0) throw new JobFailure('no_snippets_found', snap.emptyMessage);
-  await ctx.progress({ snippets: all.length });
+  // Cross-file duplicates are dropped among the pages parsed now; against the kept pages'
+  // snippets they are not (a full build, an add, dedupes everything; see "Generations").
+  let all: SnippetDocument[] = fresh.map((s) => ({ ...s, generation }));
+  if (all.length === 0 && keep.length === 0) throw new JobFailure('no_snippets_found', snap.emptyMessage);
+  await ctx.progress({ snippets: amends ? (previous?.totalSnippets ?? all.length) : all.length });
   await ctx.checkpoint();
 
   await ctx.setState('indexing');
@@ -134,13 +168,16 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       commit: snap.revision,
       generation,
       snippets: all,
+      ...(amends ? { amend: { served: amends, keep } } : {}),
       files: [...fileHashes].map(([p, h]) => ({ p, h })),
       meta: job.version === 'latest' ? snap.meta(described) : {},
     },
     // snippets stays the total, so the indexing stage has a bar of its own
     (written) => void ctx.progress({ snippetsIndexed: written }),
   );
-  ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}`);
+  await ctx.progress({ snippets: totals.totalSnippets, snippetsIndexed: totals.written });
+  ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`);
+  ctx.log('info', `publish: write ${totals.ms.write} ms, mark ${totals.ms.mark} ms, totals ${totals.ms.totals} ms, switch ${totals.ms.switch} ms`);
 
   await snap.after?.(ctx);
 }

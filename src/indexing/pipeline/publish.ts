@@ -1,7 +1,15 @@
 /**
- * The last step of every build (git or OpenAPI): write the new generation's snippets, switch
- * the library version to it in one MongoDB update, record the manifest, then delete older
- * generations. Until the switch, readers keep getting the previous generation.
+ * The last step of every build (git, OpenAPI, bundle import): write the build's snippets,
+ * switch the library version to its generation in one MongoDB update, record the manifest,
+ * then delete what the version no longer serves. Until the switch, readers keep getting the
+ * previous generation, complete (search/served.ts).
+ *
+ * A full build writes every snippet and serves from its own generation up (`baseGeneration`
+ * = its generation), so older documents drop out of view at the switch without being
+ * touched. A refresh (`amend`) writes only the snippets of files that changed or appeared,
+ * marks the served snippets of every other file but the unchanged ones `retired` (bulk
+ * partial updates, no scripting), and keeps the served base: the unchanged snippets stay
+ * where they are and are never read back or rewritten.
  */
 import type { SnippetDocument } from '../types';
 import type { SnippetStore } from '../../search/snippet-store';
@@ -10,6 +18,7 @@ import type { ManifestModel } from '../../store/models/manifest';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { qualityReport } from '../snippets/quality';
 import { toIndexedSnippet } from '../../search/mappings';
+import { baseOf, type ServedGeneration } from '../../search/served';
 
 export interface PublishInput {
   libraryId: string;
@@ -18,7 +27,14 @@ export interface PublishInput {
   tags: string[];
   commit: string;
   generation: number;
+  /** The snippets this build writes: all of them, or with `amend` those of changed and added files. */
   snippets: SnippetDocument[];
+  /**
+   * A refresh of a served version that writes only what changed: the served generation it
+   * amends and the files whose served snippets stay (unchanged, still selected). Every other
+   * served snippet is retired. Absent: a full build.
+   */
+  amend?: { served: ServedGeneration; keep: string[] };
   files: { p: string; h: string }[];
   meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>;
 }
@@ -29,38 +45,78 @@ export interface PublishDeps {
   Manifest: ManifestModel;
 }
 
-export async function publishGeneration(deps: PublishDeps, input: PublishInput, onProgress?: (written: number) => void): Promise<{ totalSnippets: number; totalTokens: number; benchmarkScore: number }> {
-  const docs = input.snippets.map((s) => toIndexedSnippet({ ...s, generation: input.generation }));
-  await deps.store.write(docs, onProgress);
-  const totalTokens = docs.reduce((n, d) => n + d.tokens, 0);
-  const quality = qualityReport(docs);
-  const score = quality.score;
-  await switchGenerations(deps, input.libraryId, [
+export interface PublishResult {
+  totalSnippets: number;
+  totalTokens: number;
+  benchmarkScore: number;
+  /** Documents written by this build. */
+  written: number;
+  /** Served documents this build retired (0 for a full build, which retires by its base). */
+  retired: number;
+  /** Where the time went (ms): writing, marking, reading the totals' fields, the switch. */
+  ms: { write: number; mark: number; totals: number; switch: number };
+}
+
+/** The fields totals and the quality report read from the snippets a refresh kept. */
+const TOTALS_FIELDS = ['kind', 'title', 'description', 'language', 'code', 'content', 'path', 'breadcrumb', 'tokens'] as const satisfies readonly (keyof SnippetDocument)[];
+
+export async function publishGeneration(deps: PublishDeps, input: PublishInput, onProgress?: (written: number) => void): Promise<PublishResult> {
+  const { libraryId, version, generation } = input;
+  const docs = input.snippets.map((s) => toIndexedSnippet({ ...s, generation }));
+  const base = input.amend ? baseOf(input.amend.served) : generation;
+  let retired = 0;
+  let served: Pick<SnippetDocument, (typeof TOTALS_FIELDS)[number]>[] = docs;
+  const ms = { write: 0, mark: 0, totals: 0, switch: 0 };
+  let t = Date.now();
+  const lap = (step: keyof typeof ms) => {
+    ms[step] = Date.now() - t;
+    t = Date.now();
+  };
+  try {
+    await deps.store.write(docs, onProgress);
+    lap('write');
+    if (input.amend) {
+      retired = await deps.store.markRetired({ libraryId, version, served: input.amend.served, keep: input.amend.keep }, generation);
+      lap('mark');
+      // What the version will serve: the kept snippets and the ones just written.
+      served = await deps.store.read({ libraryId, version, generation, baseGeneration: base, fields: TOTALS_FIELDS });
+    }
+  } catch (error) {
+    await deps.store.undoBuild({ libraryId, version, generation });
+    throw error;
+  }
+  const totalTokens = served.reduce((n, d) => n + d.tokens, 0);
+  const quality = qualityReport(served);
+  lap('totals');
+  await switchGenerations(deps, libraryId, [
     {
       record: {
-        version: input.version,
+        version,
         ref: input.ref,
         tags: input.tags,
         commit: input.commit,
-        generation: input.generation,
+        generation,
+        baseGeneration: base,
         state: 'finalized',
-        totalSnippets: docs.length,
+        totalSnippets: served.length,
         totalTokens,
-        benchmarkScore: score,
+        benchmarkScore: quality.score,
         qualityIssues: quality.issues,
         lastUpdateDate: new Date(),
       },
       files: input.files,
     },
   ], input.meta);
-  return { totalSnippets: docs.length, totalTokens, benchmarkScore: score };
+  lap('switch');
+  return { totalSnippets: served.length, totalTokens, benchmarkScore: quality.score, written: docs.length, retired, ms };
 }
 
 /**
  * Makes generations already written visible: switches every listed version in one update of
- * the library record, records their manifests and deletes older generations. When the
- * switch does not happen (the library was deleted, or a newer build of a version was
- * published meanwhile) the written generations are deleted and it throws.
+ * the library record, records their manifests and deletes what they no longer serve. When
+ * the switch does not happen (the library was deleted, a newer build of a version was
+ * published meanwhile, or the store failed) what the builds wrote and marked is undone and
+ * it throws.
  */
 export async function switchGenerations(
   deps: PublishDeps,
@@ -68,10 +124,22 @@ export async function switchGenerations(
   versions: Array<{ record: LibraryVersionRecord; files: { p: string; h: string }[] }>,
   meta: PublishInput['meta'],
 ): Promise<void> {
-  const dropWritten = async () => {
-    for (const v of versions) await deps.store.deleteGenerations({ libraryId, version: v.record.version, only: v.record.generation });
+  const undo = async () => {
+    for (const v of versions) await deps.store.undoBuild({ libraryId, version: v.record.version, generation: v.record.generation });
   };
-  const published = await deps.libraries.publishVersions(libraryId, versions.map((v) => v.record), meta);
+  let published: LibraryRecord | null;
+  try {
+    published = await deps.libraries.publishVersions(libraryId, versions.map((v) => v.record), meta);
+  } catch (error) {
+    // An answer lost after the write would leave the record serving what we undo: look first.
+    const now = await deps.libraries.get(libraryId, { fresh: true }).catch(() => undefined);
+    const switched = now && versions.every((v) => now.versions.some((p) => p.version === v.record.version && p.generation === v.record.generation));
+    if (!switched) {
+      if (now !== undefined) await undo();
+      throw error;
+    }
+    published = now;
+  }
   if (!published) {
     // The library was deleted while building: drop what was written.
     await deps.store.deleteGenerations({ libraryId });
@@ -80,8 +148,8 @@ export async function switchGenerations(
   const stale = versions.find((v) => published.versions.find((p) => p.version === v.record.version)?.generation !== v.record.generation);
   if (stale) {
     // A newer build of this version was published meanwhile (builds are serialised by the
-    // version's build slot, so this is a safety net): ours is not served; drop it.
-    await dropWritten();
+    // version's build slot, so this is a safety net): ours is not served; undo it.
+    await undo();
     throw new Error(`a newer build of ${libraryId} (${stale.record.version}) was published meanwhile`);
   }
   for (const v of versions) {
@@ -90,12 +158,21 @@ export async function switchGenerations(
       { $set: { generation: v.record.generation, files: v.files, updatedAt: new Date() } },
       { upsert: true },
     );
-    // Older generations only: a newer one being written by another build is not touched.
-    await deps.store.deleteGenerations({ libraryId, version: v.record.version, below: v.record.generation });
+    // What the new generation no longer serves; a newer one being written is not touched.
+    // A full build's predecessor goes at once (a reader still holding the old record finds
+    // nothing and reads the record again); what a refresh retired goes a little later, so
+    // such a reader keeps getting the whole previous version, not it minus the replaced files.
+    const scope = { libraryId, version: v.record.version, served: v.record };
+    if (baseOf(v.record) === v.record.generation) await deps.store.collect(scope);
+    else deps.store.collectLater(scope);
   }
 }
 
-/** A new generation number: time-based, so it grows across instances without a counter. */
-export function newGeneration(): number {
-  return Date.now();
+/**
+ * A new generation number: time-based, so it grows across instances without a counter; above
+ * the served one (`after`) even when this instance's clock is behind the one that built it,
+ * since a build's documents must sort above everything the version serves until it switches.
+ */
+export function newGeneration(after = 0): number {
+  return Math.max(Date.now(), after + 1);
 }

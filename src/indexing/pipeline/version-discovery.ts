@@ -1,6 +1,7 @@
 /**
  * Applies a library's version rule (libraries/version-rule.ts) after a check of its latest
- * version, from the tags that check listed: tags the rule selects and that are not indexed
+ * version, from the tags that check listed (its clone's, or the remote's advertisement when
+ * the check needed no clone): tags the rule selects and that are not indexed
  * yet are queued as version builds (`trigger: new-tag`); indexed tag versions the rule no
  * longer selects are retired (removed from the record first, so readers stop addressing
  * them, then their snippets deleted). Versions built from branches, and those the repository
@@ -10,7 +11,7 @@ import type { JobContext } from '../jobs/worker';
 import type { IndexingDeps } from './deps';
 import { selectVersions } from '../../libraries/version-rule';
 
-export async function applyVersionRule(ctx: JobContext, deps: IndexingDeps, tags: readonly string[], keep: readonly string[]): Promise<void> {
+export async function applyVersionRule(ctx: JobContext, deps: IndexingDeps, tags: readonly string[], keep: readonly string[], options: { retire?: boolean } = {}): Promise<void> {
   const { job } = ctx;
   const lib = await deps.libraries.get(job.libraryId, { fresh: true });
   const rule = lib?.versionRule;
@@ -22,6 +23,9 @@ export async function applyVersionRule(ctx: JobContext, deps: IndexingDeps, tags
     const queued = await deps.enqueueVersions(job, fresh, [...tags], 'new-tag');
     if (queued.length > 0) ctx.log('info', `version rule: queued ${queued.join(', ')}`);
   }
+  // Without the repo config (a check that listed the remote's tags and did not clone) the
+  // versions previousVersions protects are unknown: nothing is retired then.
+  if (options.retire === false) return;
   const retire = [...indexed].filter((v) => tags.includes(v) && !wanted.includes(v) && !keep.includes(v));
   if (retire.length === 0) return;
   let removed: string[] = [];

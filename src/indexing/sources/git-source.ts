@@ -3,13 +3,14 @@
  * repo config (shelfmark.json / context7.json) and selects the doc files of the commit.
  * Its extras: code docs generated from the source when the docs have few examples, and —
  * after a build of latest — the versions the repo config lists and the library's version
- * rule asks for.
+ * rule asks for. A refresh first lists the remote's refs without cloning (`upToDate`) and
+ * clones only when the ref moved.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet } from '../types';
-import { cloneBare, GitSourceError, listTags, listTree, readBlob, resolveCommit, tagsAt, type RepoFile } from './git';
+import { cloneBare, GitSourceError, listRemote, listTags, listTree, readBlob, resolveCommit, tagsAt, type RepoFile } from './git';
 import { JobFailure } from '../jobs/failure';
 import { parseRepoConfig, type RepoConfig } from '../discover/config';
 import { selectDocFiles } from '../discover/select';
@@ -28,7 +29,7 @@ import type { DocumentSource, SourceSnapshot } from './source';
 const MIN_CODE_SNIPPETS = 5;
 
 export function gitSource(params: GitJobParams, deps: IndexingDeps): DocumentSource {
-  return { open: (ctx) => openGit(ctx, params, deps) };
+  return { open: (ctx) => openGit(ctx, params, deps), upToDate: (ctx) => unchangedWithoutClone(ctx, deps, params) };
 }
 
 async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps): Promise<SourceSnapshot> {
@@ -102,6 +103,42 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
   }
 }
 
+/**
+ * A refresh whose ref still points at the commit the served generation was built from needs
+ * no clone: the remote's refs are listed (`listRemote`, no objects fetched) and compared. On
+ * no change the served generation stays, and for latest the version rule is applied to the
+ * remote's tags (the repo config's previousVersions, never retired, as the last build kept
+ * them with the manifest). Returns false when a build is needed, also
+ * when the listing fails (the clone then reports why).
+ */
+async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params: GitJobParams): Promise<boolean> {
+  const { job } = ctx;
+  const token = job.encryptedToken ? deps.decryptToken(job.encryptedToken) : undefined;
+  const transport = gitTransport(deps.config, params.host);
+  const library = await deps.libraries.get(job.libraryId, { fresh: true });
+  const previous = library?.versions.find((v) => v.version === job.version && v.generation > 0);
+  if (!previous?.commit) return false;
+  const manifest = await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean();
+  if (!manifest || manifest.generation !== previous.generation || manifest.files.length === 0) return false;
+  const started = Date.now();
+  const refs = await listRemote(params.cloneUrl, token, transport).catch((error: unknown) => {
+    ctx.log('info', `listing the remote's refs failed (${(error as Error).message}); cloning instead`);
+    return undefined;
+  });
+  if (!refs) return false;
+  const target = params.ref === undefined ? refs.head : (refs.tags.get(params.ref) ?? refs.branches.get(params.ref));
+  if (target !== previous.commit) return false;
+  const tags = [...refs.tags.keys()].sort().reverse();
+  ctx.log('info', `listed the remote's refs in ${Date.now() - started} ms without cloning; ${tags.length} tags`);
+  ctx.log('info', `no change since the build of commit ${previous.commit.slice(0, 12)}: nothing written`);
+  await ctx.progress({ filesAdded: 0, filesChanged: 0, filesRemoved: 0, filesReused: manifest.files.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
+  if (job.version === 'latest') {
+    const keep = manifest.previousVersions;
+    await applyVersionRule(ctx, deps, tags, keep ?? [], { retire: keep !== undefined });
+  }
+  return true;
+}
+
 /** After a check of latest: the versions the repo config lists and the library's version rule asks for. */
 async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobParams, config: RepoConfig | undefined, tags: string[]): Promise<void> {
   const { job } = ctx;
@@ -112,7 +149,11 @@ async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobPar
     }
     await deps.enqueueVersions(job, wanted.filter(isAddressableVersion), tags);
   }
-  if (job.version === 'latest') await applyVersionRule(ctx, deps, tags, config?.previousVersions?.map((v) => v.tag) ?? []);
+  if (job.version !== 'latest') return;
+  const keep = config?.previousVersions?.map((v) => v.tag) ?? [];
+  // Kept with the manifest for the checks that need no clone (unchangedWithoutClone).
+  await deps.Manifest.updateOne({ _id: `${job.libraryId}@latest` }, { $set: { previousVersions: keep } });
+  await applyVersionRule(ctx, deps, tags, keep);
 }
 
 async function readRepoConfig(commit: Awaited<ReturnType<typeof resolveCommit>>, files: RepoFile[], ctx: JobContext): Promise<RepoConfig | undefined> {

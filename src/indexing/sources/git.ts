@@ -108,6 +108,67 @@ export async function cloneBare(url: string, dir: string, token?: string, option
   }
 }
 
+/** What a remote advertises, read without cloning (`git ls-remote`). */
+export interface RemoteRefs {
+  /** The commit the remote's HEAD (its default branch) points at, when it advertises one. */
+  head?: string;
+  /** The default branch's name, when the remote says which branch HEAD is. */
+  defaultBranch?: string;
+  /** Branch name → commit. */
+  branches: Map<string, string>;
+  /** Tag name → the commit it points at (annotated tags peeled). */
+  tags: Map<string, string>;
+}
+
+/**
+ * Lists the remote's references without cloning: libgit2 connects and reads the ref
+ * advertisement (smart HTTP `info/refs?service=git-upload-pack`), through the same gateway,
+ * TLS rules, redirect allow-list and credentials as a clone, and downloads no objects.
+ */
+export async function listRemote(url: string, token?: string, options: CloneOptions = {}): Promise<RemoteRefs> {
+  const g = git();
+  let gateway: GitGateway | undefined;
+  let remote: NodeGitTypes.Remote | undefined;
+  let attempts = 0;
+  try {
+    const target = /^https?:/i.test(url) ? await openGateway(url, options).then((gw) => (gateway = gw).url) : url;
+    remote = await g.Remote.createDetached(target);
+    const FETCH = 0; // GIT_DIRECTION_FETCH
+    await remote.connect(FETCH as NodeGitTypes.Enums.DIRECTION, {
+      certificateCheck: () => GIT_PASSTHROUGH,
+      credentials: () => {
+        if (!token || attempts++ > 0) return g.Credential.defaultNew();
+        return g.Credential.userpassPlaintextNew('x-access-token', token);
+      },
+    } as unknown as NodeGitTypes.RemoteCallbacks);
+    const heads = (await remote.referenceList()) as Array<{ name(): string; oid(): NodeGitTypes.Oid; symrefTarget(): string | null }>;
+    const refs: RemoteRefs = { branches: new Map(), tags: new Map() };
+    for (const h of heads) {
+      const name = h.name();
+      const sha = h.oid().tostrS();
+      if (name === 'HEAD') {
+        refs.head = sha;
+        const target = h.symrefTarget();
+        if (target?.startsWith('refs/heads/')) refs.defaultBranch = target.slice('refs/heads/'.length);
+      } else if (name.startsWith('refs/heads/')) {
+        refs.branches.set(name.slice('refs/heads/'.length), sha);
+      } else if (name.startsWith('refs/tags/')) {
+        const tag = name.slice('refs/tags/'.length);
+        // `v1^{}` is the commit an annotated tag `v1` points at; it comes after the tag itself.
+        if (tag.endsWith('^{}')) refs.tags.set(tag.slice(0, -3), sha);
+        else if (!refs.tags.has(tag)) refs.tags.set(tag, sha);
+      }
+    }
+    if (refs.head && !refs.defaultBranch) refs.defaultBranch = [...refs.branches].find(([, sha]) => sha === refs.head)?.[0];
+    return refs;
+  } catch (error) {
+    throw error instanceof GitSourceError ? error : mapCloneError(error, url, gateway?.failure);
+  } finally {
+    await remote?.disconnect().catch(() => undefined);
+    await gateway?.close();
+  }
+}
+
 let systemTrust: TlsTrust | undefined;
 
 async function openGateway(url: string, options: CloneOptions): Promise<GitGateway> {

@@ -56,4 +56,10 @@ export interface SourceSnapshot {
 /** A source of documents (one per job, built from its params). */
 export interface DocumentSource {
   open(ctx: JobContext): Promise<SourceSnapshot>;
+  /**
+   * A refresh's cheap look before opening: true when the served version is current (a Git
+   * remote whose ref still points at the served commit), and the job ends with nothing
+   * written, having done whatever a check does without a build (the version rule).
+   */
+  upToDate?(ctx: JobContext): Promise<boolean>;
 }

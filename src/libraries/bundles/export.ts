@@ -74,9 +74,11 @@ export async function* bundleLines(deps: ExportDeps, lib: LibraryRecord, version
     const files = manifest && manifest.generation === v.generation ? manifest.files.map((f) => ({ p: f.p, h: f.h })) : [];
     yield emit({ type: 'files', version: v.version, files });
     let count = 0;
-    for await (const page of deps.snippets.scan({ libraryId: lib._id, version: v.version, generation: v.generation })) {
+    for await (const page of deps.snippets.scan({ libraryId: lib._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration })) {
       let chunk = '';
-      for (const doc of page) chunk += emit({ type: 'snippet', doc });
+      // A mark of a build not yet published (`retired` above the served generation) is this
+      // installation's business, not the bundle's.
+      for (const { retired: _retired, ...doc } of page) chunk += emit({ type: 'snippet', doc });
       count += page.length;
       yield chunk;
     }

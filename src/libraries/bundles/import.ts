@@ -155,6 +155,8 @@ function versionRecord(v: BundleVersion, generation: number): LibraryVersionReco
     tags: v.tags,
     commit: v.commit,
     generation,
+    // Every snippet is written again under this generation: a full build.
+    baseGeneration: generation,
     state: 'finalized',
     totalSnippets: v.totalSnippets,
     totalTokens: v.totalTokens,
@@ -250,7 +252,7 @@ async function streamSnippets(
  */
 function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
   const id = doc.libraryId === key ? doc.id : createHash('sha256').update(`${key}\0${doc.id}`).digest('hex').slice(0, Math.max(16, doc.id.length));
-  const { embedding, ...rest } = doc;
+  const { embedding, retired: _retired, ...rest } = doc;
   const mapped = reanalyse ? Object.fromEntries(Object.entries(rest).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : rest;
   const fields = keepVectors && Array.isArray(embedding) && embedding.length === EMBEDDING_DIMS ? { ...mapped, embedding } : mapped;
   const stored = { ...fields, id, libraryId: key, generation } as unknown as SnippetDocument;

@@ -19,7 +19,7 @@ test('buildContextQuery produces the exact request', (t) => {
     _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens'],
     query: {
       bool: {
-        filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: '3.2.0' } }, { term: { generation: 7 } }],
+        filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: '3.2.0' } }, { bool: { filter: [{ range: { generation: { gte: 7, lte: 7 } } }], must_not: [{ range: { retired: { lte: 7 } } }] } }],
         should: [
           { combined_fields: { query: 'delet cooki ctx.cookies.set cookies.set ctx set sign', fields: FIELDS, operator: 'or', boost: 1 } },
           {

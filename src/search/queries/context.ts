@@ -8,6 +8,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { analyzeQuery, analyzeText, type AnalyzedQuery } from '../analysis';
 import { CONTEXT_SOURCE_FIELDS } from '../types';
 import { SEARCH_WEIGHTS, type QueryWeights } from '../weights';
+import { servedFilter } from '../served';
 
 /** A search request without its index. */
 export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
@@ -16,8 +17,9 @@ type Query = estypes.QueryDslQueryContainer;
 export interface ContextQueryInput {
   libraryId: string;
   version: string;
-  /** The generation being served (from MongoDB); without it every generation matches. */
+  /** The generation being served (from MongoDB, with its base: served.ts); without it every generation matches. */
   generation?: number;
+  baseGeneration?: number;
   query: string;
   size: number;
   /** Candidates to skip: the next page of a query whose first page left the budget unfilled. */
@@ -100,7 +102,7 @@ export function buildContextQuery(input: ContextQueryInput, weights: QueryWeight
         filter: [
           { term: { libraryId: input.libraryId } },
           { term: { version: input.version } },
-          ...(input.generation !== undefined ? [{ term: { generation: input.generation } }] : []),
+          ...(input.generation !== undefined ? [servedFilter({ generation: input.generation, baseGeneration: input.baseGeneration })] : []),
         ],
         ...(should.length > 0 ? { should, minimum_should_match: 1 } : {}),
       },

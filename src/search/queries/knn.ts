@@ -7,11 +7,13 @@
 import { CONTEXT_SOURCE_FIELDS } from '../types';
 import { SEARCH_WEIGHTS, type HybridWeights } from '../weights';
 import type { SearchRequestBody } from './context';
+import { servedFilter } from '../served';
 
 export interface KnnQueryInput {
   libraryId: string;
   version: string;
   generation?: number;
+  baseGeneration?: number;
   vector: ArrayLike<number>;
   size: number;
 }
@@ -30,7 +32,7 @@ export function buildKnnQuery(input: KnnQueryInput, weights: HybridWeights = SEA
       filter: [
         { term: { libraryId: input.libraryId } },
         { term: { version: input.version } },
-        ...(input.generation !== undefined ? [{ term: { generation: input.generation } }] : []),
+        ...(input.generation !== undefined ? [servedFilter({ generation: input.generation, baseGeneration: input.baseGeneration })] : []),
       ],
     },
   };

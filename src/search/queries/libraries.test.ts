@@ -26,12 +26,12 @@ test('served generations restrict the content scored', (t) => {
   const body = buildLibraryContentQuery({
     libraryIds: ['/koajs/koa', '/pallets/flask'],
     query: 'cookie',
-    generations: [{ libraryId: '/koajs/koa', generation: 3 }, { libraryId: '/other/lib', generation: 1 }],
+    generations: [{ libraryId: '/koajs/koa', version: 'latest', generation: 3, baseGeneration: 2 }, { libraryId: '/other/lib', version: 'latest', generation: 1 }],
   });
   t.deepEqual(body?.query?.bool?.filter, [
     {
       bool: {
-        should: [{ bool: { filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { generation: 3 } }] } }],
+        should: [{ bool: { filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: 'latest' } }, { bool: { filter: [{ range: { generation: { gte: 2, lte: 3 } } }], must_not: [{ range: { retired: { lte: 3 } } }] } }] } }],
         minimum_should_match: 1,
       },
     },

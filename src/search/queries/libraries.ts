@@ -7,12 +7,13 @@
 import { analyzeQuery } from '../analysis';
 import { SEARCH_WEIGHTS, type QueryWeights } from '../weights';
 import { contextShouldClauses, type SearchRequestBody } from './context';
+import { versionFilter, type ServedGeneration } from '../served';
 
 export interface LibraryContentQueryInput {
   libraryIds: string[];
   query: string;
-  /** The generations being served per library (any of its versions); without them every generation counts. */
-  generations?: ReadonlyArray<{ libraryId: string; generation: number }>;
+  /** The version and generation served per library (served.ts); without them every generation counts. */
+  generations?: ReadonlyArray<{ libraryId: string; version: string } & ServedGeneration>;
 }
 
 type Query = NonNullable<SearchRequestBody['query']>;
@@ -23,7 +24,7 @@ function scopeFilter(input: LibraryContentQueryInput, libraryIds: string[]): Que
   if (scopes.length === 0) return undefined;
   return {
     bool: {
-      should: scopes.map((g) => ({ bool: { filter: [{ term: { libraryId: g.libraryId } }, { term: { generation: g.generation } }] } })),
+      should: scopes.map((g) => ({ bool: { filter: versionFilter(g) } })),
       minimum_should_match: 1,
     },
   };

@@ -19,6 +19,12 @@ export interface LibraryVersionRecord {
   commit: string;
   /** The generation currently served; 0 until the first one is finalized. */
   generation: number;
+  /**
+   * The generation of the last full rebuild; the version serves the snippets written from it
+   * to `generation` that no build up to `generation` retired (search/served.ts). Absent on
+   * records from before incremental builds: then it equals `generation`.
+   */
+  baseGeneration?: number;
   state: LibraryState;
   totalSnippets: number;
   totalTokens: number;
@@ -100,6 +106,7 @@ const versionSchema = new Schema<LibraryVersionRecord>(
     tags: { type: [String], default: [] },
     commit: { type: String, default: '' },
     generation: { type: Number, default: 0 },
+    baseGeneration: { type: Number, default: undefined },
     state: { type: String, required: true },
     totalSnippets: { type: Number, default: 0 },
     totalTokens: { type: Number, default: 0 },

@@ -13,6 +13,12 @@ export interface ManifestRecord {
    * next crawl asks conditionally; written after the build is published, for its generation.
    */
   pages?: ManifestPage[];
+  /**
+   * Latest only: the tags the repo config lists in `previousVersions` at this build, so a
+   * check that needs no clone can apply the version rule without retiring them. Absent on
+   * manifests from before (such a check then retires nothing).
+   */
+  previousVersions?: string[];
   updatedAt: Date;
 }
 
@@ -30,6 +36,7 @@ const manifestSchema = new Schema<ManifestRecord>(
     generation: { type: Number, required: true },
     files: { type: [{ p: String, h: String, _id: false }], default: [] },
     pages: { type: [{ u: String, p: String, h: String, e: String, m: String, _id: false }], default: undefined },
+    previousVersions: { type: [String], default: undefined },
     updatedAt: { type: Date, default: () => new Date() },
   },
   { collection: 'manifests', versionKey: false },
