@@ -74,21 +74,25 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   embedding: { type: 'dense_vector', dims: EMBEDDING_DIMS, index: true, similarity: 'dot_product', index_options: { type: 'int8_hnsw' } },
 };
 
+/**
+ * `_source` leaves the vectors out (mapping version 4). Every hit of a context query used
+ * to load and filter a `_source` holding its 384 numbers as JSON (~4 KB, most of the stored
+ * document), although the query asks for other fields: that was most of what the kNN leg
+ * added to Elasticsearch's CPU per request (see ARCHITECTURE "Embeddings"). The vectors
+ * stay in the vector index the kNN search reads; a reader that needs them back (an export,
+ * a mapping migration) restores them from the vector cache (embedding/service.ts
+ * `attach`). A mapping-level exclusion, not 9.x's `index.mapping.exclude_source_vectors`,
+ * so an 8.x cluster behaves the same.
+ */
 export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: 'strict',
+  _source: { excludes: ['embedding'] },
   properties: SNIPPET_FIELDS,
 };
 
-/**
- * Body of `indices.create` for a new generation of the snippets index. From Elasticsearch
- * 9, vectors are left out of `_source` by default; we keep them in it (`esMajor` ≥ 9), as
- * 8.x does, so a snippet read back (refresh reuse, a mapping migration's copy, an export)
- * carries its vector. Context queries name the fields they return and never fetch it.
- */
-export function snippetIndexDefinition(options: { esMajor?: number } = {}): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
-  const settings: estypes.IndicesIndexSettings =
-    (options.esMajor ?? 0) >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: false } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
-  return { settings, mappings: SNIPPET_MAPPINGS };
+/** Body of `indices.create` for a new generation of the snippets index (the same on 8.x and 9.x). */
+export function snippetIndexDefinition(): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  return { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS };
 }
 
 const analyse = (text: string): string => analyzeText(text).join(' ');

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createEsClient, HotSearch, type EsClient } from '../../src/search/client';
+import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
 import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
@@ -99,6 +99,42 @@ test.serial('an index of an older mapping version is copied into the current one
     t.deepEqual(await migrating.ensureIndex(), {}, 'a second start has nothing to move');
     await migrating.write([{ ...doc(9999, 800), libraryId: '/old/lib' }]);
     t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800 })).length, 1, 'writes go to the new index');
+  } finally {
+    await migrating.close();
+    await deleteIndices(es, oldPrefix);
+  }
+});
+
+test.serial('a migration copies the vectors an older _source holds and restores the ones it lacks', async (t) => {
+  const oldPrefix = `${prefix}-vec`;
+  const oldIndex = `${oldPrefix}-snippets-v3`;
+  const { settings, mappings } = snippetIndexDefinition();
+  const { sort: _sort, ...unsorted } = settings;
+  // Version 3 kept vectors in _source: no exclusion, and on 9.x its setting turned off as v3 did.
+  const { _source: _excludes, ...v3Mappings } = mappings;
+  const { major } = await checkElasticsearch(es);
+  const v3Settings = major >= 9 ? { ...unsorted, mapping: { exclude_source_vectors: false } as never } : unsorted;
+  await es.indices.create({ index: oldIndex, settings: v3Settings, mappings: v3Mappings, aliases: { [`${oldPrefix}-snippets`]: { is_write_index: true } } });
+  const unit = (k: number) => Array.from({ length: 384 }, (_, j) => (j === k ? 1 : 0));
+  const docs = Array.from({ length: 6 }, (_, i) => ({ ...doc(i, 900), libraryId: '/vec/lib', ...(i < 3 ? { embedding: unit(1) } : {}) }));
+  await es.bulk({ operations: docs.flatMap((d) => [{ index: { _index: oldIndex, _id: `${d.id}:${d.generation}` } }, d]), refresh: true });
+  const asked: string[] = [];
+  const migrating = new SnippetStore(es, oldPrefix, snippetIndexDefinition(), { hot });
+  try {
+    const result = await migrating.ensureIndex({
+      restoreVectors: async (lacking) => {
+        asked.push(...lacking.map((d) => d.id));
+        return lacking.map((d) => ({ ...d, embedding: unit(2) }));
+      },
+    });
+    t.is(result.migrated?.snippets, 6);
+    t.deepEqual(asked.sort(), ['id3', 'id4', 'id5'], 'only documents whose _source lacks a vector are restored');
+    const read = await migrating.read({ libraryId: '/vec/lib', version: 'latest', generation: 900 });
+    t.false(read.some((d) => 'embedding' in d), 'the new index keeps vectors out of _source');
+    // The kNN leg finds each document by the vector it was copied or restored with.
+    const nearest = async (k: number) => (await es.search<SnippetDocument>({ index: migrating.alias, knn: { field: 'embedding', query_vector: unit(k), k: 3, num_candidates: 10 } })).hits.hits.map((h) => h._source?.id).sort();
+    t.deepEqual(await nearest(1), ['id0', 'id1', 'id2']);
+    t.deepEqual(await nearest(2), ['id3', 'id4', 'id5']);
   } finally {
     await migrating.close();
     await deleteIndices(es, oldPrefix);
