@@ -82,7 +82,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
   const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
-  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition(), {
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
     hot: hotSearch,
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),

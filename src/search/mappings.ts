@@ -74,25 +74,27 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   embedding: { type: 'dense_vector', dims: EMBEDDING_DIMS, index: true, similarity: 'dot_product', index_options: { type: 'int8_hnsw' } },
 };
 
-/**
- * `_source` leaves the vectors out (mapping version 4). Every hit of a context query used
- * to load and filter a `_source` holding its 384 numbers as JSON (~4 KB, most of the stored
- * document), although the query asks for other fields: that was most of what the kNN leg
- * added to Elasticsearch's CPU per request (see ARCHITECTURE "Embeddings"). The vectors
- * stay in the vector index the kNN search reads; a reader that needs them back (an export,
- * a mapping migration) restores them from the vector cache (embedding/service.ts
- * `attach`). A mapping-level exclusion, not 9.x's `index.mapping.exclude_source_vectors`,
- * so an 8.x cluster behaves the same.
- */
 export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
   dynamic: 'strict',
-  _source: { excludes: ['embedding'] },
   properties: SNIPPET_FIELDS,
 };
 
-/** Body of `indices.create` for a new generation of the snippets index (the same on 8.x and 9.x). */
-export function snippetIndexDefinition(): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
-  return { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS };
+/**
+ * Body of `indices.create` for a new generation of the snippets index. On Elasticsearch 9
+ * the vectors are left out of `_source` (mapping version 4; `index.mapping.exclude_source_vectors`,
+ * set explicitly though it is 9's default): every hit of a context query used to load and
+ * filter a `_source` whose 384 numbers as JSON (~4 KB) were most of the stored document,
+ * although the query names other fields. Elasticsearch 9 still keeps the vector through
+ * partial updates (retiring a snippet) and gives it back on request
+ * (`_source.exclude_vectors: false`); a reader of `_source` that needs it (a mapping
+ * migration, an export) restores it from the vector cache (embedding/service.ts `attach`).
+ * On 8.x the vectors stay in `_source`: its only way to leave them out, a mapping-level
+ * `_source.excludes`, loses them on every partial update.
+ */
+export function snippetIndexDefinition(options: { esMajor: number }): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  const settings: estypes.IndicesIndexSettings =
+    options.esMajor >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
+  return { settings, mappings: SNIPPET_MAPPINGS };
 }
 
 const analyse = (text: string): string => analyzeText(text).join(' ');
