@@ -67,6 +67,19 @@ test('semantic grades: 1 for the best cosine, falling linearly to 0 at the scale
   t.true(near(grades.get('b')!.grade, 0.5));
   t.is(grades.get('c')?.grade, 0, 'further below than the scale: nothing, never negative');
   t.is(semanticGrades([], 0.2).size, 0);
+  // A leg with no confident neighbour is graded against the confident cosine, not its own best.
+  const weak = semanticGrades([{ doc: a, score: 0.52 }, { doc: b, score: 0.5 }], 0.2, 0.6);
+  t.true(near(weak.get('a')!.grade, 0.6));
+  t.true(near(weak.get('b')!.grade, 0.5));
+  t.is(semanticGrades([{ doc: a, score: 0.7 }], 0.2, 0.6).get('a')?.grade, 1, 'a confident best keeps grade 1');
+});
+
+test('gap filling: generic neighbours of a leg with no clear match do not pass the lexical answers', (t) => {
+  const [top, answer, readme] = ['top', 'answer', 'readme'].map((id) => contextSnippet({ id }));
+  const lexical = [{ doc: top, score: 30 }, { doc: answer, score: 16 }];
+  const semantic = [{ doc: top, score: 0.52 }, { doc: readme, score: 0.49 }];
+  t.deepEqual(ids(fillGaps(lexical, semantic, 0.8, 0.2)), ['top', 'readme', 'answer'], 'graded against its own weak best, the README passes');
+  t.deepEqual(ids(fillGaps(lexical, semantic, 0.8, 0.2, 0.6)), ['top', 'answer', 'readme']);
 });
 
 test('gap filling: lexical + w·semantic·(1 − lexical)², a kNN-only find gets w·semantic', (t) => {
@@ -108,7 +121,7 @@ test('hybrid fill: the default method; kNN scores are turned back into cosines; 
   const [a, b] = ['a', 'b'].map((id) => contextSnippet({ id }));
   const lexical = [{ doc: a, score: 3 }, { doc: b, score: 1 }];
   t.deepEqual(fuseHybrid(lexical, []), lexical);
-  // kNN scores (1 + cosine) / 2: b's cosine 0.8, a's 0.7: b's grade 1, a's 0.5.
+  // kNN scores (1 + cosine) / 2: b's cosine 0.8, a's 0.7 (above the confident 0.6): b's grade 1, a's 0.5.
   const fused = fuseHybrid(lexical, [{ doc: b, score: 0.9 }, { doc: a, score: 0.85 }]);
   t.deepEqual(ids(fused), ['a', 'b']);
   t.true(near(fused[1].score, 1 / 3 + SEARCH_WEIGHTS.hybrid.fillWeight * (2 / 3) ** 2));

@@ -53,13 +53,17 @@ export function blendScores(lexical: readonly ScoredCandidate[], semantic: reado
 }
 
 /**
- * The semantic grade of each snippet of a kNN list: 1 for the best cosine, falling linearly
- * to 0 at `cosineScale` below it. A fixed scale, not the list's own span: the cosines of
- * one query's neighbours often lie within 0.02 of each other, and stretching that to 0..1
- * would turn noise into rank.
+ * The semantic grade of each snippet of a kNN list: 1 for the reference cosine, falling
+ * linearly to 0 at `cosineScale` below it. The reference is the best neighbour's cosine,
+ * but at least `confident`: a leg whose best neighbour is itself a weak match (a question
+ * the library's docs do not really answer in any words, where the nearest snippets are
+ * READMEs and indexes) grades everything lower instead of presenting its best guess as a
+ * clear match. A fixed scale, not the list's own span: the cosines of one query's
+ * neighbours often lie within 0.02 of each other, and stretching that to 0..1 would turn
+ * noise into rank.
  */
-export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale: number): Map<string, { doc: ScoredCandidate['doc']; grade: number }> {
-  let best = -Infinity;
+export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale: number, confident = 0): Map<string, { doc: ScoredCandidate['doc']; grade: number }> {
+  let best = confident;
   for (const c of semantic) best = Math.max(best, c.score);
   const grades = new Map<string, { doc: ScoredCandidate['doc']; grade: number }>();
   for (const c of semantic) grades.set(c.doc.id, { doc: c.doc, grade: Math.max(0, 1 - (best - c.score) / cosineScale) });
@@ -68,7 +72,8 @@ export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale
 
 /**
  * Gap filling: lexical + w·semantic·(1 − lexical)², with the lexical score normalised by
- * the list's best and the semantic grade of `semanticGrades`. The semantic leg fills the
+ * the list's best and the semantic grade of `semanticGrades` (graded against at least the
+ * `confident` cosine). The semantic leg fills the
  * gaps the lexical one leaves (a snippet in other words than the question's, found by
  * the kNN leg alone or matched weakly by words, rises by up to `weight`), and its share
  * shrinks with the square of the lexical evidence, so it cannot reorder strong lexical
@@ -78,10 +83,10 @@ export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale
  * its score (1) and nothing else can pass 1, so it stays first. Best first; ties keep the
  * order of first appearance (lexical list first).
  */
-export function fillGaps(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], weight: number, cosineScale = 0.2): ScoredCandidate[] {
+export function fillGaps(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], weight: number, cosineScale = 0.2, confident = 0): ScoredCandidate[] {
   let maxLex = 0;
   for (const c of lexical) maxLex = Math.max(maxLex, c.score);
-  const grades = semanticGrades(semantic, cosineScale);
+  const grades = semanticGrades(semantic, cosineScale, confident);
   const fused = new Map<string, ScoredCandidate>();
   for (const c of lexical) {
     const l = maxLex > 0 ? Math.max(0, c.score) / maxLex : 0;
@@ -113,7 +118,7 @@ export function fuseHybrid(
   if (semantic.length === 0) return [...lexical];
   if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
   const cosines = semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) }));
-  if (weights.method === 'fill') return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale);
+  if (weights.method === 'fill') return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale, weights.confidentCosine);
   const share = weights.semantic * (query.namesIdentifiers ? weights.identifierFactor : 1);
   return blendScores(lexical, cosines, share, weights.cosineScale);
 }
