@@ -16,6 +16,7 @@ import { manifestModel, type ManifestModel } from './store/models/manifest';
 import { LibraryRepository } from './store/libraries';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
+import type { SnippetDocument } from './indexing/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';
@@ -86,9 +87,6 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });
-  const ensured = await snippets.ensureIndex();
-  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const jobs = new JobQueue(models.Job, locks);
   let embeddings: Embeddings | undefined;
   try {
     embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
@@ -96,6 +94,12 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
     throw error;
   }
+  // A migration copies from `_source`, which holds no vectors since mapping version 4: the cache restores them.
+  const vectorSource = embeddings;
+  const restoreVectors = vectorSource && ((docs: SnippetDocument[]) => vectorSource.attach(docs));
+  const ensured = await snippets.ensureIndex({ restoreVectors });
+  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
+  const jobs = new JobQueue(models.Job, locks);
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 

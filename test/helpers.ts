@@ -54,3 +54,21 @@ export async function servedSnippets(t: TestApp, libraryId: string, version = 'l
 export function testJobParams(): GitJobParams {
   return { source: 'git', host: 'git', cloneUrl: 'file:///nowhere', webUrl: '', skipVersionFiltering: false, generateDocs: false, followPreviousVersions: false };
 }
+
+/**
+ * The served snippets with the vectors Elasticsearch indexed for them. `_source` holds no
+ * vectors (mapping version 4); Elasticsearch 9 gives them back on request from the vector
+ * field itself (`_source.exclude_vectors: false`), which is what the kNN leg searches.
+ */
+export async function servedSnippetsWithVectors(t: TestApp, libraryId: string, version = 'latest'): Promise<SnippetDocument[]> {
+  const lib = await t.services.libraries.get(libraryId, { fresh: true });
+  const served = lib?.versions.find((v) => v.version === version);
+  const res = await t.services.snippets.search({
+    index: t.services.snippets.alias,
+    size: 10_000,
+    query: { bool: { filter: [{ term: { libraryId } }, { term: { version } }, { term: { generation: served?.generation ?? 0 } }] } },
+    // Not in the 8.19 client's types; Elasticsearch 9.x reads it.
+    _source: { exclude_vectors: false } as never,
+  });
+  return res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+}

@@ -82,14 +82,20 @@ export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
 };
 
 /**
- * Body of `indices.create` for a new generation of the snippets index. From Elasticsearch
- * 9, vectors are left out of `_source` by default; we keep them in it (`esMajor` ≥ 9), as
- * 8.x does, so a snippet read back (refresh reuse, a mapping migration's copy, an export)
- * carries its vector. Context queries name the fields they return and never fetch it.
+ * Body of `indices.create` for a new generation of the snippets index. On Elasticsearch 9
+ * the vectors are left out of `_source` (mapping version 4; `index.mapping.exclude_source_vectors`,
+ * set explicitly though it is 9's default): every hit of a context query used to load and
+ * filter a `_source` whose 384 numbers as JSON (~4 KB) were most of the stored document,
+ * although the query names other fields. Elasticsearch 9 still keeps the vector through
+ * partial updates (retiring a snippet) and gives it back on request
+ * (`_source.exclude_vectors: false`); a reader of `_source` that needs it (a mapping
+ * migration, an export) restores it from the vector cache (embedding/service.ts `attach`).
+ * On 8.x the vectors stay in `_source`: its only way to leave them out, a mapping-level
+ * `_source.excludes`, loses them on every partial update.
  */
-export function snippetIndexDefinition(options: { esMajor?: number } = {}): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+export function snippetIndexDefinition(options: { esMajor: number }): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
   const settings: estypes.IndicesIndexSettings =
-    (options.esMajor ?? 0) >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: false } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
+    options.esMajor >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
   return { settings, mappings: SNIPPET_MAPPINGS };
 }
 

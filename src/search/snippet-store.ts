@@ -28,8 +28,18 @@ import { baseOf, versionFilter, type ServedGeneration } from './served';
  */
 export type VersionScope = { libraryId: string; version: string; generation: number; baseGeneration: number | undefined };
 
-/** 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts). */
+/**
+ * 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts),
+ * and vectors left out of `_source` (mappings.ts).
+ */
 export const SNIPPETS_MAPPING_VERSION = 4;
+
+/**
+ * Gives documents read back from `_source` their vectors again (from the vector cache):
+ * since mapping version 4 `_source` does not hold them, so a copy without it would index
+ * snippets the kNN leg cannot find.
+ */
+export type RestoreVectors = (docs: SnippetDocument[]) => Promise<SnippetDocument[]>;
 const BULK_CHUNK = 1000;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
@@ -99,7 +109,7 @@ export class SnippetStore {
    * other instance writing (stop them for an upgrade): a snippet written to the old index
    * during the copy would be lost.
    */
-  async ensureIndex(): Promise<{ migrated?: { from: string; snippets: number } }> {
+  async ensureIndex(options: { restoreVectors?: RestoreVectors } = {}): Promise<{ migrated?: { from: string; snippets: number } }> {
     const old = await this.olderIndices();
     const exists = await this.es.indices.exists({ index: this.physical });
     if (!exists) {
@@ -122,7 +132,7 @@ export class SnippetStore {
     await this.indexing.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
     let migrated: { from: string; snippets: number } | undefined;
     for (const from of old) {
-      const snippets = await this.copyFrom(from);
+      const snippets = await this.copyFrom(from, options.restoreVectors);
       await this.es.indices.updateAliases({
         actions: [
           { remove: { index: from, alias: this.alias, must_exist: false } },
@@ -145,8 +155,12 @@ export class SnippetStore {
     return Object.keys(aliases).filter((index) => index !== this.physical && index.startsWith(`${this.prefix}-snippets-v`));
   }
 
-  /** Copies every snippet of `from` into the current physical index; returns how many. */
-  private async copyFrom(from: string): Promise<number> {
+  /**
+   * Copies every snippet of `from` into the current physical index; returns how many.
+   * Documents whose `_source` lacks the vector (an index of version 4 or later) get it back
+   * from `restoreVectors`; an older index's `_source` still carries it.
+   */
+  private async copyFrom(from: string, restoreVectors?: RestoreVectors): Promise<number> {
     let after: estypes.SortResults | undefined;
     let copied = 0;
     for (;;) {
@@ -162,7 +176,13 @@ export class SnippetStore {
       );
       const hits = res.hits.hits;
       if (hits.length === 0) break;
-      const operations = hits.flatMap((h) => [{ index: { _index: this.physical, _id: h._id } }, h._source]);
+      let docs = hits.map((h) => h._source as SnippetDocument);
+      if (restoreVectors && docs.some((d) => d.embedding === undefined)) {
+        const restored = await restoreVectors(docs.filter((d) => d.embedding === undefined));
+        let next = 0;
+        docs = docs.map((d) => (d.embedding === undefined ? restored[next++] : d));
+      }
+      const operations = hits.flatMap((h, i) => [{ index: { _index: this.physical, _id: h._id } }, docs[i]]);
       const bulk = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
       if (bulk.errors) {
         const first = bulk.items.find((it) => it.index?.error)?.index?.error;

@@ -63,14 +63,35 @@ const DEFAULT_WEIGHTS = {
    * (0.889 → 0.65, exact error strings and settings names outranked by near neighbours);
    * halving the semantic share for questions naming identifiers: 0.877 / 0.975 / 0.816,
    * flask 0.833, no library more than 0.06 below lexical.
+   *
+   * Gap filling (fusion.ts `fillGaps`), measured offline on both legs of every dev.yaml
+   * question (MRR / Hit@5 / nDCG@10; lexical 0.870 / 0.963 / 0.802 on that capture, the
+   * blend above 0.880 / 0.975 / 0.831 but troubleshooting 0.865 → 0.771, flask −0.06, zod
+   * and comparison below lexical): fill 0.8 at scale 0.2 gives 0.879 / 0.975 / 0.816 with
+   * no library and no intent below lexical; every weight from 0.7 to 0.9 at scales 0.1–0.3
+   * gives 0.877–0.885 with none below (a plateau, not a tuned point). A linear share,
+   * w·s·(1 − l), put zod back 0.11 below lexical: the square is what protects strong
+   * lexical matches. No blend setting (weights 0.2–0.4, scales 0.1–0.3, identifier factor
+   * 0.5 or 1, 10 or 20 kNN hits) kept every library and intent at or above lexical.
+   * On a second capture (mapping v4, one merged segment: lexical 0.875 / 0.963 / 0.804, as
+   * the live eval) fill 0.8 / 0.2 put httpx 0.03 below lexical: one question with no clear
+   * neighbour at all (best cosine 0.52; generic READMEs graded as if they matched) pushed
+   * its lexical answers down. Grading against at least a confident cosine of 0.6 (about the
+   * 10th percentile of the best neighbour's cosine on dev questions; median 0.70): 0.879 /
+   * 0.975 / 0.816, none below lexical, and the same for weights 0.7–0.8 at scales 0.1–0.2
+   * and for 0.55 at 0.1.
    */
   hybrid: {
-    method: 'blend' as 'blend' | 'rrf',
+    method: 'fill' as 'fill' | 'blend' | 'rrf',
+    /** Gap filling: the most the semantic leg can add (to a snippet the lexical leg missed). */
+    fillWeight: 0.8,
+    /** Gap filling: semantic grades are measured from the best neighbour's cosine, or from this one when the best is lower. */
+    confidentCosine: 0.6,
     /** Blend: the semantic leg's share of the fused score. */
     semantic: 0.4,
     /** Blend: the semantic share is multiplied by this when the question names code identifiers. */
     identifierFactor: 0.5,
-    /** Blend: a neighbour this much less similar (cosine) than the best one gets no semantic share. */
+    /** Fill and blend: a neighbour this much less similar (cosine) than the best one gets no semantic share. */
     cosineScale: 0.2,
     /** RRF: the rank constant. */
     rrfK: 60,

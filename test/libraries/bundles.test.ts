@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, memberKey, seedLibrary, servedSnippets } from '../helpers';
+import { adminKey, memberKey, seedLibrary, servedSnippets, servedSnippetsWithVectors } from '../helpers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { parseDocument } from '../../src/indexing/parsers';
 import { publishGeneration } from '../../src/indexing/pipeline/publish';
@@ -305,7 +305,7 @@ test.serial('a bundle of another mapping version is analysed again, and fields t
     const key = await adminKey(fresh);
     const res = await importInto(fresh, key, other);
     t.is(res.status, 200, JSON.stringify(res.body));
-    const docs = await servedSnippets(fresh, LIB);
+    const docs = await servedSnippetsWithVectors(fresh, LIB);
     t.true(docs.length > 0);
     t.false(docs.some((d) => 'embedding' in d));
     t.false(docs.some((d) => d.searchTitle === 'stale analysis'));
@@ -329,12 +329,51 @@ test.serial("vectors of another embedding model are not imported: an installatio
     try {
       const res = await importInto(fresh, await adminKey(fresh), foreign);
       t.is(res.status, 200, JSON.stringify(res.body));
-      const docs = await servedSnippets(fresh, LIB);
+      const docs = await servedSnippetsWithVectors(fresh, LIB);
       t.true(docs.length > 0);
       if (mode === 'off') t.false(docs.some((d) => 'embedding' in d), 'without a model, no vectors');
       else t.true(docs.every((d) => Array.isArray(d.embedding) && d.embedding.length === 384), 'this model embedded every snippet');
     } finally {
       await fresh.close();
     }
+  }
+});
+
+test.serial('with embeddings on, a bundle carries every vector (restored from the cache: _source holds none) and an installation of the same model imports them', async (t) => {
+  const [from, into] = await Promise.all([createTestApp({ SHELFMARK_EMBEDDINGS: 'on' }), createTestApp({ SHELFMARK_EMBEDDINGS: 'on' })]);
+  try {
+    const embeddings = from.services.embeddings;
+    if (!embeddings) return t.fail('SHELFMARK_EMBEDDINGS=on loads the model');
+    const parsed = Object.entries(PAGES).flatMap(([path, text]) => parseDocument({ path, text }));
+    const finished = finishSnippets(parsed, { libraryId: LIB, version: 'latest', fileUrl: (p, l) => `https://example.test${LIB}/blob/main/${p}#L${l}`, fileHashes: new Map() });
+    await from.services.libraries.ensure({
+      _id: LIB, source: 'github', title: 'cookies', description: '', repoUrl: `https://example.test${LIB}`,
+      cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
+    });
+    await publishGeneration(from.services.publishDeps(), {
+      libraryId: LIB, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: Date.now(), snippets: await embeddings.attach(finished),
+      files: Object.keys(PAGES).map((p) => ({ p, h: 'h' })), meta: { branch: 'main' },
+    });
+    const stored = await servedSnippets(from, LIB);
+    t.false(stored.some((d) => 'embedding' in d), '_source holds no vectors');
+    const exported = await exportFrom(from, await adminKey(from), `/v2/libraries${LIB}/export`);
+    t.is(exported.status, 200);
+    const lines = gunzipSync(exported.body).toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    t.is(lines[0].embeddingModel, embeddings.modelId);
+    const docs = lines.filter((l) => l.type === 'snippet').map((l) => l.doc);
+    t.is(docs.length, stored.length);
+    t.true(docs.every((d) => Array.isArray(d.embedding) && d.embedding.length === 384), 'each document carries its vector');
+
+    const res = await importInto(into, await adminKey(into), exported.body);
+    t.is(res.status, 200, JSON.stringify(res.body));
+    const indexed = new Map((await servedSnippetsWithVectors(into, LIB)).map((d) => [d.id, d.embedding]));
+    t.is(indexed.size, docs.length);
+    for (const d of docs) {
+      const v = indexed.get(d.id);
+      t.is(v?.length, 384, d.title);
+      t.true(v!.every((x, i) => Math.abs(x - d.embedding[i]) < 1e-5), `${d.title}: the bundle's vector is the one indexed`);
+    }
+  } finally {
+    await Promise.all([from.close(), into.close()]);
   }
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { createEsClient, HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
+import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
 import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
@@ -27,7 +27,7 @@ test.before(async () => {
   url = config.elasticsearchUrl;
   es = createEsClient(url, 10_000);
   hot = new HotSearch(url, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot });
+  store = new SnippetStore(es, prefix, snippetIndexDefinition({ esMajor: (await checkElasticsearch(es)).major }), { hot });
   await store.ensureIndex();
   await store.write([doc(1, 'widgets render panels'), doc(2, 'gadgets render nothing')]);
 });

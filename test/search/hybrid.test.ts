@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey, servedSnippets } from '../helpers';
+import { adminKey, servedSnippets, servedSnippetsWithVectors } from '../helpers';
 import { EMBEDDING_DIMS } from '../../src/search/mappings';
 
 let git: GitServer;
@@ -61,9 +61,12 @@ test.after.always(async () => {
 // No word of this question (nor its stem) occurs in the docs.
 const QUESTION = 'swap the real database for a fake';
 
-test.serial('every snippet is stored with a unit vector; the job counts them', async (t) => {
-  const docs = await servedSnippets(app, '/acme/api');
-  t.true(docs.length >= 4);
+test.serial('every snippet is indexed with a unit vector, kept out of _source; the job counts them', async (t) => {
+  const plain = await servedSnippets(app, '/acme/api');
+  t.true(plain.length >= 4);
+  t.false(plain.some((d) => 'embedding' in d), 'hits never load the vectors');
+  const docs = await servedSnippetsWithVectors(app, '/acme/api');
+  t.is(docs.length, plain.length);
   for (const doc of docs) {
     t.is(doc.embedding?.length, EMBEDDING_DIMS, doc.title);
     t.true(Math.abs(Math.hypot(...doc.embedding!) - 1) < 1e-3);

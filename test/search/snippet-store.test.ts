@@ -1,5 +1,5 @@
 import test from 'ava';
-import { createEsClient, HotSearch, type EsClient } from '../../src/search/client';
+import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
 import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
@@ -9,6 +9,9 @@ let es: EsClient;
 let hot: HotSearch;
 let store: SnippetStore;
 let prefix: string;
+/** The index definition for the cluster the tests run on (vectors out of _source on 9.x). */
+let definition: ReturnType<typeof snippetIndexDefinition>;
+let esMajor: number;
 
 const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument =>
   toIndexedSnippet({
@@ -22,7 +25,9 @@ test.before(async () => {
   prefix = config.indexPrefix;
   es = createEsClient(config.elasticsearchUrl, 10_000);
   hot = new HotSearch(config.elasticsearchUrl, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot });
+  esMajor = (await checkElasticsearch(es)).major;
+  definition = snippetIndexDefinition({ esMajor });
+  store = new SnippetStore(es, prefix, definition, { hot });
   await store.ensureIndex();
 });
 test.after.always(async () => {
@@ -71,7 +76,7 @@ test.serial('compaction merges the segments of several builds into one, and only
 });
 
 test.serial('deleting generations schedules a compaction in the background', async (t) => {
-  const quick = new SnippetStore(es, prefix, snippetIndexDefinition(), { hot, compactDelayMs: 50 });
+  const quick = new SnippetStore(es, prefix, definition, { hot, compactDelayMs: 50 });
   await quick.write([doc(500, 500, 'docs/x.md')]);
   await quick.write([doc(501, 501, 'docs/y.md')]);
   await quick.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 501 });
@@ -84,12 +89,12 @@ test.serial('deleting generations schedules a compaction in the background', asy
 test.serial('an index of an older mapping version is copied into the current one and the alias moved', async (t) => {
   const oldPrefix = `${prefix}-mig`;
   const oldIndex = `${oldPrefix}-snippets-v1`;
-  const { settings, mappings } = snippetIndexDefinition();
+  const { settings, mappings } = definition;
   const { sort: _sort, ...unsorted } = settings;
   await es.indices.create({ index: oldIndex, settings: unsorted, mappings, aliases: { [`${oldPrefix}-snippets`]: { is_write_index: true } } });
   const docs = Array.from({ length: 2500 }, (_, i) => ({ ...doc(i, 700), libraryId: '/old/lib' }));
   await es.bulk({ operations: docs.flatMap((d) => [{ index: { _index: oldIndex, _id: `${d.id}:${d.generation}` } }, d]), refresh: true });
-  const migrating = new SnippetStore(es, oldPrefix, snippetIndexDefinition(), { hot });
+  const migrating = new SnippetStore(es, oldPrefix, definition, { hot });
   try {
     const result = await migrating.ensureIndex();
     t.deepEqual(result.migrated, { from: oldIndex, snippets: 2500 });
@@ -99,6 +104,45 @@ test.serial('an index of an older mapping version is copied into the current one
     t.deepEqual(await migrating.ensureIndex(), {}, 'a second start has nothing to move');
     await migrating.write([{ ...doc(9999, 800), libraryId: '/old/lib' }]);
     t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800, baseGeneration: undefined })).length, 1, 'writes go to the new index');
+  } finally {
+    await migrating.close();
+    await deleteIndices(es, oldPrefix);
+  }
+});
+
+test.serial('a migration copies the vectors an older _source holds and restores the ones it lacks', async (t) => {
+  const oldPrefix = `${prefix}-vec`;
+  const oldIndex = `${oldPrefix}-snippets-v3`;
+  const { settings, mappings } = definition;
+  const { sort: _sort, ...unsorted } = settings;
+  // Version 3 kept vectors in _source (on 9.x by turning exclude_source_vectors off).
+  const { mapping: _v4, ...v3Settings } = unsorted as typeof unsorted & { mapping?: unknown };
+  await es.indices.create({
+    index: oldIndex,
+    settings: esMajor >= 9 ? { ...v3Settings, mapping: { exclude_source_vectors: false } as never } : v3Settings,
+    mappings,
+    aliases: { [`${oldPrefix}-snippets`]: { is_write_index: true } },
+  });
+  const unit = (k: number) => Array.from({ length: 384 }, (_, j) => (j === k ? 1 : 0));
+  const docs = Array.from({ length: 6 }, (_, i) => ({ ...doc(i, 900), libraryId: '/vec/lib', ...(i < 3 ? { embedding: unit(1) } : {}) }));
+  await es.bulk({ operations: docs.flatMap((d) => [{ index: { _index: oldIndex, _id: `${d.id}:${d.generation}` } }, d]), refresh: true });
+  const asked: string[] = [];
+  const migrating = new SnippetStore(es, oldPrefix, definition, { hot });
+  try {
+    const result = await migrating.ensureIndex({
+      restoreVectors: async (lacking) => {
+        asked.push(...lacking.map((d) => d.id));
+        return lacking.map((d) => ({ ...d, embedding: unit(2) }));
+      },
+    });
+    t.is(result.migrated?.snippets, 6);
+    t.deepEqual(asked.sort(), ['id3', 'id4', 'id5'], 'only documents whose _source lacks a vector are restored');
+    const read = await migrating.read({ libraryId: '/vec/lib', version: 'latest', generation: 900 });
+    if (esMajor >= 9) t.false(read.some((d) => 'embedding' in d), 'the new index keeps vectors out of _source');
+    // The kNN leg finds each document by the vector it was copied or restored with.
+    const nearest = async (k: number) => (await es.search<SnippetDocument>({ index: migrating.alias, knn: { field: 'embedding', query_vector: unit(k), k: 3, num_candidates: 10 } })).hits.hits.map((h) => h._source?.id).sort();
+    t.deepEqual(await nearest(1), ['id0', 'id1', 'id2']);
+    t.deepEqual(await nearest(2), ['id3', 'id4', 'id5']);
   } finally {
     await migrating.close();
     await deleteIndices(es, oldPrefix);

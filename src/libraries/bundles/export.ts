@@ -9,6 +9,8 @@ import { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import type { SnippetStore } from '../../search/snippet-store';
+import type { Embeddings } from '../../embedding/service';
+import type { SnippetDocument } from '../../indexing/types';
 import type { ManifestModel } from '../../store/models/manifest';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
 import { clientLibraryId } from '../../store/libraries';
@@ -18,8 +20,12 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, encodeLine, type BundleHeader } f
 export interface ExportDeps {
   snippets: SnippetStore;
   Manifest: ManifestModel;
-  /** The embedding model of this installation, when it has one: the vectors in the documents are its. */
-  embeddingModel?: string;
+  /**
+   * The embeddings of this installation, when it has them: the bundle names the model and
+   * its documents carry its vectors, restored from the vector cache (`_source` holds none
+   * since mapping version 4, see search/mappings.ts).
+   */
+  embeddings?: Pick<Embeddings, 'modelId' | 'attach'>;
 }
 
 /** The header of a bundle of `versions` of `lib` (pure). */
@@ -68,13 +74,14 @@ export async function* bundleLines(deps: ExportDeps, lib: LibraryRecord, version
     lines++;
     return line;
   };
-  yield emit(bundleHeader(lib, versions, new Date(), deps.embeddingModel));
+  yield emit(bundleHeader(lib, versions, new Date(), deps.embeddings?.modelId));
   for (const v of versions) {
     const manifest = await deps.Manifest.findById(`${lib._id}@${v.version}`).lean();
     const files = manifest && manifest.generation === v.generation ? manifest.files.map((f) => ({ p: f.p, h: f.h })) : [];
     yield emit({ type: 'files', version: v.version, files });
     let count = 0;
-    for await (const page of deps.snippets.scan({ libraryId: lib._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration })) {
+    for await (const stored of deps.snippets.scan({ libraryId: lib._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration })) {
+      const page = deps.embeddings ? await deps.embeddings.attach(stored as unknown as SnippetDocument[]) : stored;
       let chunk = '';
       // A mark of a build not yet published (`retired` above the served generation) is this
       // installation's business, not the bundle's.

@@ -191,7 +191,9 @@ async function streamSnippets(
     if (batch.length === 0) return;
     let docs = batch;
     batch = [];
-    if (embeddings && !keepVectors) docs = await embeddings.attach(docs);
+    // A bundle of this model whose documents lack vectors (an export that could not restore
+    // them) gets them here too: a snippet without one is invisible to the kNN leg.
+    if (embeddings && (!keepVectors || docs.some((d) => d.embedding === undefined))) docs = await embeddings.attach(docs);
     await services.snippets.write(docs);
     written += docs.length;
     ctx.onProgress?.(written);
