@@ -53,7 +53,7 @@ export interface PublishResult {
   written: number;
   /** Served documents this build retired (0 for a full build, which retires by its base). */
   retired: number;
-  /** Where the time went (ms): writing, marking, reading the totals' fields, the switch. */
+  /** Where the time went (ms): writing, marking, the totals (the kept files' fields, read meanwhile), the switch. */
   ms: { write: number; mark: number; totals: number; switch: number };
 }
 
@@ -72,14 +72,20 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
     ms[step] = Date.now() - t;
     t = Date.now();
   };
+  // What the version will serve besides what this build writes: the served snippets of the
+  // kept files (exactly those marking leaves alone), read while the writes and marks run.
+  const amend = input.amend;
+  const kept = amend
+    ? deps.store.read({ libraryId, version, generation: amend.served.generation, baseGeneration: baseOf(amend.served), paths: amend.keep, fields: TOTALS_FIELDS })
+    : Promise.resolve([]);
+  kept.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   try {
     await deps.store.write(docs, onProgress);
     lap('write');
-    if (input.amend) {
-      retired = await deps.store.markRetired({ libraryId, version, served: input.amend.served, keep: input.amend.keep }, generation);
+    if (amend) {
+      retired = await deps.store.markRetired({ libraryId, version, served: amend.served, keep: amend.keep }, generation);
       lap('mark');
-      // What the version will serve: the kept snippets and the ones just written.
-      served = await deps.store.read({ libraryId, version, generation, baseGeneration: base, fields: TOTALS_FIELDS });
+      served = [...(await kept), ...docs];
     }
   } catch (error) {
     await deps.store.undoBuild({ libraryId, version, generation });
