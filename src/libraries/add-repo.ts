@@ -38,15 +38,6 @@ export const refreshBody = z.object({
 });
 export type RefreshBody = z.infer<typeof refreshBody>;
 
-/** Parses a request body with a schema; the first issue becomes a 400 naming its field. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue.path.join('.') || undefined;
-  throw new ValidationError(issue.message === 'Required' && field ? `${field} is required` : issue.message, field);
-}
-
 export interface AddResult {
   libraryName: string;
   message: string;
