@@ -41,7 +41,7 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Middl
   });
 
   router.get('teams.read', '/admin/teams/:id', ...chain, validate(s['teams.read']), async (ctx) => {
-    const team = await visibleTeam(ctx.state.principal as Principal, ctx.state.input.params.id);
+    const team = await visibleTeam(ctx.state.principal, ctx.state.input.params.id);
     ctx.body = presentTeam(team, { members: await services.teams.members(team._id) });
   });
 
