@@ -49,6 +49,7 @@ export const errorBody = z
     error: z.enum(ERROR_CODES),
     message: z.string(),
     field: z.string().optional().openapi({ description: 'validation_error, payload_too_large: the request field at fault' }),
+    libraryId: z.string().optional().openapi({ description: 'tag_not_found: the library asked for' }),
     availableVersions: z.array(z.string()).optional().openapi({ description: 'tag_not_found: the versions that exist' }),
     nearest: z.string().nullable().optional().openapi({ description: 'tag_not_found: the version nearest to the one asked for' }),
     suggestions: z.array(z.string()).optional().openapi({ description: 'no_libraries_found: library ids with a similar name' }),
@@ -60,7 +61,7 @@ export const errorBody = z
 const rateLimitHeaders = {
   'RateLimit-Limit': { description: 'Requests allowed in the window', schema: { type: 'integer' as const } },
   'RateLimit-Remaining': { description: 'Requests left in the window', schema: { type: 'integer' as const } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets', schema: { type: 'integer' as const } },
+  'RateLimit-Reset': { description: 'When the window resets (Unix time, seconds)', schema: { type: 'integer' as const } },
 };
 
 interface RouteEntry {
@@ -167,7 +168,12 @@ function operation(route: RouteEntry, schema: RouteSchema): RouteConfig {
       ...(status === 429 ? { headers: { 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } }, ...rateLimitHeaders } } : {}),
     };
   }
+  // Node answers a request line and headers over its limit (16 KB) itself, without a body.
+  responses['431'] = { description: 'The URL and headers are larger than the server accepts (16 KB)' };
   responses.default = { description: 'Any other error (e.g. 503 service_unavailable when a store does not answer)', content: { 'application/json': { schema: errorBody } } };
+  if (schema.errorResponse) {
+    for (const [status, r] of Object.entries(responses)) if (r.content?.['application/json']?.schema === errorBody) r.content['application/json'] = { schema: schema.errorResponse };
+  }
 
   return {
     method: route.method,

@@ -4,7 +4,7 @@ import { Router } from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import request from 'supertest';
 import { z } from 'zod';
-import { errorFunnel } from './middlewares/errors';
+import { errorFunnel } from '../error-funnel';
 import { createLogger } from '../logger';
 import { query, schemaOf, validate } from './validate';
 import { ForbiddenError } from '../errors';

@@ -45,6 +45,8 @@ export interface RouteSchema {
   text?: boolean;
   /** Other non-error answers (e.g. 202 accepted, 503 with a health body). */
   responses?: Record<number, { description: string; schema?: z.ZodTypeAny }>;
+  /** The body of its error answers when not only `Error` (e.g. /mcp: also JSON-RPC errors). */
+  errorResponse?: z.ZodTypeAny;
   /** Error codes this route answers with besides the ones its chain implies (validation, auth, rate limit). */
   errors?: readonly ErrorCode[];
 }

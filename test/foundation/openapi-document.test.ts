@@ -83,3 +83,16 @@ test("the published constraints are the checked ones: parameters, bodies, errors
   t.false(doc.paths['/v2/admin/users'].get.security?.some((s) => Object.keys(s as object).length === 0), 'admin routes need a credential');
   t.is(doc.paths['/v2/admin/usage'].get.parameters?.find((p) => p.name === 'days')?.schema.maximum, 90);
 });
+
+test('library ids in the documented shape are ones the server reads', async (t) => {
+  const doc = await document();
+  const { parseLibraryId } = await import('../../src/libraries/ids');
+  const pattern = doc.paths['/v2/context'].get.parameters?.find((p) => p.name === 'libraryId')?.schema.pattern as string;
+  t.truthy(pattern);
+  const re = new RegExp(pattern);
+  for (const id of ['/a/b', '/vercel/next.js', '/o_1/r-2/v1.2.3', '/o/r@v2.0.0-rc.1+b', '/a/b/latest']) {
+    t.true(re.test(id), id);
+    t.notThrows(() => parseLibraryId(id), id);
+  }
+  for (const id of ['a/b', '/a', '/a/b/c/d', '/a b/c']) t.false(re.test(id), id);
+});

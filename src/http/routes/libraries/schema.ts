@@ -9,7 +9,7 @@ import type { GitHost } from '../../../libraries/ids';
 import { scheduleInput } from '../../../libraries/schedule';
 import { versionRuleInput } from '../../../libraries/version-rule';
 import { query, type RouteSchema } from '../../validate';
-import { libraryParams, teamQuery } from '../shared-schema';
+import { LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
 
 /** libraries/ids.ts's GIT_HOSTS as a tuple zod can enumerate (checked against GitHost). */
 const GIT_HOSTS = ['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[];
@@ -32,14 +32,14 @@ export const librarySchemas = {
   'libraries.refresh': {
     summary: 'Re-fetch the latest docs of a library (or a tag with branch)',
     tag: 'Refresh',
-    body: refreshBody,
+    body: refreshBody.extend({ libraryName: refreshBody.shape.libraryName.openapi({ pattern: LIBRARY_ID_PATTERN }) }),
     response: addLibraryResponse,
     errors: ['invalid_library_id', 'library_not_found', 'access_denied', 'forbidden', 'conflict', 'timeout'],
   },
   'jobs.list': {
     summary: 'Indexing jobs the caller may see, newest first',
     tag: 'Jobs',
-    query: z.object({ libraryId: query.text(300).openapi({ description: 'Only the jobs of this library (/owner/repo)' }), limit: query.int(1, 200, 50) }),
+    query: z.object({ libraryId: query.text(300).openapi({ description: 'Only the jobs of this library (/owner/repo)', pattern: LIBRARY_ID_PATTERN }), limit: query.int(1, 200, 50) }),
     errors: ['invalid_library_id', 'library_not_found'],
   },
   'jobs.read': { summary: 'One job with its progress and log', tag: 'Jobs', params: jobParams, errors: ['not_found'] },
@@ -92,7 +92,7 @@ export const librarySchemas = {
     summary: 'Import a bundle (admins; the body is the bundle file, application/gzip) and publish it in one step; importing it again changes nothing',
     tag: 'Libraries',
     query: z.object({ force: query.flag().openapi({ description: 'Replace versions served from a newer build' }) }),
-    rawBody: 'application/gzip',
+    rawBody: 'application/octet-stream',
     errors: ['conflict'],
   },
   'libraries.upload': {

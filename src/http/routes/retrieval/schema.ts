@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../../../search/budget';
 import { query, type RouteSchema } from '../../validate';
+import { LIBRARY_ID_PATTERN, VERSION_PATTERN, libraryParams } from '../shared-schema';
 
 const tokens = query.int(MIN_TOKENS, MAX_TOKENS, DEFAULT_TOKENS).openapi({ description: 'Token budget (whole snippets only)' });
 const type = query.oneOf(['txt', 'json'] as const, 'txt').openapi({ description: 'Response format' });
@@ -43,7 +44,7 @@ export const retrievalSchemas = {
     summary: 'Search the library catalogue (Context7 shape)',
     tag: 'Search',
     query: z.object({
-      libraryName: query.requiredText(500).openapi({ description: 'Library name to resolve' }),
+      libraryName: query.requiredText(500).openapi({ description: 'Library name to resolve', pattern: '\\S' }),
       query: query.text(2000).openapi({ description: 'What the caller wants to do (ranks by content)' }),
     }),
     response: z.object({ results: z.array(librarySearchResult), searchFilterApplied: z.boolean() }),
@@ -55,7 +56,7 @@ export const retrievalSchemas = {
     text: true,
     query: z
       .object({
-        libraryId: query.requiredText(500).openapi({ description: '/owner/repo, optionally /version or @version' }),
+        libraryId: query.requiredText(500).openapi({ description: '/owner/repo, optionally /version or @version', pattern: LIBRARY_ID_PATTERN }),
         query: query.text(2000).openapi({ description: 'The question' }),
         topic: query.text(2000).openapi({ description: 'The question (older clients; `query` wins)' }),
         tokens,
@@ -69,7 +70,7 @@ export const retrievalSchemas = {
     summary: 'Context7 v1 context (topic, tokens, type); without a topic, an overview',
     tag: 'Context',
     text: true,
-    params: z.object({ owner: z.string().min(1).max(200), repo: z.string().min(1).max(200) }),
+    params: libraryParams,
     query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
     response: contextJson,
     errors: contextErrors,
@@ -78,7 +79,7 @@ export const retrievalSchemas = {
     summary: 'Context7 v1 context of a version',
     tag: 'Context',
     text: true,
-    params: z.object({ owner: z.string().min(1).max(200), repo: z.string().min(1).max(200), version: z.string().min(1).max(200) }),
+    params: libraryParams.extend({ version: z.string().min(1).max(200).openapi({ pattern: VERSION_PATTERN }) }),
     query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
     response: contextJson,
     errors: contextErrors,
