@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { AccessDeniedError, AppError, ConflictError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
+import { AccessDeniedError, ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
 import { isAddressableVersion, locateRepo, parseLibraryId, type GitHost } from './ids';
 import { findLibraryFor } from './access';
 import { clientLibraryId } from '../store/libraries';
@@ -214,18 +214,10 @@ async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNe
     if (isNewLibrary) await removeIfNeverBuilt(services, job.libraryId);
     if (done.state === 'cancelled') throw new ConflictError(`The indexing job ${job._id} was cancelled before it finished; nothing changed.`);
     const message = hideServerPaths(done.error ?? 'Indexing failed.');
-    switch (done.errorCode) {
-      case 'validation_error':
-        throw new ValidationError(message);
-      case 'library_not_found':
-        throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
-      case 'tag_not_found':
-        throw new AppError(404, 'tag_not_found', message);
-      case 'no_snippets_found':
-        throw new AppError(404, 'no_snippets_found', message);
-      default:
-        throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
-    }
+    // The failure's code and details were stored as data: the same error comes back.
+    if (done.errorCode === 'library_not_found') throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
+    if (done.errorCode && done.errorCode !== 'internal_error' && isErrorCode(done.errorCode)) throw errorFromParts(done.errorCode, message, (done.errorDetails ?? {}) as ErrorDetails);
+    throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
   }
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
 }

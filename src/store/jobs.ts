@@ -48,7 +48,7 @@ export type JobOutcome = 'committing' | 'failed' | 'cancelled';
 /** The result of a cancel request. */
 export type CancelResult = { cancelled: true } | { cancelled: false; state: JobState | JobOutcome };
 
-type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'version' | 'finishedAt'>>;
+type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'errorDetails' | 'version' | 'finishedAt'>>;
 
 const claimKey = (id: string, n: number) => `job:${id}:claim:${n}`;
 const endKey = (id: string) => `job:${id}:end`;
