@@ -1,8 +1,13 @@
 /**
  * Application errors. Each code of the interface spec's error table (§7) is a class with
- * its HTTP status, so handlers throw domain errors and one funnel (http/middlewares/errors)
- * turns them into `{ error, message }`. Messages of 4xx errors are shown to clients;
- * 5xx messages are replaced by a generic text (details go to the log only).
+ * its HTTP status, so handlers throw domain errors and one funnel (error-funnel.ts) turns
+ * them into `{ error, message, ...details }`. Messages of 4xx errors are shown to clients;
+ * 5xx messages are replaced by a generic text (the cause goes to the log only).
+ *
+ * `details` is the error's data as fields (a tag_not_found's `availableVersions`, a rate
+ * limit's `retryAfter`, a validation error's `field`): HTTP bodies carry them beside `error`
+ * and `message`, MCP reads them to say what to do next, job records store them, and
+ * `errorFromParts` rebuilds the same error from code, message and details.
  */
 /** Every error code the API answers with (the spec's table plus ours for 404/405/409/413/503). */
 export const ERROR_CODES = [
@@ -31,6 +36,47 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/** Structured data an error carries (all optional; which ones depends on the code). */
+export interface ErrorDetails {
+  /** validation_error, payload_too_large: the request field at fault. */
+  field?: string;
+  /** tag_not_found: the library, the versions that exist, and the one nearest to the one asked for. */
+  libraryId?: string;
+  availableVersions?: string[];
+  nearest?: string | null;
+  /** no_libraries_found: library ids with a similar name. */
+  suggestions?: string[];
+  /** rate_limit_exceeded: seconds until a retry can pass. */
+  retryAfter?: number;
+  /** service_unavailable: the store that did not answer. */
+  store?: 'elasticsearch' | 'mongodb';
+}
+
+/** Each code's HTTP status (the spec's table, §7). */
+export const STATUS_OF_CODE: Record<ErrorCode, number> = {
+  validation_error: 400,
+  invalid_library_id: 400,
+  invalid_api_key: 401,
+  invalid_signature: 401,
+  access_denied: 403,
+  forbidden: 403,
+  library_not_found: 404,
+  tag_not_found: 404,
+  no_snippets_found: 404,
+  team_not_found: 404,
+  user_not_found: 404,
+  no_libraries_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  duplicate_repo: 409,
+  conflict: 409,
+  payload_too_large: 413,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  service_unavailable: 503,
+  timeout: 504,
+};
+
 export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
@@ -38,22 +84,35 @@ export class AppError extends Error {
   readonly expose: boolean;
   /** Extra response headers (e.g. Retry-After). */
   readonly headers: Record<string, string>;
+  /** The error's data, sent beside `error` and `message` (see ErrorDetails). */
+  readonly details: ErrorDetails;
 
-  constructor(status: number, code: ErrorCode, message: string, options?: { cause?: unknown; headers?: Record<string, string> }) {
+  constructor(status: number, code: ErrorCode, message: string, options?: { cause?: unknown; headers?: Record<string, string>; details?: ErrorDetails }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.status = status;
     this.code = code;
     this.expose = status < 500 || status === 503 || status === 504;
     this.headers = options?.headers ?? {};
+    this.details = Object.fromEntries(Object.entries(options?.details ?? {}).filter(([, v]) => v !== undefined)) as ErrorDetails;
   }
+}
+
+/** The AppError that a code, message and details stand for (an HTTP body, a job record). */
+export function errorFromParts(code: ErrorCode, message: string, details: ErrorDetails = {}, headers?: Record<string, string>): AppError {
+  return new AppError(STATUS_OF_CODE[code] ?? 500, code, message, { details, headers });
+}
+
+/** Whether a string is one of our codes. */
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && (ERROR_CODES as readonly string[]).includes(value);
 }
 
 export class ValidationError extends AppError {
   /** The request field at fault, when one is. */
   readonly field?: string;
   constructor(message: string, field?: string) {
-    super(400, 'validation_error', message);
+    super(400, 'validation_error', message, { details: { field } });
     this.field = field;
   }
 }
@@ -96,11 +155,11 @@ export class LibraryNotFoundError extends AppError {
 }
 
 export class TagNotFoundError extends AppError {
-  readonly availableTags: string[];
   constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null) {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`);
-    this.availableTags = availableTags;
+    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`, {
+      details: { libraryId, availableVersions: availableTags, nearest },
+    });
   }
 }
 
@@ -126,7 +185,7 @@ export class NoLibrariesFoundError extends AppError {
   /** `suggestions`: library ids with a near name, named in the message (never as results). */
   constructor(libraryName: string, suggestions: readonly string[] = []) {
     const hint = suggestions.length > 0 ? ` Libraries with a similar name: ${suggestions.join(', ')}.` : '';
-    super(404, 'no_libraries_found', `No libraries match "${libraryName}".${hint}`);
+    super(404, 'no_libraries_found', `No libraries match "${libraryName}".${hint}`, { details: suggestions.length > 0 ? { suggestions: [...suggestions] } : {} });
   }
 }
 
@@ -157,14 +216,16 @@ export class PayloadTooLargeError extends AppError {
   /** The request field at fault, when one is. */
   readonly field?: string;
   constructor(message: string, field?: string) {
-    super(413, 'payload_too_large', message);
+    super(413, 'payload_too_large', message, { details: { field } });
     this.field = field;
   }
 }
 
 export class RateLimitError extends AppError {
-  constructor(message: string, headers: Record<string, string>) {
-    super(429, 'rate_limit_exceeded', message, { headers });
+  /** `retryAfter`: seconds until a retry can pass (also the Retry-After header). */
+  constructor(message: string, headers: Record<string, string>, retryAfter?: number) {
+    const seconds = retryAfter ?? (headers['Retry-After'] !== undefined ? Number(headers['Retry-After']) : undefined);
+    super(429, 'rate_limit_exceeded', message, { headers, details: { retryAfter: seconds !== undefined && Number.isFinite(seconds) ? seconds : undefined } });
   }
 }
 
@@ -181,7 +242,7 @@ export class InternalError extends AppError {
 export class StoreUnavailableError extends AppError {
   readonly store: 'elasticsearch' | 'mongodb';
   constructor(store: 'elasticsearch' | 'mongodb', cause?: unknown) {
-    super(503, 'service_unavailable', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, { cause });
+    super(503, 'service_unavailable', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, { cause, details: { store } });
     this.store = store;
   }
 }

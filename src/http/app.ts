@@ -8,7 +8,7 @@ import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import { compression } from './middlewares/compression';
 import type { Services } from '../services';
-import { errorFunnel } from './middlewares/errors';
+import { errorFunnel } from '../error-funnel';
 import { requestContext } from './middlewares/request-context';
 import { healthRoutes } from './routes/health';
 import { dashboardStatic } from '../dashboard/static';

@@ -4,9 +4,10 @@ import { Router } from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import request from 'supertest';
 import { z } from 'zod';
-import { errorFunnel } from './middlewares/errors';
+import { errorFunnel } from '../error-funnel';
 import { createLogger } from '../logger';
 import { query, schemaOf, validate } from './validate';
+import { ForbiddenError } from '../errors';
 
 /** A real Koa app with one validated route that echoes what its handler received. */
 function app() {
@@ -62,4 +63,20 @@ test('the middleware remembers its schema for the OpenAPI generator', (t) => {
   const { checked, schema } = app();
   t.is(schemaOf(checked), schema);
   t.is(schemaOf(() => undefined), undefined);
+});
+
+test('the body is checked when the handler reads it: a refusal the handler makes first wins', async (t) => {
+  const koa = new Koa();
+  koa.use(errorFunnel({ log: createLogger('silent') }));
+  koa.use(bodyParser());
+  const router = new Router();
+  router.post('probe', '/p', validate({ summary: 'p', tag: 'T', query: z.object({ who: query.text() }), body: z.object({ n: z.number() }) }), (ctx) => {
+    if (ctx.state.input.query.who !== 'owner') throw new ForbiddenError('owners only');
+    ctx.body = { n: ctx.state.input.body.n };
+  });
+  koa.use(router.routes());
+  const server = request(koa.callback());
+  t.is((await server.post('/p?who=guest').send({ n: 'x' })).status, 403);
+  t.is((await server.post('/p?who=owner').send({ n: 'x' })).status, 400);
+  t.deepEqual((await server.post('/p?who=owner').send({ n: 2 })).body, { n: 2 });
 });

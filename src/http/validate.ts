@@ -2,7 +2,8 @@
  * The request's declared contract, checked at the edge: `validate({ params, query, body })`
  * parses each part with its zod schema and leaves the result on `ctx.state.input`, typed
  * for the handler that follows; the first problem is a 400 validation_error naming its
- * field. The same schema objects describe the route in the generated OpenAPI document
+ * field. Path and query are parsed before the handler runs; the body when the handler first
+ * reads `input.body` (after its resource-dependent authorization, as before). The same schema objects describe the route in the generated OpenAPI document
  * (http/openapi.ts), so what is published is what is checked.
  *
  * Query parameters arrive as `string | string[]`: `query.text()` and friends accept one
@@ -22,19 +23,30 @@ extendZodWithOpenApi(z);
 /** A route's contract: the parts it reads, plus what the OpenAPI document says of it. */
 export interface RouteSchema {
   params?: z.AnyZodObject;
-  query?: z.AnyZodObject;
+  /** An object of parameters, or one refined across them (e.g. "query or topic"). */
+  query?: z.AnyZodObject | z.ZodEffects<z.AnyZodObject>;
   /** A JSON body. */
   body?: z.ZodTypeAny;
   /** A multipart form (documented only: the multipart middleware reads and checks it). */
   multipart?: z.AnyZodObject;
+  /** A JSON body the handler's own parser checks (documented only, e.g. /mcp's JSON-RPC). */
+  documentedBody?: z.ZodTypeAny;
+  /** A body read raw by the handler, of this content type (documented only). */
+  rawBody?: string;
   summary: string;
   tag: string;
   /** The success answer (documented; default: any JSON object). */
   response?: z.ZodTypeAny;
+  /** The success answer's content type when it is not JSON (e.g. a streamed file). */
+  responseType?: string;
   /** Success status (default 200). */
   status?: number;
   /** The answer is text/plain unless `type=json` (context routes). */
   text?: boolean;
+  /** Other non-error answers (e.g. 202 accepted, 503 with a health body). */
+  responses?: Record<number, { description: string; schema?: z.ZodTypeAny }>;
+  /** The body of its error answers when not only `Error` (e.g. /mcp: also JSON-RPC errors). */
+  errorResponse?: z.ZodTypeAny;
   /** Error codes this route answers with besides the ones its chain implies (validation, auth, rate limit). */
   errors?: readonly ErrorCode[];
 }
@@ -62,8 +74,15 @@ export function validate<S extends RouteSchema>(schema: S): RouterMiddleware<Val
   const middleware: RouterMiddleware<Validated<S>> = async function validateMiddleware(ctx, next) {
     const params = schema.params ? parse(schema.params, ctx.params, 'path') : ctx.params;
     const query = schema.query ? parse(schema.query, { ...ctx.query }, 'query') : {};
-    const body = schema.body ? parse(schema.body, ctx.request.body, 'body') : undefined;
-    ctx.state.input = { params, query, body } as Input<S>;
+    // The body is parsed when the handler first reads it, so a check that comes first in the
+    // handler (the caller may not touch this team: 403/404) still answers before a bad body's 400.
+    let body: { value: unknown } | undefined;
+    const input = { params, query } as Input<S>;
+    Object.defineProperty(input, 'body', {
+      enumerable: true,
+      get: () => (body ??= { value: schema.body ? parse(schema.body, ctx.request.body, 'body') : undefined }).value,
+    });
+    ctx.state.input = input;
     await next();
   };
   declared.set(middleware as Middleware, schema);
@@ -103,6 +122,14 @@ export const query = {
   /** A required text parameter (absent or blank: "<name> is required."). */
   requiredText(max = 2000) {
     return z.preprocess(single, z.string().max(max));
+  },
+  /** A team id (`?teamId=`): one value of at most 100 characters. */
+  teamId() {
+    return z.preprocess(single, z.string().max(100, 'must be one team id').optional()).openapi({ type: 'string', description: "Address this team's private copy (admins and the team's members); without it the caller's team's copy, else the public one" });
+  },
+  /** "true"/"1" → true, "false"/"0" → false, absent → the default. */
+  flag(fallback = false) {
+    return z.preprocess(single, z.enum(['true', 'false', '1', '0'], { errorMap: () => ({ message: 'must be true or false' }) }).optional()).transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
   },
   /** A whole number within bounds, or the default when absent. */
   int(min: number, max: number, fallback: number) {

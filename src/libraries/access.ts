@@ -8,7 +8,6 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
 import type { LibraryRecord } from '../store/models/library';
-import { ValidationError } from '../errors';
 
 /** The teams whose private copies a caller addresses by client id, the default team first. */
 export function callerTeams(principal: Principal): string[] {
@@ -58,9 +57,3 @@ export async function libraryKeyFor(services: Pick<Services, 'libraries'>, princ
   return (await findLibraryFor(services, principal, clientId))?._id ?? clientId;
 }
 
-/** The optional `teamId` query parameter that addresses one team's private copy. */
-export function teamIdParam(value: unknown): string | undefined {
-  if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || value.length > 100) throw new ValidationError('teamId must be one team id.', 'teamId');
-  return value;
-}

@@ -9,7 +9,7 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { AccessDeniedError, AppError, ConflictError, DuplicateRepoError, InternalError, LibraryNotFoundError, TimeoutError, ValidationError } from '../errors';
+import { AccessDeniedError, ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
 import { isAddressableVersion, isGitHost, locateRepo, parseLibraryId, type GitHost } from './ids';
 import { findLibraryFor } from './access';
 import { clientLibraryId } from '../store/libraries';
@@ -37,15 +37,6 @@ export const refreshBody = z.object({
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
 export type RefreshBody = z.infer<typeof refreshBody>;
-
-/** Parses a request body with a schema; the first issue becomes a 400 naming its field. */
-export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  const r = schema.safeParse(body ?? {});
-  if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue.path.join('.') || undefined;
-  throw new ValidationError(issue.message === 'Required' && field ? `${field} is required` : issue.message, field);
-}
 
 export interface AddResult {
   libraryName: string;
@@ -235,18 +226,10 @@ export async function awaitJob(services: Services, job: JobRecord, waitMs: numbe
     if (isNewLibrary) await removeIfNeverBuilt(services, job.libraryId);
     if (done.state === 'cancelled') throw new ConflictError(`The indexing job ${job._id} was cancelled before it finished; nothing changed.`);
     const message = hideServerPaths(done.error ?? 'Indexing failed.');
-    switch (done.errorCode) {
-      case 'validation_error':
-        throw new ValidationError(message);
-      case 'library_not_found':
-        throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
-      case 'tag_not_found':
-        throw new AppError(404, 'tag_not_found', message);
-      case 'no_snippets_found':
-        throw new AppError(404, 'no_snippets_found', message);
-      default:
-        throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
-    }
+    // The failure's code and details were stored as data: the same error comes back.
+    if (done.errorCode === 'library_not_found') throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
+    if (done.errorCode && done.errorCode !== 'internal_error' && isErrorCode(done.errorCode)) throw errorFromParts(done.errorCode, message, (done.errorDetails ?? {}) as ErrorDetails);
+    throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
   }
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
 }

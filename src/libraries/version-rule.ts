@@ -10,7 +10,6 @@
 import semver from 'semver';
 import { z } from 'zod';
 import { isAddressableVersion } from './ids';
-import { ValidationError } from '../errors';
 
 export type VersionRule = { kind: 'minors'; count: number } | { kind: 'range'; range: string } | { kind: 'pattern'; pattern: string };
 
@@ -34,13 +33,6 @@ export const versionRuleInput = z.unknown().transform((value, ctx): VersionRule 
   ctx.addIssue({ code: z.ZodIssueCode.custom, message: specific ?? RULE_FORMS });
   return z.NEVER;
 });
-
-/** A request's `versionRule`, or a 400 naming the field. */
-export function parseVersionRule(value: unknown): VersionRule | null {
-  const r = versionRuleInput.safeParse(value);
-  if (!r.success) throw new ValidationError(r.error.issues[0]?.message ?? RULE_FORMS, 'versionRule');
-  return r.data;
-}
 
 /** The release a tag names (`v1.2.3` → 1.2.3), or null for other tags. */
 function releaseOf(tag: string): semver.SemVer | null {

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { AppError, InternalError, InvalidLibraryIdError, LibraryNotFoundError, RateLimitError, StoreUnavailableError, TagNotFoundError } from '../errors';
 import { availableVersions, toolFailure, UNEXPECTED_FAILURE_TEXT } from './errors';
+import { errorFromResponse } from './backends/http';
+import { errorResponseBody } from '../error-funnel';
 
 test('an unknown library says to call resolve-library-id first', (t) => {
   const f = toolFailure(new LibraryNotFoundError('/a/b'));
@@ -9,15 +11,18 @@ test('an unknown library says to call resolve-library-id first', (t) => {
   t.regex(toolFailure(new InvalidLibraryIdError('b')).text, /Call resolve-library-id/);
 });
 
-test('an unknown version lists the available versions as ids, from the error or from its message over HTTP', (t) => {
+test('an unknown version lists the available versions as ids, from the error or from its HTTP body (details, not the message)', (t) => {
   const direct = toolFailure(new TagNotFoundError('/a/b', 'v9', ['v2.0.0', 'v1.0.0']));
   t.regex(direct.text, /Use one of the available versions: \/a\/b\/v2\.0\.0, \/a\/b\/v1\.0\.0 or \/a\/b \(without a version\)/);
-  const remote = new AppError(404, 'tag_not_found', new TagNotFoundError('/a/b', 'v9', ['v2.0.0', 'v1.0.0']).message);
+  const overHttp = (e: AppError) => errorFromResponse(e.status, JSON.stringify(errorResponseBody(e)), new Headers());
+  const remote = overHttp(new TagNotFoundError('/a/b', 'v9', ['v2.0.0', 'v1.0.0']));
   t.deepEqual(availableVersions(remote), ['v2.0.0', 'v1.0.0']);
-  const withNearest = new AppError(404, 'tag_not_found', new TagNotFoundError('/a/b', 'v1.0.2', ['v2.0.0', 'v1.0.0'], 'v1.0.0').message);
+  const withNearest = overHttp(new TagNotFoundError('/a/b', 'v1.0.2', ['v2.0.0', 'v1.0.0'], 'v1.0.0'));
   t.regex(withNearest.message, /Nearest: v1\.0\.0\.$/);
-  t.deepEqual(availableVersions(withNearest), ['v2.0.0', 'v1.0.0'], 'the nearest match is not a list entry');
+  t.deepEqual(withNearest.details, { libraryId: '/a/b', availableVersions: ['v2.0.0', 'v1.0.0'], nearest: 'v1.0.0' });
   t.is(toolFailure(remote).text, direct.text);
+  // Only the details count: a message alone (an older server) lists nothing.
+  t.deepEqual(availableVersions(new AppError(404, 'tag_not_found', remote.message)), []);
   const none = toolFailure(new TagNotFoundError('/a/b', 'v9', []));
   t.regex(none.text, /No other versions are indexed: use \/a\/b \(without a version\)/);
 });

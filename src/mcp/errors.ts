@@ -5,7 +5,7 @@
  * available version, rephrase, wait). Unexpected failures get a generic text; their
  * details go to the log only.
  */
-import { AppError, TagNotFoundError } from '../errors';
+import { AppError } from '../errors';
 
 export interface ToolFailure {
   text: string;
@@ -19,17 +19,9 @@ export const UNEXPECTED_FAILURE_TEXT =
 const RESOLVE_FIRST =
   'Call resolve-library-id with the library name to get a valid Context7-compatible library ID (like /org/project), then call this tool again with it.';
 
-/** The versions a `tag_not_found` error lists (from the error itself, or its message over HTTP). */
+/** The versions a `tag_not_found` error lists (its details, in process or from an HTTP body). */
 export function availableVersions(error: AppError): string[] {
-  if (error instanceof TagNotFoundError) return error.availableTags;
-  const m = /Available versions: (.*?)\.(?: Nearest: [^ ]*\.)?$/.exec(error.message);
-  if (!m || m[1] === 'none') return [];
-  return m[1].split(',').map((v) => v.trim()).filter(Boolean);
-}
-
-/** The library id a message names (`/org/project`), for suggestions. */
-function libraryIdIn(message: string): string | undefined {
-  return /(\/[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+)/.exec(message)?.[1];
+  return error.details.availableVersions ?? [];
 }
 
 /** The text of a failed tool call. */
@@ -43,7 +35,7 @@ export function toolFailure(error: unknown): ToolFailure {
       return { text: `${message} ${RESOLVE_FIRST}`, unexpected: false };
     case 'tag_not_found': {
       const versions = availableVersions(error);
-      const id = libraryIdIn(message);
+      const id = error.details.libraryId;
       const latest = id ? ` or ${id} (without a version) for the latest documentation` : ' or the library ID without a version for the latest documentation';
       const choice = versions.length > 0
         ? `Use one of the available versions: ${versions.map((v) => (id ? `${id}/${v}` : v)).join(', ')}${latest}.`

@@ -14,13 +14,13 @@ import bodyParser from 'koa-bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Services } from '../services';
-import type { Principal } from '../auth/principal';
-import type { Logger } from '../logger';
 import { guard } from '../http/middlewares/auth';
 import { rateLimit } from '../http/middlewares/rate-limit';
 import { RateLimitError } from '../errors';
 import { inProcessBackend } from './backends/in-process';
 import { createMcpServer } from './server';
+import { validate } from '../http/validate';
+import { mcpOtherMethods, mcpSchema } from './http-schema';
 
 /** A JSON-RPC error outside any request (the transport-level shape the SDK uses too). */
 function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -84,9 +84,10 @@ export function mcpRoutes(services: Services): Router {
     guard(services),
     parseJsonRpcBody(),
     rateLimitToolCalls(rateLimit(services, { class: 'standard' })),
+    validate(mcpSchema),
     async function serveMcp(ctx) {
-      const log = (ctx.state.log as Logger | undefined) ?? services.log;
-      const backend = inProcessBackend(services, ctx.state.principal as Principal, { refusal: ctx.state.mcpRefusal as RateLimitError | undefined });
+      const log = ctx.state.log ?? services.log;
+      const backend = inProcessBackend(services, ctx.state.principal, { refusal: ctx.state.mcpRefusal });
       const server = createMcpServer(backend, { log });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       ctx.respond = false; // the transport writes the response
@@ -110,7 +111,7 @@ export function mcpRoutes(services: Services): Router {
   );
 
   // Stateless: no server-to-client stream to open (GET) and no session to end (DELETE).
-  router.all('mcp.call', '/mcp', async function mcpMethodNotAllowed(ctx) {
+  router.all('mcp.call', '/mcp', validate(mcpOtherMethods), async function mcpMethodNotAllowed(ctx) {
     sendJsonRpcError(ctx, 405, -32000, 'Method not allowed.', { Allow: 'POST' });
   });
 

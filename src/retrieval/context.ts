@@ -18,7 +18,7 @@ import { buildKnnQuery } from '../search/queries/knn';
 import { fuseHybrid } from '../search/fusion';
 import { SEARCH_WEIGHTS } from '../search/weights';
 import { rerankCandidates } from '../search/ranking';
-import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS, packSnippetsToBudget } from '../search/budget';
+import { DEFAULT_TOKENS, packSnippetsToBudget } from '../search/budget';
 import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
 
 /**
@@ -53,16 +53,6 @@ export interface ContextAnswer {
   tokens: number;
   /** The best candidate's search score per analysed query term (usage's low-score questions). */
   scorePerTerm: number;
-}
-
-/** Validates a `tokens` parameter as clients send it (string or number). */
-export function parseTokens(raw: unknown): number {
-  if (raw === undefined || raw === null || raw === '') return DEFAULT_TOKENS;
-  const n = typeof raw === 'number' ? raw : Number(String(raw).trim());
-  if (!Number.isInteger(n) || n < MIN_TOKENS || n > MAX_TOKENS) {
-    throw new ValidationError(`tokens must be a whole number from ${MIN_TOKENS} to ${MAX_TOKENS}.`, 'tokens');
-  }
-  return n;
 }
 
 /**

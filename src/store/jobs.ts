@@ -48,7 +48,7 @@ export type JobOutcome = 'committing' | 'failed' | 'cancelled';
 /** The result of a cancel request. */
 export type CancelResult = { cancelled: true } | { cancelled: false; state: JobState | JobOutcome };
 
-type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'version' | 'finishedAt' | 'crawl'>>;
+type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'errorDetails' | 'version' | 'finishedAt' | 'crawl'>>;
 
 /** A stored job as a typed record (params typed by kind; see indexing/jobs/params.ts). */
 function typed(doc: (JobFields & { kind: string; params: unknown }) | null): JobRecord | null {

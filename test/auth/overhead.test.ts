@@ -6,7 +6,7 @@ import Router from '@koa/router';
 import { createTestApp, type TestApp } from '../harness';
 import { authenticate } from '../../src/http/middlewares/auth';
 import { rateLimit } from '../../src/http/middlewares/rate-limit';
-import { errorFunnel } from '../../src/http/middlewares/errors';
+import { errorFunnel } from '../../src/error-funnel';
 import { adminKey, login, makeUser } from './fixtures';
 
 // Measures what authentication and rate limiting add per request: 1,000 sequential

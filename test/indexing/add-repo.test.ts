@@ -92,6 +92,18 @@ test.serial('context answers from the indexed library; versions by tag', async (
   t.is(missing.status, 404);
   t.is(missing.body.error, 'tag_not_found');
   t.regex(missing.body.message, /v2\.0\.0/);
+  t.true(missing.body.availableVersions.includes('v2.0.0'), 'the versions as data beside the message');
+  t.is(missing.body.libraryId, '/acme/widgets');
+});
+
+test.serial('a refresh of a version that does not exist fails with the versions as data, kept in the job record', async (t) => {
+  const res = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/acme/widgets', branch: 'v9.9.9' });
+  t.is(res.status, 404, JSON.stringify(res.body));
+  t.is(res.body.error, 'tag_not_found');
+  t.true(res.body.availableVersions.includes('v2.0.0'), JSON.stringify(res.body));
+  const [job] = await app.services.jobs.list({ libraryId: '/acme/widgets', limit: 1 });
+  t.is(job.errorCode, 'tag_not_found');
+  t.deepEqual(job.errorDetails?.availableVersions, res.body.availableVersions);
 });
 
 test.serial('a tag can be requested with a /tree/<tag> URL and is its own version', async (t) => {

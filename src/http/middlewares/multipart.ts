@@ -10,7 +10,7 @@
 import multer from '@koa/multer';
 import type { Middleware } from 'koa';
 import { AppError, PayloadTooLargeError, ValidationError } from '../../errors';
-import { formatBytes } from './errors';
+import { formatBytes } from '../../error-funnel';
 
 export interface MultipartOptions {
   /** The one file field accepted. */

@@ -25,7 +25,7 @@ export function rateLimit(services: Pick<Services, 'config' | 'authenticator' | 
       throw new RateLimitError(`Rate limit exceeded: ${binding.limit} requests per minute for ${who}. Retry in ${binding.retryAfter} s.`, {
         ...headers,
         'Retry-After': String(binding.retryAfter),
-      });
+      }, binding.retryAfter);
     }
     await next();
   };

@@ -1,8 +1,10 @@
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import type { Services } from '../../services';
-import { buildOpenApiDocument } from '../openapi-document';
 import type { StoreReading } from '../../health/monitor';
+import { validate } from '../validate';
+import { openApiDocumentOf } from '../openapi';
+import { healthSchemas as s } from './health-schema';
 
 /**
  * Health: `GET /healthz` (and `/readyz`) reads each store now — a find on a small MongoDB
@@ -29,19 +31,19 @@ export function healthRoutes(services: Services): Router {
       ...(down.length > 0 ? { message: `Unavailable: ${down.join(', ')}` } : {}),
     };
   };
-  router.get('health.read', '/healthz', readiness);
-  router.get('health.read', '/readyz', readiness);
-  router.get('health.read', '/livez', (ctx) => {
+  router.get('health.read', '/healthz', validate(s.healthz), readiness);
+  router.get('health.read', '/readyz', validate(s.readyz), readiness);
+  router.get('health.read', '/livez', validate(s.livez), (ctx) => {
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { status: 'ok', uptimeSeconds: Math.round(process.uptime()) };
   });
-  const doc = buildOpenApiDocument();
+  // Generated on first request from the app's own route table (http/openapi.ts).
   for (const p of ['/v2/openapi.json', '/api/v2/openapi.json']) {
-    router.get('openapi.read', p, (ctx) => {
-      ctx.body = doc;
+    router.get('openapi.read', p, validate(s.openapi), (ctx) => {
+      ctx.body = openApiDocumentOf(ctx.app);
     });
   }
-  router.get('health.read', '/ping', (ctx) => {
+  router.get('health.read', '/ping', validate(s.ping), (ctx) => {
     ctx.body = { status: 'ok', message: 'pong' };
   });
   return router;

@@ -264,6 +264,7 @@ export class Worker {
         progress: at.progress,
         error: message,
         errorCode: error instanceof JobFailure ? error.code : 'internal_error',
+        errorDetails: error instanceof JobFailure ? { ...error.details } : null,
         log: appendLog(at.entries, 'error', `failed: ${message}`),
       }),
     );

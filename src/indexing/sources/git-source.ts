@@ -47,7 +47,11 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
     const commit = await resolveCommit(repo, params.ref ?? 'HEAD').catch(async (error: unknown) => {
       if (error instanceof GitSourceError && error.reason === 'ref_not_found') {
         const available = await listTags(repo);
-        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${clientLibraryId(job.libraryId)} does not exist. Available versions: ${available.filter(isAddressableVersion).join(', ') || 'none'}.`);
+        const versions = available.filter(isAddressableVersion);
+        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${clientLibraryId(job.libraryId)} does not exist. Available versions: ${versions.join(', ') || 'none'}.`, {
+          libraryId: clientLibraryId(job.libraryId),
+          availableVersions: versions,
+        });
       }
       throw error;
     });

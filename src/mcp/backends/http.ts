@@ -4,7 +4,7 @@
  * token. Error bodies `{ error, message }` become AppErrors with the same codes, so the
  * tools give the same guidance as on the server's own `/mcp`.
  */
-import { AppError, type ErrorCode } from '../../errors';
+import { AppError, isErrorCode, type ErrorCode, type ErrorDetails } from '../../errors';
 import type { LibrarySummary } from '../../search/types';
 import type { LibrarySearchResultJson } from '../../search/format/libraries';
 import type { DocsBackend, LibrarySearchAnswer } from '../backend';
@@ -20,16 +20,18 @@ export interface HttpBackendOptions {
 
 /** The AppError a Shelfmark error response stands for. */
 export function errorFromResponse(status: number, body: string, headers: Headers): AppError {
-  let parsed: { error?: unknown; message?: unknown } | undefined;
+  let parsed: ({ error?: unknown; message?: unknown } & ErrorDetails) | undefined;
   try {
-    parsed = JSON.parse(body) as { error?: unknown; message?: unknown };
+    parsed = JSON.parse(body) as typeof parsed;
   } catch {
     parsed = undefined;
   }
-  const code = typeof parsed?.error === 'string' ? (parsed.error as ErrorCode) : fallbackCode(status);
+  const code = isErrorCode(parsed?.error) ? parsed.error : fallbackCode(status);
   const message = typeof parsed?.message === 'string' ? parsed.message : `The Shelfmark server answered HTTP ${status}.`;
   const retryAfter = headers.get('retry-after');
-  return new AppError(status, code, message, { headers: retryAfter ? { 'Retry-After': retryAfter } : undefined });
+  // The body's fields beside `error` and `message` are the error's details (errors.ts).
+  const { error: _code, message: _message, ...details } = parsed && typeof parsed === 'object' ? parsed : {};
+  return new AppError(status, code, message, { headers: retryAfter ? { 'Retry-After': retryAfter } : undefined, details });
 }
 
 function fallbackCode(status: number): ErrorCode {

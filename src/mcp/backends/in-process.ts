@@ -10,7 +10,7 @@ import type { AppError } from '../../errors';
 import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../retrieval/search';
 import { formatContextText } from '../../search/format/txt';
-import { toAppError } from '../../http/middlewares/errors';
+import { toAppError } from '../../error-funnel';
 import type { DocsBackend } from '../backend';
 
 export interface InProcessOptions {

@@ -82,6 +82,8 @@ export interface JobFields {
   error: string | null;
   /** The API error code of a failure a caller can act on (see JobFailure). */
   errorCode: string | null;
+  /** That error's details (errors.ts ErrorDetails: e.g. a tag_not_found's availableVersions). */
+  errorDetails?: Record<string, unknown> | null;
   /** The stage a failed job was in when it failed (cloning, parsing, indexing). */
   failedStage?: JobState | null;
   createdAt: Date;
@@ -125,6 +127,7 @@ const jobSchema = new Schema<StoredJob>(
     notBefore: { type: Date, default: null },
     error: { type: String, default: null },
     errorCode: { type: String, default: null },
+    errorDetails: { type: Schema.Types.Mixed, default: null },
     failedStage: { type: String, default: null },
     finishedAt: { type: Date, default: null },
   },

@@ -2,7 +2,8 @@
  * `/admin/credentials`: the signed-in user's hosting-account tokens. Tokens go in, never
  * come out: the list shows the host, `connected: true` and at most the last 4 characters.
  */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
@@ -12,7 +13,7 @@ import { NotFoundError } from '../../../errors';
 
 const present = (c: CredentialSummary) => ({ host: c.host, connected: true, last4: c.last4, createdAt: c.createdAt, updatedAt: c.updatedAt });
 
-export function mountCredentialRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+export function mountCredentialRoutes(router: Router, services: Services, chain: Middleware[]): void {
   router.get('credentials.list', '/admin/credentials', ...chain, validate(s['credentials.list']), async (ctx) => {
     const { principal } = ctx.state;
     assertUser(principal);

@@ -1,5 +1,6 @@
 /** `/admin/keys`: the signed-in user's API keys. The value is in the POST answer only. */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
@@ -7,7 +8,7 @@ import { assertUser } from '../../../auth/authorize';
 import { NotFoundError } from '../../../errors';
 import { presentKey } from './presenters';
 
-export function mountKeyRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+export function mountKeyRoutes(router: Router, services: Services, chain: Middleware[]): void {
   router.get('keys.list', '/admin/keys', ...chain, validate(s['keys.list']), async (ctx) => {
     const { principal } = ctx.state;
     assertUser(principal);

@@ -1,5 +1,6 @@
 /** `/admin/plans`, `/admin/permissions` (anonymous operations) and `/admin/usage` (summary). */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
@@ -16,7 +17,7 @@ const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
   jobs: 'Read indexing jobs (GET /v2/jobs)',
 };
 
-export function mountSettingsRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+export function mountSettingsRoutes(router: Router, services: Services, chain: Middleware[]): void {
   router.get('plans.read', '/admin/plans', ...chain, validate(s['plans.read']), (ctx) => {
     ctx.body = { plans: PLANS.map((p) => ({ id: p.id, name: p.name, privateRepositories: p.privateRepositories })) };
   });

@@ -3,7 +3,8 @@
  * answer 404 team_not_found); owners manage members and the name; admins also create and
  * delete teams and change plans.
  */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
@@ -15,7 +16,7 @@ import type { TeamRecord } from '../../../store/models/team';
 import { presentTeam } from './presenters';
 import { clientLibraryId } from '../../../store/libraries';
 
-export function mountTeamRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+export function mountTeamRoutes(router: Router, services: Services, chain: Middleware[]): void {
   /** The team, if the caller may see it; else 404 team_not_found (existence is not revealed). */
   async function visibleTeam(principal: Principal, id: string): Promise<TeamRecord> {
     const team = canSeeTeam(principal, id) ? await services.teams.get(id) : null;
@@ -40,7 +41,7 @@ export function mountTeamRoutes(router: Router, services: Services, chain: Route
   });
 
   router.get('teams.read', '/admin/teams/:id', ...chain, validate(s['teams.read']), async (ctx) => {
-    const team = await visibleTeam(ctx.state.principal as Principal, ctx.state.input.params.id);
+    const team = await visibleTeam(ctx.state.principal, ctx.state.input.params.id);
     ctx.body = presentTeam(team, { members: await services.teams.members(team._id) });
   });
 

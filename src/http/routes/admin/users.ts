@@ -1,12 +1,13 @@
 /** `/admin/users` (admins only): list, create, read, change role/default team/password, delete. */
-import type { Router, RouterMiddleware } from '@koa/router';
+import type { Router } from '@koa/router';
+import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
 import { ConflictError, TeamNotFoundError } from '../../../errors';
 import { presentUser } from './presenters';
 
-export function mountUserRoutes(router: Router, services: Services, chain: RouterMiddleware[]): void {
+export function mountUserRoutes(router: Router, services: Services, chain: Middleware[]): void {
   router.get('users.list', '/admin/users', ...chain, validate(s['users.list']), async (ctx) => {
     ctx.body = { users: (await services.users.list()).map(presentUser) };
   });

@@ -5,28 +5,16 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import { z } from 'zod';
 import type { Services } from '../../../services';
-import type { Principal } from '../../../auth/principal';
 import type { IssuedSession } from '../../../auth/sessions';
 import type { UserRecord } from '../../../store/models/user';
 import { guard, CSRF_COOKIE, SESSION_COOKIE } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { assertUser } from '../../../auth/authorize';
 import { TeamNotFoundError } from '../../../errors';
-import { MAX_PASSWORD_LENGTH } from '../../../auth/passwords';
 import { presentTeam } from '../admin/presenters';
-import { parseInput } from '../admin/validate';
-
-const loginBody = z.object({ username: z.string().min(1).max(200), password: z.string().min(1).max(MAX_PASSWORD_LENGTH) });
-const passwordBody = z
-  .object({
-    currentPassword: z.string().min(1).max(MAX_PASSWORD_LENGTH),
-    newPassword: z.string().max(MAX_PASSWORD_LENGTH),
-    username: z.string().trim().min(1).max(64).optional(),
-  })
-  .strict();
-const meBody = z.object({ defaultTeamId: z.string().min(1).max(100) }).strict();
+import { validate } from '../../validate';
+import { authSchemas as s } from './schema';
 
 export function authRoutes(services: Services): Router {
   const router = new Router();
@@ -34,22 +22,22 @@ export function authRoutes(services: Services): Router {
   // Password checks are slow on purpose; they are limited like expensive operations.
   const guarded = rateLimit(services, { class: 'expensive' });
 
-  router.post('auth.login', '/auth/login', guarded, async (ctx) => {
-    const body = parseInput(loginBody, ctx.request.body);
+  router.post('auth.login', '/auth/login', guarded, validate(s['auth.login']), async (ctx) => {
+    const { body } = ctx.state.input;
     const { user, session } = await services.authenticator.login(body.username, body.password);
     setSessionCookies(services, ctx, session);
     ctx.body = await presentMe(services, user, 'session');
   });
 
-  router.post('auth.logout', '/auth/logout', guard(services), async (ctx) => {
-    const sessionId = ctx.state.sessionId as string | undefined;
+  router.post('auth.logout', '/auth/logout', guard(services), validate(s['auth.logout']), async (ctx) => {
+    const { sessionId } = ctx.state;
     if (sessionId) await services.authenticator.logout(sessionId);
     clearSessionCookies(ctx);
     ctx.body = { message: 'Signed out.' };
   });
 
-  router.get('auth.me.read', '/auth/me', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
+  router.get('auth.me.read', '/auth/me', guard(services), standard, validate(s['auth.me.read']), async (ctx) => {
+    const { principal } = ctx.state;
     if (principal.kind !== 'user') {
       ctx.body = { id: null, username: 'API_KEY', role: 'admin', service: true, mustChangePassword: false, defaultTeamId: null, teams: [], via: 'api_key' };
       return;
@@ -57,20 +45,20 @@ export function authRoutes(services: Services): Router {
     ctx.body = await presentMe(services, await services.users.require(principal.userId), principal.via);
   });
 
-  router.patch('auth.me.update', '/auth/me', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
+  router.patch('auth.me.update', '/auth/me', guard(services), standard, validate(s['auth.me.update']), async (ctx) => {
+    const { principal } = ctx.state;
     assertUser(principal);
-    const body = parseInput(meBody, ctx.request.body);
+    const { body } = ctx.state.input;
     if (!principal.teamIds.includes(body.defaultTeamId)) throw new TeamNotFoundError(body.defaultTeamId);
     const user = await services.users.update(principal.userId, { defaultTeamId: body.defaultTeamId });
     ctx.body = await presentMe(services, user, principal.via);
   });
 
-  router.put('auth.password', '/auth/password', guard(services), guarded, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
+  router.put('auth.password', '/auth/password', guard(services), guarded, validate(s['auth.password']), async (ctx) => {
+    const { principal } = ctx.state;
     assertUser(principal);
-    const body = parseInput(passwordBody, ctx.request.body);
-    const user = await services.authenticator.changeCredentials(principal.userId, body, ctx.state.sessionId as string | undefined);
+    const { body } = ctx.state.input;
+    const user = await services.authenticator.changeCredentials(principal.userId, body, ctx.state.sessionId);
     ctx.body = { ...(await presentMe(services, user, principal.via)), message: 'Your credentials were changed.' };
   });
 

@@ -4,13 +4,15 @@
  * one from the request body as it arrives (any content type but JSON; at most
  * BUNDLE_MAX_BYTES) and publishes it in one step.
  */
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Services } from '../../../services';
-import type { Principal } from '../../../auth/principal';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { LibraryNotFoundError, PayloadTooLargeError, ValidationError } from '../../../errors';
-import { findLibraryFor, teamIdParam } from '../../../libraries/access';
+import { findLibraryFor } from '../../../libraries/access';
+import { validate } from '../../validate';
+import { librarySchemas as s } from './schema';
+import { libraryIdOf } from '../shared-schema';
 import { resolveVersion } from '../../../store/libraries';
 import { exportBundleStream } from '../../../libraries/bundles/export';
 import { importBundle } from '../../../libraries/bundles/import';
@@ -22,11 +24,12 @@ export function bundleRoutes(services: Services): Router {
   const standard = rateLimit(services, { class: 'standard' });
   const expensive = rateLimit(services, { class: 'expensive' });
 
-  router.get('libraries.export', '/libraries/:owner/:repo/export', guard(services), standard, async (ctx) => {
-    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+  router.get('libraries.export', '/libraries/:owner/:repo/export', guard(services), standard, validate(s['libraries.export']), async (ctx) => {
+    const { params, query } = ctx.state.input;
+    const id = libraryIdOf(params);
+    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
-    const requested = typeof ctx.query.version === 'string' && ctx.query.version !== '' ? ctx.query.version : undefined;
+    const requested = query.version;
     const versions = requested === undefined ? lib.versions.filter((v) => v.generation > 0) : [resolveVersion(lib, requested)].flatMap((v) => (v ? [v] : []));
     if (versions.length === 0) throw new LibraryNotFoundError(`${id} has no finished build to export`);
     const name = `${id.slice(1).replace('/', '__')}${requested ? `@${versions[0].version}` : ''}.shelfmark.gz`;
@@ -37,12 +40,12 @@ export function bundleRoutes(services: Services): Router {
     );
   });
 
-  router.post('libraries.import', '/libraries/import', guard(services), expensive, async (ctx) => {
+  router.post('libraries.import', '/libraries/import', guard(services), expensive, validate(s['libraries.import']), async (ctx) => {
     if (ctx.is('application/json')) throw new ValidationError('Send the bundle file itself as the body (Content-Type: application/gzip), not JSON.');
     const declared = Number(ctx.get('content-length') || 0);
     const maxBytes = services.config.bundleMaxBytes;
     if (declared > maxBytes) throw new PayloadTooLargeError(`The bundle is larger than ${maxBytes} bytes (BUNDLE_MAX_BYTES).`);
-    const force = ctx.query.force === 'true' || ctx.query.force === '1';
+    const { force } = ctx.state.input.query;
     const result = await importBundle(services, ctx.req, { force, maxBytes });
     ctx.body = result;
   });

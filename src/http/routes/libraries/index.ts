@@ -4,26 +4,25 @@
  * chains read like a checklist: guard (authenticate + authorize) → rate limit → validate →
  * handler (with the resource-dependent `authorize`).
  */
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
-import { addRepoBody, addRepository, parseBody, refreshBody, refreshLibrary } from '../../../libraries/add-repo';
-import { GIT_HOSTS, isGitHost, parseLibraryId, type GitHost } from '../../../libraries/ids';
+import { addRepository, refreshLibrary } from '../../../libraries/add-repo';
+import { isGitHost, parseLibraryId } from '../../../libraries/ids';
 import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
 import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
 import { TERMINAL_JOB_STATES } from '../../../store/models/job';
-import { findLibraryFor, libraryKeyFor, teamIdParam } from '../../../libraries/access';
-import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleInput, scheduleFromInput } from '../../../libraries/schedule';
+import { findLibraryFor, libraryKeyFor } from '../../../libraries/access';
+import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleFromInput } from '../../../libraries/schedule';
 import type { Config } from '../../../config';
 import { createWebhook, receiveDelivery } from '../../../libraries/webhooks';
-import { parseVersionRule } from '../../../libraries/version-rule';
-import { z } from 'zod';
-
-const webhookBody = z.object({ host: z.enum(['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[], { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) }).optional() });
+import { validate } from '../../validate';
+import { librarySchemas as s } from './schema';
+import { libraryIdOf } from '../shared-schema';
 import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
 
 export function libraryRoutes(services: Services): Router {
@@ -31,17 +30,15 @@ export function libraryRoutes(services: Services): Router {
   const expensive = rateLimit(services, { class: 'expensive' });
   const standard = rateLimit(services, { class: 'standard' });
 
-  router.post('libraries.add', '/add/repo/:host', guard(services), expensive, async (ctx) => {
-    const host = ctx.params.host as GitHost;
-    if (!GIT_HOSTS.includes(host)) throw new ValidationError(`Unknown git host "${ctx.params.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
-    const body = parseBody(addRepoBody, ctx.request.body);
-    const result = await addRepository(services, ctx.state.principal as Principal, host, body);
+  router.post('libraries.add', '/add/repo/:host', guard(services), expensive, validate(s['libraries.add']), async (ctx) => {
+    const { params, body } = ctx.state.input;
+    const result = await addRepository(services, ctx.state.principal, params.host, body);
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
   // What the add form offers: each host's base URL (to tell the host from a pasted URL) and
   // the operator's allowed URL prefixes for other Git servers. Credentials in a prefix are hidden.
-  router.get('libraries.add', '/add/hosts', guard(services), standard, async (ctx) => {
+  router.get('libraries.add', '/add/hosts', guard(services), standard, validate(s['libraries.hosts']), async (ctx) => {
     const { gitHosts, gitAllowedPrefixes } = services.config;
     ctx.body = {
       hosts: [
@@ -54,36 +51,38 @@ export function libraryRoutes(services: Services): Router {
     };
   });
 
-  router.post('libraries.refresh', '/refresh', guard(services), expensive, async (ctx) => {
-    const body = parseBody(refreshBody, ctx.request.body);
-    const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
+  router.post('libraries.refresh', '/refresh', guard(services), expensive, validate(s['libraries.refresh']), async (ctx) => {
+    const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
-  router.get('jobs.list', '/jobs', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    const libraryId = typeof ctx.query.libraryId === 'string' ? await libraryKeyFor(services, principal, parseLibraryId(ctx.query.libraryId).libraryId) : undefined;
-    const limit = Math.min(Math.max(Number(ctx.query.limit ?? 50) || 50, 1), 200);
+  router.get('jobs.list', '/jobs', guard(services), standard, validate(s['jobs.list']), async (ctx) => {
+    const { principal } = ctx.state;
+    const { query } = ctx.state.input;
+    const libraryId = query.libraryId !== undefined ? await libraryKeyFor(services, principal, parseLibraryId(query.libraryId).libraryId) : undefined;
+    const { limit } = query;
     const jobs = await services.jobs.list({ libraryId, teamIds: teamScope(principal), limit });
     ctx.body = { jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
-  router.get('jobs.read', '/jobs/:id', guard(services), standard, async (ctx) => {
-    const job = await services.jobs.get(ctx.params.id);
-    const scope = teamScope(ctx.state.principal as Principal);
-    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+  router.get('jobs.read', '/jobs/:id', guard(services), standard, validate(s['jobs.read']), async (ctx) => {
+    const { id } = ctx.state.input.params;
+    const job = await services.jobs.get(id);
+    const scope = teamScope(ctx.state.principal);
+    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${id} not found.`);
     ctx.body = presentJob(job, true);
   });
 
-  router.delete('jobs.cancel', '/jobs/:id', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    const job = await services.jobs.get(ctx.params.id);
+  router.delete('jobs.cancel', '/jobs/:id', guard(services), standard, validate(s['jobs.cancel']), async (ctx) => {
+    const { principal } = ctx.state;
+    const { id } = ctx.state.input.params;
+    const job = await services.jobs.get(id);
     const scope = teamScope(principal);
-    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+    if (!job || (scope && job.teamId && !scope.includes(job.teamId))) throw new NotFoundError(`Job ${id} not found.`);
     authorize(principal, 'jobs.cancel', job);
     // An ended job has nothing to cancel: its record is removed (the job list is tidied).
     if (TERMINAL_JOB_STATES.includes(job.state)) {
-      if (!(await services.jobs.remove(job._id))) throw new NotFoundError(`Job ${ctx.params.id} not found.`);
+      if (!(await services.jobs.remove(job._id))) throw new NotFoundError(`Job ${id} not found.`);
       ctx.body = { id: job._id, removed: true, message: `Job ${job._id} (${job.state}) was removed.` };
       return;
     }
@@ -97,39 +96,33 @@ export function libraryRoutes(services: Services): Router {
   });
 
   // The catalogue for the dashboard and scripts (search has its own Context7 route).
-  router.get('libraries.list', '/libraries', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
+  router.get('libraries.list', '/libraries', guard(services), standard, validate(s['libraries.list']), async (ctx) => {
+    const { principal } = ctx.state;
     const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
     const defaults = services.config.refreshDefaultHours;
     ctx.body = { libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults) })) };
   });
 
-  router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
-    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+  router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.read']), async (ctx) => {
+    const id = libraryIdOf(ctx.state.input.params);
+    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
     const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
     ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
-  router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
-    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const body = (ctx.request.body ?? {}) as { trustScore?: unknown; aliases?: unknown; schedule?: unknown; versionRule?: unknown };
-    const versionRule = body.versionRule === undefined ? undefined : parseVersionRule(body.versionRule);
-    const schedule = body.schedule === undefined ? undefined : scheduleFromInput(parseBody(scheduleInput, body.schedule));
-    if (body.trustScore !== undefined && (typeof body.trustScore !== 'number' || body.trustScore < 0 || body.trustScore > 10)) {
-      throw new ValidationError('trustScore must be a number from 0 to 10.', 'trustScore');
-    }
-    if (body.aliases !== undefined && !(Array.isArray(body.aliases) && body.aliases.every((a) => typeof a === 'string' && a.length <= 100))) {
-      throw new ValidationError('aliases must be a list of strings.', 'aliases');
-    }
-    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+  router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    const id = libraryIdOf(params);
+    const { versionRule } = body;
+    const schedule = body.schedule === undefined ? undefined : scheduleFromInput(body.schedule);
+    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
     if (lib && schedule && schedule.mode !== 'default' && lib.source === 'openapi') {
       throw new ValidationError(`${id} was uploaded as an OpenAPI document; it has no source a schedule could refresh from.`, 'schedule');
     }
     const updated = lib && (await services.libraries.modify(lib._id, (current) => ({
-      ...(typeof body.trustScore === 'number' ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
-      ...(Array.isArray(body.aliases) ? { aliases: body.aliases as string[] } : {}),
+      ...(body.trustScore !== undefined ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
+      ...(body.aliases !== undefined ? { aliases: body.aliases } : {}),
       ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
       ...(versionRule !== undefined ? { versionRule } : {}),
     })));
@@ -138,10 +131,10 @@ export function libraryRoutes(services: Services): Router {
   });
 
   // A push webhook for the library: the secret is in this answer only (stored encrypted).
-  router.post('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, async (ctx) => {
-    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const body = parseBody(webhookBody, ctx.request.body);
-    const lib = await findLibraryFor(services, ctx.state.principal as Principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+  router.post('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, validate(s['libraries.webhook']), async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    const id = libraryIdOf(params);
+    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
     const host = body.host ?? (isGitHost(lib.source) ? lib.source : 'git');
     const hook = await createWebhook(services, lib, host);
@@ -156,10 +149,11 @@ export function libraryRoutes(services: Services): Router {
   });
 
   // Deliveries prove themselves by their signature; no key, no guard (the route-table test posts a signed one).
-  router.post('webhooks.receive', '/webhooks/:host', standard, async (ctx) => {
+  router.post('webhooks.receive', '/webhooks/:host', standard, validate(s['webhooks.receive']), async (ctx) => {
+    const { params, query } = ctx.state.input;
     const outcome = await receiveDelivery(services, {
-      host: ctx.params.host,
-      library: ctx.query.library,
+      host: params.host,
+      library: query.library,
       headers: ctx.headers,
       rawBody: (ctx.request as { rawBody?: string }).rawBody,
       payload: ctx.request.body,
@@ -168,10 +162,10 @@ export function libraryRoutes(services: Services): Router {
     ctx.body = outcome;
   });
 
-  router.delete('libraries.delete', '/libraries/:owner/:repo', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    const id = `/${ctx.params.owner}/${ctx.params.repo}`;
-    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: teamIdParam(ctx.query.teamId) });
+  router.delete('libraries.delete', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.delete']), async (ctx) => {
+    const { principal } = ctx.state;
+    const id = libraryIdOf(ctx.state.input.params);
+    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
     authorize(principal, 'libraries.delete', lib);
     await services.libraries.delete(lib._id);
@@ -186,9 +180,8 @@ export function libraryRoutes(services: Services): Router {
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
 export function v1RefreshRoutes(services: Services): Router {
   const router = new Router();
-  router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), async (ctx) => {
-    const body = parseBody(refreshBody, ctx.request.body);
-    const result = await refreshLibrary(services, ctx.state.principal as Principal, body);
+  router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), validate(s['libraries.refresh']), async (ctx) => {
+    const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
   return router;

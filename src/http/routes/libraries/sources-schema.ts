@@ -3,6 +3,7 @@
  * style (http/validate.ts): the bodies are the use cases' zod schemas, so what is checked
  * at the edge is what the use case accepts.
  */
+import { z } from 'zod';
 import type { RouteSchema } from '../../validate';
 import { addLlmsTxtBody, addWebsiteBody } from '../../../libraries/add-web';
 import { MAX_ARCHIVE_BYTES } from '../../../libraries/add-archive';
@@ -22,6 +23,18 @@ export const sourceSchemas = {
     tag,
     body: addLlmsTxtBody,
     errors: ['timeout', 'no_snippets_found'],
+  },
+  'add.archive': {
+    summary: "Upload built docs: a zip or tar.gz of a static site or Markdown folder (at most 50 MB; links, paths leaving the archive, device files and decompression bombs refused); private to the caller's team unless public=true (admins)",
+    tag,
+    multipart: z.object({
+      archiveFile: z.string().openapi({ format: 'binary' }),
+      libraryTitle: z.string().max(200).optional(),
+      description: z.string().max(2000).optional(),
+      force: z.enum(['true', 'false']).optional().openapi({ description: 'Replace the archive library of the same id in the same scope' }),
+      public: z.enum(['true', 'false']).optional().openapi({ description: 'Publish to every caller (admins only)' }),
+    }),
+    errors: ['duplicate_repo', 'access_denied', 'forbidden', 'timeout', 'payload_too_large', 'no_snippets_found'],
   },
 } satisfies Record<string, RouteSchema>;
 

@@ -4,7 +4,7 @@
  * `POST /add/repo`: guard → expensive rate limit → validate → use case (which waits for the
  * job: 504 while it carries on).
  */
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Context } from 'koa';
 import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
@@ -30,7 +30,7 @@ export function sourceRoutes(services: Services): Router {
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
-  router.post('libraries.upload', '/add/archive', guard(services), expensive, receiveMultipart(ARCHIVE_UPLOAD_FORM), async (ctx) => {
+  router.post('libraries.upload', '/add/archive', guard(services), expensive, receiveMultipart(ARCHIVE_UPLOAD_FORM), validate(s['add.archive']), async (ctx) => {
     const result = await addArchive(services, ctx.state.principal, readArchiveForm(ctx));
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });

@@ -3,14 +3,15 @@
  * file streams in, so a larger upload is refused (413) without being held whole; the form's
  * limits and fields are in upload-form.ts.
  */
-import Router from '@koa/router';
+import { Router } from '@koa/router';
 import type { Services } from '../../../services';
-import type { Principal } from '../../../auth/principal';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
 import { uploadOpenApi } from '../../../libraries/upload-openapi';
 import { OPENAPI_UPLOAD_FORM, readUploadForm } from './upload-form';
+import { validate } from '../../validate';
+import { librarySchemas as s } from './schema';
 
 export function uploadRoutes(services: Services): Router {
   const router = new Router();
@@ -20,8 +21,9 @@ export function uploadRoutes(services: Services): Router {
     guard(services),
     rateLimit(services, { class: 'expensive' }),
     receiveMultipart(OPENAPI_UPLOAD_FORM),
+    validate(s['libraries.upload']), // documents the form; readUploadForm checks its fields
     async (ctx) => {
-      ctx.body = await uploadOpenApi(services, ctx.state.principal as Principal, readUploadForm(ctx));
+      ctx.body = await uploadOpenApi(services, ctx.state.principal, readUploadForm(ctx));
     },
   );
   return router;

@@ -4,26 +4,24 @@
  * Members read; team owners and admins change it.
  */
 import Router from '@koa/router';
-import type { Context } from 'koa';
 import type { Services } from '../../../services';
 import type { Principal } from '../../../auth/principal';
+import { validate } from '../../validate';
+import { policySchemas as s } from './schema';
 import { canSeeTeam } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
-import { applyPolicyPatch, isDefaultPolicy, libraryAllowedByPolicy, policyPatchSchema, type LibraryPolicy } from '../../../auth/policy';
+import { applyPolicyPatch, isDefaultPolicy, libraryAllowedByPolicy, type LibraryPolicy } from '../../../auth/policy';
 import { clientLibraryId } from '../../../store/libraries';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
-import { parseInput, stringParam } from '../admin/validate';
 
 export function policyRoutes(services: Services): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 
   /** The team whose policy is meant, checked to exist and be visible to the caller. */
-  async function targetTeam(ctx: Context): Promise<string> {
-    const principal = ctx.state.principal as Principal;
-    const requested = stringParam(ctx.query.teamId, 'teamId');
+  async function targetTeam(principal: Principal, requested: string | undefined): Promise<string> {
     // Anonymous callers (when the permission settings allow it) may read a named team's policy.
     const teamId = requested ?? (principal.kind === 'user' ? principal.defaultTeamId : null);
     if (!teamId) {
@@ -35,16 +33,16 @@ export function policyRoutes(services: Services): Router {
     return teamId;
   }
 
-  router.get('policies.read', '/policies', guard(services), standard, async (ctx) => {
-    const teamId = await targetTeam(ctx);
+  router.get('policies.read', '/policies', guard(services), standard, validate(s['policies.read']), async (ctx) => {
+    const teamId = await targetTeam(ctx.state.principal, ctx.state.input.query.teamId);
     ctx.body = presentPolicy(teamId, await services.policies.get(teamId, { fresh: true }));
   });
 
-  router.patch('policies.update', '/policies', guard(services), standard, async (ctx) => {
-    const principal = ctx.state.principal as Principal;
-    const teamId = await targetTeam(ctx);
+  router.patch('policies.update', '/policies', guard(services), standard, validate(s['policies.update']), async (ctx) => {
+    const { principal } = ctx.state;
+    const teamId = await targetTeam(principal, ctx.state.input.query.teamId);
     authorize(principal, 'policies.update', { teamId });
-    const patch = parseInput(policyPatchSchema, ctx.request.body);
+    const patch = ctx.state.input.body;
     const policy = await services.policies.patch(teamId, patch, principal.kind === 'user' ? principal.userId : null);
     ctx.body = presentPolicy(teamId, policy);
   });
@@ -52,9 +50,9 @@ export function policyRoutes(services: Services): Router {
   // What the team would see under a policy not saved yet: the body of a PATCH, applied to
   // the current policy, against the libraries the team can reach (public ones and its own
   // private ones). Nothing is written; reading the policy is enough to ask.
-  router.post('policies.read', '/policies/preview', guard(services), standard, async (ctx) => {
-    const teamId = await targetTeam(ctx);
-    const patch = parseInput(policyPatchSchema, ctx.request.body ?? {});
+  router.post('policies.read', '/policies/preview', guard(services), standard, validate(s['policies.preview']), async (ctx) => {
+    const teamId = await targetTeam(ctx.state.principal, ctx.state.input.query.teamId);
+    const patch = ctx.state.input.body;
     const draft = applyPolicyPatch(await services.policies.get(teamId, { fresh: true }), patch);
     const libraries = (await services.libraries.list()).filter((l) => !l.private || l.teamId === teamId);
     const verdicts = libraries.map((l) => ({ id: clientLibraryId(l._id), title: l.title, source: l.source, trustScore: l.trustScore, allowed: libraryAllowedByPolicy(draft, { id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }) }));

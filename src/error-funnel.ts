@@ -1,8 +1,14 @@
+/**
+ * The one place a thrown value becomes an answer: `toAppError` maps library errors (store
+ * outages, body-parser refusals) to AppErrors for every adapter (HTTP here, MCP in its
+ * backends), and `errorFunnel` is the HTTP middleware that sends them. It lives beside
+ * errors.ts, not in http/, so MCP does not import the HTTP layer.
+ */
 import type { Middleware } from 'koa';
-import { AppError, InternalError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from '../../errors';
-import { isEsUnavailable } from '../../search/client';
-import { isMongoUnavailable } from '../../store/mongo';
-import type { Logger } from '../../logger';
+import { AppError, InternalError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from './errors';
+import { isEsUnavailable } from './search/client';
+import { isMongoUnavailable } from './store/mongo';
+import type { Logger } from './logger';
 
 /** Turns a thrown value into an AppError (the one mapping boundary for library errors). */
 export function toAppError(error: unknown): AppError {
@@ -33,9 +39,15 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
+/** The JSON body of an error: `{ error, message }` and, for a client's error, its details beside them. */
+export function errorResponseBody(error: AppError): Record<string, unknown> {
+  if (!error.expose) return { error: error.code, message: 'Internal server error.' };
+  return { ...error.details, error: error.code, message: error.message };
+}
+
 /**
- * The error funnel: every failure becomes `{ error, message }` with the code's status.
- * 5xx details are logged, never sent.
+ * The error funnel: every failure becomes `{ error, message, ...details }` with the code's
+ * status. 5xx causes are logged, never sent.
  */
 export function errorFunnel(options: { log: Logger; onStoreUnavailable?: (store: StoreUnavailableError['store']) => void }): Middleware {
   return async function errorFunnelMiddleware(ctx, next) {
@@ -49,7 +61,7 @@ export function errorFunnel(options: { log: Logger; onStoreUnavailable?: (store:
       if (error.status >= 500) log.error({ err: thrown, code: error.code }, 'request failed');
       ctx.status = error.status;
       for (const [k, v] of Object.entries(error.headers)) ctx.set(k, v);
-      ctx.body = { error: error.code, message: error.expose ? error.message : 'Internal server error.' };
+      ctx.body = errorResponseBody(error);
     }
   };
 }

@@ -1,0 +1,136 @@
+/**
+ * `npm run fuzz:api -- [--max-examples 20] [--seed N] [--out .fuzz]`
+ *
+ * The OpenAPI-driven fuzz run of the HTTP API: starts a server on private, throwaway stores
+ * (its own database and index prefix, dropped afterwards) with a global API_KEY (an admin
+ * that skips nothing but rate limits, which are raised), then runs schemathesis
+ * (scripts/ensure-schemathesis.sh: PyPI, pinned, in a venv under ~/.cache/shelfmark) over
+ * every operation of /v2/openapi.json, positive and negative data, with the checks that
+ * matter here: no 5xx, every status, content type, header and body as the document says.
+ *
+ * Prints, per operation, the generated requests, how many valid ones (schemathesis' positive
+ * mode) the server rejected as invalid (400/413/422), and the failures; exits non-zero on
+ * any failure or when an operation rejects 10% or more of its valid requests.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { parseArgs } from 'node:util';
+import { loadConfig, ROOT_DIR } from '../src/config';
+import { createLogger } from '../src/logger';
+import { createServices } from '../src/services';
+import { createApp } from '../src/http/app';
+
+const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance', 'response_schema_conformance'];
+const REJECTION_TARGET = 0.1;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { 'max-examples': { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') } } });
+  const st = execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'ensure-schemathesis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const name = `fuzz${process.pid}${crypto.randomBytes(3).toString('hex')}`;
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    MONGODB_DB: name,
+    SHELFMARK_INDEX_PREFIX: name,
+    SHELFMARK_SECRET: process.env.SHELFMARK_SECRET ?? crypto.randomBytes(32).toString('hex'),
+    SHELFMARK_DEMO_LIBRARY: 'off',
+    SHELFMARK_EMBEDDINGS: 'off',
+    ADD_WAIT_SECONDS: '0',
+    RATE_LIMIT_ANON_PER_MINUTE: '1000000',
+    RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000',
+  });
+  const services = await createServices(config, createLogger(config.logLevel));
+  if (config.workerMode === 'in-process') services.startWorker();
+  // An administrator's own key (not the global API_KEY): its routes (keys, credentials) need a user.
+  const admin = await services.users.create({ username: 'fuzz-admin', password: crypto.randomBytes(16).toString('hex'), role: 'admin', mustChangePassword: false, memberships: [] });
+  const { value: apiKey } = await services.keys.create(admin._id, 'fuzz');
+  const server = createApp(services).listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  fs.mkdirSync(values.out, { recursive: true });
+  const ndjson = path.join(values.out, 'events.ndjson');
+  let code = 1;
+  try {
+    const started = Date.now();
+    const status = await run(st, [
+      'run', `${base}/v2/openapi.json`, '--url', base,
+      '-H', `Authorization: Bearer ${apiKey}`,
+      '--checks', CHECKS.join(','),
+      '--max-examples', values['max-examples'], '--seed', values.seed,
+      '--workers', '2', '--no-color', '--request-timeout', '30',
+      '--report', 'ndjson', '--report-ndjson-path', ndjson,
+    ]);
+    const summary = summarize(fs.readFileSync(ndjson, 'utf8'));
+    console.log(`\nschemathesis exit ${status}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    console.log(summary.table);
+    code = status === 0 && summary.overTarget.length === 0 ? 0 : 1;
+    if (summary.overTarget.length) console.log(`operations rejecting >= ${REJECTION_TARGET * 100}% of valid requests: ${summary.overTarget.join(', ')}`);
+  } finally {
+    server.close();
+    await services.worker?.stop();
+    await services.usage.flush();
+    const found = await services.es.indices.get({ index: `${name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
+    if (Object.keys(found).length) await services.es.indices.delete({ index: Object.keys(found) }).catch(() => undefined);
+    await services.mongo.dropDatabase().catch(() => undefined);
+    await services.close();
+  }
+  process.exit(code);
+}
+
+function run(command: string, args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: 'inherit' });
+    child.once('error', reject);
+    child.once('exit', (status) => resolve(status ?? 1));
+  });
+}
+
+/** The part of a schemathesis 4 scenario record read here (its NDJSON report). */
+interface Recorder {
+  label: string;
+  cases?: Record<string, { value: { meta?: { generation?: { mode?: string } } } }>;
+  interactions?: Record<string, { response?: { status_code?: number } }>;
+}
+
+interface OperationCounts {
+  requests: number;
+  positive: number;
+  rejected: number;
+  serverErrors: number;
+}
+
+/** Per-operation counts from schemathesis' NDJSON events (one ScenarioFinished per scenario). */
+export function summarize(text: string): { table: string; overTarget: string[] } {
+  const ops = new Map<string, OperationCounts>();
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    const finished = (JSON.parse(line) as { ScenarioFinished?: { recorder: Recorder } }).ScenarioFinished;
+    if (!finished) continue;
+    const { label, cases = {}, interactions = {} } = finished.recorder;
+    for (const [id, c] of Object.entries(cases)) {
+      const status = interactions[id]?.response?.status_code;
+      if (typeof status !== 'number') continue;
+      const counts = ops.get(label) ?? { requests: 0, positive: 0, rejected: 0, serverErrors: 0 };
+      counts.requests += 1;
+      if (status >= 500) counts.serverErrors += 1;
+      if (c.value.meta?.generation?.mode === 'positive') {
+        counts.positive += 1;
+        if ([400, 413, 422, 431].includes(status)) counts.rejected += 1;
+      }
+      ops.set(label, counts);
+    }
+  }
+  const rows = [...ops.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const overTarget = rows.filter(([, c]) => c.positive > 0 && c.rejected / c.positive >= REJECTION_TARGET).map(([op]) => op);
+  const table = [
+    'operation'.padEnd(48) + 'requests  valid  rejected  5xx',
+    ...rows.map(([op, c]) => `${op.padEnd(48)}${String(c.requests).padStart(8)}${String(c.positive).padStart(7)}${`${c.rejected} (${c.positive ? Math.round((100 * c.rejected) / c.positive) : 0}%)`.padStart(10)}${String(c.serverErrors).padStart(5)}`),
+  ].join('\n');
+  return { table, overTarget };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) void main();

@@ -1,0 +1,111 @@
+/**
+ * The contract of adding, refreshing and managing libraries and their jobs (see
+ * http/validate.ts). The add and refresh bodies are the use cases' own schemas
+ * (libraries/add-repo.ts), so the corpus loader and HTTP accept the same input.
+ */
+import { z } from 'zod';
+import { addRepoBody, refreshBody } from '../../../libraries/add-repo';
+import type { GitHost } from '../../../libraries/ids';
+import { scheduleInput } from '../../../libraries/schedule';
+import { versionRuleInput } from '../../../libraries/version-rule';
+import { query, type RouteSchema } from '../../validate';
+import { LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
+
+/** libraries/ids.ts's GIT_HOSTS as a tuple zod can enumerate (checked against GitHost). */
+const GIT_HOSTS = ['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[];
+const hostParams = z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ message: `must be one of: ${GIT_HOSTS.join(', ')}` }) }) });
+const jobParams = z.object({ id: z.string().min(1).max(200) });
+const trustScoreMessage = 'trustScore must be a number from 0 to 10';
+
+export const addLibraryResponse = z.object({ libraryName: z.string(), message: z.string() }).passthrough().openapi('AddLibraryResponse');
+
+export const librarySchemas = {
+  'libraries.add': {
+    summary: "Add a Git repository (host: github, gitlab, bitbucket, git); a private one goes to the caller's team",
+    tag: 'Add Library',
+    params: hostParams,
+    body: addRepoBody.openapi('AddRepoRequest'),
+    response: addLibraryResponse,
+    errors: ['duplicate_repo', 'access_denied', 'forbidden', 'timeout'],
+  },
+  'libraries.hosts': { summary: "The Git hosts' base URLs and the allowed URL prefixes for other Git servers (for the add form)", tag: 'Add Library' },
+  'libraries.refresh': {
+    summary: 'Re-fetch the latest docs of a library (or a tag with branch)',
+    tag: 'Refresh',
+    body: refreshBody.extend({ libraryName: refreshBody.shape.libraryName.openapi({ pattern: LIBRARY_ID_PATTERN }) }),
+    response: addLibraryResponse,
+    errors: ['invalid_library_id', 'library_not_found', 'access_denied', 'forbidden', 'conflict', 'timeout'],
+  },
+  'jobs.list': {
+    summary: 'Indexing jobs the caller may see, newest first',
+    tag: 'Jobs',
+    query: z.object({ libraryId: query.text(300).openapi({ description: 'Only the jobs of this library (/owner/repo)', pattern: LIBRARY_ID_PATTERN }), limit: query.int(1, 200, 50) }),
+    errors: ['invalid_library_id', 'library_not_found'],
+  },
+  'jobs.read': { summary: 'One job with its progress and log', tag: 'Jobs', params: jobParams, errors: ['not_found'] },
+  'jobs.cancel': { summary: "Cancel a job that has not ended; an ended job's record is removed", tag: 'Jobs', params: jobParams, errors: ['not_found', 'conflict'] },
+  'libraries.list': { summary: "The catalogue with builds: every copy the caller may see (public ones and its teams' private ones; admins: all, each with its teamId)", tag: 'Libraries' },
+  'libraries.read': { summary: 'A library with its builds and recent jobs', tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found'] },
+  'libraries.update': {
+    summary: 'Set trustScore, aliases, the refresh schedule or the version rule (admins)',
+    tag: 'Libraries',
+    params: libraryParams,
+    query: teamQuery,
+    body: z.object({
+      trustScore: z.number({ invalid_type_error: trustScoreMessage }).min(0, trustScoreMessage).max(10, trustScoreMessage).optional(),
+      aliases: z.array(z.string().max(100), { errorMap: () => ({ message: 'aliases must be a list of strings' }) }).max(100).optional(),
+      schedule: scheduleInput.optional().openapi({ description: '"default" (the source kind\'s REFRESH_DEFAULT_HOURS), "never", or hours between refreshes (1-8760)' }),
+      versionRule: versionRuleInput.optional().openapi({
+        description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
+      }),
+    }),
+    errors: ['library_not_found'],
+  },
+  'libraries.webhook': {
+    summary: 'Create (or replace) the push webhook of a Git library (admins); the answer holds its secret, shown only this once',
+    tag: 'Libraries',
+    status: 201,
+    params: libraryParams,
+    query: teamQuery,
+    body: z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) }).optional().openapi({ description: "The host's signature scheme (default: the library's source)" }) }),
+    errors: ['library_not_found'],
+  },
+  'webhooks.receive': {
+    summary:
+      "A host's push delivery (no key: verified by the host's own signature with the hook's secret: GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Bitbucket X-Hub-Signature, git X-Shelfmark-Signature HMAC-SHA256). A push to the tracked branch queues a refresh (202); a replayed delivery id or another ref is ignored (200); an unverified delivery or unknown library is 401 invalid_signature",
+    tag: 'Refresh',
+    params: hostParams,
+    query: z.object({ library: query.text(300).openapi({ description: 'The library key given when the hook was created' }) }),
+    body: z.unknown().openapi({ type: 'object', description: "The host's push event" }),
+    errors: ['invalid_signature'],
+  },
+  'libraries.delete': { summary: 'Delete a library and its snippets', tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found'] },
+  'libraries.export': {
+    summary: 'Stream a bundle of the library (gzip NDJSON, docs/BUNDLES.md): every built version, or one',
+    tag: 'Libraries',
+    params: libraryParams,
+    query: z.object({ teamId: query.teamId(), version: query.text(200).openapi({ description: 'Only this version or tag' }) }),
+    responseType: 'application/gzip',
+    errors: ['library_not_found'],
+  },
+  'libraries.import': {
+    summary: 'Import a bundle (admins; the body is the bundle file, application/gzip) and publish it in one step; importing it again changes nothing',
+    tag: 'Libraries',
+    query: z.object({ force: query.flag().openapi({ description: 'Replace versions served from a newer build' }) }),
+    rawBody: 'application/octet-stream',
+    errors: ['conflict'],
+  },
+  'libraries.upload': {
+    summary: "Upload an OpenAPI specification (JSON or YAML, at most 10 MB); private to the caller's team unless public=true (admins)",
+    tag: 'Add Library',
+    multipart: z.object({
+      openapiFile: z.string().openapi({ format: 'binary' }),
+      libraryTitle: z.string().max(200).optional(),
+      description: z.string().max(2000).optional(),
+      force: z.enum(['true', 'false']).optional().openapi({ description: 'Replace the library of the same id in the same scope (your team, or public)' }),
+      public: z.enum(['true', 'false']).optional().openapi({ description: 'Publish to every caller (admins only); default false when the caller has a team' }),
+    }),
+    response: addLibraryResponse,
+    errors: ['duplicate_repo', 'access_denied', 'forbidden'],
+  },
+} satisfies Record<string, RouteSchema>;

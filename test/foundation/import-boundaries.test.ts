@@ -1,0 +1,67 @@
+/**
+ * The import rules of docs/ARCHITECTURE.md ("Boundaries"), checked on the source: a scan of
+ * every `import … from` in src/. Known exceptions are listed by file; an exception that is no
+ * longer one fails too, so the lists only shrink.
+ */
+import test from 'ava';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ROOT_DIR } from '../../src/config';
+
+const SRC = path.join(ROOT_DIR, 'src');
+
+function sources(dir = SRC): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'public' ? [] : sources(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+  });
+}
+
+/** Each file's imports, resolved to paths relative to src/ (packages stay as named). */
+function imports(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const file of sources()) {
+    const rel = path.relative(SRC, file);
+    const text = fs.readFileSync(file, 'utf8');
+    const specs = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+    out.set(rel, specs.map((s) => (s.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), s)) : s)));
+  }
+  return out;
+}
+
+const all = imports();
+const offenders = (rule: (file: string, target: string) => boolean) =>
+  [...all.entries()].filter(([file, targets]) => targets.some((t) => rule(file, t))).map(([file]) => file).sort();
+
+test('the scan sees the code (it would pass vacuously otherwise)', (t) => {
+  t.true(all.size > 100);
+  t.true(all.get('http/app.ts')?.includes('error-funnel'));
+});
+
+test('MCP does not import the HTTP layer, except its own HTTP route and that route\'s schema', (t) => {
+  const adapter = new Set(['mcp/http-route.ts', 'mcp/http-schema.ts']);
+  t.deepEqual(offenders((file, target) => file.startsWith('mcp/') && !adapter.has(file) && target.startsWith('http/')), []);
+});
+
+test('use cases and stores do not import the HTTP layer', (t) => {
+  // Known: the scheduler records a job through the HTTP presenter (to move to libraries/).
+  const known = ['libraries/scheduler.ts'];
+  const found = offenders((file, target) => /^(libraries|retrieval|search|indexing|store|auth|embedding)\//.test(file) && target.startsWith('http/'));
+  t.deepEqual(found, known);
+});
+
+test('only store/ touches mongoose (services.ts wires the models)', (t) => {
+  // Known, to move into store/ repositories: usage counters, the auth composition, and the
+  // manifest clean-up / export of the libraries routes (they use services.models).
+  const known = ['auth/compose.ts', 'auth/usage.ts', 'http/routes/libraries/bundles.ts', 'http/routes/libraries/index.ts'];
+  const usesModels = new Set(
+    [...all.keys()].filter((file) => !file.startsWith('store/') && file !== 'services.ts' && /\.models\.|from 'mongoose'/.test(fs.readFileSync(path.join(SRC, file), 'utf8'))),
+  );
+  t.deepEqual([...usesModels].sort(), known);
+});
+
+test('errors and their funnel do not depend on HTTP', (t) => {
+  t.false(all.get('errors.ts')?.some((x) => x.startsWith('http/')));
+  t.false(all.get('error-funnel.ts')?.some((x) => x.startsWith('http/')));
+});
