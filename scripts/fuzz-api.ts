@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz:api -- [--max-examples 20] [--seed N] [--out .fuzz]`
+ * `npm run fuzz:api -- [--max-examples 20] [--seed N] [--out .fuzz] [--rejections fail|report]`
  *
  * The OpenAPI-driven fuzz run of the HTTP API: starts a server on private, throwaway stores
  * (its own database and index prefix, dropped afterwards) with a global API_KEY (an admin
@@ -10,7 +10,10 @@
  *
  * Prints, per operation, the generated requests, how many valid ones (schemathesis' positive
  * mode) the server rejected as invalid (400/413/422), and the failures; exits non-zero on
- * any failure or when an operation rejects 10% or more of its valid requests.
+ * any failure, and (unless `--rejections report`, as CI runs it) when an operation rejects 10%
+ * or more of its valid requests — a target, not a correctness rule: some operations reject
+ * what no schema can say (an add whose URL is unreachable from here, a body that is not a
+ * real bundle).
  */
 import { execFileSync, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -27,7 +30,8 @@ const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_c
 const REJECTION_TARGET = 0.1;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'max-examples': { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') } } });
+  const { values } = parseArgs({ options: { 'max-examples': { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') }, rejections: { type: 'string', default: 'fail' } } });
+  if (values.rejections !== 'fail' && values.rejections !== 'report') throw new Error('--rejections is fail or report');
   const st = execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'ensure-schemathesis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const name = `fuzz${process.pid}${crypto.randomBytes(3).toString('hex')}`;
   const config = loadConfig({
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
     const summary = summarize(fs.readFileSync(ndjson, 'utf8'));
     console.log(`\nschemathesis exit ${status}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
     console.log(summary.table);
-    code = status === 0 && summary.overTarget.length === 0 ? 0 : 1;
+    code = status === 0 && (summary.overTarget.length === 0 || values.rejections === 'report') ? 0 : 1;
     if (summary.overTarget.length) console.log(`operations rejecting >= ${REJECTION_TARGET * 100}% of valid requests: ${summary.overTarget.join(', ')}`);
   } finally {
     server.close();
