@@ -5,6 +5,8 @@
  * decompression bombs); only then is it kept under `<dataDir>/archives/<sha256>.<format>`
  * and built by a durable job like an added repository (the caller waits up to
  * ADD_WAIT_SECONDS; 504 while it carries on; a never-built library is removed on failure).
+ * The file lives as long as a library builds from it (archive-files.ts: deleted with the
+ * library, or when a forced upload replaces it, unless another library shares the bytes).
  *
  * Visibility as for OpenAPI uploads (upload-openapi.ts): a team's upload is the team's
  * private copy unless `public` is set, which only admins (and the service key) may do.
@@ -22,6 +24,7 @@ import { archivePath } from '../indexing/sources/archive/source';
 import type { ArchiveJobParams } from '../indexing/jobs/params';
 import { sha256 } from '../util/hash';
 import { awaitJob, type AddResult } from './add-repo';
+import { releaseArchive } from './archive-files';
 import { slugify } from './upload-openapi';
 
 export const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
@@ -81,7 +84,12 @@ export async function addArchive(services: Services, principal: Principal, input
     options: { skipVersionFiltering: false, generateDocs: false },
     sourceParams: params,
   });
-  if (existing) await services.libraries.modify(key, () => ({ sourceParams: params }));
+  if (existing) {
+    // The replacing upload is what the library builds from from now on (a refresh reads it):
+    // the file it supersedes goes, unless another library still uses the same bytes.
+    await services.libraries.modify(key, () => ({ sourceParams: params }));
+    if (existing.sourceParams?.source === 'archive' && existing.sourceParams.sha256 !== params.sha256) await releaseArchive(services, existing.sourceParams);
+  }
   const job = await services.jobs.enqueue({
     kind: 'add-archive',
     params,

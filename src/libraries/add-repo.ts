@@ -18,6 +18,7 @@ import type { BuildParams, GitJobParams } from '../indexing/jobs/params';
 import type { JobRecord, JobTrigger } from '../store/models/job';
 import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
+import { releaseArchive } from './archive-files';
 
 export const addRepoBody = z.object({
   docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
@@ -240,5 +241,6 @@ async function removeIfNeverBuilt(services: Services, libraryId: string): Promis
   if (lib && !lib.versions.some((v) => v.generation > 0)) {
     await services.libraries.delete(libraryId);
     await services.snippets.deleteGenerations({ libraryId });
+    await releaseArchive(services, lib.sourceParams);
   }
 }

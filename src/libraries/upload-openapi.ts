@@ -13,15 +13,14 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
 import { AccessDeniedError, ConflictError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
-import { OpenApiError, openApiToSnippets, parseOpenApiDocument, type OpenApiParseResult } from '../indexing/openapi';
+import { OpenApiError, type OpenApiParseResult } from '../indexing/openapi';
+import { MAX_OPENAPI_BYTES, openApiSnapshot, readOpenApiSpec } from '../indexing/sources/openapi-source';
 import { BuildBusyError } from '../store/jobs';
 import { finishSnippets } from '../indexing/snippets/finish';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { newGeneration, publishGeneration } from '../indexing/pipeline/publish';
-import { sha256 } from '../util/hash';
-import { normaliseVersionTag } from './ids';
 
-export const MAX_OPENAPI_BYTES = 10 * 1024 * 1024;
+export { MAX_OPENAPI_BYTES };
 
 export interface UploadInput {
   file: Buffer;
@@ -52,7 +51,7 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
   const scope = isPublic ? null : teamId;
   let parsed;
   try {
-    parsed = await parseOpenApiDocument(input.file, { maxBytes: MAX_OPENAPI_BYTES });
+    parsed = await readOpenApiSpec(input.file);
   } catch (error) {
     if (error instanceof OpenApiError && error.reason === 'too_large') throw new PayloadTooLargeError(`openapiFile: ${error.message}`, 'openapiFile');
     if (error instanceof OpenApiError) throw new ValidationError(`openapiFile: ${error.message}`, 'openapiFile');
@@ -97,19 +96,17 @@ async function publishUpload(
   target: { parsed: OpenApiParseResult; libraryId: string; key: string; scope: string | null; teamId: string | null; title: string; existing: boolean },
 ): Promise<{ libraryName: string; message: string }> {
   const { parsed, libraryId, key, scope, teamId, title } = target;
-  // info.version is free text; it becomes a tag only in a form a client can address.
-  const versionTag = parsed.version ? normaliseVersionTag(parsed.version) : undefined;
+  // The OpenAPI source's snapshot (sources/openapi-source.ts), built here inline: the upload
+  // answers with the result, and a document without content is refused before any write.
+  const snap = openApiSnapshot({ file: input.file, fileName: input.fileName, title, description: input.description }, parsed, libraryId);
+  const meta = snap.meta({});
 
   const started = Date.now();
   const generation = newGeneration();
-  const parsedSnippets = openApiToSnippets(parsed, { sourceName: input.fileName, rawText: parsed.rawText });
-  const finished = finishSnippets(parsedSnippets, {
-    libraryId: key,
-    version: 'latest',
-    fileUrl: (p, line) => `openapi:${libraryId}/${encodeURIComponent(p)}#L${line}`,
-    fileHashes: new Map([[input.fileName, sha256(input.file)]]),
-  });
-  if (finished.length === 0) throw new ValidationError('openapiFile has no operations or descriptions to index.', 'openapiFile');
+  const parsedSnippets = (await Promise.all(snap.documents.map(async (d) => (snap.parse ? snap.parse({ path: d.path, text: (await snap.files.read(d.path)) ?? '' }) : [])))).flat();
+  const fileHashes = new Map(snap.documents.map((d) => [d.path, d.hash]));
+  const finished = finishSnippets(parsedSnippets, { libraryId: key, version: 'latest', fileUrl: snap.fileUrl, fileHashes });
+  if (finished.length === 0) throw new ValidationError(snap.emptyMessage, 'openapiFile');
   // Inline, like the rest of an upload (a large spec's operations take seconds; cached ones nothing).
   const snippets = services.embeddings ? await services.embeddings.attach(finished) : finished;
 
@@ -117,7 +114,7 @@ async function publishUpload(
     _id: key,
     source: 'openapi',
     title,
-    description: input.description?.trim() || parsed.description?.slice(0, 300) || '',
+    description: meta.description ?? '',
     repoUrl: '',
     cloneUrl: '',
     branch: '',
@@ -130,13 +127,13 @@ async function publishUpload(
     const totals = await publishGeneration(services.publishDeps(), {
       libraryId: key,
       version: 'latest',
-      ref: versionTag ?? '',
-      tags: versionTag ? [versionTag] : [],
-      commit: sha256(input.file).slice(0, 40),
+      ref: snap.ref,
+      tags: snap.tags,
+      commit: snap.revision,
       generation,
       snippets,
-      files: [{ p: input.fileName, h: sha256(input.file) }],
-      meta: { title, description: input.description?.trim() || parsed.description?.slice(0, 300) || '', branch: '' },
+      files: [...fileHashes].map(([p, h]) => ({ p, h })),
+      meta,
     });
     await services.jobs.record({
       kind: 'openapi',

@@ -272,6 +272,11 @@ export class LibraryRepository {
     await this.modify(id, (lib) => (lib.state === state ? null : { state }));
   }
 
+  /** How many libraries (any team's copy) build from the uploaded archive with this hash. */
+  async countArchiveUsers(sha256: string): Promise<number> {
+    return this.Library.countDocuments({ 'sourceParams.source': 'archive', 'sourceParams.sha256': sha256 });
+  }
+
   async delete(id: string): Promise<boolean> {
     const r = await this.Library.deleteOne({ _id: id });
     this.forget(id);

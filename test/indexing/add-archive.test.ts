@@ -2,14 +2,16 @@
  * POST /v2/add/archive end to end: a zip or tar.gz of built docs is checked, kept, built by
  * the worker and answers context; every unsafe archive is refused with a clear 400 (413 for
  * size) and leaves nothing behind — no library, no job, no file under <dataDir>/archives.
+ * A kept file lives exactly as long as a library builds from it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, uniqueName, type TestApp } from '../harness';
 import { adminKey, memberKey } from '../helpers';
 import { makeTgz, makeZip } from '../archive-builder';
 import { parserFor } from '../../src/indexing/parsers';
+import { sha256 } from '../../src/util/hash';
 
 let app: TestApp;
 let key: string;
@@ -134,4 +136,66 @@ test.serial('a member uploads to their team (private); public=true is for admins
   const none = await req;
   t.is(none.status, 400);
   t.regex(none.body.message, /archiveFile/);
+});
+
+// The archives folder is shared by every test process on this data directory: the files
+// these tests follow carry a unique line, so their hashes are theirs alone.
+const uniqueZip = (extra = '') => makeZip([{ name: 'guide.md', data: `${GUIDE}\nBuilt by ${uniqueName('z')}${extra}.\n` }]);
+const fileOf = (zip: Buffer) => path.join(archivesDir(), `${sha256(zip)}.zip`);
+const remove = (id: string) => app.request.delete(`/v2/libraries${id}`).set('authorization', `Bearer ${key}`);
+
+test.serial('deleting an archive library deletes its kept file; refresh reads it while the library exists', async (t) => {
+  const zip = uniqueZip();
+  const res = await upload(zip, { libraryTitle: 'Kept gears' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  t.true(fs.existsSync(fileOf(zip)), 'kept while the library exists');
+  const refreshed = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/archives/kept-gears' });
+  t.true([200, 202].includes(refreshed.status), JSON.stringify(refreshed.body));
+  t.true(fs.existsSync(fileOf(zip)), 'a refresh does not consume the file');
+  const deleted = await remove('/archives/kept-gears');
+  t.is(deleted.status, 200, JSON.stringify(deleted.body));
+  t.false(fs.existsSync(fileOf(zip)), 'the file went with the library');
+});
+
+test.serial('a failed first add leaves no library and no file', async (t) => {
+  // Passes every safety check, but holds no documentation: the build fails no_snippets_found.
+  const zip = makeZip([{ name: 'logo.png', data: Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0]), Buffer.from(uniqueName())]) }]);
+  const res = await upload(zip, { libraryTitle: 'Empty gears' });
+  t.is(res.status, 404, JSON.stringify(res.body));
+  t.is(res.body.error, 'no_snippets_found');
+  t.is(await app.services.libraries.findCopy('/archives/empty-gears', null, { fresh: true }), null, 'no library');
+  t.false(fs.existsSync(fileOf(zip)), 'no file');
+});
+
+test.serial('a file two libraries share survives the first delete and goes with the last', async (t) => {
+  const zip = uniqueZip();
+  for (const title of ['Shared gears one', 'Shared gears two']) {
+    const res = await upload(zip, { libraryTitle: title });
+    t.is(res.status, 200, JSON.stringify(res.body));
+  }
+  t.is((await remove('/archives/shared-gears-one')).status, 200);
+  t.true(fs.existsSync(fileOf(zip)), 'still used by the second library');
+  const ctx = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/archives/shared-gears-two' });
+  t.true([200, 202].includes(ctx.status), JSON.stringify(ctx.body));
+  t.is((await remove('/archives/shared-gears-two')).status, 200);
+  t.false(fs.existsSync(fileOf(zip)));
+});
+
+test.serial('a forced upload that replaces the archive deletes the superseded file (unless shared)', async (t) => {
+  const first = uniqueZip();
+  const shared = uniqueZip(' (shared)');
+  t.is((await upload(first, { libraryTitle: 'Replaced gears' })).status, 200);
+  const second = uniqueZip(' (second)');
+  const forced = await upload(second, { libraryTitle: 'Replaced gears', force: 'true' });
+  t.is(forced.status, 200, JSON.stringify(forced.body));
+  t.false(fs.existsSync(fileOf(first)), 'the superseded upload is gone');
+  t.true(fs.existsSync(fileOf(second)), 'the replacing upload is kept');
+  // A superseded file another library still builds from stays.
+  t.is((await upload(shared, { libraryTitle: 'Replacing gears a' })).status, 200);
+  t.is((await upload(shared, { libraryTitle: 'Replacing gears b' })).status, 200);
+  t.is((await upload(uniqueZip(' (third)'), { libraryTitle: 'Replacing gears a', force: 'true' })).status, 200);
+  t.true(fs.existsSync(fileOf(shared)), 'still used by Replacing gears b');
+  for (const id of ['/archives/replaced-gears', '/archives/replacing-gears-a', '/archives/replacing-gears-b']) t.is((await remove(id)).status, 200);
+  t.false(fs.existsSync(fileOf(second)));
+  t.false(fs.existsSync(fileOf(shared)));
 });

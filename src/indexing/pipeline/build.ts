@@ -89,6 +89,11 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   for (const { file, text } of pages) {
     fileHashes.set(file.path, file.hash);
     if (unchangedSet.has(file.path)) continue;
+    if (snap.parse) {
+      parsed.push(...(await snap.parse({ path: file.path, text })));
+      parsedCount++;
+      continue;
+    }
     const expanded = await expandIncludes({ path: file.path, text }, texts, includes);
     includeProblems.push(...expanded.problems);
     if (expanded.included.length > 0) {

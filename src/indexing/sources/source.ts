@@ -1,9 +1,10 @@
 /**
  * The Source port: where a library version's documents come from. A source opens a
  * snapshot of one version (a Git commit, a crawl of a website, an llms.txt, an uploaded
- * archive) that lists its documents with a content hash and reads them through
- * {@link CommitFiles}; the generic build (pipeline/build.ts) does the rest — reuse of
- * unchanged documents, parsing, finishing, publishing — the same way for every source.
+ * archive, an uploaded OpenAPI specification) that lists its documents with a content hash
+ * and reads them through {@link CommitFiles}; the generic build (pipeline/build.ts) does
+ * the rest — reuse of unchanged documents, parsing, finishing, publishing — the same way for
+ * every source.
  * Whatever only one source needs (clone, ref resolution, tags, the repo config, code docs,
  * the version rule; a crawl's report) stays inside that source.
  */
@@ -39,6 +40,11 @@ export interface SourceSnapshot {
   files: CommitFiles;
   /** The repository's switches (shelfmark.json), when the source has one. */
   config?: RepoConfig;
+  /**
+   * Parses a document itself, when its documents are not prose the parsers read (an OpenAPI
+   * specification): the build then neither expands includes in it nor judges its language.
+   */
+  parse?(page: { path: string; text: string }): Promise<ParsedSnippet[]>;
   /** Where a snippet's source line can be seen. */
   fileUrl(path: string, line: number): string;
   /** The library's title, description and branch when building latest (from its README's). */

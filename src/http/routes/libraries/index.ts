@@ -24,6 +24,7 @@ import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
 import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
+import { releaseArchive } from '../../../libraries/archive-files';
 
 export function libraryRoutes(services: Services): Router {
   const router = new Router();
@@ -171,6 +172,7 @@ export function libraryRoutes(services: Services): Router {
     await services.libraries.delete(lib._id);
     await services.snippets.deleteGenerations({ libraryId: lib._id });
     await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(lib._id)}@` } });
+    await releaseArchive(services, lib.sourceParams);
     ctx.body = { libraryName: id, message: `${id} was deleted.` };
   });
 
