@@ -16,7 +16,7 @@ import { manifestModel, type ManifestModel } from './store/models/manifest';
 import { LibraryRepository } from './store/libraries';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
-import type { SnippetDocument } from './indexing/types';
+import type { SnippetDocument } from './search/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';

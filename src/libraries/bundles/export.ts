@@ -10,7 +10,7 @@ import { createGzip } from 'node:zlib';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { Embeddings } from '../../embedding/service';
-import type { SnippetDocument } from '../../indexing/types';
+import type { SnippetDocument } from '../../search/types';
 import type { ManifestModel } from '../../store/models/manifest';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
 import { clientLibraryId } from '../../store/libraries';
