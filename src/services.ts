@@ -13,10 +13,11 @@ import { StoreUnavailableError } from './errors';
 import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
+import { ManifestStore } from './store/manifests';
 import { LibraryRepository } from './store/libraries';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
-import type { SnippetDocument } from './indexing/types';
+import type { SnippetDocument } from './search/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';
@@ -43,6 +44,8 @@ export interface Services extends AuthServices {
   esInfo: NodeInfo;
   models: Models;
   libraries: LibraryRepository;
+  /** What each built version was made of (bundle export, library deletion). */
+  manifests: ManifestStore;
   /** Locks under a unique id: what must happen once (store/locks.ts). */
   locks: LockStore;
   snippets: SnippetStore;
@@ -119,6 +122,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     esInfo,
     models,
     libraries,
+    manifests: new ManifestStore(models.Manifest),
     locks,
     snippets,
     jobs,

@@ -1,6 +1,6 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
 import type { TestApp } from './harness';
-import type { SnippetDocument } from '../src/indexing/types';
+import type { SnippetDocument } from '../src/search/types';
 import type { GitJobParams } from '../src/indexing/jobs/params';
 
 /** The default admin with changed credentials and an API key (the usual starting point). */

@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import type { Logger } from '../logger';
 import { authModels, type AuthModels } from '../store/models/auth';
 import { LockStore, lockModel } from '../store/locks';
+import { UsageStore } from '../store/usage-store';
 import { UserService } from './users';
 import { TeamService } from './teams';
 import { ApiKeyService } from './keys';
@@ -62,7 +63,7 @@ export async function createAuthServices(deps: { mongo: Connection; config: Read
   const sessions = new SessionService(models.Session, config.secret, config.sessionTtlHours * 3600_000);
   const settings = new SettingsService(models.Settings);
   const rateLimiter = new RateLimiter(models.RateCounter, counter, config.rateLimits);
-  const usage = new UsageService(models.UsageDaily, models.UsageQuery, log);
+  const usage = new UsageService(new UsageStore(models.UsageDaily, models.UsageQuery), log);
   const credentials = new CredentialService(models.Credential, config.secret, log);
   const authenticator = new AuthService({ config, users, keys, sessions });
 

@@ -6,13 +6,14 @@
  * they are exact without writing anything first (a read that flushed first waited for every
  * query asked since the last minute's write). Each instance writes only its own
  * documents (`<libraryId>|<date>|<writer>`), which reads sum, so counts are exact across
- * instances on FerretDB too. The only code that touches the usage models.
+ * instances on FerretDB too. The store's side (the queries and bulk writes) is
+ * store/usage-store.ts.
  */
 import crypto from 'node:crypto';
-import type { UsageChannel, UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from '../store/models/usage';
+import type { UsageChannel } from '../store/models/usage';
 import type { Logger } from '../logger';
-import type { mongo } from 'mongoose';
-import { bulkUpdate, chunked, MAX_UPDATE_STATEMENTS, rawCollection, type IdDocument } from '../store/bulk';
+import { chunked, MAX_UPDATE_STATEMENTS } from '../store/bulk';
+import type { UsageIncrement, UsageStore } from '../store/usage-store';
 import { lowScoreQueries, normaliseQueries, rankZeroResultQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
 import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type CallerUsage, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
 
@@ -97,8 +98,7 @@ export class UsageService {
   private readonly storedQueries = new Map<string, Set<string>>();
 
   constructor(
-    private readonly Daily: UsageDailyModel,
-    private readonly Query: UsageQueryModel,
+    private readonly store: UsageStore,
     private readonly log: Logger,
     private readonly flushDelayMs = 5000,
     /**
@@ -240,35 +240,27 @@ export class UsageService {
    */
   private async write(entries: Unwritten[]): Promise<void> {
     const writer = this.writer;
-    const ops = entries.map((e): [Unwritten, mongo.AnyBulkWriteOperation<IdDocument>] => {
+    const ops = entries.map((e): [Unwritten, UsageIncrement] => {
       if (e.kind === 'day') {
         const d = e.day;
         return [e, {
-          updateOne: {
-            filter: { _id: `${d.libraryId}|${d.date}|${writer}` },
-            update: {
-              $inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
-              $setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
-            },
-            upsert: true,
-          },
+          _id: `${d.libraryId}|${d.date}|${writer}`,
+          inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
+          setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
         }];
       }
       const q = e.query;
       return [e, {
-        updateOne: {
-          filter: { _id: `${e.key}|${writer}` },
-          update: { $inc: { count: q.count, zero: q.zero ?? 0, scoreSum: q.scoreSum ?? 0, scored: q.scored ?? 0 }, $setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer } },
-          upsert: true,
-        },
+        _id: `${e.key}|${writer}`,
+        inc: { count: q.count, zero: q.zero ?? 0, scoreSum: q.scoreSum ?? 0, scored: q.scored ?? 0 },
+        setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer },
       }];
     });
     try {
       for (const kind of ['day', 'query'] as const) {
-        const collection = rawCollection(kind === 'day' ? this.Daily : this.Query);
         for (const chunk of chunked(ops.filter(([e]) => e.kind === kind), MAX_UPDATE_STATEMENTS)) {
           await this.turn(async () => {
-            await bulkUpdate(collection, chunk.map(([, op]) => op));
+            await this.store.increment(kind, chunk.map(([, op]) => op));
             for (const [e] of chunk) this.unwritten.delete(e);
           });
         }
@@ -304,8 +296,8 @@ export class UsageService {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
       const [daily, queries] = await Promise.all([
-        this.Daily.find({ libraryId, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
-        this.Query.find({ libraryId, date: { $gte: dates[0] } }, { query: 1, count: 1 }).lean<UsageQueryRecord[]>(),
+        this.store.days(libraryId, dates[0]),
+        this.store.queries(libraryId, dates[0]),
       ]);
       const perDay = fillDays(dates, [...daily, ...pending.days.filter((d) => d.libraryId === libraryId)]);
       const counted = new Map<string, number>();
@@ -331,14 +323,10 @@ export class UsageService {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
       const unwritten = pending.days.filter((d) => d.date >= dates[0] && isLibraryRow(d.libraryId));
-      const all = await this.Daily.find({ libraryId: ALL_LIBRARIES, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>();
+      const all = await this.store.days(ALL_LIBRARIES, dates[0]);
       const perDay = fillDays(dates, [...all, ...pending.days.filter((d) => d.libraryId === ALL_LIBRARIES)]);
-      // FerretDB 1.x computes only the first accumulator of a $group, so one $sum per query.
       // Every library's sum (not only the stored top ten): unwritten counts can reorder them.
-      const stored = await this.Daily.aggregate<{ _id: string; requests: number }>([
-        { $match: { date: { $gte: dates[0] }, libraryId: { $regex: '^/' } } }, // libraries only (not `*`, not caller rows)
-        { $group: { _id: '$libraryId', requests: { $sum: '$requests' } } },
-      ]);
+      const stored = await this.store.requestsPerLibrary(dates[0]);
       const requests = new Map(stored.map((r) => [r._id, r.requests]));
       const tokens = new Map<string, number>();
       for (const d of unwritten) {
@@ -348,9 +336,7 @@ export class UsageService {
       const top = [...requests]
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
         .slice(0, 10);
-      const tokenDocs = top.length
-        ? await this.Daily.find({ libraryId: { $in: top.map(([id]) => id) }, date: { $gte: dates[0] } }, { libraryId: 1, tokens: 1 }).lean<UsageDailyRecord[]>()
-        : [];
+      const tokenDocs = await this.store.tokensOf(top.map(([id]) => id), dates[0]);
       for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
       const topLibraries = top.map(([libraryId, n]) => ({ libraryId, requests: n, tokens: tokens.get(libraryId) ?? 0 }));
       return { days, perDay, totals: totalsOf(perDay), topLibraries };
@@ -365,9 +351,9 @@ export class UsageService {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
       const [rows, zeros, scored] = await Promise.all([
-        this.Daily.find({ libraryId: { $regex: '^@' }, date: { $gte: dates[0] } }).lean<UsageDailyRecord[]>(),
-        this.Query.find({ date: { $gte: dates[0] }, zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 }).lean<UsageQueryRecord[]>(),
-        this.Query.find({ date: { $gte: dates[0] }, scored: { $gt: 0 } }, { libraryId: 1, query: 1, count: 1, scoreSum: 1, scored: 1 }).lean<UsageQueryRecord[]>(),
+        this.store.callerDays(dates[0]),
+        this.store.zeroResultQueries(dates[0]),
+        this.store.scoredQueries(dates[0]),
       ]);
       const callers = callerUsage([...rows, ...pending.days.filter((p) => p.date >= dates[0] && !isLibraryRow(p.libraryId) && p.libraryId !== ALL_LIBRARIES)]);
       const unwrittenZeros = pending.queries.filter((q) => q.date >= dates[0] && (q.zero ?? 0) > 0);
@@ -380,8 +366,7 @@ export class UsageService {
   /** Drops usage older than `days` days. */
   async purgeOlderThan(days: number, now = new Date()): Promise<void> {
     const cutoff = lastDays(days, now)[0];
-    await this.Daily.deleteMany({ date: { $lt: cutoff } });
-    await this.Query.deleteMany({ date: { $lt: cutoff } });
+    await this.store.purgeBefore(cutoff);
   }
 
   async stop(): Promise<void> {

@@ -12,7 +12,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ConfigError } from '../config';
-import type { SnippetDocument } from '../indexing/types';
+import type { SnippetDocument } from '../search/types';
 import { EMBEDDING_DIMS } from '../search/mappings';
 import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from './embedder';
 import { embeddingText } from './text';

@@ -5,7 +5,7 @@
  * follows. The model reads only its first tokens (the input cap), so the order is the
  * order of importance.
  */
-import type { SnippetDocument } from '../indexing/types';
+import type { SnippetDocument } from '../search/types';
 
 type EmbeddedFields = Pick<SnippetDocument, 'title' | 'breadcrumb' | 'pageTitle' | 'description' | 'content' | 'code'>;
 

@@ -2,12 +2,18 @@
  * Which copy of a library a caller addresses by its client id (`/acme/internal`): the
  * caller's side of `LibraryRepository.resolve` (store/libraries.ts, "Copies and scopes").
  * HTTP routes, MCP, the retrieval and library use cases all come through here, so a client id
- * means the same copy everywhere.
+ * means the same copy everywhere. Here too the one check a use case makes before it uses a
+ * library a caller names (`usableLibrary`: visibility, then the team's policy) or lists them
+ * (`usableLibraries`), and before it adds one (`requirePolicyAllows`): HTTP and MCP refuse
+ * a hidden or denied library alike because neither checks it itself.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
 import type { LibraryRecord } from '../store/models/library';
+import { clientLibraryId, preferredCopies } from '../store/libraries';
+import type { PolicyLibrary } from '../auth/policy';
+import { AccessDeniedError, LibraryNotFoundError } from '../errors';
 
 /** The teams whose private copies a caller addresses by client id, the default team first. */
 export function callerTeams(principal: Principal): string[] {
@@ -57,3 +63,30 @@ export async function libraryKeyFor(services: Pick<Services, 'libraries'>, princ
   return (await findLibraryFor(services, principal, clientId))?._id ?? clientId;
 }
 
+
+/**
+ * The copy of `clientId` the caller addresses and may use: `library_not_found` when there is
+ * none it may see (hidden and absent alike), `access_denied` when its team's policy excludes it.
+ */
+export async function usableLibrary(services: Pick<Services, 'libraries' | 'policies'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord> {
+  const lib = await findLibraryFor(services, principal, clientId, options);
+  if (!lib) throw new LibraryNotFoundError(clientId);
+  await requirePolicyAllows(services, principal, { id: clientId, source: lib.source, trustScore: lib.trustScore });
+  return lib;
+}
+
+/**
+ * Of `libraries`, per client id the copy the caller addresses, kept when it may see and use
+ * it; `policyApplied` when the caller's team policy filtered them.
+ */
+export async function usableLibraries(services: Pick<Services, 'policies'>, principal: Principal, libraries: readonly LibraryRecord[]): Promise<{ libraries: LibraryRecord[]; policyApplied: boolean }> {
+  const policy = await services.policies.forPrincipal(principal);
+  const visible = preferredCopies(libraries.filter((l) => canSeeLibrary(principal, l)), callerTeams(principal));
+  return { libraries: visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore })), policyApplied: policy.applied };
+}
+
+/** `access_denied` unless the caller's team policy admits the library (one being added, too). */
+export async function requirePolicyAllows(services: Pick<Services, 'policies'>, principal: Principal, candidate: PolicyLibrary): Promise<void> {
+  const policy = await services.policies.forPrincipal(principal);
+  if (!policy.allows(candidate)) throw new AccessDeniedError(candidate.id);
+}

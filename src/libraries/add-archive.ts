@@ -17,7 +17,8 @@ import path from 'node:path';
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
-import { AccessDeniedError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
+import { DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
+import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, readArchive, sniffArchive } from '../indexing/sources/archive/read';
 import { archivePath } from '../indexing/sources/archive/source';
@@ -59,8 +60,7 @@ export async function addArchive(services: Services, principal: Principal, input
   if (!slug) throw new ValidationError('libraryTitle (or the file name) must contain letters or digits.', 'libraryTitle');
   const libraryId = `/archives/${slug}`;
 
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: libraryId, source: 'archive', trustScore: DEFAULT_TRUST_SCORES.archive })) throw new AccessDeniedError(libraryId);
+  await requirePolicyAllows(services, principal, { id: libraryId, source: 'archive', trustScore: DEFAULT_TRUST_SCORES.archive });
   const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
   if (existing && (!input.force || existing.source !== 'archive')) {
     const where = scope === null ? 'public library' : 'library in your team';

@@ -9,9 +9,9 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { AccessDeniedError, ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
+import { ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
 import { isAddressableVersion, isGitHost, locateRepo, parseLibraryId, type GitHost } from './ids';
-import { findLibraryFor } from './access';
+import { requirePolicyAllows, usableLibrary } from './access';
 import { clientLibraryId } from '../store/libraries';
 import { hideServerPaths } from '../util/source-url';
 import type { BuildParams, GitJobParams } from '../indexing/jobs/params';
@@ -61,10 +61,7 @@ export async function addRepository(services: Services, principal: Principal, ho
   const isPrivate = input.private === true;
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
 
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: location.libraryId, source: location.source, trustScore: DEFAULT_TRUST_SCORES[location.source] })) {
-    throw new AccessDeniedError(location.libraryId);
-  }
+  await requirePolicyAllows(services, principal, { id: location.libraryId, source: location.source, trustScore: DEFAULT_TRUST_SCORES[location.source] });
   if (isPrivate) {
     const team = teamId ? await services.teams.get(teamId) : null;
     assertCanAddPrivateRepo(principal, team);
@@ -148,11 +145,8 @@ function withoutCredentials(raw: string): string {
 
 export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
-  const lib = await findLibraryFor(services, principal, libraryId, { fresh: true });
-  if (!lib) throw new LibraryNotFoundError(libraryId);
+  const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: libraryId, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
   const ref = input.branch ?? idVersion;
   if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
   let token = input.gitToken;

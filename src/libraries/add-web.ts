@@ -20,7 +20,8 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { AccessDeniedError, ValidationError } from '../errors';
+import { ValidationError } from '../errors';
+import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import type { LlmsTxtJobParams, WebsiteJobParams } from '../indexing/jobs/params';
 import { awaitJob, type AddResult } from './add-repo';
@@ -126,8 +127,7 @@ async function addWeb(
 ): Promise<AddResult> {
   const source = params.source;
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: libraryId, source, trustScore: DEFAULT_TRUST_SCORES[source] })) throw new AccessDeniedError(libraryId);
+  await requirePolicyAllows(services, principal, { id: libraryId, source, trustScore: DEFAULT_TRUST_SCORES[source] });
   if (options.isPrivate) {
     const team = teamId ? await services.teams.get(teamId) : null;
     assertCanAddPrivateRepo(principal, team);

@@ -16,7 +16,7 @@ import type { Services } from '../services';
 import type { LibraryRecord } from '../store/models/library';
 import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
 import { INSTANCE_ID } from '../store/locks';
-import { presentJob } from '../http/presenters/libraries';
+import { publicJobError } from './job-error';
 import { enqueueRefresh } from './add-repo';
 import { DELIVERY_RETENTION_MS } from './webhooks';
 import { backoffMs, EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter } from './schedule';
@@ -133,7 +133,7 @@ export class RefreshScheduler {
         return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures: 0, lastError: null, nextCheckAt: nextCheckAfter(at, hours) } };
       }
       const failures = check.failures + 1;
-      const reason = presentJob(job, false).error ?? `the refresh was ${job.state}`;
+      const reason = publicJobError(job) ?? `the refresh was ${job.state}`;
       const retry = hours > 0 ? new Date(at.getTime() + backoffMs(hours, failures)) : null;
       return { check: { ...check, pendingJobId: null, lastCheckedAt: at, failures, lastError: reason, nextCheckAt: retry } };
     });

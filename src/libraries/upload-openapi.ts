@@ -12,7 +12,8 @@
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
-import { AccessDeniedError, ConflictError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
+import { ConflictError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
+import { requirePolicyAllows } from './access';
 import { OpenApiError, type OpenApiParseResult } from '../indexing/openapi';
 import { MAX_OPENAPI_BYTES, openApiSnapshot, readOpenApiSpec } from '../indexing/sources/openapi-source';
 import { BuildBusyError } from '../store/jobs';
@@ -62,8 +63,7 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
   if (!slug) throw new ValidationError('libraryTitle (or the document title) must contain letters or digits.', 'libraryTitle');
   const libraryId = `/openapi/${slug}`;
 
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: libraryId, source: 'openapi', trustScore: DEFAULT_TRUST_SCORES.openapi })) throw new AccessDeniedError(libraryId);
+  await requirePolicyAllows(services, principal, { id: libraryId, source: 'openapi', trustScore: DEFAULT_TRUST_SCORES.openapi });
   // Only the copy in the upload's own scope counts: another team's copy is neither replaced
   // nor revealed.
   const seen = await services.libraries.findCopy(libraryId, scope, { fresh: true });

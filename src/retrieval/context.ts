@@ -7,9 +7,9 @@
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { AccessDeniedError, LibraryNotFoundError, NoSnippetsFoundError, ValidationError } from '../errors';
+import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../libraries/ids';
-import { findLibraryFor } from '../libraries/access';
+import { usableLibrary } from '../libraries/access';
 import { resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
@@ -55,18 +55,6 @@ export interface ContextAnswer {
   scorePerTerm: number;
 }
 
-/**
- * Finds the copy of a library the caller addresses (its team's private copy, else the public
- * one) and may use, or throws the spec's error.
- */
-export async function findUsableLibrary(services: Services, principal: Principal, libraryId: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord> {
-  const lib = await findLibraryFor(services, principal, libraryId, options);
-  if (!lib) throw new LibraryNotFoundError(libraryId);
-  const policy = await services.policies.forPrincipal(principal);
-  if (!policy.allows({ id: libraryId, source: lib.source, trustScore: lib.trustScore })) throw new AccessDeniedError(libraryId);
-  return lib;
-}
-
 export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
   const { libraryId, version: requested } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
@@ -74,13 +62,13 @@ export async function getContext(services: Services, principal: Principal, reque
   if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');
   const budget = request.tokens ?? DEFAULT_TOKENS;
 
-  let library = await findUsableLibrary(services, principal, libraryId);
+  let library = await usableLibrary(services, principal, libraryId);
   const size = candidatesFor(budget);
   const analyzed = analyzeQuery(query);
   let candidates = await searchCandidates(services, library, requested, analyzed, query, size);
   if (candidates === undefined || candidates.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
-    library = await findUsableLibrary(services, principal, libraryId, { fresh: true });
+    library = await usableLibrary(services, principal, libraryId, { fresh: true });
     candidates = await searchCandidates(services, library, requested, analyzed, query, size);
   }
   const version = resolveVersion(library, requested);

@@ -7,11 +7,10 @@
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { canSeeLibrary } from '../auth/authorize';
-import { callerTeams } from '../libraries/access';
+import { usableLibraries } from '../libraries/access';
 import { NoLibrariesFoundError, ValidationError } from '../errors';
 import type { LibraryRecord } from '../store/models/library';
-import { clientLibraryId, preferredCopies, versionNames } from '../store/libraries';
+import { clientLibraryId, versionNames } from '../store/libraries';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 import type { LibrarySummary } from '../search/types';
@@ -47,13 +46,9 @@ export async function searchLibraries(services: Services, principal: Principal, 
   const libraryName = input.libraryName.trim();
   if (!libraryName) throw new ValidationError('libraryName is required.', 'libraryName');
   if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
-  const policy = await services.policies.forPrincipal(principal);
   // Per client id, the copy the caller addresses (its team's private copy, else the public one).
-  const visible = preferredCopies(
-    (await services.libraries.listCached()).filter((l) => l.versions.some((v) => v.generation > 0) && canSeeLibrary(principal, l)),
-    callerTeams(principal),
-  );
-  const allowed = visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }));
+  const built = (await services.libraries.listCached()).filter((l) => l.versions.some((v) => v.generation > 0));
+  const { libraries: allowed, policyApplied } = await usableLibraries(services, principal, built);
   const summaries = allowed.map(toSummary);
 
   const matches = matchLibraryNames(libraryName, summaries);
@@ -74,5 +69,5 @@ export async function searchLibraries(services: Services, principal: Principal, 
     }
   }
   const ranked = rankLibraries({ libraryName, query, libraries: matches.map((m) => m.library), contentScores });
-  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policy.applied };
+  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policyApplied };
 }

@@ -10,7 +10,7 @@
  * pairs so a plain `match` on them rewards query words that appear side by side.
  */
 import type { estypes } from '@elastic/elasticsearch';
-import type { SnippetDocument } from '../indexing/types';
+import type { SnippetDocument } from './types';
 import { analyzeText, extractIdentifiers } from './analysis';
 
 export const SHINGLE_ANALYZER = 'shelfmark_shingles';

@@ -18,7 +18,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
-import type { SnippetDocument } from '../indexing/types';
+import type { SnippetDocument } from './types';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 
 /**

@@ -1,5 +1,5 @@
 /** Snippets shared by the search tests (not a test file itself). */
-import { UNANALYSED, type SnippetDocument } from '../indexing/types';
+import { UNANALYSED, type SnippetDocument } from './types';
 import type { ContextSnippet } from './types';
 
 export function snippetDocument(overrides: Partial<SnippetDocument> = {}): SnippetDocument {

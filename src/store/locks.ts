@@ -130,6 +130,7 @@ export async function writeRevision(
   return r.matchedCount === 1;
 }
 
-function escapeRegex(s: string): string {
+/** `s` as a literal in a `$regex`. */
+export function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

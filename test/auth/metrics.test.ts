@@ -2,6 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
+import { UsageStore } from '../../src/store/usage-store';
 import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
 
 let app: TestApp;
@@ -167,7 +168,7 @@ const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
 test('the timer writes day counts each time, query counts only once their interval has passed (an explicit flush writes all)', async (t) => {
   const { mongo, log } = app.services;
   const started = Date.now();
-  const usage = new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 50, 3000);
+  const usage = new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 50, 3000);
   const lib = `/timer/lib-${Date.now()}`;
   usage.record({ libraryId: lib, channel: 'api', tokens: 1, query: 'first question' });
   t.true(await waitFor(async () => (await stored(lib)).requests === 1), 'the day count is written by the first timer flush');
@@ -188,7 +189,7 @@ test('the timer writes day counts each time, query counts only once their interv
 test('instances flushing the same counters at once stay exact: each writes only its own documents', async (t) => {
   const { mongo, log } = app.services;
   const lib = `/race/lib-${Date.now()}`;
-  const instances = Array.from({ length: 4 }, () => new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 60_000));
+  const instances = Array.from({ length: 4 }, () => new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 60_000));
   const recordRound = () => {
     for (const [i, usage] of instances.entries()) {
       for (let n = 0; n <= i; n++) usage.record({ libraryId: lib, channel: 'api', tokens: 10, query: 'shared question' });
@@ -220,7 +221,7 @@ test('instances flushing the same counters at once stay exact: each writes only 
  */
 function isolatedUsage(t: ExecutionContext, name: string) {
   const db = app.services.mongo.useDb(`${app.services.mongo.name}_${name}`);
-  const usage = new UsageService(usageDailyModel(db), usageQueryModel(db), app.services.log, 60_000, 60_000);
+  const usage = new UsageService(new UsageStore(usageDailyModel(db), usageQueryModel(db)), app.services.log, 60_000, 60_000);
   t.teardown(async () => {
     await usage.stop();
     await db.dropDatabase();

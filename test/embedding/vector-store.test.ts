@@ -10,7 +10,7 @@ import { vectorKey } from '../../src/embedding/vector-cache';
 import { Embeddings } from '../../src/embedding/service';
 import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from '../../src/embedding/embedder';
 import { toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;

@@ -12,7 +12,7 @@ import { adminKey, servedSnippets } from '../helpers';
 import { parseDocument } from '../../src/indexing/parsers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { newGeneration, publishGeneration, type PublishDeps } from '../../src/indexing/pipeline/publish';
-import type { SnippetDocument } from '../../src/indexing/types';
+import type { SnippetDocument } from '../../src/search/types';
 import type { LibraryVersionRecord } from '../../src/store/models/library';
 
 let t0: TestApp;

@@ -205,3 +205,46 @@ test('GET /ping still answers pong', async (t) => {
   const res = await fx.app.request.get('/ping');
   t.deepEqual(res.body, { status: 'ok', message: 'pong' });
 });
+
+test('a hidden or a policy-denied library is refused the same way over HTTP and MCP (one check, libraries/access.ts)', async (t) => {
+  const member = await makeUser(fx.app, { plan: 'free' });
+  await fx.app.services.policies.patch(member.teamId ?? '', { libraryFilters: { blockedLibraries: ['/acme/widgets'] } }, null);
+  // Another team's private library: the member cannot see it, so it is as absent as /acme/absent.
+  await fx.app.services.libraries.ensure({ _id: '/acme/secret~team_other', source: 'github', title: 'Secret', description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId: 'team_other', trustScore: 5, options: {} } as never);
+  const http = async (libraryId: string) => {
+    const res = await fx.app.request.get('/v2/context').query({ libraryId, query: 'create a widget' }).set('Authorization', `Bearer ${member.key}`);
+    return { status: res.status, error: res.body.error as string, message: (res.body.message as string).replaceAll(libraryId, '<id>') };
+  };
+  const mcp = await connectHttp(fx.url, { Authorization: `Bearer ${member.key}` });
+  try {
+    const tools = async (libraryId: string) => {
+      const out = [];
+      for (const call of [
+        { name: 'query-docs', arguments: { libraryId, query: 'create a widget' } },
+        { name: 'get-library-docs', arguments: { context7CompatibleLibraryID: libraryId, topic: 'create a widget' } },
+      ]) {
+        const res = await mcp.callTool(call);
+        t.true(res.isError, `${call.name} ${libraryId}`);
+        out.push(textOf(res).replaceAll(libraryId, '<id>'));
+      }
+      return out;
+    };
+
+    const hidden = await http('/acme/secret');
+    t.deepEqual(hidden, await http('/acme/absent'), 'HTTP: hidden is absent');
+    t.is(hidden.status, 404);
+    t.is(hidden.error, 'library_not_found');
+    const hiddenTools = await tools('/acme/secret');
+    t.deepEqual(hiddenTools, await tools('/acme/absent'), 'MCP: hidden is absent');
+    t.regex(hiddenTools[0], /<id>/);
+
+    const denied = await http('/acme/widgets');
+    t.is(denied.status, 403);
+    t.is(denied.error, 'access_denied');
+    for (const text of await tools('/acme/widgets')) t.true(text.startsWith(denied.message), `${text} begins with the HTTP message: ${denied.message}`);
+    const allowed = await fx.app.request.get('/v2/context').query({ libraryId: '/acme/gadgets', query: 'measure a length' }).set('Authorization', `Bearer ${member.key}`);
+    t.is(allowed.status, 200, 'the policy blocks only what it names');
+  } finally {
+    await mcp.close();
+  }
+});

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;

@@ -2,7 +2,7 @@ import test from 'ava';
 import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/indexing/types';
+import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;

@@ -13,6 +13,7 @@ import { ROOT_DIR } from '../../src/config';
 import { bulkUpdate, insertDocuments, MAX_INSERT_DOCUMENTS, MAX_UPDATE_STATEMENTS, rawCollection, UnboundedWriteError } from '../../src/store/bulk';
 import { withTimeout } from '../../src/store/mongo';
 import { UsageService } from '../../src/auth/usage';
+import { UsageStore } from '../../src/store/usage-store';
 import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
 
 let app: TestApp;
@@ -64,7 +65,7 @@ test.serial('a bulk larger than the pool goes through in bounded commands, and c
   // Twelve instances flush 40 new queries each at the same moment (480 statements, where
   // twelve concurrent commands of 40 used to hold every connection).
   const { mongo, log } = app.services;
-  const instances = Array.from({ length: 12 }, () => new UsageService(usageDailyModel(mongo), usageQueryModel(mongo), log, 60_000));
+  const instances = Array.from({ length: 12 }, () => new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 60_000));
   for (const [i, usage] of instances.entries()) {
     for (let q = 0; q < 40; q++) usage.record({ libraryId: `/flush/lib${q % 4}`, channel: 'api', tokens: 1, query: `instance ${i} question ${q}` });
   }

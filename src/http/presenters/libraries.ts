@@ -8,6 +8,7 @@ import type { CrawlReport, JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
 import type { AddRequestEcho } from '../../indexing/jobs/params';
+import { publicJobError } from '../../libraries/job-error';
 
 /** A failed add's request, field by field; none for a repository on this server's disk. */
 function presentRetryAdd(echo: AddRequestEcho | undefined) {
@@ -83,7 +84,6 @@ export function presentLibrary(lib: LibraryRecord) {
 
 /** A job; an internal failure's text stays in the server log (it may name server paths). */
 export function presentJob(job: JobRecord, withLog: boolean) {
-  const internal = job.state === 'failed' && (job.errorCode ?? 'internal_error') === 'internal_error';
   return {
     id: job._id,
     kind: job.kind,
@@ -93,7 +93,7 @@ export function presentJob(job: JobRecord, withLog: boolean) {
     state: job.state,
     progress: job.progress,
     attempts: job.attempts,
-    error: internal ? `Indexing failed with an internal error; the server log has the details (job ${job._id}).` : job.error && hideServerPaths(job.error),
+    error: publicJobError(job),
     errorCode: job.errorCode ?? null,
     failedStage: job.state === 'failed' ? (job.failedStage ?? null) : null,
     source: job.params.source,

@@ -7,7 +7,8 @@
  * source's after-build step.
  */
 import type { JobContext } from '../jobs/worker';
-import type { ParsedSnippet, SnippetDocument } from '../types';
+import type { ParsedSnippet } from '../types';
+import type { SnippetDocument } from '../../search/types';
 import { JobFailure } from '../jobs/failure';
 import { describeFromReadme } from '../discover/readme';
 import { judgeLanguage, proseOf } from '../discover/language';

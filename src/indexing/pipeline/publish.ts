@@ -11,7 +11,7 @@
  * partial updates, no scripting), and keeps the served base: the unchanged snippets stay
  * where they are and are never read back or rewritten.
  */
-import type { SnippetDocument } from '../types';
+import type { SnippetDocument } from '../../search/types';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';

@@ -4,7 +4,8 @@
  * (near-)duplicates dropped, token counts of the text a client receives, stable ids, URLs.
  * The analysed `search*` fields are left empty for search/analysis to fill.
  */
-import { UNANALYSED, type ParsedSnippet, type SnippetDocument } from '../types';
+import { type ParsedSnippet } from '../types';
+import { UNANALYSED, type SnippetDocument } from '../../search/types';
 import { sha256 } from '../../util/hash';
 import { renderSnippetText } from '../../search/format/txt';
 import { boundCode, boundLabel, boundText, SNIPPET_BOUNDS } from './bounds';

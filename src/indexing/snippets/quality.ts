@@ -2,7 +2,7 @@
  * Library quality: `benchmarkScore` (0–100) from deterministic snippet checks, and the
  * default `trustScore` per source.
  */
-import type { SnippetDocument } from '../types';
+import type { SnippetDocument } from '../../search/types';
 import { isDirectoryTree, isImportOnly, isInstallOnly, isLicenceOrChangelog } from './checks';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from './fidelity';
 

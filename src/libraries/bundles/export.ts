@@ -10,8 +10,8 @@ import { createGzip } from 'node:zlib';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { Embeddings } from '../../embedding/service';
-import type { SnippetDocument } from '../../indexing/types';
-import type { ManifestModel } from '../../store/models/manifest';
+import type { SnippetDocument } from '../../search/types';
+import type { ManifestStore } from '../../store/manifests';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
 import { clientLibraryId } from '../../store/libraries';
 import { isServerPathUrl } from '../../util/source-url';
@@ -19,7 +19,7 @@ import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, encodeLine, type BundleHeader } f
 
 export interface ExportDeps {
   snippets: SnippetStore;
-  Manifest: ManifestModel;
+  manifests: Pick<ManifestStore, 'get'>;
   /**
    * The embeddings of this installation, when it has them: the bundle names the model and
    * its documents carry its vectors, restored from the vector cache (`_source` holds none
@@ -76,7 +76,7 @@ export async function* bundleLines(deps: ExportDeps, lib: LibraryRecord, version
   };
   yield emit(bundleHeader(lib, versions, new Date(), deps.embeddings?.modelId));
   for (const v of versions) {
-    const manifest = await deps.Manifest.findById(`${lib._id}@${v.version}`).lean();
+    const manifest = await deps.manifests.get(lib._id, v.version);
     const files = manifest && manifest.generation === v.generation ? manifest.files.map((f) => ({ p: f.p, h: f.h })) : [];
     yield emit({ type: 'files', version: v.version, files });
     let count = 0;

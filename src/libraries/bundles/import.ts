@@ -15,7 +15,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Services } from '../../services';
-import type { SnippetDocument } from '../../indexing/types';
+import type { SnippetDocument } from '../../search/types';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { ConflictError, PayloadTooLargeError, ValidationError } from '../../errors';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';

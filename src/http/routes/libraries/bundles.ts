@@ -35,7 +35,7 @@ export function bundleRoutes(services: Services): Router {
     const name = `${id.slice(1).replace('/', '__')}${requested ? `@${versions[0].version}` : ''}.shelfmark.gz`;
     ctx.set('Content-Disposition', `attachment; filename="${name}"`);
     ctx.type = 'application/gzip';
-    ctx.body = exportBundleStream({ snippets: services.snippets, Manifest: services.models.Manifest, embeddings: services.embeddings }, lib, versions, (error) =>
+    ctx.body = exportBundleStream({ snippets: services.snippets, manifests: services.manifests, embeddings: services.embeddings }, lib, versions, (error) =>
       services.log.error({ err: error, libraryId: lib._id }, 'export ended early; the receiver gets a bundle without its trailer'),
     );
   });

@@ -171,7 +171,7 @@ export function libraryRoutes(services: Services): Router {
     authorize(principal, 'libraries.delete', lib);
     await services.libraries.delete(lib._id);
     await services.snippets.deleteGenerations({ libraryId: lib._id });
-    await services.models.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(lib._id)}@` } });
+    await services.manifests.deleteLibrary(lib._id);
     await releaseArchive(services, lib.sourceParams);
     ctx.body = { libraryName: id, message: `${id} was deleted.` };
   });
@@ -200,8 +200,4 @@ function teamScope(principal: Principal): string[] | null {
   if (principal.kind === 'service') return null;
   if (principal.kind === 'user') return principal.role === 'admin' ? null : principal.teamIds;
   return [];
-}
-
-function escapeRegex(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
