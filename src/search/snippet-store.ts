@@ -272,7 +272,9 @@ export class SnippetStore {
             size: 2000,
             query: { bool: { filter: paths ? [...must, { terms: { path: paths } }] : must } },
             sort: [{ id: 'asc' }],
-            ...(filter.fields ? { _source: [...filter.fields] } : {}),
+            // Never the vectors: ES 9 keeps them out of `_source`, and on 8.x (where `_source`
+            // still holds them) they are left out here, so readers see the same documents.
+            _source: filter.fields ? [...filter.fields] : { excludes: ['embedding'] },
             ...(after ? { search_after: after } : {}),
           },
           BACKGROUND,
