@@ -31,9 +31,21 @@ export function writeBareRepo(bare: string, commits: SnapshotCommit[], author = 
       git('commit', '-q', '--allow-empty', '-m', c.message);
       if (c.tag) git('tag', c.tag);
     }
-    fs.rmSync(bare, { recursive: true, force: true });
+    // Cloned beside the target, then moved into place: two writers of one repository (two
+    // processes giving an empty catalogue the demo library on one data directory) each
+    // leave a whole repository, never one's clone into the other's half-written directory.
     fs.mkdirSync(path.dirname(bare), { recursive: true });
-    execFileSync('git', ['clone', '-q', '--bare', work, bare], { stdio: 'pipe' });
+    const staging = `${bare}.tmp-${process.pid}-${path.basename(work)}`;
+    execFileSync('git', ['clone', '-q', '--bare', work, staging], { stdio: 'pipe' });
+    fs.rmSync(bare, { recursive: true, force: true });
+    try {
+      fs.renameSync(staging, bare);
+    } catch (error) {
+      fs.rmSync(staging, { recursive: true, force: true });
+      // Another writer's repository took the place first: it is in place, whole.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+    }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -17,6 +17,7 @@ const env = {
   HOST: '127.0.0.1',
   LOG_LEVEL: 'info',
   WORKER_MODE: 'off',
+  SHELFMARK_DEMO_LIBRARY: 'off', // an empty catalogue stays empty: no demo build from either process
   RATE_LIMIT_ANON_PER_MINUTE: '10',
 };
 const servers: ChildProcess[] = [];
