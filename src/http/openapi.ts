@@ -12,36 +12,12 @@ import type Koa from 'koa';
 import type { Layer, Router } from '@koa/router';
 import { z } from 'zod';
 import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
-import { ERROR_CODES, type ErrorCode } from '../errors';
+import { ERROR_CODES, STATUS_OF_CODE, type ErrorCode } from '../errors';
 import { isOperation, ruleOf } from '../auth/permissions';
 import { schemaOf, type RouteSchema } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-/** Statuses and what answers them, for the error responses of each route. */
-const STATUS_OF: Record<ErrorCode, number> = {
-  validation_error: 400,
-  invalid_library_id: 400,
-  invalid_api_key: 401,
-  invalid_signature: 401,
-  access_denied: 403,
-  forbidden: 403,
-  library_not_found: 404,
-  tag_not_found: 404,
-  no_snippets_found: 404,
-  team_not_found: 404,
-  user_not_found: 404,
-  no_libraries_found: 404,
-  not_found: 404,
-  method_not_allowed: 405,
-  duplicate_repo: 409,
-  conflict: 409,
-  payload_too_large: 413,
-  rate_limit_exceeded: 429,
-  internal_error: 500,
-  service_unavailable: 503,
-  timeout: 504,
-};
 
 /** `{ error, message }` and the structured details some codes carry beside them (errors.ts). */
 export const errorBody = z
@@ -159,9 +135,9 @@ function operation(route: RouteEntry, schema: RouteSchema): RouteConfig {
   for (const [status, r] of Object.entries(schema.responses ?? {})) {
     responses[status] = { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) };
   }
-  for (const status of [...new Set([...codes].map((c) => STATUS_OF[c]))].sort()) {
+  for (const status of [...new Set([...codes].map((c) => STATUS_OF_CODE[c]))].sort()) {
     if (responses[String(status)]) continue;
-    const named = [...codes].filter((c) => STATUS_OF[c] === status);
+    const named = [...codes].filter((c) => STATUS_OF_CODE[c] === status);
     responses[String(status)] = {
       description: named.join(', '),
       content: { 'application/json': { schema: errorBody } },

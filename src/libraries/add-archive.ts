@@ -26,18 +26,12 @@ import type { ArchiveJobParams } from '../indexing/jobs/params';
 import { sha256 } from '../util/hash';
 import { awaitJob, type AddResult } from './add-repo';
 import { releaseArchive } from './archive-files';
-import { slugify } from './upload-openapi';
+import { slugify, type UploadInput } from './upload-openapi';
 
 export const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
 
-export interface ArchiveUploadInput {
-  file: Buffer;
-  fileName: string;
-  libraryTitle?: string;
-  description?: string;
-  force: boolean;
-  public?: boolean;
-}
+/** The same form fields as an OpenAPI upload. */
+export type ArchiveUploadInput = UploadInput;
 
 export async function addArchive(services: Services, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
