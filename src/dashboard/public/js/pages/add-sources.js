@@ -92,21 +92,27 @@ export function llmsTxtForm(signal, follow) {
   return form;
 }
 
-export function archiveForm(signal, follow) {
-  const file = h('input', { type: 'file', name: 'archiveFile', required: true, accept: '.zip,.tgz,.tar.gz,application/zip,application/gzip' });
+/**
+ * A multipart upload form (an archive of built docs, an OpenAPI document): the file, a
+ * title, a description, "replace", and — for admins — "public"; the size is checked before
+ * anything is sent, then the add is followed like the others.
+ */
+export function uploadForm(signal, follow, o) {
+  const file = h('input', { type: 'file', name: o.fileField, required: true, accept: o.accept });
   const title = h('input', { type: 'text', name: 'libraryTitle', maxlength: 200 });
-  const description = h('textarea', { name: 'description', maxlength: 2000, rows: 2 });
-  const force = checkbox('Replace an existing archive library with the same id', { name: 'force' });
-  const publish = isAdmin() ? checkbox('Public archive: every caller can query it (otherwise private to your team)', { name: 'public' }) : null;
+  const description = h('textarea', { name: 'description', maxlength: 2000, rows: o.descriptionRows });
+  const force = checkbox(o.forceLabel, { name: 'force' });
+  // A team's upload is private to the team; only admins may publish one to every caller.
+  const publish = isAdmin() ? checkbox(o.publicLabel, { name: 'public' }) : null;
   const result = h('div');
-  const submit = h('button', { type: 'submit' }, 'Upload archive');
+  const submit = h('button', { type: 'submit' }, o.submitLabel);
   const form = h(
     'form.panel',
-    { 'aria-labelledby': 'add-archive-title', enctype: 'multipart/form-data' },
-    h('h2', { id: 'add-archive-title' }, 'Archive of built docs'),
-    field('Archive', file, 'A zip or tar.gz of a static site or a Markdown folder, at most 50 MB. Links, paths outside the archive and device files are refused.'),
-    field('Title of the uploaded docs', title, 'Names the library (/archives/<title>); defaults to the file name.'),
-    field('About the uploaded docs', description),
+    { 'aria-labelledby': `${o.id}-title`, enctype: 'multipart/form-data' },
+    h('h2', { id: `${o.id}-title` }, o.heading),
+    field(o.fileLabel, file, o.fileHint),
+    field(o.titleLabel, title, o.titleHint),
+    field(o.descriptionLabel, description),
     force,
     publish,
     h('div.actions', submit),
@@ -116,17 +122,38 @@ export function archiveForm(signal, follow) {
     event.preventDefault();
     const chosen = file.files?.[0];
     if (!chosen) return;
-    if (chosen.size > MAX_ARCHIVE_BYTES) {
-      mount(result, h('div.alert.error', { role: 'alert' }, 'The file is larger than 50 MB.'));
+    if (chosen.size > o.maxBytes) {
+      mount(result, h('div.alert.error', { role: 'alert' }, `The file is larger than ${o.maxBytes / (1024 * 1024)} MB.`));
       return;
     }
     const data = new FormData();
-    data.append('archiveFile', chosen, chosen.name);
+    data.append(o.fileField, chosen, chosen.name);
     if (title.value.trim()) data.append('libraryTitle', title.value.trim());
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
     if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => follow(result, () => request('POST', '/add/archive', { form: data, signal }), signal, { kind: 'add-archive' }), { label: 'Uploading…' });
+    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind }), { label: 'Uploading…' });
   });
   return form;
+}
+
+export function archiveForm(signal, follow) {
+  return uploadForm(signal, follow, {
+    id: 'add-archive',
+    heading: 'Archive of built docs',
+    path: '/add/archive',
+    kind: 'add-archive',
+    fileField: 'archiveFile',
+    accept: '.zip,.tgz,.tar.gz,application/zip,application/gzip',
+    maxBytes: MAX_ARCHIVE_BYTES,
+    fileLabel: 'Archive',
+    fileHint: 'A zip or tar.gz of a static site or a Markdown folder, at most 50 MB. Links, paths outside the archive and device files are refused.',
+    titleLabel: 'Title of the uploaded docs',
+    titleHint: 'Names the library (/archives/<title>); defaults to the file name.',
+    descriptionLabel: 'About the uploaded docs',
+    descriptionRows: 2,
+    forceLabel: 'Replace an existing archive library with the same id',
+    publicLabel: 'Public archive: every caller can query it (otherwise private to your team)',
+    submitLabel: 'Upload archive',
+  });
 }

@@ -2,13 +2,12 @@
 // website, an llms.txt or an archive of built docs (add-sources.js).
 // The add call answers when the build ends, so the page follows the new job meanwhile.
 import { h, mount, field, checkbox } from '../dom.js';
-import { get, post, del, request, ApiError } from '../api.js';
+import { get, post, del, ApiError } from '../api.js';
 import { busy, every, page, errorBox, TERMINAL_JOB_STATES } from '../ui.js';
 import { jobSummary, jobHref } from './jobs.js';
 import { libraryHref } from './libraries.js';
 import { findNewJob } from './library.js';
-import { isAdmin } from '../session.js';
-import { archiveForm, llmsTxtForm, websiteForm } from './add-sources.js';
+import { archiveForm, llmsTxtForm, uploadForm, websiteForm } from './add-sources.js';
 
 const HOSTS = [
   ['github', 'GitHub'],
@@ -194,41 +193,22 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
 }
 
 function openapiForm(signal) {
-  const file = h('input', { type: 'file', name: 'openapiFile', required: true, accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml' });
-  const title = h('input', { type: 'text', name: 'libraryTitle', maxlength: 200 });
-  const description = h('textarea', { name: 'description', maxlength: 2000, rows: 3 });
-  const force = checkbox('Replace an existing library with the same id', { name: 'force' });
-  // A team's upload is private to the team; only admins may publish one to every caller.
-  const publish = isAdmin() ? checkbox('Public: every caller can query it (otherwise private to your team)', { name: 'public' }) : null;
-  const result = h('div');
-  const submit = h('button', { type: 'submit' }, 'Upload specification');
-  const form = h(
-    'form.panel',
-    { 'aria-labelledby': 'add-openapi-title', enctype: 'multipart/form-data' },
-    h('h2', { id: 'add-openapi-title' }, 'OpenAPI specification'),
-    field('Specification file', file, 'OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML, at most 10 MB.'),
-    field('Library title', title, 'Defaults to the title in the specification.'),
-    field('Description', description),
-    force,
-    publish,
-    h('div.actions', submit),
-    result,
-  );
-  form.addEventListener('submit', async (event) => {
-    event.preventDefault();
-    const chosen = file.files?.[0];
-    if (!chosen) return;
-    if (chosen.size > 10 * 1024 * 1024) {
-      mount(result, h('div.alert.error', 'The file is larger than 10 MB.'));
-      return;
-    }
-    const data = new FormData();
-    data.append('openapiFile', chosen, chosen.name);
-    if (title.value.trim()) data.append('libraryTitle', title.value.trim());
-    if (description.value.trim()) data.append('description', description.value.trim());
-    data.append('force', force.querySelector('input').checked ? 'true' : 'false');
-    if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => submitAndFollow(result, () => request('POST', '/add/openapi-upload', { form: data, signal }), signal, { kind: null }), { label: 'Uploading…' });
+  return uploadForm(signal, submitAndFollow, {
+    id: 'add-openapi',
+    heading: 'OpenAPI specification',
+    path: '/add/openapi-upload',
+    kind: null,
+    fileField: 'openapiFile',
+    accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml',
+    maxBytes: 10 * 1024 * 1024,
+    fileLabel: 'Specification file',
+    fileHint: 'OpenAPI 3.0/3.1 or Swagger 2.0, JSON or YAML, at most 10 MB.',
+    titleLabel: 'Library title',
+    titleHint: 'Defaults to the title in the specification.',
+    descriptionLabel: 'Description',
+    descriptionRows: 3,
+    forceLabel: 'Replace an existing library with the same id',
+    publicLabel: 'Public: every caller can query it (otherwise private to your team)',
+    submitLabel: 'Upload specification',
   });
-  return form;
 }
