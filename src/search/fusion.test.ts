@@ -2,7 +2,7 @@ import test from 'ava';
 import { fuseReciprocalRank } from './fusion';
 import { contextSnippet } from './test-fixtures';
 import { SEARCH_WEIGHTS } from './weights';
-import { fillGaps, fuseHybrid, semanticGrades } from './fusion';
+import { fillGaps, fuseHybrid, semanticGrades, semanticPageEvidence } from './fusion';
 
 test('reciprocal rank fusion rewards snippets ranked well in several lists', (t) => {
   const [a, b, c, d] = ['a', 'b', 'c', 'd'].map((id) => contextSnippet({ id }));
@@ -124,5 +124,39 @@ test('hybrid fill: the default method; kNN scores are turned back into cosines; 
   // kNN scores (1 + cosine) / 2: b's cosine 0.8, a's 0.7 (above the confident 0.6): b's grade 1, a's 0.5.
   const fused = fuseHybrid(lexical, [{ doc: b, score: 0.9 }, { doc: a, score: 0.85 }]);
   t.deepEqual(ids(fused), ['a', 'b']);
-  t.true(near(fused[1].score, 1 / 3 + SEARCH_WEIGHTS.hybrid.fillWeight * (2 / 3) ** 2));
+  // Both on one page: its evidence is the mean of its best pageTop grades, (1 + 0.5) / pageTop.
+  const { pageWeight, pageTop, fillWeight } = SEARCH_WEIGHTS.hybrid;
+  t.true(near(fused[1].score, 1 / 3 + fillWeight * (2 / 3) ** 2 + (pageWeight * 1.5) / pageTop));
+});
+
+test('page evidence: the mean of a page\'s best grades, so several neighbours on a page outweigh a lone one', (t) => {
+  const onPage = (id: string, path: string) => contextSnippet({ id, path });
+  const grades = semanticGrades([
+    { doc: onPage('t1', 'timeouts.md'), score: 0.7 },
+    { doc: onPage('t2', 'timeouts.md'), score: 0.68 },
+    { doc: onPage('x1', 'extensions.md'), score: 0.69 },
+    { doc: onPage('t3', 'timeouts.md'), score: 0.62 },
+    { doc: onPage('t4', 'timeouts.md'), score: 0.5 },
+  ], 0.2);
+  const evidence = semanticPageEvidence(grades, 3);
+  t.true(near(evidence.get('timeouts.md')!, (1 + 0.9 + 0.6) / 3), 'its best three; the fourth does not count');
+  t.true(near(evidence.get('extensions.md')!, 0.95 / 3), 'one neighbour: a third of its grade');
+  t.is(evidence.get('other.md'), undefined);
+});
+
+test('gap filling with page evidence: neighbours agreeing on a page reorder close lexical matches; one neighbour does not', (t) => {
+  const onPage = (id: string, path: string) => contextSnippet({ id, path });
+  // The words favour a snippet on another page (1 against 0.8); the vectors find three snippets of the right page.
+  const lexical = [{ doc: onPage('words', 'extensions.md'), score: 10 }, { doc: onPage('right', 'timeouts.md'), score: 8 }];
+  const agreeing = [
+    { doc: onPage('right', 'timeouts.md'), score: 0.7 },
+    { doc: onPage('right2', 'timeouts.md'), score: 0.69 },
+    { doc: onPage('right3', 'timeouts.md'), score: 0.68 },
+  ];
+  const page = { weight: 0.3, top: 3 };
+  const before = (list: ReturnType<typeof fillGaps>, a: string, b: string) => ids(list).indexOf(a) < ids(list).indexOf(b);
+  t.true(before(fillGaps(lexical, agreeing, 0.8, 0.2, 0.6, page), 'right', 'words'));
+  t.is(ids(fillGaps(lexical, agreeing, 0.8, 0.2, 0.6))[0], 'words', 'without page evidence the lexical best stays first');
+  // One neighbour alone, however near, lifts its page by a third of the weight: not enough.
+  t.deepEqual(ids(fillGaps(lexical, agreeing.slice(0, 1), 0.8, 0.2, 0.6, page)), ['words', 'right']);
 });

@@ -71,29 +71,72 @@ export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale
 }
 
 /**
+ * Page evidence of the semantic leg: per page (path), the mean of its `top` best grades
+ * among the kNN hits, a missing one counting 0. One near neighbour on a page is weak
+ * evidence (a cosine differs from the next by noise more often than by meaning); several
+ * neighbours agreeing on one page is strong evidence that the page is about the question,
+ * the passage-to-document aggregation that helps where the question's words are not the
+ * page's (a page on timeouts for "5 seconds to connect, 60 to read").
+ */
+export function semanticPageEvidence(grades: ReadonlyMap<string, { doc: ScoredCandidate['doc']; grade: number }>, top: number): Map<string, number> {
+  const byPage = new Map<string, number[]>();
+  for (const { doc, grade } of grades.values()) {
+    const list = byPage.get(doc.path);
+    if (list) list.push(grade);
+    else byPage.set(doc.path, [grade]);
+  }
+  const evidence = new Map<string, number>();
+  for (const [page, list] of byPage) {
+    list.sort((a, b) => b - a);
+    let sum = 0;
+    for (let i = 0; i < Math.min(top, list.length); i++) sum += list[i]!;
+    evidence.set(page, sum / top);
+  }
+  return evidence;
+}
+
+/** How much a page's semantic evidence (`semanticPageEvidence`) adds to each of its candidates. */
+export interface PageEvidenceWeights {
+  /** The most it adds (to every candidate of a page whose `top` best neighbours all grade 1). */
+  weight: number;
+  top: number;
+}
+
+/**
  * Gap filling: lexical + w·semantic·(1 − lexical)², with the lexical score normalised by
  * the list's best and the semantic grade of `semanticGrades` (graded against at least the
- * `confident` cosine). The semantic leg fills the
- * gaps the lexical one leaves (a snippet in other words than the question's, found by
- * the kNN leg alone or matched weakly by words, rises by up to `weight`), and its share
- * shrinks with the square of the lexical evidence, so it cannot reorder strong lexical
- * matches: their cosines differ by noise more often than by meaning, and a blend that let
- * them decide lost exactly where the words are the answer (error strings, setting names:
- * troubleshooting questions dropped 0.865 → 0.771 MRR on dev.yaml). The lexical best keeps
- * its score (1) and nothing else can pass 1, so it stays first. Best first; ties keep the
- * order of first appearance (lexical list first).
+ * `confident` cosine), plus the page's semantic evidence times `page.weight`. The semantic
+ * leg fills the gaps the lexical one leaves (a snippet in other words than the question's,
+ * found by the kNN leg alone or matched weakly by words, rises by up to `weight`), and its
+ * share shrinks with the square of the lexical evidence, so one cosine cannot reorder strong
+ * lexical matches: their cosines differ by noise more often than by meaning, and a blend
+ * that let them decide lost exactly where the words are the answer (error strings, setting
+ * names: troubleshooting questions dropped 0.865 → 0.771 MRR on dev.yaml). What can reorder
+ * them is agreement: several near neighbours on one page lift that page's candidates by up
+ * to `page.weight` (0 turns it off, and then the lexical best keeps its score, 1, and
+ * nothing else can pass it). Best first; ties keep the order of first appearance (lexical
+ * list first).
  */
-export function fillGaps(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], weight: number, cosineScale = 0.2, confident = 0): ScoredCandidate[] {
+export function fillGaps(
+  lexical: readonly ScoredCandidate[],
+  semantic: readonly ScoredCandidate[],
+  weight: number,
+  cosineScale = 0.2,
+  confident = 0,
+  page: PageEvidenceWeights = { weight: 0, top: 1 },
+): ScoredCandidate[] {
   let maxLex = 0;
   for (const c of lexical) maxLex = Math.max(maxLex, c.score);
   const grades = semanticGrades(semantic, cosineScale, confident);
+  const pages = page.weight > 0 ? semanticPageEvidence(grades, page.top) : new Map<string, number>();
+  const pageBonus = (path: string) => page.weight * (pages.get(path) ?? 0);
   const fused = new Map<string, ScoredCandidate>();
   for (const c of lexical) {
     const l = maxLex > 0 ? Math.max(0, c.score) / maxLex : 0;
     const s = grades.get(c.doc.id)?.grade ?? 0;
-    fused.set(c.doc.id, { doc: c.doc, score: l + weight * s * (1 - l) ** 2 });
+    fused.set(c.doc.id, { doc: c.doc, score: l + weight * s * (1 - l) ** 2 + pageBonus(c.doc.path) });
   }
-  for (const [id, { doc, grade }] of grades) if (!fused.has(id)) fused.set(id, { doc, score: weight * grade });
+  for (const [id, { doc, grade }] of grades) if (!fused.has(id)) fused.set(id, { doc, score: weight * grade + pageBonus(doc.path) });
   return [...fused.values()].sort((a, b) => b.score - a.score);
 }
 
@@ -118,7 +161,7 @@ export function fuseHybrid(
   if (semantic.length === 0) return [...lexical];
   if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
   const cosines = semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) }));
-  if (weights.method === 'fill') return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale, weights.confidentCosine);
+  if (weights.method === 'fill') return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale, weights.confidentCosine, { weight: weights.pageWeight, top: weights.pageTop });
   const share = weights.semantic * (query.namesIdentifiers ? weights.identifierFactor : 1);
   return blendScores(lexical, cosines, share, weights.cosineScale);
 }

@@ -80,11 +80,28 @@ const DEFAULT_WEIGHTS = {
    * 10th percentile of the best neighbour's cosine on dev questions; median 0.70): 0.879 /
    * 0.975 / 0.816, none below lexical, and the same for weights 0.7–0.8 at scales 0.1–0.2
    * and for 0.55 at 0.1.
+   *
+   * Page evidence (`pageWeight`, `pageTop`; 26 Nov 2026, the same capture replayed offline,
+   * which reproduces the live eval exactly: hybrid 0.879 / 0.975 / 0.816): the remaining
+   * misses ranked the right page second behind one strong lexical match on another page,
+   * while several of the kNN leg's nearest snippets sat on the right page. Adding the mean
+   * of a page's best 3 grades × 0.3 to its candidates: 0.901 / 0.975 / 0.844. Around it,
+   * weights 0.2–0.4 and tops 2–4 all gain (MRR 0.889–0.901, nDCG@10 0.836–0.849); the
+   * best grade alone (top 1) does not (0.871–0.874: one cosine is noise). Adding the
+   * evidence to the re-ranker's page share instead gave 0.872–0.892. One comparison
+   * question (click) moves its first judged page from rank 2 to 3 behind an unjudged page
+   * on input files.
    */
   hybrid: {
     method: 'fill' as 'fill' | 'blend' | 'rrf',
     /** Gap filling: the most the semantic leg can add (to a snippet the lexical leg missed). */
     fillWeight: 0.8,
+    /**
+     * Gap filling: what a page's semantic evidence (the mean of its best `pageTop` grades
+     * among the kNN hits) adds to each of its candidates at most; 0 turns it off.
+     */
+    pageWeight: 0.3,
+    pageTop: 3,
     /** Gap filling: semantic grades are measured from the best neighbour's cosine, or from this one when the best is lower. */
     confidentCosine: 0.6,
     /** Blend: the semantic leg's share of the fused score. */
