@@ -27,6 +27,7 @@ Steps, each deterministic (same inputs and package versions, same bytes):
 """
 import collections
 import json
+import logging
 import os
 import struct
 import sys
@@ -160,6 +161,9 @@ def ops(path):
 
 
 def main():
+    # quantize_dynamic advises pre-processing (shape inference) at WARNING; the fused graph has it.
+    logging.disable(logging.WARNING)
+    ort.set_default_logger_severity(3)
     int8_path, safetensors_path, out_dir = sys.argv[1:4]
     weights = load_safetensors(safetensors_path)
     with tempfile.TemporaryDirectory() as work:

@@ -78,7 +78,7 @@ export class Embeddings {
       this.queries.set(key, hit);
       return hit;
     }
-    const made = this.embedder.embed([query]).then(([v]) => v);
+    const made = this.embedder.embedQuery(query);
     made.catch(() => this.queries.delete(key));
     this.queries.set(key, made);
     if (this.queries.size > QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value as string);
@@ -139,6 +139,11 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
     await embedder.close();
     throw error;
   }
-  log.info({ model: embedder.modelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
+  if (embedder.graphProblem) {
+    log.warn(`embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install-model.mjs\` to derive the graphs again`);
+  } else if (embedder.queryModelId === embedder.modelId && dir === defaultModelDir()) {
+    log.warn(`embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install-model.mjs\` says why it could not derive them`);
+  }
+  log.info({ model: embedder.modelId, queryModel: embedder.queryModelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
   return new Embeddings(embedder, cache);
 }
