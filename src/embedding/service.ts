@@ -18,7 +18,7 @@ import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from 
 import { embeddingText } from './text';
 import { vectorKey, type VectorCache } from './vector-cache';
 
-/** Input cap of snippet and query texts, in tokens (cost grows with it: ~17 ms CPU per 64-token text, ~28 ms at 96). */
+/** Input cap of snippet and query texts, in tokens (cost grows with it: ~16 ms CPU per 64-token document text in the fp32 graph, ~28 ms at 96 before the derived graphs). */
 export const EMBEDDING_MAX_TOKENS = 64;
 /** Texts embedded and cached per step of a build (progress and the cache advance per step). */
 const STEP = 128;
