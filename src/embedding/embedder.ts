@@ -6,20 +6,21 @@
  * cosine. Nothing is downloaded: the files come from the install step's cache
  * (scripts/install-model.mjs) or SHELFMARK_EMBEDDING_MODEL_DIR.
  *
+ * Two graphs of one model when the folder has them (model-files.ts): documents through the
+ * fp32 graph (faithful to the reference), queries through the dynamic-int8 graph (about a
+ * third of the CPU per query; a query vector is made per uncached request, a document
+ * vector once and cached). Otherwise `model.onnx` serves both.
+ *
  * `session.run` executes on onnxruntime's own native threads and resolves a promise, so
  * inference never blocks the event loop; only tokenizing (microseconds) runs on it.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { InferenceSession, Tensor } from 'onnxruntime-node';
+import { missingModelFiles, readModelGraphs, type GraphFile } from './model-files';
 
-export const DEFAULT_MODEL_NAME = 'all-MiniLM-L6-v2-int8';
-
-/** The files a model folder must hold. */
-export const MODEL_FILES = ['model.onnx', 'tokenizer.json', 'tokenizer_config.json'] as const;
+export { DEFAULT_MODEL_NAME, MODEL_FILES, defaultModelDir, missingModelFiles } from './model-files';
 
 export interface EmbedderOptions {
   /** Input cap in tokens, [CLS] and [SEP] included; longer texts are cut (their start counts most). */
@@ -31,26 +32,21 @@ export interface EmbedderOptions {
 }
 
 export interface Embedder {
-  /** Identifies the vectors: model file hash and input cap. Cache keys and the index carry it. */
+  /** Identifies the document vectors: folder, document graph hash and input cap. Cache keys and the index carry it. */
   readonly modelId: string;
+  /** Identifies the query graph (equal to `modelId` when one graph serves both sides). */
+  readonly queryModelId: string;
+  /** Why the folder's derived graphs are not used although it lists some (said at start-up). */
+  readonly graphProblem?: string;
   readonly dims: number;
   readonly maxTokens: number;
-  /** One unit-length vector per text, in input order. */
+  /** One unit-length document vector per text, in input order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /** The unit-length vector of a search query (the query graph). */
+  embedQuery(text: string): Promise<Float32Array>;
   /** Token ids as the model sees them ([CLS] … [SEP], capped). */
   tokenize(text: string): number[];
   close(): Promise<void>;
-}
-
-/** Where the install step puts the default model (outside the clone, like the nodegit build). */
-export function defaultModelDir(env: NodeJS.ProcessEnv = process.env): string {
-  const cacheRoot = env.SHELFMARK_CACHE_DIR ?? path.join(os.homedir(), '.cache', 'shelfmark');
-  return path.join(cacheRoot, 'models', DEFAULT_MODEL_NAME);
-}
-
-/** The files of `MODEL_FILES` missing from `dir` (empty when the model is usable). */
-export function missingModelFiles(dir: string): string[] {
-  return MODEL_FILES.filter((f) => !fs.existsSync(path.join(dir, f)));
 }
 
 export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): Promise<Embedder> {
@@ -60,18 +56,19 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
   const batchSize = options.batchSize ?? 16;
   // Loaded lazily: the ONNX runtime's native library is only needed when embeddings are on.
   const ort = await import('onnxruntime-node');
-  const modelBytes = fs.readFileSync(path.join(dir, 'model.onnx'));
-  const hash = crypto.createHash('sha256').update(modelBytes).digest('hex').slice(0, 12);
-  const session: InferenceSession = await ort.InferenceSession.create(modelBytes, {
-    intraOpNumThreads: options.threads ?? 1,
-    interOpNumThreads: 1,
-    graphOptimizationLevel: 'all',
-    // Idle intra-op threads otherwise spin waiting for work, burning CPU the server needs.
-    extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
-  });
+  const graphs = readModelGraphs(dir);
+  const createSession = (graph: GraphFile): Promise<InferenceSession> =>
+    ort.InferenceSession.create(graph.file, {
+      intraOpNumThreads: options.threads ?? 1,
+      interOpNumThreads: 1,
+      graphOptimizationLevel: graph.optimization,
+      // Idle intra-op threads otherwise spin waiting for work, burning CPU the server needs.
+      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+    });
+  const documentSession = await createSession(graphs.document);
+  const querySession = graphs.query === graphs.document ? documentSession : await createSession(graphs.query);
   const tokenizer = new Tokenizer(readJson(path.join(dir, 'tokenizer.json')), readJson(path.join(dir, 'tokenizer_config.json')));
-  const needsTypes = session.inputNames.includes('token_type_ids');
-  const output = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
+  const idOf = (graph: GraphFile) => `${path.basename(dir)}@${graph.hash}:t${maxTokens}`;
   let dims = 0;
 
   function tokenize(text: string): number[] {
@@ -82,7 +79,7 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
     return [...ids.slice(0, maxTokens - 1), ids[ids.length - 1]];
   }
 
-  async function runBatch(batch: number[][]): Promise<Float32Array[]> {
+  async function runBatch(session: InferenceSession, batch: number[][]): Promise<Float32Array[]> {
     const width = Math.max(...batch.map((ids) => ids.length));
     const size = batch.length * width;
     const ids = new BigInt64Array(size);
@@ -96,9 +93,9 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
       input_ids: new ort.Tensor('int64', ids, shape),
       attention_mask: new ort.Tensor('int64', mask, shape),
     };
-    if (needsTypes) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(size), shape);
+    if (session.inputNames.includes('token_type_ids')) feeds.token_type_ids = new ort.Tensor('int64', new BigInt64Array(size), shape);
     const result = await session.run(feeds);
-    const hidden = result[output];
+    const hidden = result[session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0]];
     const data = hidden.data as Float32Array;
     const d = hidden.dims[2];
     dims = d;
@@ -108,7 +105,9 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
   }
 
   return {
-    modelId: `${path.basename(dir)}@${hash}:t${maxTokens}`,
+    modelId: idOf(graphs.document),
+    queryModelId: idOf(graphs.query),
+    graphProblem: graphs.problem,
     get dims() {
       return dims || 384;
     },
@@ -120,12 +119,19 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
       const out = new Array<Float32Array>(texts.length);
       for (let i = 0; i < tokenized.length; i += batchSize) {
         const slice = tokenized.slice(i, i + batchSize);
-        const vectors = await runBatch(slice.map((t) => t.ids));
+        const vectors = await runBatch(documentSession, slice.map((t) => t.ids));
         slice.forEach((t, j) => (out[t.index] = vectors[j]));
       }
       return out;
     },
-    close: () => session.release(),
+    async embedQuery(text) {
+      const [vector] = await runBatch(querySession, [tokenize(text)]);
+      return vector;
+    },
+    async close() {
+      await documentSession.release();
+      if (querySession !== documentSession) await querySession.release();
+    },
   };
 }
 

@@ -18,7 +18,7 @@ import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from 
 import { embeddingText } from './text';
 import { vectorKey, type VectorCache } from './vector-cache';
 
-/** Input cap of snippet and query texts, in tokens (cost grows with it: ~17 ms CPU per 64-token text, ~28 ms at 96). */
+/** Input cap of snippet and query texts, in tokens (cost grows with it: ~16 ms CPU per 64-token document text in the fp32 graph, ~28 ms at 96 before the derived graphs). */
 export const EMBEDDING_MAX_TOKENS = 64;
 /** Texts embedded and cached per step of a build (progress and the cache advance per step). */
 const STEP = 128;
@@ -78,7 +78,7 @@ export class Embeddings {
       this.queries.set(key, hit);
       return hit;
     }
-    const made = this.embedder.embed([query]).then(([v]) => v);
+    const made = this.embedder.embedQuery(query);
     made.catch(() => this.queries.delete(key));
     this.queries.set(key, made);
     if (this.queries.size > QUERY_CACHE_SIZE) this.queries.delete(this.queries.keys().next().value as string);
@@ -139,6 +139,11 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
     await embedder.close();
     throw error;
   }
-  log.info({ model: embedder.modelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
+  if (embedder.graphProblem) {
+    log.warn(`embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install-model.mjs\` to derive the graphs again`);
+  } else if (embedder.queryModelId === embedder.modelId && dir === defaultModelDir()) {
+    log.warn(`embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install-model.mjs\` says why it could not derive them`);
+  }
+  log.info({ model: embedder.modelId, queryModel: embedder.queryModelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
   return new Embeddings(embedder, cache);
 }

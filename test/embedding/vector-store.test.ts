@@ -76,11 +76,12 @@ const doc = (i: number, content: string, title = `T${i}`): SnippetDocument =>
 /** The real model under another id, counting the texts it is asked to embed. */
 function counting(inner: Embedder, modelId: string): Embedder & { texts: number } {
   const wrapped = {
-    modelId, dims: inner.dims, maxTokens: inner.maxTokens, texts: 0,
+    modelId, queryModelId: modelId, dims: inner.dims, maxTokens: inner.maxTokens, texts: 0,
     embed: async (texts: readonly string[]) => {
       wrapped.texts += texts.length;
       return inner.embed(texts);
     },
+    embedQuery: (text: string) => inner.embedQuery(text),
     tokenize: (text: string) => inner.tokenize(text),
     close: async () => undefined,
   };
