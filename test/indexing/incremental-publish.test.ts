@@ -193,7 +193,7 @@ test.serial('marks a crashed build left behind are repaired by the next build be
   const crashed = newGeneration(added.generation);
   const ghost = snippetsOf(lib, { 'docs/ghost.md': page('ghost', 9) }).map((s) => ({ ...s, generation: crashed }));
   await t0.services.snippets.write(ghost);
-  const marked = await t0.services.snippets.markRetired({ libraryId: lib, version: 'latest', served: added, keep: ['README.md'] }, crashed);
+  const marked = await t0.services.snippets.writeRetiring([], { libraryId: lib, version: 'latest', served: added, keep: ['README.md'] }, crashed);
   t.true(marked > 0);
   t.deepEqual(await idsAt(lib, added), whole, 'marks above the served generation do not change what is served');
   // …but a refresh that reused them unrepaired would lose the kept files. It repairs first.

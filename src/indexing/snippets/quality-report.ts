@@ -18,6 +18,8 @@ export interface FileFigures {
   p: string;
   /** Snippets. */
   n: number;
+  /** Code snippets among them. */
+  c: number;
   /** Tokens. */
   t: number;
   /** Weight of the checks that apply (possible). */
@@ -56,10 +58,11 @@ export function figuresByFile(snippets: readonly FiguredSnippet[]): FileFigures[
   for (const s of snippets) {
     let f = byPath.get(s.path);
     if (!f) {
-      f = { p: s.path, n: 0, t: 0, w: 0, l: 0, f: 0, i: {}, d: '' };
+      f = { p: s.path, n: 0, c: 0, t: 0, w: 0, l: 0, f: 0, i: {}, d: '' };
       byPath.set(s.path, f);
     }
     f.n++;
+    if (s.kind === 'code') f.c++;
     f.t += s.tokens;
     f.w += possibleWeight(s);
     for (const issue of snippetIssues(s)) {
