@@ -23,7 +23,7 @@ const CONTAINED = 0.7;
 /** Pages with less prose than this are not compared (short index pages look alike on purpose). */
 const MIN_PROSE = 300;
 /** Pages compared per bucket of a shared minimum shingle hash (keeps the work near linear). */
-const BUCKET_SCAN = 64;
+export const BUCKET_SCAN = 64;
 const SKETCH = 4;
 
 const COPY_FOLDER = /^(nostarch|print|printed|pdf|epub|mobi|export|exported|rendered|output|html|_site|site-output|book-output|generated|copy|backup)$/i;
@@ -38,6 +38,27 @@ export function inCopyFolder(page: string): boolean {
 /** The folders holding a docs configuration (they rank the pages under them as sources). */
 export function docsConfigFolders(allPaths: readonly string[]): string[] {
   return [...new Set(allPaths.filter((p) => DOCS_CONFIG.test(p)).map((p) => path.posix.dirname(p)))].sort();
+}
+
+/** The shingles a page is compared by, or undefined when it is too short to be compared. */
+function proseShingles(text: string): Uint32Array | undefined {
+  const prose = normaliseForDedupe(proseOf(text).replace(/\{\{#[^}]*\}\}/g, ' '));
+  if (prose.length < MIN_PROSE) return undefined;
+  const shingles = shingleHashes(prose);
+  return shingles.length > 0 ? shingles : undefined;
+}
+
+/**
+ * Whether any page of `changed` is as similar as a copy to any page of `others` (folders
+ * aside: a cautious answer for pipeline/page-checks.ts).
+ */
+export function anyNearDuplicate(changed: readonly PageText[], others: readonly PageText[], threshold = THRESHOLD): boolean {
+  const a = changed.map((p) => proseShingles(p.text)).filter((s): s is Uint32Array => s !== undefined);
+  if (a.length === 0) return false;
+  return others.some((o) => {
+    const b = proseShingles(o.text);
+    return b !== undefined && a.some((s) => jaccard(s, b, threshold) >= threshold);
+  });
 }
 
 /**
@@ -74,10 +95,8 @@ export function duplicateCheck(pages: readonly PageText[], allPaths: readonly st
   // often joins several source pages into one chapter, so it is compared by containment.
   const sourceShingles = new Map<number, string>();
   for (const page of ordered) {
-    const prose = normaliseForDedupe(proseOf(page.text).replace(/\{\{#[^}]*\}\}/g, ' '));
-    if (prose.length < MIN_PROSE) continue;
-    const shingles = shingleHashes(prose);
-    if (shingles.length === 0) continue;
+    const shingles = proseShingles(page.text);
+    if (!shingles) continue;
     const sketch = shingles.subarray(0, SKETCH);
     sketches.set(page.path, Array.from(sketch));
     const copyFolder = inCopyFolder(page.path);

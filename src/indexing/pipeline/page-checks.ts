@@ -4,16 +4,22 @@
  *
  * A redirect stub is judged on the page's text alone: the verdict stands while its content
  * hash does. Whether a page is a copy depends on the others (discover/duplicate-trees.ts),
- * but only through its sketch: two pages outside copy folders are compared only when their
- * sketches share a hash. So when no page is in a copy folder and the sketches of the pages
- * that changed (their new texts and their previous ones) share no hash with the unchanged
- * pages' sketches, the unchanged pages' verdicts are the ones a check of every page would
- * give, and judging the changed pages among themselves gives theirs. Otherwise every page is
- * read and judged, as a full build does. Pure; no store or file access.
+ * but two pages outside copy folders are compared only when their sketches (smallest
+ * shingle hashes) share a hash, at most BUCKET_SCAN pages back per hash, and a comparison
+ * changes a verdict only when the two are as similar as copies. So the unchanged pages keep
+ * the verdicts a check of every page would give, and judging the changed pages among
+ * themselves gives theirs, when:
+ * - no page of either build is in a copy folder (those are compared by containment);
+ * - no hash of a changed page's sketch (new or previous) is shared by more than BUCKET_SCAN
+ *   pages (a new page cannot push another out of a bucket's window, nor a gone one let it in);
+ * - no unchanged page was a copy of a page that changed or went;
+ * - no changed page (new text) is as similar as a copy to an unchanged page sharing a hash
+ *   with it (those few neighbours are read and compared).
+ * Otherwise every page is read and judged, as a full build does. Pure; no store or file access.
  */
 import { createHash } from 'node:crypto';
 import type { RepoConfig } from '../discover/config';
-import { docsConfigFolders, inCopyFolder } from '../discover/duplicate-trees';
+import { BUCKET_SCAN, docsConfigFolders, inCopyFolder } from '../discover/duplicate-trees';
 import type { ListedDocument } from '../sources/source';
 
 /** Bump when a check changes, so verdicts kept under the old rules are not reused. */
@@ -84,19 +90,25 @@ export function againstPrevious(documents: readonly ListedDocument[], previous: 
 }
 
 /**
- * Whether the unchanged pages' verdicts stand beside the changed pages (see the top of this
- * file): no page of either build in a copy folder, and no sketch hash of a changed page
- * (`changedSketches`, its new text) or of a replaced entry shared with an unchanged page.
+ * The unchanged pages that share a sketch hash with a changed page's new text
+ * (`changedSketches`): the verdicts of the unchanged pages stand if none of these is as
+ * similar as a copy to a changed page. Undefined when the verdicts cannot be shown to stand
+ * this way (see the top of this file): every page must then be checked.
  */
-export function verdictsStand(split: ChecksAgainstPrevious, changedSketches: Iterable<number[]>): boolean {
+export function neighboursToCompare(split: ChecksAgainstPrevious, changedSketches: Iterable<number[]>): string[] | undefined {
   const paths = [...split.unchanged.map((c) => c.p), ...split.changed.map((d) => d.path), ...split.replaced.map((c) => c.p)];
-  if (paths.some(inCopyFolder)) return false;
-  const unchangedHashes = new Set<number>();
-  for (const c of split.unchanged) for (const h of c.k ?? []) unchangedHashes.add(h);
-  for (const sketch of [...changedSketches, ...split.replaced.map((c) => c.k ?? [])]) {
-    if (sketch.some((h) => unchangedHashes.has(h))) return false;
+  if (paths.some(inCopyFolder)) return undefined;
+  const gone = new Set(split.replaced.map((c) => c.p));
+  if (split.unchanged.some((c) => c.x === 'copy' && c.c !== undefined && gone.has(c.c))) return undefined;
+  const fresh = [...changedSketches];
+  const members = new Map<number, number>();
+  for (const sketch of [...split.unchanged.map((c) => c.k ?? []), ...split.replaced.map((c) => c.k ?? []), ...fresh]) {
+    for (const h of new Set(sketch)) members.set(h, (members.get(h) ?? 0) + 1);
   }
-  return true;
+  const touched = new Set([...fresh, ...split.replaced.map((c) => c.k ?? [])].flat());
+  if ([...touched].some((h) => (members.get(h) ?? 0) > BUCKET_SCAN)) return undefined;
+  const freshHashes = new Set(fresh.flat());
+  return split.unchanged.filter((c) => c.k?.some((h) => freshHashes.has(h))).map((c) => c.p);
 }
 
 /** The previous documents' own content hashes by path, for the job's file counts. */

@@ -12,9 +12,9 @@ import type { JobContext } from '../jobs/worker';
 import type { ListedDocument } from '../sources/source';
 import type { CommitFiles } from './commit-files';
 import { redirectStubReason } from '../discover/stubs';
-import { duplicateCheck } from '../discover/duplicate-trees';
+import { anyNearDuplicate, duplicateCheck } from '../discover/duplicate-trees';
 import type { RepoConfig } from '../discover/config';
-import { againstPrevious, checksKey, verdictsStand, type PageCheck, type PageChecks } from './page-checks';
+import { againstPrevious, checksKey, neighboursToCompare, type ChecksAgainstPrevious, type PageCheck, type PageChecks } from './page-checks';
 
 export interface Page {
   file: ListedDocument;
@@ -47,10 +47,21 @@ export async function readPages(ctx: JobContext, selected: readonly ListedDocume
       previous,
     );
     const changed = await judgeRead(ctx, split.changed, files, config);
-    if (config.duplicatePages?.enabled === false || verdictsStand(split, changed.sketches.values())) return assemble(ctx, selected, changed, split.unchanged, key);
+    if (await keptVerdictsStand(split, changed, files, config)) return assemble(ctx, selected, changed, split.unchanged, key);
     ctx.log('info', 'a changed page may be a copy of an unchanged one (or the other way round): checked every page');
   }
   return assemble(ctx, selected, await judgeRead(ctx, selected, files, config), [], key);
+}
+
+/** Whether the unchanged pages' verdicts stand beside the changed ones (page-checks.ts), reading the few neighbours that need a comparison. */
+async function keptVerdictsStand(split: ChecksAgainstPrevious, changed: JudgedRead, files: CommitFiles, config: RepoConfig): Promise<boolean> {
+  if (config.duplicatePages?.enabled === false) return true;
+  const neighbours = neighboursToCompare(split, changed.sketches.values());
+  if (!neighbours) return false;
+  if (neighbours.length === 0) return true;
+  const texts = (await Promise.all(neighbours.map(async (path) => ({ path, text: (await files.read(path)) ?? '' })))).filter((p) => p.text !== '');
+  const fresh = [...changed.judged.values()].flatMap((j) => ('page' in j && j.page.text !== undefined && changed.sketches.has(j.page.file.path) ? [{ path: j.page.file.path, text: j.page.text }] : []));
+  return !anyNearDuplicate(fresh, texts, config.duplicatePages?.threshold);
 }
 
 interface JudgedRead {

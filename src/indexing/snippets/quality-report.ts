@@ -28,8 +28,8 @@ export interface FileFigures {
   l: number;
   /** Fidelity lost, duplicates aside: each snippet's cost, at most 1. */
   f: number;
-  /** Snippets failing each check, `duplicate` aside (absent checks: none). */
-  i: Partial<Record<SnippetIssue | FidelityIssue, number>>;
+  /** Snippets failing each check, `duplicate` aside (absent checks: none; the store drops an empty object). */
+  i?: Partial<Record<SnippetIssue | FidelityIssue, number>>;
   /**
    * The duplicate keys of the snippets whose key counts (20 characters or more), 12 characters
    * each: 11 of the key's hash, then `1` when a duplicate mark would cost that snippet (its
@@ -62,16 +62,17 @@ export function figuresByFile(snippets: readonly FiguredSnippet[]): FileFigures[
       byPath.set(s.path, f);
     }
     f.n++;
+    const issues = (f.i ??= {});
     if (s.kind === 'code') f.c++;
     f.t += s.tokens;
     f.w += possibleWeight(s);
     for (const issue of snippetIssues(s)) {
       f.l += QUALITY_CHECKS[issue].weight;
-      f.i[issue] = (f.i[issue] ?? 0) + 1;
+      issues[issue] = (issues[issue] ?? 0) + 1;
     }
     const fidelity = fidelityIssues(s);
     const cost = fidelity.reduce((sum, issue) => sum + FIDELITY_CHECKS[issue], 0);
-    for (const issue of fidelity) f.i[issue] = (f.i[issue] ?? 0) + 1;
+    for (const issue of fidelity) issues[issue] = (issues[issue] ?? 0) + 1;
     f.f += Math.min(1, cost);
     const key = duplicateKey(s);
     if (key.length >= MIN_KEY) f.d += keyHash(key) + (cost < 1 ? '1' : '0');
@@ -99,7 +100,7 @@ export function totalsFromFigures(files: readonly FileFigures[]): VersionTotals 
     possible += f.w;
     lost += f.l;
     fidelityLost += f.f;
-    for (const [issue, count] of Object.entries(f.i) as [SnippetIssue | FidelityIssue, number][]) counts.set(issue, (counts.get(issue) ?? 0) + count);
+    for (const [issue, count] of Object.entries(f.i ?? {}) as [SnippetIssue | FidelityIssue, number][]) counts.set(issue, (counts.get(issue) ?? 0) + count);
     for (let at = 0; at + ENTRY <= f.d.length; at += ENTRY) {
       const key = f.d.slice(at, at + KEY_CHARS);
       const entry = keys.get(key) ?? { all: 0, costly: 0 };
