@@ -16,6 +16,9 @@ import { anyNearDuplicate, duplicateCheck } from '../discover/duplicate-trees';
 import type { RepoConfig } from '../discover/config';
 import { againstPrevious, checksKey, neighboursToCompare, type ChecksAgainstPrevious, type PageCheck, type PageChecks } from './page-checks';
 
+/** What reading the pages needs of the job: its log and its cancel checkpoints. */
+export type PagesContext = Pick<JobContext, 'log' | 'checkpoint'>;
+
 export interface Page {
   file: ListedDocument;
   /** Absent when the page was not read (its verdict was kept): read it through CommitFiles if needed. */
@@ -39,7 +42,7 @@ type Judged = { page: Page } | { check: PageCheck; note?: string };
  * `config`: the repository's switches (`defaultExclusions.redirectStubs`, `duplicatePages`).
  * `previous`: the previous build's checks (a refresh), whose verdicts are reused when they hold.
  */
-export async function readPages(ctx: JobContext, selected: readonly ListedDocument[], files: CommitFiles, config: RepoConfig = {}, previous?: PageChecks): Promise<ReadPages> {
+export async function readPages(ctx: PagesContext, selected: readonly ListedDocument[], files: CommitFiles, config: RepoConfig = {}, previous?: PageChecks): Promise<ReadPages> {
   const key = checksKey(config, files.paths());
   if (previous?.key === key) {
     const split = againstPrevious(
@@ -72,7 +75,7 @@ interface JudgedRead {
 }
 
 /** Reads and judges `toRead`: stubs, unreadable pages, and copies among them. */
-async function judgeRead(ctx: JobContext, toRead: readonly ListedDocument[], files: CommitFiles, config: RepoConfig): Promise<JudgedRead> {
+async function judgeRead(ctx: PagesContext, toRead: readonly ListedDocument[], files: CommitFiles, config: RepoConfig): Promise<JudgedRead> {
   const judged = new Map<string, Judged>();
   for (const [i, file] of toRead.entries()) {
     judged.set(file.path, await readOne(ctx, file, files, config));
@@ -84,7 +87,7 @@ async function judgeRead(ctx: JobContext, toRead: readonly ListedDocument[], fil
 }
 
 /** The build's pages in `selected` order, from what was read now and the verdicts `kept`. */
-function assemble(ctx: JobContext, selected: readonly ListedDocument[], now: JudgedRead, kept: readonly PageCheck[], key: string): ReadPages {
+function assemble(ctx: PagesContext, selected: readonly ListedDocument[], now: JudgedRead, kept: readonly PageCheck[], key: string): ReadPages {
   const { judged, copies, sketches } = now;
   for (const c of kept) judged.set(c.p, c.x === undefined ? { page: { file: { path: c.p, hash: c.h } } } : { check: c, note: c.x === 'stub' ? 'redirect stub' : `a copy of ${c.c ?? '?'}` });
   for (const [copy, twin] of copies) {
@@ -114,7 +117,7 @@ function assemble(ctx: JobContext, selected: readonly ListedDocument[], now: Jud
   return { pages, excluded, checks: { key, pages: checks }, read: now.read };
 }
 
-async function readOne(ctx: JobContext, file: ListedDocument, files: CommitFiles, config: RepoConfig): Promise<Judged> {
+async function readOne(ctx: PagesContext, file: ListedDocument, files: CommitFiles, config: RepoConfig): Promise<Judged> {
   // Reused without its text (a page that answered 304): it cannot be judged a copy.
   if (file.reuseOnly) return { check: { p: file.path, h: file.hash, x: 'unjudged' } };
   const text = await files.read(file.path);
