@@ -5,7 +5,8 @@
  * version's build is written as a new *generation*: a full build writes every snippet, a
  * refresh only those of changed files and marks the ones they replace (`retired`); readers
  * filter on the generation MongoDB says is served (served.ts), so a build becomes visible in
- * one step and what it replaced is deleted afterwards.
+ * one step and what it replaced is deleted afterwards. The bulk mechanics of writes, marks and
+ * deletions are in snippet-writes.ts, the copy into a new mapping version in snippet-migration.ts.
  *
  * Query cost: a context query's clauses look up every query term in every field of every
  * segment (for scoring statistics) before any matching, so the number of segments matters
@@ -20,7 +21,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from './types';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
-import { BACKGROUND, BULK_CHUNK, deleteWhere, docId, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
+import { BACKGROUND, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
+import { copyIndex, olderIndices } from './snippet-migration';
 
 /**
  * One library version at the generation it serves (or would serve). `baseGeneration` must be
@@ -105,7 +107,7 @@ export class SnippetStore {
    * during the copy would be lost.
    */
   async ensureIndex(options: { restoreVectors?: RestoreVectors } = {}): Promise<{ migrated?: { from: string; snippets: number } }> {
-    const old = await this.olderIndices();
+    const old = await olderIndices(this.es, this.alias, this.physical, this.prefix);
     const exists = await this.es.indices.exists({ index: this.physical });
     if (!exists) {
       try {
@@ -127,7 +129,7 @@ export class SnippetStore {
     await this.indexing.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
     let migrated: { from: string; snippets: number } | undefined;
     for (const from of old) {
-      const snippets = await this.copyFrom(from, options.restoreVectors);
+      const snippets = await copyIndex(this.indexing, from, this.physical, options.restoreVectors);
       await this.es.indices.updateAliases({
         actions: [
           { remove: { index: from, alias: this.alias, must_exist: false } },
@@ -141,53 +143,6 @@ export class SnippetStore {
     if (!hasAlias) await this.es.indices.putAlias({ index: this.physical, name: this.alias, is_write_index: true });
     if (migrated) this.scheduleCompaction(); // in the background: a large index takes a while
     return migrated ? { migrated } : {};
-  }
-
-  /** Indices of earlier mapping versions that the alias still points at. */
-  private async olderIndices(): Promise<string[]> {
-    if (!(await this.es.indices.existsAlias({ name: this.alias }))) return [];
-    const aliases = await this.es.indices.getAlias({ name: this.alias });
-    return Object.keys(aliases).filter((index) => index !== this.physical && index.startsWith(`${this.prefix}-snippets-v`));
-  }
-
-  /**
-   * Copies every snippet of `from` into the current physical index; returns how many.
-   * Documents whose `_source` lacks the vector (an index of version 4 or later) get it back
-   * from `restoreVectors`; an older index's `_source` still carries it.
-   */
-  private async copyFrom(from: string, restoreVectors?: RestoreVectors): Promise<number> {
-    let after: estypes.SortResults | undefined;
-    let copied = 0;
-    for (;;) {
-      const res = await this.indexing.search<SnippetDocument>(
-        {
-          index: from,
-          size: BULK_CHUNK,
-          query: { match_all: {} },
-          sort: [{ id: 'asc' }, { generation: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-        },
-        BACKGROUND,
-      );
-      const hits = res.hits.hits;
-      if (hits.length === 0) break;
-      let docs = hits.map((h) => h._source as SnippetDocument);
-      if (restoreVectors && docs.some((d) => d.embedding === undefined)) {
-        const restored = await restoreVectors(docs.filter((d) => d.embedding === undefined));
-        let next = 0;
-        docs = docs.map((d) => (d.embedding === undefined ? restored[next++] : d));
-      }
-      const operations = hits.flatMap((h, i) => [{ index: { _index: this.physical, _id: h._id } }, docs[i]]);
-      const bulk = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
-      if (bulk.errors) {
-        const first = bulk.items.find((it) => it.index?.error)?.index?.error;
-        throw new Error(`Copying snippets from ${from} failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
-      }
-      copied += hits.length;
-      after = hits[hits.length - 1].sort;
-    }
-    await this.indexing.indices.refresh({ index: this.physical }, BACKGROUND);
-    return copied;
   }
 
   /**
