@@ -158,6 +158,7 @@ test.serial('a library deleted during a refresh: everything it wrote goes with i
   const { input } = refreshOf(lib, await served(lib));
   await t.throwsAsync(publishGeneration(withHook(async () => void (await t0.services.libraries.delete(lib))), input), { message: /deleted during indexing/ });
   t.deepEqual(await stored(lib), []);
+  t.is(await t0.services.manifests.get(lib, 'latest'), null, 'nor is a manifest left (it is written while the record switches)');
 });
 
 test.serial('two refreshes of one version: the one published second is refused (the stale-publish safety net) and undone, the first stays whole', async (t) => {

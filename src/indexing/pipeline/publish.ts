@@ -149,6 +149,12 @@ export async function switchGenerations(
   const undo = async () => {
     for (const v of versions) await deps.store.undoBuild({ libraryId, version: v.record.version, generation: v.record.generation });
   };
+  // The manifests are written while the record switches (a large library's figures and
+  // checks take a while to store). One naming a generation that is not served is never used
+  // (a build reads the manifest only at the served generation), so a switch that does not
+  // happen leaves at worst a manifest the next build ignores, as after a crash.
+  const manifests = Promise.all(versions.map((v) => recordManifest(deps, libraryId, v)));
+  manifests.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   let published: LibraryRecord | null;
   try {
     published = await deps.libraries.publishVersions(libraryId, versions.map((v) => v.record), meta);
@@ -164,6 +170,8 @@ export async function switchGenerations(
   }
   if (!published) {
     // The library was deleted while building: drop what was written.
+    await manifests.catch(() => undefined);
+    await deps.Manifest.deleteMany({ _id: { $in: versions.map((v) => `${libraryId}@${v.record.version}`) } });
     await deps.store.deleteGenerations({ libraryId });
     throw new Error(`library ${libraryId} was deleted during indexing`);
   }
@@ -174,17 +182,8 @@ export async function switchGenerations(
     await undo();
     throw new Error(`a newer build of ${libraryId} (${stale.record.version}) was published meanwhile`);
   }
+  await manifests;
   for (const v of versions) {
-    // Figures and checks describe this generation only: a build that has none clears them.
-    const unset = { ...(v.figures ? {} : { figures: 1 }), ...(v.checked ? {} : { checked: 1 }) };
-    await deps.Manifest.updateOne(
-      { _id: `${libraryId}@${v.record.version}` },
-      {
-        $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
-        ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-      },
-      { upsert: true },
-    );
     // What the new generation no longer serves; a newer one being written is not touched.
     // A full build's predecessor goes at once (a reader still holding the old record finds
     // nothing and reads the record again); what a refresh retired goes a little later, so
@@ -193,6 +192,20 @@ export async function switchGenerations(
     if (baseOf(v.record) === v.record.generation) await deps.store.collect(scope);
     else deps.store.collectLater(scope);
   }
+}
+
+/** Records what a generation was made of (files, figures, page checks) in its version's manifest. */
+async function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
+  // Figures and checks describe this generation only: a build that has none clears them.
+  const unset = { ...(v.figures ? {} : { figures: 1 }), ...(v.checked ? {} : { checked: 1 }) };
+  await deps.Manifest.updateOne(
+    { _id: `${libraryId}@${v.record.version}` },
+    {
+      $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+    },
+    { upsert: true },
+  );
 }
 
 /**
