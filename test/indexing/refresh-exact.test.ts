@@ -11,6 +11,7 @@ import { createRepo, commitToRepo, startGitServer, type GitServer } from '../git
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, servedSnippets } from '../helpers';
 import type { JobRecord } from '../../src/store/models/job';
+import { FIGURES_VERSION } from '../../src/indexing/snippets/quality-report';
 
 let git: GitServer;
 let app: TestApp;
@@ -44,7 +45,7 @@ test.before(async () => {
       },
     },
   ]);
-  app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: `file://${git.root}/` });
+  app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: `file://${git.root}/`, RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '10000' });
   admin = await adminKey(app);
   await add();
 });
@@ -131,4 +132,25 @@ test.serial('a change to an included file re-parses the page that includes it, a
   const rebuilt = await fullRebuild();
   t.deepEqual(refreshed.served, rebuilt.served);
   t.deepEqual(refreshed.figures, rebuilt.figures);
+});
+
+test.serial('a manifest without figures (an older one) or with figures of other checks: the refresh reads the kept snippets, reports the same, and records figures again', async (t) => {
+  const kept = await app.services.manifests.get(LIB, 'latest');
+  // Figures "of other checks": every file's tokens counted differently; summing them would show.
+  const otherChecks = (kept?.figures ?? []).map((f) => ({ ...f, t: f.t + 1000 }));
+  t.true(otherChecks.length > 0);
+  for (const [n, stale] of [{ $unset: { figures: 1, figuresVersion: 1 } }, { $set: { figures: otherChecks, figuresVersion: FIGURES_VERSION + 1 } }].entries()) {
+    await app.services.models.Manifest.updateOne({ _id: `${LIB}@latest` }, stale);
+    commitToRepo(bare, { 'notes/other.md': `# Other\n\n## Something else ${n}\n\nA page about something else entirely, changed ${n}.\n` });
+    const job = await refresh();
+    t.is(job.state, 'finalized', messages(job).join('\n'));
+    const manifest = await app.services.manifests.get(LIB, 'latest');
+    t.is(manifest?.figuresVersion, FIGURES_VERSION);
+    const lib = await app.services.libraries.get(LIB, { fresh: true });
+    t.is(manifest?.generation, lib?.versions.find((v) => v.version === 'latest')?.generation);
+    t.is(manifest?.figures?.reduce((sum, f) => sum + f.n, 0), lib?.versions.find((v) => v.version === 'latest')?.totalSnippets);
+    const refreshed = await reported();
+    const rebuilt = await fullRebuild();
+    t.deepEqual(refreshed.figures, rebuilt.figures);
+  }
 });

@@ -16,6 +16,7 @@ import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { readPages } from './pages';
 import { previousDocumentHashes } from './page-checks';
+import { FIGURES_VERSION } from '../snippets/quality-report';
 import { finishSnippets } from '../snippets/finish';
 import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
@@ -54,6 +55,8 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   }
   const stored = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
   const manifest = stored && stored.generation === previous?.generation ? stored : null;
+  // Figures computed with other checks than this code's are not summed with its own.
+  const keptFigures = manifest?.figuresVersion === FIGURES_VERSION ? manifest.figures : undefined;
   const previousHashes = new Map((manifest?.files ?? []).map((f) => [f.p, f.h]));
   const unchanged = documents.filter((d) => previousHashes.get(d.path) === d.hash).map((d) => d.path);
   // What changed by the documents' own content (a page with includes is counted by its own
@@ -144,7 +147,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       // Few code examples among the changed pages: count the kept ones too, from their
       // figures in the manifest, else reading only their kind.
       const keptPaths = new Set(keep);
-      if (manifest?.figures) codeCount += manifest.figures.filter((f) => keptPaths.has(f.p)).reduce((n, f) => n + f.c, 0);
+      if (keptFigures) codeCount += keptFigures.filter((f) => keptPaths.has(f.p)).reduce((n, f) => n + f.c, 0);
       else {
         const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: keep, fields: ['kind'] });
         codeCount += kept.filter((s) => s.kind === 'code').length;
@@ -191,7 +194,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       commit: snap.revision,
       generation,
       snippets: all,
-      ...(amends ? { amend: { served: amends, keep, ...(manifest?.figures ? { figures: manifest.figures } : {}) } } : {}),
+      ...(amends ? { amend: { served: amends, keep, ...(keptFigures ? { figures: keptFigures } : {}) } } : {}),
       files: [...fileHashes].map(([p, h]) => ({ p, h })),
       checked: checks,
       meta: job.version === 'latest' ? snap.meta(described) : {},

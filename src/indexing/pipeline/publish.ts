@@ -19,7 +19,7 @@ import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
-import { figuresByFile, totalsFromFigures, type FileFigures } from '../snippets/quality-report';
+import { FIGURES_VERSION, figuresByFile, totalsFromFigures, type FileFigures } from '../snippets/quality-report';
 import type { PageChecks } from './page-checks';
 import { toIndexedSnippet } from '../../search/mappings';
 import { baseOf, type ServedGeneration } from '../../search/served';
@@ -197,11 +197,11 @@ export async function switchGenerations(
 /** Records what a generation was made of (files, figures, page checks) in its version's manifest. */
 async function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
   // Figures and checks describe this generation only: a build that has none clears them.
-  const unset = { ...(v.figures ? {} : { figures: 1 }), ...(v.checked ? {} : { checked: 1 }) };
+  const unset = { ...(v.figures ? {} : { figures: 1, figuresVersion: 1 }), ...(v.checked ? {} : { checked: 1 }) };
   await deps.Manifest.updateOne(
     { _id: `${libraryId}@${v.record.version}` },
     {
-      $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
+      $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures, figuresVersion: FIGURES_VERSION } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
       ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
     },
     { upsert: true },

@@ -12,6 +12,13 @@ import type { SnippetDocument } from '../../search/types';
 import { duplicateKey } from './fidelity';
 import { FIDELITY_CHECKS, QUALITY_CHECKS, fidelityIssues, possibleWeight, snippetIssues, type CheckedSnippet, type FidelityIssue, type QualityReport, type SnippetIssue } from './quality';
 
+/**
+ * The version of the figures' meaning: bump it when a check of quality.ts or fidelity.ts
+ * changes, so figures a manifest kept under the old checks are not summed with new ones (the
+ * next refresh then reads the kept snippets and records figures again).
+ */
+export const FIGURES_VERSION = 1;
+
 /** What the totals and the report need of the snippets of one file (by snippet `path`). */
 export interface FileFigures {
   /** The snippets' path. */

@@ -28,6 +28,8 @@ export interface ManifestRecord {
    * next refresh reads them and records them.
    */
   figures?: FileFigures[];
+  /** The checks the figures were computed with (`FIGURES_VERSION`): others are not reused. */
+  figuresVersion?: number;
   /**
    * Every page the build read, with its content hash and what the content checks decided
    * (redirect stub, unreadable, a copy, or a page, with its similarity sketch), so a refresh
@@ -54,6 +56,7 @@ const manifestSchema = new Schema<ManifestRecord>(
     pages: { type: [{ u: String, p: String, h: String, e: String, m: String, _id: false }], default: undefined },
     previousVersions: { type: [String], default: undefined },
     figures: { type: [{ p: String, n: Number, c: Number, t: Number, w: Number, l: Number, f: Number, i: Schema.Types.Mixed, d: String, _id: false }], default: undefined },
+    figuresVersion: { type: Number, default: undefined },
     checked: { type: Schema.Types.Mixed, default: undefined },
     updatedAt: { type: Date, default: () => new Date() },
   },
