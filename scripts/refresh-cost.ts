@@ -102,8 +102,13 @@ async function main(): Promise<void> {
 
     const manifest = await services.models.Manifest.findById('/acme/big@latest').lean();
     const changed = changeOneFile(work, (manifest?.files ?? []).map((f) => f.p));
-    await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000);
+    const refreshed = await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000).catch((error: unknown) => error as Error);
     const oneFile = await lastJob(services, '/acme/big');
+    if (refreshed instanceof Error) {
+      // What the job said before it failed, so the run tells what to fix.
+      for (const l of oneFile?.log.slice(-15) ?? []) console.error(`  ${l.level} ${l.message.slice(0, 300)}`);
+      throw refreshed;
+    }
     console.log(`one-file change (${changed}): ${figures(oneFile)}`);
     if (args.includes('--log') && oneFile) {
       // Where the time after the fetch went: each log entry with its offset from the previous one.

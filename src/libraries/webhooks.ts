@@ -17,7 +17,7 @@ import { clientLibraryId } from '../store/libraries';
 import { enqueueRefresh } from './add-repo';
 import { deliveryId, pushedRefs, verifyDelivery } from './webhook-deliveries';
 import { tagMatches } from './version-rule';
-import { GIT_HOSTS, type GitHost } from './ids';
+import { GIT_HOSTS, isGitHost, type GitHost } from './ids';
 
 /** Delivery locks older than this are removed (hosts redeliver within days). */
 export const DELIVERY_RETENTION_MS = 14 * 24 * 3_600_000;
@@ -31,9 +31,17 @@ export interface CreatedWebhook {
   secret: string;
 }
 
+/** Why a library that is not a Git repository can have no push webhook, by its source. */
+const NO_PUSHES: Record<Exclude<LibraryRecord['source'], GitHost>, string> = {
+  openapi: 'was uploaded as an OpenAPI document',
+  archive: 'was uploaded as an archive of built docs',
+  website: 'is a website (it is crawled again on its schedule or by POST /v2/refresh)',
+  llmstxt: 'is an llms.txt (it is fetched again on its schedule or by POST /v2/refresh)',
+};
+
 /** Creates (or replaces: the old secret stops working) the push webhook of a Git library. */
 export async function createWebhook(services: Services, lib: LibraryRecord, host: GitHost): Promise<CreatedWebhook> {
-  if (lib.source === 'openapi') throw new ValidationError(`${clientLibraryId(lib._id)} was uploaded as an OpenAPI document; it has no repository to receive pushes from.`);
+  if (!isGitHost(lib.source)) throw new ValidationError(`${clientLibraryId(lib._id)} ${NO_PUSHES[lib.source]}; it has no repository to receive pushes from. Webhooks are for libraries added from a Git repository.`);
   const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
   const encryptedSecret = encryptSecret(secret, services.config.secret, secretContext(lib._id));
   const updated = await services.libraries.modify(lib._id, () => ({ webhook: { encryptedSecret, createdAt: new Date() } }));

@@ -5,7 +5,8 @@
  * version's build is written as a new *generation*: a full build writes every snippet, a
  * refresh only those of changed files and marks the ones they replace (`retired`); readers
  * filter on the generation MongoDB says is served (served.ts), so a build becomes visible in
- * one step and what it replaced is deleted afterwards.
+ * one step and what it replaced is deleted afterwards. The bulk mechanics of writes, marks and
+ * deletions are in snippet-writes.ts, the copy into a new mapping version in snippet-migration.ts.
  *
  * Query cost: a context query's clauses look up every query term in every field of every
  * segment (for scoring statistics) before any matching, so the number of segments matters
@@ -20,6 +21,8 @@ import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { SnippetDocument } from './types';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
+import { BACKGROUND, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
+import { copyIndex, olderIndices } from './snippet-migration';
 
 /**
  * One library version at the generation it serves (or would serve). `baseGeneration` must be
@@ -40,14 +43,6 @@ export const SNIPPETS_MAPPING_VERSION = 4;
  * snippets the kNN leg cannot find.
  */
 export type RestoreVectors = (docs: SnippetDocument[]) => Promise<SnippetDocument[]>;
-const BULK_CHUNK = 1000;
-/**
- * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
- * client's short store timeout makes API requests fail fast when the cluster is down; a
- * job waits longer, so a busy cluster (a merge, another build) slows a build instead of
- * failing it.
- */
-const BACKGROUND = { requestTimeout: 120_000 };
 /** Compaction waits this long after the last write, so a batch of builds merges once. */
 const COMPACT_DELAY_MS = 10_000;
 /**
@@ -89,6 +84,7 @@ export class SnippetStore {
   private compacting: Promise<unknown> | undefined;
   private readonly indexing: EsClient;
   private readonly collectTimers = new Set<NodeJS.Timeout>();
+  private readonly target: WriteTarget;
 
   constructor(
     private readonly es: EsClient,
@@ -100,6 +96,7 @@ export class SnippetStore {
     this.alias = `${prefix}-snippets`;
     this.physical = `${prefix}-snippets-v${SNIPPETS_MAPPING_VERSION}`;
     this.indexing = options.indexing ?? es;
+    this.target = { client: this.indexing, alias: this.alias };
   }
 
   /**
@@ -110,7 +107,7 @@ export class SnippetStore {
    * during the copy would be lost.
    */
   async ensureIndex(options: { restoreVectors?: RestoreVectors } = {}): Promise<{ migrated?: { from: string; snippets: number } }> {
-    const old = await this.olderIndices();
+    const old = await olderIndices(this.es, this.alias, this.physical, this.prefix);
     const exists = await this.es.indices.exists({ index: this.physical });
     if (!exists) {
       try {
@@ -132,7 +129,7 @@ export class SnippetStore {
     await this.indexing.cluster.health({ index: this.physical, wait_for_status: 'yellow', timeout: '30s' }, { requestTimeout: 35_000 });
     let migrated: { from: string; snippets: number } | undefined;
     for (const from of old) {
-      const snippets = await this.copyFrom(from, options.restoreVectors);
+      const snippets = await copyIndex(this.indexing, from, this.physical, options.restoreVectors);
       await this.es.indices.updateAliases({
         actions: [
           { remove: { index: from, alias: this.alias, must_exist: false } },
@@ -146,53 +143,6 @@ export class SnippetStore {
     if (!hasAlias) await this.es.indices.putAlias({ index: this.physical, name: this.alias, is_write_index: true });
     if (migrated) this.scheduleCompaction(); // in the background: a large index takes a while
     return migrated ? { migrated } : {};
-  }
-
-  /** Indices of earlier mapping versions that the alias still points at. */
-  private async olderIndices(): Promise<string[]> {
-    if (!(await this.es.indices.existsAlias({ name: this.alias }))) return [];
-    const aliases = await this.es.indices.getAlias({ name: this.alias });
-    return Object.keys(aliases).filter((index) => index !== this.physical && index.startsWith(`${this.prefix}-snippets-v`));
-  }
-
-  /**
-   * Copies every snippet of `from` into the current physical index; returns how many.
-   * Documents whose `_source` lacks the vector (an index of version 4 or later) get it back
-   * from `restoreVectors`; an older index's `_source` still carries it.
-   */
-  private async copyFrom(from: string, restoreVectors?: RestoreVectors): Promise<number> {
-    let after: estypes.SortResults | undefined;
-    let copied = 0;
-    for (;;) {
-      const res = await this.indexing.search<SnippetDocument>(
-        {
-          index: from,
-          size: BULK_CHUNK,
-          query: { match_all: {} },
-          sort: [{ id: 'asc' }, { generation: 'asc' }],
-          ...(after ? { search_after: after } : {}),
-        },
-        BACKGROUND,
-      );
-      const hits = res.hits.hits;
-      if (hits.length === 0) break;
-      let docs = hits.map((h) => h._source as SnippetDocument);
-      if (restoreVectors && docs.some((d) => d.embedding === undefined)) {
-        const restored = await restoreVectors(docs.filter((d) => d.embedding === undefined));
-        let next = 0;
-        docs = docs.map((d) => (d.embedding === undefined ? restored[next++] : d));
-      }
-      const operations = hits.flatMap((h, i) => [{ index: { _index: this.physical, _id: h._id } }, docs[i]]);
-      const bulk = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
-      if (bulk.errors) {
-        const first = bulk.items.find((it) => it.index?.error)?.index?.error;
-        throw new Error(`Copying snippets from ${from} failed: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
-      }
-      copied += hits.length;
-      after = hits[hits.length - 1].sort;
-    }
-    await this.indexing.indices.refresh({ index: this.physical }, BACKGROUND);
-    return copied;
   }
 
   /**
@@ -240,17 +190,7 @@ export class SnippetStore {
 
   /** Writes snippets of one generation; they stay invisible until that generation is switched in. */
   async write(docs: SnippetDocument[], onProgress?: (written: number) => void): Promise<void> {
-    for (let i = 0; i < docs.length; i += BULK_CHUNK) {
-      const chunk = docs.slice(i, i + BULK_CHUNK);
-      const operations = chunk.flatMap((d) => [{ index: { _index: this.alias, _id: docId(d) } }, d]);
-      const res = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
-      if (res.errors) {
-        const first = res.items.find((it) => it.index?.error)?.index?.error;
-        throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
-      }
-      onProgress?.(Math.min(i + BULK_CHUNK, docs.length));
-    }
-    await this.indexing.indices.refresh({ index: this.alias }, BACKGROUND);
+    await writeAndUpdate(this.target, docs, undefined, onProgress);
   }
 
   /**
@@ -328,16 +268,17 @@ export class SnippetStore {
   }
 
   /**
-   * Marks `retired: generation` on every snippet the version serves at `served` whose file is
-   * not in `keep` (files changed, removed or left out by the build of `generation`), by id in
-   * bulk partial updates, then refreshes. Readers of `served` still see them (retired > served)
-   * until the version switches to `generation`. Returns how many were marked.
+   * Writes a refresh's snippets (`docs`, of `generation`) and marks `retired: generation` on
+   * every snippet the version serves at `served` whose file is not in `keep` (files changed,
+   * removed or left out by this build): the marks are partial updates by id in the same bulk
+   * requests as the writes, behind one refresh. Readers of `served` still see the marked ones
+   * (retired > served) until the version switches to `generation`. Returns how many were marked.
    */
-  async markRetired(scope: { libraryId: string; version: string; served: ServedGeneration; keep: readonly string[] }, generation: number): Promise<number> {
+  async writeRetiring(docs: SnippetDocument[], scope: { libraryId: string; version: string; served: ServedGeneration; keep: readonly string[] }, generation: number, onProgress?: (written: number) => void): Promise<number> {
     const query: estypes.QueryDslQueryContainer = {
       bool: { filter: versionFilter({ libraryId: scope.libraryId, version: scope.version, ...scope.served }), must_not: scope.keep.length > 0 ? [{ terms: { path: [...scope.keep] } }] : [] },
     };
-    return this.updateWhere(query, { retired: generation });
+    return writeAndUpdate(this.target, docs, { query, fields: { retired: generation } }, onProgress);
   }
 
   /**
@@ -346,8 +287,8 @@ export class SnippetStore {
    */
   async undoBuild(scope: { libraryId: string; version: string; generation: number }): Promise<void> {
     const base = [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }];
-    await this.deleteWhere({ bool: { filter: [...base, { term: { generation: scope.generation } }] } });
-    await this.updateWhere({ bool: { filter: [...base, { term: { retired: scope.generation } }] } }, { retired: null });
+    await deleteWhere(this.target, { bool: { filter: [...base, { term: { generation: scope.generation } }] } });
+    await updateWhere(this.target, { bool: { filter: [...base, { term: { retired: scope.generation } }] } }, { retired: null });
   }
 
   /**
@@ -359,8 +300,8 @@ export class SnippetStore {
   async repair(scope: { libraryId: string; version: string; served: ServedGeneration }): Promise<{ deleted: number; unmarked: number }> {
     const base = [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }];
     const g = scope.served.generation;
-    const deleted = await this.deleteWhere({ bool: { filter: [...base, { range: { generation: { gt: g } } }] } });
-    const unmarked = await this.updateWhere({ bool: { filter: [...base, { range: { retired: { gt: g } } }] } }, { retired: null });
+    const deleted = await deleteWhere(this.target, { bool: { filter: [...base, { range: { generation: { gt: g } } }] } });
+    const unmarked = await updateWhere(this.target, { bool: { filter: [...base, { range: { retired: { gt: g } } }] } }, { retired: null });
     return { deleted: deleted + (await this.collect(scope)), unmarked };
   }
 
@@ -371,7 +312,7 @@ export class SnippetStore {
    */
   async collect(scope: { libraryId: string; version: string; served: ServedGeneration }): Promise<number> {
     const g = scope.served.generation;
-    const deleted = await this.deleteWhere({
+    const deleted = await deleteWhere(this.target, {
       bool: {
         filter: [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }],
         should: [{ range: { generation: { lt: baseOf(scope.served) } } }, { range: { retired: { lte: g } } }],
@@ -399,55 +340,10 @@ export class SnippetStore {
     if (filter.below !== undefined) must.push({ range: { generation: { lt: filter.below } } });
     if (filter.only !== undefined) must.push({ term: { generation: filter.only } });
     const mustNot: estypes.QueryDslQueryContainer[] = filter.keep !== undefined ? [{ term: { generation: filter.keep } }] : [];
-    const deleted = await this.deleteWhere({ bool: { filter: must, must_not: mustNot } });
+    const deleted = await deleteWhere(this.target, { bool: { filter: must, must_not: mustNot } });
     // Every build and every deletion ends here: merge the segments they left behind.
     this.scheduleCompaction();
     return deleted;
-  }
-
-  /** Deletes every document matching `query`, refreshed. */
-  private async deleteWhere(query: estypes.QueryDslQueryContainer): Promise<number> {
-    // No _delete_by_query on the server-core distribution: find ids, then bulk delete.
-    let deleted = 0;
-    for (;;) {
-      const res = await this.indexing.search({ index: this.alias, size: 5000, _source: false, query }, BACKGROUND);
-      const hits = res.hits.hits;
-      if (hits.length === 0) break;
-      const operations = hits.map((h) => ({ delete: { _index: h._index, _id: h._id } }));
-      await this.indexing.bulk({ operations, refresh: true }, BACKGROUND);
-      deleted += hits.length;
-    }
-    return deleted;
-  }
-
-  /**
-   * Sets `fields` on every document matching `query` (bulk partial updates by id: no
-   * scripting on this cluster), then refreshes. The ids are collected first (sorted by `_id`
-   * through search_after), so a change that makes a document stop matching cannot skip others.
-   */
-  private async updateWhere(query: estypes.QueryDslQueryContainer, fields: Partial<SnippetDocument>): Promise<number> {
-    const targets: { index: string; id: string }[] = [];
-    let after: estypes.SortResults | undefined;
-    for (;;) {
-      const res = await this.indexing.search(
-        { index: this.alias, size: 5000, _source: false, query, sort: [{ id: 'asc' }, { generation: 'asc' }], ...(after ? { search_after: after } : {}) },
-        BACKGROUND,
-      );
-      const hits = res.hits.hits;
-      for (const h of hits) if (h._id) targets.push({ index: h._index, id: h._id });
-      if (hits.length < 5000) break;
-      after = hits[hits.length - 1].sort;
-    }
-    for (let i = 0; i < targets.length; i += BULK_CHUNK) {
-      const operations = targets.slice(i, i + BULK_CHUNK).flatMap((t) => [{ update: { _index: t.index, _id: t.id } }, { doc: fields }]);
-      const res = await this.indexing.bulk({ operations, refresh: false }, BACKGROUND);
-      if (res.errors) {
-        const first = res.items.find((it) => it.update?.error)?.update?.error;
-        throw new Error(`Elasticsearch rejected snippet updates: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
-      }
-    }
-    if (targets.length > 0) await this.indexing.indices.refresh({ index: this.alias }, BACKGROUND);
-    return targets.length;
   }
 
   async search<T = SnippetDocument>(body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {
@@ -462,10 +358,6 @@ export class SnippetStore {
     return this.options.hot.search<T>(this.alias, body);
   }
 
-}
-
-function docId(d: SnippetDocument): string {
-  return `${d.id}:${d.generation}`;
 }
 
 function chunked<T>(items: T[], size: number): T[][] {

@@ -158,6 +158,7 @@ test.serial('a library deleted during a refresh: everything it wrote goes with i
   const { input } = refreshOf(lib, await served(lib));
   await t.throwsAsync(publishGeneration(withHook(async () => void (await t0.services.libraries.delete(lib))), input), { message: /deleted during indexing/ });
   t.deepEqual(await stored(lib), []);
+  t.is(await t0.services.manifests.get(lib, 'latest'), null, 'nor is a manifest left (it is written while the record switches)');
 });
 
 test.serial('two refreshes of one version: the one published second is refused (the stale-publish safety net) and undone, the first stays whole', async (t) => {
@@ -193,7 +194,7 @@ test.serial('marks a crashed build left behind are repaired by the next build be
   const crashed = newGeneration(added.generation);
   const ghost = snippetsOf(lib, { 'docs/ghost.md': page('ghost', 9) }).map((s) => ({ ...s, generation: crashed }));
   await t0.services.snippets.write(ghost);
-  const marked = await t0.services.snippets.markRetired({ libraryId: lib, version: 'latest', served: added, keep: ['README.md'] }, crashed);
+  const marked = await t0.services.snippets.writeRetiring([], { libraryId: lib, version: 'latest', served: added, keep: ['README.md'] }, crashed);
   t.true(marked > 0);
   t.deepEqual(await idsAt(lib, added), whole, 'marks above the served generation do not change what is served');
   // …but a refresh that reused them unrepaired would lose the kept files. It repairs first.

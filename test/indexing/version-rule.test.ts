@@ -60,12 +60,28 @@ test.serial('a rule is validated; a check of latest indexes the versions it sele
   t.is(ctx.status, 200);
 });
 
+/** Every stored document of one version of the library, whatever its generation or mark. */
+async function storedDocuments(version: string): Promise<number> {
+  const res = await app.services.snippets.search({ query: { bool: { filter: [{ term: { libraryId: '/acme/tools' } }, { term: { version } }] } }, size: 0, track_total_hits: true });
+  const total = res.hits.total;
+  return typeof total === 'number' ? total : (total?.value ?? 0);
+}
+
 test.serial('a narrower rule retires the versions it no longer selects', async (t) => {
+  const before = await app.services.libraries.get('/acme/tools', { fresh: true });
+  const v2 = before?.versions.find((v) => v.version === 'v2.0.0');
+  if (!v2) return t.fail('v2.0.0 is not indexed');
+  const served = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: v2.generation, baseGeneration: v2.baseGeneration });
+  t.true(served.length > 0, 'v2.0.0 serves snippets before the rule retires it');
+  t.true((await storedDocuments('v1.1.0')) > 0);
   await app.request.patch('/v2/libraries/acme/tools').set(auth()).send({ versionRule: { kind: 'range', range: '>=1.0.0 <1.1.0' } });
   await app.request.post('/v2/refresh').set(auth()).send({ libraryName: '/acme/tools' });
   t.deepEqual(await settled(), ['v1.0.0', 'v1.0.1']);
-  const gone = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: 1, baseGeneration: undefined });
-  t.is(gone.length, 0, 'the retired version\'s snippets are deleted');
+  const gone = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: v2.generation, baseGeneration: v2.baseGeneration });
+  t.is(gone.length, 0, 'the retired version serves nothing at the generation it served');
+  t.is(await storedDocuments('v2.0.0'), 0, 'no document of v2.0.0 is left, whatever its generation');
+  t.is(await storedDocuments('v1.1.0'), 0, 'nor of v1.1.0');
+  t.true((await storedDocuments('v1.0.1')) > 0, 'the versions the rule selects keep theirs');
 });
 
 test.serial('tag_not_found lists what is indexed and the nearest match', async (t) => {

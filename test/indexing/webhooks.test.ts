@@ -59,6 +59,28 @@ test.serial('creating a hook shows its secret once; it is stored encrypted and n
   t.is(missing.status, 404);
 });
 
+test.serial('websites, llms.txt files, archives and OpenAPI uploads have no pushes: a hook is refused with 400 validation_error', async (t) => {
+  const kinds = [
+    { id: '/websites/docs.example.test', source: 'website', says: /is a website/ },
+    { id: '/llmstxt/docs.example.test', source: 'llmstxt', says: /is an llms\.txt/ },
+    { id: '/archives/manual', source: 'archive', says: /uploaded as an archive/ },
+    { id: '/openapi/petstore', source: 'openapi', says: /uploaded as an OpenAPI document/ },
+  ] as const;
+  for (const kind of kinds) {
+    await app.services.libraries.ensure({
+      _id: kind.id, source: kind.source, title: kind.id, description: '', repoUrl: '', cloneUrl: '', branch: '', private: false, teamId: null, trustScore: 5,
+      options: { skipVersionFiltering: false, generateDocs: false },
+    });
+    const res = await app.request.post(`/v2/libraries${kind.id}/webhook`).set(auth()).send({});
+    t.is(res.status, 400, `${kind.source}: ${JSON.stringify(res.body)}`);
+    t.is(res.body.error, 'validation_error');
+    t.regex(res.body.message, kind.says);
+    t.regex(res.body.message, /Webhooks are for libraries added from a Git repository/);
+    const stored = await app.services.models.Library.findById(kind.id).lean();
+    t.falsy(stored?.webhook?.encryptedSecret, `${kind.source}: no hook is stored`);
+  }
+});
+
 test.serial('a push to the tracked branch, signed the GitHub way, refreshes the library', async (t) => {
   commitToRepo(`${git.root}/acme/gadgets.git`, { 'docs/pushed.md': doc('pushed') });
   const body = { ref: 'refs/heads/main', after: 'a'.repeat(40) };

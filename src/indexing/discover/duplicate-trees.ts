@@ -23,21 +23,63 @@ const CONTAINED = 0.7;
 /** Pages with less prose than this are not compared (short index pages look alike on purpose). */
 const MIN_PROSE = 300;
 /** Pages compared per bucket of a shared minimum shingle hash (keeps the work near linear). */
-const BUCKET_SCAN = 64;
+export const BUCKET_SCAN = 64;
 const SKETCH = 4;
 
 const COPY_FOLDER = /^(nostarch|print|printed|pdf|epub|mobi|export|exported|rendered|output|html|_site|site-output|book-output|generated|copy|backup)$/i;
 const INCLUDE = /\{\{#(?:include|rustdoc_include)|^\s*-{1,}8<-|\.\.\s+(?:literal)?include::|^include::/m;
 const DOCS_CONFIG = /(^|\/)(SUMMARY\.md|book\.toml|mkdocs\.ya?ml|conf\.py|antora\.ya?ml|docusaurus\.config\.[cm]?[jt]s)$/;
 
+/** Whether a page sits in a print, export or output folder (compared by containment, see below). */
+export function inCopyFolder(page: string): boolean {
+  return path.posix.dirname(page).split('/').some((d) => COPY_FOLDER.test(d));
+}
+
+/** The folders holding a docs configuration (they rank the pages under them as sources). */
+export function docsConfigFolders(allPaths: readonly string[]): string[] {
+  return [...new Set(allPaths.filter((p) => DOCS_CONFIG.test(p)).map((p) => path.posix.dirname(p)))].sort();
+}
+
+/** The shingles a page is compared by, or undefined when it is too short to be compared. */
+function proseShingles(text: string): Uint32Array | undefined {
+  const prose = normaliseForDedupe(proseOf(text).replace(/\{\{#[^}]*\}\}/g, ' '));
+  if (prose.length < MIN_PROSE) return undefined;
+  const shingles = shingleHashes(prose);
+  return shingles.length > 0 ? shingles : undefined;
+}
+
+/**
+ * Whether any page of `changed` is as similar as a copy to any page of `others` (folders
+ * aside: a cautious answer for pipeline/page-checks.ts).
+ */
+export function anyNearDuplicate(changed: readonly PageText[], others: readonly PageText[], threshold = THRESHOLD): boolean {
+  const a = changed.map((p) => proseShingles(p.text)).filter((s): s is Uint32Array => s !== undefined);
+  if (a.length === 0) return false;
+  return others.some((o) => {
+    const b = proseShingles(o.text);
+    return b !== undefined && a.some((s) => jaccard(s, b, threshold) >= threshold);
+  });
+}
+
 /**
  * The pages to leave out, each with the copy that is kept. `allPaths` are every file of the
  * commit (to find folders holding a docs configuration).
  */
 export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonly string[], threshold = THRESHOLD): Map<string, string> {
+  return duplicateCheck(pages, allPaths, threshold).copies;
+}
+
+/**
+ * `nearDuplicatePages`, with each compared page's sketch: the smallest shingle hashes, the
+ * buckets through which alone two pages outside copy folders are ever compared. Pages whose
+ * sketches share no hash cannot change each other's verdicts (pipeline/page-checks.ts relies
+ * on it to judge only the pages that changed).
+ */
+export function duplicateCheck(pages: readonly PageText[], allPaths: readonly string[], threshold = THRESHOLD): { copies: Map<string, string>; sketches: Map<string, number[]> } {
+  const sketches = new Map<string, number[]>();
   // A stricter threshold from the config makes containment stricter too.
   const contained = Math.max(CONTAINED, threshold - 0.1);
-  const configDirs = new Set(allPaths.filter((p) => DOCS_CONFIG.test(p)).map((p) => path.posix.dirname(p)));
+  const configDirs = new Set(docsConfigFolders(allPaths));
   const rank = (p: PageText): number => {
     const dirs = path.posix.dirname(p.path).split('/');
     let score = dirs.filter((d) => COPY_FOLDER.test(d)).length * 4;
@@ -53,12 +95,12 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
   // often joins several source pages into one chapter, so it is compared by containment.
   const sourceShingles = new Map<number, string>();
   for (const page of ordered) {
-    const prose = normaliseForDedupe(proseOf(page.text).replace(/\{\{#[^}]*\}\}/g, ' '));
-    if (prose.length < MIN_PROSE) continue;
-    const shingles = shingleHashes(prose);
-    if (shingles.length === 0) continue;
-    const inCopyFolder = path.posix.dirname(page.path).split('/').some((d) => COPY_FOLDER.test(d));
-    if (inCopyFolder) {
+    const shingles = proseShingles(page.text);
+    if (!shingles) continue;
+    const sketch = shingles.subarray(0, SKETCH);
+    sketches.set(page.path, Array.from(sketch));
+    const copyFolder = inCopyFolder(page.path);
+    if (copyFolder) {
       const owners = new Map<string, number>();
       let covered = 0;
       for (const h of shingles) {
@@ -72,7 +114,6 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
         continue;
       }
     }
-    const sketch = shingles.subarray(0, SKETCH);
     const seen = new Set<number>();
     let twin: string | undefined;
     for (const h of sketch) {
@@ -89,9 +130,9 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
       dropped.set(page.path, twin);
       continue;
     }
-    if (!inCopyFolder) for (const h of shingles) if (!sourceShingles.has(h)) sourceShingles.set(h, page.path);
+    if (!copyFolder) for (const h of shingles) if (!sourceShingles.has(h)) sourceShingles.set(h, page.path);
     const index = kept.push({ path: page.path, shingles }) - 1;
     for (const h of sketch) buckets.set(h, [...(buckets.get(h) ?? []), index]);
   }
-  return dropped;
+  return { copies: dropped, sketches };
 }

@@ -15,6 +15,8 @@ import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { readPages } from './pages';
+import { previousDocumentHashes } from './page-checks';
+import { FIGURES_VERSION } from '../snippets/quality-report';
 import { finishSnippets } from '../snippets/finish';
 import { newGeneration, publishGeneration, type PublishDeps } from './publish';
 import type { IndexingDeps } from './deps';
@@ -51,17 +53,20 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
     const repaired = await deps.store.repair({ libraryId: job.libraryId, version: job.version, served: previous });
     if (repaired.deleted + repaired.unmarked > 0) ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
   }
-  const manifest = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
-  const previousHashes = new Map((manifest && manifest.generation === previous?.generation ? manifest.files : []).map((f) => [f.p, f.h]));
+  const stored = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
+  const manifest = stored && stored.generation === previous?.generation ? stored : null;
+  // Figures computed with other checks than this code's are not summed with its own.
+  const keptFigures = manifest?.figuresVersion === FIGURES_VERSION ? manifest.figures : undefined;
+  const previousHashes = new Map((manifest?.files ?? []).map((f) => [f.p, f.h]));
   const unchanged = documents.filter((d) => previousHashes.get(d.path) === d.hash).map((d) => d.path);
-  const change = fileChanges(previousHashes, documents);
+  // What changed by the documents' own content (a page with includes is counted by its own
+  // blob, a redirect stub or a copy by the verdict kept with it), not by what is re-parsed.
+  const change = fileChanges(previousDocumentHashes(manifest?.checked, manifest?.files ?? []), documents);
   await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
-  ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${unchanged.length} unchanged`);
+  ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${documents.length - change.added - change.changed} unchanged`);
   // A refresh of the very revision the served generation was built from has nothing to write:
-  // the same revision gives the same pages (the counts above may still show pages with
-  // includes as changed and pages left out as not English as added; neither can differ at
-  // one revision). The served generation stays; an add always rebuilds, so changed options
-  // take effect.
+  // the same revision gives the same pages. The served generation stays; an add always
+  // rebuilds, so changed options take effect.
   if (job.kind === 'refresh' && previous && previous.commit === snap.revision && previousHashes.size > 0 && change.removed === 0) {
     ctx.log('info', `no change since the build of ${snap.revision.slice(0, 12)}: nothing written`);
     await ctx.progress({ filesReused: unchanged.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
@@ -81,15 +86,25 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   /** Pages whose prose is not English although their names do not say so (decided after the loop). */
   const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
   let parsedCount = 0;
-  const { pages, excluded } = await readPages(ctx, documents, texts, snap.config);
+  const { pages, excluded, checks, read } = await readPages(ctx, documents, texts, snap.config, amends ? manifest?.checked : undefined);
+  if (read < documents.length) ctx.log('info', `read ${read} of ${documents.length} pages; the others kept their verdicts (stub, copy, page)`);
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && unchangedSet.has(d.path)) fileHashes.set(d.path, d.hash);
   // The description comes from the README even when its page is left out as a copy.
   const readmeDoc = documents.find((d) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(d.path));
   const readme = readmeDoc ? await texts.read(readmeDoc.path) : undefined;
-  for (const { file, text } of pages) {
+  for (const page of pages) {
+    const file = page.file;
     fileHashes.set(file.path, file.hash);
     if (unchangedSet.has(file.path)) continue;
+    const text = page.text ?? (await texts.read(file.path));
+    if (text === undefined) {
+      // Judged readable before (same content): only a lower size limit makes it unreadable now.
+      ctx.log('warn', `skipped ${file.path}: binary, not UTF-8 or too large`);
+      fileHashes.delete(file.path);
+      excluded.add(file.path);
+      continue;
+    }
     if (snap.parse) {
       parsed.push(...(await snap.parse({ path: file.path, text })));
       parsedCount++;
@@ -129,9 +144,14 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   if (snap.supplement) {
     let codeCount = parsed.filter((s) => s.kind === 'code').length;
     if (amends && codeCount < MIN_CODE_COUNTED && keep.length > 0) {
-      // Few code examples among the changed pages: count the kept ones too, reading only their kind.
-      const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: keep, fields: ['kind'] });
-      codeCount += kept.filter((s) => s.kind === 'code').length;
+      // Few code examples among the changed pages: count the kept ones too, from their
+      // figures in the manifest, else reading only their kind.
+      const keptPaths = new Set(keep);
+      if (keptFigures) codeCount += keptFigures.filter((f) => keptPaths.has(f.p)).reduce((n, f) => n + f.c, 0);
+      else {
+        const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: keep, fields: ['kind'] });
+        codeCount += kept.filter((s) => s.kind === 'code').length;
+      }
     }
     const extra = await snap.supplement(ctx, codeCount);
     parsed.push(...extra.snippets);
@@ -174,8 +194,9 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       commit: snap.revision,
       generation,
       snippets: all,
-      ...(amends ? { amend: { served: amends, keep } } : {}),
+      ...(amends ? { amend: { served: amends, keep, ...(keptFigures ? { figures: keptFigures } : {}) } } : {}),
       files: [...fileHashes].map(([p, h]) => ({ p, h })),
+      checked: checks,
       meta: job.version === 'latest' ? snap.meta(described) : {},
     },
     // snippets stays the total, so the indexing stage has a bar of its own
@@ -183,7 +204,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   );
   await ctx.progress({ snippets: totals.totalSnippets, snippetsIndexed: totals.written });
   ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`);
-  ctx.log('info', `publish: write ${totals.ms.write} ms, mark ${totals.ms.mark} ms, totals ${totals.ms.totals} ms, switch ${totals.ms.switch} ms`);
+  ctx.log('info', `publish: write${amends ? ' and mark' : ''} ${totals.ms.write} ms, totals ${totals.ms.totals} ms, switch ${totals.ms.switch} ms`);
 
   await snap.after?.(ctx);
 }

@@ -8,15 +8,19 @@
  * = its generation), so older documents drop out of view at the switch without being
  * touched. A refresh (`amend`) writes only the snippets of files that changed or appeared,
  * marks the served snippets of every other file but the unchanged ones `retired` (bulk
- * partial updates, no scripting), and keeps the served base: the unchanged snippets stay
- * where they are and are never read back or rewritten.
+ * partial updates in the same bulk requests, no scripting), and keeps the served base: the
+ * unchanged snippets stay where they are and are never read back or rewritten. Totals and
+ * the quality report are summed from per-file figures (snippets/quality-report.ts): the
+ * kept files' from the manifest, the written ones' computed here; the manifest records the
+ * new generation's figures for the next refresh.
  */
 import type { SnippetDocument } from '../../search/types';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
 import type { ManifestModel } from '../../store/models/manifest';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
-import { qualityReport } from '../snippets/quality';
+import { FIGURES_VERSION, figuresByFile, totalsFromFigures, type FileFigures } from '../snippets/quality-report';
+import type { PageChecks } from './page-checks';
 import { toIndexedSnippet } from '../../search/mappings';
 import { baseOf, type ServedGeneration } from '../../search/served';
 
@@ -34,8 +38,18 @@ export interface PublishInput {
    * amends and the files whose served snippets stay (unchanged, still selected). Every other
    * served snippet is retired. Absent: a full build.
    */
-  amend?: { served: ServedGeneration; keep: string[] };
+  amend?: {
+    served: ServedGeneration;
+    keep: string[];
+    /**
+     * The served generation's figures per snippet path (its manifest's): the kept files' are
+     * summed with the written snippets' for the totals. Absent: the kept snippets are read.
+     */
+    figures?: FileFigures[];
+  };
   files: { p: string; h: string }[];
+  /** The content checks' verdicts of every document (pipeline/pages.ts), for the next refresh. */
+  checked?: PageChecks;
   meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>;
 }
 
@@ -53,11 +67,11 @@ export interface PublishResult {
   written: number;
   /** Served documents this build retired (0 for a full build, which retires by its base). */
   retired: number;
-  /** Where the time went (ms): writing, marking, the totals (the kept files' fields, read meanwhile), the switch. */
-  ms: { write: number; mark: number; totals: number; switch: number };
+  /** Where the time went (ms): writing and marking (one bulk stream), the totals, the switch. */
+  ms: { write: number; totals: number; switch: number };
 }
 
-/** The fields totals and the quality report read from the snippets a refresh kept. */
+/** The fields totals and the quality report read from the snippets a refresh kept, when the manifest holds no figures. */
 const TOTALS_FIELDS = ['kind', 'title', 'description', 'language', 'code', 'content', 'path', 'breadcrumb', 'tokens'] as const satisfies readonly (keyof SnippetDocument)[];
 
 export async function publishGeneration(deps: PublishDeps, input: PublishInput, onProgress?: (written: number) => void): Promise<PublishResult> {
@@ -65,34 +79,34 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
   const docs = input.snippets.map((s) => toIndexedSnippet({ ...s, generation }));
   const base = input.amend ? baseOf(input.amend.served) : generation;
   let retired = 0;
-  let served: Pick<SnippetDocument, (typeof TOTALS_FIELDS)[number]>[] = docs;
-  const ms = { write: 0, mark: 0, totals: 0, switch: 0 };
+  const ms = { write: 0, totals: 0, switch: 0 };
   let t = Date.now();
   const lap = (step: keyof typeof ms) => {
     ms[step] = Date.now() - t;
     t = Date.now();
   };
   // What the version will serve besides what this build writes: the served snippets of the
-  // kept files (exactly those marking leaves alone), read while the writes and marks run.
+  // kept files (exactly those marking leaves alone). Their figures come from the manifest;
+  // without them (an older manifest) the snippets are read while the writes run.
   const amend = input.amend;
-  const kept = amend
-    ? deps.store.read({ libraryId, version, generation: amend.served.generation, baseGeneration: baseOf(amend.served), paths: amend.keep, fields: TOTALS_FIELDS })
-    : Promise.resolve([]);
+  const keep = new Set(amend?.keep ?? []);
+  const kept: Promise<FileFigures[]> = !amend
+    ? Promise.resolve([])
+    : amend.figures
+      ? Promise.resolve(amend.figures.filter((f) => keep.has(f.p)))
+      : deps.store.read({ libraryId, version, generation: amend.served.generation, baseGeneration: baseOf(amend.served), paths: amend.keep, fields: TOTALS_FIELDS }).then(figuresByFile);
   kept.catch(() => undefined); // awaited below; a failure before then must not go unhandled
+  let figures: FileFigures[];
   try {
-    await deps.store.write(docs, onProgress);
+    if (amend) retired = await deps.store.writeRetiring(docs, { libraryId, version, served: amend.served, keep: amend.keep }, generation, onProgress);
+    else await deps.store.write(docs, onProgress);
     lap('write');
-    if (amend) {
-      retired = await deps.store.markRetired({ libraryId, version, served: amend.served, keep: amend.keep }, generation);
-      lap('mark');
-      served = [...(await kept), ...docs];
-    }
+    figures = [...(await kept), ...figuresByFile(docs)];
   } catch (error) {
     await deps.store.undoBuild({ libraryId, version, generation });
     throw error;
   }
-  const totalTokens = served.reduce((n, d) => n + d.tokens, 0);
-  const quality = qualityReport(served);
+  const totals = totalsFromFigures(figures);
   lap('totals');
   await switchGenerations(deps, libraryId, [
     {
@@ -104,17 +118,19 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
         generation,
         baseGeneration: base,
         state: 'finalized',
-        totalSnippets: served.length,
-        totalTokens,
-        benchmarkScore: quality.score,
-        qualityIssues: quality.issues,
+        totalSnippets: totals.totalSnippets,
+        totalTokens: totals.totalTokens,
+        benchmarkScore: totals.quality.score,
+        qualityIssues: totals.quality.issues,
         lastUpdateDate: new Date(),
       },
       files: input.files,
+      figures,
+      ...(input.checked ? { checked: input.checked } : {}),
     },
   ], input.meta);
   lap('switch');
-  return { totalSnippets: served.length, totalTokens, benchmarkScore: quality.score, written: docs.length, retired, ms };
+  return { totalSnippets: totals.totalSnippets, totalTokens: totals.totalTokens, benchmarkScore: totals.quality.score, written: docs.length, retired, ms };
 }
 
 /**
@@ -127,12 +143,18 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
 export async function switchGenerations(
   deps: PublishDeps,
   libraryId: string,
-  versions: Array<{ record: LibraryVersionRecord; files: { p: string; h: string }[] }>,
+  versions: Array<{ record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }>,
   meta: PublishInput['meta'],
 ): Promise<void> {
   const undo = async () => {
     for (const v of versions) await deps.store.undoBuild({ libraryId, version: v.record.version, generation: v.record.generation });
   };
+  // The manifests are written while the record switches (a large library's figures and
+  // checks take a while to store). One naming a generation that is not served is never used
+  // (a build reads the manifest only at the served generation), so a switch that does not
+  // happen leaves at worst a manifest the next build ignores, as after a crash.
+  const manifests = Promise.all(versions.map((v) => recordManifest(deps, libraryId, v)));
+  manifests.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   let published: LibraryRecord | null;
   try {
     published = await deps.libraries.publishVersions(libraryId, versions.map((v) => v.record), meta);
@@ -148,6 +170,8 @@ export async function switchGenerations(
   }
   if (!published) {
     // The library was deleted while building: drop what was written.
+    await manifests.catch(() => undefined);
+    await deps.Manifest.deleteMany({ _id: { $in: versions.map((v) => `${libraryId}@${v.record.version}`) } });
     await deps.store.deleteGenerations({ libraryId });
     throw new Error(`library ${libraryId} was deleted during indexing`);
   }
@@ -158,12 +182,8 @@ export async function switchGenerations(
     await undo();
     throw new Error(`a newer build of ${libraryId} (${stale.record.version}) was published meanwhile`);
   }
+  await manifests;
   for (const v of versions) {
-    await deps.Manifest.updateOne(
-      { _id: `${libraryId}@${v.record.version}` },
-      { $set: { generation: v.record.generation, files: v.files, updatedAt: new Date() } },
-      { upsert: true },
-    );
     // What the new generation no longer serves; a newer one being written is not touched.
     // A full build's predecessor goes at once (a reader still holding the old record finds
     // nothing and reads the record again); what a refresh retired goes a little later, so
@@ -172,6 +192,20 @@ export async function switchGenerations(
     if (baseOf(v.record) === v.record.generation) await deps.store.collect(scope);
     else deps.store.collectLater(scope);
   }
+}
+
+/** Records what a generation was made of (files, figures, page checks) in its version's manifest. */
+async function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
+  // Figures and checks describe this generation only: a build that has none clears them.
+  const unset = { ...(v.figures ? {} : { figures: 1, figuresVersion: 1 }), ...(v.checked ? {} : { checked: 1 }) };
+  await deps.Manifest.updateOne(
+    { _id: `${libraryId}@${v.record.version}` },
+    {
+      $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures, figuresVersion: FIGURES_VERSION } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
+      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
+    },
+    { upsert: true },
+  );
 }
 
 /**

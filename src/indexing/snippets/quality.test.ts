@@ -1,5 +1,6 @@
 import test from 'ava';
-import { benchmarkScore, DEFAULT_TRUST_SCORES, fidelityIssues, QUALITY_CHECKS, qualityReport, snippetIssues, type CheckedSnippet } from './quality';
+import { DEFAULT_TRUST_SCORES, fidelityIssues, QUALITY_CHECKS, snippetIssues, type CheckedSnippet } from './quality';
+import { benchmarkScore, figuresByFile, qualityReport, totalsFromFigures } from './quality-report';
 
 const good: CheckedSnippet = {
   kind: 'code',
@@ -170,4 +171,36 @@ test('a library of placeholders scores low and the report says why', (t) => {
   const dup = qualityReport([...clean, ...clean.slice(0, 5)]);
   t.deepEqual(dup.issues, [{ issue: 'duplicate', snippets: 5 }]);
   t.is(dup.score, Math.round(1000 * (1 - (5 * 0.5) / 15)) / 10);
+});
+
+test('per-file figures sum to the report of all snippets, in any order and grouping', (t) => {
+  const clean = Array.from({ length: 6 }, (_, i) => withCode(`${good.code}\nconsole.log(${i});`, { path: `docs/p${i % 3}.md` }));
+  const placeholder = withCode('{{#include ../listings/ch1/src/main.rs}}', { path: 'docs/p1.md' });
+  const markup = { ...prose, content: 'See :ref:`routing` for more about routing here.', path: 'docs/p2.md' };
+  // Duplicates across files, one of them also costly otherwise (placeholder + duplicate is capped at 1).
+  const dups = [{ ...clean[0], path: 'docs/p9.md' }, { ...placeholder, path: 'docs/p9.md' }, { ...markup, path: 'docs/p8.md' }, { ...markup, path: 'docs/p7.md', title: 'Again' }];
+  const all = [...clean, placeholder, markup, ...dups, { ...prose, title: '' }].map((s, i) => ({ ...s, tokens: 10 + i }));
+  const whole = totalsFromFigures(figuresByFile(all));
+  t.is(whole.totalSnippets, all.length);
+  t.is(whole.totalTokens, all.reduce((n, s) => n + s.tokens, 0));
+  t.deepEqual(whole.quality, qualityReport(all));
+  t.deepEqual(whole.quality.issues.find((i) => i.issue === 'duplicate'), { issue: 'duplicate', snippets: 4 });
+  // Kept files' figures plus the rest's, in another order: the same totals (what a refresh sums).
+  const byFile = figuresByFile(all);
+  const kept = byFile.filter((f) => f.p < 'docs/p5.md');
+  const rest = figuresByFile([...all].reverse().filter((s) => s.path >= 'docs/p5.md'));
+  t.deepEqual(totalsFromFigures([...rest, ...kept]), whole);
+  t.deepEqual(qualityReport([...all].reverse()), whole.quality);
+});
+
+test('of duplicates, one a duplicate mark would cost goes unmarked, whatever the order', (t) => {
+  const code = `${good.code}\nconsole.log('twice');`;
+  const costly = withCode(code, { path: 'a.md' });
+  // The same code (the duplicate key), a placeholder left in its description.
+  const capped = withCode(code, { path: 'b.md', description: '{{#include x.rs}}' });
+  const one = qualityReport([capped, costly]);
+  const two = qualityReport([costly, capped]);
+  t.deepEqual(one, two);
+  // The placeholder costs its whole snippet already; the clean copy stays unmarked: only the placeholder is lost.
+  t.is(one.score, Math.round(1000 * (1 - 1 / 2)) / 10);
 });

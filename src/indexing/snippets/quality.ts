@@ -1,10 +1,10 @@
 /**
- * Library quality: `benchmarkScore` (0–100) from deterministic snippet checks, and the
- * default `trustScore` per source.
+ * Library quality: the deterministic checks of one snippet behind `benchmarkScore` (the score
+ * and report over a library are in quality-report.ts), and the default `trustScore` per source.
  */
 import type { SnippetDocument } from '../../search/types';
 import { isDirectoryTree, isImportOnly, isInstallOnly, isLicenceOrChangelog } from './checks';
-import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from './fidelity';
+import { hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from './fidelity';
 
 /** What the checks look at. `breadcrumb` helps recognise changelog sections when present. */
 export type CheckedSnippet = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'> & Partial<Pick<SnippetDocument, 'breadcrumb'>>;
@@ -88,43 +88,9 @@ export interface QualityReport {
   issues: { issue: SnippetIssue | FidelityIssue; snippets: number }[];
 }
 
-/**
- * 0–100 with one decimal: the average of the snippets' weighted pass rates, each snippet
- * weighing as much as its applicable checks (so code snippets, with eight checks, count
- * more than info snippets with three), times the fidelity factor: 1 minus the average
- * cost of the fidelity checks a snippet fails (capped at one snippet's worth). So a
- * library whose snippets are half placeholders scores about half, however clean they
- * look otherwise. No snippets score 0.
- */
-export function qualityReport(snippets: readonly CheckedSnippet[]): QualityReport {
-  if (snippets.length === 0) return { score: 0, issues: [] };
-  const counts = new Map<SnippetIssue | FidelityIssue, number>();
-  const count = (issue: SnippetIssue | FidelityIssue) => counts.set(issue, (counts.get(issue) ?? 0) + 1);
-  let possible = 0;
-  let lost = 0;
-  let fidelityLost = 0;
-  const duplicates = duplicateIndexes(snippets);
-  snippets.forEach((s, i) => {
-    possible += s.kind === 'code' ? WEIGHT_CODE : WEIGHT_ALL;
-    for (const issue of snippetIssues(s)) {
-      lost += QUALITY_CHECKS[issue].weight;
-      count(issue);
-    }
-    const fidelity = fidelityIssues(s, duplicates.has(i));
-    for (const issue of fidelity) count(issue);
-    fidelityLost += Math.min(1, fidelity.reduce((sum, issue) => sum + FIDELITY_CHECKS[issue], 0));
-  });
-  const passRate = (possible - lost) / possible;
-  const factor = 1 - fidelityLost / snippets.length;
-  return {
-    score: Math.round(1000 * passRate * factor) / 10,
-    issues: [...counts].map(([issue, n]) => ({ issue, snippets: n })).sort((a, b) => b.snippets - a.snippets || a.issue.localeCompare(b.issue)),
-  };
-}
-
-/** See `qualityReport`. */
-export function benchmarkScore(snippets: readonly CheckedSnippet[]): number {
-  return qualityReport(snippets).score;
+/** The weight of the checks that apply to a snippet (code snippets have all eight, info snippets three). */
+export function possibleWeight(s: Pick<CheckedSnippet, 'kind'>): number {
+  return s.kind === 'code' ? WEIGHT_CODE : WEIGHT_ALL;
 }
 
 /** The fidelity checks a snippet fails (`duplicate` is decided over the whole library). */

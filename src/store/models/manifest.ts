@@ -1,4 +1,6 @@
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { FileFigures } from '../../indexing/snippets/quality-report';
+import type { PageChecks } from '../../indexing/pipeline/page-checks';
 
 /**
  * What a built generation was made of: each source file and its content hash, so a
@@ -19,6 +21,22 @@ export interface ManifestRecord {
    * manifests from before (such a check then retires nothing).
    */
   previousVersions?: string[];
+  /**
+   * What the totals and the quality report need of this generation's served snippets, per
+   * snippet path (indexing/snippets/quality-report.ts), so a refresh sums the kept files'
+   * figures instead of reading their snippets. Absent (older manifests, bundle imports): the
+   * next refresh reads them and records them.
+   */
+  figures?: FileFigures[];
+  /** The checks the figures were computed with (`FIGURES_VERSION`): others are not reused. */
+  figuresVersion?: number;
+  /**
+   * Every page the build read, with its content hash and what the content checks decided
+   * (redirect stub, unreadable, a copy, or a page, with its similarity sketch), so a refresh
+   * reads only the pages that changed when they cannot change the others' verdicts
+   * (indexing/pipeline/page-checks.ts).
+   */
+  checked?: PageChecks;
   updatedAt: Date;
 }
 
@@ -37,6 +55,9 @@ const manifestSchema = new Schema<ManifestRecord>(
     files: { type: [{ p: String, h: String, _id: false }], default: [] },
     pages: { type: [{ u: String, p: String, h: String, e: String, m: String, _id: false }], default: undefined },
     previousVersions: { type: [String], default: undefined },
+    figures: { type: [{ p: String, n: Number, c: Number, t: Number, w: Number, l: Number, f: Number, i: Schema.Types.Mixed, d: String, _id: false }], default: undefined },
+    figuresVersion: { type: Number, default: undefined },
+    checked: { type: Schema.Types.Mixed, default: undefined },
     updatedAt: { type: Date, default: () => new Date() },
   },
   { collection: 'manifests', versionKey: false },

@@ -1,0 +1,100 @@
+/**
+ * The write side of the snippets index (SnippetStore delegates here): bulk writes of a
+ * build's documents, `retired` marks, and updates and deletions by query. The cluster has no
+ * scripting, `_update_by_query` or `_delete_by_query`, so every change by query finds the ids
+ * first and then sends bulk actions by id.
+ */
+import type { estypes } from '@elastic/elasticsearch';
+import type { EsClient } from './client';
+import type { SnippetDocument } from './types';
+
+/** Where the writes go: the indexing client and the index alias. */
+export interface WriteTarget {
+  client: EsClient;
+  alias: string;
+}
+
+export const BULK_CHUNK = 1000;
+/**
+ * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
+ * client's short store timeout makes API requests fail fast when the cluster is down; a
+ * job waits longer, so a busy cluster (a merge, another build) slows a build instead of
+ * failing it.
+ */
+export const BACKGROUND = { requestTimeout: 120_000 };
+const ID_PAGE = 5000;
+
+type Action = { index: { _index: string; _id: string } } | SnippetDocument | { update: { _index: string; _id: string } } | { doc: Partial<SnippetDocument> };
+
+/**
+ * Writes `docs` and sets `fields` on every document `retire.query` matches, in the same bulk
+ * requests and behind one refresh (a refresh costs more than a few hundred actions). The ids
+ * to update are found first, while nothing written yet can match. Returns how many were updated.
+ */
+export async function writeAndUpdate(
+  t: WriteTarget,
+  docs: readonly SnippetDocument[],
+  retire?: { query: estypes.QueryDslQueryContainer; fields: Partial<SnippetDocument> },
+  onProgress?: (written: number) => void,
+): Promise<number> {
+  const targets = retire ? await findIds(t, retire.query) : [];
+  const actions: Action[][] = [
+    ...docs.map((d): Action[] => [{ index: { _index: t.alias, _id: docId(d) } }, d]),
+    ...targets.map((target): Action[] => [{ update: { _index: target.index, _id: target.id } }, { doc: retire?.fields ?? {} }]),
+  ];
+  for (let i = 0; i < actions.length; i += BULK_CHUNK) {
+    const res = await t.client.bulk({ operations: actions.slice(i, i + BULK_CHUNK).flat(), refresh: false }, BACKGROUND);
+    if (res.errors) {
+      const item = res.items.find((it) => it.index?.error ?? it.update?.error);
+      const first = item?.index?.error ?? item?.update?.error;
+      throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
+    }
+    onProgress?.(Math.min(i + BULK_CHUNK, docs.length));
+  }
+  if (actions.length > 0) await t.client.indices.refresh({ index: t.alias }, BACKGROUND);
+  return targets.length;
+}
+
+/** Sets `fields` on every document matching `query` (bulk partial updates by id), then refreshes. */
+export async function updateWhere(t: WriteTarget, query: estypes.QueryDslQueryContainer, fields: Partial<SnippetDocument>): Promise<number> {
+  return writeAndUpdate(t, [], { query, fields });
+}
+
+/** Deletes every document matching `query`, refreshed. */
+export async function deleteWhere(t: WriteTarget, query: estypes.QueryDslQueryContainer): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const res = await t.client.search({ index: t.alias, size: ID_PAGE, _source: false, query }, BACKGROUND);
+    const hits = res.hits.hits;
+    if (hits.length === 0) break;
+    const operations = hits.map((h) => ({ delete: { _index: h._index, _id: h._id } }));
+    await t.client.bulk({ operations, refresh: true }, BACKGROUND);
+    deleted += hits.length;
+  }
+  return deleted;
+}
+
+/**
+ * The ids of every document matching `query`, collected before anything changes (sorted,
+ * through search_after), so an update that makes a document stop matching cannot skip others.
+ */
+async function findIds(t: WriteTarget, query: estypes.QueryDslQueryContainer): Promise<{ index: string; id: string }[]> {
+  const targets: { index: string; id: string }[] = [];
+  let after: estypes.SortResults | undefined;
+  for (;;) {
+    const res = await t.client.search(
+      { index: t.alias, size: ID_PAGE, _source: false, query, sort: [{ id: 'asc' }, { generation: 'asc' }], ...(after ? { search_after: after } : {}) },
+      BACKGROUND,
+    );
+    const hits = res.hits.hits;
+    for (const h of hits) if (h._id) targets.push({ index: h._index, id: h._id });
+    if (hits.length < ID_PAGE) break;
+    after = hits[hits.length - 1].sort;
+  }
+  return targets;
+}
+
+/** A document's id in the index: the snippet's id under its generation. */
+export function docId(d: SnippetDocument): string {
+  return `${d.id}:${d.generation}`;
+}
