@@ -159,4 +159,8 @@ test('gap filling with page evidence: neighbours agreeing on a page reorder clos
   t.is(ids(fillGaps(lexical, agreeing, 0.8, 0.2, 0.6))[0], 'words', 'without page evidence the lexical best stays first');
   // One neighbour alone, however near, lifts its page by a third of the weight: not enough.
   t.deepEqual(ids(fillGaps(lexical, agreeing.slice(0, 1), 0.8, 0.2, 0.6, page)), ['words', 'right']);
+  // Through fuseHybrid (kNN scores are (1 + cosine) / 2): on by default, off for a question naming identifiers.
+  const knn = agreeing.map((c) => ({ doc: c.doc, score: (1 + c.score) / 2 }));
+  t.true(before(fuseHybrid(lexical, knn), 'right', 'words'));
+  t.is(ids(fuseHybrid(lexical, knn, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: true }))[0], 'words');
 });

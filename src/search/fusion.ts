@@ -147,10 +147,10 @@ export function cosineFromKnnScore(score: number): number {
 
 /**
  * Fuses the lexical and semantic legs as the hybrid weights say; an empty semantic leg
- * leaves the lexical list as it is. For the blend, a question that names code identifiers
- * or error strings (`namesIdentifiers`) is what the lexical leg matches exactly, so there
- * the semantic share is scaled by `identifierFactor` (gap filling needs no such rule: it
- * never lets the semantic leg reorder strong lexical matches).
+ * leaves the lexical list as it is. A question that names code identifiers or error
+ * strings (`namesIdentifiers`) is what the lexical leg matches exactly, so there the blend
+ * scales the semantic share by `identifierFactor` and gap filling leaves out page evidence
+ * (its only way to reorder strong lexical matches).
  */
 export function fuseHybrid(
   lexical: readonly ScoredCandidate[],
@@ -161,7 +161,12 @@ export function fuseHybrid(
   if (semantic.length === 0) return [...lexical];
   if (weights.method === 'rrf') return fuseReciprocalRank([lexical, semantic], weights.rrfK);
   const cosines = semantic.map((c) => ({ doc: c.doc, score: cosineFromKnnScore(c.score) }));
-  if (weights.method === 'fill') return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale, weights.confidentCosine, { weight: weights.pageWeight, top: weights.pageTop });
+  if (weights.method === 'fill') {
+    // A question naming identifiers or error strings is what the words match exactly: there
+    // the pages the vectors agree on do not get to pass the page that holds those words.
+    const page = { weight: query.namesIdentifiers ? 0 : weights.pageWeight, top: weights.pageTop };
+    return fillGaps(lexical, cosines, weights.fillWeight, weights.cosineScale, weights.confidentCosine, page);
+  }
   const share = weights.semantic * (query.namesIdentifiers ? weights.identifierFactor : 1);
   return blendScores(lexical, cosines, share, weights.cosineScale);
 }

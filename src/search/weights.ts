@@ -81,16 +81,20 @@ const DEFAULT_WEIGHTS = {
    * 0.975 / 0.816, none below lexical, and the same for weights 0.7–0.8 at scales 0.1–0.2
    * and for 0.55 at 0.1.
    *
-   * Page evidence (`pageWeight`, `pageTop`; 26 Nov 2026, the same capture replayed offline,
-   * which reproduces the live eval exactly: hybrid 0.879 / 0.975 / 0.816): the remaining
+   * Page evidence (`pageWeight`, `pageTop`; 26 Nov 2026, both legs of every dev question
+   * captured and replayed offline, which reproduces the live eval exactly): the remaining
    * misses ranked the right page second behind one strong lexical match on another page,
    * while several of the kNN leg's nearest snippets sat on the right page. Adding the mean
-   * of a page's best 3 grades × 0.3 to its candidates: 0.901 / 0.975 / 0.844. Around it,
-   * weights 0.2–0.4 and tops 2–4 all gain (MRR 0.889–0.901, nDCG@10 0.836–0.849); the
-   * best grade alone (top 1) does not (0.871–0.874: one cosine is noise). Adding the
-   * evidence to the re-ranker's page share instead gave 0.872–0.892. One comparison
-   * question (click) moves its first judged page from rank 2 to 3 behind an unjudged page
-   * on input files.
+   * of a page's best 3 grades x 0.3 to its candidates, except for questions that name
+   * identifiers or error strings (there the words are the answer), on three captures (the
+   * former int8-weight vectors; fp32 documents with fp32 queries; fp32 documents with the
+   * int8 query graph served now; hybrid without it 0.879 / 0.975 / 0.816 on the first):
+   * MRR 0.898–0.899, Hit@5 0.975, nDCG@10 0.835–0.836, the same for weights 0.3–0.4 and
+   * tops 2–3 (a plateau). With page evidence for every question too: 0.887–0.901 by capture,
+   * flask and troubleshooting below lexical. The best grade alone (top 1) does not help
+   * (0.871–0.874: one cosine is noise); adding the evidence to the re-ranker's page share
+   * instead gave 0.872–0.892. Below lexical in every variant: one click comparison question
+   * whose first judged page moves from rank 2 to 3 behind an unjudged page on input files.
    */
   hybrid: {
     method: 'fill' as 'fill' | 'blend' | 'rrf',
