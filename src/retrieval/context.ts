@@ -109,15 +109,13 @@ async function searchCandidates(
   if (!version) return undefined;
   const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
   const body = buildContextQuery({ ...scope, query, size, from, analyzed });
-  const toCandidates = (hits: Awaited<ReturnType<typeof services.snippets.searchHits<ContextSnippet>>>): ScoredCandidate[] =>
-    hits.flatMap((h) => (h._source ? [{ doc: h._source, score: h._score ?? 0 }] : []));
   // The semantic leg only for the first page: a next page widens the lexical list for the budget.
   const embeddings = from === 0 ? services.embeddings : undefined;
-  if (!embeddings) return toCandidates(await services.snippets.searchHits<ContextSnippet>(body));
+  if (!embeddings) return services.snippets.searchCandidates(body);
   // Both legs at once: the query is embedded while the lexical search runs.
   const [lexical, semantic] = await Promise.all([
-    services.snippets.searchHits<ContextSnippet>(body).then(toCandidates),
-    embeddings.embedQuery(query).then(async (vector) => toCandidates(await services.snippets.searchHits<ContextSnippet>(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) })))),
+    services.snippets.searchCandidates(body),
+    embeddings.embedQuery(query).then((vector) => services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) }))),
   ]);
   return fuseHybrid(lexical, semantic, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: analyzed.identifiers.length > 0 });
 }

@@ -19,7 +19,8 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
-import type { SnippetDocument } from './types';
+import type { ScoredCandidate, SnippetDocument } from './types';
+import { SnippetLru, searchCandidates } from './candidate-cache';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 import { BACKGROUND, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
 import { copyIndex, olderIndices } from './snippet-migration';
@@ -85,6 +86,7 @@ export class SnippetStore {
   private readonly indexing: EsClient;
   private readonly collectTimers = new Set<NodeJS.Timeout>();
   private readonly target: WriteTarget;
+  private readonly candidates = new SnippetLru();
 
   constructor(
     private readonly es: EsClient,
@@ -356,6 +358,11 @@ export class SnippetStore {
    */
   async searchHits<T = SnippetDocument>(body: estypes.SearchRequest): Promise<Array<HotHit<T>>> {
     return this.options.hot.search<T>(this.alias, body);
+  }
+
+  /** The candidates of a context or kNN query, their snippets from this process's cache where it has them (candidate-cache.ts). */
+  searchCandidates(body: estypes.SearchRequest): Promise<ScoredCandidate[]> {
+    return searchCandidates(this.options.hot, this.alias, body, this.candidates);
   }
 
 }
