@@ -11,8 +11,10 @@
  * third of the CPU per query; a query vector is made per uncached request, a document
  * vector once and cached). Otherwise `model.onnx` serves both.
  *
- * `session.run` executes on onnxruntime's own native threads and resolves a promise, so
- * inference never blocks the event loop; only tokenizing (microseconds) runs on it.
+ * onnxruntime-node 1.30 runs `session.run` synchronously on the calling thread (its promise
+ * only defers the call to the next turn): a batch of 16 document texts held the event loop
+ * for up to ~0.5 s. So a server embeds documents in a thread of its own (threaded.ts) and
+ * only queries here, ~3 ms each and cached.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -65,8 +67,12 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
       // Idle intra-op threads otherwise spin waiting for work, burning CPU the server needs.
       extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
     });
-  const documentSession = await createSession(graphs.document);
-  const querySession = graphs.query === graphs.document ? documentSession : await createSession(graphs.query);
+  // Each session is made on first use: a process whose documents are embedded in a thread
+  // of their own (threaded.ts) never loads the document graph on its main thread.
+  let documentSession: Promise<InferenceSession> | undefined;
+  let querySession: Promise<InferenceSession> | undefined;
+  const documents = () => (documentSession ??= createSession(graphs.document));
+  const queries = () => (querySession ??= graphs.query === graphs.document ? documents() : createSession(graphs.query));
   const tokenizer = new Tokenizer(readJson(path.join(dir, 'tokenizer.json')), readJson(path.join(dir, 'tokenizer_config.json')));
   const idOf = (graph: GraphFile) => `${path.basename(dir)}@${graph.hash}:t${maxTokens}`;
   let dims = 0;
@@ -119,18 +125,21 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
       const out = new Array<Float32Array>(texts.length);
       for (let i = 0; i < tokenized.length; i += batchSize) {
         const slice = tokenized.slice(i, i + batchSize);
-        const vectors = await runBatch(documentSession, slice.map((t) => t.ids));
+        const vectors = await runBatch(await documents(), slice.map((t) => t.ids));
         slice.forEach((t, j) => (out[t.index] = vectors[j]));
       }
       return out;
     },
     async embedQuery(text) {
-      const [vector] = await runBatch(querySession, [tokenize(text)]);
+      const [vector] = await runBatch(await queries(), [tokenize(text)]);
       return vector;
     },
     async close() {
-      await documentSession.release();
-      if (querySession !== documentSession) await querySession.release();
+      // Released sessions are made again if the embedder is used after closing.
+      const sessions = new Set([documentSession, querySession].filter((x): x is Promise<InferenceSession> => x !== undefined));
+      documentSession = undefined;
+      querySession = undefined;
+      for (const session of sessions) await (await session).release();
     },
   };
 }

@@ -15,6 +15,7 @@ import { ConfigError } from '../config';
 import type { SnippetDocument } from '../search/types';
 import { EMBEDDING_DIMS } from '../search/mappings';
 import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from './embedder';
+import { threadedEmbedder } from './threaded';
 import { embeddingText } from './text';
 import { vectorKey, type VectorCache } from './vector-cache';
 
@@ -127,8 +128,12 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
     log.warn(`${why}: lexical search only`);
     return undefined;
   }
-  const embedder = await loadEmbedder(dir, { maxTokens: EMBEDDING_MAX_TOKENS });
-  const [probe] = await embedder.embed(['dimension check']);
+  const options = { maxTokens: EMBEDDING_MAX_TOKENS };
+  // Documents in a thread of their own (inference is synchronous); queries on this thread.
+  const embedder = threadedEmbedder(await loadEmbedder(dir, options), dir, options);
+  // The query graph is of the same model: checking it leaves the document graph unloaded
+  // until something is built (an API-only instance never loads it).
+  const probe = await embedder.embedQuery('dimension check');
   if (probe.length !== EMBEDDING_DIMS) {
     await embedder.close();
     throw new ConfigError(`The embedding model at ${dir} makes ${probe.length}-dimension vectors; the index holds ${EMBEDDING_DIMS}.`);

@@ -1,0 +1,6 @@
+// Entry of the document-embedding thread: TypeScript runs through tsx (as in the main
+// thread, whose loader a worker thread does not inherit).
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./embed-thread.ts');
