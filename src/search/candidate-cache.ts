@@ -53,7 +53,7 @@ export class SnippetLru {
  * numbers only, then takes each snippet from `cache` or, for those it lacks, from one `ids`
  * search of the same index. Candidates come back in the search's order.
  */
-export async function searchCandidates(hot: HotSearch, index: string, body: object, cache: SnippetLru): Promise<ScoredCandidate[]> {
+export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: string, body: object, cache: SnippetLru): Promise<ScoredCandidate[]> {
   const hits = await hot.search<never>(index, { ...body, _source: false, seq_no_primary_term: true });
   const keys = hits.map(versionKey);
   const missing = hits.filter((h, i) => h._id !== undefined && (keys[i] === undefined || cache.get(keys[i]) === undefined)).map((h) => h._id as string);

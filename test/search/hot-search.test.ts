@@ -39,12 +39,14 @@ test.after.always(async () => {
 
 const query = (words: string) => ({ size: 5, query: { bool: { filter: [{ term: { libraryId: '/hot/lib' } }], should: [{ match: { searchBody: words } }], minimum_should_match: 1 } } });
 
-test('returns only _source and _score of each hit, the same hits as the client', async (t) => {
+test('returns only _id, _source and _score of each hit (and sequence numbers when asked), the same hits as the client', async (t) => {
   const hot = new HotSearch(url, 5000);
   try {
     const hits = await hot.search<SnippetDocument>(store.alias, query('widget'));
     t.is(hits.length, 1);
-    t.deepEqual(Object.keys(hits[0]).sort(), ['_score', '_source']);
+    t.deepEqual(Object.keys(hits[0]).sort(), ['_id', '_score', '_source']);
+    const numbered = await hot.search<SnippetDocument>(store.alias, { ...query('widget'), seq_no_primary_term: true });
+    t.deepEqual(Object.keys(numbered[0]).sort(), ['_id', '_primary_term', '_score', '_seq_no', '_source']);
     t.is(hits[0]._source?.id, 'id1');
     const viaClient = await es.search<SnippetDocument>({ index: store.alias, ...query('widget') });
     t.is(hits[0]._score, viaClient.hits.hits[0]._score);
@@ -100,7 +102,7 @@ test('credentials and a path prefix in the URL are used', async (t) => {
   const hot = new HotSearch(`http://user:p%40ss@127.0.0.1:${(server.address() as AddressInfo).port}/es/`, 1000);
   try {
     t.deepEqual(await hot.search('my-index', {}), [{ _score: 1.5, _source: { id: 'a' } }]);
-    t.is(seen.path, '/es/my-index/_search?filter_path=hits.hits._source,hits.hits._score');
+    t.is(seen.path, '/es/my-index/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term');
     t.is(seen.auth, `Basic ${Buffer.from('user:p@ss').toString('base64')}`);
   } finally {
     await hot.close();

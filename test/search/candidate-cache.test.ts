@@ -1,0 +1,88 @@
+/**
+ * Context candidates read as ids and sequence numbers, their snippets from the process's
+ * cache or one ids search (src/search/candidate-cache.ts), on the real Elasticsearch.
+ */
+import test from 'ava';
+import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
+import { SnippetStore } from '../../src/search/snippet-store';
+import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
+import { SnippetLru, searchCandidates } from '../../src/search/candidate-cache';
+import { analyzeText } from '../../src/search/analysis';
+import { CONTEXT_SOURCE_FIELDS, UNANALYSED, type SnippetDocument } from '../../src/search/types';
+import { contextSnippet } from '../../src/search/test-fixtures';
+import { deleteIndices, testConfig } from '../harness';
+
+let es: EsClient;
+let hot: HotSearch;
+let prefix: string;
+let store: SnippetStore;
+
+const doc = (i: number, text: string): SnippetDocument =>
+  toIndexedSnippet({
+    kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: text, language: '', code: '',
+    path: `docs/${i}.md`, startLine: i, id: `id${i}`, libraryId: '/cache/lib', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
+    ...UNANALYSED,
+  });
+
+test.before(async () => {
+  const config = testConfig();
+  prefix = config.indexPrefix;
+  es = createEsClient(config.elasticsearchUrl, 10_000);
+  hot = new HotSearch(config.elasticsearchUrl, 10_000);
+  store = new SnippetStore(es, prefix, snippetIndexDefinition({ esMajor: (await checkElasticsearch(es)).major }), { hot });
+  await store.ensureIndex();
+  await store.write([doc(1, 'widgets render panels'), doc(2, 'widgets render nothing at all'), doc(3, 'gadgets only')]);
+});
+test.after.always(async () => {
+  if (es) await deleteIndices(es, prefix);
+  await es?.close();
+  await hot?.close();
+});
+
+const body = (words: string) => ({
+  size: 10,
+  _source: [...CONTEXT_SOURCE_FIELDS],
+  query: { bool: { filter: [{ term: { libraryId: '/cache/lib' } }], should: [{ match: { searchBody: analyzeText(words).join(' ') } }], minimum_should_match: 1 } },
+});
+
+/** The hot search, recording each request body. */
+function recording(): { hot: Pick<HotSearch, 'search'>; bodies: Array<Record<string, unknown>> } {
+  const bodies: Array<Record<string, unknown>> = [];
+  return { bodies, hot: { search: (index, b) => (bodies.push(b as Record<string, unknown>), hot.search(index, b)) } };
+}
+
+test.serial('the same candidates, scores and order as a search with sources; a second search reads no sources', async (t) => {
+  const plain = await hot.search<SnippetDocument>(store.alias, body('widgets render'));
+  const cache = new SnippetLru();
+  const { hot: counted, bodies } = recording();
+  const first = await searchCandidates(counted, store.alias, body('widgets render'), cache);
+  t.deepEqual(first.map((c) => [c.doc.id, c.score]), plain.map((h) => [h._source?.id, h._score]));
+  t.deepEqual(first[0]!.doc, Object.fromEntries(CONTEXT_SOURCE_FIELDS.map((f) => [f, plain[0]!._source![f]])) as typeof first[0]['doc']);
+  t.is(bodies.length, 2, 'ids and scores, then the unseen snippets by id');
+  t.is(bodies[0]!._source, false);
+  const second = await searchCandidates(counted, store.alias, body('widgets render'), cache);
+  t.deepEqual(second, first);
+  t.is(bodies.length, 3, 'the second search took every snippet from the cache');
+});
+
+test.serial('a document written again (a new sequence number) is read again, not taken from the cache', async (t) => {
+  const cache = new SnippetLru();
+  await searchCandidates(hot, store.alias, body('gadgets'), cache);
+  const hit = (await hot.search<SnippetDocument>(store.alias, body('gadgets')))[0]!;
+  await es.update({ index: store.alias, id: hit._id!, doc: { title: 'Gadgets, retitled' }, refresh: true });
+  const [again] = await searchCandidates(hot, store.alias, body('gadgets'), cache);
+  t.is(again!.doc.title, 'Gadgets, retitled');
+});
+
+test('the cache keeps at most its capacity, dropping the least recently used', (t) => {
+  const lru = new SnippetLru(2);
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => contextSnippet({ id }));
+  lru.set('a', a!);
+  lru.set('b', b!);
+  t.is(lru.get('a'), a, 'a is now the most recently used');
+  lru.set('c', c!);
+  t.is(lru.size, 2);
+  t.is(lru.get('b'), undefined, 'b was the least recently used');
+  t.is(lru.get('a'), a);
+  t.is(lru.get('c'), c);
+});
