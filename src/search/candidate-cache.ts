@@ -55,28 +55,34 @@ export class SnippetLru {
  */
 export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: string, body: object, cache: SnippetLru): Promise<ScoredCandidate[]> {
   const hits = await hot.search<never>(index, { ...body, _source: false, seq_no_primary_term: true });
-  const keys = hits.map(versionKey);
-  const missing = hits.filter((h, i) => h._id !== undefined && (keys[i] === undefined || cache.get(keys[i]) === undefined)).map((h) => h._id as string);
-  const fetched = new Map<string, ContextSnippet>();
+  // Each hit's snippet from the cache, looked up once; the ones it lacks are read by id.
+  const docs = hits.map((h) => {
+    const key = versionKey(h);
+    return key !== undefined ? cache.get(key) : undefined;
+  });
+  const missing = hits.flatMap((h, i) => (docs[i] === undefined && h._id !== undefined ? [h._id] : []));
   if (missing.length > 0) {
-    const docs = await hot.search<ContextSnippet>(index, {
+    const read = await hot.search<ContextSnippet>(index, {
       size: missing.length,
       track_total_hits: false,
       _source: [...CONTEXT_SOURCE_FIELDS],
       seq_no_primary_term: true,
       query: { ids: { values: missing } },
     });
-    for (const d of docs) {
+    const byId = new Map<string, ContextSnippet>();
+    for (const d of read) {
       if (!d._source || d._id === undefined) continue;
-      fetched.set(d._id, d._source);
+      byId.set(d._id, d._source);
       const key = versionKey(d);
       if (key !== undefined) cache.set(key, d._source);
     }
+    hits.forEach((h, i) => {
+      if (docs[i] === undefined && h._id !== undefined) docs[i] = byId.get(h._id);
+    });
   }
   const out: ScoredCandidate[] = [];
   hits.forEach((h, i) => {
-    const key = keys[i];
-    const doc = (key !== undefined ? cache.get(key) : undefined) ?? (h._id !== undefined ? fetched.get(h._id) : undefined);
+    const doc = docs[i];
     if (doc) out.push({ doc, score: h._score ?? 0 });
   });
   return out;

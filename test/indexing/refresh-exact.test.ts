@@ -6,7 +6,7 @@
  * cloned through a `file:` URL (its snippets' links carry no commit, so token counts do not
  * depend on which commit a kept snippet was written at; see "Generations").
  */
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { createRepo, commitToRepo, startGitServer, type GitServer } from '../git-server';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, servedSnippets } from '../helpers';
@@ -93,6 +93,13 @@ async function fullRebuild() {
 
 const messages = (job: JobRecord) => job.log.map((l) => l.message);
 
+/** What the refresh serves and reports, then the same of a full rebuild of the commit: they must be equal. */
+async function sameAsFullRebuild(t: ExecutionContext, refreshed: Awaited<ReturnType<typeof reported>>): Promise<void> {
+  const rebuilt = await fullRebuild();
+  t.deepEqual(refreshed.served, rebuilt.served);
+  t.deepEqual(refreshed.figures, rebuilt.figures);
+}
+
 test.serial('a one-file refresh reports what a full build of the same commit reports, reading only that page; its job counts one file changed', async (t) => {
   commitToRepo(bare, { 'docs/api.md': `${API}\n## timeout()\n\nSets how long to wait.\n\n\`\`\`js\nrequest('/users').timeout(1000);\n\`\`\`\n` });
   const job = await refresh();
@@ -102,9 +109,7 @@ test.serial('a one-file refresh reports what a full build of the same commit rep
   t.true(messages(job).some((m) => /skipped docs\/moved\.md: redirect stub/.test(m)), 'the kept verdict is still reported');
   const refreshed = await reported();
   t.is(refreshed.figures.totalTokens, refreshed.tokens, 'the totals are the served snippets\'');
-  const rebuilt = await fullRebuild();
-  t.deepEqual(refreshed.served, rebuilt.served);
-  t.deepEqual(refreshed.figures, rebuilt.figures);
+  await sameAsFullRebuild(t, refreshed);
 });
 
 test.serial('a change that makes a page a copy of an unchanged one is judged against every page, as a full build would', async (t) => {
@@ -117,9 +122,7 @@ test.serial('a change that makes a page a copy of an unchanged one is judged aga
   t.true(messages(job).some((m) => m === 'skipped notes/queue.md: a copy of docs/guide.md'), messages(job).join('\n'));
   const refreshed = await reported();
   t.false(refreshed.served.some((s) => s.startsWith('notes/queue.md')), 'the copy is not served');
-  const rebuilt = await fullRebuild();
-  t.deepEqual(refreshed.served, rebuilt.served);
-  t.deepEqual(refreshed.figures, rebuilt.figures);
+  await sameAsFullRebuild(t, refreshed);
 });
 
 test.serial('a change to an included file re-parses the page that includes it, and the counts say no document changed', async (t) => {
@@ -129,9 +132,7 @@ test.serial('a change to an included file re-parses the page that includes it, a
   t.deepEqual([job.progress.filesAdded, job.progress.filesChanged, job.progress.filesRemoved], [0, 0, 0]);
   t.true(messages(job).some((m) => /^parsed 1 files/.test(m)), messages(job).join('\n'));
   const refreshed = await reported();
-  const rebuilt = await fullRebuild();
-  t.deepEqual(refreshed.served, rebuilt.served);
-  t.deepEqual(refreshed.figures, rebuilt.figures);
+  await sameAsFullRebuild(t, refreshed);
 });
 
 test.serial('a manifest without figures (an older one) or with figures of other checks: the refresh reads the kept snippets, reports the same, and records figures again', async (t) => {

@@ -3,40 +3,28 @@
  * cache or one ids search (src/search/candidate-cache.ts), on the real Elasticsearch.
  */
 import test from 'ava';
-import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
+import { HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
-import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
 import { SnippetLru, searchCandidates } from '../../src/search/candidate-cache';
 import { analyzeText } from '../../src/search/analysis';
-import { CONTEXT_SOURCE_FIELDS, UNANALYSED, type SnippetDocument } from '../../src/search/types';
+import { CONTEXT_SOURCE_FIELDS, type SnippetDocument } from '../../src/search/types';
 import { contextSnippet } from '../../src/search/test-fixtures';
-import { deleteIndices, testConfig } from '../harness';
+import { testSnippet, testSnippetStore, type TestSnippetStore } from './store-fixture';
 
+let fixture: TestSnippetStore;
 let es: EsClient;
 let hot: HotSearch;
-let prefix: string;
 let store: SnippetStore;
 
-const doc = (i: number, text: string): SnippetDocument =>
-  toIndexedSnippet({
-    kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: text, language: '', code: '',
-    path: `docs/${i}.md`, startLine: i, id: `id${i}`, libraryId: '/cache/lib', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
-    ...UNANALYSED,
-  });
+const doc = (i: number, text: string): SnippetDocument => testSnippet(i, { content: text, path: `docs/${i}.md`, libraryId: '/cache/lib' });
 
 test.before(async () => {
-  const config = testConfig();
-  prefix = config.indexPrefix;
-  es = createEsClient(config.elasticsearchUrl, 10_000);
-  hot = new HotSearch(config.elasticsearchUrl, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition({ esMajor: (await checkElasticsearch(es)).major }), { hot });
-  await store.ensureIndex();
+  fixture = await testSnippetStore();
+  ({ es, hot, store } = fixture);
   await store.write([doc(1, 'widgets render panels'), doc(2, 'widgets render nothing at all'), doc(3, 'gadgets only')]);
 });
 test.after.always(async () => {
-  if (es) await deleteIndices(es, prefix);
-  await es?.close();
-  await hot?.close();
+  await fixture?.close();
 });
 
 const body = (words: string) => ({

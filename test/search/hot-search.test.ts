@@ -2,39 +2,26 @@ import test from 'ava';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { checkElasticsearch, createEsClient, HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
+import { HotSearch, isEsUnavailable, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
-import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
-import { deleteIndices, testConfig } from '../harness';
+import type { SnippetDocument } from '../../src/search/types';
+import { testSnippet, testSnippetStore, type TestSnippetStore } from './store-fixture';
 
+let fixture: TestSnippetStore;
 let es: EsClient;
-let hot: HotSearch;
 let prefix: string;
 let url: string;
 let store: SnippetStore;
 
-const doc = (i: number, text: string): SnippetDocument =>
-  toIndexedSnippet({
-    kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: text, language: '', code: '',
-    path: 'docs/a.md', startLine: i, id: `id${i}`, libraryId: '/hot/lib', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
-    ...UNANALYSED,
-  });
+const doc = (i: number, text: string): SnippetDocument => testSnippet(i, { content: text, libraryId: '/hot/lib' });
 
 test.before(async () => {
-  const config = testConfig();
-  prefix = config.indexPrefix;
-  url = config.elasticsearchUrl;
-  es = createEsClient(url, 10_000);
-  hot = new HotSearch(url, 10_000);
-  store = new SnippetStore(es, prefix, snippetIndexDefinition({ esMajor: (await checkElasticsearch(es)).major }), { hot });
-  await store.ensureIndex();
+  fixture = await testSnippetStore();
+  ({ es, store, prefix, url } = fixture);
   await store.write([doc(1, 'widgets render panels'), doc(2, 'gadgets render nothing')]);
 });
 test.after.always(async () => {
-  if (es) await deleteIndices(es, prefix);
-  await es?.close();
-  await hot?.close();
+  await fixture?.close();
 });
 
 const query = (words: string) => ({ size: 5, query: { bool: { filter: [{ term: { libraryId: '/hot/lib' } }], should: [{ match: { searchBody: words } }], minimum_should_match: 1 } } });

@@ -1,39 +1,27 @@
 import test from 'ava';
-import { checkElasticsearch, createEsClient, HotSearch, type EsClient } from '../../src/search/client';
+import { HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
-import { snippetIndexDefinition, toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
-import { deleteIndices, testConfig } from '../harness';
+import type { SnippetDocument } from '../../src/search/types';
+import { testSnippet, testSnippetStore, type TestSnippetStore } from './store-fixture';
+import { deleteIndices } from '../harness';
 
+let fixture: TestSnippetStore;
 let es: EsClient;
 let hot: HotSearch;
 let store: SnippetStore;
 let prefix: string;
 /** The index definition for the cluster the tests run on (vectors out of _source on 9.x). */
-let definition: ReturnType<typeof snippetIndexDefinition>;
+let definition: TestSnippetStore['definition'];
 let esMajor: number;
 
-const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument =>
-  toIndexedSnippet({
-    kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: `content number ${i} about widgets`, language: '', code: '',
-    path, startLine: i, id: `id${i}`, libraryId: '/a/b', version: 'latest', generation, url: `u${i}`, tokens: 10, fileHash: 'h',
-    ...UNANALYSED,
-  });
+const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument => testSnippet(i, { content: `content number ${i} about widgets`, path, generation });
 
 test.before(async () => {
-  const config = testConfig();
-  prefix = config.indexPrefix;
-  es = createEsClient(config.elasticsearchUrl, 10_000);
-  hot = new HotSearch(config.elasticsearchUrl, 10_000);
-  esMajor = (await checkElasticsearch(es)).major;
-  definition = snippetIndexDefinition({ esMajor });
-  store = new SnippetStore(es, prefix, definition, { hot });
-  await store.ensureIndex();
+  fixture = await testSnippetStore();
+  ({ es, hot, store, prefix, definition, esMajor } = fixture);
 });
 test.after.always(async () => {
-  if (es) await deleteIndices(es, prefix);
-  await es?.close();
-  await hot?.close();
+  await fixture?.close();
 });
 
 test.serial('the index sits behind its alias and ensureIndex is idempotent', async (t) => {
