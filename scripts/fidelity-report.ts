@@ -17,7 +17,7 @@ import crypto from 'node:crypto';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
-import { addRepository } from '../src/libraries/add-repo';
+import { addRepository } from '../src/catalog/add-repo';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../src/indexing/snippets/fidelity';
 
 interface Row {

@@ -20,8 +20,8 @@ import { loadConfig } from '../src/config';
 import { writeBareRepo } from '../src/util/git-snapshot';
 import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
-import { addRepository } from '../src/libraries/add-repo';
-import { importBundle } from '../src/libraries/bundles/import';
+import { addRepository } from '../src/catalog/add-repo';
+import { importBundle } from '../src/catalog/bundles/import';
 
 interface ManifestRow {
   library: string;

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
-import { addRepository, refreshLibrary } from '../src/libraries/add-repo';
+import { addRepository, refreshLibrary } from '../src/catalog/add-repo';
 import type { JobRecord } from '../src/store/models/job';
 
 const principal = { kind: 'service' } as const;

@@ -130,7 +130,7 @@ export interface Config {
   gitTls: { caFile?: string; pins: TlsPin[] };
   addWaitSeconds: number;
   workerMode: 'in-process' | 'off';
-  /** With an empty catalogue, index Shelfmark's own docs as a demo library (libraries/demo.ts). */
+  /** With an empty catalogue, index Shelfmark's own docs as a demo library (catalog/demo.ts). */
   demoLibrary: boolean;
   workerConcurrency: number;
   jobLeaseSeconds: number;

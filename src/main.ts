@@ -8,7 +8,7 @@ import { ConfigError, loadConfig, ROOT_DIR } from './config';
 import { createLogger } from './logger';
 import { createServices } from './services';
 import { createApp } from './http/app';
-import { indexDemoLibrary } from './libraries/demo';
+import { indexDemoLibrary } from './catalog/demo';
 
 async function main(): Promise<void> {
   let config;

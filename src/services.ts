@@ -25,7 +25,7 @@ import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
-import { RefreshScheduler } from './libraries/scheduler';
+import { RefreshScheduler } from './catalog/scheduler';
 import { createEmbeddings, type Embeddings } from './embedding/service';
 import { VectorStore } from './search/vector-store';
 
@@ -50,7 +50,7 @@ export interface Services extends AuthServices {
   locks: LockStore;
   snippets: SnippetStore;
   jobs: JobQueue;
-  /** Scheduled refreshes (libraries/scheduler.ts); `main` starts its timer. */
+  /** Scheduled refreshes (catalog/scheduler.ts); `main` starts its timer. */
   scheduler: RefreshScheduler;
   /** The local embedding model and vector cache (undefined: lexical search only). */
   embeddings?: Embeddings;

@@ -1,7 +1,7 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
 import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/search/types';
-import type { GitJobParams } from '../src/indexing/jobs/params';
+import type { GitJobParams } from '../src/domain/job-params';
 
 /** The default admin with changed credentials and an API key (the usual starting point). */
 export async function adminKey(t: TestApp): Promise<string> {

@@ -8,8 +8,8 @@
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
-import { parseLibraryId } from '../libraries/ids';
-import { usableLibrary } from '../libraries/access';
+import { parseLibraryId } from '../domain/library-ids';
+import { usableLibrary } from '../catalog/access';
 import { resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';

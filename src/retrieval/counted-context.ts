@@ -8,7 +8,7 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import type { UsageChannel } from '../auth/usage';
 import { NoSnippetsFoundError } from '../errors';
-import { parseLibraryId } from '../libraries/ids';
+import { parseLibraryId } from '../domain/library-ids';
 import { getContext, type ContextAnswer, type ContextRequest } from './context';
 
 export async function countedContext(services: Services, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {

@@ -21,7 +21,7 @@
  */
 import crypto from 'node:crypto';
 import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
-import { storedSpec, type JobSpec } from '../indexing/jobs/params';
+import { storedSpec, type JobSpec } from '../domain/job-params';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
@@ -50,7 +50,7 @@ export type CancelResult = { cancelled: true } | { cancelled: false; state: JobS
 
 type WritableFields = Partial<Pick<JobRecord, 'state' | 'progress' | 'log' | 'error' | 'errorCode' | 'errorDetails' | 'version' | 'finishedAt' | 'crawl'>>;
 
-/** A stored job as a typed record (params typed by kind; see indexing/jobs/params.ts). */
+/** A stored job as a typed record (params typed by kind; see domain/job-params.ts). */
 function typed(doc: (JobFields & { kind: string; params: unknown }) | null): JobRecord | null {
   return doc ? { ...doc, ...storedSpec(doc.kind, doc.params) } : null;
 }

@@ -18,7 +18,7 @@
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { TagNotFoundError } from '../errors';
 import { writeRevision, type LockStore } from './locks';
-import { nearestVersion } from '../libraries/version-rule';
+import { nearestVersion } from '../domain/version-rule';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys' | 'sourceParams'>>;

@@ -12,8 +12,8 @@ import { testJobParams } from '../helpers';
 import { appRouters } from '../../src/http/app';
 import { isOperation, PERMISSIONS, ruleOf, type Operation, type Resource } from '../../src/auth/permissions';
 import type { UserPrincipal } from '../../src/auth/principal';
-import { createWebhook } from '../../src/libraries/webhooks';
-import { signBody } from '../../src/libraries/webhook-deliveries';
+import { createWebhook } from '../../src/catalog/webhooks';
+import { signBody } from '../../src/catalog/webhook-deliveries';
 
 const API_KEY = 'global-service-key-for-route-table-test';
 const LIMITS = { RATE_LIMIT_ANON_PER_MINUTE: '100000', RATE_LIMIT_KEY_PER_MINUTE: '100000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '100000', WORKER_MODE: 'off', ADD_WAIT_SECONDS: '0' };

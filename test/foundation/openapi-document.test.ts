@@ -86,7 +86,7 @@ test("the published constraints are the checked ones: parameters, bodies, errors
 
 test('library ids in the documented shape are ones the server reads', async (t) => {
   const doc = await document();
-  const { parseLibraryId } = await import('../../src/libraries/ids');
+  const { parseLibraryId } = await import('../../src/domain/library-ids');
   const pattern = doc.paths['/v2/context'].get.parameters?.find((p) => p.name === 'libraryId')?.schema.pattern as string;
   t.truthy(pattern);
   const re = new RegExp(pattern);

@@ -8,7 +8,7 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey } from '../helpers';
 import { ROOT_DIR } from '../../src/config';
-import { DEMO_LIBRARY_ID, demoFiles, indexDemoLibrary } from '../../src/libraries/demo';
+import { DEMO_LIBRARY_ID, demoFiles, indexDemoLibrary } from '../../src/catalog/demo';
 import { loadCorpus } from '../../scripts/load-corpus';
 import { FIXTURES_DIR, fixtureRepoVersions } from '../fixtures';
 import { createRepo, startGitServer } from '../git-server';

@@ -5,7 +5,7 @@ import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { adminKey } from '../helpers';
 
 // Issue 22 item 7: every stored version and tag is one a client can address (the rule of
-// VERSION in src/libraries/ids.ts); names that are not are refused where a caller sent them
+// VERSION in src/domain/library-ids.ts); names that are not are refused where a caller sent them
 // (400 naming the field) and skipped where a repository holds them (git allows `release/1.0`).
 let git: GitServer;
 let app: TestApp;

@@ -8,7 +8,7 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
 import { adminKey, servedSnippets } from '../helpers';
-import { signBody } from '../../src/libraries/webhook-deliveries';
+import { signBody } from '../../src/catalog/webhook-deliveries';
 
 let git: GitServer;
 let app: TestApp;

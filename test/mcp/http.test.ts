@@ -206,7 +206,7 @@ test('GET /ping still answers pong', async (t) => {
   t.deepEqual(res.body, { status: 'ok', message: 'pong' });
 });
 
-test('a hidden or a policy-denied library is refused the same way over HTTP and MCP (one check, libraries/access.ts)', async (t) => {
+test('a hidden or a policy-denied library is refused the same way over HTTP and MCP (one check, catalog/access.ts)', async (t) => {
   const member = await makeUser(fx.app, { plan: 'free' });
   await fx.app.services.policies.patch(member.teamId ?? '', { libraryFilters: { blockedLibraries: ['/acme/widgets'] } }, null);
   // Another team's private library: the member cannot see it, so it is as absent as /acme/absent.

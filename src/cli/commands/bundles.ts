@@ -11,8 +11,8 @@ import { pipeline } from 'node:stream/promises';
 import { COMMON_USAGE, output, parseCommand, type Command } from '../command';
 import { CliError, EXIT } from '../errors';
 import { formatBytes, progressBar } from '../progress';
-import { verifyBundle } from '../../libraries/bundles/verify';
-import { BundleError } from '../../libraries/bundles/format';
+import { verifyBundle } from '../../catalog/bundles/verify';
+import { BundleError } from '../../catalog/bundles/format';
 
 const EXPORT_USAGE = `Usage: shelfmark export <libraryId> [--version <version or tag>] [-o <file>] > file
 

@@ -143,7 +143,7 @@ export function requireApiKeyEverywhere(services: AuthDeps): Middleware {
   };
 }
 
-/** Webhook deliveries prove themselves with the hook's signature (libraries/webhooks.ts), not a key. */
+/** Webhook deliveries prove themselves with the hook's signature (catalog/webhooks.ts), not a key. */
 function isWebhookDelivery(ctx: Context): boolean {
   return ctx.method === 'POST' && /^(\/api)?\/v2\/webhooks\/[a-z]+$/.test(ctx.path);
 }

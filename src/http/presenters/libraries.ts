@@ -7,8 +7,8 @@ import type { LibraryRecord } from '../../store/models/library';
 import type { CrawlReport, JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
-import type { AddRequestEcho } from '../../indexing/jobs/params';
-import { publicJobError } from '../../libraries/job-error';
+import type { AddRequestEcho } from '../../domain/job-params';
+import { publicJobError } from '../../catalog/job-error';
 
 /** A failed add's request, field by field; none for a repository on this server's disk. */
 function presentRetryAdd(echo: AddRequestEcho | undefined) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { query } from '../validate';
 
 /**
- * The shapes parseLibraryId accepts (libraries/ids.ts), as patterns for the API document, so
+ * The shapes parseLibraryId accepts (domain/library-ids.ts), as patterns for the API document, so
  * generated clients (and fuzzers) send ids the server can read; the server still checks them
  * itself and answers invalid_library_id.
  */

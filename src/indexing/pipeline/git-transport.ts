@@ -5,7 +5,7 @@
  * admitted the URL when the library was added, applied again to every redirect.
  */
 import type { Config } from '../../config';
-import { repoUrlAllowList, type GitHost } from '../../libraries/ids';
+import { repoUrlAllowList, type GitHost } from '../../domain/library-ids';
 import { readCaBundle, TlsTrust } from '../../net/tls-trust';
 import type { CloneOptions } from '../sources/git';
 

@@ -1,7 +1,7 @@
 import type { JobHandler } from '../jobs/worker';
 import type { JobQueue } from '../../store/jobs';
 import type { JobRecord, JobTrigger } from '../../store/models/job';
-import type { BuildParams } from '../jobs/params';
+import type { BuildParams } from '../../domain/job-params';
 import type { DocumentSource } from '../sources/source';
 import type { IndexingDeps } from './deps';
 import { runBuild } from './build';

@@ -1,5 +1,5 @@
 /**
- * Applies a library's version rule (libraries/version-rule.ts) after a check of its latest
+ * Applies a library's version rule (domain/version-rule.ts) after a check of its latest
  * version, from the tags that check listed (its clone's, or the remote's advertisement when
  * the check needed no clone): tags the rule selects and that are not indexed
  * yet are queued as version builds (`trigger: new-tag`); indexed tag versions the rule no
@@ -9,7 +9,7 @@
  */
 import type { JobContext } from '../jobs/worker';
 import type { IndexingDeps } from './deps';
-import { selectVersions } from '../../libraries/version-rule';
+import { selectVersions } from '../../domain/version-rule';
 
 export async function applyVersionRule(ctx: JobContext, deps: IndexingDeps, tags: readonly string[], keep: readonly string[], options: { retire?: boolean } = {}): Promise<void> {
   const { job } = ctx;

@@ -17,12 +17,12 @@ import { selectDocFiles } from '../discover/select';
 import { decodeUtf8, looksBinary } from '../discover/binary';
 import { commitFiles } from '../pipeline/commit-files';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
-import { fileUrl, isAddressableVersion } from '../../libraries/ids';
+import { fileUrl, isAddressableVersion } from '../../domain/library-ids';
 import { clientLibraryId } from '../../store/libraries';
 import { gitTransport } from '../pipeline/git-transport';
 import type { IndexingDeps } from '../pipeline/deps';
 import { applyVersionRule } from '../pipeline/version-discovery';
-import type { GitJobParams } from '../jobs/params';
+import type { GitJobParams } from '../../domain/job-params';
 import type { DocumentSource, SourceSnapshot } from './source';
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */

@@ -4,7 +4,7 @@
  * plus the descriptions), not from the prose parsers, so the snapshot parses its document
  * itself (`SourceSnapshot.parse`); reuse, finishing and publishing are the generic build's.
  *
- * The upload (libraries/upload-openapi.ts) answers synchronously and must refuse a bad
+ * The upload (catalog/upload-openapi.ts) answers synchronously and must refuse a bad
  * document before anything is written, so it parses with {@link readOpenApiSpec} first and
  * builds from {@link openApiSnapshot}; a job (a rebuild from a kept spec) opens the same
  * snapshot through {@link openApiSource}, with a parse error as the job's validation_error.
@@ -14,7 +14,7 @@ import { JobFailure } from '../jobs/failure';
 import type { CommitFiles } from '../pipeline/commit-files';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from './source';
 import { OpenApiError, openApiToSnippets, parseOpenApiDocument, type OpenApiParseResult } from '../openapi';
-import { normaliseVersionTag } from '../../libraries/ids';
+import { normaliseVersionTag } from '../../domain/library-ids';
 import { clientLibraryId } from '../../store/libraries';
 import { sha256 } from '../../util/hash';
 

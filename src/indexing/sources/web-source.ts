@@ -13,7 +13,7 @@
 import type { JobContext } from '../jobs/worker';
 import { JobFailure } from '../jobs/failure';
 import type { IndexingDeps } from '../pipeline/deps';
-import type { LlmsTxtJobParams, WebsiteJobParams } from '../jobs/params';
+import type { LlmsTxtJobParams, WebsiteJobParams } from '../../domain/job-params';
 import type { CrawlReport } from '../../store/models/job';
 import type { ManifestPage } from '../../store/models/manifest';
 import type { CommitFiles } from '../pipeline/commit-files';

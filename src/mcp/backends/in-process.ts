@@ -8,7 +8,7 @@ import type { Services } from '../../services';
 import type { Principal } from '../../auth/principal';
 import type { AppError } from '../../errors';
 import { countedContext } from '../../retrieval/counted-context';
-import { searchLibraries } from '../../retrieval/search';
+import { searchLibraries } from '../../catalog/find';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../error-funnel';
 import type { DocsBackend } from '../backend';

@@ -1,9 +1,9 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
 export type JobState = 'queued' | 'cloning' | 'parsing' | 'indexing' | 'finalized' | 'failed' | 'cancelled';
-import type { JobKind, JobSpec } from '../../indexing/jobs/params';
+import type { JobKind, JobSpec } from '../../domain/job-params';
 
-export type { JobKind } from '../../indexing/jobs/params';
+export type { JobKind } from '../../domain/job-params';
 /** Why a job ran (shown with the job). */
 export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];

@@ -1,7 +1,7 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { VersionRule } from '../../libraries/version-rule';
+import type { VersionRule } from '../../domain/version-rule';
 import type { CrawlReport } from './job';
-import type { ArchiveJobParams, LlmsTxtJobParams, WebsiteJobParams } from '../../indexing/jobs/params';
+import type { ArchiveJobParams, LlmsTxtJobParams, WebsiteJobParams } from '../../domain/job-params';
 
 export type LibrarySource = 'github' | 'gitlab' | 'bitbucket' | 'git' | 'openapi' | 'website' | 'llmstxt' | 'archive';
 
@@ -43,7 +43,7 @@ export interface LibrarySchedule {
   everyHours: number;
 }
 
-/** What the scheduler knows of a library's checks (libraries/scheduler.ts). */
+/** What the scheduler knows of a library's checks (catalog/scheduler.ts). */
 export interface LibraryCheckState {
   lastCheckedAt: Date | null;
   /** When the next scheduled check is due; null when the library is never checked. */
@@ -89,7 +89,7 @@ export interface LibraryRecord {
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
-  /** Which tags are indexed as versions (libraries/version-rule.ts); null/missing: none by rule. */
+  /** Which tags are indexed as versions (domain/version-rule.ts); null/missing: none by rule. */
   versionRule?: VersionRule | null;
   /** A push webhook: its secret encrypted with the server secret (shown once, at creation). */
   webhook?: { encryptedSecret: string | null; createdAt: Date | null };

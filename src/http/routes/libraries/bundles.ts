@@ -9,13 +9,13 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { LibraryNotFoundError, PayloadTooLargeError, ValidationError } from '../../../errors';
-import { findLibraryFor } from '../../../libraries/access';
+import { findLibraryFor } from '../../../catalog/access';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
 import { resolveVersion } from '../../../store/libraries';
-import { exportBundleStream } from '../../../libraries/bundles/export';
-import { importBundle } from '../../../libraries/bundles/import';
+import { exportBundleStream } from '../../../catalog/bundles/export';
+import { importBundle } from '../../../catalog/bundles/import';
 
 export function bundleRoutes(services: Services): Router {
   const router = new Router();

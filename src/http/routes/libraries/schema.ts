@@ -1,17 +1,17 @@
 /**
  * The contract of adding, refreshing and managing libraries and their jobs (see
  * http/validate.ts). The add and refresh bodies are the use cases' own schemas
- * (libraries/add-repo.ts), so the corpus loader and HTTP accept the same input.
+ * (catalog/add-repo.ts), so the corpus loader and HTTP accept the same input.
  */
 import { z } from 'zod';
-import { addRepoBody, refreshBody } from '../../../libraries/add-repo';
-import type { GitHost } from '../../../libraries/ids';
-import { scheduleInput } from '../../../libraries/schedule';
-import { versionRuleInput } from '../../../libraries/version-rule';
+import { addRepoBody, refreshBody } from '../../../catalog/add-repo';
+import type { GitHost } from '../../../domain/library-ids';
+import { scheduleInput } from '../../../catalog/schedule';
+import { versionRuleInput } from '../../../domain/version-rule';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
 
-/** libraries/ids.ts's GIT_HOSTS as a tuple zod can enumerate (checked against GitHost). */
+/** domain/library-ids.ts's GIT_HOSTS as a tuple zod can enumerate (checked against GitHost). */
 const GIT_HOSTS = ['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[];
 const hostParams = z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ message: `must be one of: ${GIT_HOSTS.join(', ')}` }) }) });
 const jobParams = z.object({ id: z.string().min(1).max(200) });

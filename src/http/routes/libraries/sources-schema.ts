@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import type { RouteSchema } from '../../validate';
-import { addLlmsTxtBody, addWebsiteBody } from '../../../libraries/add-web';
-import { MAX_ARCHIVE_BYTES } from '../../../libraries/add-archive';
+import { addLlmsTxtBody, addWebsiteBody } from '../../../catalog/add-web';
+import { MAX_ARCHIVE_BYTES } from '../../../catalog/add-archive';
 import type { MultipartOptions } from '../../middlewares/multipart';
 
 const tag = 'Add Library';

@@ -12,8 +12,8 @@ import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
 import { validate } from '../../validate';
 import { ValidationError } from '../../../errors';
-import { addLlmsTxt, addWebsite } from '../../../libraries/add-web';
-import { addArchive, type ArchiveUploadInput } from '../../../libraries/add-archive';
+import { addLlmsTxt, addWebsite } from '../../../catalog/add-web';
+import { addArchive, type ArchiveUploadInput } from '../../../catalog/add-archive';
 import { ARCHIVE_UPLOAD_FORM, sourceSchemas as s } from './sources-schema';
 
 export function sourceRoutes(services: Services): Router {

@@ -5,7 +5,7 @@
  */
 import type { Context } from 'koa';
 import { ValidationError } from '../../../errors';
-import { MAX_OPENAPI_BYTES, type UploadInput } from '../../../libraries/upload-openapi';
+import { MAX_OPENAPI_BYTES, type UploadInput } from '../../../catalog/upload-openapi';
 import type { MultipartOptions } from '../../middlewares/multipart';
 
 export const OPENAPI_UPLOAD_FORM: MultipartOptions = {

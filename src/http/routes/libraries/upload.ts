@@ -8,7 +8,7 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
-import { uploadOpenApi } from '../../../libraries/upload-openapi';
+import { uploadOpenApi } from '../../../catalog/upload-openapi';
 import { OPENAPI_UPLOAD_FORM, readUploadForm } from './upload-form';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';

@@ -5,8 +5,8 @@
  */
 import Router from '@koa/router';
 import type { Services } from '../../../services';
-import { parseLibraryId } from '../../../libraries/ids';
-import { usageKeyFor } from '../../../libraries/access';
+import { parseLibraryId } from '../../../domain/library-ids';
+import { usageKeyFor } from '../../../catalog/access';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';

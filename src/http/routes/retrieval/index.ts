@@ -9,7 +9,7 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { countedContext } from '../../../retrieval/counted-context';
-import { searchLibraries } from '../../../retrieval/search';
+import { searchLibraries } from '../../../catalog/find';
 import { formatContextJson } from '../../../search/format/json';
 import { formatContextText } from '../../../search/format/txt';
 import { presentLibrary } from '../../../search/format/libraries';

@@ -13,7 +13,7 @@ import { selectDocFiles } from '../../discover/select';
 import { decodeUtf8, looksBinary } from '../../discover/binary';
 import type { CommitFiles } from '../../pipeline/commit-files';
 import type { IndexingDeps } from '../../pipeline/deps';
-import type { ArchiveJobParams } from '../../jobs/params';
+import type { ArchiveJobParams } from '../../../domain/job-params';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from '../source';
 import { clientLibraryId } from '../../../store/libraries';
 import { sha256 } from '../../../util/hash';

@@ -4,7 +4,7 @@
  * record and shown to nobody raw: secrets (git tokens, website headers) travel encrypted
  * in `JobRecord.encryptedToken` / `encryptedHeaders`, never in params.
  */
-import type { GitHost } from '../../libraries/ids';
+import type { GitHost } from './library-ids';
 
 /** A Git repository (GitHub, GitLab, Bitbucket or any git URL). */
 export interface GitJobParams {

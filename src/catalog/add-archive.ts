@@ -22,7 +22,7 @@ import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, readArchive, sniffArchive } from '../indexing/sources/archive/read';
 import { archivePath } from '../indexing/sources/archive/source';
-import type { ArchiveJobParams } from '../indexing/jobs/params';
+import type { ArchiveJobParams } from '../domain/job-params';
 import { sha256 } from '../util/hash';
 import { awaitJob, type AddResult } from './add-repo';
 import { releaseArchive } from './archive-files';

@@ -10,7 +10,7 @@
  * A check's outcome is recorded by a later tick from the job it enqueued: success sets
  * the next check one interval later; a failure backs off (schedule.ts `backoffMs`) and
  * keeps its reason in `check.lastError` for the dashboard. The tick's leader also removes
- * old scheduler locks and webhook delivery locks (libraries/webhooks.ts).
+ * old scheduler locks and webhook delivery locks (catalog/webhooks.ts).
  */
 import type { Services } from '../services';
 import type { LibraryRecord } from '../store/models/library';

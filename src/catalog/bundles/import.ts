@@ -22,7 +22,7 @@ import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
 import { EMBEDDING_DIMS, SNIPPET_FIELDS, toIndexedSnippet } from '../../search/mappings';
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
 import { BuildBusyError } from '../../store/jobs';
-import { parseLibraryId } from '../ids';
+import { parseLibraryId } from '../../domain/library-ids';
 import { BundleError, describeIssues, filesLineSchema, parseHeader, snippetLineSchema, trailerSchema, type BundleHeader, type BundleVersion } from './format';
 import { BundleTooLargeError, readBundleLines } from './read-lines';
 

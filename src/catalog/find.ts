@@ -7,7 +7,7 @@
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { usableLibraries } from '../libraries/access';
+import { usableLibraries } from './access';
 import { NoLibrariesFoundError, ValidationError } from '../errors';
 import type { LibraryRecord } from '../store/models/library';
 import { clientLibraryId, versionNames } from '../store/libraries';

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { locateRepo, parseLibraryId, fileUrl, nameKey, isAddressableVersion, normaliseVersionTag } from './ids';
+import { locateRepo, parseLibraryId, fileUrl, nameKey, isAddressableVersion, normaliseVersionTag } from './library-ids';
 import { InvalidLibraryIdError, ValidationError } from '../errors';
 
 const bases = { github: 'https://github.com', gitlab: 'https://gitlab.com', bitbucket: 'https://bitbucket.org' };

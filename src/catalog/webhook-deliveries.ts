@@ -14,7 +14,7 @@
  */
 import crypto from 'node:crypto';
 import { safeEqual } from '../auth/crypto';
-import type { GitHost } from './ids';
+import type { GitHost } from '../domain/library-ids';
 
 type Headers = Record<string, string | string[] | undefined>;
 

@@ -9,7 +9,7 @@
  */
 import semver from 'semver';
 import { z } from 'zod';
-import { isAddressableVersion } from './ids';
+import { isAddressableVersion } from './library-ids';
 
 export type VersionRule = { kind: 'minors'; count: number } | { kind: 'range'; range: string } | { kind: 'pattern'; pattern: string };
 

@@ -23,7 +23,7 @@ import { encryptSecret } from '../auth/crypto';
 import { ValidationError } from '../errors';
 import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
-import type { LlmsTxtJobParams, WebsiteJobParams } from '../indexing/jobs/params';
+import type { LlmsTxtJobParams, WebsiteJobParams } from '../domain/job-params';
 import { awaitJob, type AddResult } from './add-repo';
 
 export const MAX_CRAWL_PAGES = 5000;

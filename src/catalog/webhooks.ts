@@ -16,8 +16,8 @@ import { InvalidSignatureError, LibraryNotFoundError, ValidationError } from '..
 import { clientLibraryId } from '../store/libraries';
 import { enqueueRefresh } from './add-repo';
 import { deliveryId, pushedRefs, verifyDelivery } from './webhook-deliveries';
-import { tagMatches } from './version-rule';
-import { GIT_HOSTS, isGitHost, type GitHost } from './ids';
+import { tagMatches } from '../domain/version-rule';
+import { GIT_HOSTS, isGitHost, type GitHost } from '../domain/library-ids';
 
 /** Delivery locks older than this are removed (hosts redeliver within days). */
 export const DELIVERY_RETENTION_MS = 14 * 24 * 3_600_000;
