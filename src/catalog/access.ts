@@ -11,7 +11,7 @@ import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
 import type { LibraryRecord } from '../store/models/library';
-import { clientLibraryId, preferredCopies } from '../store/libraries';
+import { clientLibraryId, preferredCopies } from '../domain/library-keys';
 import type { PolicyLibrary } from '../auth/policy';
 import { AccessDeniedError, LibraryNotFoundError } from '../errors';
 

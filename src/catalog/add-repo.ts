@@ -12,7 +12,7 @@ import { encryptSecret } from '../auth/crypto';
 import { ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
 import { isAddressableVersion, isGitHost, locateRepo, parseLibraryId, type GitHost } from '../domain/library-ids';
 import { requirePolicyAllows, usableLibrary } from './access';
-import { clientLibraryId } from '../store/libraries';
+import { clientLibraryId } from '../domain/library-keys';
 import { hideServerPaths } from '../util/source-url';
 import type { BuildParams, GitJobParams } from '../domain/job-params';
 import type { JobRecord, JobTrigger } from '../store/models/job';

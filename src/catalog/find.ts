@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
 import { usableLibraries } from './access';
 import { NoLibrariesFoundError, ValidationError } from '../errors';
 import type { LibraryRecord } from '../store/models/library';
-import { clientLibraryId, versionNames } from '../store/libraries';
+import { clientLibraryId, versionNames } from '../domain/library-keys';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 import type { LibrarySummary } from '../search/types';

@@ -13,7 +13,7 @@ import type { Services } from '../services';
 import type { LibraryRecord } from '../store/models/library';
 import { decryptSecret, encryptSecret } from '../auth/crypto';
 import { InvalidSignatureError, LibraryNotFoundError, ValidationError } from '../errors';
-import { clientLibraryId } from '../store/libraries';
+import { clientLibraryId } from '../domain/library-keys';
 import { enqueueRefresh } from './add-repo';
 import { deliveryId, pushedRefs, verifyDelivery } from './webhook-deliveries';
 import { tagMatches } from '../domain/version-rule';

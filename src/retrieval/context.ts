@@ -10,7 +10,7 @@ import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
 import { usableLibrary } from '../catalog/access';
-import { resolveVersion } from '../store/libraries';
+import { resolveVersion } from '../domain/library-keys';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';

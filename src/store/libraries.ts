@@ -4,83 +4,22 @@
  * and no isolated conditional updates, so the writer of each revision is decided by a lock
  * (store/locks.ts `writeRevision`).
  *
- * Copies and scopes. A client id (`/acme/internal`) can name several copies: one public copy
- * and one private copy per team, each its own record under its own stored key: the public copy
- * at the client id itself, a team's private copy at `<client id>~<teamId>` (`~` cannot occur in
- * a client id, so a caller can never name a key). Private libraries made before scoping keep
- * the client id as their key and count as their team's copy; a public copy made while such a
- * record holds the client id goes to `<client id>~public`. Everything keyed by library (snippets
- * in Elasticsearch, manifests, jobs, usage) uses the stored key, so copies never mix.
+ * Copies and scopes (domain/library-keys.ts): a public copy at the client id, a team's private
+ * copy at `<client id>~<teamId>`. Everything keyed by library (snippets in Elasticsearch,
+ * manifests, jobs, usage) uses the stored key, so copies never mix.
  * `resolve` is the one place a client id becomes a copy: the caller's teams' private copies
  * first (default team first), else the public copy; another team's copy is never returned,
  * so its existence is not revealed.
  */
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
-import { TagNotFoundError } from '../errors';
 import { writeRevision, type LockStore } from './locks';
-import { nearestVersion } from '../domain/version-rule';
+import { inScope, keysInScope, privateLibraryKey, SCOPE_SEPARATOR, type LibraryScope } from '../domain/library-keys';
+
+// The key rules moved to the domain layer (domain/library-keys.ts); re-exported for code that still imports them here.
+export { clientLibraryId, teamOfLibraryKey, privateLibraryKey, scopeRank, preferredCopies, versionNames, resolveVersion, type LibraryScope } from '../domain/library-keys';
 
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys' | 'sourceParams'>>;
-
-/** Separates a client id from the scope of a copy in stored keys; client ids cannot contain it. */
-const SCOPE_SEPARATOR = '~';
-
-/** The stored key of a team's private copy of `clientId`. */
-export function privateLibraryKey(clientId: string, teamId: string): string {
-  return `${clientId}${SCOPE_SEPARATOR}${teamId}`;
-}
-
-/** The client-facing id of a stored key: `/acme/internal~team_1` → `/acme/internal`. */
-export function clientLibraryId(key: string): string {
-  const at = key.indexOf(SCOPE_SEPARATOR);
-  return at === -1 ? key : key.slice(0, at);
-}
-
-/** The team of a stored key's private copy (null for a public copy). */
-export function teamOfLibraryKey(key: string): string | null {
-  const at = key.indexOf(SCOPE_SEPARATOR);
-  const team = at === -1 ? null : key.slice(at + 1);
-  return team === 'public' ? null : team;
-}
-
-/** A scope: a team's id (its private copies), or null (the public copies). */
-export type LibraryScope = string | null;
-
-/** The keys the copy of `clientId` in `scope` may be stored under, in the order they are tried. */
-function keysInScope(clientId: string, scope: LibraryScope): string[] {
-  return scope === null ? [clientId, `${clientId}${SCOPE_SEPARATOR}public`] : [privateLibraryKey(clientId, scope), clientId];
-}
-
-function inScope(record: Pick<LibraryRecord, 'private' | 'teamId'>, scope: LibraryScope): boolean {
-  return scope === null ? !record.private : record.private && record.teamId === scope;
-}
-
-/**
- * Where a copy ranks for a caller in `teamIds` (preferred first): its team's position, the
- * public copy after every team's; -1 for another team's copy (never addressed by client id).
- */
-export function scopeRank(record: Pick<LibraryRecord, 'private' | 'teamId'>, teamIds: readonly string[]): number {
-  if (!record.private) return teamIds.length;
-  return record.teamId === null ? -1 : teamIds.indexOf(record.teamId);
-}
-
-/**
- * Of a list of records, the copy each client id resolves to for a caller in `teamIds` (the
- * same choice as `LibraryRepository.resolve`), in the list's order.
- */
-export function preferredCopies<T extends Pick<LibraryRecord, '_id' | 'private' | 'teamId'>>(records: readonly T[], teamIds: readonly string[]): T[] {
-  const best = new Map<string, { record: T; rank: number }>();
-  for (const record of records) {
-    const rank = scopeRank(record, teamIds);
-    if (rank < 0) continue;
-    const id = clientLibraryId(record._id);
-    const seen = best.get(id);
-    if (!seen || rank < seen.rank) best.set(id, { record, rank });
-  }
-  const chosen = new Set([...best.values()].map((b) => b.record));
-  return records.filter((r) => chosen.has(r));
-}
 
 /** A cached read older than `cacheMs` but younger than this many times it is served while a refresh runs. */
 const STALE_FACTOR = 5;
@@ -286,33 +225,3 @@ export class LibraryRepository {
   }
 }
 
-/** Every name a version can be addressed by. */
-export function versionNames(lib: Pick<LibraryRecord, 'versions'>): string[] {
-  const names = new Set<string>();
-  for (const v of lib.versions) {
-    if (v.version !== 'latest') names.add(v.version);
-    for (const t of v.tags ?? []) names.add(t);
-  }
-  return [...names].sort((a, b) => b.localeCompare(a, undefined, { numeric: true }));
-}
-
-/**
- * The version record a request addresses: latest when none is named; a tag matches its
- * own version or a version whose commit it points at (a leading "v" is optional). Never
- * substitutes another version: an unknown tag is a 404 listing the available ones.
- */
-export function resolveVersion(lib: Pick<LibraryRecord, '_id' | 'versions'>, requested: string | undefined): LibraryVersionRecord | undefined {
-  const ready = lib.versions.filter((v) => v.generation > 0);
-  if (requested === undefined) return ready.find((v) => v.version === 'latest') ?? undefined;
-  const norm = (s: string) => s.replace(/^v(?=\d)/, '');
-  const want = norm(requested);
-  const match =
-    ready.find((v) => v.version === requested) ??
-    ready.find((v) => (v.tags ?? []).includes(requested)) ??
-    ready.find((v) => norm(v.version) === want || (v.tags ?? []).some((t) => norm(t) === want));
-  if (!match) {
-    const available = versionNames({ versions: ready });
-    throw new TagNotFoundError(clientLibraryId(lib._id), requested, available, nearestVersion(requested, available));
-  }
-  return match;
-}

@@ -62,3 +62,11 @@ test('errors and their funnel do not depend on HTTP', (t) => {
   t.false(all.get('errors.ts')?.some((x) => x.startsWith('http/')));
   t.false(all.get('error-funnel.ts')?.some((x) => x.startsWith('http/')));
 });
+
+test('the domain layer imports nothing above it; store/ imports neither the catalogue nor indexing', (t) => {
+  const domain = offenders((file, target) => file.startsWith('domain/') && /^(store|indexing|catalog|search|retrieval|http|mcp|auth|embedding)\//.test(target));
+  t.deepEqual(domain, []);
+  // Known, to move with the manifest's figures: the manifest model's types of a build's figures and page checks.
+  const store = offenders((file, target) => file.startsWith('store/') && /^(catalog|indexing)\//.test(target));
+  t.deepEqual(store, ['store/models/manifest.ts']);
+});

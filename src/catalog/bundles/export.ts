@@ -13,7 +13,7 @@ import type { Embeddings } from '../../embedding/service';
 import type { SnippetDocument } from '../../search/types';
 import type { ManifestStore } from '../../store/manifests';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
-import { clientLibraryId } from '../../store/libraries';
+import { clientLibraryId } from '../../domain/library-keys';
 import { isServerPathUrl } from '../../util/source-url';
 import { BUNDLE_FORMAT, BUNDLE_FORMAT_VERSION, encodeLine, type BundleHeader } from './format';
 

@@ -5,7 +5,7 @@
  */
 import type { LibraryRecord } from '../../store/models/library';
 import type { CrawlReport, JobRecord } from '../../store/models/job';
-import { clientLibraryId, versionNames } from '../../store/libraries';
+import { clientLibraryId, versionNames } from '../../domain/library-keys';
 import { hideServerPaths, presentedRepoUrl } from '../../util/source-url';
 import type { AddRequestEcho } from '../../domain/job-params';
 import { publicJobError } from '../../catalog/job-error';

@@ -18,7 +18,7 @@ import { decodeUtf8, looksBinary } from '../discover/binary';
 import { commitFiles } from '../pipeline/commit-files';
 import { generateDocsSnippets, selectSourceFiles } from '../codedocs';
 import { fileUrl, isAddressableVersion } from '../../domain/library-ids';
-import { clientLibraryId } from '../../store/libraries';
+import { clientLibraryId } from '../../domain/library-keys';
 import { gitTransport } from '../pipeline/git-transport';
 import type { IndexingDeps } from '../pipeline/deps';
 import { applyVersionRule } from '../pipeline/version-discovery';

@@ -15,7 +15,7 @@ import type { CommitFiles } from '../pipeline/commit-files';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from './source';
 import { OpenApiError, openApiToSnippets, parseOpenApiDocument, type OpenApiParseResult } from '../openapi';
 import { normaliseVersionTag } from '../../domain/library-ids';
-import { clientLibraryId } from '../../store/libraries';
+import { clientLibraryId } from '../../domain/library-keys';
 import { sha256 } from '../../util/hash';
 
 /** The largest specification read (the upload's multipart limit is the same). */

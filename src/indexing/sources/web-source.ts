@@ -19,7 +19,7 @@ import type { ManifestPage } from '../../store/models/manifest';
 import type { CommitFiles } from '../pipeline/commit-files';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from './source';
 import { crawl, createSiteFetcher, politeness, readLlmsTxt, type CrawlDeps, type CrawlResult, type PreviousPage } from './website';
-import { clientLibraryId } from '../../store/libraries';
+import { clientLibraryId } from '../../domain/library-keys';
 import { sha256 } from '../../util/hash';
 import { AppError } from '../../errors';
 

@@ -6,7 +6,7 @@ import { adminSchemas as s } from './schema';
 import type { Services } from '../../../services';
 import { PLANS } from '../../../auth/plans';
 import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
-import { clientLibraryId, teamOfLibraryKey } from '../../../store/libraries';
+import { clientLibraryId, teamOfLibraryKey } from '../../../domain/library-keys';
 
 const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
   add: 'Add libraries (POST /v2/add/repo/*)',

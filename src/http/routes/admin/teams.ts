@@ -14,7 +14,7 @@ import { authorize } from '../../../auth/permissions';
 import { ConflictError, TeamNotFoundError, UserNotFoundError } from '../../../errors';
 import type { TeamRecord } from '../../../store/models/team';
 import { presentTeam } from './presenters';
-import { clientLibraryId } from '../../../store/libraries';
+import { clientLibraryId } from '../../../domain/library-keys';
 
 export function mountTeamRoutes(router: Router, services: Services, chain: Middleware[]): void {
   /** The team, if the caller may see it; else 404 team_not_found (existence is not revealed). */

@@ -13,7 +13,7 @@ import { findLibraryFor } from '../../../catalog/access';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
-import { resolveVersion } from '../../../store/libraries';
+import { resolveVersion } from '../../../domain/library-keys';
 import { exportBundleStream } from '../../../catalog/bundles/export';
 import { importBundle } from '../../../catalog/bundles/import';
 

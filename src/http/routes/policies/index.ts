@@ -11,7 +11,7 @@ import { policySchemas as s } from './schema';
 import { canSeeTeam } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
 import { applyPolicyPatch, isDefaultPolicy, libraryAllowedByPolicy, type LibraryPolicy } from '../../../auth/policy';
-import { clientLibraryId } from '../../../store/libraries';
+import { clientLibraryId } from '../../../domain/library-keys';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';

@@ -15,7 +15,7 @@ import type { CommitFiles } from '../../pipeline/commit-files';
 import type { IndexingDeps } from '../../pipeline/deps';
 import type { ArchiveJobParams } from '../../../domain/job-params';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from '../source';
-import { clientLibraryId } from '../../../store/libraries';
+import { clientLibraryId } from '../../../domain/library-keys';
 import { sha256 } from '../../../util/hash';
 import { ArchiveError, DEFAULT_ARCHIVE_LIMITS, readArchive, type ArchiveFile } from './read';
 

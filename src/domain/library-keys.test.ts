@@ -1,7 +1,7 @@
 import test from 'ava';
-import { clientLibraryId, preferredCopies, privateLibraryKey, resolveVersion, scopeRank, versionNames } from './libraries';
+import { clientLibraryId, preferredCopies, privateLibraryKey, resolveVersion, scopeRank, versionNames } from './library-keys';
 import { TagNotFoundError } from '../errors';
-import type { LibraryVersionRecord } from './models/library';
+import type { LibraryVersionRecord } from '../store/models/library';
 
 const v = (version: string, tags: string[] = [], generation = 1): LibraryVersionRecord => ({
   version, ref: version, tags, commit: 'c', generation, state: 'finalized', totalSnippets: 1, totalTokens: 1, benchmarkScore: 1, lastUpdateDate: new Date(0),
