@@ -43,6 +43,8 @@ const schema = z.object({
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1-60 letters, digits, _ or -').default('shelfmark'),
   SHELFMARK_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'must be lowercase letters, digits, _ or - (max 41)').default('shelfmark'),
+  SHELFMARK_INDEX_SHARDS: int(1, 64).default('1'),
+  SHELFMARK_INDEX_REPLICAS: int(0, 5).default('0'),
   SHELFMARK_DATA_DIR: z.string().optional(),
   SHELFMARK_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   API_KEY: z.string().min(1).optional(),
@@ -119,6 +121,8 @@ export interface Config {
   mongodbUri: string;
   mongodbDb: string;
   indexPrefix: string;
+  /** Shards and replicas of the indices Shelfmark creates (replicas are also applied to existing ones at start). */
+  indexLayout: { shards: number; replicas: number };
   dataDir: string;
   secret: string;
   apiKey?: string;
@@ -186,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     mongodbUri,
     mongodbDb: e.MONGODB_DB,
     indexPrefix: e.SHELFMARK_INDEX_PREFIX,
+    indexLayout: { shards: e.SHELFMARK_INDEX_SHARDS, replicas: e.SHELFMARK_INDEX_REPLICAS },
     dataDir,
     secret: e.SHELFMARK_SECRET ?? loadOrCreateSecret(dataDir),
     apiKey: e.API_KEY,

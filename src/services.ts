@@ -15,6 +15,9 @@ import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
 import { ManifestStore } from './store/manifests';
 import { LibraryRepository } from './store/libraries';
+import { CatalogGeneration } from './store/library-cache';
+import { CatalogIndex } from './search/catalog-index';
+import { CatalogSync } from './catalog/catalog-sync';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
 import type { SnippetDocument } from './search/types';
@@ -44,6 +47,9 @@ export interface Services extends AuthServices {
   esInfo: NodeInfo;
   models: Models;
   libraries: LibraryRepository;
+  /** The catalogue index library search reads (search/catalog-index.ts), and what keeps it in step with the records. */
+  catalogIndex: CatalogIndex;
+  catalogSync: CatalogSync;
   /** What each built version was made of (bundle export, library deletion). */
   manifests: ManifestStore;
   /** Locks under a unique id: what must happen once (store/locks.ts). */
@@ -82,9 +88,13 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const locks = new LockStore(models.Lock);
-  const libraries = new LibraryRepository(models.Library, locks);
   const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
   const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
+  const catalogIndex = new CatalogIndex(indexingEs, hotSearch, config.indexPrefix, config.indexLayout);
+  await catalogIndex.ensureIndex();
+  const catalogSync = new CatalogSync(catalogIndex, log);
+  const libraries = new LibraryRepository(models.Library, locks, new CatalogGeneration(mongo), { observer: catalogSync });
+  catalogSync.attach(libraries);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
     hot: hotSearch,
     indexing: indexingEs,
@@ -122,6 +132,8 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     esInfo,
     models,
     libraries,
+    catalogIndex,
+    catalogSync,
     manifests: new ManifestStore(models.Manifest),
     locks,
     snippets,
@@ -160,6 +172,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     health: () => monitor.check(),
     async close() {
       monitor.stop();
+      catalogSync.stop();
       await services.scheduler.stop();
       await services.worker?.stop();
       await services.authHousekeeping.stop();

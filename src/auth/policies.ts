@@ -4,13 +4,15 @@
  * a second per instance (searches are hot); a change is seen by this instance at once.
  */
 import type { PolicyModel, PolicyRecord } from '../store/models/policy';
-import { applyPolicyPatch, defaultPolicy, isDefaultPolicy, libraryAllowedByPolicy, type LibraryPolicy, type PolicyLibrary, type PolicyPatch } from './policy';
+import { applyPolicyPatch, defaultPolicy, isDefaultPolicy, libraryAllowedByPolicy, type LibraryFilters, type LibraryPolicy, type PolicyLibrary, type PolicyPatch } from './policy';
 import type { Principal } from './principal';
 
 export interface AppliedPolicy {
   /** True when the caller's team has a policy that differs from the default. */
   applied: boolean;
   allows(library: PolicyLibrary): boolean;
+  /** The filters behind `allows` when a policy applies (library search turns them into index filters). */
+  filters?: LibraryFilters;
 }
 
 const NO_POLICY: AppliedPolicy = { applied: false, allows: () => true };
@@ -50,6 +52,6 @@ export class PolicyService {
     if (principal.kind !== 'user' || !principal.defaultTeamId) return NO_POLICY;
     const policy = await this.get(principal.defaultTeamId);
     if (isDefaultPolicy(policy)) return NO_POLICY;
-    return { applied: true, allows: (library) => libraryAllowedByPolicy(policy, library) };
+    return { applied: true, allows: (library) => libraryAllowedByPolicy(policy, library), filters: policy.libraryFilters };
   }
 }

@@ -3,15 +3,13 @@
  * caller's side of `LibraryRepository.resolve` (store/libraries.ts, "Copies and scopes").
  * HTTP routes, MCP, the retrieval and library use cases all come through here, so a client id
  * means the same copy everywhere. Here too the one check a use case makes before it uses a
- * library a caller names (`usableLibrary`: visibility, then the team's policy) or lists them
- * (`usableLibraries`), and before it adds one (`requirePolicyAllows`): HTTP and MCP refuse
+ * library a caller names (`usableLibrary`: visibility, then the team's policy), and before it adds one (`requirePolicyAllows`): HTTP and MCP refuse
  * a hidden or denied library alike because neither checks it itself.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
 import type { LibraryRecord } from '../store/models/library';
-import { clientLibraryId, preferredCopies } from '../domain/library-keys';
 import type { PolicyLibrary } from '../auth/policy';
 import { AccessDeniedError, LibraryNotFoundError } from '../errors';
 
@@ -73,16 +71,6 @@ export async function usableLibrary(services: Pick<Services, 'libraries' | 'poli
   if (!lib) throw new LibraryNotFoundError(clientId);
   await requirePolicyAllows(services, principal, { id: clientId, source: lib.source, trustScore: lib.trustScore });
   return lib;
-}
-
-/**
- * Of `libraries`, per client id the copy the caller addresses, kept when it may see and use
- * it; `policyApplied` when the caller's team policy filtered them.
- */
-export async function usableLibraries(services: Pick<Services, 'policies'>, principal: Principal, libraries: readonly LibraryRecord[]): Promise<{ libraries: LibraryRecord[]; policyApplied: boolean }> {
-  const policy = await services.policies.forPrincipal(principal);
-  const visible = preferredCopies(libraries.filter((l) => canSeeLibrary(principal, l)), callerTeams(principal));
-  return { libraries: visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore })), policyApplied: policy.applied };
 }
 
 /** `access_denied` unless the caller's team policy admits the library (one being added, too). */

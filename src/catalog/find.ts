@@ -1,73 +1,104 @@
 /**
- * Use case "find a library": catalogue ranking by name (exact, alias, fuzzy), then by how
- * well each candidate's content answers the query, then quality; filtered by visibility
- * and the caller's policy. Only name matches are answers (else 404 with near names in the
- * message), and Elasticsearch is asked about content only when several names match, so
- * most calls touch no store but the cached catalogue.
+ * Use case "find a library" (`GET /v2/libs/search`, MCP `resolve-library-id`): catalogue
+ * ranking by name (exact, alias, fuzzy), then by how well each candidate's content answers
+ * the query, then quality; visibility and the caller's policy applied as filters.
+ *
+ * The catalogue index (search/catalog-index.ts) finds the candidates — the copies the caller
+ * may use whose names could match — so a lookup costs the same whatever the catalogue's size;
+ * the rules of search/catalog.ts then score those few exactly. Only name matches are answers
+ * (else 404 with near names, from a second index query, in the message), and the snippets are
+ * asked about content only when several names match and a question is given.
  */
-import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { usableLibraries } from './access';
-import { NoLibrariesFoundError, ValidationError } from '../errors';
-import type { LibraryRecord } from '../store/models/library';
-import { clientLibraryId, versionNames } from '../domain/library-keys';
-import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
-import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
+import type { AppliedPolicy } from '../auth/policies';
+import type { HotHit } from '../search/client';
+import type { CatalogDocument } from '../search/catalog-document';
 import type { LibrarySummary } from '../search/types';
+import type { SearchRequestBody } from '../search/queries/context';
+import { callerTeams } from './access';
+import { canSeeLibrary } from '../auth/authorize';
+import { NoLibrariesFoundError, ValidationError } from '../errors';
+import { preferredCopies } from '../domain/library-keys';
+import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
+import { summaryOf } from '../search/catalog-document';
+import { buildLibraryNameQuery, buildLibrarySuggestQuery, type CatalogScope } from '../search/queries/catalog';
+import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 
 export interface SearchResult {
   libraries: LibrarySummary[];
   searchFilterApplied: boolean;
 }
 
-/** How many libraries a search answers with at most. */
-const MAX_RESULTS = 10;
-
-export function toSummary(lib: LibraryRecord): LibrarySummary {
-  const latest = lib.versions.find((v) => v.version === 'latest');
-  return {
-    id: clientLibraryId(lib._id),
-    title: lib.title || clientLibraryId(lib._id),
-    description: lib.description,
-    branch: lib.branch,
-    lastUpdateDate: latest?.lastUpdateDate ?? lib.updatedAt,
-    state: lib.state,
-    totalTokens: latest?.totalTokens ?? 0,
-    totalSnippets: latest?.totalSnippets ?? 0,
-    stars: lib.stars,
-    trustScore: lib.trustScore,
-    benchmarkScore: latest?.benchmarkScore ?? 0,
-    versions: versionNames(lib),
-    aliases: lib.aliases,
-  };
+/** What library search uses: the catalogue index, the snippets (content scores) and policies. */
+export interface FindPorts {
+  catalogIndex: { search<T>(body: object): Promise<Array<HotHit<T>>> };
+  snippets: { searchHits<T>(body: SearchRequestBody): Promise<Array<HotHit<T>>> };
+  policies: { forPrincipal(principal: Principal): Promise<AppliedPolicy> };
 }
 
-export async function searchLibraries(services: Services, principal: Principal, input: { libraryName: string; query?: string }): Promise<SearchResult> {
+/** How many libraries a search answers with at most. */
+const MAX_RESULTS = 10;
+/** Candidates read from the catalogue index: far more than answers, so the exact ranking has room. */
+const CANDIDATES = 100;
+
+type CatalogHit = Pick<CatalogDocument, 'key' | 'private' | 'teamId' | 'source' | 'trustScore' | 'summary' | 'latest'>;
+
+interface Candidate {
+  _id: string;
+  private: boolean;
+  teamId: string | null;
+  source: string;
+  summary: LibrarySummary;
+  latest: CatalogHit['latest'];
+}
+
+export async function searchLibraries(ports: FindPorts, principal: Principal, input: { libraryName: string; query?: string }): Promise<SearchResult> {
   const libraryName = input.libraryName.trim();
   if (!libraryName) throw new ValidationError('libraryName is required.', 'libraryName');
   if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
-  // Per client id, the copy the caller addresses (its team's private copy, else the public one).
-  const built = (await services.libraries.listCached()).filter((l) => l.versions.some((v) => v.generation > 0));
-  const { libraries: allowed, policyApplied } = await usableLibraries(services, principal, built);
-  const summaries = allowed.map(toSummary);
+  const policy = await ports.policies.forPrincipal(principal);
+  const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
 
+  const candidates = await usable(ports, principal, policy, scope, buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...scope }));
+  const summaries = candidates.map((c) => c.summary);
   const matches = matchLibraryNames(libraryName, summaries);
-  if (matches.length === 0) throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, summaries));
+  if (matches.length === 0) {
+    const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }));
+    throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, near.map((c) => c.summary)));
+  }
 
   // The content score orders libraries whose names match alike; one match needs no search.
   let contentScores: Map<string, number> | undefined;
   const query = input.query?.trim();
   if (query && matches.length > 1) {
     const matchedIds = new Set(matches.map((m) => m.library.id));
-    const candidates = allowed.filter((l) => matchedIds.has(clientLibraryId(l._id)));
-    const generations = candidates.flatMap((l) => l.versions.filter((v) => v.version === 'latest').map((v) => ({ libraryId: l._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration })));
-    const body = buildLibraryContentQuery({ libraryIds: candidates.map((l) => l._id), query, generations });
+    const scored = candidates.filter((c) => matchedIds.has(c.summary.id) && c.latest !== null);
+    const generations = scored.map((c) => ({ libraryId: c._id, version: 'latest', generation: c.latest?.generation ?? 0, baseGeneration: c.latest?.baseGeneration }));
+    const body = buildLibraryContentQuery({ libraryIds: scored.map((c) => c._id), query, generations });
     if (body) {
       // Snippets carry the stored key; the ranking reads client ids (one copy each, above).
-      const byKey = readLibraryContentScores({ hits: { hits: await services.snippets.searchHits(body) } });
-      contentScores = new Map([...byKey].map(([key, score]) => [clientLibraryId(key), score]));
+      const byKey = readLibraryContentScores({ hits: { hits: await ports.snippets.searchHits<{ libraryId?: string }>(body) } });
+      const idOf = new Map(scored.map((c) => [c._id, c.summary.id]));
+      contentScores = new Map([...byKey].flatMap(([key, score]) => (idOf.has(key) ? [[idOf.get(key) as string, score] as const] : [])));
     }
   }
   const ranked = rankLibraries({ libraryName, query, libraries: matches.map((m) => m.library), contentScores });
-  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policyApplied };
+  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policy.applied };
+}
+
+/**
+ * The catalogue's answer to `body`, per client id the copy the caller addresses, kept when it
+ * may see and use it: the index filtered already; the same rules again in Node are cheap on a
+ * hundred hits and keep one definition authoritative (auth/policy.ts, domain/library-keys.ts).
+ */
+async function usable(ports: FindPorts, principal: Principal, policy: AppliedPolicy, scope: CatalogScope, body: object | undefined): Promise<Candidate[]> {
+  if (!body) return [];
+  const hits = await ports.catalogIndex.search<CatalogHit>(body);
+  const found = hits.flatMap((h) => {
+    const doc = h._source;
+    if (!doc?.summary) return [];
+    return [{ _id: doc.key, private: doc.private, teamId: doc.teamId ?? null, source: doc.source, summary: summaryOf(doc), latest: doc.latest ?? null }];
+  });
+  const visible = preferredCopies(found.filter((c) => canSeeLibrary(principal, c)), scope.teams);
+  return visible.filter((c) => policy.allows({ id: c.summary.id, source: c.source, trustScore: c.summary.trustScore ?? 0 }));
 }

@@ -58,7 +58,7 @@ export function editDistance(a: string, b: string): number {
  * extra letter ("flsk" → "flask"), since a changed letter there is usually another real
  * name ("nest" is not "next"); 1 up to 7 letters, 2 from 8.
  */
-function allowedTypos(a: string, b: string): number {
+export function allowedTypos(a: string, b: string): number {
   const length = Math.min(a.length, b.length);
   if (length < 4) return 0;
   if (length === 4) return a.length === b.length ? 0 : 1;
@@ -66,19 +66,20 @@ function allowedTypos(a: string, b: string): number {
 }
 
 /** `https://github.com/Owner/Repo`, `owner/repo`, `/owner/repo/v1` → `/owner/repo` (lowercase); undefined for a plain name. */
-function asLibraryId(name: string): string | undefined {
+export function asLibraryId(name: string): string | undefined {
   const path = name.trim().replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\.git$/, '');
   const segments = path.split('/').filter((s) => s !== '');
   return segments.length >= 2 ? `/${segments[0]}/${segments[1].split('@')[0]}`.toLowerCase() : undefined;
 }
 
-interface NameForms {
+export interface NameForms {
   normal: string;
   core: string;
   words: string[];
 }
 
-function formsOf(name: string): NameForms {
+/** The forms a name is compared in: normalised, core (decorations off) and its words. */
+export function formsOf(name: string): NameForms {
   const words = name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
   return { normal: normalizeName(name), core: coreName(name), words };
 }
@@ -111,7 +112,8 @@ export function nameMatchScore(libraryName: string, library: LibrarySummary): nu
   return best;
 }
 
-function qualityScore(library: LibrarySummary, w: CatalogWeights): number {
+/** 0..1-ish: the quality signals that order libraries whose names and content match alike. */
+export function qualityScore(library: LibrarySummary, w: CatalogWeights = SEARCH_WEIGHTS.catalog): number {
   const trust = Math.max(0, Math.min(10, library.trustScore ?? 0)) / 10;
   const benchmark = Math.max(0, Math.min(100, library.benchmarkScore)) / 100;
   const snippets = Math.min(1, Math.log10(1 + Math.max(0, library.totalSnippets)) / 5);

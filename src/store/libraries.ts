@@ -13,6 +13,7 @@
  */
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { writeRevision, type LockStore } from './locks';
+import { LibraryCache, type GenerationSource, type LibraryCacheOptions } from './library-cache';
 import { inScope, keysInScope, privateLibraryKey, SCOPE_SEPARATOR, type LibraryScope } from '../domain/library-keys';
 
 // The key rules moved to the domain layer (domain/library-keys.ts); re-exported for code that still imports them here.
@@ -21,41 +22,33 @@ export { clientLibraryId, teamOfLibraryKey, privateLibraryKey, scopeRank, prefer
 export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys' | 'sourceParams'>>;
 
-/** A cached read older than `cacheMs` but younger than this many times it is served while a refresh runs. */
-const STALE_FACTOR = 5;
+/** Told after every write of a library record (the catalogue index follows them: catalog/catalog-sync.ts). */
+export interface LibraryObserver {
+  changed(records: readonly LibraryRecord[]): Promise<void>;
+  removed(keys: readonly string[]): Promise<void>;
+}
+
+export interface LibraryRepositoryOptions extends LibraryCacheOptions {
+  observer?: LibraryObserver;
+}
 
 export class LibraryRepository {
-  private readonly cache = new Map<string, { at: number; record: LibraryRecord | null }>();
-  private all: { at: number; records: LibraryRecord[] } | undefined;
-  /** Reads in flight per id (one at a time) and the catalogue's. */
-  private readonly loading = new Map<string, Promise<LibraryRecord | null>>();
-  private loadingAll: Promise<LibraryRecord[]> | undefined;
-  /** Bumped by every local write, so a read that started before it does not refill the cache. */
-  private epoch = 0;
+  private readonly cache: LibraryCache;
+  private readonly observer: LibraryObserver | undefined;
 
   constructor(
     private readonly Library: LibraryModel,
     private readonly locks: LockStore,
-    /**
-     * How long a read is served from memory (hot path of context requests). Up to
-     * STALE_FACTOR times that, the cached record is still served while one background read
-     * refreshes it, so busy libraries never wait for MongoDB and a burst makes one read.
-     */
-    private readonly cacheMs = 1000,
-  ) {}
+    generation: GenerationSource,
+    options: LibraryRepositoryOptions = {},
+  ) {
+    this.cache = new LibraryCache((id) => this.Library.findById(id).lean<LibraryRecord>().exec(), generation, options);
+    this.observer = options.observer;
+  }
 
-  async get(id: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
-    if (options.fresh) return this.load(id, true);
-    const hit = this.cache.get(id);
-    if (hit) {
-      const age = Date.now() - hit.at;
-      if (age < this.cacheMs) return hit.record;
-      if (age < this.cacheMs * STALE_FACTOR) {
-        this.load(id).catch(() => undefined); // served stale meanwhile; the next caller gets the fresh one
-        return hit.record;
-      }
-    }
-    return this.load(id);
+  /** A record from the per-id cache (store/library-cache.ts), or read now with `fresh`. */
+  get(id: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
+    return this.cache.get(id, options);
   }
 
   /**
@@ -94,60 +87,11 @@ export class LibraryRepository {
     return holder && holder.private ? `${clientId}${SCOPE_SEPARATOR}public` : clientId;
   }
 
-  private load(id: string, fresh = false): Promise<LibraryRecord | null> {
-    const pending = fresh ? undefined : this.loading.get(id);
-    if (pending) return pending;
-    const epoch = this.epoch;
-    const read = this.Library.findById(id)
-      .lean<LibraryRecord>()
-      .then((record) => {
-        if (this.epoch === epoch) {
-          if (this.cache.size >= 5000) this.cache.clear();
-          this.cache.set(id, { at: Date.now(), record });
-        }
-        return record;
-      })
-      .finally(() => {
-        if (this.loading.get(id) === read) this.loading.delete(id);
-      });
-    if (!fresh) this.loading.set(id, read);
-    return read;
-  }
-
-  /** The whole catalogue, from memory like `get` (catalogue searches are hot). */
-  async listCached(): Promise<LibraryRecord[]> {
-    const all = this.all;
-    if (all) {
-      const age = Date.now() - all.at;
-      if (age < this.cacheMs) return all.records;
-      if (age < this.cacheMs * STALE_FACTOR) {
-        this.loadAll().catch(() => undefined);
-        return all.records;
-      }
-    }
-    return this.loadAll();
-  }
-
-  private loadAll(): Promise<LibraryRecord[]> {
-    if (this.loadingAll) return this.loadingAll;
-    const epoch = this.epoch;
-    const read = this.list()
-      .then((records) => {
-        if (this.epoch === epoch) this.all = { at: Date.now(), records };
-        return records;
-      })
-      .finally(() => {
-        if (this.loadingAll === read) this.loadingAll = undefined;
-      });
-    this.loadingAll = read;
-    return read;
-  }
-
-  /** Drops what this instance remembers of `id` after a local write. */
-  private forget(id: string): void {
-    this.epoch++;
-    this.cache.delete(id);
-    this.all = undefined;
+  /** After a local write: this instance's cache, the other instances' (the generation), the catalogue index. */
+  private async wrote(records: readonly LibraryRecord[], removed: readonly string[] = []): Promise<void> {
+    await this.cache.changed([...records.map((r) => r._id), ...removed]);
+    if (records.length > 0) await this.observer?.changed(records);
+    if (removed.length > 0) await this.observer?.removed(removed);
   }
 
   async list(filter: { ids?: string[] } = {}): Promise<LibraryRecord[]> {
@@ -155,18 +99,31 @@ export class LibraryRepository {
     return this.Library.find(q).sort({ _id: 1 }).lean<LibraryRecord[]>();
   }
 
+  /** Every record, in pages, through one cursor (reconciling the catalogue index). */
+  async *scan(pageSize = 500): AsyncGenerator<LibraryRecord[]> {
+    let page: LibraryRecord[] = [];
+    for await (const record of this.Library.find({}).lean<LibraryRecord>().cursor({ batchSize: pageSize })) {
+      page.push(record as LibraryRecord);
+      if (page.length >= pageSize) {
+        yield page;
+        page = [];
+      }
+    }
+    if (page.length > 0) yield page;
+  }
+
   /** Creates the record if missing; returns the stored one. */
   async ensure(lib: NewLibrary): Promise<LibraryRecord> {
     const existing = await this.Library.findById(lib._id).lean<LibraryRecord>();
     if (existing) return existing;
     try {
-      await this.Library.create({ ...lib, state: 'queued', versions: [], rev: 0 });
+      await this.Library.create({ ...lib, state: 'queued', versions: [], rev: firstRevision() });
     } catch (error) {
       if (!/E11000/.test((error as Error).message)) throw error;
     }
     const created = await this.Library.findById(lib._id).lean<LibraryRecord>();
     if (!created) throw new Error(`library ${lib._id} vanished while being created`);
-    this.forget(lib._id);
+    await this.wrote([created]);
     return created;
   }
 
@@ -177,9 +134,12 @@ export class LibraryRepository {
       if (!lib) return null;
       const fields = change(lib);
       if (!fields) return lib;
-      const written = await writeRevision(this.locks, this.Library, 'library', lib, { ...fields, updatedAt: new Date() });
-      this.forget(id);
-      if (written) return { ...lib, ...fields, rev: lib.rev + 1 };
+      const set = { ...fields, updatedAt: new Date() };
+      if (await writeRevision(this.locks, this.Library, 'library', lib, set)) {
+        const record = { ...lib, ...set, rev: lib.rev + 1 };
+        await this.wrote([record]);
+        return record;
+      }
       await new Promise((r2) => setTimeout(r2, 10 + Math.random() * 40));
     }
     throw new Error(`could not update library ${id}: too many concurrent writers`);
@@ -216,12 +176,25 @@ export class LibraryRepository {
     return this.Library.countDocuments({ 'sourceParams.source': 'archive', 'sourceParams.sha256': sha256 });
   }
 
+  /**
+   * Deletes the record, in bounded work: its current revision's lock goes by its exact key
+   * (each write releases the one before); a library made again under this id starts at a new,
+   * time-based revision, so a revision lock left behind by a crash can never block it.
+   */
   async delete(id: string): Promise<boolean> {
+    const current = await this.Library.findById(id).select({ rev: 1 }).lean<Pick<LibraryRecord, 'rev'>>();
     const r = await this.Library.deleteOne({ _id: id });
-    this.forget(id);
-    // A library made again under this id starts at revision 0: its old revision locks go.
-    await this.locks.releaseAll(`library:${id}@`);
+    await this.wrote([], [id]);
+    if (current) await this.locks.release(`library:${id}@${current.rev}`);
     return r.deletedCount === 1;
   }
+}
+
+/**
+ * A new record's first revision: time-based (microseconds), so revision locks of a deleted
+ * record under the same id (`library:<id>@<rev>`) are never in the new record's way.
+ */
+export function firstRevision(now = Date.now()): number {
+  return now * 1000;
 }
 
