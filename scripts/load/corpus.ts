@@ -16,12 +16,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cliProgress from 'cli-progress';
-import { loadConfig } from '../src/config';
-import { writeBareRepo } from '../src/util/git-snapshot';
-import { createLogger } from '../src/logger';
-import { createServices, type Services } from '../src/services';
-import { addRepository } from '../src/catalog/add-repo';
-import { importBundle } from '../src/catalog/bundles/import';
+import { loadConfig } from '../../src/config';
+import { writeBareRepo } from '../../src/util/git-snapshot';
+import { createLogger } from '../../src/logger';
+import { createServices, type Services } from '../../src/services';
+import { addRepository } from '../../src/catalog/add-repo';
+import { importBundle } from '../../src/catalog/bundles/import';
 
 interface ManifestRow {
   library: string;
