@@ -13,6 +13,8 @@
  */
 import type { LibraryModel, LibraryRecord, LibraryVersionRecord } from './models/library';
 import { writeRevision, type LockStore } from './locks';
+import { insertDocuments, rawCollection } from './bulk';
+import { isDuplicate } from './mongo';
 import { LibraryCache, type GenerationSource, type LibraryCacheOptions } from './library-cache';
 import { inScope, keysInScope, privateLibraryKey, SCOPE_SEPARATOR, type LibraryScope } from '../domain/library-keys';
 
@@ -125,6 +127,38 @@ export class LibraryRepository {
     if (!created) throw new Error(`library ${lib._id} vanished while being created`);
     await this.wrote([created]);
     return created;
+  }
+
+  /**
+   * Inserts records built elsewhere (a bulk import of new libraries) in bounded commands,
+   * then tells the caches and the catalogue index once. A key that exists already is not
+   * overwritten: it is returned in `taken`, for the caller to import the slow way.
+   */
+  async insertBuilt(records: readonly LibraryRecord[]): Promise<{ inserted: LibraryRecord[]; taken: string[] }> {
+    if (records.length === 0) return { inserted: [], taken: [] };
+    let failed = false;
+    try {
+      await insertDocuments(rawCollection<LibraryRecord>(this.Library), records as LibraryRecord[]);
+    } catch (error) {
+      if (!isDuplicate(error)) throw error;
+      failed = true;
+    }
+    let inserted = [...records];
+    if (failed) {
+      // Which ones landed: FerretDB's duplicate-key error does not say reliably, so each is read back.
+      const stored = await Promise.all(records.map((r) => this.Library.findById(r._id).select({ rev: 1, createdAt: 1 }).lean<Pick<LibraryRecord, 'rev' | 'createdAt'>>()));
+      inserted = records.filter((r, i) => stored[i]?.rev === r.rev && new Date(stored[i]?.createdAt ?? 0).getTime() === new Date(r.createdAt).getTime());
+      // A record of ours whose command failed after an earlier duplicate: not inserted, so not taken either.
+      const landed = new Set(inserted.map((r) => r._id));
+      const missing = records.filter((r, i) => !landed.has(r._id) && stored[i] === null);
+      if (missing.length > 0) {
+        const retry = await this.insertBuilt(missing);
+        inserted.push(...retry.inserted);
+      }
+    }
+    const landed = new Set(inserted.map((r) => r._id));
+    if (inserted.length > 0) await this.wrote(inserted);
+    return { inserted, taken: records.filter((r) => !landed.has(r._id)).map((r) => r._id) };
   }
 
   /** Applies `change` to the current record with a revision check, retrying on races. */

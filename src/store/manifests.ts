@@ -5,6 +5,8 @@
  */
 import type { ManifestModel, ManifestRecord } from './models/manifest';
 import { escapeRegex } from './locks';
+import { insertDocuments, rawCollection } from './bulk';
+import { isDuplicate } from './mongo';
 
 export class ManifestStore {
   constructor(private readonly Manifest: ManifestModel) {}
@@ -12,6 +14,20 @@ export class ManifestStore {
   /** The manifest of one library version (null when it has none). */
   get(libraryId: string, version: string): Promise<ManifestRecord | null> {
     return this.Manifest.findById(`${libraryId}@${version}`).lean<ManifestRecord>().exec();
+  }
+
+  /**
+   * Records the manifests of versions just built by a bulk import (new libraries): inserted in
+   * bounded commands; one that exists already (left by a library of the same key) is replaced.
+   */
+  async putMany(manifests: ReadonlyArray<Pick<ManifestRecord, '_id' | 'generation' | 'files'>>): Promise<void> {
+    const docs = manifests.map((m) => ({ ...m, updatedAt: new Date() }));
+    try {
+      await insertDocuments(rawCollection<ManifestRecord>(this.Manifest), docs);
+    } catch (error) {
+      if (!isDuplicate(error)) throw error;
+      for (const doc of docs) await this.Manifest.replaceOne({ _id: doc._id }, doc, { upsert: true });
+    }
   }
 
   /** Removes the manifests of every version of a library. */

@@ -10,6 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
+import { spawnSync } from 'node:child_process';
+import { ROOT_DIR } from '../../src/config';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, memberKey, seedLibrary, servedSnippets, servedSnippetsWithVectors } from '../helpers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
@@ -281,6 +283,31 @@ test.serial('the corpus loader (npm run load) imports bundle files, and a second
     t.deepEqual(b, a);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    await fresh.close();
+  }
+});
+
+test.serial('`npm run load -- <folder>` loads the folder it names (not the default corpus) and shows progress without a terminal', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-load-'));
+  // Run from a folder with no ../shared/corpus beside it: a loader that ignored its argument has nothing to fall back on.
+  const cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-cwd-'));
+  const fresh = await createTestApp();
+  try {
+    fs.writeFileSync(path.join(dir, 'acme__cookies.shelfmark.gz'), bundle);
+    const { config } = fresh.services;
+    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT_DIR, 'scripts', 'load-corpus.ts'), dir], {
+      cwd,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, ELASTICSEARCH_URL: config.elasticsearchUrl, MONGODB_URI: config.mongodbUri, MONGODB_DB: config.mongodbDb, SHELFMARK_INDEX_PREFIX: config.indexPrefix, SHELFMARK_SECRET: config.secret, SHELFMARK_EMBEDDINGS: 'off', LOG_LEVEL: 'warn' },
+    });
+    t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
+    t.regex(run.stdout, /1 libraries, \d+ snippets/);
+    t.regex(run.stderr, /^\[load\] 1\/1 bundles, [\d.]+\/s, \d+ s: done$/m, 'a plain progress line, not an empty bar');
+    t.true((await snippetCount(fresh, LIB)) > 0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(cwd, { recursive: true, force: true });
     await fresh.close();
   }
 });

@@ -45,7 +45,7 @@ export interface ImportResult {
 const SLOT_WAIT_MS = 60_000;
 const WRITE_BATCH = 4000;
 
-interface Plan {
+export interface Plan {
   bundle: BundleVersion;
   /** The generation written and switched in; undefined when the version is unchanged. */
   generation?: number;
@@ -170,11 +170,12 @@ function versionRecord(v: BundleVersion, generation: number): LibraryVersionReco
  * batches, rewritten to this installation's key and generation), keeps the manifests, and
  * checks the trailer, the counts and that nothing follows it.
  */
-async function streamSnippets(
-  services: Services,
+export async function streamSnippets(
+  services: Pick<Services, 'snippets' | 'embeddings'>,
   lines: AsyncGenerator<Buffer>,
   hash: ReturnType<typeof createHash>,
-  ctx: { header: BundleHeader; key: string; plans: Plan[]; written: Plan[]; onProgress?: (n: number) => void },
+  /** `write`: where each batch goes (default: the snippets index; a batch import collects them). */
+  ctx: { header: BundleHeader; key: string; plans: Plan[]; written: Plan[]; onProgress?: (n: number) => void; write?: (docs: SnippetDocument[]) => Promise<void> },
 ): Promise<{ files: Map<string, { p: string; h: string }[]> }> {
   const byVersion = new Map(ctx.plans.map((p) => [p.bundle.version, p]));
   const counts = new Map<string, number>();
@@ -194,7 +195,7 @@ async function streamSnippets(
     // A bundle of this model whose documents lack vectors (an export that could not restore
     // them) gets them here too: a snippet without one is invisible to the kNN leg.
     if (embeddings && (!keepVectors || docs.some((d) => d.embedding === undefined))) docs = await embeddings.attach(docs);
-    await services.snippets.write(docs);
+    await (ctx.write ? ctx.write(docs) : services.snippets.write(docs));
     written += docs.length;
     ctx.onProgress?.(written);
   };
@@ -252,7 +253,7 @@ async function streamSnippets(
  * would be refused by the strict mapping) and is analysed again by this release's analysis.
  * Its `embedding` is kept only when the bundle's vectors are this installation's model's.
  */
-function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
+export function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
   const id = doc.libraryId === key ? doc.id : createHash('sha256').update(`${key}\0${doc.id}`).digest('hex').slice(0, Math.max(16, doc.id.length));
   const { embedding, retired: _retired, ...rest } = doc;
   const mapped = reanalyse ? Object.fromEntries(Object.entries(rest).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : rest;
