@@ -23,6 +23,12 @@ async function main(): Promise<void> {
   }
   const log = createLogger(config.logLevel);
   const services = await createServices(config, log);
+  // The catalogue index follows every write; this repairs what a crash between the two writes
+  // left, and builds the index of an installation upgraded from before it (in the background).
+  services.catalogSync.reconcile().then(
+    (r) => { if (r.written + r.removed > 0) log.info(r, 'catalogue index reconciled with the library records'); },
+    (error: unknown) => log.warn({ err: (error as Error).message }, 'the catalogue index could not be reconciled; it follows new writes and is checked again at the next start'),
+  );
   if (process.argv[2] === 'worker') {
     // A standalone indexing worker: no HTTP, just jobs.
     services.startWorker();

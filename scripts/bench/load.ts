@@ -69,6 +69,8 @@ export interface LoadOptions {
   startAt?: number;
   /** Called when the warm-up ends and measuring begins. */
   onMeasureStart?: () => void;
+  /** Which answers are timed (default: 2xx; library search's 404 with suggestions is an answer too). */
+  timed?: (status: number) => boolean;
 }
 
 /** Runs the closed loop and returns what was measured after the warm-up. */
@@ -99,7 +101,7 @@ export async function runClosedLoop(options: LoadOptions): Promise<LoadRun> {
           sent++;
           const answer = await sendRequest(agent, nextSpec(), { timeoutMs: options.timeoutMs });
           statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-          if (answer.status >= 200 && answer.status < 300) latencies.push(answer.ms);
+          if (options.timed ? options.timed(answer.status) : answer.status >= 200 && answer.status < 300) latencies.push(answer.ms);
           else if (answer.error && errors.size < 5) errors.add(answer.error);
         }
       }),

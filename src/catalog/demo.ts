@@ -58,7 +58,7 @@ function buildRepo(root: string, files: string[], bare: string): void {
  */
 export async function indexDemoLibrary(services: Services, options: { root: string; waitMs?: number }): Promise<DemoOutcome> {
   if (!services.config.demoLibrary) return { added: false, reason: 'disabled' };
-  if ((await services.libraries.list()).length > 0) return { added: false, reason: 'catalogue_not_empty' };
+  if (await services.libraries.any()) return { added: false, reason: 'catalogue_not_empty' };
   const files = demoFiles(options.root);
   if (files.length === 0) return { added: false, reason: 'no_docs' };
   const gitRoot = path.join(services.config.dataDir, 'demo-git');

@@ -101,6 +101,11 @@ export class LibraryRepository {
     return this.Library.find(q).sort({ _id: 1 }).lean<LibraryRecord[]>();
   }
 
+  /** Whether the catalogue holds any library (one read, whatever its size). */
+  async any(): Promise<boolean> {
+    return (await this.Library.findOne({}).select({ _id: 1 }).lean()) !== null;
+  }
+
   /** Every record, in pages, through one cursor (reconciling the catalogue index). */
   async *scan(pageSize = 500): AsyncGenerator<LibraryRecord[]> {
     let page: LibraryRecord[] = [];
