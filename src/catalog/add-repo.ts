@@ -18,7 +18,7 @@ import type { BuildParams, GitJobParams } from '../domain/job-params';
 import type { JobRecord, JobTrigger } from '../store/models/job';
 import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
-import { releaseArchive } from './archive-files';
+import { deleteLibrary, deletePortsOf } from './delete';
 
 export const addRepoBody = z.object({
   docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
@@ -231,10 +231,5 @@ export async function awaitJob(services: Services, job: JobRecord, waitMs: numbe
 
 /** Nothing half-written stays behind: a library whose first build failed is removed (by its stored key). */
 async function removeIfNeverBuilt(services: Services, libraryId: string): Promise<void> {
-  const lib = await services.libraries.get(libraryId, { fresh: true });
-  if (lib && !lib.versions.some((v) => v.generation > 0)) {
-    await services.libraries.delete(libraryId);
-    await services.snippets.deleteGenerations({ libraryId });
-    await releaseArchive(services, lib.sourceParams);
-  }
+  await deleteLibrary(deletePortsOf(services), libraryId, { onlyIfNeverBuilt: true });
 }

@@ -20,6 +20,7 @@ import { BuildBusyError } from '../store/jobs';
 import { finishSnippets } from '../indexing/snippets/finish';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { newGeneration, publishGeneration } from '../indexing/pipeline/publish';
+import { deleteLibrary, deletePortsOf } from './delete';
 
 export { MAX_OPENAPI_BYTES };
 
@@ -146,10 +147,7 @@ async function publishUpload(
       snippetsEmbedded: services.embeddings ? totals.totalSnippets : 0,
     });
   } catch (error) {
-    if (!target.existing) {
-      await services.libraries.delete(key);
-      await services.snippets.deleteGenerations({ libraryId: key });
-    }
+    if (!target.existing) await deleteLibrary(deletePortsOf(services), key);
     throw error;
   }
   return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.` };

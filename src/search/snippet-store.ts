@@ -22,7 +22,7 @@ import type { EsClient, HotHit, HotSearch } from './client';
 import type { ScoredCandidate, SnippetDocument } from './types';
 import { SnippetLru, searchCandidates } from './candidate-cache';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
-import { BACKGROUND, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
+import { BACKGROUND, deleteUnseen, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
 import { copyIndex, olderIndices } from './snippet-migration';
 
 /**
@@ -346,6 +346,15 @@ export class SnippetStore {
     // Every build and every deletion ends here: merge the segments they left behind.
     this.scheduleCompaction();
     return deleted;
+  }
+
+  /**
+   * Deletes every document of a library whose record is gone (so no reader serves them),
+   * in work proportional to its documents: no refresh (they are invisible already) and no
+   * compaction (the merge policy reclaims deleted documents with the segments' next merges).
+   */
+  async deleteLibrary(libraryId: string): Promise<number> {
+    return deleteUnseen(this.target, { term: { libraryId } });
   }
 
   async search<T = SnippetDocument>(body: estypes.SearchRequest): Promise<estypes.SearchResponse<T>> {

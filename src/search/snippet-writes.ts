@@ -75,6 +75,25 @@ export async function deleteWhere(t: WriteTarget, query: estypes.QueryDslQueryCo
 }
 
 /**
+ * Deletes every document matching `query` that no reader can see any more (a deleted
+ * library's), without refreshing: the ids are paged through with search_after and deleted in
+ * bulks, so the work is proportional to the documents deleted, not to repeated searches of an
+ * index refreshed after each bulk. Returns how many were deleted.
+ */
+export async function deleteUnseen(t: WriteTarget, query: estypes.QueryDslQueryContainer): Promise<number> {
+  const targets = await findIds(t, query);
+  for (let i = 0; i < targets.length; i += BULK_CHUNK) {
+    const operations = targets.slice(i, i + BULK_CHUNK).map((d) => ({ delete: { _index: d.index, _id: d.id } }));
+    const res = await t.client.bulk({ operations, refresh: false }, BACKGROUND);
+    if (res.errors) {
+      const failed = res.items.find((it) => it.delete?.error);
+      throw new Error(`Elasticsearch refused a deletion: ${failed?.delete?.error?.type ?? 'error'}: ${failed?.delete?.error?.reason ?? 'unknown'}`);
+    }
+  }
+  return targets.length;
+}
+
+/**
  * The ids of every document matching `query`, collected before anything changes (sorted,
  * through search_after), so an update that makes a document stop matching cannot skip others.
  */

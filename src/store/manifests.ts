@@ -4,7 +4,6 @@
  * manifests. The indexing pipeline writes them through its own deps.
  */
 import type { ManifestModel, ManifestRecord } from './models/manifest';
-import { escapeRegex } from './locks';
 import { insertDocuments, rawCollection } from './bulk';
 import { isDuplicate } from './mongo';
 
@@ -30,8 +29,12 @@ export class ManifestStore {
     }
   }
 
-  /** Removes the manifests of every version of a library. */
-  async deleteLibrary(libraryId: string): Promise<void> {
-    await this.Manifest.deleteMany({ _id: { $regex: `^${escapeRegex(libraryId)}@` } });
+  /**
+   * Removes the manifests of a library's versions, by their exact ids (`<key>@<version>`):
+   * reads by id are the only ones FerretDB answers without reading the whole collection.
+   */
+  async deleteVersions(libraryId: string, versions: readonly string[]): Promise<void> {
+    const ids = [...new Set([...versions, 'latest'])].map((v) => `${libraryId}@${v}`);
+    await Promise.all(ids.map((_id) => this.Manifest.deleteOne({ _id })));
   }
 }

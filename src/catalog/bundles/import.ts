@@ -18,6 +18,7 @@ import type { Services } from '../../services';
 import type { SnippetDocument } from '../../search/types';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { ConflictError, PayloadTooLargeError, ValidationError } from '../../errors';
+import { deleteLibrary, deletePortsOf } from '../delete';
 import { SNIPPETS_MAPPING_VERSION } from '../../search/snippet-store';
 import { EMBEDDING_DIMS, SNIPPET_FIELDS, toIndexedSnippet } from '../../search/mappings';
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
@@ -124,10 +125,7 @@ async function importLines(services: Services, lines: AsyncGenerator<Buffer>, op
       return { libraryName: clientId, status, message, versions };
     } catch (error) {
       for (const p of written) await services.snippets.deleteGenerations({ libraryId: key, version: p.bundle.version, only: p.generation });
-      if (created) {
-        const after = await services.libraries.get(key, { fresh: true });
-        if (after && after.versions.every((v) => v.generation === 0)) await services.libraries.delete(key);
-      }
+      if (created) await deleteLibrary(deletePortsOf(services), key, { onlyIfNeverBuilt: true });
       throw error;
     }
   });

@@ -24,7 +24,7 @@ import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
 import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
-import { releaseArchive } from '../../../catalog/archive-files';
+import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
 
 export function libraryRoutes(services: Services): Router {
   const router = new Router();
@@ -169,10 +169,7 @@ export function libraryRoutes(services: Services): Router {
     const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
     authorize(principal, 'libraries.delete', lib);
-    await services.libraries.delete(lib._id);
-    await services.snippets.deleteGenerations({ libraryId: lib._id });
-    await services.manifests.deleteLibrary(lib._id);
-    await releaseArchive(services, lib.sourceParams);
+    await deleteLibrary(deletePortsOf(services), lib._id);
     ctx.body = { libraryName: id, message: `${id} was deleted.` };
   });
 

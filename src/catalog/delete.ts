@@ -1,0 +1,51 @@
+/**
+ * Use case "delete a library": the one function that removes a library copy and what it
+ * owns, however it is reached — `DELETE /v2/libraries/...`, a first add whose build failed,
+ * a failed OpenAPI upload, a bundle import refused after it made the record.
+ *
+ * Order: the record first (one delete by id), so readers stop resolving the library at once
+ * and a build still running finds it gone when it publishes and removes what it wrote
+ * (indexing/pipeline/publish.ts); then its snippets (ids paged out of Elasticsearch and
+ * deleted in bulks, no refresh: nothing serves them any more), its manifests (by their exact
+ * ids) and an uploaded archive no other library uses. Every step reads by id or deletes what
+ * it finds, so the store work is the library's own size, not the catalogue's.
+ */
+import type { Services } from '../services';
+import type { LibraryRecord, LibrarySourceParams } from '../store/models/library';
+import { releaseArchive } from './archive-files';
+
+export interface DeletePorts {
+  libraries: {
+    get(key: string, options: { fresh: true }): Promise<LibraryRecord | null>;
+    delete(key: string): Promise<boolean>;
+  };
+  snippets: { deleteLibrary(libraryId: string): Promise<number> };
+  manifests: { deleteVersions(libraryId: string, versions: readonly string[]): Promise<void> };
+  /** Deletes a kept archive no library builds from any more (catalog/archive-files.ts). */
+  releaseArchive(params: LibrarySourceParams | null | undefined): Promise<boolean>;
+}
+
+export interface DeleteOutcome {
+  deleted: boolean;
+  snippets: number;
+}
+
+/**
+ * Deletes the library stored under `key`. With `onlyIfNeverBuilt`, a library some version of
+ * which was published meanwhile is left alone (a failed first add racing a successful one).
+ */
+export async function deleteLibrary(ports: DeletePorts, key: string, options: { onlyIfNeverBuilt?: boolean } = {}): Promise<DeleteOutcome> {
+  const lib = await ports.libraries.get(key, { fresh: true });
+  if (!lib) return { deleted: false, snippets: 0 };
+  if (options.onlyIfNeverBuilt && lib.versions.some((v) => v.generation > 0)) return { deleted: false, snippets: 0 };
+  const deleted = await ports.libraries.delete(key);
+  const snippets = await ports.snippets.deleteLibrary(key);
+  await ports.manifests.deleteVersions(key, lib.versions.map((v) => v.version));
+  await ports.releaseArchive(lib.sourceParams);
+  return { deleted, snippets };
+}
+
+/** The ports of `deleteLibrary` from the composition root's services. */
+export function deletePortsOf(services: Pick<Services, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
+  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params) };
+}
