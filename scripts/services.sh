@@ -96,14 +96,9 @@ ensure_es_user() {
   id "$ES_USER" >/dev/null 2>&1 || useradd -r -M -s /usr/sbin/nologin "$ES_USER" || die "cannot create user $ES_USER (Elasticsearch refuses to run as root)"
 }
 
-es_up() {
-  local version; version="$(es_version)"
-  local pidf="$RUN_DIR/es-$version.pid"
-  if pid_alive "$pidf"; then
-    log "elasticsearch $version already running (pid $(cat "$pidf"))"
-    [ -f "$RUN_DIR/es.url" ] || cp "$RUN_DIR/es-$version.url" "$RUN_DIR/es.url"
-    return 0
-  fi
+# Fetches, unpacks and prepares Elasticsearch $1; sets ES_JDK, ES_HOME, ES_BASE.
+es_install() {
+  local version="$1"
   local major="${version%%.*}" jdk
   if [ "$major" -ge 9 ]; then jdk="$(find_jdk 21)"; else jdk="$(find_jdk 17)"; fi
   [ -n "$jdk" ] || die "no JDK found for Elasticsearch $version (needs JDK >= $([ "$major" -ge 9 ] && echo 21 || echo 17)). Install one (e.g. apt-get install openjdk-17-jdk-headless) or set ELASTICSEARCH_URL to use an existing cluster."
@@ -118,14 +113,44 @@ es_up() {
   ensure_es_user
   local base; base="$(es_home_base)"
   [ "$base" = "$DATA_DIR" ] || log "the clone is not reachable by user $ES_USER; Elasticsearch lives in $base"
-  local home="$base/elasticsearch-$version" data="$base/es-data-$version" logs="$base/es-logs-$version" snapshots="$base/es-snapshots"
-  mkdir -p "$base" "$data" "$logs" "$snapshots"
+  local home="$base/elasticsearch-$version"
+  mkdir -p "$base"
   if [ ! -x "$home/bin/elasticsearch" ]; then
     log "unpacking Elasticsearch $version into $home"
     local tmp; tmp="$(mktemp -d "$base/unpack.XXXX")"
     (cd "$tmp" && unzip -q "$zip") || die "unzip failed (apt-get install unzip)"
     rm -rf "$home"; mv "$tmp/elasticsearch-$version" "$home"; rm -rf "$tmp"
   fi
+  ES_JDK="$jdk"; ES_HOME="$home"; ES_BASE="$base"
+}
+
+# Starts `$ES_HOME/bin/elasticsearch` as the ES user with config dir $1, heap $2, pid file $3,
+# logs dir $4; the node's own folders (the rest of the arguments) are handed to the ES user.
+es_start() {
+  local conf="$1" heap="$2" espid="$3" logs="$4"
+  shift 4
+  if [ "$(id -u)" = "0" ]; then chown "$ES_USER" "$ES_BASE"; chown -R "$ES_USER" "$ES_HOME" "$conf" "$logs" "$(dirname "$espid")" "$@"; fi
+  rm -f "$espid"
+  local envs=(env ES_JAVA_HOME="$ES_JDK" ES_JAVA_OPTS="-Xms$heap -Xmx$heap" ES_PATH_CONF="$conf")
+  if [ "$(id -u)" = "0" ]; then
+    runuser -u "$ES_USER" -- "${envs[@]}" "$ES_HOME/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
+  else
+    "${envs[@]}" "$ES_HOME/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
+  fi
+}
+
+es_up() {
+  local version; version="$(es_version)"
+  local pidf="$RUN_DIR/es-$version.pid"
+  if pid_alive "$pidf"; then
+    log "elasticsearch $version already running (pid $(cat "$pidf"))"
+    [ -f "$RUN_DIR/es.url" ] || cp "$RUN_DIR/es-$version.url" "$RUN_DIR/es.url"
+    return 0
+  fi
+  es_install "$version"
+  local jdk="$ES_JDK" home="$ES_HOME" base="$ES_BASE"
+  local data="$base/es-data-$version" logs="$base/es-logs-$version" snapshots="$base/es-snapshots"
+  mkdir -p "$data" "$logs" "$snapshots"
   local port tport
   port="$(fixed_port "es-$version" "${SHELFMARK_ES_PORT:-9200}" "$RUN_DIR/es-$version.url")"
   tport="$(fixed_port "es-$version-transport" $((port + 100)))"
@@ -143,16 +168,9 @@ xpack.security.enabled: false
 cluster.routing.allocation.disk.threshold_enabled: false
 action.auto_create_index: false
 YML
-  if [ "$(id -u)" = "0" ]; then chown -R "$ES_USER" "$base"; fi
   local heap="${SHELFMARK_ES_HEAP:-1g}" espid="$base/es-$version.pid"
-  rm -f "$espid"
   log "starting Elasticsearch $version on 127.0.0.1:$port (JDK $jdk, heap $heap)"
-  local envs=(env ES_JAVA_HOME="$jdk" ES_JAVA_OPTS="-Xms$heap -Xmx$heap")
-  if [ "$(id -u)" = "0" ]; then
-    runuser -u "$ES_USER" -- "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
-  else
-    "${envs[@]}" "$home/bin/elasticsearch" -d -p "$espid" >"$logs/stdout.log" 2>&1 9>&- || die "Elasticsearch failed to start; see $logs"
-  fi
+  es_start "$home/config" "$heap" "$espid" "$logs" "$data" "$snapshots"
   local url="http://127.0.0.1:$port" i
   for i in $(seq 1 180); do
     if curl -fsS "$url/_cluster/health?wait_for_status=yellow&timeout=1s" >/dev/null 2>&1; then break; fi
@@ -182,6 +200,9 @@ es_down() { # [version]: only that node (a restart), else every node
   done
   [ -n "${1:-}" ] || rm -f "$RUN_DIR/es.url"
 }
+
+# shellcheck source=scripts/services-cluster.sh
+source "$ROOT/scripts/services-cluster.sh"
 
 # ---------- FerretDB ----------
 ferret_bin() { echo "$CACHE_DIR/ferretdb-$FERRET_VERSION/ferretdb"; }
@@ -316,5 +337,6 @@ case "$cmd" in
     esac
     ;;
   status) status ;;
-  *) die "usage: services.sh up|down|restart|status [es|mongo]" ;;
+  cluster) cluster_cmd "${2:-status}" "${3:-}" ;;
+  *) die "usage: services.sh up|down|restart|status [es|mongo] | cluster up|down|status|kill <n>|start <n>" ;;
 esac

@@ -1,8 +1,11 @@
 #!/usr/bin/env node
 // The supervisor of the local stores that `scripts/services.sh up` starts: every 2 s it
-// checks that each store recorded in <data>/run is alive and answers a real read, and
-// restarts one that died or stopped answering, on the same port (the server's drivers then
-// reconnect by themselves). It logs what it saw and did to <data>/logs/supervisor.log.
+// checks that each store recorded in <data>/run is alive, and every 5th check (every check
+// after a failed read) that it answers a real read; it restarts one that died or stopped
+// answering, on the same port (the server's drivers then reconnect by themselves). It logs
+// what it saw and did to <data>/logs/supervisor.log. Reads cost the stores CPU (FerretDB
+// reads one collection of every database), so a healthy store is read less often than it is
+// looked at.
 //
 // Reads, not pings: a wedged FerretDB answers `ping` while every query of the wedged
 // database hangs, so each database gets a find on one of its collections.
@@ -17,6 +20,8 @@ const dataDir = path.resolve(process.argv[2] ?? '.data');
 const runDir = path.join(dataDir, 'run');
 const servicesSh = path.join(path.dirname(new URL(import.meta.url).pathname), 'services.sh');
 const INTERVAL_MS = Number(process.env.SHELFMARK_SUPERVISE_INTERVAL_MS ?? 2000);
+/** A healthy store is read every this many checks; one whose last read failed, every check. */
+const READ_EVERY = Number(process.env.SHELFMARK_SUPERVISE_READ_EVERY ?? 5);
 const READ_TIMEOUT_MS = 3000;
 /** Failed checks in a row before a live but unresponsive store is restarted (a wedge lasts forever; a machine busy with a test run can be slow for a while). */
 const MAX_FAILURES = { mongo: 5, es: 10 };
@@ -89,6 +94,7 @@ async function readEs(url) {
 }
 
 const failures = new Map();
+let checks = 0;
 const lastRestart = new Map();
 /** A store is restarted at most this often (a restart that failed is tried again after it). */
 const MIN_RESTART_GAP_MS = 5000;
@@ -113,6 +119,7 @@ function restart(store, why) {
 }
 
 async function check() {
+  checks++;
   const stores = recordedStores();
   if (stores.length === 0) {
     log('no local store is recorded as running; the supervisor stops');
@@ -125,6 +132,7 @@ async function check() {
       continue;
     }
     if (!store.url) continue;
+    if ((failures.get(store.key) ?? 0) === 0 && checks % READ_EVERY !== 1 && READ_EVERY > 1) continue;
     try {
       await (store.kind === 'es' ? readEs(store.url) : readMongo(store.url));
       if ((failures.get(store.key) ?? 0) > 0) log(`${store.key}: answers reads again`);

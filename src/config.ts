@@ -39,7 +39,8 @@ const schema = z.object({
   PORT: int(0, 65535).default('3000'),
   HOST: z.string().min(1).default('0.0.0.0'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ELASTICSEARCH_URL: url.optional(),
+  // One URL, or several comma-separated (the nodes of a cluster: requests go to any that answers).
+  ELASTICSEARCH_URL: list.pipe(z.array(url).min(1, 'must name at least one URL')).optional(),
   MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
   MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1-60 letters, digits, _ or -').default('shelfmark'),
   SHELFMARK_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'must be lowercase letters, digits, _ or - (max 41)').default('shelfmark'),
@@ -117,7 +118,10 @@ export interface Config {
   port: number;
   host: string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The first of `elasticsearchNodes` (what single-URL tools use). */
   elasticsearchUrl: string;
+  /** Every node to send requests to (ELASTICSEARCH_URL's comma-separated list, or the local node). */
+  elasticsearchNodes: string[];
   mongodbUri: string;
   mongodbDb: string;
   indexPrefix: string;
@@ -174,7 +178,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.SHELFMARK_DATA_DIR ?? path.join(ROOT_DIR, '.data'));
-  const elasticsearchUrl = e.ELASTICSEARCH_URL ?? readRunFile(dataDir, 'es.url');
+  const elasticsearchNodes = e.ELASTICSEARCH_URL ?? readRunFile(dataDir, 'es.url')?.split(',').map((u) => u.trim()).filter(Boolean) ?? [];
+  const elasticsearchUrl = elasticsearchNodes[0];
   const mongodbUri = e.MONGODB_URI ?? readRunFile(dataDir, 'mongo.url');
   if (!elasticsearchUrl) {
     throw new ConfigError('ELASTICSEARCH_URL is not set and no local Elasticsearch is running: run `npm run services -- up` (or `npm start`), or set ELASTICSEARCH_URL.');
@@ -187,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     host: e.HOST,
     logLevel: e.LOG_LEVEL,
     elasticsearchUrl,
+    elasticsearchNodes,
     mongodbUri,
     mongodbDb: e.MONGODB_DB,
     indexPrefix: e.SHELFMARK_INDEX_PREFIX,

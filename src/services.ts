@@ -30,7 +30,8 @@ import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
 import { RefreshScheduler } from './catalog/scheduler';
 import { createEmbeddings, type Embeddings } from './embedding/service';
-import { VectorStore } from './search/vector-store';
+import { VectorStore, VECTORS_MAPPING_VERSION } from './search/vector-store';
+import { applyIndexLayout } from './search/index-layout';
 
 export interface Models {
   Library: LibraryModel;
@@ -76,26 +77,26 @@ export interface Services extends AuthServices {
 export async function createServices(config: Readonly<Config>, log: Logger): Promise<Services> {
   const gate = new StoreGate();
   const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs, isDown: () => gate.isDown('mongodb') }, log);
-  const es = createEsClient(config.elasticsearchUrl, config.storeTimeoutMs);
+  const es = createEsClient(config.elasticsearchNodes, config.storeTimeoutMs);
   let esInfo: NodeInfo;
   try {
     esInfo = await checkElasticsearch(es);
   } catch (error) {
     await mongo.close();
     await es.close();
-    throw new Error(`Elasticsearch at ${config.elasticsearchUrl} is not usable: ${(error as Error).message}`, { cause: error });
+    throw new Error(`Elasticsearch at ${config.elasticsearchNodes.join(', ')} is not usable: ${(error as Error).message}`, { cause: error });
   }
   const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const locks = new LockStore(models.Lock);
-  const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
-  const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
+  const hotSearch = new HotSearch(config.elasticsearchNodes, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
+  const indexingEs = createIndexingEsClient(config.elasticsearchNodes);
   const catalogIndex = new CatalogIndex(indexingEs, hotSearch, config.indexPrefix, config.indexLayout);
   await catalogIndex.ensureIndex();
   const catalogSync = new CatalogSync(catalogIndex, log);
   const libraries = new LibraryRepository(models.Library, locks, new CatalogGeneration(mongo), { observer: catalogSync });
   catalogSync.attach(libraries);
-  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
+  const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major, shards: config.indexLayout.shards }), {
     hot: hotSearch,
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
@@ -112,11 +113,16 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const restoreVectors = vectorSource && ((docs: SnippetDocument[]) => vectorSource.attach(docs));
   const ensured = await snippets.ensureIndex({ restoreVectors });
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
+  const layout = await applyIndexLayout(indexingEs, [snippets.physical, catalogIndex.physical, `${config.indexPrefix}-vectors-v${VECTORS_MAPPING_VERSION}`], config.indexLayout);
+  if (layout.changed.length > 0) log.info({ indices: layout.changed, replicas: config.indexLayout.replicas }, 'index replicas set');
+  // The vector cache has one shard by design (a cache, read by id).
+  const otherShards = layout.otherShards.filter((i) => !i.includes('-vectors-'));
+  if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
   const jobs = new JobQueue(models.Job, locks);
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
-  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchUrl: config.elasticsearchUrl, alias: snippets.alias });
+  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias: snippets.alias });
   const monitor = new StoreMonitor({
     probes: reads.probes(),
     gate,

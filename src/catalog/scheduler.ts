@@ -33,9 +33,24 @@ export interface TickResult {
   recorded: string[];
 }
 
+/** How often the tick's leader removes old scheduler and webhook locks (a read of the whole lock collection on FerretDB). */
+const PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * What the last scan of the catalogue found: nothing needs looking at again before
+ * `nextDueAt` unless the catalogue changed (its generation) or a check is pending.
+ */
+interface ScanMemo {
+  generation: string;
+  nextDueAt: number;
+  pending: boolean;
+}
+
 export class RefreshScheduler {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
+  private memo: ScanMemo | undefined;
+  private purgedAt = 0;
 
   constructor(
     private readonly servicesOf: () => Services,
@@ -71,26 +86,37 @@ export class RefreshScheduler {
   async tick(now = new Date()): Promise<TickResult> {
     const slot = Math.floor(now.getTime() / Math.max(this.tickMs, 1000));
     if (!(await this.services.locks.acquire(`schedule:tick:${slot}`, this.holder))) return { leader: false, enqueued: [], recorded: [] };
-    await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
-    await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
-    return { leader: true, ...(await this.runDue(now)) };
+    if (now.getTime() - this.purgedAt >= PURGE_EVERY_MS) {
+      this.purgedAt = now.getTime();
+      await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
+      await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
+    }
+    // At rest (nothing changed, nothing due, nothing pending) a tick reads one small document, not the catalogue.
+    const generation = await this.services.libraries.generation();
+    const memo = this.memo;
+    if (memo && memo.generation === generation && !memo.pending && now.getTime() < memo.nextDueAt) return { leader: true, enqueued: [], recorded: [] };
+    return { leader: true, ...(await this.runDue(now, generation)) };
   }
 
   /**
    * Records the outcome of finished checks, then enqueues every due one this instance wins.
    * Safe to run on several instances at once (the tests do): each due check has one winner.
    */
-  async runDue(now = new Date()): Promise<Omit<TickResult, 'leader'>> {
+  async runDue(now = new Date(), generation?: string): Promise<Omit<TickResult, 'leader'>> {
     const defaults = this.services.config.refreshDefaultHours;
     const enqueued: string[] = [];
     const recorded: string[] = [];
-    for (const listed of await this.services.libraries.list()) {
+    const memo: ScanMemo = { generation: generation ?? '', nextDueAt: Number.POSITIVE_INFINITY, pending: false };
+    for await (const page of this.services.libraries.scan()) for (const listed of page) {
       let lib: LibraryRecord | null = listed;
       const hours = effectiveHours(lib, defaults);
       const pending = lib.check?.pendingJobId;
       if (pending) {
         const job = await this.services.jobs.get(pending);
-        if (job && !TERMINAL_JOB_STATES.includes(job.state)) continue;
+        if (job && !TERMINAL_JOB_STATES.includes(job.state)) {
+          memo.pending = true;
+          continue;
+        }
         const outcome = await this.record(lib, pending, job, hours, now);
         if (outcome.wrote) recorded.push(lib._id);
         lib = outcome.lib;
@@ -98,6 +124,7 @@ export class RefreshScheduler {
       }
       if (hours <= 0 || !lib.versions.some((v) => v.generation > 0)) continue;
       const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
+      if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
       if (!due || due > now) continue;
       if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
       const job = await enqueueRefresh(this.services, lib, {
@@ -111,7 +138,9 @@ export class RefreshScheduler {
       }));
       this.services.log.info({ libraryId: lib._id, jobId: job._id }, 'scheduled refresh enqueued');
       enqueued.push(lib._id);
+      memo.pending = true;
     }
+    if (generation !== undefined) this.memo = memo;
     return { enqueued, recorded };
   }
 

@@ -60,6 +60,14 @@ export interface MonitorOptions {
   log: Logger;
   /** Time between probes (default 1 s). */
   intervalMs?: number;
+  /**
+   * Time between probes while nothing uses the stores (default 30 s): an idle server costs the
+   * stores nothing much, and Elasticsearch's shards, not searched for 30 s, stop refreshing.
+   * Requests `touch` the monitor; the first after an idle spell probes at once.
+   */
+  idleIntervalMs?: number;
+  /** How long without a request counts as idle (default 30 s). */
+  idleAfterMs?: number;
   /** How long a probe may take (default 2 s). */
   timeoutMs?: number;
   /** Consecutive failed probes that make a store down (default 2). */
@@ -81,11 +89,17 @@ export class StoreMonitor {
   private timer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly intervalMs: number;
+  private readonly idleIntervalMs: number;
+  private readonly idleAfterMs: number;
+  private lastTouch = 0;
+  private checking = false;
   private readonly timeoutMs: number;
   private readonly downAfter: number;
 
   constructor(private readonly options: MonitorOptions) {
     this.intervalMs = options.intervalMs ?? 1000;
+    this.idleIntervalMs = Math.max(this.intervalMs, options.idleIntervalMs ?? 30_000);
+    this.idleAfterMs = options.idleAfterMs ?? 30_000;
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.downAfter = options.downAfter ?? 2;
     for (const probe of options.probes) {
@@ -99,16 +113,37 @@ export class StoreMonitor {
     this.schedule();
   }
 
+  /** A request is being served: probe at the short interval (at once, after an idle spell). */
+  touch(now = Date.now()): void {
+    const wasIdle = this.idle(now);
+    this.lastTouch = now;
+    if (wasIdle && !this.stopped && !this.checking) {
+      clearTimeout(this.timer);
+      this.schedule(0);
+    }
+  }
+
+  private idle(now = Date.now()): boolean {
+    return now - this.lastTouch > this.idleAfterMs;
+  }
+
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
   }
 
-  private schedule(): void {
+  private schedule(delay?: number): void {
     if (this.stopped) return;
+    // A store that is down is probed at the short interval whatever the traffic (to reopen the gate soon).
+    const anyDown = [...this.stores.values()].some((s) => s.reading.status === 'down');
+    const ms = delay ?? (anyDown || !this.idle() ? this.intervalMs : this.idleIntervalMs);
     this.timer = setTimeout(() => {
-      void this.check().finally(() => this.schedule());
-    }, this.intervalMs);
+      this.checking = true;
+      void this.check().finally(() => {
+        this.checking = false;
+        this.schedule();
+      });
+    }, ms);
     this.timer.unref();
   }
 

@@ -11,7 +11,7 @@ import { elasticsearchReadProbe } from '../search/read-probe';
 export interface ProbeThreadData {
   mongodbUri: string;
   mongodbDb: string;
-  elasticsearchUrl: string;
+  elasticsearchNodes: string[];
   alias: string;
 }
 export interface ProbeRequest {
@@ -28,7 +28,7 @@ export interface ProbeReply {
 const data = workerData as ProbeThreadData;
 const probes: Record<ProbeRequest['store'], ReadProbe> = {
   mongodb: mongoReadProbe(data.mongodbUri, data.mongodbDb),
-  elasticsearch: elasticsearchReadProbe(data.elasticsearchUrl, data.alias),
+  elasticsearch: elasticsearchReadProbe(data.elasticsearchNodes, data.alias),
 };
 
 parentPort?.on('message', (request: ProbeRequest | 'close') => {

@@ -29,6 +29,11 @@ export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
   app.use(requestContext({ log: services.log }));
+  // Requests keep the store monitor probing every second (it slows down when idle); liveness checks touch no store.
+  app.use(async function storeActivity(ctx, next) {
+    if (ctx.path !== '/livez' && ctx.path !== '/ping') services.monitor.touch();
+    await next();
+  });
   app.use(compression()); // gzip/brotli for JSON, text and the dashboard's files (errors included)
   app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => services.monitor.suspect(store) }));
   app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token

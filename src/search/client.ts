@@ -26,8 +26,13 @@ class PlainJsonSerializer extends Serializer {
   }
 }
 
-export function createEsClient(url: string, timeoutMs: number): Client {
-  return new Client({ node: url, requestTimeout: timeoutMs, maxRetries: 1, compression: false, Serializer: PlainJsonSerializer });
+/**
+ * A client of one node or of several (a cluster's nodes: the client sends each request to one
+ * of them and, when a node does not answer, marks it dead for a while and retries on another).
+ */
+export function createEsClient(nodes: string | readonly string[], timeoutMs: number): Client {
+  const list = typeof nodes === 'string' ? [nodes] : [...nodes];
+  return new Client({ nodes: list, requestTimeout: timeoutMs, maxRetries: list.length > 1 ? list.length : 1, compression: false, Serializer: PlainJsonSerializer });
 }
 
 /**
@@ -38,8 +43,8 @@ export function createEsClient(url: string, timeoutMs: number): Client {
  * to wait (a 4,000-snippet import on a busy node timed out after 5 s). This client's ceiling
  * is the longest wait (a merge); each request names its own shorter one.
  */
-export function createIndexingEsClient(url: string): Client {
-  return createEsClient(url, 15 * 60_000);
+export function createIndexingEsClient(nodes: string | readonly string[]): Client {
+  return createEsClient(nodes, 15 * 60_000);
 }
 
 export interface NodeInfo {
@@ -86,23 +91,24 @@ export interface HotHit<T> {
  * `isEsUnavailable` maps a down cluster to 503 exactly as for every other call.
  */
 export class HotSearch {
-  private readonly pool: Pool;
-  private readonly basePath: string;
-  private readonly headers: Record<string, string>;
+  private readonly nodes: Array<{ pool: Pool; basePath: string; headers: Record<string, string>; deadUntil: number }>;
+  private next = 0;
 
   constructor(
-    url: string,
+    urls: string | readonly string[],
     timeoutMs: number,
     /** Whether the cluster is known to be down (the store monitor's gate). */
     private readonly isDown?: () => boolean,
   ) {
-    const u = new URL(url);
-    this.basePath = u.pathname.replace(/\/+$/, '');
-    this.headers = { 'content-type': 'application/json', accept: 'application/json' };
-    if (u.username || u.password) {
-      this.headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
-    }
-    this.pool = new Pool(u.origin, { connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+    this.nodes = (typeof urls === 'string' ? [urls] : [...urls]).map((url) => {
+      const u = new URL(url);
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+      if (u.username || u.password) {
+        headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+      }
+      const pool = new Pool(u.origin, { connections: 64, headersTimeout: timeoutMs, bodyTimeout: timeoutMs, connectTimeout: Math.min(timeoutMs, 10_000) });
+      return { pool, basePath: u.pathname.replace(/\/+$/, ''), headers, deadUntil: 0 };
+    });
   }
 
   /**
@@ -110,18 +116,50 @@ export class HotSearch {
    * sequence number and primary term when the body asks for them). Dispatched with
    * plain handlers that collect the body's chunks: undici's stream-based `request` API cost
    * 30–50 µs more CPU per 40 kB answer (a minimal proxy under load at 8 clients).
+   * With several nodes, requests go round the live ones; a node that refuses or drops the
+   * connection before answering is left alone for 5 s and the request goes to the next one.
    */
-  search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+  async search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
     // A cluster known to be down fails the request at once (health/monitor.ts).
-    if (this.isDown?.()) return Promise.reject(new StoreUnavailableError('elasticsearch'));
-    const path = `${this.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term`;
+    if (this.isDown?.()) throw new StoreUnavailableError('elasticsearch');
+    const json = JSON.stringify(body);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < this.nodes.length; attempt++) {
+      const node = this.pick();
+      try {
+        return await this.searchOn<T>(node, index, json);
+      } catch (error) {
+        if (!(error instanceof NodeUnreachableError)) throw error;
+        node.deadUntil = Date.now() + 5000;
+        lastError = error.cause;
+      }
+    }
+    throw lastError;
+  }
+
+  /** The next node round the list, a live one when there is one. */
+  private pick(): HotSearch['nodes'][number] {
+    const now = Date.now();
+    for (let i = 0; i < this.nodes.length; i++) {
+      const node = this.nodes[(this.next + i) % this.nodes.length];
+      if (node.deadUntil <= now) {
+        this.next = (this.next + i + 1) % this.nodes.length;
+        return node;
+      }
+    }
+    return this.nodes[this.next++ % this.nodes.length];
+  }
+
+  private searchOn<T>(node: HotSearch['nodes'][number], index: string, json: string): Promise<Array<HotHit<T>>> {
+    const path = `${node.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term`;
     return new Promise((resolve, reject) => {
       let status = 0;
       const chunks: Buffer[] = [];
       const handler: Dispatcher.DispatchHandlers = {
         onConnect() {},
         onError(error) {
-          reject(transportError(error));
+          // Nothing came back from this node: another one can take the request.
+          reject(status === 0 && isConnectionFailure(error) ? new NodeUnreachableError(transportError(error)) : transportError(error));
         },
         onHeaders(statusCode) {
           status = statusCode;
@@ -146,16 +184,36 @@ export class HotSearch {
         },
       };
       try {
-        this.pool.dispatch({ method: 'POST', path, headers: this.headers, body: JSON.stringify(body) }, handler);
+        node.pool.dispatch({ method: 'POST', path, headers: node.headers, body: json }, handler);
       } catch (error) {
         reject(transportError(error));
       }
     });
   }
 
-  close(): Promise<void> {
-    return this.pool.close();
+  async close(): Promise<void> {
+    await Promise.all(this.nodes.map((n) => n.pool.close()));
   }
+}
+
+/** A node that could not be reached (the request never got an answer from it). */
+class NodeUnreachableError extends Error {
+  constructor(override readonly cause: Error) {
+    super(cause.message);
+  }
+}
+
+/** Refused, reset or closed before an answer: the node is gone, not slow. */
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return (
+    error instanceof undiciErrors.SocketError ||
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code === 'EPIPE' ||
+    code === 'UND_ERR_SOCKET'
+  );
 }
 
 /** An undici failure as the Elasticsearch client's error class (timeout or connection). */

@@ -93,9 +93,9 @@ export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
  * On 8.x the vectors stay in `_source`: its only way to leave them out, a mapping-level
  * `_source.excludes`, loses them on every partial update.
  */
-export function snippetIndexDefinition(options: { esMajor: number }): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
-  const settings: estypes.IndicesIndexSettings =
-    options.esMajor >= 9 ? { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : SNIPPET_INDEX_SETTINGS;
+export function snippetIndexDefinition(options: { esMajor: number; shards?: number }): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+  const base = options.shards !== undefined ? { ...SNIPPET_INDEX_SETTINGS, number_of_shards: options.shards } : SNIPPET_INDEX_SETTINGS;
+  const settings: estypes.IndicesIndexSettings = options.esMajor >= 9 ? { ...base, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : base;
   return { settings, mappings: SNIPPET_MAPPINGS };
 }
 

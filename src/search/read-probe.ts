@@ -6,22 +6,39 @@
 import { Pool } from 'undici';
 import type { ReadProbe } from '../store/mongo-probe';
 
-export function elasticsearchReadProbe(url: string, alias: string): ReadProbe {
-  const u = new URL(url);
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (u.username || u.password) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
-  const pool = new Pool(u.origin, { connections: 2 });
-  const path = `${u.pathname.replace(/\/+$/, '')}/${encodeURIComponent(alias)}/_search?size=0&filter_path=took`;
+export function elasticsearchReadProbe(urls: string | readonly string[], alias: string): ReadProbe {
+  const nodes = (typeof urls === 'string' ? [urls] : [...urls]).map((url) => {
+    const u = new URL(url);
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (u.username || u.password) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    return { pool: new Pool(u.origin, { connections: 2 }), headers, path: `${u.pathname.replace(/\/+$/, '')}/${encodeURIComponent(alias)}/_search?size=0&filter_path=took` };
+  });
+  let preferred = 0;
   return {
+    // With several nodes, the cluster answers reads when any node does: one that fails is
+    // passed over (and the next one preferred), so a lost node does not close the gate.
     async read(timeoutMs) {
       const started = performance.now();
-      const res = await pool.request({ method: 'POST', path, headers, body: '{}', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
-      const text = await res.body.text();
-      if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`Elasticsearch answered ${res.statusCode}: ${text.slice(0, 200)}`);
-      return performance.now() - started;
+      let lastError: unknown;
+      for (let i = 0; i < nodes.length; i++) {
+        const at = (preferred + i) % nodes.length;
+        const node = nodes[at];
+        const left = Math.floor(timeoutMs - (performance.now() - started));
+        if (left <= 0) break;
+        try {
+          const res = await node.pool.request({ method: 'POST', path: node.path, headers: node.headers, body: '{}', headersTimeout: left, bodyTimeout: left, signal: AbortSignal.timeout(left) });
+          const text = await res.body.text();
+          if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`Elasticsearch answered ${res.statusCode}: ${text.slice(0, 200)}`);
+          preferred = at;
+          return performance.now() - started;
+        } catch (error) {
+          lastError = error;
+        }
+      }
+      throw lastError ?? new Error(`Elasticsearch did not answer within ${timeoutMs} ms`);
     },
     async close() {
-      await pool.close().catch(() => undefined);
+      await Promise.all(nodes.map((n) => n.pool.close().catch(() => undefined)));
     },
   };
 }

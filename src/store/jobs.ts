@@ -20,6 +20,7 @@
  * attempt (it finds the `committing` outcome and publishes again).
  */
 import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
 import { storedSpec, type JobSpec } from '../domain/job-params';
 import { TERMINAL_JOB_STATES } from './models/job';
@@ -60,6 +61,8 @@ const endKey = (id: string) => `job:${id}:end`;
 
 export class JobQueue {
   private readonly slots: BuildSlots;
+  /** Jobs this process ended (by id): a waiter in the same process wakes at once instead of at its next poll. */
+  private readonly ended = new EventEmitter().setMaxListeners(0);
 
   constructor(
     private readonly Job: JobModel,
@@ -218,6 +221,7 @@ export class JobQueue {
     await this.locks.releaseAll(`job:${id}:claim:`);
     const job = await this.get(id);
     if (job) await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
+    this.ended.emit(id);
     return final;
   }
 
@@ -265,6 +269,7 @@ export class JobQueue {
   /** Writes the state an end lock decided (idempotent; repairs a write a claim overtook). */
   private async settle(id: string, outcome: 'cancelled' | 'failed'): Promise<void> {
     await this.Job.updateOne({ _id: id, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { state: outcome, finishedAt: new Date(), lease: { owner: null, until: null } } });
+    this.ended.emit(id);
   }
 
   /** The decided outcome of a job, if any. */
@@ -286,7 +291,10 @@ export class JobQueue {
     return docs.map(typed).filter((j): j is JobRecord => j !== null);
   }
 
-  /** Polls until the job is terminal or `timeoutMs` passes (works across instances). */
+  /**
+   * Waits until the job is terminal or `timeoutMs` passes: woken at once when this process ends
+   * it (the in-process worker), else by a poll that slows to one every 2 s (another instance's worker).
+   */
   async waitFor(id: string, timeoutMs: number): Promise<JobRecord | null> {
     const until = Date.now() + timeoutMs;
     let delay = 50;
@@ -294,9 +302,22 @@ export class JobQueue {
       const job = await this.get(id);
       if (!job || TERMINAL_JOB_STATES.includes(job.state)) return job;
       if (Date.now() >= until) return job;
-      await new Promise((r) => setTimeout(r, Math.min(delay, Math.max(0, until - Date.now()))));
-      delay = Math.min(delay * 1.5, 500);
+      await this.endOf(id, Math.min(delay, Math.max(0, until - Date.now())));
+      delay = Math.min(delay * 1.5, 2000);
     }
+  }
+
+  /** Resolves when this process ends job `id`, or after `ms`. */
+  private endOf(id: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.ended.off(id, done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.ended.once(id, done);
+    });
   }
 
   /** Whether a non-terminal job exists for this library version. */

@@ -41,11 +41,16 @@ export class LibraryRepository {
   constructor(
     private readonly Library: LibraryModel,
     private readonly locks: LockStore,
-    generation: GenerationSource,
+    private readonly generationSource: GenerationSource,
     options: LibraryRepositoryOptions = {},
   ) {
-    this.cache = new LibraryCache((id) => this.Library.findById(id).lean<LibraryRecord>().exec(), generation, options);
+    this.cache = new LibraryCache((id) => this.Library.findById(id).lean<LibraryRecord>().exec(), generationSource, options);
     this.observer = options.observer;
+  }
+
+  /** The catalogue's generation now: it changes with every write of a library record (store/library-cache.ts). */
+  generation(): Promise<string> {
+    return this.generationSource.read();
   }
 
   /** A record from the per-id cache (store/library-cache.ts), or read now with `fresh`. */

@@ -55,7 +55,10 @@ export interface WorkerOptions {
   log: Logger;
   leaseMs: number;
   concurrency: number;
+  /** Poll interval after work (default 1 s); it doubles while nothing is claimed, up to `maxPollMs`. */
   pollMs?: number;
+  /** The longest wait between polls when idle (default 10 × pollMs: 10 s); an in-process enqueue wakes the worker at once. */
+  maxPollMs?: number;
   /** Whether an error means a store was unavailable (the job is retried, not failed). */
   isTransient?: (error: unknown) => boolean;
   /** Delay before the n-th retry (default: 5 s doubling, at most 2 min). */
@@ -72,6 +75,8 @@ export class Worker {
   private ticking: Promise<void> | undefined;
   /** When the last claim failed because the store was unreachable (logged once per outage). */
   private claimFailing = false;
+  /** The wait before the next poll: it grows while polls find nothing (an idle queue costs the store little). */
+  private idleMs = 0;
 
   constructor(private readonly options: WorkerOptions) {}
 
@@ -82,6 +87,7 @@ export class Worker {
 
   /** Wakes the worker now (after enqueueing) instead of at the next poll. */
   poke(): void {
+    this.idleMs = 0;
     if (!this.stopped) this.schedule(0);
   }
 
@@ -118,7 +124,13 @@ export class Worker {
         const job = await this.options.queue.claim(this.id, this.options.leaseMs);
         if (this.claimFailing) this.options.log.info('worker claims jobs again');
         this.claimFailing = false;
-        if (!job) break;
+        if (!job) {
+          // Nothing to do: wait longer next time (other instances' jobs are found within maxPollMs).
+          const base = this.options.pollMs ?? 1000;
+          this.idleMs = Math.min(this.idleMs === 0 ? base : this.idleMs * 2, this.options.maxPollMs ?? base * 10);
+          break;
+        }
+        this.idleMs = 0;
         this.running++;
         const p = this.run(job).finally(() => {
           this.running--;
@@ -131,7 +143,7 @@ export class Worker {
       if (!this.claimFailing) this.options.log.warn({ err: (error as Error).message }, 'worker could not claim jobs; retrying every poll');
       this.claimFailing = true;
     }
-    if (!this.stopped) this.schedule(this.options.pollMs ?? 1000);
+    if (!this.stopped) this.schedule(this.idleMs || (this.options.pollMs ?? 1000));
   }
 
   private async run(job: JobRecord): Promise<void> {
