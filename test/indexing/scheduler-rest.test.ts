@@ -1,0 +1,54 @@
+/**
+ * The scheduler at rest (real stores): once a tick has scanned the catalogue, later ticks
+ * read one small document (the catalogue's generation) until something changed or the next
+ * check is due, so an idle installation does not read every library every minute.
+ */
+import test from 'ava';
+import { createTestApp, type TestApp } from '../harness';
+import { seedLibrary } from '../helpers';
+
+let app: TestApp;
+const HOUR = 3_600_000;
+
+test.before(async () => {
+  app = await createTestApp({ WORKER_MODE: 'off', REFRESH_DEFAULT_HOURS: 'github=24' });
+  await seedLibrary(app, '/rest/one', { 'README.md': '# One\n\nThe one library.\n' });
+});
+test.after.always(async () => {
+  await app?.close();
+});
+
+/** Counts the scans of the whole catalogue. */
+function countScans(): { scans: () => number; restore: () => void } {
+  const libraries = app.services.libraries;
+  const original = libraries.scan.bind(libraries);
+  let n = 0;
+  libraries.scan = ((...args: Parameters<typeof original>) => {
+    n++;
+    return original(...args);
+  }) as typeof libraries.scan;
+  return { scans: () => n, restore: () => void (libraries.scan = original) };
+}
+
+test.serial('ticks skip the scan while nothing changed, is due or pending; a change or a due check scans again', async (t) => {
+  const counter = countScans();
+  try {
+    const now = Date.now();
+    const minute = (n: number) => new Date(now + n * 60_000 + 1);
+    t.true((await app.services.scheduler.tick(minute(1))).leader);
+    t.is(counter.scans(), 1, 'the first tick scans');
+    await app.services.scheduler.tick(minute(2));
+    await app.services.scheduler.tick(minute(3));
+    t.is(counter.scans(), 1, 'nothing changed, nothing due: no scan');
+    await app.services.libraries.modify('/rest/one', () => ({ aliases: ['uno'] }));
+    await app.services.scheduler.tick(minute(4));
+    t.is(counter.scans(), 2, 'a library changed: the next tick scans');
+    await app.services.scheduler.tick(minute(5));
+    t.is(counter.scans(), 2);
+    const due = await app.services.scheduler.tick(new Date(now + 25 * HOUR));
+    t.is(counter.scans(), 3, 'its check came due: scanned');
+    t.deepEqual(due.enqueued, ['/rest/one'], 'and the refresh was enqueued');
+  } finally {
+    counter.restore();
+  }
+});
