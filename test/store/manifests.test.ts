@@ -27,11 +27,11 @@ test('get reads one version; deleteVersions removes that library\'s versions onl
 
 test('putMany records a bulk import\'s manifests, replacing one left by a library of the same key', async (t) => {
   const { Manifest } = app.services.models;
-  await Manifest.create({ _id: '/m/left@latest', generation: 1, files: [] });
+  await Manifest.create({ _id: '/p/left@latest', generation: 1, files: [] });
   await app.services.manifests.putMany([
-    { _id: '/m/new@latest', generation: 5, files: [{ p: 'a.md', h: '1' }] },
-    { _id: '/m/left@latest', generation: 6, files: [{ p: 'b.md', h: '2' }] },
+    { _id: '/p/new@latest', generation: 5, files: [{ p: 'a.md', h: '1' }] },
+    { _id: '/p/left@latest', generation: 6, files: [{ p: 'b.md', h: '2' }] },
   ]);
-  t.is((await app.services.manifests.get('/m/new', 'latest'))?.generation, 5);
-  t.deepEqual((await app.services.manifests.get('/m/left', 'latest'))?.files, [{ p: 'b.md', h: '2' }]);
+  t.is((await app.services.manifests.get('/p/new', 'latest'))?.generation, 5);
+  t.deepEqual((await app.services.manifests.get('/p/left', 'latest'))?.files, [{ p: 'b.md', h: '2' }]);
 });

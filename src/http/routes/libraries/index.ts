@@ -10,21 +10,19 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../catalog/add-repo';
 import { isGitHost, parseLibraryId } from '../../../domain/library-ids';
-import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
-import { canSeeLibrary } from '../../../auth/authorize';
+import { ConflictError, LibraryNotFoundError, NotFoundError } from '../../../errors';
 import { authorize } from '../../../auth/permissions';
 import type { Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
 import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor } from '../../../catalog/access';
-import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleFromInput } from '../../../catalog/schedule';
-import type { Config } from '../../../config';
+import { presentSchedule } from '../../../catalog/schedule';
 import { createWebhook, receiveDelivery } from '../../../catalog/webhooks';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
-import type { LibraryCheckState, LibraryRecord, LibrarySchedule } from '../../../store/models/library';
 import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
+import { listLibraries, updateLibrary } from '../../../catalog/update';
 
 export function libraryRoutes(services: Services): Router {
   const router = new Router();
@@ -98,8 +96,7 @@ export function libraryRoutes(services: Services): Router {
 
   // The catalogue for the dashboard and scripts (search has its own Context7 route).
   router.get('libraries.list', '/libraries', guard(services), standard, validate(s['libraries.list']), async (ctx) => {
-    const { principal } = ctx.state;
-    const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
+    const libs = await listLibraries(services, ctx.state.principal);
     const defaults = services.config.refreshDefaultHours;
     ctx.body = { libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults) })) };
   });
@@ -114,20 +111,7 @@ export function libraryRoutes(services: Services): Router {
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
     const { params, query, body } = ctx.state.input;
-    const id = libraryIdOf(params);
-    const { versionRule } = body;
-    const schedule = body.schedule === undefined ? undefined : scheduleFromInput(body.schedule);
-    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
-    if (lib && schedule && schedule.mode !== 'default' && lib.source === 'openapi') {
-      throw new ValidationError(`${id} was uploaded as an OpenAPI document; it has no source a schedule could refresh from.`, 'schedule');
-    }
-    const updated = lib && (await services.libraries.modify(lib._id, (current) => ({
-      ...(body.trustScore !== undefined ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
-      ...(body.aliases !== undefined ? { aliases: body.aliases } : {}),
-      ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
-      ...(versionRule !== undefined ? { versionRule } : {}),
-    })));
-    if (!updated) throw new LibraryNotFoundError(id);
+    const updated = await updateLibrary(services, ctx.state.principal, libraryIdOf(params), body, { teamId: query.teamId });
     ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
   });
 
@@ -184,12 +168,6 @@ export function v1RefreshRoutes(services: Services): Router {
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
   return router;
-}
-
-/** A new schedule's check state: the next check counted from when the library was last current. */
-function rescheduled(lib: LibraryRecord, schedule: LibrarySchedule, defaults: Config['refreshDefaultHours']): LibraryCheckState {
-  const check = { ...EMPTY_CHECK, ...(lib.check ?? {}) };
-  return { ...check, nextCheckAt: nextCheckAfter(lastKnownCurrent(lib), effectiveHours({ source: lib.source, schedule }, defaults)) };
 }
 
 /** Team ids whose private jobs a caller may see; null = all (admins, service key). */
