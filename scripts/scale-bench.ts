@@ -1,6 +1,10 @@
 /**
  * `npm run scale-bench -- [--sizes 16,1000,10000] [--bundles DIR] [--work DIR] [--duration 20]
  *  [--clients 1,8] [--port 3220] [--prefix NAME] [--keep] [--out FILE]`
+ * `npm run scale-bench -- --rate <n>`: the bulk-load rate alone: n small libraries (10–29 snippets)
+ *  written and loaded with `npm run load` into a private prefix, then dropped.
+ * `npm run scale-bench -- --measure <prefix,prefix,...>`: measures catalogues kept by earlier
+ *  runs (`--keep`) again, one after the other, so every size is measured in the same quiet window.
  *
  * The catalogue at growing sizes, on a private database and index prefix of the local stores:
  * the corpus libraries' bundles (`--bundles`, by default `.data/scale/corpus-bundles`, exported
@@ -24,7 +28,7 @@ import { createServices } from '../src/services';
 import { readDataset } from './eval/dataset';
 import { startServer } from './bench/server';
 import { exportLibraries } from './scale-bench/export';
-import { readSourceBundle, writeSyntheticBundles } from './scale-bench/synthesize';
+import { readSourceBundle, smallSize, writeSyntheticBundles } from './scale-bench/synthesize';
 import { contextSpecs, esFigures, measureTarget, searchNames, searchSpecs, serverMemory, type SizeFigures } from './scale-bench/measure';
 import { formatCurve } from './scale-bench/report';
 
@@ -39,6 +43,8 @@ const { values } = parseArgs({
     prefix: { type: 'string', default: `scale${Date.now().toString(36)}` },
     dataset: { type: 'string', default: path.resolve(ROOT_DIR, '..', 'shared', 'eval', 'dev.yaml') },
     keep: { type: 'boolean', default: false },
+    measure: { type: 'string' },
+    rate: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -70,6 +76,44 @@ async function runLoader(env: Record<string, string>, target: string, libraries:
   return { libraries, seconds, perSecond: Math.round((libraries / seconds) * 10) / 10, ...(merged ? { mergeSeconds: Number(merged[1]) } : {}) };
 }
 
+/** One catalogue measured by a fresh server on its prefix (database of the same name). */
+async function measureSize(esUrl: string, env: Record<string, string>, prefix: string, names: ReturnType<typeof searchNames>, entries: ReturnType<typeof readDataset>, load?: SizeFigures['load']): Promise<SizeFigures> {
+  const server = await startServer(ROOT_DIR, { port: Number(values.port), extraEnv: env });
+  try {
+    const search = await measureTarget(searchSpecs(server.url, names), clients, durationMs, [200, 404]);
+    const context = await measureTarget(contextSpecs(server.url, entries), clients, durationMs);
+    const memory = serverMemory(server.pid);
+    const es = await esFigures(esUrl, prefix);
+    const count = (await (await fetch(`${esUrl}/${prefix}-snippets/_count`)).json()) as { count: number };
+    const libraries = (await (await fetch(`${esUrl}/${prefix}-libraries/_count`)).json()) as { count: number };
+    return { libraries: libraries.count, snippets: count.count, search, context, serverRssMb: memory.rssMb, serverPeakRssMb: memory.peakMb, esHeapUsedMb: es.heapUsedMb, esHeapMaxMb: es.heapMaxMb, esDiskMb: es.diskMb, load, loadAverage: loadAverage() };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measureKept(esUrl: string, prefixes: string[], names: ReturnType<typeof searchNames>, entries: ReturnType<typeof readDataset>): Promise<void> {
+  const curve: SizeFigures[] = [];
+  for (const p of prefixes) {
+    say(`measuring ${p} (load ${loadAverage()})`);
+    curve.push(await measureSize(esUrl, { MONGODB_DB: p, SHELFMARK_INDEX_PREFIX: p, LOG_LEVEL: 'warn', SHELFMARK_DEMO_LIBRARY: 'off' }, p, names, entries));
+    console.log(formatCurve(curve));
+  }
+  const out = path.resolve(values.out ?? path.join(ROOT_DIR, '.bench', `scale-measure-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, JSON.stringify({ prefixes, clients, durationMs, curve }, null, 2));
+  say(`written ${out}`);
+}
+
+async function dropPrefix(config: { elasticsearchUrl: string; mongodbUri: string }, prefix: string): Promise<void> {
+  say(`dropping the database and indices ${prefix}`);
+  const found = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`)).json()) as Record<string, unknown>;
+  if (Object.keys(found).length > 0) await fetch(`${config.elasticsearchUrl}/${Object.keys(found).join(',')}`, { method: 'DELETE' });
+  const conn = await mongoose.createConnection(config.mongodbUri, { dbName: prefix }).asPromise();
+  await conn.dropDatabase();
+  await conn.close();
+}
+
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn' });
   const env = { MONGODB_DB: prefix, SHELFMARK_INDEX_PREFIX: prefix, LOG_LEVEL: 'warn', SHELFMARK_DEMO_LIBRARY: 'off' };
@@ -89,7 +133,25 @@ async function main(): Promise<void> {
   const realIds = sources.map((s) => s.header.library.id);
   const entries = readDataset(path.resolve(values.dataset as string)).filter((e) => realIds.includes(e.library));
   const names = searchNames(realIds, realIds.map((id) => id.split('/')[2] ?? id));
+  if (values.measure) {
+    await measureKept(config.elasticsearchUrl, values.measure.split(','), names, entries);
+    return;
+  }
   const work = path.resolve(values.work as string);
+  if (values.rate) {
+    const n = Number(values.rate);
+    fs.rmSync(work, { recursive: true, force: true });
+    writeSyntheticBundles(work, sources, 0, n, smallSize);
+    say(`loading ${n} small libraries (load ${loadAverage()})`);
+    try {
+      const load = await runLoader(env, work, n);
+      console.log(`${n} small libraries (10-29 snippets) loaded at ${load?.perSecond} libraries/s (${load?.seconds.toFixed(1)} s; merge ${load?.mergeSeconds ?? 0} s); load average ${loadAverage()}`);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+      await dropPrefix(config, prefix);
+    }
+    return;
+  }
   const curve: SizeFigures[] = [];
   let libraries = 0;
   try {
@@ -110,18 +172,8 @@ async function main(): Promise<void> {
         libraries = size;
       }
       say(`size ${size}: measuring (load ${loadAverage()})`);
-      const server = await startServer(ROOT_DIR, { port: Number(values.port), extraEnv: env });
-      try {
-        const search = await measureTarget(searchSpecs(server.url, names), clients, durationMs, [200, 404]);
-        const context = await measureTarget(contextSpecs(server.url, entries), clients, durationMs);
-        const memory = serverMemory(server.pid);
-        const es = await esFigures(config.elasticsearchUrl, prefix);
-        const count = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-snippets/_count`)).json()) as { count: number };
-        curve.push({ libraries, snippets: count.count, search, context, serverRssMb: memory.rssMb, serverPeakRssMb: memory.peakMb, esHeapUsedMb: es.heapUsedMb, esHeapMaxMb: es.heapMaxMb, esDiskMb: es.diskMb, load, loadAverage: loadAverage() });
-        console.log(formatCurve(curve));
-      } finally {
-        await server.stop();
-      }
+      curve.push(await measureSize(config.elasticsearchUrl, env, prefix, names, entries, load));
+      console.log(formatCurve(curve));
     }
     const out = path.resolve(values.out ?? path.join(ROOT_DIR, '.bench', `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
     fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -129,14 +181,7 @@ async function main(): Promise<void> {
     say(`written ${out}`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
-    if (!values.keep) {
-      say(`dropping the database and indices ${prefix}`);
-      const found = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`)).json()) as Record<string, unknown>;
-      if (Object.keys(found).length > 0) await fetch(`${config.elasticsearchUrl}/${Object.keys(found).join(',')}`, { method: 'DELETE' });
-      const conn = await mongoose.createConnection(config.mongodbUri, { dbName: prefix }).asPromise();
-      await conn.dropDatabase();
-      await conn.close();
-    }
+    if (!values.keep) await dropPrefix(config, prefix);
   }
 }
 

@@ -53,14 +53,19 @@ export function syntheticName(i: number, realNames: readonly string[]): { id: st
   return { id: `/${owner}/${repo}`, title: repo };
 }
 
+/** A small library's snippets (10–29, about 20): the bulk-load rate's unit. */
+export function smallSize(i: number): number {
+  return 10 + ((i * 7) % 20);
+}
+
 /** How many snippets synthetic library `i` holds (90–129, about 110 on average). */
 export function syntheticSize(i: number): number {
   return 90 + ((i * 7) % 40);
 }
 
 /** The lines of synthetic library `i` cut from `source` (header, files, snippets, trailer). */
-export function syntheticBundleLines(i: number, source: SourceBundle, realNames: readonly string[], now = new Date('2026-11-01T00:00:00Z')): string[] {
-  const size = Math.min(syntheticSize(i), source.docs.length);
+export function syntheticBundleLines(i: number, source: SourceBundle, realNames: readonly string[], sizeOf: (i: number) => number = syntheticSize, now = new Date('2026-11-01T00:00:00Z')): string[] {
+  const size = Math.min(sizeOf(i), source.docs.length);
   const offset = source.docs.length > size ? (i * 131) % (source.docs.length - size) : 0;
   const docs: Array<Record<string, unknown>> = source.docs.slice(offset, offset + size).map((d) => ({ ...d, version: 'latest' }));
   const name = syntheticName(i, realNames);
@@ -94,13 +99,13 @@ export function syntheticBundleLines(i: number, source: SourceBundle, realNames:
 }
 
 /** Writes synthetic libraries `from` ≤ i < `to` as bundle files into `dir`; returns the files. */
-export function writeSyntheticBundles(dir: string, sources: readonly SourceBundle[], from: number, to: number): string[] {
+export function writeSyntheticBundles(dir: string, sources: readonly SourceBundle[], from: number, to: number, sizeOf: (i: number) => number = syntheticSize): string[] {
   fs.mkdirSync(dir, { recursive: true });
   const realNames = sources.map((s) => s.header.library.id.split('/')[2] ?? 'lib');
   const files: string[] = [];
   for (let i = from; i < to; i++) {
     const file = path.join(dir, `synthetic-${String(i).padStart(6, '0')}.shelfmark.gz`);
-    fs.writeFileSync(file, zlib.gzipSync(syntheticBundleLines(i, sources[i % sources.length], realNames).join(''), { level: 1 }));
+    fs.writeFileSync(file, zlib.gzipSync(syntheticBundleLines(i, sources[i % sources.length], realNames, sizeOf).join(''), { level: 1 }));
     files.push(file);
   }
   return files;
