@@ -3,6 +3,8 @@
  *  [--clients 1,8] [--port 3220] [--prefix NAME] [--keep] [--out FILE]`
  * `npm run scale-bench -- --rate <n>`: the bulk-load rate alone: n small libraries (10–29 snippets)
  *  written and loaded with `npm run load` into a private prefix, then dropped.
+ * `npm run scale-bench -- --delete <n> --prefix <kept prefix>`: deletes n synthetic libraries of a
+ *  kept catalogue through the one deletion use case and reports the time per library.
  * `npm run scale-bench -- --measure <prefix,prefix,...>`: measures catalogues kept by earlier
  *  runs (`--keep`) again, one after the other, so every size is measured in the same quiet window.
  *
@@ -31,6 +33,7 @@ import { exportLibraries } from './scale-bench/export';
 import { readSourceBundle, smallSize, writeSyntheticBundles } from './scale-bench/synthesize';
 import { contextSpecs, esFigures, measureTarget, searchNames, searchSpecs, serverMemory, type SizeFigures } from './scale-bench/measure';
 import { formatCurve } from './scale-bench/report';
+import { deleteLibrary, deletePortsOf } from '../src/catalog/delete';
 
 const { values } = parseArgs({
   options: {
@@ -45,6 +48,7 @@ const { values } = parseArgs({
     keep: { type: 'boolean', default: false },
     measure: { type: 'string' },
     rate: { type: 'string' },
+    delete: { type: 'string' },
     out: { type: 'string' },
   },
 });
@@ -105,6 +109,28 @@ async function measureKept(esUrl: string, prefixes: string[], names: ReturnType<
   say(`written ${out}`);
 }
 
+/** Deletes `n` synthetic libraries of the kept catalogue `--prefix` one after another, timed. */
+async function deleteMany(n: number): Promise<void> {
+  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', MONGODB_DB: prefix, SHELFMARK_INDEX_PREFIX: prefix, SHELFMARK_EMBEDDINGS: 'off' });
+  const services = await createServices(config, createLogger('warn', process.stderr));
+  try {
+    const keys: string[] = [];
+    for await (const page of services.libraries.scan()) for (const lib of page) if (keys.length < n && lib._id.includes('-labs-')) keys.push(lib._id);
+    const before = await services.catalogIndex.count();
+    say(`deleting ${keys.length} of ${before} libraries of ${prefix} (load ${loadAverage()})`);
+    const started = Date.now();
+    let snippets = 0;
+    for (const [i, key] of keys.entries()) {
+      snippets += (await deleteLibrary(deletePortsOf(services), key)).snippets;
+      if ((i + 1) % 100 === 0) say(`${i + 1} deleted, ${((Date.now() - started) / (i + 1)).toFixed(1)} ms each`);
+    }
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`deleted ${keys.length} libraries (${snippets} snippets) of ${before} in ${seconds.toFixed(1)} s: ${((seconds * 1000) / keys.length).toFixed(1)} ms each; load average ${loadAverage()}`);
+  } finally {
+    await services.close();
+  }
+}
+
 async function dropPrefix(config: { elasticsearchUrl: string; mongodbUri: string }, prefix: string): Promise<void> {
   say(`dropping the database and indices ${prefix}`);
   const found = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`)).json()) as Record<string, unknown>;
@@ -135,6 +161,10 @@ async function main(): Promise<void> {
   const names = searchNames(realIds, realIds.map((id) => id.split('/')[2] ?? id));
   if (values.measure) {
     await measureKept(config.elasticsearchUrl, values.measure.split(','), names, entries);
+    return;
+  }
+  if (values.delete) {
+    await deleteMany(Number(values.delete));
     return;
   }
   const work = path.resolve(values.work as string);
