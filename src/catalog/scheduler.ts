@@ -18,6 +18,7 @@ import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
 import { INSTANCE_ID } from '../store/locks';
 import { publicJobError } from './job-error';
 import { enqueueRefresh } from './add-repo';
+import { isGitHost } from '../domain/library-ids';
 import { DELIVERY_RETENTION_MS } from './webhooks';
 import { backoffMs, EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter } from './schedule';
 
@@ -122,7 +123,7 @@ export class RefreshScheduler {
         lib = outcome.lib;
         if (!lib || lib.check?.pendingJobId) continue;
       }
-      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0)) continue;
+      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0) || !refreshable(lib)) continue;
       const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
       if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
       if (!due || due > now) continue;
@@ -168,4 +169,14 @@ export class RefreshScheduler {
     });
     return { wrote, lib: updated };
   }
+}
+
+/**
+ * Whether the library has a source a refresh can fetch: a Git library its clone URL, any other
+ * its source parameters. A library imported from a bundle has neither (a path on the exporting
+ * server is left out of the bundle): scheduling it would only queue refreshes that fail.
+ */
+export function refreshable(lib: Pick<LibraryRecord, 'source' | 'cloneUrl' | 'sourceParams'>): boolean {
+  if (isGitHost(lib.source)) return lib.cloneUrl !== '';
+  return lib.source !== 'openapi' && lib.sourceParams !== null && lib.sourceParams !== undefined;
 }

@@ -13,6 +13,9 @@ const HOUR = 3_600_000;
 test.before(async () => {
   app = await createTestApp({ WORKER_MODE: 'off', REFRESH_DEFAULT_HOURS: 'github=24' });
   await seedLibrary(app, '/rest/one', { 'README.md': '# One\n\nThe one library.\n' });
+  await app.services.libraries.modify('/rest/one', () => ({ cloneUrl: 'https://git.example.test/rest/one.git' }));
+  // Imported from a bundle: no clone URL, nothing a refresh could fetch.
+  await seedLibrary(app, '/rest/bundled', { 'README.md': '# Bundled\n\nFrom a bundle.\n' });
 });
 test.after.always(async () => {
   await app?.close();
@@ -47,7 +50,7 @@ test.serial('ticks skip the scan while nothing changed, is due or pending; a cha
     t.is(counter.scans(), 2);
     const due = await app.services.scheduler.tick(new Date(now + 25 * HOUR));
     t.is(counter.scans(), 3, 'its check came due: scanned');
-    t.deepEqual(due.enqueued, ['/rest/one'], 'and the refresh was enqueued');
+    t.deepEqual(due.enqueued, ['/rest/one'], 'and the refresh was enqueued; not for a library with no source to fetch (a bundle import)');
   } finally {
     counter.restore();
   }
