@@ -93,7 +93,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const indexingEs = createIndexingEsClient(config.elasticsearchNodes);
   const catalogIndex = new CatalogIndex(indexingEs, hotSearch, config.indexPrefix, config.indexLayout);
   await catalogIndex.ensureIndex();
-  const catalogSync = new CatalogSync(catalogIndex, log);
+  const catalogSync = new CatalogSync(catalogIndex, log, () => gate.isDown('elasticsearch'));
   const libraries = new LibraryRepository(models.Library, locks, new CatalogGeneration(mongo), { observer: catalogSync });
   catalogSync.attach(libraries);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major, shards: config.indexLayout.shards }), {

@@ -32,6 +32,8 @@ export class CatalogSync implements LibraryObserver {
   constructor(
     private readonly index: CatalogIndex,
     private readonly log: Logger,
+    /** Whether Elasticsearch is known to be down (the store monitor): writes then go straight to the retries. */
+    private readonly isDown: () => boolean = () => false,
   ) {}
 
   /** Where failed writes are read back from (the repository, once it exists). */
@@ -40,6 +42,7 @@ export class CatalogSync implements LibraryObserver {
   }
 
   async changed(records: readonly LibraryRecord[], options: { refresh?: boolean } = {}): Promise<void> {
+    if (this.isDown()) return this.later(records.map((r) => r._id), new Error('Elasticsearch is down'));
     try {
       await this.index.put(records.map((r) => catalogDocument(catalogEntryOf(r))), options);
     } catch (error) {
@@ -48,6 +51,7 @@ export class CatalogSync implements LibraryObserver {
   }
 
   async removed(keys: readonly string[]): Promise<void> {
+    if (this.isDown()) return this.later(keys, new Error('Elasticsearch is down'));
     try {
       await this.index.remove(keys);
     } catch (error) {

@@ -22,6 +22,11 @@ export interface CatalogStamp {
 }
 
 const BULK_DOCS = 500;
+/**
+ * A record's write waits for its catalogue document: briefly, and without retries, so a
+ * write made while Elasticsearch is down is not held up (catalog-sync.ts retries it later).
+ */
+const WRITE = { requestTimeout: 10_000, maxRetries: 0 };
 
 export class CatalogIndex {
   readonly alias: string;
@@ -66,7 +71,7 @@ export class CatalogIndex {
   async put(docs: readonly CatalogDocument[], options: { refresh?: boolean } = {}): Promise<void> {
     for (let i = 0; i < docs.length; i += BULK_DOCS) {
       const operations = docs.slice(i, i + BULK_DOCS).flatMap((doc) => [{ index: { _index: this.alias, _id: doc.key, version: doc.changedAt, version_type: 'external_gte' as const } }, doc]);
-      const res = await this.es.bulk({ operations }, BACKGROUND);
+      const res = await this.es.bulk({ operations }, docs.length > BULK_DOCS ? BACKGROUND : WRITE);
       if (res.errors) throwFirst(res.items, 'index');
     }
     if (docs.length > 0 && options.refresh !== false) await this.refresh();
@@ -76,14 +81,14 @@ export class CatalogIndex {
   async remove(keys: readonly string[], options: { refresh?: boolean } = {}): Promise<void> {
     for (let i = 0; i < keys.length; i += BULK_DOCS) {
       const operations = keys.slice(i, i + BULK_DOCS).map((key) => ({ delete: { _index: this.physical, _id: key } }));
-      const res = await this.es.bulk({ operations }, BACKGROUND);
+      const res = await this.es.bulk({ operations }, keys.length > BULK_DOCS ? BACKGROUND : WRITE);
       if (res.errors) throwFirst(res.items, 'delete');
     }
     if (keys.length > 0 && options.refresh !== false) await this.refresh();
   }
 
   async refresh(): Promise<void> {
-    await this.es.indices.refresh({ index: this.alias }, BACKGROUND);
+    await this.es.indices.refresh({ index: this.alias }, WRITE);
   }
 
   /** The hot-path search (library search). */
