@@ -44,6 +44,8 @@ export interface ErrorDetails {
   libraryId?: string;
   availableVersions?: string[];
   nearest?: string | null;
+  /** no_snippets_found: the sections nearest to the question (page > heading), though none is relevant. */
+  nearestSections?: string[];
   /** no_libraries_found: library ids with a similar name. */
   suggestions?: string[];
   /** rate_limit_exceeded: seconds until a retry can pass. */
@@ -164,8 +166,16 @@ export class TagNotFoundError extends AppError {
 }
 
 export class NoSnippetsFoundError extends AppError {
-  constructor(libraryId: string) {
-    super(404, 'no_snippets_found', `No documentation snippets could be found for ${libraryId} with this query.`);
+  /**
+   * Without a query: the library has nothing to search yet. With one: nothing in its docs is
+   * relevant to it, and `nearestSections` names what came closest.
+   */
+  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[] }) {
+    const nearest = question?.nearestSections ?? [];
+    const message = question
+      ? `No documentation in ${libraryId} is relevant to "${question.query.length > 120 ? `${question.query.slice(0, 117)}...` : question.query}".${nearest.length > 0 ? ` The nearest sections are: ${nearest.join('; ')}.` : ''}`
+      : `No documentation snippets could be found for ${libraryId} with this query.`;
+    super(404, 'no_snippets_found', message, { details: nearest.length > 0 ? { nearestSections: [...nearest] } : {} });
   }
 }
 

@@ -87,6 +87,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
     hot: hotSearch,
+    esMajor: esInfo.major,
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });

@@ -1,9 +1,11 @@
 /**
  * Use case "documentation context for a question": resolve the library and version (with
- * visibility and policy checks), retrieve candidates from Elasticsearch (the lexical leg,
- * and with embeddings on a kNN leg on the query's vector, fused in Node), re-rank in Node,
- * pack whole snippets into the token budget. Shared by HTTP (json/txt), the legacy v1
- * route and MCP.
+ * visibility and policy checks), gather the candidate pool from Elasticsearch (the lexical
+ * leg and, with embeddings on, the kNN leg on the question's vector, with every candidate's
+ * analysed text and vector) and the library's own term statistics, all at once; then the
+ * answer (search/answer.ts): re-scored, cut where relevance falls off, within the budget as a
+ * ceiling, or 404 no_snippets_found naming the nearest sections when nothing is relevant.
+ * Shared by HTTP (json/txt), the legacy v1 route and MCP.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
@@ -15,20 +17,17 @@ import type { LibraryRecord, LibraryVersionRecord } from '../store/models/librar
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { buildKnnQuery } from '../search/queries/knn';
-import { fuseHybrid } from '../search/fusion';
+import { answerFromLegs, type AnswerResult } from '../search/answer';
 import { SEARCH_WEIGHTS } from '../search/weights';
-import { rerankCandidates } from '../search/ranking';
-import { DEFAULT_TOKENS, packSnippetsToBudget } from '../search/budget';
-import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
+import { DEFAULT_TOKENS } from '../search/budget';
+import type { RankedSnippet, ScoredCandidate } from '../search/types';
 
 /**
- * Candidates fetched from Elasticsearch before re-ranking, by budget: enough for the budget
- * to fill after duplicates are dropped (snippets average ~150 tokens; the default 5000 asks
- * for 42), at least 20 so re-ranking has a choice, at most 500. When the snippets are
- * smaller than that and the budget is left underfilled, getContext asks once for more.
+ * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 60, a large
+ * budget for more (a snippet is ~150–400 tokens), at most 500.
  */
 export function candidatesFor(budget: number): number {
-  return Math.min(MAX_CANDIDATES, Math.max(20, Math.ceil(budget / 120)));
+  return Math.min(MAX_CANDIDATES, Math.max(SEARCH_WEIGHTS.answer.lexicalHits, Math.ceil(budget / 120)));
 }
 
 const MAX_CANDIDATES = 500;
@@ -55,6 +54,9 @@ export interface ContextAnswer {
   scorePerTerm: number;
 }
 
+/** How many sections a "nothing relevant" answer names. */
+const NEAREST_SECTIONS = 3;
+
 export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
   const { libraryId, version: requested } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
@@ -65,29 +67,39 @@ export async function getContext(services: Services, principal: Principal, reque
   let library = await usableLibrary(services, principal, libraryId);
   const size = candidatesFor(budget);
   const analyzed = analyzeQuery(query);
-  let candidates = await searchCandidates(services, library, requested, analyzed, query, size);
-  if (candidates === undefined || candidates.length === 0) {
+  let legs = await searchLegs(services, library, requested, analyzed, query, size);
+  if (legs === undefined || legs.lexical.length + legs.semantic.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await usableLibrary(services, principal, libraryId, { fresh: true });
-    candidates = await searchCandidates(services, library, requested, analyzed, query, size);
+    legs = await searchLegs(services, library, requested, analyzed, query, size);
   }
   const version = resolveVersion(library, requested);
-  if (!version || !candidates || candidates.length === 0) {
+  if (!version || !legs || legs.lexical.length + legs.semantic.length === 0) {
     if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
-    throw new NoSnippetsFoundError(libraryId);
+    throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
-  let snippets = packSnippetsToBudget(rerankCandidates(candidates, analyzed), budget);
-  if (underfilled(snippets, budget) && candidates.length === size && size < MAX_CANDIDATES) {
-    // Small snippets: the first candidates ran out before the budget did, and there are more.
-    // Ask once for the next ones, up to three times as many in all, and re-rank all of them
-    // (rare: the default budget asks for enough candidates of the corpus's usual size).
-    const next = await searchCandidates(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
-    if (next && next.length > 0) snippets = packSnippetsToBudget(rerankCandidates(mergeCandidates(candidates, next), analyzed), budget);
+  let result = answerFromLegs({ ...legs, analyzed, budget });
+  if (result.exhausted && underfilled(result.snippets, budget) && legs.lexical.length === size && size < MAX_CANDIDATES) {
+    // Every candidate was relevant and the budget is not full: ask once for the next ones,
+    // up to three times as many in all (rare: a large budget on a broad question).
+    const next = await searchLegs(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
+    if (next && next.lexical.length > 0) result = answerFromLegs({ ...legs, lexical: mergeCandidates(legs.lexical, next.lexical), analyzed, budget });
   }
-  if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
-  const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
-  const top = candidates.reduce((m, c) => Math.max(m, c.score), 0);
-  return { library, version, snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
+  if (result.snippets.length === 0) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
+  const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
+  const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
+  return { library, version, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
+}
+
+/** The best-scored sections of a pool none of which is relevant, as "Page > Heading". */
+function nearestSections(result: AnswerResult): string[] {
+  const names: string[] = [];
+  for (const r of result.ranked) {
+    const name = r.doc.breadcrumb.length > 0 ? r.doc.breadcrumb.join(' > ') : r.doc.title;
+    if (!names.includes(name)) names.push(name);
+    if (names.length === NEAREST_SECTIONS) break;
+  }
+  return names;
 }
 
 /** A first page of candidates followed by the next, without any the first already holds. */
@@ -96,7 +108,14 @@ export function mergeCandidates(first: readonly ScoredCandidate[], next: readonl
   return [...first, ...next.filter((c) => !ids.has(c.doc.id))];
 }
 
-async function searchCandidates(
+interface Legs {
+  lexical: ScoredCandidate[];
+  semantic: ScoredCandidate[];
+  stats: Awaited<ReturnType<Services['snippets']['termStats']>>;
+  queryVector?: Float32Array;
+}
+
+async function searchLegs(
   services: Services,
   library: LibraryRecord,
   requested: string | undefined,
@@ -104,18 +123,24 @@ async function searchCandidates(
   query: string,
   size: number,
   from = 0,
-): Promise<ScoredCandidate[] | undefined> {
+): Promise<Legs | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
   const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
   const body = buildContextQuery({ ...scope, query, size, from, analyzed });
-  // The semantic leg only for the first page: a next page widens the lexical list for the budget.
-  const embeddings = from === 0 ? services.embeddings : undefined;
-  if (!embeddings) return services.snippets.searchCandidates(body);
-  // Both legs at once: the query is embedded while the lexical search runs.
-  const [lexical, semantic] = await Promise.all([
-    services.snippets.searchCandidates(body),
-    embeddings.embedQuery(query).then((vector) => services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) }))),
+  const embeddings = services.embeddings;
+  const vectors = { vectors: embeddings !== undefined };
+  // Everything at once: the lexical leg, the library's term statistics, and the question's
+  // vector followed by the kNN leg (first page only: a next page widens the lexical list).
+  const [lexical, stats, semantic] = await Promise.all([
+    services.snippets.searchCandidates(body, vectors),
+    services.snippets.termStats(scope, analyzed.terms),
+    embeddings && from === 0
+      ? embeddings.embedQuery(query).then(async (vector) => ({
+          vector,
+          hits: await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors),
+        }))
+      : undefined,
   ]);
-  return fuseHybrid(lexical, semantic, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: analyzed.identifiers.length > 0 });
+  return { lexical, stats, semantic: semantic?.hits ?? [], ...(semantic ? { queryVector: semantic.vector } : {}) };
 }

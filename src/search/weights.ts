@@ -121,6 +121,49 @@ const DEFAULT_WEIGHTS = {
     /** kNN: candidates examined per shard, as a multiple of the hits asked for (at least 100). */
     numCandidatesFactor: 4,
   },
+  /**
+   * Re-scoring the candidate pool in Node (rescore.ts). Measured on dev-sections.yaml with
+   * section snippets (26–27 Nov 2026, both legs captured and replayed offline,
+   * scripts/eval/replay.ts; S-MRR, the mean over the question and its three rewordings):
+   * Elasticsearch's order 0.724; its best fusion with the kNN leg 0.73–0.74; BM25F with the
+   * library's own document frequencies and every candidate's cosine 0.81–0.83 over a
+   * plateau (lexical 0.6 with semantic 0.3–0.4 at scales 0.2–0.4, title 0–0.4, headings
+   * 0–0.2; chosen on half the libraries, the other half scored within 0.01–0.04 of its best);
+   * Elasticsearch's score beside them added nothing. Document vectors of 128 tokens ranked
+   * 0.01–0.03 better than of 64.
+   */
+  rescore: {
+    /** BM25F field weights over the analysed fields. */
+    fields: { searchTitle: 3, searchBreadcrumb: 2, searchBody: 1, searchCode: 1, searchPath: 1.5, searchIdentifiers: 1 },
+    k1: 1.2,
+    b: 0.75,
+    /** Share of BM25F (normalised by the pool's best). */
+    lexical: 0.6,
+    /** Share of the cosine, graded 1 at the pool's best cosine down to 0 at `cosineScale` below it. */
+    semantic: 0.3,
+    cosineScale: 0.3,
+    /** Share of the question's term weight (library IDF) in the snippet's own heading ... */
+    title: 0.3,
+    /** ... and in its heading path. */
+    headings: 0.15,
+  },
+  /** From the re-scored pool to the answer (answer.ts). */
+  answer: {
+    /** Lexical candidates fetched for the pool. */
+    lexicalHits: 60,
+    /** Nearest neighbours fetched for the pool (with embeddings on). */
+    knnHits: 20,
+    /** A snippet scoring below this share of the best one is not part of the answer. */
+    relativeFloor: 0.6,
+    /**
+     * No snippet is relevant when the best cosine in the pool is below this (embeddings on):
+     * on the dev set the best cosine is 0.45 at least (0.49 as asked), on the off-topic set
+     * 0.31 at most (eval/off-topic.yaml); the floor sits between, nearer the off-topic side.
+     */
+    cosineFloor: 0.37,
+    /** Without vectors: no snippet is relevant when none holds this share of the question's term weight. */
+    coverageFloor: 0.15,
+  },
   /** Catalogue ranking (catalog.ts). */
   catalog: {
     name: 1,
@@ -139,3 +182,5 @@ export type QueryWeights = SearchWeights['query'];
 export type RerankWeights = SearchWeights['rerank'];
 export type CatalogWeights = SearchWeights['catalog'];
 export type HybridWeights = SearchWeights['hybrid'];
+export type RescoreWeights = SearchWeights['rescore'];
+export type AnswerWeights = SearchWeights['answer'];

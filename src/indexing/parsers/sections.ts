@@ -1,10 +1,12 @@
 /**
  * The one place that decides what a snippet is. Every format parser reduces its document to
  * a flat list of blocks (headings, prose paragraphs, code blocks); this module groups them
- * into sections by heading and turns each section into an info snippet (its prose, chunked)
- * and one code snippet per code block (with the prose that introduces it as description).
+ * into sections by heading, and section-parts.ts turns each section into snippets that keep
+ * its prose and its code examples together, in order (parts of a long section at block
+ * boundaries).
  */
 import type { ParsedSnippet } from '../types';
+import { PART_LIMITS, sectionSnippets } from './section-parts';
 
 /** A heading opens a section; `level` only needs to order headings within one document. */
 export interface HeadingBlock {
@@ -72,30 +74,23 @@ interface Section {
 
 /**
  * Turns a document's blocks into snippets. Pure and total: any block list gives an array.
- * Info snippets come before the code snippets of their section.
+ * A section's snippets hold its prose with its code examples in place (section-parts.ts).
  */
 export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSource): ParsedSnippet[] {
   const sections = groupSections(blocks, source.pageTitle);
   const out: ParsedSnippet[] = [];
   sections.forEach((section, index) => {
-    out.push(...infoSnippets(section, source));
+    const items: (ProseBlock | CodeBlock)[] = [];
     for (const item of section.items) {
-      if (item.kind !== 'code') continue;
+      if (item.kind === 'prose') {
+        for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars)) items.push({ ...item, text });
+        continue;
+      }
       const code = finishCode(item.code, item.language);
-      if (code === '') continue;
-      out.push({
-        kind: 'code',
-        title: item.entry?.title ?? section.title,
-        breadcrumb: item.entry ? [...section.breadcrumb, item.entry.title] : section.breadcrumb,
-        pageTitle: source.pageTitle,
-        description: item.entry ? item.entry.description.slice(0, SNIPPET_LIMITS.description) : withFile(describeCode(sections, index, item), item.file),
-        content: '',
-        language: item.language,
-        code,
-        path: source.path,
-        startLine: item.line,
-      });
+      if (code !== '') items.push({ ...item, code });
     }
+    const finished = { ...section, items };
+    out.push(...sectionSnippets(finished, source, (code) => withFile(describeCode(sections, index, code), code.file)));
   });
   return out;
 }
@@ -123,25 +118,6 @@ function breadcrumbOf(pageTitle: string, headings: readonly string[]): string[] 
   const out = [pageTitle];
   for (const h of headings) if (h.toLowerCase() !== out[out.length - 1].toLowerCase()) out.push(h);
   return out;
-}
-
-function infoSnippets(section: Section, source: SnippetSource): ParsedSnippet[] {
-  const prose = section.items.filter((i): i is ProseBlock => i.kind === 'prose' && i.text.trim() !== '');
-  const total = prose.reduce((n, p) => n + p.text.length, 0);
-  if (total < SNIPPET_LIMITS.minInfo) return [];
-  return chunkProse(prose, SNIPPET_LIMITS.infoChunk).map((chunk, i) => ({
-    kind: 'info' as const,
-    title: section.title,
-    breadcrumb: section.breadcrumb,
-    pageTitle: source.pageTitle,
-    description: '',
-    content: chunk.text,
-    language: '',
-    code: '',
-    path: source.path,
-    // The first chunk points at the heading so a link lands on the section.
-    startLine: i === 0 ? section.line : chunk.line,
-  }));
 }
 
 /** Joins paragraphs into chunks of at most `max` characters, splitting oversized paragraphs. */
@@ -192,7 +168,11 @@ export function splitLongText(text: string, max: number): string[] {
  */
 function describeCode(sections: readonly Section[], index: number, code: CodeBlock): string {
   const items = sections[index].items;
-  const at = items.indexOf(code);
+  // The block as parsed (the one handed in may be a finished copy or a piece of it).
+  let at = -1;
+  items.forEach((item, i) => {
+    if (item.kind === 'code' && item.line <= code.line) at = i;
+  });
   const before: string[] = [];
   let length = 0;
   for (let i = at - 1; i >= 0; i--) {

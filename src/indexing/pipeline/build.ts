@@ -13,6 +13,7 @@ import { JobFailure } from '../jobs/failure';
 import { describeFromReadme } from '../discover/readme';
 import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
+import { withPageKind } from '../discover/page-kind';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { readPages } from './pages';
 import { previousDocumentHashes } from './page-checks';
@@ -106,7 +107,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       continue;
     }
     if (snap.parse) {
-      parsed.push(...(await snap.parse({ path: file.path, text })));
+      parsed.push(...(await snap.parse({ path: file.path, text })).map((s) => ({ ...s, pageKind: s.pageKind ?? 'reference' })));
       parsedCount++;
       continue;
     }
@@ -123,7 +124,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
         continue;
       }
     }
-    const snippets = parseDocument({ path: file.path, text: expanded.text });
+    const snippets = withPageKind(file.path, text, parseDocument({ path: file.path, text: expanded.text }));
     const verdict = judgeLanguage(proseOf(text));
     if (verdict.english) parsed.push(...snippets);
     else foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });
@@ -154,7 +155,7 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
       }
     }
     const extra = await snap.supplement(ctx, codeCount);
-    parsed.push(...extra.snippets);
+    parsed.push(...extra.snippets.map((s) => ({ ...s, pageKind: s.pageKind ?? 'reference' })));
     if (extra.snippets.length > 0) for (const f of extra.files) fileHashes.set(f.path, f.hash);
   }
 

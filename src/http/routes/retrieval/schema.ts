@@ -1,6 +1,7 @@
 /** The Context7-compatible retrieval routes' contract (see http/validate.ts). */
 import { z } from 'zod';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../../../search/budget';
+import { PAGE_KINDS } from '../../../search/types';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN, VERSION_PATTERN, libraryParams } from '../shared-schema';
 
@@ -31,7 +32,16 @@ export const contextJson = z
   .object({
     codeSnippets: z.array(z.object({}).passthrough()),
     infoSnippets: z.array(z.object({}).passthrough()),
-    snippets: z.array(z.object({ kind: z.enum(['code', 'info']), title: z.string(), tokens: z.number().int() }).passthrough()),
+    snippets: z.array(
+      z
+        .object({
+          kind: z.enum(['code', 'info']),
+          title: z.string(),
+          tokens: z.number().int(),
+          pageKind: z.enum(PAGE_KINDS).openapi({ description: 'What the page is: guide, reference, example, changelog, migration, blog, internal or stub' }),
+        })
+        .passthrough(),
+    ),
   })
   .partial()
   .passthrough()
