@@ -20,59 +20,13 @@ import { resolveVersion } from '../../src/store/libraries';
 import { analyzeQuery } from '../../src/search/analysis';
 import { buildContextQuery } from '../../src/search/queries/context';
 import { buildKnnQuery } from '../../src/search/queries/knn';
-import type { CandidateEvidence, ContextSnippet, ScoredCandidate } from '../../src/search/types';
-import type { TermStats } from '../../src/search/term-stats';
+import type { ScoredCandidate } from '../../src/search/types';
+import type { Capture, CapturedHit, CapturedQuestion } from './captured';
 import { SEARCH_WEIGHTS } from '../../src/search/weights';
 import { DEFAULT_TOKENS } from '../../src/search/budget';
 import { candidatesFor } from '../../src/retrieval/context';
 import { libraryIdOf, readDataset } from './dataset';
 import { phrase, VARIANTS } from './variants';
-import type { SectionQrel } from './sections';
-
-/** A candidate as captured: its id in `docs` and its score in the leg. */
-interface CapturedHit {
-  id: string;
-  score: number;
-}
-
-export interface CapturedQuestion {
-  set: 'dev' | 'off-topic';
-  index: number;
-  variant: string;
-  library: string;
-  libraryId: string;
-  /** The served version (a tag, or latest). */
-  version: string;
-  intent: string;
-  query: string;
-  sections: SectionQrel[];
-  lexical: CapturedHit[];
-  /** kNN hits with Elasticsearch's score ((1 + cosine) / 2). */
-  semantic: CapturedHit[];
-  /** The library's term statistics for the question's terms. */
-  stats: { total: number; df: Record<string, number> };
-  queryVector?: number[];
-}
-
-export interface Capture {
-  questions: CapturedQuestion[];
-  /** Every candidate once: its context fields and evidence (vector as numbers). */
-  docs: Record<string, { doc: ContextSnippet; text: CandidateEvidence['text']; vector?: number[] }>;
-}
-
-/** The legs of a captured question as getContext has them. */
-export function legsOf(capture: Capture, q: CapturedQuestion): { lexical: ScoredCandidate[]; semantic: ScoredCandidate[]; stats: TermStats; queryVector?: Float32Array } {
-  const hit = (h: CapturedHit): ScoredCandidate => {
-    const d = capture.docs[h.id]!;
-    return { doc: d.doc, score: h.score, evidence: { text: d.text, ...(d.vector ? { vector: Float32Array.from(d.vector) } : {}) } };
-  };
-  return {
-    lexical: q.lexical.map(hit),
-    semantic: q.semantic.map(hit),
-    stats: { total: q.stats.total, df: new Map(Object.entries(q.stats.df)) },
-    ...(q.queryVector ? { queryVector: Float32Array.from(q.queryVector) } : {}),
-  };
-}
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } } });

@@ -9,10 +9,11 @@
  * exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
-import { packSnippetsToBudget } from './budget';
+import { SEPARATOR_TOKENS } from './budget';
 import { withoutDuplicates } from './ranking';
 import { rescoreCandidates, type RescoredCandidate } from './rescore';
 import type { TermStats } from './term-stats';
+import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
 import { SEARCH_WEIGHTS, type SearchWeights } from './weights';
 
@@ -24,6 +25,10 @@ export interface AnswerInput {
   /** The question's vector (absent with embeddings off). */
   queryVector?: Float32Array;
   budget: number;
+  /** The served version (a tag, or a branch such as latest): page kinds weigh guides by it. */
+  version: string;
+  /** The question as asked (what it says about change and versions). */
+  query: string;
 }
 
 export interface AnswerResult {
@@ -62,12 +67,64 @@ export function nothingRelevant(ranked: readonly RescoredCandidate[], withVector
   return coverage < w.coverageFloor;
 }
 
+/** The section a part belongs to (undefined for a snippet that is a whole section or an entry). */
+function sectionOf(doc: RankedSnippet['doc']): string | undefined {
+  return doc.part === undefined ? undefined : `${doc.path}\u0000${doc.title}\u0000${doc.breadcrumb.join('\u0000')}`;
+}
+
+/**
+ * The parts of one long section served together: where the first of its parts ranks, every
+ * part of it the answer holds, and the pool's parts before the last of those (its opening
+ * part above all), in document order. Each group keeps its best score.
+ */
+export function withSectionParts(selected: readonly RankedSnippet[], pool: readonly RescoredCandidate[]): RankedSnippet[][] {
+  const partsOf = new Map<string, RankedSnippet['doc'][]>();
+  for (const r of pool) {
+    const key = sectionOf(r.doc);
+    if (key !== undefined) partsOf.set(key, [...(partsOf.get(key) ?? []), r.doc]);
+  }
+  const chosen = new Set(selected.map((s) => s.doc.id));
+  const groups: RankedSnippet[][] = [];
+  const done = new Set<string>();
+  for (const s of selected) {
+    const key = sectionOf(s.doc);
+    if (key === undefined) {
+      groups.push([s]);
+      continue;
+    }
+    if (done.has(key)) continue;
+    done.add(key);
+    const members = partsOf.get(key) ?? [s.doc];
+    const last = Math.max(...members.filter((d) => chosen.has(d.id)).map((d) => d.part ?? 0));
+    const parts = members.filter((d) => (d.part ?? 0) <= last).sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || a.startLine - b.startLine);
+    groups.push(parts.map((doc) => ({ doc, score: s.score })));
+  }
+  return groups;
+}
+
+/** Whole groups in order while they fit the budget (a group that does not fit is left out whole). */
+function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedSnippet[] {
+  const out: RankedSnippet[] = [];
+  let total = 0;
+  for (const group of groups) {
+    const cost = group.reduce((n, s, i) => n + Math.max(0, s.doc.tokens) + (out.length + i > 0 ? SEPARATOR_TOKENS : 0), 0);
+    if (total + cost > budget) continue;
+    out.push(...group);
+    total += cost;
+  }
+  return out;
+}
+
 export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEARCH_WEIGHTS): AnswerResult {
   const pool = candidatePool(input.lexical, input.semantic.slice(0, weights.answer.knnHits));
-  const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore);
+  const question = changeQuestion(input.query);
+  const targets = targetVersions(question, input.version, pool.map((c) => c.doc));
+  const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
+    .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) }))
+    .sort((a, b) => b.score - a.score);
   if (nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false };
   const floor = weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
   const relevant = ranked.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
-  const snippets = packSnippetsToBudget(relevant, input.budget);
-  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length === relevant.length };
+  const snippets = packGroups(withSectionParts(relevant, ranked), input.budget);
+  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length >= relevant.length };
 }

@@ -26,6 +26,8 @@ export interface RescoredCandidate {
   cosine?: number;
   /** Share of the question's term weight found anywhere in it (0..1). */
   coverage: number;
+  /** The parts of the score before weighting: BM25F / the pool's best, cosine grade, heading and path coverage. */
+  parts: { lexical: number; semantic: number; title: number; headings: number };
 }
 
 /** Occurrences of `token` as a whole token of an analysed (space-separated) text. */
@@ -114,8 +116,9 @@ export function rescoreCandidates(
   }
   const scored = rows.map((r) => {
     const grade = r.cosine === undefined ? 0 : Math.max(0, 1 - (bestCosine - r.cosine) / w.cosineScale);
-    const score = w.lexical * (maxBm25 > 0 ? r.bm25 / maxBm25 : 0) + w.semantic * grade + w.title * r.title + w.headings * r.headings;
-    return { doc: r.doc, score, cosine: r.cosine, coverage: r.coverage, index: r.index };
+    const lexical = maxBm25 > 0 ? r.bm25 / maxBm25 : 0;
+    const score = w.lexical * lexical + w.semantic * grade + w.title * r.title + w.headings * r.headings;
+    return { doc: r.doc, score, cosine: r.cosine, coverage: r.coverage, parts: { lexical, semantic: grade, title: r.title, headings: r.headings }, index: r.index };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   return scored.map(({ index: _index, ...rest }) => rest);

@@ -147,6 +147,23 @@ const DEFAULT_WEIGHTS = {
     /** ... and in its heading path. */
     headings: 0.15,
   },
+  /** Page kinds (page-kinds.ts): multipliers of a snippet's re-scored score. */
+  pageKinds: {
+    /** Pages for maintainers and redirect stubs (kept only when a repository config asks). */
+    internal: 0.5,
+    blog: 0.7,
+    blogForChange: 1,
+    /** A changelog or migration guide, for a how-to question ... */
+    changeForHowTo: 0.75,
+    /** ... and one about another version than the question's. */
+    otherVersionForHowTo: 0.6,
+    /** For a question about what changed: a page about the version it asks about ... */
+    targetForChange: 1.2,
+    /** ... a page about no version in particular ... */
+    changeForChange: 1.1,
+    /** ... and a page about another version. */
+    otherVersionForChange: 0.7,
+  },
   /** From the re-scored pool to the answer (answer.ts). */
   answer: {
     /** Lexical candidates fetched for the pool. */
@@ -154,7 +171,7 @@ const DEFAULT_WEIGHTS = {
     /** Nearest neighbours fetched for the pool (with embeddings on). */
     knnHits: 20,
     /** A snippet scoring below this share of the best one is not part of the answer. */
-    relativeFloor: 0.6,
+    relativeFloor: 0.55,
     /**
      * No snippet is relevant when the best cosine in the pool is below this (embeddings on):
      * on the dev set the best cosine is 0.45 at least (0.49 as asked), on the off-topic set
@@ -184,3 +201,4 @@ export type CatalogWeights = SearchWeights['catalog'];
 export type HybridWeights = SearchWeights['hybrid'];
 export type RescoreWeights = SearchWeights['rescore'];
 export type AnswerWeights = SearchWeights['answer'];
+export type PageKindWeights = SearchWeights['pageKinds'];
