@@ -167,14 +167,19 @@ export class TagNotFoundError extends AppError {
 
 export class NoSnippetsFoundError extends AppError {
   /**
-   * Without a query: the library has nothing to search yet. With one: nothing in its docs is
-   * relevant to it, and `nearestSections` names what came closest.
+   * Without a question: the library has nothing to search yet. With one: nothing in its docs is
+   * relevant to it (`nearestSections` names what came closest), or relevant snippets exist but
+   * none fits the token budget (`budget` and the `smallest` one's tokens).
    */
-  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[] }) {
-    const nearest = question?.nearestSections ?? [];
-    const message = question
-      ? `No documentation in ${libraryId} is relevant to "${question.query.length > 120 ? `${question.query.slice(0, 117)}...` : question.query}".${nearest.length > 0 ? ` The nearest sections are: ${nearest.join('; ')}.` : ''}`
-      : `No documentation snippets could be found for ${libraryId} with this query.`;
+  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[] } | { budget: number; smallest: number }) {
+    const nearest = question && 'nearestSections' in question ? question.nearestSections : [];
+    let message = `No documentation snippets could be found for ${libraryId} with this query.`;
+    if (question && 'budget' in question) {
+      message = `No relevant snippet of ${libraryId} fits in ${question.budget} tokens (the smallest has ${question.smallest}): raise tokens.`;
+    } else if (question) {
+      const query = question.query.length > 120 ? `${question.query.slice(0, 117)}...` : question.query;
+      message = `No documentation in ${libraryId} is relevant to "${query}".${nearest.length > 0 ? ` The nearest sections are: ${nearest.join('; ')}.` : ''}`;
+    }
     super(404, 'no_snippets_found', message, { details: nearest.length > 0 ? { nearestSections: [...nearest] } : {} });
   }
 }

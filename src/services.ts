@@ -22,6 +22,7 @@ import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
+import type { IndexingDeps } from './indexing/pipeline/deps';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
@@ -56,8 +57,10 @@ export interface Services extends AuthServices {
   embeddings?: Embeddings;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
-  /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
+  /** What publishing a generation needs (bundle import shares it with builds). */
   publishDeps(): { store: SnippetStore; libraries: LibraryRepository; Manifest: ManifestModel };
+  /** What a build needs (the worker's jobs and the builds that run without one: OpenAPI uploads). */
+  buildDeps(): IndexingDeps;
   /** Starts the in-process worker (main and tests call it; scripts may not). */
   startWorker(): Worker;
   /** Real reads of each store, now (bounded; never throws). */
@@ -134,19 +137,19 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     // Reads `services` only when it ticks, after this object exists.
     scheduler: new RefreshScheduler(() => services),
     publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
+    buildDeps: () => ({
+      config,
+      log,
+      store: snippets,
+      libraries,
+      Manifest: models.Manifest,
+      decryptToken: (blob) => decryptSecret(blob, config.secret),
+      enqueueVersions: versionEnqueuer(jobs, () => services.worker?.poke()),
+      embeddings,
+    }),
     startWorker() {
       if (services.worker) return services.worker;
-      const poke = () => services.worker?.poke();
-      const handler = createJobHandler({
-        config,
-        log,
-        store: snippets,
-        libraries,
-        Manifest: models.Manifest,
-        decryptToken: (blob) => decryptSecret(blob, config.secret),
-        enqueueVersions: versionEnqueuer(jobs, poke),
-        embeddings,
-      });
+      const handler = createJobHandler(services.buildDeps());
       services.worker = new Worker({
         queue: jobs,
         handler,

@@ -28,19 +28,16 @@ export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro'
  * publish), without a Git server: for tests that need something to query.
  */
 export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<string, string>): Promise<void> {
-  const { parseDocument } = await import('../src/indexing/parsers');
-  const { finishSnippets } = await import('../src/indexing/snippets/finish');
-  const { publishGeneration, newGeneration } = await import('../src/indexing/pipeline/publish');
-  const parsed = Object.entries(pages).flatMap(([path, text]) => parseDocument({ path, text }));
-  const snippets = finishSnippets(parsed, { libraryId, version: 'latest', fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}`, fileHashes: new Map() });
+  const { buildVersion } = await import('../src/indexing/pipeline/build');
+  const { detachedContext } = await import('../src/indexing/jobs/detached');
+  const { memorySnapshot } = await import('../src/indexing/sources/memory-source');
   await t.services.libraries.ensure({
     _id: libraryId, source: 'github', title: libraryId.split('/').pop() ?? libraryId, description: '', repoUrl: `https://example.test${libraryId}`,
     cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
   });
-  await publishGeneration(t.services.publishDeps(), {
-    libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: newGeneration(), snippets,
-    files: Object.keys(pages).map((p) => ({ p, h: 'h' })), meta: { branch: 'main' },
-  });
+  const snapshot = memorySnapshot(pages, { fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}` });
+  const ctx = detachedContext({ kind: 'add-repo', params: testJobParams(), libraryId, version: 'latest' });
+  await buildVersion(ctx, t.services.buildDeps(), snapshot);
 }
 
 /** The snippets of the generation a library version serves now (read fresh from the store). */

@@ -85,7 +85,10 @@ export async function getContext(services: Services, principal: Principal, reque
     const next = await searchLegs(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
     if (next && next.lexical.length > 0) result = answerFromLegs({ ...legs, lexical: mergeCandidates(legs.lexical, next.lexical), analyzed, budget, query, version: version.version });
   }
-  if (result.snippets.length === 0) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
+  if (result.snippets.length === 0) {
+    if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
+    throw new NoSnippetsFoundError(libraryId, { budget, smallest: result.smallestRelevant });
+  }
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
   return { library, version, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };

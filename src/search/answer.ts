@@ -40,6 +40,8 @@ export interface AnswerResult {
   nothingRelevant: boolean;
   /** True when the answer ends because the pool ran out (every candidate passed the floors). */
   exhausted: boolean;
+  /** The tokens of the smallest relevant snippet (what a budget must hold for an answer). */
+  smallestRelevant: number;
 }
 
 /** The pool: lexical candidates in their order, then the kNN leg's others; each snippet once. */
@@ -122,9 +124,10 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
     .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) }))
     .sort((a, b) => b.score - a.score);
-  if (nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false };
+  if (nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const floor = weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
   const relevant = ranked.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, ranked), input.budget);
-  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length >= relevant.length };
+  const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
+  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length >= relevant.length, smallestRelevant };
 }

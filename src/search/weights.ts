@@ -174,10 +174,11 @@ const DEFAULT_WEIGHTS = {
     relativeFloor: 0.55,
     /**
      * No snippet is relevant when the best cosine in the pool is below this (embeddings on):
-     * on the dev set the best cosine is 0.45 at least (0.49 as asked), on the off-topic set
-     * 0.31 at most (eval/off-topic.yaml); the floor sits between, nearer the off-topic side.
+     * on the dev set (as asked and reworded) the best cosine is 0.45 at least, on the off-topic
+     * set 0.31 at most (eval/off-topic.yaml); the held-out set (eval/off-topic-holdout.yaml,
+     * not used to choose) reached 0.353. The floor sits between, nearer the off-topic side.
      */
-    cosineFloor: 0.37,
+    cosineFloor: 0.38,
     /** Without vectors: no snippet is relevant when none holds this share of the question's term weight. */
     coverageFloor: 0.15,
   },

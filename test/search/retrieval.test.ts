@@ -109,10 +109,15 @@ test('context: txt by default in the Context7 layout; json with codeSnippets, in
 });
 
 test('context: token budgets are whole snippets within the limit; bad budgets are 400', async (t) => {
-  const small = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', type: 'json', tokens: 100 });
+  const small = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure the widget 7 panel', type: 'json', tokens: 200 });
   t.is(small.status, 200);
   const total = small.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0);
-  t.true(total <= 100);
+  t.true(small.body.snippets.length > 0 && total <= 200, `${small.body.snippets.length} snippets of ${total} tokens`);
+  // Relevant sections exist, but none fits: the answer says so and how to get one.
+  const tiny = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure the widget 7 panel', type: 'json', tokens: 100 });
+  t.is(tiny.status, 404);
+  t.is(tiny.body.error, 'no_snippets_found');
+  t.regex(tiny.body.message, /fits in 100 tokens.*raise tokens/);
   for (const tokens of ['99', '100001', 'abc', '1.5']) {
     const bad = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', tokens });
     t.is(bad.status, 400, tokens);
@@ -139,10 +144,10 @@ test('context: the next page of candidates continues the first exactly (what an 
   const query = 'configure a widget panel';
   const ask = async (size: number, from?: number) =>
     (await app.services.snippets.searchHits<ContextSnippet>(buildContextQuery({ libraryId: lib!._id, version: 'latest', generation: version.generation, query, size, from }))).map((h) => h._source!.id);
-  const whole = await ask(126);
-  t.true(whole.length > 100, `${whole.length} candidates`);
-  const first = await ask(42);
-  const next = await ask(84, 42);
+  const whole = await ask(80);
+  t.is(whole.length, 80, 'one snippet per widget section');
+  const first = await ask(30);
+  const next = await ask(50, 30);
   t.deepEqual([...first, ...next], whole);
   t.deepEqual(
     mergeCandidates(first.map((id) => ({ doc: { id }, score: 1 }) as never), [...first.slice(-2), ...next].map((id) => ({ doc: { id }, score: 1 }) as never)).map((c) => c.doc.id),
@@ -187,6 +192,9 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
   const id: string = search.body.results[0].id;
   const ctx = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes' });
   t.is(ctx.status, 200);
-  t.regex(ctx.text, /router\.get/);
-  t.regex(ctx.text, /--------------------------------/);
+  // The section that answers, whole: its sentence and the example it announces, in order.
+  t.regex(ctx.text, /^### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/);
+  const both = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
+  t.is(both.status, 200);
+  t.regex(both.text, /--------------------------------/, 'several snippets are joined Context7-style');
 });

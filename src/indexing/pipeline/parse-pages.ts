@@ -1,0 +1,117 @@
+/**
+ * Stage 2 of a build (build.ts): the pages as readers see them, parsed. Reads the selected
+ * pages (stubs and copies left out, pages.ts), expands each changed page's includes, parses
+ * it (or lets the source parse it: OpenAPI), tags its snippets with the page's kind, and sets
+ * aside pages whose prose is not English. Unchanged pages of a refresh keep their served
+ * snippets and are not parsed.
+ */
+import type { JobContext } from '../jobs/worker';
+import type { ParsedSnippet } from '../types';
+import { judgeLanguage, proseOf } from '../discover/language';
+import { withPageKind } from '../discover/page-kind';
+import { parseDocument } from '../parsers';
+import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
+import { readPages } from './pages';
+import type { PageChecks } from './page-checks';
+import type { BuildPlan } from './build-plan';
+import type { SourceSnapshot } from '../sources/source';
+
+export interface ParsedPages {
+  /** Snippets of the pages parsed now. */
+  parsed: ParsedSnippet[];
+  /** Path → manifest hash of every page in the build (a page with includes: its dependent hash). */
+  fileHashes: Map<string, string>;
+  /** Unchanged pages whose served snippets stay. */
+  keep: string[];
+  /** The page verdicts to keep for the next refresh. */
+  checks: PageChecks;
+  parsedCount: number;
+  /** The README's text (the library's description comes from it, even when its page is a copy). */
+  readme?: string;
+}
+
+export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan): Promise<ParsedPages> {
+  const documents = snap.documents;
+  const { amends, manifest, previousHashes, unchanged } = plan;
+  const unchangedSet = new Set(amends ? unchanged : []);
+  const parsed: ParsedSnippet[] = [];
+  const fileHashes = new Map<string, string>();
+  const texts = snap.files;
+  const includes = await includeSettings(texts);
+  const includeProblems: IncludeProblem[] = [];
+  let includedCount = 0;
+  /** Pages whose prose is not English although their names do not say so (decided after the loop). */
+  const foreign: { path: string; language: string; snippets: ParsedSnippet[] }[] = [];
+  let parsedCount = 0;
+  const { pages, excluded, checks, read } = await readPages(ctx, documents, texts, snap.config, amends ? manifest?.checked : undefined);
+  if (read < documents.length) ctx.log('info', `read ${read} of ${documents.length} pages; the others kept their verdicts (stub, copy, page)`);
+  // Documents reused without being read (a page that answered 304) keep their hash.
+  for (const d of documents) if (d.reuseOnly && unchangedSet.has(d.path)) fileHashes.set(d.path, d.hash);
+  const readmeDoc = documents.find((d) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(d.path));
+  const readme = readmeDoc ? await texts.read(readmeDoc.path) : undefined;
+  for (const page of pages) {
+    const file = page.file;
+    fileHashes.set(file.path, file.hash);
+    if (unchangedSet.has(file.path)) continue;
+    const text = page.text ?? (await texts.read(file.path));
+    if (text === undefined) {
+      // Judged readable before (same content): only a lower size limit makes it unreadable now.
+      ctx.log('warn', `skipped ${file.path}: binary, not UTF-8 or too large`);
+      fileHashes.delete(file.path);
+      excluded.add(file.path);
+      continue;
+    }
+    if (snap.parse) {
+      parsed.push(...(await snap.parse({ path: file.path, text })).map((s) => ({ ...s, pageKind: s.pageKind ?? ('reference' as const) })));
+      parsedCount++;
+      continue;
+    }
+    const expanded = await expandIncludes({ path: file.path, text }, texts, includes);
+    includeProblems.push(...expanded.problems);
+    if (expanded.included.length > 0) {
+      includedCount += expanded.included.length;
+      const hash = dependentHash(file.hash, expanded.included, texts);
+      fileHashes.set(file.path, hash);
+      // A page with includes is unchanged when neither it nor what it includes changed
+      // (its manifest entry is that dependent hash, not its own content hash).
+      if (amends && previousHashes.get(file.path) === hash) {
+        unchangedSet.add(file.path);
+        continue;
+      }
+    }
+    const snippets = withPageKind(file.path, text, parseDocument({ path: file.path, text: expanded.text }));
+    const verdict = judgeLanguage(proseOf(text));
+    if (verdict.english) parsed.push(...snippets);
+    else foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });
+    parsedCount++;
+    if (parsedCount % 50 === 0) {
+      await ctx.progress({ filesParsed: parsedCount, filesReused: unchanged.length });
+      await ctx.checkpoint();
+    }
+  }
+  keepEnglishPages(ctx, foreign, parsed, fileHashes, parsedCount);
+  // The unchanged documents whose served snippets stay: still in the build (not left out as copies).
+  const keep = [...unchangedSet].filter((p) => fileHashes.has(p) && !excluded.has(p));
+  ctx.log('info', `parsed ${parsedCount} files, kept the snippets of ${keep.length} unchanged files`);
+  if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
+  for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
+  await ctx.progress({ filesParsed: parsedCount, filesReused: keep.length });
+  return { parsed, fileHashes, keep, checks, parsedCount, ...(readme !== undefined ? { readme } : {}) };
+}
+
+/**
+ * Pages found not to be English by their content are left out, the English pages kept,
+ * unless they are most of the docs: then the library is written in that language and
+ * everything is kept. A page left out is re-judged on the next build (no manifest entry).
+ */
+function keepEnglishPages(ctx: JobContext, foreign: { path: string; language: string; snippets: ParsedSnippet[] }[], parsed: ParsedSnippet[], fileHashes: Map<string, string>, parsedCount: number): void {
+  if (foreign.length === 0) return;
+  if (foreign.length * 2 > parsedCount) {
+    ctx.log('info', `${foreign.length} of ${parsedCount} pages are not in English: kept, the docs are written in their language`);
+    for (const f of foreign) parsed.push(...f.snippets);
+    return;
+  }
+  for (const f of foreign.slice(0, 30)) ctx.log('info', `skipped ${f.path}: not English (${f.language}) by its content`);
+  if (foreign.length > 30) ctx.log('info', `... and ${foreign.length - 30} more pages not in English`);
+  for (const f of foreign) fileHashes.delete(f.path);
+}
