@@ -24,7 +24,7 @@ import { aggregate, type EntryResult } from './eval/aggregate';
 import { formatErrors, formatRankingTable, formatRecallTable, formatWorst } from './eval/report';
 import { gitRevision } from './eval/revision';
 import { displayPath } from './eval/table';
-import { scoreSections, summarizeSections, type ReturnedSnippet, type SectionScores } from './eval/sections';
+import { answerShape, scoreSections, summarizeSections, type ReturnedSnippet, type SectionScores } from './eval/sections';
 import { formatOffTopic, formatSectionTable, formatVariantTable, saidNothingRelevant, type OffTopicResult, type VariantSummary } from './eval/snippet-report';
 import { phrase, VARIANTS, type Variant } from './eval/variants';
 import yaml from 'js-yaml';
@@ -203,6 +203,9 @@ async function main(): Promise<number> {
   if (sectioned.length > 0) {
     const s = summarizeSections(sectioned.map((r) => r.sectionScores));
     console.log(`S-MRR ${s.mrr.toFixed(3)}  S-Hit@1 ${s.hit[1].toFixed(3)}  S-Hit@3 ${s.hit[3].toFixed(3)}  S-any ${s.any.toFixed(3)}  median tokens ${s.medianTokens.toFixed(0)}  relevant share ${s.relevantShare.toFixed(3)}`);
+    const shapes = sectioned.map((r) => answerShape(r.snippets));
+    const with_ = (f: (x: ReturnType<typeof answerShape>) => number) => shapes.filter((x) => f(x) > 0).length;
+    console.log(`answers with prose/code twins of one section: ${with_((x) => x.twins)}/${shapes.length}; with parts out of order or without their opening part: ${with_((x) => x.partsOutOfOrder)}/${shapes.length}`);
   }
   if (offTopic.length > 0) console.log(`off-topic answered "nothing relevant": ${offTopic.filter(saidNothingRelevant).length}/${offTopic.length}`);
   console.log(`Wrote ${displayPath(options.out)}`);

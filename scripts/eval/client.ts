@@ -37,7 +37,10 @@ interface SnippetShape {
   tokens?: unknown;
   title?: unknown;
   breadcrumb?: unknown;
-  source?: { path?: unknown };
+  kind?: unknown;
+  part?: unknown;
+  content?: unknown;
+  source?: { path?: unknown; startLine?: unknown };
 }
 
 export function contextUrl(baseUrl: string, libraryId: string, query: string): string {
@@ -55,6 +58,10 @@ export function readContextBody(body: unknown): { paths: string[]; tokens: numbe
     title: typeof s?.title === 'string' ? s.title : '',
     breadcrumb: Array.isArray(s?.breadcrumb) ? s.breadcrumb.filter((b): b is string => typeof b === 'string') : [],
     tokens: typeof s?.tokens === 'number' ? s.tokens : 0,
+    ...(typeof s?.kind === 'string' ? { kind: s.kind } : {}),
+    ...(typeof s?.source?.startLine === 'number' ? { startLine: s.source.startLine } : {}),
+    ...(typeof s?.part === 'number' ? { part: s.part } : {}),
+    ...(typeof s?.content === 'string' && /\(continued, part \d+ of \d+\)/.test(s.content) ? { continued: true } : {}),
   }));
   return { paths: snippets.map((s) => s.path), tokens: snippets.reduce((n, s) => n + s.tokens, 0), snippets };
 }

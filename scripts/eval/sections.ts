@@ -19,6 +19,36 @@ export interface ReturnedSnippet {
   title: string;
   breadcrumb: string[];
   tokens: number;
+  /** For the answer-shape counts (answerShape): kind, first line, part, and whether it reads as a later chunk. */
+  kind?: string;
+  startLine?: number;
+  part?: number;
+  continued?: boolean;
+}
+
+/** How an answer is put together: sections served as prose and code twins, parts out of order or without their opening part. */
+export interface AnswerShape {
+  twins: number;
+  partsOutOfOrder: number;
+}
+
+export function answerShape(snippets: readonly ReturnedSnippet[]): AnswerShape {
+  const groups = new Map<string, ReturnedSnippet[]>();
+  for (const s of snippets) {
+    const key = `${s.path}\u0000${s.breadcrumb.join('\u0000')}\u0000${s.title}`;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
+  let twins = 0;
+  let partsOutOfOrder = 0;
+  for (const list of groups.values()) {
+    // Parts of one long section may differ in kind (one with an example, one without); twins are the old prose/code split.
+    if (list.some((s) => s.part === undefined) && new Set(list.map((s) => s.kind)).size > 1) twins++;
+    const lines = list.map((s) => s.part ?? s.startLine ?? 0);
+    const ordered = lines.every((l, i) => i === 0 || l >= lines[i - 1]!);
+    const opens = list[0]!.part === undefined ? !list[0]!.continued : list[0]!.part === 0;
+    if (!ordered || !opens) partsOutOfOrder++;
+  }
+  return { twins, partsOutOfOrder };
 }
 
 /**

@@ -24,6 +24,23 @@ export function availableVersions(error: AppError): string[] {
   return error.details.availableVersions ?? [];
 }
 
+/**
+ * A question the library's docs do not answer is an answer, not a failure: the tool says so
+ * in plain words with what to do next (and the nearest sections, which an assistant may still
+ * open). Undefined for any other error (a library still being indexed, a budget too small).
+ */
+export function noRelevantDocumentation(error: unknown, libraryId: string, query: string): string | undefined {
+  if (!(error instanceof AppError) || error.code !== 'no_snippets_found' || !/ is relevant to /.test(error.message)) return undefined;
+  const nearest = error.details.nearestSections ?? [];
+  return [
+    `No relevant documentation in ${libraryId} for "${query}".`,
+    nearest.length > 0 ? `The nearest sections, none of which answers it: ${nearest.join('; ')}.` : '',
+    'If the question is about another library or tool, call resolve-library-id for that one; if it is about this library, ask again naming the function, option or error message. Otherwise tell the user these docs do not cover it rather than guessing from them.',
+  ]
+    .filter((line) => line !== '')
+    .join('\n\n');
+}
+
 /** The text of a failed tool call. */
 export function toolFailure(error: unknown): ToolFailure {
   if (!(error instanceof AppError) || !error.expose) return { text: UNEXPECTED_FAILURE_TEXT, unexpected: true };
@@ -44,7 +61,9 @@ export function toolFailure(error: unknown): ToolFailure {
     }
     case 'no_snippets_found':
       return {
-        text: `${message} Rephrase the query to be more specific (name the function, option or task), or check with resolve-library-id that this is the right library.`,
+        text: /raise tokens/.test(message)
+          ? `${message} Call the tool again with a larger tokens value.`
+          : `${message} Rephrase the query to be more specific (name the function, option or task), or check with resolve-library-id that this is the right library.`,
         unexpected: false,
       };
     case 'no_libraries_found':

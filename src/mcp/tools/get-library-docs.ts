@@ -7,6 +7,7 @@ import * as z from 'zod/v4';
 import { ValidationError } from '../../errors';
 import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
 import type { ShelfmarkTool } from './tool';
+import { noRelevantDocumentation } from '../errors';
 
 /** Canonical name first, then the aliases query-docs accepts. */
 const ID_NAMES = ['context7CompatibleLibraryID', ...LIBRARY_ID_NAMES.filter((n) => n !== 'context7CompatibleLibraryID')];
@@ -44,6 +45,12 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
       );
     }
     const query = pickString(args, TOPIC_NAMES) ?? overviewQuery(libraryId);
-    return backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    try {
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    } catch (error) {
+      const none = noRelevantDocumentation(error, libraryId, query);
+      if (none !== undefined) return none;
+      throw error;
+    }
   },
 };

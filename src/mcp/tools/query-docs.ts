@@ -7,6 +7,7 @@ import * as z from 'zod/v4';
 import { ValidationError } from '../../errors';
 import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
 import type { ShelfmarkTool } from './tool';
+import { noRelevantDocumentation } from '../errors';
 
 export const queryDocsTool: ShelfmarkTool = {
   name: 'query-docs',
@@ -37,6 +38,13 @@ Do not call this tool more than 3 times for one question; then use the best info
     }
     const query = pickString(args, QUERY_NAMES);
     if (!query) throw new ValidationError('query-docs needs `query`: the question to find documentation for, e.g. "how to set a cookie on the response".', 'query');
-    return backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    try {
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    } catch (error) {
+      // Nothing in the docs answers it: said plainly, as an answer (errors.ts).
+      const none = noRelevantDocumentation(error, libraryId, query);
+      if (none !== undefined) return none;
+      throw error;
+    }
   },
 };

@@ -38,6 +38,8 @@ export interface SnippetJson {
   pageTitle: string;
   /** What the page is (guide, reference, example, changelog, migration, blog, internal, stub). */
   pageKind: string;
+  /** The part of a long section (0 its opening part); absent for a whole section. */
+  part?: number;
   tokens: number;
   score: number;
   id: string;
@@ -89,6 +91,7 @@ export function presentRankedSnippet({ doc, score }: RankedSnippet): SnippetJson
     breadcrumb: [...doc.breadcrumb],
     pageTitle: doc.pageTitle,
     pageKind: doc.pageKind ?? 'guide',
+    ...(doc.part !== undefined ? { part: doc.part } : {}),
     tokens: doc.tokens,
     score: roundScore(score),
     id: doc.id,
