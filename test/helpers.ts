@@ -1,4 +1,5 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
+import { fencedBlocks } from '../src/search/format/fence';
 import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/search/types';
 import type { GitJobParams } from '../src/indexing/jobs/params';
@@ -68,4 +69,16 @@ export async function servedSnippetsWithVectors(t: TestApp, libraryId: string, v
     _source: { exclude_vectors: false } as never,
   });
   return res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+}
+
+/**
+ * Every code example of some snippets, one entry per fenced block (a section's snippet holds
+ * its examples in place in `content`; an operation's or code doc's snippet has its one block
+ * in `code`), with the snippet's path.
+ */
+export function codeBlocks(docs: readonly Pick<SnippetDocument, 'path' | 'content' | 'code' | 'language' | 'kind'>[]): Array<{ path: string; language: string; code: string }> {
+  return docs.flatMap((d) => {
+    const blocks = d.content !== '' ? fencedBlocks(d.content) : d.kind === 'code' ? [{ language: d.language, code: d.code }] : [];
+    return blocks.map((b) => ({ path: d.path, language: b.language, code: b.code }));
+  });
 }

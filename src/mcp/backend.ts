@@ -23,6 +23,8 @@ export interface DocsQuery {
   query: string;
   /** Token budget, already within the service's bounds. */
   tokens: number;
+  /** An overview of the library rather than an answer to `query` (no relevance floors). */
+  overview?: boolean;
 }
 
 export interface DocsBackend {

@@ -29,6 +29,11 @@ export interface AnswerInput {
   version: string;
   /** The question as asked (what it says about change and versions). */
   query: string;
+  /**
+   * No question, an overview asked for (an older client's get-library-docs without a topic):
+   * the best snippets fill the budget, with neither floor applied.
+   */
+  overview?: boolean;
 }
 
 export interface AnswerResult {
@@ -124,8 +129,8 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
     .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) }))
     .sort((a, b) => b.score - a.score);
-  if (nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
-  const floor = weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
+  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
+  const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
   const relevant = ranked.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, ranked), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);

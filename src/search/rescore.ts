@@ -24,7 +24,7 @@ export interface RescoredCandidate {
   score: number;
   /** Cosine of its vector to the question's (undefined without vectors). */
   cosine?: number;
-  /** Share of the question's term weight found anywhere in it (0..1). */
+  /** Share of the question's terms found anywhere in it (0..1, unweighted: a word every snippet has still counts). */
   coverage: number;
   /** The parts of the score before weighting: BM25F / the pool's best, cosine grade, heading and path coverage. */
   parts: { lexical: number; semantic: number; title: number; headings: number };
@@ -98,7 +98,7 @@ export function rescoreCandidates(
           if (f === 'searchTitle') title = 1;
           if (f === 'searchTitle' || f === 'searchBreadcrumb') heading = 1;
         });
-        if (tf > 0) covered += idf[k]!;
+        if (tf > 0) covered++;
         bm25 += (idf[k]! * tf) / (w.k1 + tf);
         inTitle += title * idf[k]!;
         inHeadings += heading * idf[k]!;
@@ -106,7 +106,7 @@ export function rescoreCandidates(
     }
     const vector = c.evidence?.vector;
     const cosine = queryVector && vector ? dot(queryVector, vector) : undefined;
-    return { doc: c.doc, bm25, cosine, coverage: covered / totalIdf, title: inTitle / totalIdf, headings: inHeadings / totalIdf, index: i };
+    return { doc: c.doc, bm25, cosine, coverage: terms.length > 0 ? covered / terms.length : 0, title: inTitle / totalIdf, headings: inHeadings / totalIdf, index: i };
   });
   let maxBm25 = 0;
   let bestCosine = -Infinity;

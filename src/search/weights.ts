@@ -179,8 +179,13 @@ const DEFAULT_WEIGHTS = {
      * not used to choose) reached 0.353. The floor sits between, nearer the off-topic side.
      */
     cosineFloor: 0.38,
-    /** Without vectors: no snippet is relevant when none holds this share of the question's term weight. */
-    coverageFloor: 0.15,
+    /**
+     * Without vectors: no snippet is relevant when none holds this share of the question's
+     * terms. Words alone separate less well (dev questions: 0.36 at least; off-topic ones up
+     * to 0.67, "the capital city of Australia" on react.dev), so this floor only catches
+     * gibberish and questions from far away; with embeddings on the cosine floor decides.
+     */
+    coverageFloor: 0.3,
   },
   /** Catalogue ranking (catalog.ts). */
   catalog: {

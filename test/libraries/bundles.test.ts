@@ -218,7 +218,7 @@ test.serial('a bundle older than the build a version serves is refused unless fo
   const fresh = await createTestApp();
   try {
     const key = await adminKey(fresh);
-    await seedLibrary(fresh, LIB, { 'docs/new.md': '# New\n\nA newer build about cookies.\n' }); // generation = now: newer than the bundle's
+    await seedLibrary(fresh, LIB, { 'docs/new.md': '# New\n\nA newer build about cookies, long enough to be worth a snippet.\n' }); // generation = now: newer than the bundle's
     const res = await importInto(fresh, key, bundle);
     t.is(res.status, 409);
     t.is(res.body.error, 'conflict');

@@ -90,7 +90,14 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
       return { libraries: (json.results ?? []).map(summaryFromJson), searchFilterApplied: json.searchFilterApplied === true };
     },
     queryDocs(input) {
+      // An overview is what the v1 route answers without a topic.
+      if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt' }, 'text/plain');
       return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt' }, 'text/plain');
     },
   };
+}
+
+/** `/owner/repo[/version]` of the v1 route from a library id (`@version` becomes `/version`). */
+function v1Path(libraryId: string): string {
+  return libraryId.replace('@', '/').split('/').filter(Boolean).map(encodeURIComponent).reduce((path, part) => `${path}/${part}`, '');
 }

@@ -8,16 +8,13 @@ import { ValidationError } from '../../errors';
 import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
 import type { ShelfmarkTool } from './tool';
 import { noRelevantDocumentation } from '../errors';
+import { overviewQuery } from '../../retrieval/context';
 
 /** Canonical name first, then the aliases query-docs accepts. */
 const ID_NAMES = ['context7CompatibleLibraryID', ...LIBRARY_ID_NAMES.filter((n) => n !== 'context7CompatibleLibraryID')];
 const TOPIC_NAMES = ['topic', ...QUERY_NAMES.filter((n) => n !== 'topic')];
 
-/** The query used when no topic is given: an overview of the library named by the id. */
-export function overviewQuery(libraryId: string): string {
-  const project = libraryId.replace(/@.*$/, '').split('/').filter(Boolean)[1] ?? '';
-  return `${project} overview getting started usage`.trim();
-}
+export { overviewQuery };
 
 export const getLibraryDocsTool: ShelfmarkTool = {
   name: 'get-library-docs',
@@ -44,9 +41,10 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
         'context7CompatibleLibraryID',
       );
     }
-    const query = pickString(args, TOPIC_NAMES) ?? overviewQuery(libraryId);
+    const topic = pickString(args, TOPIC_NAMES);
+    const query = topic ?? overviewQuery(libraryId);
     try {
-      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...(topic === undefined ? { overview: true } : {}) });
     } catch (error) {
       const none = noRelevantDocumentation(error, libraryId, query);
       if (none !== undefined) return none;

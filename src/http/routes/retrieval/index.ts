@@ -9,6 +9,7 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { countedContext } from '../../../retrieval/counted-context';
+import { overviewQuery } from '../../../retrieval/context';
 import { searchLibraries } from '../../../retrieval/search';
 import { formatContextJson } from '../../../search/format/json';
 import { formatContextText } from '../../../search/format/txt';
@@ -39,7 +40,9 @@ export function legacyRoutes(services: Services): Router {
   const router = new Router();
   const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json' }) => {
     const libraryId = `/${p.owner}/${p.repo}${p.version ? `/${p.version}` : ''}`;
-    await respondWithContext(ctx, services, { libraryId, query: q.topic ?? q.query ?? `${p.repo} overview getting started usage`, tokens: q.tokens, type: q.type });
+    const question = q.topic ?? q.query;
+    // Without a topic an overview is asked for: the best snippets, not an answer to a question.
+    await respondWithContext(ctx, services, { libraryId, query: question ?? overviewQuery(libraryId), tokens: q.tokens, type: q.type, overview: question === undefined });
   };
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   router.get('context.read', '/api/v1/:owner/:repo', ...chain, validate(s['context.read.v1']), (ctx) => respond(ctx, ctx.state.input.params, ctx.state.input.query));
@@ -47,7 +50,7 @@ export function legacyRoutes(services: Services): Router {
   return router;
 }
 
-async function respondWithContext(ctx: Context, services: Services, input: { libraryId: string; query: string; tokens: number; type: 'txt' | 'json' }): Promise<void> {
+async function respondWithContext(ctx: Context, services: Services, input: { libraryId: string; query: string; tokens: number; type: 'txt' | 'json'; overview?: boolean }): Promise<void> {
   // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
   const channel = ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt';
   const answer = await countedContext(services, ctx.state.principal, input, channel);
