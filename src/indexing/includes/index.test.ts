@@ -267,3 +267,8 @@ test('FastAPI: {* file ln[..] hl[..] *} becomes a code block of those lines; {!>
   t.deepEqual(out.included, ['docs_src/body/tutorial001_py310.py']);
   t.deepEqual(out.problems.map((p) => [p.target, p.reason]), [['../../docs_src/missing.py', 'missing']]);
 });
+
+test('mdBook: a {{#title}} line is not text', async (t) => {
+  const out = await expand('src/ch01.md', { 'src/ch01.md': '{{#title Guessing Game}}\n# Programming a Guessing Game\n\nText.\n' });
+  t.is(out.text, '# Programming a Guessing Game\n\nText.\n');
+});

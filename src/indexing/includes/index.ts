@@ -29,7 +29,7 @@ export interface ExpandedDocument {
 }
 
 /** Anything that looks like an include directive of any convention (a cheap pre-check). */
-const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
+const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground|title)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
 
 /** Shared per build: the repository-wide settings conventions need (MkDocs base paths). */
 export interface IncludeSettings {

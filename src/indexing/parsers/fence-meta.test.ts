@@ -1,6 +1,6 @@
 import test from 'ava';
 import { splitMarkdownIntoSnippets } from './markdown';
-import { applyDiffMarkers, fenceMeta } from './fence-meta';
+import { applyDiffMarkers, fenceMeta, hideRustdocLines } from './fence-meta';
 
 const code = (text: string) => splitMarkdownIntoSnippets({ path: 'docs/guide.md', text }).filter((s) => s.kind === 'code');
 
@@ -25,4 +25,10 @@ test('Shiki [!code --]/[!code ++] and other annotations', (t) => {
   const [s] = code("# Client\n\nSwitch the import:\n\n```ts\nimport { a } from 'old' // [!code --]\nimport { a } from 'new' // [!code ++]\nconst x = a() // [!code highlight]\n```\n");
   t.is(s.code, "import { a } from 'new'\nconst x = a()");
   t.deepEqual(applyDiffMarkers(['x = 1  # [!code focus]', '<b/> <!-- [!code --] -->'], { deleted: new Set() }), ['x = 1']);
+});
+
+test('Rust examples lose the lines mdBook and rustdoc hide; ## shows as #; attributes and other languages stay', (t) => {
+  const lines = ['# use std::io;', '#', '# fn main() {', '#[derive(Debug)]', 'struct Guess(u32);', '    ## not hidden', '#![allow(unused)]', '# }'];
+  t.deepEqual(hideRustdocLines(lines, 'rust'), ['#[derive(Debug)]', 'struct Guess(u32);', '    # not hidden', '#![allow(unused)]']);
+  t.deepEqual(hideRustdocLines(['# a comment'], 'python'), ['# a comment']);
 });
