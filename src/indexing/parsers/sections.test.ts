@@ -103,9 +103,23 @@ test('finishCode drops empty and placeholder-only blocks and truncates long ones
 });
 
 test('code before any heading is titled with the page title', (t) => {
-  const [code] = blocksToSnippets([{ kind: 'code', code: 'print(1)', language: 'python', line: 4 }], source);
+  const out = blocksToSnippets([{ kind: 'code', code: 'print(1)', language: 'python', line: 4 }], source);
+  t.is(out.length, 1);
+  const [code] = out;
+  t.is(code.kind, 'code');
   t.is(code.title, 'Guide');
   t.deepEqual(code.breadcrumb, ['Guide']);
+  t.is(code.content, '```python\nprint(1)\n```');
+  // No heading to point at: the snippet starts where its text does (not at line 1, front matter or a notebook's JSON).
   t.is(code.startLine, 4);
   t.is(code.path, 'docs/guide.md');
+  const [intro, after] = blocksToSnippets(
+    [
+      { kind: 'prose', text: 'An introduction before the first heading, long enough to keep.', line: 6 },
+      { kind: 'heading', level: 2, text: 'Install', line: 9 },
+      { kind: 'code', code: 'pip install x', language: 'sh', line: 11 },
+    ],
+    source,
+  );
+  t.deepEqual([intro.title, intro.startLine, after.title, after.startLine], ['Guide', 6, 'Install', 9]);
 });
