@@ -82,6 +82,23 @@ test('changelog words in lower case inside folders are pages', (t) => {
   t.deepEqual(kept(paths), paths);
 });
 
+test("maintainers' pages are left out by default: their folders, release items, template READMEs", (t) => {
+  const paths = [
+    'docs/guide.md', 'wiki/Design.md', 'docs/internal/storage.md', 'docs/internals/architecture.md', 'sandbox/test-page.md', 'rfcs/0001-x.md',
+    'release-items.md', 'docs/dev/release-checklist.md', 'packages/create-app/template-react/README.md', 'packages/create-app/README.md',
+    'docs/community/release-process.rst', 'docs/api/internal.md',
+  ];
+  t.deepEqual(kept(paths), ['docs/guide.md', 'packages/create-app/README.md', 'docs/community/release-process.rst', 'docs/api/internal.md']);
+  t.is(reasonOf(paths, 'docs/internals/architecture.md'), "in internals/ (maintainers' pages)");
+  t.is(reasonOf(paths, 'release-items.md'), "maintainers' notes");
+  t.is(reasonOf(paths, 'packages/create-app/template-react/README.md'), "a project template's README (maintainers' pages)");
+  // Naming only a parent folder does not keep them (defaults apply below it, as for the others) ...
+  t.deepEqual(kept(paths, { config: { folders: ['docs'] } }), ['docs/guide.md', 'docs/community/release-process.rst', 'docs/api/internal.md']);
+  // ... naming their folder does, and so does switching the default off.
+  t.deepEqual(kept(paths, { config: { folders: ['docs/internals'] } }), ['docs/internals/architecture.md']);
+  t.deepEqual(kept(paths, { config: { defaultExclusions: { maintainerNotes: false } } }), paths);
+});
+
 test('default exclusions: licences, codes of conduct, contributor and policy files', (t) => {
   const paths = [
     'LICENSE.md', 'license.rst', 'LICENSE.txt', 'LICENSE-DOCS.md', 'LICENCE.md', 'COPYING.txt', 'examples/app/LICENSE.rst',
