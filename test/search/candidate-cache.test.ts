@@ -8,7 +8,7 @@ import { SnippetStore } from '../../src/search/snippet-store';
 import { SnippetLru, searchCandidates } from '../../src/search/candidate-cache';
 import { analyzeText } from '../../src/search/analysis';
 import { CONTEXT_SOURCE_FIELDS, type SnippetDocument } from '../../src/search/types';
-import { contextSnippet } from '../../src/search/test-fixtures';
+import { scoredCandidate } from '../../src/search/test-fixtures';
 import { testSnippet, testSnippetStore, type TestSnippetStore } from './store-fixture';
 
 let fixture: TestSnippetStore;
@@ -64,7 +64,8 @@ test.serial('a document written again (a new sequence number) is read again, not
 
 test('the cache keeps at most its capacity, dropping the least recently used', (t) => {
   const lru = new SnippetLru(2);
-  const [a, b, c] = ['a', 'b', 'c'].map((id) => contextSnippet({ id }));
+  // Each entry is a snippet with its evidence (analysed text), as the cache keeps them.
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => scoredCandidate({ id }));
   lru.set('a', a!);
   lru.set('b', b!);
   t.is(lru.get('a'), a, 'a is now the most recently used');

@@ -1,10 +1,10 @@
 import test from 'ava';
-import { classifyPage, pageVersion, withPageKind, type PageFacts } from './page-kind';
+import { classifyPage, pageVersion, withPageKind, type PageFacts, type PageKind } from './page-kind';
 
 const kind = (path: string, over: Partial<PageFacts> = {}) => classifyPage({ path, title: 'Page', headings: [], text: '', ...over });
 
 test('the kind from the path: reference, examples, changelogs, migration guides, posts, maintainers\' pages; else a guide', (t) => {
-  const cases: [string, string][] = [
+  const cases: [string, PageKind][] = [
     ['docs/guide/routing.md', 'guide'],
     ['README.md', 'guide'],
     ['docs/api/context.md', 'reference'],
@@ -89,6 +89,6 @@ test('withPageKind gives every snippet of a page its kind, and the version only 
   t.deepEqual(withPageKind('docs/v4/guide.md', '', [{ pageTitle: 'Guide', title: 'Guide' }]), [{ pageTitle: 'Guide', title: 'Guide', pageKind: 'guide' }], 'a guide in v4/ has no page version');
   t.deepEqual(withPageKind('docs/guide.md', '', []), []);
   // The headings it judges are the snippets' titles below the page title.
-  const history = ['3.1.0', '3.0.0', '2.0.0'].map((title) => ({ pageTitle: 'Project history', title }));
+  const history: { pageTitle: string; title: string; pageKind?: PageKind }[] = ['3.1.0', '3.0.0', '2.0.0'].map((title) => ({ pageTitle: 'Project history', title }));
   t.is(withPageKind('docs/project.md', '', history)[0].pageKind, 'changelog');
 });

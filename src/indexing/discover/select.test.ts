@@ -61,9 +61,13 @@ test('excludeFolders and excludeFiles are honoured, with the pattern in the reas
   t.deepEqual(kept(paths, { config }), ['docs/a.md']);
   t.is(reasonOf(paths, 'docs/api/internal/d.md', { config }), 'excluded by excludeFolders "internal"');
   t.is(reasonOf(paths, 'NOTES.md', { config }), 'excluded by excludeFiles "NOTES.md"');
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['docs/internal'] } }), ['docs/a.md', 'internal/c.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['docs/**/internal'] } }), ['docs/a.md', 'internal/c.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['./internal'] } }), ['docs/a.md', 'docs/internal/b.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  // internal/ folders are maintainers' pages by default; with that default off, only the patterns decide.
+  t.is(reasonOf(paths, 'internal/c.md'), "in internal/ (maintainers' pages)");
+  const only = (excludeFolders: string[]) => ({ config: { excludeFolders, defaultExclusions: { maintainerNotes: false } } });
+  t.deepEqual(kept(paths, only(['docs/internal'])), ['docs/a.md', 'internal/c.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.deepEqual(kept(paths, only(['docs/**/internal'])), ['docs/a.md', 'internal/c.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.deepEqual(kept(paths, only(['./internal'])), ['docs/a.md', 'docs/internal/b.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.is(reasonOf(paths, 'internal/c.md', only(['./internal'])), 'excluded by excludeFolders "./internal"', 'the config pattern is the reason given');
 });
 
 test('default exclusions: changelogs', (t) => {
