@@ -17,7 +17,8 @@ export interface ChangeQuestion {
 
 const CHANGE_WORDS =
   /\b(what('?s| is| has| have)? (changed|new|different)|changes? (in|from|between|to|since)|breaking|upgrad\w*|migrat\w*|deprecat\w*|removed|no longer|renamed|replaced|replacement|instead of|mov(e|ed|ing) (to|from)|after (upgrading|updating|moving|switching|bumping)|switch(ed|ing)? (to|from)|port(ed|ing)? (to|from)|release notes?|changelog|what'?s new|new in)\b/i;
-const VERSION_MENTION = /(?:\bv|\bversion\s+|\b[a-z][\w.-]*\s+)(\d{1,3})(?:\.\d+)*(?:\.x)?\b|\b(\d{1,3})(?:\.\d+)*\s*(?:→|->|=>|to)\s*v?(\d{1,3})\b/gi;
+// An arrow also opens a mention: in "mongoose 8 → 9" the name takes the 8, the arrow the 9.
+const VERSION_MENTION = /(?:\bv|\bversion\s+|\b[a-z][\w.-]*\s+|(?:→|->|=>)\s*v?)(\d{1,3})(?:\.\d+)*(?:\.x)?\b|\b(\d{1,3})(?:\.\d+)*\s*(?:→|->|=>|to)\s*v?(\d{1,3})\b/gi;
 
 /** What a question says about change and versions. */
 export function changeQuestion(query: string): ChangeQuestion {

@@ -28,11 +28,13 @@ export class TermStatsCache {
   async stats(scope: TermStatsScope, terms: readonly string[]): Promise<TermStats> {
     const key = `${scope.libraryId}\u0000${scope.version}\u0000${scope.generation ?? ''}\u0000${scope.baseGeneration ?? ''}`;
     let entry = this.scopes.get(key);
+    // A full version starts afresh before the terms to ask are chosen (clearing after the
+    // request lost the question's known terms, which then counted as in no snippet).
+    if (entry && entry.df.size > TERMS_PER_SCOPE) entry.df.clear();
     const missing = entry ? terms.filter((t) => !entry!.df.has(t)) : [...terms];
     if (!entry || missing.length > 0) {
       const fetched = await this.fetch(buildTermStatsQuery(scope, missing));
       entry = this.scopes.get(key) ?? { total: fetched.total, df: new Map() };
-      if (entry.df.size > TERMS_PER_SCOPE) entry.df.clear();
       entry.total = fetched.total;
       for (const t of missing) entry.df.set(t, fetched.df[t] ?? 0);
     }

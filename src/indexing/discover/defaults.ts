@@ -48,7 +48,9 @@ const EXCLUDED_DIRS = new Set([
  * a project template's README (what `create-*` copies, not documentation of the library).
  */
 const MAINTAINERS_DIRS = new Set(['wiki', 'wikis', 'internal', 'internals', 'sandbox', 'sandboxes', 'design-docs', 'design_docs', 'dev-docs', 'rfcs', 'adr', 'adrs']);
-const MAINTAINERS_FILE = /^(release[-_](items|process|procedure|checklist|steps)|management[-_]tasks|maintainers?[-_]guide|maintaining|triage|governance|design[-_]notes?)$/i;
+// Not `release-process`: inside the docs it is the published release policy (requests'
+// docs/community/release-process.rst); at the root it is a maintainers' note (ADMIN_FILE).
+const MAINTAINERS_FILE = /^(release[-_](items|procedure|checklist|steps)|management[-_]tasks|maintainers?[-_]guide|maintaining|triage|governance|design[-_]notes?)$/i;
 const TEMPLATE_DIR = /^(templates?|template[-_][\w.-]+|starters?|boilerplates?)$/i;
 
 /** Why a page is for the project's maintainers rather than its users, or undefined (`path` repository-relative). */

@@ -29,7 +29,8 @@ const BLOG_DIR = /^(blog|blogs|posts|news|announcements?|newsletters?|articles)$
 const CHANGELOG_NAME = /^(change[-_ ]?log|changes|history|news|releases?|release[-_ ]?notes?|whats[-_]?new|what-s-new)([-_. ]?v?\d[\w.]*)?$/i;
 const CHANGELOG_DIR = /^(change[-_ ]?logs?|changes|releases|release[-_]notes)$/i;
 const MIGRATION_WORDS = /\b(migrat\w*|upgrad\w*|porting|moving[-_ ]to|breaking[-_ ]changes)\b/i;
-const MIGRATION_NAME = /(migrat|upgrad|porting|moving[-_]to|breaking[-_]changes)/i;
+// At a word start: "importing-and-exporting-components" and "…-reporting-…" are no ports.
+const MIGRATION_NAME = /(?:^|[-_.])(migrat|upgrad|porting|moving[-_]to|breaking[-_]changes)/i;
 const REFERENCE_DIR = /^(api|apis|reference|references|api[-_]reference|api[-_]docs)$/i;
 const EXAMPLE_DIR = /^(examples?|samples?|recipes|cookbook|showcase)$/i;
 /** A heading that is only a version (with a date): "3.1.0", "v2.0.0 (2024-01-02)", "Version 3.1". */
@@ -77,19 +78,29 @@ export function classifyPage(page: PageFacts): PageKind {
 /**
  * The version a changelog or migration page is about, as "major" or "major.minor":
  * `migration-v2-to-v3` → 3, `migrating_to_9` → 9, `v5-migration-guide` → 5, SQLAlchemy's
- * `whatsnew_20` → 2.0, a title "Migrating to Mongoose 9" → 9, `v4/changelog.mdx` → 4.
+ * `whatsnew_20` → 2.0, a title "Migrating to Mongoose 9" → 9, `v4/changelog.mdx` → 4, a
+ * title "Migration from v7" → 8.
  * Undefined when the page names none.
  */
 export function pageVersion(page: Pick<PageFacts, 'path' | 'title'>): string | undefined {
   const segments = page.path.split('/');
   const stem = stemOf(segments[segments.length - 1]).toLowerCase();
-  const to = /(?:^|[-_ ])to[-_ ]?v?(\d+(?:[._]\d+)?)(?:$|[-_ ])/.exec(stem);
+  // The version a guide leads to, also past a name: `migrate-from-pydantic-v1-to-pydantic-v2` → 2.
+  const to = /(?:^|[-_ ])to[-_ ]?(?:[a-z]+[-_ ])?v?(\d+(?:[._]\d+)?)(?:$|[-_ ])/.exec(stem);
   if (to) return normalise(to[1]);
   const packed = /^(?:whats[-_]?new|migration|changelog|changes)[-_](\d)(\d)$/.exec(stem);
   if (packed) return `${packed[1]}.${packed[2]}`;
-  const named = /(?:^|[-_])v?(\d+(?:[._]\d+)?)(?:[-_]|$)/.exec(stem);
+  // A v-number before a bare one, which may be an ordering prefix (Svelte's `07-v5-migration-guide`).
+  const named = /(?:^|[-_])v(\d+(?:[._]\d+)?)(?:[-_]|$)/.exec(stem) ?? /(?:^|[-_])(\d+(?:[._]\d+)?)(?:[-_]|$)/.exec(stem);
   if (named && /migrat|upgrad|whats|changelog|changes|release/.test(stem)) return normalise(named[1]);
-  const inTitle = /\b(?:to|v|version)\s*(\d+(?:\.\d+)?)\b/i.exec(page.title) ?? /\b(\d+(?:\.\d+)?)(?:\.x)?\s+(?:migration|upgrade)/i.exec(page.title);
+  // A guide "from v7" alone (Vite 8's "Migration from v7") leads to the next major.
+  const from = /\bfrom\s+(?:[A-Z][\w.-]*\s+)?[Vv]?(\d+)(?:\.x)?\s*$/.exec(page.title);
+  if (from && !/\bto\b/i.test(page.title)) return String(Number(from[1]) + 1);
+  // "to" first ("from Koa v1.x to v2.x" → 2), past the library's name ("to Mongoose 9").
+  const inTitle =
+    /\b[Tt]o\s+(?:[A-Z][\w.-]*\s+)?[Vv]?(\d+(?:\.\d+)?)\b/.exec(page.title) ??
+    /\b(?:to|v|version)\s*(\d+(?:\.\d+)?)\b/i.exec(page.title) ??
+    /\b(\d+(?:\.\d+)?)(?:\.x)?\s+(?:migration|upgrade)/i.exec(page.title);
   if (inTitle) return normalise(inTitle[1]);
   const folder = segments.slice(0, -1).reverse().find((d) => /^v\d+$/i.test(d));
   return folder ? folder.slice(1) : undefined;

@@ -84,8 +84,9 @@ export function selectDocFiles(files: readonly RepoFileInfo[], options: SelectOp
     if (explicitDepth > dirs.length) return undefined;
     const fileReason = kept(excludedFileReason(name, dirs.length === 0)) ?? translationFileReason(dirs.join('/'), name, tree.hasFile);
     if (fileReason) return fileReason;
-    // Maintainers' pages in the folders the config names explicitly are kept (as for the others).
-    const maintainers = explicitDepth > 0 ? undefined : kept(maintainersPageReason([...dirs, name].join('/')));
+    // Maintainers' pages in the folders the config names explicitly are kept; below them the
+    // default applies (as for the others: `folders: ["docs"]` still leaves docs/internal/ out).
+    const maintainers = kept(maintainersPageReason([...dirs.slice(explicitDepth), name].join('/')));
     if (maintainers) return maintainers;
     for (let i = explicitDepth; i < dirs.length; i++) {
       const reason =

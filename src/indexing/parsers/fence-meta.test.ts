@@ -11,7 +11,9 @@ test('the file a fence names: title=, filename=, VitePress [file]', (t) => {
   t.is(fenceMeta('js {1,3}').file, undefined);
   const [s] = code('# Setup\n\nAdd the integration:\n\n```js title="astro.config.mjs"\nexport default defineConfig({ integrations: [mdx()] });\n```\n');
   t.is(s.title, 'Setup');
-  t.is(s.description, 'Add the integration: (file: astro.config.mjs)');
+  t.is(s.description, 'Add the integration:');
+  // The fence of the snippet's Markdown names the file.
+  t.is(s.content, 'Add the integration:\n\n```js title="astro.config.mjs"\nexport default defineConfig({ integrations: [mdx()] });\n```');
   t.is(s.language, 'js');
 });
 

@@ -79,7 +79,9 @@ export function splitCode(block: CodeBlock, max: number): CodeBlock[] {
     if (end === start) end = start + 1; // one line longer than a part: it goes alone
     else if (end < lines.length && lastBlank > start + (end - start) / 2) end = lastBlank;
     const code = lines.slice(start, end).join('\n').replace(/^\n+|\s+$/g, '');
-    if (code !== '') pieces.push({ ...block, code, line: block.line + start });
+    // The piece's line is that of its first line, not of the blank line it was cut at.
+    const skipped = lines.slice(start, end).findIndex((l) => l !== '');
+    if (code !== '') pieces.push({ ...block, code, line: block.line + start + Math.max(0, skipped) });
     start = end;
   }
   return pieces;
@@ -111,10 +113,17 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
       }
       continue;
     }
-    // A unit larger than a part: its prose in order, then its code in pieces; the last
-    // paragraph before the code stays with the code's first piece when they fit together.
-    for (const item of unit.prose) add(item);
-    for (const block of unit.code) for (const piece of splitCode(block, max)) add(piece);
+    // A unit larger than a part: its prose in order, then its code in pieces. The paragraph
+    // that announces the code opens the part of the code's first piece, which is cut to leave
+    // it room (unless it is itself half a part): "as follows:" never ends a part without it.
+    const lead = unit.prose[unit.prose.length - 1];
+    const room = lead && size(lead) <= max / 2 ? max - size(lead) : max;
+    const pieces = unit.code.flatMap((block, b) => splitCode(block, b === 0 ? room : max));
+    for (const item of unit.prose) {
+      if (item === lead && pieces.length > 0 && length > 0 && length + size(item) + size(pieces[0]) > max) flush();
+      add(item);
+    }
+    for (const piece of pieces) add(piece);
   }
   flush();
   return parts;

@@ -89,7 +89,9 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
       const code = finishCode(item.code, item.language);
       if (code !== '') items.push({ ...item, code });
     }
-    const finished = { ...section, items };
+    // Text before the first heading has no heading to point at: it starts at its first block.
+    const line = index === 0 && items.length > 0 ? items[0].line : section.line;
+    const finished = { ...section, items, line };
     out.push(...sectionSnippets(finished, source, (code) => withFile(describeCode(sections, index, code), code.file)));
   });
   return out;
