@@ -34,7 +34,7 @@ function main(): void {
   const capture = JSON.parse(fs.readFileSync(positionals[0] ?? '.eval/capture.json', 'utf8')) as Capture;
   const captured = capture.questions;
   const weights = withOverrides(SEARCH_WEIGHTS, values.set ?? []);
-  const answer = (q: CapturedQuestion) => answerFromLegs({ ...legsOf(capture, q), analyzed: analyzeQuery(q.query), budget: DEFAULT_TOKENS, query: q.query, version: q.version }, weights);
+  const answer = (q: CapturedQuestion) => answerFromLegs({ ...legsOf(capture, q), analyzed: analyzeQuery(q.query), budget: DEFAULT_TOKENS, query: q.query, libraryId: q.library, version: q.version }, weights);
 
   if (values.explain) {
     const q = captured.find((c) => c.set === 'dev' && c.index === Number(values.explain) - 1 && c.variant === values.variant);

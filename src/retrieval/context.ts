@@ -86,12 +86,12 @@ export async function getContext(services: Services, principal: Principal, reque
     if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
     throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
-  let result = answerFromLegs({ ...legs, analyzed, budget, query, version: version.version, overview: request.overview });
+  let result = answerFromLegs({ ...legs, analyzed, budget, query, libraryId, version: version.version, overview: request.overview });
   if (result.exhausted && underfilled(result.snippets, budget) && legs.lexical.length === size && size < MAX_CANDIDATES) {
     // Every candidate was relevant and the budget is not full: ask once for the next ones,
     // up to three times as many in all (rare: a large budget on a broad question).
     const next = await searchLegs(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
-    if (next && next.lexical.length > 0) result = answerFromLegs({ ...legs, lexical: mergeCandidates(legs.lexical, next.lexical), analyzed, budget, query, version: version.version, overview: request.overview });
+    if (next && next.lexical.length > 0) result = answerFromLegs({ ...legs, lexical: mergeCandidates(legs.lexical, next.lexical), analyzed, budget, query, libraryId, version: version.version, overview: request.overview });
   }
   if (result.snippets.length === 0) {
     if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });

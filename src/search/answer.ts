@@ -25,7 +25,8 @@ export interface AnswerInput {
   /** The question's vector (absent with embeddings off). */
   queryVector?: Float32Array;
   budget: number;
-  /** The served version (a tag, or a branch such as latest): page kinds weigh guides by it. */
+  /** The library (its name in a question makes "koa 3" a version) and the served version (a tag, or a branch such as latest): page kinds weigh guides by them. */
+  libraryId: string;
   version: string;
   /** The question as asked (what it says about change and versions). */
   query: string;
@@ -124,7 +125,7 @@ function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedS
 
 export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEARCH_WEIGHTS): AnswerResult {
   const pool = candidatePool(input.lexical, input.semantic.slice(0, weights.answer.knnHits));
-  const question = changeQuestion(input.query);
+  const question = changeQuestion(input.query, input.libraryId);
   const targets = targetVersions(question, input.version, pool.map((c) => c.doc));
   const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
     .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) }))

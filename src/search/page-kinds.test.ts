@@ -4,22 +4,25 @@ import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.pageKinds;
 
-test('changeQuestion: whether a question asks what changed, and the versions it names', (t) => {
-  const cases: [string, boolean, number[]][] = [
-    ['how do I set a cookie', false, []],
-    ['what changed in koa 3', true, [3]],
-    ["what's new in version 2.0", true, [2]],
-    ['8 -> 9 breaking changes', true, [8, 9]],
-    ['mongoose 8 → 9 breaking changes', true, [8, 9]],
-    ['upgrade from v2 to v3', true, [2, 3]],
-    ['koa 2 to 3 migration', true, [2, 3]],
-    ['is findById deprecated?', true, []],
-    ['migrating to mongoose 9', true, [9]],
-    ['release notes of vite 8', true, [8]],
-    ['what changed between 1.4 and 2.0', true, [1, 2]],
-    ['how do I use http2 and es2015 modules', false, []],
+test('changeQuestion: whether a question asks what changed, the versions it goes to, and the ones it leaves', (t) => {
+  const cases: [string, string, boolean, number[], number[]][] = [
+    ['how do I set a cookie', '/koajs/koa', false, [], []],
+    ['what changed in koa 3', '/koajs/koa', true, [3], []],
+    ["what's new in version 2.0", '/pallets/flask', true, [2], []],
+    ['8 -> 9 breaking changes', '/Automattic/mongoose', true, [9], []],
+    ['mongoose 8 → 9 breaking changes', '/Automattic/mongoose', true, [9], []],
+    ['upgrade from v2 to v3', '/koajs/koa', true, [3], []],
+    ['koa 2 to 3 migration', '/koajs/koa', true, [3], []],
+    ['what changed from koa 2', '/koajs/koa', true, [], [2]],
+    ['is findById deprecated?', '/Automattic/mongoose', true, [], []],
+    ['migrating to mongoose 9', '/Automattic/mongoose', true, [9], []],
+    ['release notes of vite 8', '/vitejs/vite', true, [8], []],
+    ['what changed between 1.4 and 2.0', '/sqlalchemy/sqlalchemy', true, [2], []],
+    ['after moving to express 5, req.body is undefined', '/expressjs/expressjs.com', true, [5], []],
+    ['how do I use http2 and es2015 modules', '/encode/httpx', false, [], []],
+    ['set the timeout to 30 seconds', '/psf/requests', false, [], []],
   ];
-  for (const [query, asks, versions] of cases) t.deepEqual(changeQuestion(query), { asksWhatChanged: asks, versions }, query);
+  for (const [query, library, asks, versions, from] of cases) t.deepEqual(changeQuestion(query, library), { asksWhatChanged: asks, versions, from }, query);
 });
 
 test('majorOf reads tags and page versions; branches have none', (t) => {
@@ -33,7 +36,9 @@ test('targetVersions: the versions named, else the served major, else the newest
     { pageKind: 'guide' as const, pageVersion: '12' },
     { pageKind: 'migration' as const },
   ];
-  t.deepEqual(targetVersions(changeQuestion('koa 2 to 3 migration'), '3.2.0', pool), [2, 3]);
+  t.deepEqual(targetVersions(changeQuestion('koa 2 to 3 migration', '/koajs/koa'), '3.2.0', pool), [3]);
+  t.deepEqual(targetVersions(changeQuestion('what changed from koa 2', '/koajs/koa'), '3.2.0', pool), [3], 'leaving 2 on 3: the guide to 3');
+  t.deepEqual(targetVersions(changeQuestion('what changed from koa 2', '/koajs/koa'), '2.16.4', pool), [3], 'leaving 2 on 2: the next one');
   t.deepEqual(targetVersions(changeQuestion('breaking changes'), '3.2.0', pool), [3]);
   t.deepEqual(targetVersions(changeQuestion('breaking changes'), 'main', pool), [9], 'a guide carries no version that counts');
   t.deepEqual(targetVersions(changeQuestion('breaking changes'), 'latest', [{ pageKind: 'guide' }]), []);
