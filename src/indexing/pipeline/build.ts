@@ -10,7 +10,7 @@ import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet } from '../types';
 import type { SnippetDocument } from '../../search/types';
 import { JobFailure } from '../jobs/failure';
-import { describeFromReadme } from '../discover/readme';
+import { describeProject } from '../discover/project-summary';
 import { judgeLanguage, proseOf } from '../discover/language';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
@@ -90,9 +90,8 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   if (read < documents.length) ctx.log('info', `read ${read} of ${documents.length} pages; the others kept their verdicts (stub, copy, page)`);
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && unchangedSet.has(d.path)) fileHashes.set(d.path, d.hash);
-  // The description comes from the README even when its page is left out as a copy.
-  const readmeDoc = documents.find((d) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(d.path));
-  const readme = readmeDoc ? await texts.read(readmeDoc.path) : undefined;
+  // The description comes from the README (or the docs' home page) even when its page is left out as a copy.
+  const described = await describeProject({ paths: documents.map((d) => d.path), read: (p) => texts.read(p) });
   for (const page of pages) {
     const file = page.file;
     fileHashes.set(file.path, file.hash);
@@ -182,7 +181,6 @@ async function build(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot):
   }
   // From here the build becomes visible: a cancel that comes later is refused.
   await ctx.commit();
-  const described = readme ? describeFromReadme(readme) : {};
   const publishDeps: PublishDeps = deps;
   const totals = await publishGeneration(
     publishDeps,
