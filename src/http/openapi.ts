@@ -29,6 +29,7 @@ export const errorBody = z
     availableVersions: z.array(z.string()).optional().openapi({ description: 'tag_not_found: the versions that exist' }),
     nearest: z.string().nullable().optional().openapi({ description: 'tag_not_found: the version nearest to the one asked for' }),
     suggestions: z.array(z.string()).optional().openapi({ description: 'no_libraries_found: library ids with a similar name' }),
+    hiddenByPolicy: z.array(z.string()).optional().openapi({ description: "no_libraries_found: libraries whose name matches but the caller's team policy hides" }),
     retryAfter: z.number().int().optional().openapi({ description: 'rate_limit_exceeded: seconds until a retry can pass' }),
     store: z.enum(['elasticsearch', 'mongodb']).optional().openapi({ description: 'service_unavailable: the store that did not answer' }),
   })
