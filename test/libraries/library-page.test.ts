@@ -210,7 +210,7 @@ test('the snippet browser: a version, words, kind and page filters with facets, 
   const tag = await browse({ version: 'v9.9.9' });
   t.is(tag.status, 404);
   t.is(tag.body.error, 'tag_not_found');
-  for (const bad of [{ kind: 'prose' }, { size: 500 }, { from: -1 }]) {
+  for (const bad of [{ kind: 'prose' }, { size: 500 }, { from: -1 }] as Array<Record<string, string | number>>) {
     const res = await browse(bad);
     t.is(res.status, 400, JSON.stringify(bad));
     t.is(res.body.error, 'validation_error');
