@@ -42,7 +42,7 @@ export function slugify(title: string): string {
     .slice(0, 80);
 }
 
-export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
+export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string; jobId?: string }> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
@@ -94,7 +94,7 @@ async function publishUpload(
   principal: Principal,
   input: UploadInput,
   target: { parsed: OpenApiParseResult; libraryId: string; key: string; scope: string | null; teamId: string | null; title: string; existing: boolean },
-): Promise<{ libraryName: string; message: string }> {
+): Promise<{ libraryName: string; message: string; jobId?: string }> {
   const { parsed, libraryId, key, scope, teamId, title } = target;
   // The OpenAPI source's snapshot (sources/openapi-source.ts), built here inline: the upload
   // answers with the result, and a document without content is refused before any write.
@@ -123,6 +123,7 @@ async function publishUpload(
     trustScore: DEFAULT_TRUST_SCORES.openapi,
     options: { skipVersionFiltering: false, generateDocs: false },
   });
+  let jobId: string | undefined;
   try {
     const totals = await publishGeneration(services.publishDeps(), {
       libraryId: key,
@@ -135,7 +136,7 @@ async function publishUpload(
       files: [...fileHashes].map(([p, h]) => ({ p, h })),
       meta,
     });
-    await services.jobs.record({
+    jobId = await services.jobs.record({
       kind: 'openapi',
       libraryId: key,
       version: 'latest',
@@ -152,5 +153,6 @@ async function publishUpload(
     }
     throw error;
   }
-  return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.` };
+  // The upload's record in the job list, so every add has a job to link to.
+  return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.`, jobId };
 }

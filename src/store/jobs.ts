@@ -97,10 +97,11 @@ export class JobQueue {
   }
 
   /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
-  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
+  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<string> {
     const now = new Date();
+    const id = `job_${crypto.randomBytes(9).toString('base64url')}`;
     await this.Job.create({
-      _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
+      _id: id,
       kind: job.kind,
       params: { source: 'openapi' },
       libraryId: job.libraryId,
@@ -112,6 +113,7 @@ export class JobQueue {
       createdBy: job.createdBy,
       finishedAt: now,
     });
+    return id;
   }
 
   /** Claims the oldest claimable job (queued and due, or with a lapsed lease), or null. */
