@@ -289,7 +289,7 @@ test.serial('playground answers are readable (Markdown, highlighted code, copy) 
   await bar.hover();
   const tip = chart.locator('.chart-tip');
   await tip.waitFor();
-  t.regex((await tip.textContent()) ?? '', /:00 · Dashboard playground: \d+/);
+  t.regex((await tip.textContent()) ?? '', /(\d\d:00|\d\d-\d\d) · Dashboard playground: \d+/);
   await web.shot('45-usage-hours');
   await page.getByLabel('Range').selectOption('30d');
   await page.locator('[data-range="30day"]').waitFor();

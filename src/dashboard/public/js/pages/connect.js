@@ -35,9 +35,8 @@ export async function renderConnect({ root, query, signal }) {
     const views = setups.map((s) =>
       h('div', { id: `client-view-${s.id}`, role: 'tabpanel', 'aria-labelledby': `client-tab-${s.id}`, hidden: s.id !== chosen },
         h('p', s.where),
-        codeBlock(s.text, s.format === 'shell' ? 'bash' : s.format, { label: `${s.name} setup` }),
+        codeBlock(s.text, s.format === 'shell' ? '' : s.format, { label: `${s.name} setup` }),
         s.note ? h('p.small.muted', s.note) : null,
-        s.transport === 'stdio' ? h('p.small.muted', 'Over stdio the bridge asks this server over HTTP, so the test below shows what it will see too.') : null,
       ),
     );
     mount(setupsSlot, h('div.tabs.client-tabs', { role: 'tablist', 'aria-label': 'Assistant' }, tabs), views);

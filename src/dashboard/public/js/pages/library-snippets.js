@@ -24,18 +24,21 @@ export function snippetBrowser({ path, copy, lib, signal }) {
   const pager = h('div.pager');
   let timer;
 
+  let seq = 0;
   const load = async () => {
+    const mine = ++seq; // a slower, older answer never overwrites a newer one
     mount(status, 'Loading…');
     const query = { q: state.q, version: state.version, kind: state.kind || undefined, page: state.page || undefined, pageKind: state.pageKind || undefined, from: state.from, size: PAGE_SIZE, ...(copy ?? {}) };
     let body;
     try {
       body = await get(`${path}/snippets`, query, { signal });
     } catch (error) {
-      if (error?.name === 'AbortError') return;
+      if (error?.name === 'AbortError' || mine !== seq) return;
       mount(status);
       mount(results, errorBox(error));
       return;
     }
+    if (mine !== seq) return;
     drawPages(body.facets.pages);
     const kinds = body.facets.pageKinds ?? [];
     pageKindField.hidden = kinds.length === 0; // shown once the index knows the kinds of pages

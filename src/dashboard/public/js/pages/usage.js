@@ -30,7 +30,7 @@ const RANGES = [
 function buckets(body, bucket) {
   if (bucket === 'hour') {
     const rows = body.perHour ?? [];
-    return { labels: rows.map((r) => (r.hour.slice(11, 13) === '00' ? `${r.hour.slice(5, 10)} 00:00` : `${r.hour.slice(11, 13)}:00`)), rows, unit: 'hour' };
+    return { labels: rows.map((r) => (r.hour.slice(11, 13) === '00' ? r.hour.slice(5, 10) : `${r.hour.slice(11, 13)}:00`)), rows, unit: 'hour' };
   }
   return { labels: (body.perDay ?? []).map((d) => dayLabel(d.date)), rows: body.perDay ?? [], unit: 'day' };
 }
