@@ -40,7 +40,7 @@ function stageList(job) {
     'ol.small.muted',
     { 'aria-label': 'Stages', class: 'stages' },
     STAGES.map((s, i) => {
-      const name = stageName(job, s);
+      const name = stageName(job, s).toLowerCase();
       if (failedAt === s) return h('li.failed', { 'aria-current': 'step', 'data-stage': s }, `✗ ${name} (failed here)`);
       if (job.state === 'finalized' || i < currentIndex) return h('li', { 'data-stage': s }, `✓ ${name}`);
       if (s === job.state) return h('li', { 'aria-current': 'step', 'data-stage': s }, `▸ ${name}`);
