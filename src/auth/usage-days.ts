@@ -149,3 +149,12 @@ export function callerUsage(rows: Iterable<Pick<UsageDailyRecord, 'libraryId'> &
       .map((s) => ({ ...s, id: s.id.slice(prefix.length) }))
       .sort((a, b) => b.requests - a.requests || a.id.localeCompare(b.id));
 }
+
+/** A day row's hourly counts as `$inc` paths (`h.13.api`): non-zero ones only. */
+export function hourIncrements(day: PendingDay): Record<string, number> {
+  const inc: Record<string, number> = {};
+  for (const [hh, counts] of Object.entries(day.hours)) {
+    for (const [field, n] of Object.entries(counts)) if (n) inc[`h.${hh}.${field}`] = n;
+  }
+  return inc;
+}

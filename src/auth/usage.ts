@@ -15,7 +15,7 @@ import type { Logger } from '../logger';
 import { chunked, MAX_UPDATE_STATEMENTS } from '../store/bulk';
 import type { UsageIncrement, UsageStore } from '../store/usage-store';
 import { lowScoreQueries, normaliseQueries, rankZeroResultQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
-import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, emptyCounts, fillDays, fillHours, isLibraryRow, lastDays, lastHours, totalsOf, utcDate, type CallerUsage, type DayUsage, type HourUsage, type PendingDay, type UsageTotals } from './usage-days';
+import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, emptyCounts, fillDays, hourIncrements, fillHours, isLibraryRow, lastDays, lastHours, totalsOf, utcDate, type CallerUsage, type DayUsage, type HourUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
@@ -391,11 +391,3 @@ export class UsageService {
   }
 }
 
-/** A day row's hourly counts as `$inc` paths (`h.13.api`): non-zero ones only. */
-function hourIncrements(day: PendingDay): Record<string, number> {
-  const inc: Record<string, number> = {};
-  for (const [hh, counts] of Object.entries(day.hours)) {
-    for (const [field, n] of Object.entries(counts)) if (n) inc[`h.${hh}.${field}`] = n;
-  }
-  return inc;
-}

@@ -42,7 +42,7 @@ export function slugify(title: string): string {
     .slice(0, 80);
 }
 
-export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string; jobId?: string }> {
+export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
@@ -94,7 +94,7 @@ async function publishUpload(
   principal: Principal,
   input: UploadInput,
   target: { parsed: OpenApiParseResult; libraryId: string; key: string; scope: string | null; teamId: string | null; title: string; existing: boolean },
-): Promise<{ libraryName: string; message: string; jobId?: string }> {
+): Promise<{ libraryName: string; message: string }> {
   const { parsed, libraryId, key, scope, teamId, title } = target;
   // The OpenAPI source's snapshot (sources/openapi-source.ts), built here inline: the upload
   // answers with the result, and a document without content is refused before any write.
@@ -123,7 +123,6 @@ async function publishUpload(
     trustScore: DEFAULT_TRUST_SCORES.openapi,
     options: { skipVersionFiltering: false, generateDocs: false },
   });
-  let jobId: string | undefined;
   try {
     const totals = await publishGeneration(services.publishDeps(), {
       libraryId: key,
@@ -136,7 +135,7 @@ async function publishUpload(
       files: [...fileHashes].map(([p, h]) => ({ p, h })),
       meta,
     });
-    jobId = await services.jobs.record({
+    await services.jobs.record({
       kind: 'openapi',
       libraryId: key,
       version: 'latest',
@@ -153,6 +152,5 @@ async function publishUpload(
     }
     throw error;
   }
-  // The upload's record in the job list, so every add has a job to link to.
-  return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.`, jobId };
+  return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.` };
 }

@@ -97,11 +97,10 @@ export class JobQueue {
   }
 
   /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
-  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<string> {
+  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
     const now = new Date();
-    const id = `job_${crypto.randomBytes(9).toString('base64url')}`;
     await this.Job.create({
-      _id: id,
+      _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
       kind: job.kind,
       params: { source: 'openapi' },
       libraryId: job.libraryId,
@@ -113,7 +112,6 @@ export class JobQueue {
       createdBy: job.createdBy,
       finishedAt: now,
     });
-    return id;
   }
 
   /** Claims the oldest claimable job (queued and due, or with a lapsed lease), or null. */

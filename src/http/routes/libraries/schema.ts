@@ -17,7 +17,7 @@ const hostParams = z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ messa
 const jobParams = z.object({ id: z.string().min(1).max(200) });
 const trustScoreMessage = 'trustScore must be a number from 0 to 10';
 
-export const addLibraryResponse = z.object({ libraryName: z.string(), message: z.string(), jobId: z.string().optional().openapi({ description: "The add's job (an OpenAPI upload's record)" }) }).passthrough().openapi('AddLibraryResponse');
+export const addLibraryResponse = z.object({ libraryName: z.string(), message: z.string() }).passthrough().openapi('AddLibraryResponse');
 
 export const librarySchemas = {
   'libraries.add': {

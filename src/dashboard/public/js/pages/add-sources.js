@@ -132,7 +132,7 @@ export function uploadForm(signal, follow, o) {
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
     if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind }), { label: 'Uploading…' });
+    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind, uploadKind: o.uploadKind }), { label: 'Uploading…' });
   });
   return form;
 }

@@ -76,7 +76,7 @@ export function detectHost(value, hosts) {
 }
 
 /** Runs an add call and shows the job's live progress in `slot` until it answers. */
-async function submitAndFollow(slot, call, signal, { kind, onRetry }) {
+async function submitAndFollow(slot, call, signal, { kind, uploadKind, onRetry }) {
   const live = h('div', { 'aria-live': 'polite' });
   let job;
   let done;
@@ -105,10 +105,11 @@ async function submitAndFollow(slot, call, signal, { kind, onRetry }) {
   try {
     const result = await done;
     watch.abort();
-    // An upload answers with its job (already ended): every add has a job to link to.
-    if (!job && result.jobId) {
-      job = { id: result.jobId, libraryId: result.libraryName };
-      mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(job.id) }, job.id), ` for ${job.libraryId}:`), live);
+    // An OpenAPI upload is indexed within the call and recorded as an ended job: link it too.
+    if (!job && uploadKind) {
+      const { jobs = [] } = await get('/jobs', { libraryId: result.libraryName, limit: 5 }, { signal }).catch(() => ({ jobs: [] }));
+      job = jobs.find((j) => j.kind === uploadKind);
+      if (job) mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(job.id) }, job.id), ` for ${job.libraryId}:`), live);
     }
     if (job) mount(live, jobSummary(await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal })));
     else mount(slot);
@@ -226,6 +227,7 @@ function openapiForm(signal) {
     heading: 'OpenAPI specification',
     path: '/add/openapi-upload',
     kind: null,
+    uploadKind: 'openapi', // indexed within the call: its job is recorded when it ends
     fileField: 'openapiFile',
     accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml',
     maxBytes: 10 * 1024 * 1024,
