@@ -76,7 +76,7 @@ export interface LibraryRecord {
   versions: LibraryVersionRecord[];
   trustScore: number;
   trustScoreSetByAdmin: boolean;
-  /** Set by an admin (libraries.update): builds keep it instead of the one the docs give. */
+  /** Set by hand (an admin's libraries.update, an archive uploader's title): builds keep it instead of the docs' own. */
   titleSetByAdmin?: boolean;
   descriptionSetByAdmin?: boolean;
   stars: number;
