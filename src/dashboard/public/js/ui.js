@@ -208,3 +208,21 @@ export function every(ms, fn, signal) {
 }
 
 export const TERMINAL_JOB_STATES = ['finalized', 'failed', 'cancelled'];
+
+/**
+ * Call before a row's delete: returns what to call once the list is drawn again, which
+ * focuses the same control of the next row (else the one before, else the page heading), so
+ * keyboard users are not thrown back to the top of the page.
+ */
+export function refocusAfterRemoval(button) {
+  const sameKind = () => [...document.querySelectorAll('main button[aria-label]')].filter((b) => b.textContent === button.textContent);
+  const all = sameKind();
+  const i = all.indexOf(button);
+  const candidates = [...all.slice(i + 1), ...all.slice(0, Math.max(i, 0)).reverse()].map((b) => b.getAttribute('aria-label'));
+  return () => {
+    const now = sameKind();
+    const next = candidates.map((label) => now.find((b) => b.getAttribute('aria-label') === label)).find(Boolean);
+    const target = next ?? document.querySelector('main h1');
+    target?.focus();
+  };
+}
