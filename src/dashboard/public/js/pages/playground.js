@@ -140,7 +140,7 @@ function showAnswer(params, data, label, signal) {
   let txtLoaded = false;
   const views = {
     rendered: h('div', { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
-    txt: h('div', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, txt),
+    txt: h('div', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, h('div.code-block', txt)),
     json: h('div', { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' }, codeBlock(JSON.stringify(data, null, 2), 'json', { label: 'JSON answer' })),
   };
   const tabs = Object.entries({ rendered: 'Rendered', txt: 'MCP tool text (query-docs)', json: 'JSON (type=json)' }).map(([key, text]) =>
