@@ -67,7 +67,12 @@ export async function renderConnect({ root, query, signal }) {
   const keyErrors = h('div');
   const keyStatus = h('p.small', { role: 'status' });
   const newPart = h('div.row', field('Key name', keyName, 'Says which assistant uses it, so you know which to delete.'), h('div.field', create));
-  const pastePart = h('div', field('API key', pasted, 'Keys are shown only when created; paste the value you kept.'));
+  const yours = h('p.small.muted');
+  const pastePart = h('div', field('API key', pasted, 'Keys are shown only when created; paste the value you kept.'), yours);
+  // Which keys there are (their names and first characters), so the right one is pasted.
+  get(KEYS.list, undefined, { signal }).then(KEYS.items).then((keys) => {
+    yours.textContent = keys.length ? `Your keys: ${keys.map((k) => `${k.name} (${k.prefix ?? 'smk_'}…)`).join(', ')}.` : 'You have no key yet: create one instead.';
+  }, () => undefined);
   const showKeyMode = () => {
     newPart.hidden = keyMode.value !== 'new';
     pastePart.hidden = keyMode.value !== 'paste';
