@@ -48,6 +48,11 @@ const schema = z.object({
   API_KEY: z.string().min(1).optional(),
   DEFAULT_ADMIN_USERNAME: z.string().min(1).default('admin'),
   DEFAULT_ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  SHELFMARK_PUBLIC_URL: z
+    .string()
+    .url('must be a URL')
+    .refine((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).username && !new URL(u).password && !new URL(u).search && !new URL(u).hash, 'must be an http(s) URL without credentials, query or fragment')
+    .optional(),
   GITHUB_BASE_URL: url.default('https://github.com'),
   GITLAB_BASE_URL: url.default('https://gitlab.com'),
   BITBUCKET_BASE_URL: url.default('https://bitbucket.org'),
@@ -122,6 +127,8 @@ export interface Config {
   dataDir: string;
   secret: string;
   apiKey?: string;
+  /** The URL clients reach this server at (the Connect page's setups); else the address a request came to. */
+  publicUrl?: string;
   defaultAdmin: { username: string; password: string };
   gitHosts: { github: string; gitlab: string; bitbucket: string };
   /** Validated entries of GIT_ALLOWED_URL_PREFIXES (compare with UrlAllowList, never as strings). */
@@ -189,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     dataDir,
     secret: e.SHELFMARK_SECRET ?? loadOrCreateSecret(dataDir),
     apiKey: e.API_KEY,
+    publicUrl: e.SHELFMARK_PUBLIC_URL ? trimSlash(e.SHELFMARK_PUBLIC_URL) : undefined,
     defaultAdmin: { username: e.DEFAULT_ADMIN_USERNAME, password: e.DEFAULT_ADMIN_PASSWORD },
     gitHosts: { github: trimSlash(e.GITHUB_BASE_URL), gitlab: trimSlash(e.GITLAB_BASE_URL), bitbucket: trimSlash(e.BITBUCKET_BASE_URL) },
     gitAllowedPrefixes: e.GIT_ALLOWED_URL_PREFIXES,

@@ -46,8 +46,9 @@ export interface ErrorDetails {
   nearest?: string | null;
   /** no_snippets_found: the sections nearest to the question (page > heading), though none is relevant. */
   nearestSections?: string[];
-  /** no_libraries_found: library ids with a similar name. */
+  /** no_libraries_found: library ids with a similar name, and those whose name matches but the team's policy hides. */
   suggestions?: string[];
+  hiddenByPolicy?: string[];
   /** rate_limit_exceeded: seconds until a retry can pass. */
   retryAfter?: number;
   /** service_unavailable: the store that did not answer. */
@@ -198,9 +199,13 @@ export class UserNotFoundError extends AppError {
 
 export class NoLibrariesFoundError extends AppError {
   /** `suggestions`: library ids with a near name, named in the message (never as results). */
-  constructor(libraryName: string, suggestions: readonly string[] = []) {
+  /** `hiddenByPolicy`: libraries whose names match but the caller's team policy hides (said as such). */
+  constructor(libraryName: string, suggestions: readonly string[] = [], hiddenByPolicy: readonly string[] = []) {
     const hint = suggestions.length > 0 ? ` Libraries with a similar name: ${suggestions.join(', ')}.` : '';
-    super(404, 'no_libraries_found', `No libraries match "${libraryName}".${hint}`, { details: suggestions.length > 0 ? { suggestions: [...suggestions] } : {} });
+    const hidden = hiddenByPolicy.length > 0 ? ` Your team's library policy hides ${hiddenByPolicy.length === 1 ? 'the library' : 'the libraries'} with this name: ${hiddenByPolicy.join(', ')}.` : '';
+    super(404, 'no_libraries_found', `No libraries match "${libraryName}"${hidden ? ' that your team may use' : ''}.${hidden}${hint}`, {
+      details: { ...(suggestions.length > 0 ? { suggestions: [...suggestions] } : {}), ...(hiddenByPolicy.length > 0 ? { hiddenByPolicy: [...hiddenByPolicy] } : {}) },
+    });
   }
 }
 

@@ -95,6 +95,7 @@ export const PERMISSIONS = {
   'permissions.read': { audience: 'admin', says: 'admins' },
   'permissions.update': { audience: 'admin', sessionOnly: true, says: 'admins, in a dashboard session' },
   'usage.read': { audience: 'admin', says: 'admins' },
+  'connect.read': { audience: 'user', says: 'signed-in users' },
 } as const satisfies Record<string, Rule>;
 
 export type Operation = keyof typeof PERMISSIONS;

@@ -77,12 +77,14 @@ export async function usableLibrary(services: Pick<Services, 'libraries' | 'poli
 
 /**
  * Of `libraries`, per client id the copy the caller addresses, kept when it may see and use
- * it; `policyApplied` when the caller's team policy filtered them.
+ * it; `policyApplied` when the caller's team policy filtered them, and the ones it hid (so a
+ * search can say "hidden by your team's policy" instead of "no match").
  */
-export async function usableLibraries(services: Pick<Services, 'policies'>, principal: Principal, libraries: readonly LibraryRecord[]): Promise<{ libraries: LibraryRecord[]; policyApplied: boolean }> {
+export async function usableLibraries(services: Pick<Services, 'policies'>, principal: Principal, libraries: readonly LibraryRecord[]): Promise<{ libraries: LibraryRecord[]; policyApplied: boolean; hiddenByPolicy: LibraryRecord[] }> {
   const policy = await services.policies.forPrincipal(principal);
   const visible = preferredCopies(libraries.filter((l) => canSeeLibrary(principal, l)), callerTeams(principal));
-  return { libraries: visible.filter((l) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore })), policyApplied: policy.applied };
+  const allowed = (l: LibraryRecord) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore });
+  return { libraries: visible.filter(allowed), policyApplied: policy.applied, hiddenByPolicy: visible.filter((l) => !allowed(l)) };
 }
 
 /** `access_denied` unless the caller's team policy admits the library (one being added, too). */

@@ -48,11 +48,15 @@ export async function searchLibraries(services: Services, principal: Principal, 
   if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
   // Per client id, the copy the caller addresses (its team's private copy, else the public one).
   const built = (await services.libraries.listCached()).filter((l) => l.versions.some((v) => v.generation > 0));
-  const { libraries: allowed, policyApplied } = await usableLibraries(services, principal, built);
+  const { libraries: allowed, policyApplied, hiddenByPolicy } = await usableLibraries(services, principal, built);
   const summaries = allowed.map(toSummary);
 
   const matches = matchLibraryNames(libraryName, summaries);
-  if (matches.length === 0) throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, summaries));
+  if (matches.length === 0) {
+    // Said as such: a name the team's policy hides is not "no match".
+    const hidden = hiddenByPolicy.length > 0 ? matchLibraryNames(libraryName, hiddenByPolicy.map(toSummary)).map((m) => m.library.id) : [];
+    throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, summaries), hidden);
+  }
 
   // The content score orders libraries whose names match alike; one match needs no search.
   let contentScores: Map<string, number> | undefined;

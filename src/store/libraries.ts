@@ -264,7 +264,9 @@ export class LibraryRepository {
       const names = new Set(published.map((p) => p.version));
       const versions = [...lib.versions.filter((v) => !names.has(v.version)), ...published];
       versions.sort((a, b) => (a.version === 'latest' ? -1 : b.version === 'latest' ? 1 : b.version.localeCompare(a.version, undefined, { numeric: true })));
-      return { ...meta, versions, state: 'finalized' };
+      // A title or description an admin set stays; the build's own applies otherwise.
+      const { title, description, ...rest } = meta;
+      return { ...rest, ...(title !== undefined && !lib.titleSetByAdmin ? { title } : {}), ...(description !== undefined && !lib.descriptionSetByAdmin ? { description } : {}), versions, state: 'finalized' };
     });
   }
 

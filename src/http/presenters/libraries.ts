@@ -63,6 +63,8 @@ export function presentLibrary(lib: LibraryRecord) {
     totalTokens: latest?.totalTokens ?? 0,
     lastUpdateDate: (latest?.lastUpdateDate ?? lib.updatedAt)?.toISOString?.() ?? null,
     aliases: lib.aliases,
+    // Set by an admin: builds keep them (libraries.update; null hands them back to the docs).
+    edited: { title: lib.titleSetByAdmin === true, description: lib.descriptionSetByAdmin === true },
     versionRule: lib.versionRule ?? null,
     // Whether a push webhook exists; its secret is never presented.
     webhook: { configured: Boolean(lib.webhook?.encryptedSecret), createdAt: lib.webhook?.createdAt ?? null },

@@ -10,7 +10,7 @@
 import type { JobContext } from '../jobs/worker';
 import type { SnippetDocument } from '../../search/types';
 import { JobFailure } from '../jobs/failure';
-import { describeFromReadme } from '../discover/readme';
+import { describeProject } from '../discover/project-summary';
 import { finishSnippets } from '../snippets/finish';
 import { newGeneration, publishGeneration, type PublishResult } from './publish';
 import { planBuild, type BuildPlan } from './build-plan';
@@ -108,7 +108,8 @@ async function finishAndEmbed(ctx: JobContext, deps: IndexingDeps, snap: SourceS
 async function publish(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot, plan: BuildPlan, pages: ParsedPages, snippets: SnippetDocument[], generation: number): Promise<PublishResult> {
   const job = ctx.job;
   const { amends, keptFigures } = plan;
-  const described = pages.readme ? describeFromReadme(pages.readme) : {};
+  // The library's title and description from the project's own summary (latest only).
+  const described = job.version === 'latest' ? await describeProject({ paths: snap.documents.map((d) => d.path), read: (p) => snap.files.read(p) }) : {};
   const totals = await publishGeneration(
     deps,
     {

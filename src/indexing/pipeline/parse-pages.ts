@@ -26,8 +26,6 @@ export interface ParsedPages {
   /** The page verdicts to keep for the next refresh. */
   checks: PageChecks;
   parsedCount: number;
-  /** The README's text (the library's description comes from it, even when its page is a copy). */
-  readme?: string;
 }
 
 export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan): Promise<ParsedPages> {
@@ -47,8 +45,6 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
   if (read < documents.length) ctx.log('info', `read ${read} of ${documents.length} pages; the others kept their verdicts (stub, copy, page)`);
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && unchangedSet.has(d.path)) fileHashes.set(d.path, d.hash);
-  const readmeDoc = documents.find((d) => /^readme\.(md|mdx|markdown|rst|txt)$/i.test(d.path));
-  const readme = readmeDoc ? await texts.read(readmeDoc.path) : undefined;
   for (const page of pages) {
     const file = page.file;
     fileHashes.set(file.path, file.hash);
@@ -96,7 +92,7 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
   if (includedCount > 0 || includeProblems.length > 0) ctx.log('info', `resolved ${includedCount} includes; ${includeProblems.length} left as written`);
   for (const line of describeProblems(includeProblems)) ctx.log('warn', line);
   await ctx.progress({ filesParsed: parsedCount, filesReused: keep.length });
-  return { parsed, fileHashes, keep, checks, parsedCount, ...(readme !== undefined ? { readme } : {}) };
+  return { parsed, fileHashes, keep, checks, parsedCount };
 }
 
 /**

@@ -76,6 +76,9 @@ export interface LibraryRecord {
   versions: LibraryVersionRecord[];
   trustScore: number;
   trustScoreSetByAdmin: boolean;
+  /** Set by hand (an admin's libraries.update, an archive uploader's title): builds keep it instead of the docs' own. */
+  titleSetByAdmin?: boolean;
+  descriptionSetByAdmin?: boolean;
   stars: number;
   /** Private libraries belong to one team and are invisible to everyone else. */
   private: boolean;
@@ -132,6 +135,8 @@ const librarySchema = new Schema<LibraryRecord>(
     versions: { type: [versionSchema], default: [] },
     trustScore: { type: Number, default: 5 },
     trustScoreSetByAdmin: { type: Boolean, default: false },
+    titleSetByAdmin: { type: Boolean, default: false },
+    descriptionSetByAdmin: { type: Boolean, default: false },
     stars: { type: Number, default: 0 },
     private: { type: Boolean, default: false },
     teamId: { type: String, default: null },

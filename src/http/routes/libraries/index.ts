@@ -10,11 +10,12 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../libraries/add-repo';
 import { isGitHost, parseLibraryId } from '../../../libraries/ids';
-import { ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
+import { AccessDeniedError, ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
 import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
-import type { Principal } from '../../../auth/principal';
+import { isAdminLike, type Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
+import { clientLibraryId } from '../../../store/libraries';
 import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor } from '../../../libraries/access';
 import { EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter, presentSchedule, scheduleFromInput } from '../../../libraries/schedule';
@@ -101,15 +102,26 @@ export function libraryRoutes(services: Services): Router {
     const { principal } = ctx.state;
     const libs = (await services.libraries.list()).filter((l) => canSeeLibrary(principal, l));
     const defaults = services.config.refreshDefaultHours;
-    ctx.body = { libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults) })) };
+    // Whether the caller's team policy lets it use each library: the dashboard shows what it may use.
+    const policy = await services.policies.forPrincipal(principal);
+    const usable = (l: LibraryRecord) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore });
+    ctx.body = {
+      libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults), usable: usable(l) })),
+      policyApplied: policy.applied,
+      hiddenByPolicy: libs.filter((l) => !usable(l)).length,
+    };
   });
 
   router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.read']), async (ctx) => {
     const id = libraryIdOf(ctx.state.input.params);
-    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
+    const { principal } = ctx.state;
+    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
+    // A library the team's policy excludes: refused as context refuses it, except to admins, who manage it.
+    const usable = (await services.policies.forPrincipal(principal)).allows({ id, source: lib.source, trustScore: lib.trustScore });
+    if (!usable && !isAdminLike(principal)) throw new AccessDeniedError(id);
     const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
-    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), jobs: jobs.map((j) => presentJob(j, false)) };
+    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), usable, jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
@@ -123,6 +135,9 @@ export function libraryRoutes(services: Services): Router {
     }
     const updated = lib && (await services.libraries.modify(lib._id, (current) => ({
       ...(body.trustScore !== undefined ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
+      // A title or description set here stays across builds; null hands it back to the docs (at the next build).
+      ...(body.title !== undefined ? (body.title === null ? { titleSetByAdmin: false } : { title: body.title, titleSetByAdmin: true }) : {}),
+      ...(body.description !== undefined ? (body.description === null ? { descriptionSetByAdmin: false } : { description: body.description, descriptionSetByAdmin: true }) : {}),
       ...(body.aliases !== undefined ? { aliases: body.aliases } : {}),
       ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
       ...(versionRule !== undefined ? { versionRule } : {}),

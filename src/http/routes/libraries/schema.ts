@@ -45,20 +45,22 @@ export const librarySchemas = {
   'jobs.read': { summary: 'One job with its progress and log', tag: 'Jobs', params: jobParams, errors: ['not_found'] },
   'jobs.cancel': { summary: "Cancel a job that has not ended; an ended job's record is removed", tag: 'Jobs', params: jobParams, errors: ['not_found', 'conflict'] },
   'libraries.list': { summary: "The catalogue with builds: every copy the caller may see (public ones and its teams' private ones; admins: all, each with its teamId)", tag: 'Libraries' },
-  'libraries.read': { summary: 'A library with its builds and recent jobs', tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found'] },
+  'libraries.read': { summary: "A library with its builds and recent jobs, and whether the caller's team policy lets it use the library (a member whose policy excludes it: 403 access_denied)", tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found', 'access_denied'] },
   'libraries.update': {
-    summary: 'Set trustScore, aliases, the refresh schedule or the version rule (admins)',
+    summary: 'Set the title, description, trustScore, aliases, the refresh schedule or the version rule (admins); a title or description set here stays across builds until set to null',
     tag: 'Libraries',
     params: libraryParams,
     query: teamQuery,
     body: z.object({
+      title: z.string({ invalid_type_error: 'title must be text or null' }).trim().min(1, 'title must not be empty (null gives it back to the docs)').max(200, 'title must be at most 200 characters').nullable().optional(),
+      description: z.string({ invalid_type_error: 'description must be text or null' }).trim().max(2000, 'description must be at most 2000 characters').nullable().optional(),
       trustScore: z.number({ invalid_type_error: trustScoreMessage }).min(0, trustScoreMessage).max(10, trustScoreMessage).optional(),
       aliases: z.array(z.string().max(100), { errorMap: () => ({ message: 'aliases must be a list of strings' }) }).max(100).optional(),
       schedule: scheduleInput.optional().openapi({ description: '"default" (the source kind\'s REFRESH_DEFAULT_HOURS), "never", or hours between refreshes (1-8760)' }),
       versionRule: versionRuleInput.optional().openapi({
         description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
       }),
-    }),
+    }).strict(),
     errors: ['library_not_found'],
   },
   'libraries.webhook': {

@@ -51,8 +51,11 @@ export function legacyRoutes(services: Services): Router {
 }
 
 async function respondWithContext(ctx: Context, services: Services, input: { libraryId: string; query: string; tokens: number; type: 'txt' | 'json'; overview?: boolean }): Promise<void> {
-  // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
-  const channel = ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt';
+  // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP; the
+  // dashboard's playground says so too, and counts apart only from a signed-in session.
+  const said = ctx.get('x-shelfmark-channel');
+  const principal = ctx.state.principal;
+  const channel = said === 'mcp' ? 'mcp' : said === 'playground' && principal.kind === 'user' && principal.via === 'session' ? 'playground' : input.type === 'json' ? 'api' : 'txt';
   const answer = await countedContext(services, ctx.state.principal, input, channel);
   if (input.type === 'json') {
     ctx.body = formatContextJson(answer.snippets);
