@@ -509,7 +509,7 @@ test.serial('usage by key, team and channel, and questions that found nothing or
   // Weak answers are judged against the library's own questions: five that its docs answer
   // well, and one whose words the docs do not use but for the library's name.
   for (const q of ['makeGadget', 'make a gadget', 'gadget size', 'import makeGadget from gadgets', 'gadgets guide']) t.is((await ask(q)).status, 200, q);
-  const weakQuestion = 'gadget walrus quokka zeppelin harpsichord'; // only the library's own name matches
+  const weakQuestion = 'gadget walrus quokka'; // only the library's own name matches (a third of the question: above the relevance floor)
   t.is((await ask(weakQuestion)).status, 200, 'a weak question is still answered');
   await go('/usage?days=7');
   const weak = page.locator('section', { has: page.getByRole('heading', { name: 'Questions answered weakly' }) });
