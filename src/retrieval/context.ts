@@ -17,7 +17,7 @@ import type { LibraryRecord, LibraryVersionRecord } from '../store/models/librar
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { buildKnnQuery } from '../search/queries/knn';
-import { answerFromLegs, type AnswerResult } from '../search/answer';
+import { answerFromLegs, isPartOf, missingParts, type AnswerInput, type AnswerResult } from '../search/answer';
 import { SEARCH_WEIGHTS } from '../search/weights';
 import { DEFAULT_TOKENS } from '../search/budget';
 import type { RankedSnippet, ScoredCandidate } from '../search/types';
@@ -86,13 +86,8 @@ export async function getContext(services: Services, principal: Principal, reque
     if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
     throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
-  let result = answerFromLegs({ ...legs, analyzed, budget, query, libraryId, version: version.version, overview: request.overview });
-  if (result.exhausted && underfilled(result.snippets, budget) && legs.lexical.length === size && size < MAX_CANDIDATES) {
-    // Every candidate was relevant and the budget is not full: ask once for the next ones,
-    // up to three times as many in all (rare: a large budget on a broad question).
-    const next = await searchLegs(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
-    if (next && next.lexical.length > 0) result = answerFromLegs({ ...legs, lexical: mergeCandidates(legs.lexical, next.lexical), analyzed, budget, query, libraryId, version: version.version, overview: request.overview });
-  }
+  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId, version: version.version, overview: request.overview };
+  const result = await completeAnswer(services, library, requested, input, size);
   if (result.snippets.length === 0) {
     if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
     throw new NoSnippetsFoundError(libraryId, { budget, smallest: result.smallestRelevant });
@@ -100,6 +95,31 @@ export async function getContext(services: Services, principal: Principal, reque
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
   return { library, version, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
+}
+
+/**
+ * The answer, completed where the first pass leaves it short: when every candidate was
+ * relevant and the budget is not full, once more with the next candidates (up to three times
+ * as many in all: a large budget on a broad question); and when it holds a later part of a
+ * long section without the parts before it, with those parts read (it is served from its
+ * opening part on).
+ */
+async function completeAnswer(services: Services, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number): Promise<AnswerResult> {
+  let result = answerFromLegs(input);
+  if (result.exhausted && underfilled(result.snippets, input.budget) && input.lexical.length === size && size < MAX_CANDIDATES) {
+    const next = await searchLegs(services, library, requested, input.analyzed, input.query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
+    if (next && next.lexical.length > 0) {
+      input = { ...input, lexical: mergeCandidates(input.lexical, next.lexical) };
+      result = answerFromLegs(input);
+    }
+  }
+  const missing = missingParts(result.snippets);
+  const version = resolveVersion(library, requested);
+  if (missing.length === 0 || !version) return result;
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
+  const read = await services.snippets.sectionParts({ ...scope, wanted: missing.map((m) => ({ path: m.path, below: m.below })) });
+  const parts = read.filter((c) => isPartOf(c.doc, missing));
+  return parts.length > 0 ? answerFromLegs({ ...input, parts }) : result;
 }
 
 /** The best-scored sections of a pool none of which is relevant, as "Page > Heading". */

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, candidatePool, nothingRelevant, withSectionParts, type AnswerInput } from './answer';
+import { answerFromLegs, candidatePool, isPartOf, missingParts, nothingRelevant, withSectionParts, type AnswerInput } from './answer';
 import type { RescoredCandidate } from './rescore';
 import { scoredCandidate, unit } from './test-fixtures';
 import type { RankedSnippet, SnippetDocument } from './types';
@@ -113,4 +113,23 @@ test('the pool: the lexical candidates in order, then the nearest neighbours not
   const knn = Array.from({ length: w.knnHits + 5 }, (_, i) => scoredCandidate(info(`Near ${i}`, `Neighbour number ${i} with its own words.`)));
   const result = answerFromLegs(input([a], { semantic: knn }));
   t.is(result.ranked.length, 1 + w.knnHits);
+});
+
+test('missingParts names the sections an answer holds a later part of without the parts before it; isPartOf finds them again', (t) => {
+  const part = (k: number, title = 'Options') => ({ doc: { ...scoredCandidate(info(title, `part ${k}`, { part: k, path: 'docs/a.md' })).doc }, score: 1 });
+  t.deepEqual(missingParts([part(0), part(1)]), []);
+  t.deepEqual(missingParts([part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }]);
+  t.deepEqual(missingParts([part(0), part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }], 'a gap counts');
+  const wanted = missingParts([part(1)]);
+  t.true(isPartOf(part(0).doc, wanted));
+  t.false(isPartOf(part(0, 'Other').doc, wanted), 'another section of the page');
+  t.false(isPartOf({ ...part(0).doc, part: undefined }, wanted), 'a whole section is not a part');
+});
+
+test('parts read apart are served before the later part that made the answer, not ranked', (t) => {
+  const later = scoredCandidate(info('Options', 'The timeout option sets a timeout on the request.', { part: 1, path: 'docs/a.md', startLine: 30 }));
+  const opening = scoredCandidate(info('Options', 'Options of a client.', { part: 0, path: 'docs/a.md', startLine: 10 }));
+  const result = answerFromLegs(input([later], { parts: [opening] }));
+  t.deepEqual(ids(result.snippets), [opening.doc.id, later.doc.id]);
+  t.false(result.ranked.some((r) => r.doc.id === opening.doc.id), 'the opening part is not part of the ranking');
 });

@@ -35,6 +35,8 @@ export interface AnswerInput {
    * the best snippets fill the budget, with neither floor applied.
    */
   overview?: boolean;
+  /** Earlier parts of sections the pool holds a later part of, read apart (`missingParts`): served with them, not ranked. */
+  parts?: readonly ScoredCandidate[];
 }
 
 export interface AnswerResult {
@@ -85,9 +87,12 @@ function sectionOf(doc: RankedSnippet['doc']): string | undefined {
  * part of it the answer holds, and the pool's parts before the last of those (its opening
  * part above all), in document order. Each group keeps its best score.
  */
-export function withSectionParts(selected: readonly RankedSnippet[], pool: readonly RescoredCandidate[]): RankedSnippet[][] {
+export function withSectionParts(selected: readonly RankedSnippet[], pool: readonly Pick<RescoredCandidate, 'doc'>[]): RankedSnippet[][] {
   const partsOf = new Map<string, RankedSnippet['doc'][]>();
+  const seen = new Set<string>();
   for (const r of pool) {
+    if (seen.has(r.doc.id)) continue;
+    seen.add(r.doc.id);
     const key = sectionOf(r.doc);
     if (key !== undefined) partsOf.set(key, [...(partsOf.get(key) ?? []), r.doc]);
   }
@@ -108,6 +113,38 @@ export function withSectionParts(selected: readonly RankedSnippet[], pool: reado
     groups.push(parts.map((doc) => ({ doc, score: s.score })));
   }
   return groups;
+}
+
+/**
+ * The sections an answer holds a later part of without all the parts before it: the page,
+ * title and heading path of each, and the part below which the rest must be read.
+ */
+export function missingParts(snippets: readonly RankedSnippet[]): { path: string; title: string; breadcrumb: string[]; below: number }[] {
+  const bySection = new Map<string, { doc: RankedSnippet['doc']; parts: Set<number> }>();
+  for (const s of snippets) {
+    const key = sectionOf(s.doc);
+    if (key === undefined) continue;
+    const entry = bySection.get(key) ?? { doc: s.doc, parts: new Set<number>() };
+    entry.parts.add(s.doc.part ?? 0);
+    if ((s.doc.part ?? 0) > (entry.doc.part ?? 0)) entry.doc = s.doc;
+    bySection.set(key, entry);
+  }
+  const out: { path: string; title: string; breadcrumb: string[]; below: number }[] = [];
+  for (const { doc, parts } of bySection.values()) {
+    const last = doc.part ?? 0;
+    for (let k = 0; k < last; k++) {
+      if (parts.has(k)) continue;
+      out.push({ path: doc.path, title: doc.title, breadcrumb: [...doc.breadcrumb], below: last });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Whether a snippet is a part of one of the wanted sections. */
+export function isPartOf(doc: RankedSnippet['doc'], wanted: readonly { path: string; title: string; breadcrumb: string[] }[]): boolean {
+  const key = sectionOf(doc);
+  return key !== undefined && wanted.some((w) => sectionOf({ ...doc, path: w.path, title: w.title, breadcrumb: w.breadcrumb }) === key);
 }
 
 /** Whole groups in order while they fit the budget (a group that does not fit is left out whole). */
@@ -133,7 +170,7 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
   const relevant = ranked.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
-  const snippets = packGroups(withSectionParts(relevant, ranked), input.budget);
+  const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length >= relevant.length, smallestRelevant };
 }

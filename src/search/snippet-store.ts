@@ -22,6 +22,7 @@ import type { EsClient, HotHit, HotSearch } from './client';
 import type { ScoredCandidate, SnippetDocument } from './types';
 import { SnippetLru, searchCandidates, type VectorRead } from './candidate-cache';
 import { TermStatsCache, type TermStats } from './term-stats';
+import { buildSectionPartsQuery, type SectionPartsInput } from './queries/section-parts';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 import { BACKGROUND, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
 import { copyIndex, olderIndices } from './snippet-migration';
@@ -371,6 +372,11 @@ export class SnippetStore {
   }
 
   /** The candidates of a context or kNN query, their snippets from this process's cache where it has them (candidate-cache.ts). */
+  /** Earlier parts of long sections (queries/section-parts.ts), through the candidates' cache. */
+  sectionParts(input: SectionPartsInput): Promise<ScoredCandidate[]> {
+    return searchCandidates(this.options.hot, this.alias, buildSectionPartsQuery(input), this.candidates, 'none');
+  }
+
   /** How many snippets of a library version hold each term, and how many it has (cached per served generation). */
   termStats(scope: VersionScope, terms: readonly string[]): Promise<TermStats> {
     return this.terms.stats(scope, terms);

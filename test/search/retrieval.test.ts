@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, seedLibrary, servedSnippets } from '../helpers';
 import { buildContextQuery } from '../../src/search/queries/context';
 import { mergeCandidates } from '../../src/retrieval/context';
 import type { ContextSnippet } from '../../src/search/types';
@@ -197,4 +197,22 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
   const both = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
   t.is(both.status, 200);
   t.regex(both.text, /--------------------------------/, 'several snippets are joined Context7-style');
+});
+
+test('a later part of a long section that answers is served after the parts before it, read apart', async (t) => {
+  // One long section: its opening says what it is; its last paragraphs (a later part) name the
+  // word asked for, which nothing else on the page does.
+  const filler = Array.from({ length: 14 }, (_, i) => `Paragraph ${i} about configuring panels: panels take settings for layout, spacing and colours, which are merged with the defaults of the theme before the first render.`).join('\n\n');
+  const page = `# Panels\n\n## Panel options\n\nEvery panel takes a settings object; this section lists what it holds.\n\n${filler}\n\nThe zephyrWidth option sets how wide the zephyr rail is, in pixels.\n\n\`\`\`js\npanel({ zephyrWidth: 240 });\n\`\`\`\n\n## Other\n\nUnrelated notes about panels and their lifecycle in an application.\n`;
+  await seedLibrary(app, '/acme/panels', { 'docs/panels.md': page });
+  const served = await servedSnippets(app, '/acme/panels');
+  const parts = served.filter((s) => s.title === 'Panel options').sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+  t.true(parts.length >= 2, `the section is long enough to have parts (${parts.length})`);
+  t.true(parts.at(-1)!.content.includes('zephyrWidth') && !parts[0].content.includes('zephyrWidth'), 'the answer is in a later part');
+  // No word of the question is in the opening part, so no leg finds it: it is read apart.
+  const res = await app.request.get('/v2/context').query({ libraryId: '/acme/panels', query: 'zephyrWidth', type: 'json' });
+  t.is(res.status, 200);
+  const got = res.body.snippets.filter((s: { title: string }) => s.title === 'Panel options').map((s: { part: number }) => s.part);
+  t.deepEqual(got, parts.map((p) => p.part), 'every part of the section, in order, from its opening part');
+  t.is(res.body.snippets[0].part, 0);
 });
