@@ -43,10 +43,15 @@ export function answerShape(snippets: readonly ReturnedSnippet[]): AnswerShape {
   for (const list of groups.values()) {
     // Parts of one long section may differ in kind (one with an example, one without); twins are the old prose/code split.
     if (list.some((s) => s.part === undefined) && new Set(list.map((s) => s.kind)).size > 1) twins++;
-    const lines = list.map((s) => s.part ?? s.startLine ?? 0);
-    const ordered = lines.every((l, i) => i === 0 || l >= lines[i - 1]!);
-    const opens = list[0]!.part === undefined ? !list[0]!.continued : list[0]!.part === 0;
-    if (!ordered || !opens) partsOutOfOrder++;
+    if (list.some((s) => s.part !== undefined)) {
+      // Section snippets: numbered parts, in order from part 0.
+      const parts = list.map((s) => s.part ?? 0);
+      if (parts[0] !== 0 || parts.some((p, i) => i > 0 && p < parts[i - 1]!)) partsOutOfOrder++;
+    } else if (list.some((s) => s.continued)) {
+      // The older shape: prose chunks, the later ones saying "(continued, part k of n)".
+      const prose = list.filter((s) => s.kind !== 'code');
+      if (prose[0]?.continued) partsOutOfOrder++;
+    }
   }
   return { twins, partsOutOfOrder };
 }

@@ -42,6 +42,7 @@ test('answer shape: twins of one section and parts out of order or without their
   t.deepEqual(answerShape([s({ kind: 'info', part: 1 }), s({ kind: 'info', part: 0 })]), { twins: 0, partsOutOfOrder: 1 });
   t.deepEqual(answerShape([s({ kind: 'info', part: 2 })]), { twins: 0, partsOutOfOrder: 1 }, 'a later part alone');
   t.deepEqual(answerShape([s({ kind: 'info', startLine: 9, continued: true })]), { twins: 0, partsOutOfOrder: 1 }, 'the old "(continued, part k of n)" chunk first');
+  t.deepEqual(answerShape([s({ kind: 'code', startLine: 12 }), s({ kind: 'info', startLine: 9 }), s({ kind: 'info', startLine: 20, continued: true })]), { twins: 1, partsOutOfOrder: 0 }, 'old twins in any order are twins, not parts out of order');
 });
 
 test('rewordings: "how do I …", "… in <library>?", lower case without punctuation', (t) => {
