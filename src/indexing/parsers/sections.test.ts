@@ -137,3 +137,11 @@ test('code before any heading is titled with the page title', (t) => {
   );
   t.deepEqual([intro.title, intro.startLine, after.title, after.startLine], ['Guide', 6, 'Install', 9]);
 });
+
+test('a code line longer than a reader reads (an inline data URL) is cut, saying so', (t) => {
+  const blob = 'A'.repeat(3000);
+  const code = finishCode(`image = "${blob}"\nprint(image)`, 'python');
+  const [first, second] = code.split('\n');
+  t.is(first, `image = "${blob}`.slice(0, SNIPPET_LIMITS.codeLine) + ' …');
+  t.is(second, 'print(image)');
+});

@@ -56,6 +56,8 @@ export const SNIPPET_LIMITS = {
   /** A paragraph shorter than this ("For example:") is joined with the one before it. */
   shortLeadIn: 100,
   code: 6000,
+  /** A code line is cut after this many characters (LONG_LINE). */
+  codeLine: 400,
 } as const;
 
 /** The text of the first level-1 heading (the page's title in most formats), or "". */
@@ -214,6 +216,9 @@ for (const l of 'html xml vue svelte markdown md mdx astro vue-html svg'.split('
 for (const l of 'css scss less'.split(' ')) LINE_COMMENT[l] = '/* ... */';
 for (const l of 'js javascript jsx mjs cjs ts typescript tsx mts cts java c cpp c++ cs c# csharp go rust rs swift kotlin kt scala php dart json5 jsonc groovy objc objective-c'.split(' ')) LINE_COMMENT[l] = '// ...';
 
+/** A code line longer than a reader reads (an inline data URL, a minified bundle): cut, saying so. */
+const LONG_LINE = /^[^\n]{500,}$/gm;
+
 /** Lines that only say "more code here" or "output follows". */
 const MARKER_LINE = /^\s*(\.\.\.|…|(\/\/|#|--|;)\s*(\.\.\.|…)|\/\*\s*(\.\.\.|…)\s*\*\/|<!--\s*(\.\.\.|…)\s*-->|output:?)\s*$/i;
 
@@ -222,7 +227,7 @@ const MARKER_LINE = /^\s*(\.\.\.|…|(\/\/|#|--|;)\s*(\.\.\.|…)|\/\*\s*(\.\.\.
  * and cut at a line boundary with a comment saying so when it is very long.
  */
 export function finishCode(code: string, language: string): string {
-  const text = trimBlankLines(code);
+  const text = trimBlankLines(code).replace(LONG_LINE, (line) => `${line.slice(0, SNIPPET_LIMITS.codeLine)} …`);
   if (text.trim() === '') return '';
   if (text.split('\n').every((l) => l.trim() === '' || MARKER_LINE.test(l))) return '';
   if (text.length <= SNIPPET_LIMITS.code) return text;
