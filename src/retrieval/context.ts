@@ -23,11 +23,11 @@ import { DEFAULT_TOKENS } from '../search/budget';
 import type { RankedSnippet, ScoredCandidate } from '../search/types';
 
 /**
- * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 60, a large
- * budget for more (a snippet is ~150–400 tokens), at most 500.
+ * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 30 (the
+ * default budget 32), a large budget for more (a snippet is ~150–600 tokens), at most 500.
  */
 export function candidatesFor(budget: number): number {
-  return Math.min(MAX_CANDIDATES, Math.max(SEARCH_WEIGHTS.answer.lexicalHits, Math.ceil(budget / 120)));
+  return Math.min(MAX_CANDIDATES, Math.max(SEARCH_WEIGHTS.answer.lexicalHits, Math.ceil(budget / 160)));
 }
 
 const MAX_CANDIDATES = 500;
