@@ -48,6 +48,23 @@ function tokenCount(text: string): number {
   return n;
 }
 
+/** One expression finding every term of the question as a whole token of an analysed text (longest first). */
+function termMatcher(terms: readonly string[]): RegExp | undefined {
+  if (terms.length === 0) return undefined;
+  const alternatives = [...terms].sort((a, b) => b.length - a.length).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return new RegExp(`(?<![^ ])(${alternatives.join('|')})(?![^ ])`, 'g');
+}
+
+/** Token counts of a candidate's fields, computed once per cached candidate. */
+function fieldLengths(evidence: ScoredCandidate['evidence'], fields: readonly Field[]): number[] {
+  if (!evidence) return fields.map(() => 0);
+  const cached = (evidence as { lengths?: number[] }).lengths;
+  if (cached && cached.length === fields.length) return cached;
+  const lengths = fields.map((f) => tokenCount(evidence.text[f]));
+  (evidence as { lengths?: number[] }).lengths = lengths;
+  return lengths;
+}
+
 /** Inverse document frequency of a term within the library (BM25's, never negative). */
 export function libraryIdf(stats: TermStats, term: string): number {
   const df = stats.df.get(term) ?? 0;
@@ -77,22 +94,34 @@ export function rescoreCandidates(
   const terms = analyzed.terms;
   const idf = terms.map((t) => libraryIdf(stats, t));
   const totalIdf = idf.reduce((n, x) => n + x, 0) || 1;
-  // Field lengths, and their means over the pool (BM25's length normalisation).
-  const lengths = pool.map((c) => fields.map((f) => tokenCount(c.evidence?.text[f] ?? '')));
+  const matcher = termMatcher(terms);
+  const termIndex = new Map(terms.map((t, k) => [t, k]));
+  // Field lengths (kept with the cached evidence: they never change), and their means over
+  // the pool (BM25's length normalisation).
+  const lengths = pool.map((c) => fieldLengths(c.evidence, fields));
   const mean = fields.map((_, j) => Math.max(1, lengths.reduce((n, l) => n + l[j]!, 0) / pool.length));
+  const counts = new Float64Array(terms.length * fields.length);
   const rows = pool.map((c, i) => {
     const text = c.evidence?.text;
     let bm25 = 0;
     let covered = 0;
     let inTitle = 0;
     let inHeadings = 0;
-    if (text) {
-      terms.forEach((term, k) => {
+    if (text && matcher) {
+      // Each field is read once for every term at once.
+      counts.fill(0);
+      fields.forEach((f, j) => {
+        const value = text[f];
+        if (value === '') return;
+        matcher.lastIndex = 0;
+        for (let m = matcher.exec(value); m !== null; m = matcher.exec(value)) counts[termIndex.get(m[1]!)! * fields.length + j]! += 1;
+      });
+      terms.forEach((_, k) => {
         let tf = 0;
         let title = 0;
         let heading = 0;
         fields.forEach((f, j) => {
-          const n = countToken(text[f], term);
+          const n = counts[k * fields.length + j]!;
           if (n === 0) return;
           tf += (w.fields[f] * n) / (1 - w.b + (w.b * lengths[i]![j]!) / mean[j]!);
           if (f === 'searchTitle') title = 1;
