@@ -22,6 +22,7 @@ import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
 import { Worker } from './indexing/jobs/worker';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
+import { BUILD_SOURCES, CRAWL_SOURCES } from './indexing/jobs/params';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
@@ -102,7 +103,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const restoreVectors = vectorSource && ((docs: SnippetDocument[]) => vectorSource.attach(docs));
   const ensured = await snippets.ensureIndex({ restoreVectors });
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const jobs = new JobQueue(models.Job, locks);
+  const jobs = new JobQueue(models.Job, locks, { maxAttempts: config.jobMaxAttempts });
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -152,6 +153,10 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
         log,
         leaseMs: config.jobLeaseSeconds * 1000,
         concurrency: config.workerConcurrency,
+        lanes: [
+          { name: 'builds', sources: BUILD_SOURCES.filter((s) => !CRAWL_SOURCES.includes(s)), concurrency: config.workerConcurrency },
+          { name: 'crawls', sources: CRAWL_SOURCES, concurrency: config.workerCrawlConcurrency },
+        ],
         isTransient: (error) => error instanceof StoreUnavailableError || isEsUnavailable(error) || isMongoUnavailable(error),
       });
       services.worker.start();
