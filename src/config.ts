@@ -70,6 +70,8 @@ const schema = z.object({
   WORKER_CRAWL_CONCURRENCY: int(1, 16).default('2'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
   JOB_MAX_ATTEMPTS: int(1, 100).default('3'),
+  JOB_ISOLATION: z.enum(['process', 'none']).default('process'),
+  JOB_MAX_HEAP_MB: int(128, 65_536).default('2048'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
   BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
@@ -143,6 +145,10 @@ export interface Config {
   jobLeaseSeconds: number;
   /** Attempts of a job that ended with their worker (crash, kill, out of memory) before it is failed. */
   jobMaxAttempts: number;
+  /** `process`: each job runs in a process of the worker's (off the event loop; indexing/jobs/process-runner.ts); `none`: on it. */
+  jobIsolation: 'process' | 'none';
+  /** The heap a job's process may use (its --max-old-space-size). */
+  jobMaxHeapMb: number;
   maxDocFileBytes: number;
   /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
   bundleMaxBytes: number;
@@ -209,6 +215,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerCrawlConcurrency: e.WORKER_CRAWL_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
     jobMaxAttempts: e.JOB_MAX_ATTEMPTS,
+    jobIsolation: e.JOB_ISOLATION,
+    jobMaxHeapMb: e.JOB_MAX_HEAP_MB,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
     bundleMaxBytes: e.BUNDLE_MAX_BYTES,
     rateLimits: {

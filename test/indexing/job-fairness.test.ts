@@ -13,7 +13,7 @@ import { jobModel, type JobModel } from '../../src/store/models/job';
 import { JobQueue } from '../../src/store/jobs';
 import { LockStore, lockModel } from '../../src/store/locks';
 import { Worker, type JobContext } from '../../src/indexing/jobs/worker';
-import type { BuildParams } from '../../src/indexing/jobs/params';
+import type { WebsiteJobParams } from '../../src/indexing/jobs/params';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
 import { testJobParams } from '../helpers';
@@ -38,7 +38,7 @@ test.afterEach.always(async () => {
   await Job.deleteMany({});
 });
 
-const website = (n: number): BuildParams => ({ source: 'website', url: `https://docs${n}.test/`, scope: 'subpages', maxPages: 10, maxDepth: 2, include: [], exclude: [] });
+const website = (n: number): WebsiteJobParams => ({ source: 'website', url: `https://docs${n}.test/`, scope: 'subpages', maxPages: 10, maxDepth: 2, include: [], exclude: [] });
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;
   while (Date.now() < end) {
