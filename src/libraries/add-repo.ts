@@ -19,6 +19,7 @@ import type { JobRecord, JobTrigger } from '../store/models/job';
 import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { releaseArchive } from './archive-files';
+import { changedGitSettings, refuseSettingsChange } from './source-settings';
 
 export const addRepoBody = z.object({
   docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
@@ -75,7 +76,12 @@ export async function addRepository(services: Services, principal: Principal, ho
   if (existing && isPrivate && !location.ref) {
     throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
   }
+  // An existing library is rebuilt with its stored URL and options; other ones are PATCH's (source-settings.ts).
+  const asked = { cloneUrl: location.cloneUrl, skipVersionFiltering: input.skipVersionFiltering, generateDocs: input.generateDocs === undefined ? undefined : input.generateDocs && isPrivate };
+  if (existing) refuseSettingsChange(existing, changedGitSettings(existing, asked));
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(location.libraryId, scope));
+  const skipVersionFiltering = existing ? (existing.options?.skipVersionFiltering ?? false) : input.skipVersionFiltering === true;
+  const generateDocs = existing ? (existing.options?.generateDocs ?? false) : input.generateDocs === true && isPrivate;
 
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && (isPrivate || host !== 'git')) token = await services.credentials.tokenFor(principal.userId, host);
@@ -91,18 +97,18 @@ export async function addRepository(services: Services, principal: Principal, ho
     private: isPrivate,
     teamId: isPrivate ? teamId : null,
     trustScore: DEFAULT_TRUST_SCORES[location.source],
-    options: { skipVersionFiltering: input.skipVersionFiltering === true, generateDocs: input.generateDocs === true && isPrivate },
+    options: { skipVersionFiltering, generateDocs },
   });
 
   const version = location.ref ?? 'latest';
   const params: GitJobParams = {
     source: 'git',
-    host: location.source,
-    cloneUrl: location.cloneUrl,
-    webUrl: location.webUrl,
+    host: existing && isGitHost(existing.source) ? existing.source : location.source,
+    cloneUrl: existing?.cloneUrl || location.cloneUrl,
+    webUrl: existing?.repoUrl || location.webUrl,
     ref: location.ref,
-    skipVersionFiltering: input.skipVersionFiltering === true,
-    generateDocs: input.generateDocs === true && isPrivate,
+    skipVersionFiltering,
+    generateDocs,
     followPreviousVersions: !location.ref,
     linkBase: override.linkBase,
     linkRefs: override.linkRefs,

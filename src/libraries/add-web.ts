@@ -14,6 +14,9 @@
  *
  * Request headers (a cookie or token for a site behind a login) are secrets: stored
  * encrypted in the job and the library's latest job, never in params, logs or answers.
+ *
+ * Adding a library that exists builds it again with its stored settings; asking for other
+ * ones is a 409 (they change through PATCH /v2/libraries/{id}; source-settings.ts).
  */
 import { z } from 'zod';
 import type { Services } from '../services';
@@ -25,6 +28,7 @@ import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import type { LlmsTxtJobParams, WebsiteJobParams } from '../indexing/jobs/params';
 import { awaitJob, type AddResult } from './add-repo';
+import { changedWebSettings, refuseSettingsChange } from './source-settings';
 
 export const MAX_CRAWL_PAGES = 5000;
 export const MAX_CRAWL_DEPTH = 20;
@@ -110,12 +114,13 @@ export async function addWebsite(services: Services, principal: Principal, input
     exclude: input.exclude ?? [],
   };
   const headers = input.headers && Object.keys(input.headers).length > 0 ? encryptSecret(JSON.stringify(input.headers), services.config.secret) : null;
-  return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, waitMs: options.waitMs });
+  const { private: _private, ...asked } = input;
+  return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, asked, waitMs: options.waitMs });
 }
 
 export async function addLlmsTxt(services: Services, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: LlmsTxtJobParams = { source: 'llmstxt', url: input.url };
-  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, waitMs: options.waitMs });
+  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, asked: { url: input.url }, waitMs: options.waitMs });
 }
 
 async function addWeb(
@@ -123,7 +128,7 @@ async function addWeb(
   principal: Principal,
   libraryId: string,
   params: WebsiteJobParams | LlmsTxtJobParams,
-  options: { isPrivate: boolean; headers: string | null; waitMs?: number },
+  options: { isPrivate: boolean; headers: string | null; asked: Parameters<typeof changedWebSettings>[1]; waitMs?: number },
 ): Promise<AddResult> {
   const source = params.source;
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
@@ -135,6 +140,9 @@ async function addWeb(
   const scope = options.isPrivate ? teamId : null;
   const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
   if (existing && existing.source !== source) throw new ValidationError(`${libraryId} already exists as a ${existing.source} library.`, 'url');
+  // An existing library is built with its stored settings; other settings are PATCH's (source-settings.ts).
+  const stored = existing?.sourceParams?.source === source ? (existing.sourceParams as WebsiteJobParams | LlmsTxtJobParams) : undefined;
+  if (existing && stored) refuseSettingsChange(existing, changedWebSettings(stored, options.asked));
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(libraryId, scope));
   await services.libraries.ensure({
     _id: key,
@@ -150,13 +158,12 @@ async function addWeb(
     options: { skipVersionFiltering: false, generateDocs: false },
     sourceParams: params,
   });
-  // A second add with other crawl options: the refresh that follows uses them.
-  if (existing) await services.libraries.modify(key, () => ({ sourceParams: params }));
+  const built = stored ?? params;
   const job = await services.jobs.enqueue({
-    ...(params.source === 'website' ? { kind: 'add-website' as const, params } : { kind: 'add-llmstxt' as const, params }),
+    ...(built.source === 'website' ? { kind: 'add-website' as const, params: built } : { kind: 'add-llmstxt' as const, params: built }),
     libraryId: key,
     version: 'latest',
-    encryptedHeaders: options.headers,
+    encryptedHeaders: stored ? await services.jobs.lastHeaders(key) : options.headers,
     teamId: scope,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });

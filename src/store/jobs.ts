@@ -380,9 +380,13 @@ export class JobQueue {
     return job?.encryptedToken ?? null;
   }
 
-  /** The encrypted request headers of the library's newest job that carried some (a website's refresh crawls with them). */
+  /**
+   * The encrypted request headers of the library's newest finished build that carried some
+   * (a website's refresh crawls with them): headers are source settings, which a build that
+   * failed does not change.
+   */
   async lastHeaders(libraryId: string): Promise<string | null> {
-    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
+    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null }, state: 'finalized' }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
     return job?.encryptedHeaders ?? null;
   }
 

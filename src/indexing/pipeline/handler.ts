@@ -14,8 +14,23 @@ export function createJobHandler(deps: IndexingDeps): JobHandler {
   return async (ctx) => {
     const { job } = ctx;
     if (job.kind === 'openapi') throw new Error('an openapi job is a record of an inline upload; there is nothing to run');
-    return runBuild(ctx, deps, sourceFor(job.params, deps));
+    await runBuild(ctx, deps, sourceFor(job.params, deps));
+    if (job.trigger === 'settings') await rememberSourceSettings(deps, job);
   };
+}
+
+/**
+ * A build made to change a library's source settings (PATCH sourceOptions,
+ * libraries/change-source.ts) has published: its settings are the library's from now on.
+ * Not before, so a failed build leaves the settings as they were.
+ */
+async function rememberSourceSettings(deps: IndexingDeps, job: JobRecord): Promise<void> {
+  const params = job.params;
+  if (params.source === 'git') {
+    await deps.libraries.modify(job.libraryId, (lib) => ({ options: { ...lib.options, skipVersionFiltering: params.skipVersionFiltering, generateDocs: params.generateDocs } }));
+  } else if (params.source === 'website' || params.source === 'llmstxt') {
+    await deps.libraries.modify(job.libraryId, () => ({ sourceParams: params }));
+  }
 }
 
 /** The source a build's params name. */

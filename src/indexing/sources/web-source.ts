@@ -39,7 +39,9 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
   // The fetch stage shows as "cloning" (the stage that gets a version's files).
   await ctx.setState('cloning');
   const headers = job.encryptedHeaders ? readHeaders(deps.decryptToken(job.encryptedHeaders)) : undefined;
-  const previous = await previousPages(deps, job.libraryId, job.version);
+  // A refresh asks conditionally and keeps unchanged pages' snippets; an add (a first add,
+  // an add again, new source settings) builds every page, so it fetches every page.
+  const previous = job.kind === 'refresh' ? await previousPages(deps, job.libraryId, job.version) : [];
   const fetcher = createSiteFetcher(deps.config.web);
   const abort = new AbortController();
   // A cancel (or a lost lease) stops the crawl wherever it is — seeding from sitemaps, waiting

@@ -8,6 +8,7 @@ import { addRepoBody, refreshBody } from '../../../libraries/add-repo';
 import type { GitHost } from '../../../libraries/ids';
 import { scheduleInput } from '../../../libraries/schedule';
 import { versionRuleInput } from '../../../libraries/version-rule';
+import { sourceOptionsInput } from '../../../libraries/change-source';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
 
@@ -26,7 +27,7 @@ export const librarySchemas = {
     params: hostParams,
     body: addRepoBody.openapi('AddRepoRequest'),
     response: addLibraryResponse,
-    errors: ['duplicate_repo', 'access_denied', 'forbidden', 'timeout'],
+    errors: ['duplicate_repo', 'access_denied', 'forbidden', 'conflict', 'timeout'],
   },
   'libraries.hosts': { summary: "The Git hosts' base URLs and the allowed URL prefixes for other Git servers (for the add form)", tag: 'Add Library' },
   'libraries.refresh': {
@@ -47,7 +48,8 @@ export const librarySchemas = {
   'libraries.list': { summary: "The catalogue with builds: every copy the caller may see (public ones and its teams' private ones; admins: all, each with its teamId)", tag: 'Libraries' },
   'libraries.read': { summary: 'A library with its builds and recent jobs', tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found'] },
   'libraries.update': {
-    summary: 'Set trustScore, aliases, the refresh schedule or the version rule (admins)',
+    summary:
+      "Set trustScore, aliases, the refresh schedule or the version rule (admins), or change the source settings (sourceOptions: admins for a public library, the team's owners for its copy): a build with them is queued (jobId) and they are stored when it publishes",
     tag: 'Libraries',
     params: libraryParams,
     query: teamQuery,
@@ -58,11 +60,14 @@ export const librarySchemas = {
       versionRule: versionRuleInput.optional().openapi({
         description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
       }),
+      sourceOptions: sourceOptionsInput.optional().openapi({
+        description: 'A website: url (same library id), scope, maxPages, maxDepth, include, exclude, headers; an llms.txt: url; a Git repository: skipVersionFiltering, generateDocs (private only)',
+      }),
     }),
     errors: ['library_not_found'],
   },
   'libraries.webhook': {
-    summary: 'Create (or replace) the push webhook of a Git library (admins); the answer holds its secret, shown only this once',
+    summary: "Create (or replace) the push webhook of a Git library (admins; a team's owners for its copy); the answer holds its secret, shown only this once",
     tag: 'Libraries',
     status: 201,
     params: libraryParams,
