@@ -187,6 +187,8 @@ export async function enqueueRefresh(
   if (running) return running;
   let params: BuildParams;
   if (isGitHost(host)) {
+    // A library imported from a bundle whose URL this server may not clone has none (bundles/repo-urls.ts).
+    if (!lib.cloneUrl) throw new ValidationError(`${clientLibraryId(lib._id)} has no repository this server may clone (it was imported from a bundle); add it from its repository to refresh it.`, 'libraryName');
     params = {
       source: 'git',
       host,
