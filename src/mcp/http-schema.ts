@@ -17,8 +17,11 @@ export const mcpOtherMethods: RouteSchema = {
   errorResponse: z.union([errorBody, jsonRpcError]),
 };
 
+/** Messages a JSON-RPC batch may hold (each tool call in it also counts against the rate limit). */
+export const MAX_MCP_BATCH = 20;
+
 /** Documented request body (not checked by validate(): a bad message is the SDK's JSON-RPC error). */
-const mcpMessage = z.union([message, z.array(message)]);
+const mcpMessage = z.union([message, z.array(message).max(MAX_MCP_BATCH)]);
 
 export const mcpSchema: RouteSchema = {
   documentedBody: mcpMessage,
