@@ -27,7 +27,7 @@ export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro'
  * A public library built from Markdown pages through the real pipeline (parse → finish →
  * publish), without a Git server: for tests that need something to query.
  */
-export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<string, string>): Promise<void> {
+export async function seedLibrary(t: Pick<TestApp, 'services'>, libraryId: string, pages: Record<string, string>): Promise<void> {
   const { parseDocument } = await import('../src/indexing/parsers');
   const { finishSnippets } = await import('../src/indexing/snippets/finish');
   const { publishGeneration, newGeneration } = await import('../src/indexing/pipeline/publish');

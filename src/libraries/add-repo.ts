@@ -22,7 +22,14 @@ import { releaseArchive } from './archive-files';
 import { changedGitSettings, refuseSettingsChange } from './source-settings';
 
 export const addRepoBody = z.object({
-  docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
+  // An absolute URL of a scheme Git clones (the document says so); which hosts and prefixes
+  // this server accepts is configuration (GIT_ALLOWED_URL_PREFIXES, the hosts' base URLs).
+  docsRepoUrl: z
+    .string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' })
+    .min(1, 'docsRepoUrl is required')
+    .max(2000)
+    .url('docsRepoUrl must be an absolute URL')
+    .regex(/^([Hh][Tt][Tt][Pp][Ss]?|[Ss][Ss][Hh]|[Gg][Ii][Tt]):\/\/[^\s/@?#]+(\/[^\s?#]*)?$|^[Ff][Ii][Ll][Ee]:\/\/\/[^\s?#]*$/, 'docsRepoUrl must be an absolute http(s), ssh, git or file URL without credentials, query or fragment'),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
   private: z.boolean({ invalid_type_error: 'private must be a boolean' }).optional(),
   skipVersionFiltering: z.boolean({ invalid_type_error: 'skipVersionFiltering must be a boolean' }).optional(),
@@ -32,9 +39,10 @@ export type AddRepoBody = z.infer<typeof addRepoBody>;
 
 export const refreshBody = z.object({
   libraryName: z.string({ required_error: 'libraryName is required', invalid_type_error: 'libraryName must be a string' }).min(1, 'libraryName is required'),
+  // The document's pattern is the check: "latest" (the default branch) is accepted too.
   branch: z
     .string({ invalid_type_error: 'branch must be a string' })
-    .refine(isAddressableVersion, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
+    .regex(/^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}$/, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100), or "latest" for the default branch')
     .optional(),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
@@ -153,7 +161,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
-  const ref = input.branch ?? idVersion;
+  const ref = input.branch === 'latest' ? undefined : (input.branch ?? idVersion);
   if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);

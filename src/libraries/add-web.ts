@@ -33,11 +33,20 @@ import { changedWebSettings, refuseSettingsChange } from './source-settings';
 export const MAX_CRAWL_PAGES = 5000;
 export const MAX_CRAWL_DEPTH = 20;
 
+/**
+ * An http(s) URL with a host and no credentials, as a pattern the API document carries too
+ * (so a request the document allows is not refused for its shape); the URL parser has the
+ * last word.
+ */
+export const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/([A-Za-z0-9._~\u00A0-\uFFFF-]+|\[[0-9A-Fa-f:.]+\])(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\S*)?$/;
+
 const httpUrl = (field: string) =>
   z
     .string({ required_error: `${field} is required`, invalid_type_error: `${field} must be a string` })
     .min(1, `${field} is required`)
     .max(2000, `${field} is too long (at most 2000 characters)`)
+    .url(`${field} must be an http(s) URL without credentials`)
+    .regex(HTTP_URL_PATTERN, `${field} must be an http(s) URL without credentials`)
     .refine((raw) => {
       try {
         const u = new URL(raw);
@@ -55,7 +64,7 @@ const patterns = (field: string) =>
 
 /** A header name (RFC 9110 token) a caller may set; hop-by-hop and framing headers are ours. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
+export const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
 
 export const addWebsiteBody = z.object({
   url: httpUrl('url'),

@@ -4,19 +4,33 @@
  * (libraries/add-repo.ts), so the corpus loader and HTTP accept the same input.
  */
 import { z } from 'zod';
+import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
 import { addRepoBody, refreshBody } from '../../../libraries/add-repo';
 import type { GitHost } from '../../../libraries/ids';
 import { scheduleInput } from '../../../libraries/schedule';
 import { versionRuleInput } from '../../../libraries/version-rule';
 import { sourceOptionsInput } from '../../../libraries/change-source';
 import { query, type RouteSchema } from '../../validate';
-import { LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
+import { HEADER_NAMES, LIBRARY_ID_PATTERN, libraryParams, teamQuery } from '../shared-schema';
 
 /** libraries/ids.ts's GIT_HOSTS as a tuple zod can enumerate (checked against GitHost). */
 const GIT_HOSTS = ['github', 'gitlab', 'bitbucket', 'git'] as const satisfies readonly GitHost[];
 const hostParams = z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ message: `must be one of: ${GIT_HOSTS.join(', ')}` }) }) });
 const jobParams = z.object({ id: z.string().min(1).max(200) });
 const trustScoreMessage = 'trustScore must be a number from 0 to 10';
+
+/** A semver range as the document can say it (whole versions, x-ranges, ^ ~ and comparisons, ||); semver has the last word. */
+const SEMVER_PART = '(0|[1-9][0-9]{0,14}|[xX*])';
+const SEMVER_COMPARATOR = `(\\^|~|>=|<=|>|<|=)?\\s*v?${SEMVER_PART}(\\.${SEMVER_PART}){0,2}`;
+const SEMVER_SET = `\\s*${SEMVER_COMPARATOR}(\\s+${SEMVER_COMPARATOR})*\\s*`;
+const SEMVER_RANGE = `^${SEMVER_SET}(\\|\\|${SEMVER_SET})*$`;
+/** The forms of `versionRule` (libraries/version-rule.ts), for the document. */
+const VERSION_RULE_FORMS: ZodOpenAPIMetadata['anyOf'] = [
+  { type: 'null' },
+  { type: 'object', required: ['kind', 'count'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['minors'] }, count: { type: 'integer', minimum: 1, maximum: 50 } } },
+  { type: 'object', required: ['kind', 'range'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['range'] }, range: { type: 'string', minLength: 1, maxLength: 200, pattern: SEMVER_RANGE } } },
+  { type: 'object', required: ['kind', 'pattern'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['pattern'] }, pattern: { type: 'string', minLength: 1, maxLength: 200 } } },
+];
 
 export const addLibraryResponse = z.object({ libraryName: z.string(), message: z.string() }).passthrough().openapi('AddLibraryResponse');
 
@@ -25,7 +39,7 @@ export const librarySchemas = {
     summary: "Add a Git repository (host: github, gitlab, bitbucket, git); a private one goes to the caller's team",
     tag: 'Add Library',
     params: hostParams,
-    body: addRepoBody.openapi('AddRepoRequest'),
+    body: addRepoBody.extend({ docsRepoUrl: addRepoBody.shape.docsRepoUrl.openapi({ format: 'uri' }) }).openapi('AddRepoRequest'),
     response: addLibraryResponse,
     errors: ['duplicate_repo', 'access_denied', 'forbidden', 'conflict', 'timeout'],
   },
@@ -59,8 +73,9 @@ export const librarySchemas = {
       schedule: scheduleInput.optional().openapi({ description: '"default" (the source kind\'s REFRESH_DEFAULT_HOURS), "never", or hours between refreshes (1-8760)' }),
       versionRule: versionRuleInput.optional().openapi({
         description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
+        anyOf: VERSION_RULE_FORMS,
       }),
-      sourceOptions: sourceOptionsInput.optional().openapi({
+      sourceOptions: sourceOptionsInput.extend({ headers: sourceOptionsInput.shape.headers.openapi(HEADER_NAMES) }).optional().openapi({
         description: 'A website: url (same library id), scope, maxPages, maxDepth, include, exclude, headers; an llms.txt: url; a Git repository: skipVersionFiltering, generateDocs (private only)',
       }),
     }),

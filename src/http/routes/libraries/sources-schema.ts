@@ -6,16 +6,18 @@
 import { z } from 'zod';
 import type { RouteSchema } from '../../validate';
 import { addLlmsTxtBody, addWebsiteBody } from '../../../libraries/add-web';
+import { HEADER_NAMES } from '../shared-schema';
 import { MAX_ARCHIVE_BYTES } from '../../../libraries/add-archive';
 import type { MultipartOptions } from '../../middlewares/multipart';
 
 const tag = 'Add Library';
 
+
 export const sourceSchemas = {
   'add.website': {
     summary: 'Crawl a website (scope page|subpages|hostname, maxPages, maxDepth, include/exclude globs, headers kept encrypted)',
     tag,
-    body: addWebsiteBody,
+    body: addWebsiteBody.extend({ headers: addWebsiteBody.shape.headers.openapi(HEADER_NAMES) }),
     errors: ['timeout', 'no_snippets_found', 'conflict'],
   },
   'add.llmstxt': {
