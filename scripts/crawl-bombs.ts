@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ROOT_DIR } from '../src/config';
 import { startServer } from './bench/server';
 import { createAdminAccess, dropPrivateStores, openPrivateStores, soakName } from './soak/stores';
@@ -51,14 +52,15 @@ async function site(routes: (p: string, origin: string) => { type?: string; body
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 const thousandLinks = page('Links', `<p>Every page of this site.</p>${Array.from({ length: 1000 }, (_, i) => `<a href="/p${i}.html">page ${i}</a>`).join(' ')}`);
-const linksSite = () => site((p) => (p === '/' ? { body: thousandLinks } : /^\/p\d+\.html$/.test(p) ? { body: page(p, '<p>A page.</p>') } : undefined));
+const linksSite = () => site((p) => (p === '/' ? { body: thousandLinks } : /^\/p\d+\.html$/.test(p) ? { body: homePage } : undefined));
 const delaySite = () => site((p) => (p === '/robots.txt' ? { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 100\n' } : p === '/' ? { body: thousandLinks } : undefined));
-/** 85,000 URLs a sitemap: ~5 MB of XML. */
-const sitemap = (origin: string, n: number) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 85_000 }, (_, i) => `<url><loc>${origin}/s${n}/page-${i}.html</loc></url>`).join('')}</urlset>`;
+/** 80,000 URLs a sitemap: just under 5 MB of XML (WEB_MAX_PAGE_BYTES is 5 MiB); 50 of them are 4 M URLs. */
+const sitemap = (origin: string, n: number) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 80_000 }, (_, i) => `<url><loc>${origin}/s${n}/page-${i}.html</loc></url>`).join('')}</urlset>`;
+const homePage = page('Widgets', '<h2>Spinning a widget</h2><p>Call <code>widget.spin()</code> with a rate to spin a widget; it stops when the rate is zero.</p><pre><code class="language-js">widget.spin({ rate: 3 });</code></pre>');
 const sitemapSite = () =>
   site((p, origin) => {
     if (p === '/robots.txt') return { type: 'text/plain', body: ['User-agent: *', ...Array.from({ length: 50 }, (_, n) => `Sitemap: ${origin}/sitemap-${n}.xml`)].join('\n') };
-    if (p === '/') return { body: page('Home', '<p>See the sitemaps.</p>') };
+    if (p === '/') return { body: homePage };
     const m = /^\/sitemap-(\d+)\.xml$/.exec(p);
     return m ? { type: 'application/xml', body: sitemap(origin, Number(m[1])) } : undefined;
   });
@@ -84,6 +86,16 @@ function rssSampler(pid: number): { stop(): { server: number; jobs: number } } {
     }
   }, 250);
   return { stop: () => (clearInterval(timer), { server: Math.round(peak.server), jobs: Math.round(peak.jobs) }) };
+}
+
+/** CPU time (ms) a process has used so far (utime + stime from /proc; 0 once it is gone). */
+function cpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks of 10 ms
+  } catch {
+    return 0;
+  }
 }
 
 /** /livez asked every 20 ms until stopped: worst and p99 latency (ms). */
@@ -143,12 +155,20 @@ async function main(): Promise<void> {
     };
 
     console.log(`server ${values.root} (pid ${server.pid}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    // The machine's own noise: /livez with nothing running, for 10 s.
+    const idle = livezSampler(server.url);
+    await sleep(10_000);
+    const floor = await idle.stop();
+    console.log(`idle      /livez max ${floor.max} ms, p99 ${floor.p99} ms (${floor.n} asked): the noise floor of this machine now`);
     const makers: Record<string, () => Promise<Site>> = { links: linksSite, delay: delaySite, sitemaps: sitemapSite };
     for (const bomb of values.only.split(',')) {
       const target = await makers[bomb]();
       sites.push(target);
       const rss = rssSampler(server.pid);
       const livez = livezSampler(server.url);
+      const ownLag = monitorEventLoopDelay({ resolution: 10 });
+      ownLag.enable();
+      const serverCpu = cpuMs(server.pid);
       const started = Date.now();
       const add = await call(admin.key, 'POST', '/v2/add/website', { url: `${target.origin}/`, maxPages: 1, scope: 'hostname' });
       const id = jobOf(add);
@@ -175,7 +195,11 @@ async function main(): Promise<void> {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const peaks = rss.stop();
       const l = await livez.stop();
-      console.log(`${bomb.padEnd(9)} ${outcome} · ${seconds} s · ${target.requests} requests to the site · RSS peak server ${peaks.server} MB, job processes ${peaks.jobs} MB · /livez max ${l.max} ms, p99 ${l.p99} ms (${l.n} asked)${others}`);
+      ownLag.disable();
+      const usedCpu = Math.round(cpuMs(server.pid) - serverCpu);
+      console.log(
+        `${bomb.padEnd(9)} ${outcome} · ${seconds} s · ${target.requests} requests to the site · RSS peak server ${peaks.server} MB, job processes ${peaks.jobs} MB · server CPU ${usedCpu} ms · /livez max ${l.max} ms, p99 ${l.p99} ms (${l.n} asked; this script's own event-loop delay max ${Math.round(ownLag.max / 1e6)} ms)${others}`,
+      );
     }
     console.log(`load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   } finally {
