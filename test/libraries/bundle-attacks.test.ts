@@ -77,7 +77,10 @@ test.serial('a cloneUrl outside GIT_ALLOWED_URL_PREFIXES is not stored, so no re
   const refresh = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/git/outside' });
   t.is(refresh.status, 400, JSON.stringify(refresh.body));
   t.regex(refresh.body.message, /no repository this server may clone/);
+  // Nor does the scheduler: the library says why, and the other libraries' checks go on.
+  await app.services.scheduler.runDue(new Date(Date.now() + 7 * 24 * 3_600_000));
   t.is((await app.services.jobs.list({ libraryId: '/git/outside' })).length, 0);
+  t.regex((await app.services.libraries.get('/git/outside', { fresh: true }))?.check?.lastError ?? '', /no repository this server may clone/);
 });
 
 test.serial("a hosted library's URLs are made again from its id and the configured host: another server's are not kept", async (t) => {
