@@ -7,6 +7,7 @@
  * server carries on.
  */
 import test from 'ava';
+import fs from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey } from '../helpers';
@@ -87,4 +88,16 @@ test.serial('a job that exhausts its heap ends its own process: the job fails wi
   // The next job gets a new process.
   const again = await app.request.post('/v2/add/website').set('authorization', `Bearer ${key}`).send({ url: `${site.origin}/big.html`, scope: 'page' });
   t.is(again.status, 200, JSON.stringify(again.body));
+});
+
+test.serial('a job process that dies while idle is not handed the next job: a new one runs it', async (t) => {
+  const children = () => fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  const add = () => app.request.post('/v2/add/website').set('authorization', `Bearer ${key}`).send({ url: `${site.origin}/big.html`, scope: 'page' });
+  t.is((await add()).status, 200);
+  const idle = children();
+  t.true(idle.length >= 1, 'the last job left its process for the next one');
+  for (const pid of idle) process.kill(pid, 'SIGKILL');
+  await new Promise((r) => setTimeout(r, 300));
+  const res = await add();
+  t.is(res.status, 200, JSON.stringify(res.body));
 });

@@ -139,6 +139,9 @@ export class ProcessJobRunner {
             return;
         }
       };
+      if (!child.connected || child.exitCode !== null || child.signalCode !== null) {
+        return finish({ keep: false, error: new Error("The job's process ended before the job could start in it; add or refresh the library again.") });
+      }
       child.on('message', onMessage);
       child.once('exit', onExit);
       if (ctx.signal?.aborted) onAbort();
@@ -162,11 +165,9 @@ export class ProcessJobRunner {
 
   private take(): JobProcess {
     const idle = this.idle;
-    if (idle) {
-      this.idle = undefined;
-      clearTimeout(idle.idleTimer);
-      return idle;
-    }
+    this.idle = undefined;
+    if (idle) clearTimeout(idle.idleTimer);
+    if (idle && idle.child.connected && idle.child.exitCode === null && idle.child.signalCode === null) return idle;
     return this.spawn();
   }
 
@@ -190,7 +191,12 @@ export class ProcessJobRunner {
     ready.catch(() => undefined);
     const proc: JobProcess = { child, ready };
     this.all.add(proc);
-    child.once('exit', () => this.all.delete(proc));
+    child.once('exit', () => {
+      this.all.delete(proc);
+      // An idle process that died (killed, crashed) is not handed the next job.
+      if (this.idle === proc) this.idle = undefined;
+      clearTimeout(proc.idleTimer);
+    });
     child.send({ t: 'init', config } satisfies ToJobProcess);
     log.debug({ pid: child.pid }, 'job process started');
     return proc;
