@@ -32,6 +32,7 @@ import { appendLog } from '../indexing/jobs/log';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
+import { fairOrder, requesterOf, type ClaimLane } from './claim-order';
 
 export { BuildBusyError } from './build-slots';
 
@@ -42,17 +43,6 @@ const CLAIM_BATCH = 5;
 const CLAIM_WINDOW = 50;
 /** Attempts that ended without an outcome (the worker died) before a job is failed instead. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
-
-/** The sources a worker's lane claims, and how many slots it has (see WorkerLane). */
-export interface ClaimLane {
-  sources: readonly string[];
-  slots: number;
-}
-
-/** Whom a job is fair to: the team of a private copy, else the user who started it ('system' for schedules). */
-export function requesterOf(job: Pick<JobRecord, 'teamId' | 'createdBy'>): string {
-  return job.teamId ? `team:${job.teamId}` : job.createdBy ? `user:${job.createdBy}` : 'system';
-}
 
 export type NewJob = JobSpec & {
   libraryId: string;
@@ -146,11 +136,7 @@ export class JobQueue {
     const query = lane ? { $and: [claimable(now), { 'params.source': { $in: [...lane.sources] } }] } : claimable(now);
     const found = (await this.Job.find(query).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean()).map(typed).filter((j): j is JobRecord => j !== null);
     if (found.length === 0) return null;
-    const running = await this.runningByRequester(now, lane);
-    const cap = lane && lane.slots > 1 ? lane.slots - 1 : Infinity;
-    const busy = (j: JobRecord) => running.get(requesterOf(j)) ?? 0;
-    // Stable: oldest first among requesters running nothing, then the others (below the cap).
-    const candidates = found.filter((j) => busy(j) < cap).sort((a, b) => Number(busy(a) > 0) - Number(busy(b) > 0));
+    const candidates = fairOrder(found, await this.runningByRequester(now, lane), lane);
     for (const job of candidates.slice(0, CLAIM_BATCH)) {
       const claimed = await this.tryClaim(job, owner, leaseMs);
       if (claimed) return claimed;
