@@ -64,6 +64,8 @@ const patterns = (field: string) =>
 
 /** A header name (RFC 9110 token) a caller may set; hop-by-hop and framing headers are ours. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
+/** A header value as RFC 9110 and undici take it: tab, visible ASCII, obs-text (0x80–0xFF). */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 export const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
 
 export const addWebsiteBody = z.object({
@@ -74,7 +76,14 @@ export const addWebsiteBody = z.object({
   include: patterns('include'),
   exclude: patterns('exclude'),
   headers: z
-    .record(z.string({ invalid_type_error: 'headers values must be strings' }).max(8192, 'a header value is at most 8192 characters').refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain line breaks'), { invalid_type_error: 'headers must be an object of name: value' })
+    .record(
+      z
+        .string({ invalid_type_error: 'headers values must be strings' })
+        .max(8192, 'a header value is at most 8192 characters')
+        // What HTTP allows in a field value (undici refuses the rest, which failed the crawl instead of the request).
+        .regex(HEADER_VALUE, 'header values are tabs, visible ASCII and Latin-1 characters (no line breaks or other control characters)'),
+      { invalid_type_error: 'headers must be an object of name: value' },
+    )
     .refine((h) => Object.keys(h).length <= 20, 'headers has at most 20 entries')
     .refine((h) => Object.keys(h).every((k) => HEADER_NAME.test(k)), 'headers names must be HTTP header names')
     .refine((h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase())), `headers cannot set ${[...RESERVED_HEADERS].join(', ')}`)

@@ -11,7 +11,7 @@ import { adminKey } from '../helpers';
 
 let app: TestApp;
 let key: string;
-type Schema = { $ref?: string; pattern?: string; format?: string; anyOf?: Schema[]; properties?: Record<string, Schema>; propertyNames?: Schema; required?: string[] };
+type Schema = { $ref?: string; pattern?: string; format?: string; anyOf?: Schema[]; properties?: Record<string, Schema>; propertyNames?: Schema; additionalProperties?: Schema; required?: string[] };
 let doc: {
   paths: Record<string, Record<string, { parameters?: Array<{ name: string; required?: boolean; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
   components: { schemas: Record<string, Schema> };
@@ -77,6 +77,13 @@ test('add website: `url` and header names are documented as checked', async (t) 
   for (const bad of ['Host', 'content-length', 'bad name']) t.false(matches(names, bad), bad);
   const refused = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://docs.example.com/', headers: { Host: 'x' } });
   t.is(refused.status, 400);
+  // Values: what HTTP (and the fetcher) takes; a Euro sign used to pass here and fail the crawl.
+  const values = schema.properties?.headers?.additionalProperties?.pattern;
+  t.true(matches(values, 'Bearer t0ken; café'));
+  t.false(matches(values, 'caf€'));
+  const badValue = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://docs.example.com/', headers: { 'X-Token': 'caf€' } });
+  t.is(badValue.status, 400, JSON.stringify(badValue.body));
+  t.regex(badValue.body.field ?? '', /^headers/);
   const accepted = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://bücher.example/x' });
   t.is(accepted.status, 504, 'a URL the document allows is queued (no worker here), not refused');
 });

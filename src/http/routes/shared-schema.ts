@@ -1,7 +1,7 @@
 /** Contract pieces several route folders share. */
 import { z } from 'zod';
 import type { ZodOpenAPIMetadata } from '@asteasolutions/zod-to-openapi';
-import { RESERVED_HEADERS } from '../../libraries/add-web';
+import { HEADER_VALUE, RESERVED_HEADERS } from '../../libraries/add-web';
 import { query } from '../validate';
 
 /**
@@ -28,5 +28,5 @@ const HEADER_NAME_PATTERN = `^(?!(${[...RESERVED_HEADERS].map((h) => [...h].map(
 export const HEADER_NAMES = {
   propertyNames: { pattern: HEADER_NAME_PATTERN },
   maxProperties: 20,
-  additionalProperties: { type: 'string', maxLength: 8192, pattern: '^[^\\r\\n\\u0000]*$' },
+  additionalProperties: { type: 'string', maxLength: 8192, pattern: HEADER_VALUE.source },
 } as Partial<ZodOpenAPIMetadata>;

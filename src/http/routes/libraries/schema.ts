@@ -21,8 +21,8 @@ const trustScoreMessage = 'trustScore must be a number from 0 to 10';
 
 /** A semver range as the document can say it (whole versions, x-ranges, ^ ~ and comparisons, ||); semver has the last word. */
 const SEMVER_PART = '(0|[1-9][0-9]{0,14}|[xX*])';
-const SEMVER_COMPARATOR = `(\\^|~|>=|<=|>|<|=)?\\s*v?${SEMVER_PART}(\\.${SEMVER_PART}){0,2}`;
-const SEMVER_SET = `\\s*${SEMVER_COMPARATOR}(\\s+${SEMVER_COMPARATOR})*\\s*`;
+const SEMVER_COMPARATOR = `(\\^|~|>=|<=|>|<|=)? *v?${SEMVER_PART}(\\.${SEMVER_PART}){0,2}`;
+const SEMVER_SET = ` *${SEMVER_COMPARATOR}( +${SEMVER_COMPARATOR})* *`;
 const SEMVER_RANGE = `^${SEMVER_SET}(\\|\\|${SEMVER_SET})*$`;
 /** The forms of `versionRule` (libraries/version-rule.ts), for the document. */
 const VERSION_RULE_FORMS: ZodOpenAPIMetadata['anyOf'] = [
