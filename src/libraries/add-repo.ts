@@ -39,10 +39,10 @@ export type AddRepoBody = z.infer<typeof addRepoBody>;
 
 export const refreshBody = z.object({
   libraryName: z.string({ required_error: 'libraryName is required', invalid_type_error: 'libraryName must be a string' }).min(1, 'libraryName is required'),
-  // The document's pattern is the check: "latest" (the default branch) is accepted too.
+  // The pattern is the whole check, so the API document says it (isAddressableVersion, as a regex).
   branch: z
     .string({ invalid_type_error: 'branch must be a string' })
-    .regex(/^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}$/, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100), or "latest" for the default branch')
+    .regex(/^(?!latest$)(?!\.+$)[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
     .optional(),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
@@ -161,7 +161,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
-  const ref = input.branch === 'latest' ? undefined : (input.branch ?? idVersion);
+  const ref = input.branch ?? idVersion;
   if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);

@@ -129,14 +129,16 @@ export class JobQueue {
 
   /**
    * Claims the oldest claimable job (queued and due, or with a lapsed lease) of `lane`'s
-   * sources, requesters with nothing running first, or null.
+   * sources, requesters with nothing running first, or null. Without a lane: the oldest of
+   * any source, no requester holding back.
    */
   async claim(owner: string, leaseMs: number, lane?: ClaimLane): Promise<JobRecord | null> {
     const now = new Date();
     const query = lane ? { $and: [claimable(now), { 'params.source': { $in: [...lane.sources] } }] } : claimable(now);
-    const found = (await this.Job.find(query).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean()).map(typed).filter((j): j is JobRecord => j !== null);
+    // Without their logs and reports: a window of candidates is read on every poll.
+    const found = (await this.Job.find(query).select({ log: 0, crawl: 0 }).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean()).map(typed).filter((j): j is JobRecord => j !== null);
     if (found.length === 0) return null;
-    const candidates = fairOrder(found, await this.runningByRequester(now, lane), lane);
+    const candidates = lane ? fairOrder(found, await this.runningByRequester(now, lane), lane) : found;
     for (const job of candidates.slice(0, CLAIM_BATCH)) {
       const claimed = await this.tryClaim(job, owner, leaseMs);
       if (claimed) return claimed;
@@ -306,7 +308,7 @@ export class JobQueue {
       return;
     }
     const message = `The job was started ${died} times and each time its worker stopped before it ended (the process crashed, was killed or ran out of memory); it is not tried again. Add the library again with smaller limits, or ask an operator to look at the worker's log.`;
-    const log = appendLog(job.log ?? [], 'error', `failed: ${message}`);
+    const log = appendLog((await this.get(job._id))?.log ?? [], 'error', `failed: ${message}`);
     await this.Job.updateOne(
       { _id: job._id, state: { $nin: TERMINAL_JOB_STATES } },
       { $set: { state: 'failed', failedStage: job.state, error: message, errorCode: 'internal_error', errorDetails: null, finishedAt: new Date(), lease: { owner: null, until: null }, log } },

@@ -87,6 +87,8 @@ export interface WorkerOptions {
 export class Worker {
   readonly id = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
   private readonly lanes: Array<WorkerLane & { running: number }>;
+  /** Whether claims are per lane (lanes given); else any job, as one lane of `concurrency`. */
+  private readonly laned: boolean;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -98,6 +100,7 @@ export class Worker {
   constructor(private readonly options: WorkerOptions) {
     const lanes = options.lanes ?? [{ name: 'jobs', sources: BUILD_SOURCES, concurrency: options.concurrency }];
     this.lanes = lanes.map((l) => ({ ...l, running: 0 }));
+    this.laned = options.lanes !== undefined;
   }
 
   start(): void {
@@ -141,7 +144,7 @@ export class Worker {
     try {
       for (const lane of this.lanes) {
         while (lane.running < lane.concurrency && !this.stopped) {
-          const job = await this.options.queue.claim(this.id, this.options.leaseMs, { sources: lane.sources, slots: lane.concurrency });
+          const job = await this.options.queue.claim(this.id, this.options.leaseMs, this.laned ? { sources: lane.sources, slots: lane.concurrency } : undefined);
           if (this.claimFailing) this.options.log.info('worker claims jobs again');
           this.claimFailing = false;
           if (!job) break;
