@@ -15,11 +15,13 @@ import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { parseDocument } from '../../src/indexing/parsers';
 import { publishGeneration } from '../../src/indexing/pipeline/publish';
 import { privateLibraryKey } from '../../src/store/libraries';
+import { createRepo, startGitServer, type GitServer } from '../git-server';
 import { SNIPPETS_MAPPING_VERSION } from '../../src/search/snippet-store';
 import type { SnippetDocument } from '../../src/search/types';
 
 let app: TestApp;
 let key: string;
+let git: GitServer;
 const VICTIM = '/victim/secrets';
 const VICTIM_TEAM = 'team_victim';
 const GENERATION = 1_700_000_000_000;
@@ -28,7 +30,9 @@ let victimDocs: SnippetDocument[] = [];
 const PAGE = '# Secrets\n\n## Rotating the vault key\n\nRotate the vault key every month with the admin tool:\n\n```bash\nvault rotate --key main\n```\n';
 
 test.before(async () => {
-  app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: 'https://git.allowed.example/', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  git = await startGitServer();
+  createRepo(git.root, 'team/outside', [{ files: { 'README.md': '# Outside\n\n## Using it\n\nCall `outside()` to start it up with its defaults.\n' } }]);
+  app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: `https://git.allowed.example/,${git.url}/`, RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   key = await adminKey(app);
   const victimKey = privateLibraryKey(VICTIM, VICTIM_TEAM);
   await app.services.libraries.ensure({
@@ -41,6 +45,7 @@ test.before(async () => {
 
 test.after.always(async () => {
   await app?.close();
+  await git?.close();
 });
 
 const header = (id: string, library: Record<string, unknown> = {}, version: Record<string, unknown> = {}) => ({
@@ -81,6 +86,12 @@ test.serial('a cloneUrl outside GIT_ALLOWED_URL_PREFIXES is not stored, so no re
   await app.services.scheduler.runDue(new Date(Date.now() + 7 * 24 * 3_600_000));
   t.is((await app.services.jobs.list({ libraryId: '/git/outside' })).length, 0);
   t.regex((await app.services.libraries.get('/git/outside', { fresh: true }))?.check?.lastError ?? '', /no repository this server may clone/);
+  // The remedy the answer names: added again from its repository, it refreshes from then on.
+  const again = await app.request.post('/v2/add/repo/git').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/team/outside.git` });
+  t.is(again.status, 200, JSON.stringify(again.body));
+  t.is((await app.services.libraries.get('/git/outside', { fresh: true }))?.cloneUrl, `${git.url}/team/outside.git`);
+  const refreshed = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/git/outside' });
+  t.is(refreshed.status, 200, JSON.stringify(refreshed.body));
 });
 
 test.serial("a hosted library's URLs are made again from its id and the configured host: another server's are not kept", async (t) => {
