@@ -72,7 +72,11 @@ const schema = z.object({
   WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
   SHELFMARK_DEMO_LIBRARY: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: int(1, 16).default('1'),
+  WORKER_CRAWL_CONCURRENCY: int(1, 16).default('2'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
+  JOB_MAX_ATTEMPTS: int(1, 100).default('3'),
+  JOB_ISOLATION: z.enum(['process', 'none']).default('process'),
+  JOB_MAX_HEAP_MB: int(128, 65_536).default('2048'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
   BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
@@ -91,6 +95,8 @@ const schema = z.object({
   WEB_PAGE_TIMEOUT_MS: int(100, 300_000).default('15000'),
   WEB_CRAWL_CONCURRENCY: int(1, 16).default('2'),
   WEB_CRAWL_DELAY_MS: int(0, 60_000).default('250'),
+  WEB_CRAWL_MAX_URLS: int(100, 1_000_000).default('50000'),
+  WEB_CRAWL_MAX_MINUTES: int(1, 1440).default('30'),
   SHELFMARK_EMBEDDINGS: z.enum(['on', 'off']).optional(),
   SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
@@ -139,8 +145,17 @@ export interface Config {
   workerMode: 'in-process' | 'off';
   /** With an empty catalogue, index Shelfmark's own docs as a demo library (libraries/demo.ts). */
   demoLibrary: boolean;
+  /** Git and archive builds one worker runs at once. */
   workerConcurrency: number;
+  /** Website and llms.txt crawls one worker runs at once, besides (a lane of their own). */
+  workerCrawlConcurrency: number;
   jobLeaseSeconds: number;
+  /** Attempts of a job that ended with their worker (crash, kill, out of memory) before it is failed. */
+  jobMaxAttempts: number;
+  /** `process`: each job runs in a process of the worker's (off the event loop; indexing/jobs/process-runner.ts); `none`: on it. */
+  jobIsolation: 'process' | 'none';
+  /** The heap a job's process may use (its --max-old-space-size). */
+  jobMaxHeapMb: number;
   maxDocFileBytes: number;
   /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
   bundleMaxBytes: number;
@@ -163,7 +178,7 @@ export interface Config {
    * host names and CIDRs that may be fetched although private/loopback/link-local
    * (WEB_ALLOWED_HOSTS); limits per page; politeness per host.
    */
-  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number };
+  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number; maxUrls: number; maxMinutes: number };
 }
 
 export class ConfigError extends Error {}
@@ -205,7 +220,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerMode: e.WORKER_MODE,
     demoLibrary: e.SHELFMARK_DEMO_LIBRARY === 'on',
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerCrawlConcurrency: e.WORKER_CRAWL_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    jobMaxAttempts: e.JOB_MAX_ATTEMPTS,
+    jobIsolation: e.JOB_ISOLATION,
+    jobMaxHeapMb: e.JOB_MAX_HEAP_MB,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
     bundleMaxBytes: e.BUNDLE_MAX_BYTES,
     rateLimits: {
@@ -228,6 +247,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       pageTimeoutMs: e.WEB_PAGE_TIMEOUT_MS,
       concurrencyPerHost: e.WEB_CRAWL_CONCURRENCY,
       delayMs: e.WEB_CRAWL_DELAY_MS,
+      maxUrls: e.WEB_CRAWL_MAX_URLS,
+      maxMinutes: e.WEB_CRAWL_MAX_MINUTES,
     },
   });
 }

@@ -20,9 +20,11 @@ import { snippetIndexDefinition } from './search/mappings';
 import type { SnippetDocument } from './search/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
-import { Worker } from './indexing/jobs/worker';
+import { Worker, type JobHandler } from './indexing/jobs/worker';
+import { ProcessJobRunner } from './indexing/jobs/process-runner';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
 import type { IndexingDeps } from './indexing/pipeline/deps';
+import { BUILD_SOURCES, CRAWL_SOURCES } from './indexing/jobs/params';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
@@ -106,7 +108,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   const restoreVectors = vectorSource && ((docs: SnippetDocument[]) => vectorSource.attach(docs));
   const ensured = await snippets.ensureIndex({ restoreVectors });
   if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const jobs = new JobQueue(models.Job, locks);
+  const jobs = new JobQueue(models.Job, locks, { maxAttempts: config.jobMaxAttempts });
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -118,6 +120,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     timeoutMs: Math.min(config.storeTimeoutMs, 2000),
   });
   monitor.start();
+  let jobProcesses: ProcessJobRunner | undefined;
   const services: Services = {
     config,
     log,
@@ -149,13 +152,27 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     }),
     startWorker() {
       if (services.worker) return services.worker;
-      const handler = createJobHandler(services.buildDeps());
+      const poke = () => services.worker?.poke();
+      let handler: JobHandler;
+      if (config.jobIsolation === 'process') {
+        // Each job in a process of its own (off this event loop); it changes libraries
+        // behind this process's cache, which forgets them when the job ends.
+        const runner = new ProcessJobRunner({ config, log, poke });
+        jobProcesses = runner;
+        handler = (ctx) => runner.handler(ctx).finally(() => libraries.forget(ctx.job.libraryId));
+      } else {
+        handler = createJobHandler(services.buildDeps());
+      }
       services.worker = new Worker({
         queue: jobs,
         handler,
         log,
         leaseMs: config.jobLeaseSeconds * 1000,
         concurrency: config.workerConcurrency,
+        lanes: [
+          { name: 'builds', sources: BUILD_SOURCES.filter((s) => !CRAWL_SOURCES.includes(s)), concurrency: config.workerConcurrency },
+          { name: 'crawls', sources: CRAWL_SOURCES, concurrency: config.workerCrawlConcurrency },
+        ],
         isTransient: (error) => error instanceof StoreUnavailableError || isEsUnavailable(error) || isMongoUnavailable(error),
       });
       services.worker.start();
@@ -166,6 +183,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       monitor.stop();
       await services.scheduler.stop();
       await services.worker?.stop();
+      await jobProcesses?.close();
       await services.authHousekeeping.stop();
       await snippets.close();
       await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
@@ -173,4 +191,57 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   };
   await bootstrapAuth(services);
   return services;
+}
+
+/** What a job's own process builds with (indexing/jobs/job-process.ts). */
+export interface IndexingServices {
+  deps: IndexingDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The part of the composition a job needs, for a process that runs jobs for a worker: the
+ * stores a build reads and writes (the server already made their indices and the snippets
+ * alias), the queue to add version jobs to, and the embedding model. `poke` wakes the
+ * worker after jobs were added.
+ */
+export async function createIndexingServices(config: Readonly<Config>, log: Logger, poke: () => void): Promise<IndexingServices> {
+  const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs }, log);
+  const es = createEsClient(config.elasticsearchUrl, config.storeTimeoutMs);
+  const hotSearch = new HotSearch(config.elasticsearchUrl, config.storeTimeoutMs);
+  const indexingEs = createIndexingEsClient(config.elasticsearchUrl);
+  const closeAll = () => Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), indexingEs.close()]);
+  try {
+    const esInfo = await checkElasticsearch(es);
+    const locks = new LockStore(lockModel(mongo));
+    const libraries = new LibraryRepository(libraryModel(mongo), locks);
+    const jobs = new JobQueue(jobModel(mongo), locks, { maxAttempts: config.jobMaxAttempts });
+    const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major }), {
+      hot: hotSearch,
+      esMajor: esInfo.major,
+      indexing: indexingEs,
+      onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
+    });
+    const embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
+    const deps: IndexingDeps = {
+      config,
+      log,
+      store: snippets,
+      libraries,
+      Manifest: manifestModel(mongo),
+      decryptToken: (blob) => decryptSecret(blob, config.secret),
+      enqueueVersions: versionEnqueuer(jobs, poke),
+      embeddings,
+    };
+    return {
+      deps,
+      async close() {
+        await snippets.close();
+        await Promise.allSettled([closeAll(), embeddings?.close()]);
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }

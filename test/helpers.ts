@@ -28,7 +28,7 @@ export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro'
  * A public library built from Markdown pages through the real pipeline (parse → finish →
  * publish), without a Git server: for tests that need something to query.
  */
-export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<string, string>): Promise<void> {
+export async function seedLibrary(t: Pick<TestApp, 'services'>, libraryId: string, pages: Record<string, string>): Promise<void> {
   const { buildVersion } = await import('../src/indexing/pipeline/build');
   const { detachedContext } = await import('../src/indexing/jobs/detached');
   const { memorySnapshot } = await import('../src/indexing/sources/memory-source');

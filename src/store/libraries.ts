@@ -204,8 +204,8 @@ export class LibraryRepository {
     return read;
   }
 
-  /** Drops what this instance remembers of `id` after a local write. */
-  private forget(id: string): void {
+  /** Drops what this instance remembers of `id` after a local write, or one by another process (a job's). */
+  forget(id: string): void {
     this.epoch++;
     this.cache.delete(id);
     this.all = undefined;

@@ -3,6 +3,7 @@
  * stored keys, no paths on this server's disk: a library's `id` is its client id, its
  * `teamId` says whose copy it is, and a repository cloned from disk has no `repoUrl`).
  */
+import { isGitHost } from '../../libraries/ids';
 import type { LibraryRecord } from '../../store/models/library';
 import type { CrawlReport, JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../store/libraries';
@@ -31,6 +32,7 @@ export function presentCrawl(report: CrawlReport | null | undefined) {
 
 /** What a website, llms.txt or archive library is built from (never the headers: they are secret). */
 function presentSourceParams(lib: LibraryRecord) {
+  if (isGitHost(lib.source)) return { source: 'git', skipVersionFiltering: lib.options?.skipVersionFiltering ?? false, generateDocs: lib.options?.generateDocs ?? false };
   const p = lib.sourceParams;
   if (!p) return null;
   switch (p.source) {

@@ -5,7 +5,7 @@ import type { JobKind, JobSpec } from '../../indexing/jobs/params';
 
 export type { JobKind } from '../../indexing/jobs/params';
 /** Why a job ran (shown with the job). */
-export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag';
+export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag' | 'settings';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
 
 export interface JobLogEntry {

@@ -94,8 +94,12 @@ export interface LibraryRecord {
   check?: LibraryCheckState;
   /** Which tags are indexed as versions (libraries/version-rule.ts); null/missing: none by rule. */
   versionRule?: VersionRule | null;
-  /** A push webhook: its secret encrypted with the server secret (shown once, at creation). */
-  webhook?: { encryptedSecret: string | null; createdAt: Date | null };
+  /**
+   * A push webhook: its secret encrypted with the server secret (shown once, at creation),
+   * and the host scheme it was made for (deliveries on another host's route are refused;
+   * null on hooks made before: the library's own host).
+   */
+  webhook?: { encryptedSecret: string | null; createdAt: Date | null; host?: string | null };
   /** Optimistic-concurrency revision: every write checks and bumps it. */
   rev: number;
   createdAt: Date;
@@ -155,6 +159,7 @@ const librarySchema = new Schema<LibraryRecord>(
     webhook: {
       encryptedSecret: { type: String, default: null },
       createdAt: { type: Date, default: null },
+      host: { type: String, default: null },
     },
     check: {
       lastCheckedAt: { type: Date, default: null },

@@ -10,7 +10,8 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../libraries/add-repo';
 import { isGitHost, parseLibraryId } from '../../../libraries/ids';
-import { AccessDeniedError, ConflictError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
+import { AccessDeniedError, ConflictError, ForbiddenError, LibraryNotFoundError, NotFoundError, ValidationError } from '../../../errors';
+import { changeSourceSettings } from '../../../libraries/change-source';
 import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
 import { isAdminLike, type Principal } from '../../../auth/principal';
@@ -125,33 +126,53 @@ export function libraryRoutes(services: Services): Router {
   });
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
-    const { params, query, body } = ctx.state.input;
+    const { principal } = ctx.state;
+    const { params, query } = ctx.state.input;
     const id = libraryIdOf(params);
+    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: query.teamId });
+    if (!lib) throw new LibraryNotFoundError(id);
+    authorize(principal, 'libraries.update', lib);
+    const { body } = ctx.state.input;
+    const adminFields = (['title', 'description', 'trustScore', 'aliases', 'schedule', 'versionRule'] as const).filter((f) => body[f] !== undefined);
+    if (adminFields.length > 0 && !isAdminLike(principal)) {
+      throw new ForbiddenError(`Only admins set ${adminFields.join(', ')}; a team's owners change the source settings of its copy (sourceOptions).`);
+    }
     const { versionRule } = body;
     const schedule = body.schedule === undefined ? undefined : scheduleFromInput(body.schedule);
-    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
-    if (lib && schedule && schedule.mode !== 'default' && lib.source === 'openapi') {
+    if (schedule && schedule.mode !== 'default' && lib.source === 'openapi') {
       throw new ValidationError(`${id} was uploaded as an OpenAPI document; it has no source a schedule could refresh from.`, 'schedule');
     }
-    const updated = lib && (await services.libraries.modify(lib._id, (current) => ({
-      ...(body.trustScore !== undefined ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
-      // A title or description set here stays across builds; null hands it back to the docs (at the next build).
-      ...(body.title !== undefined ? (body.title === null ? { titleSetByAdmin: false } : { title: body.title, titleSetByAdmin: true }) : {}),
-      ...(body.description !== undefined ? (body.description === null ? { descriptionSetByAdmin: false } : { description: body.description, descriptionSetByAdmin: true }) : {}),
-      ...(body.aliases !== undefined ? { aliases: body.aliases } : {}),
-      ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
-      ...(versionRule !== undefined ? { versionRule } : {}),
-    })));
+    // New source settings are a build; they are stored when it publishes (libraries/change-source.ts).
+    const job = body.sourceOptions ? await changeSourceSettings(services, principal, lib, body.sourceOptions) : null;
+    const updated = await services.libraries.modify(lib._id, (current) =>
+      adminFields.length === 0
+        ? null
+        : {
+            ...(body.trustScore !== undefined ? { trustScore: body.trustScore, trustScoreSetByAdmin: true } : {}),
+            // A title or description set here stays across builds; null hands it back to the docs (at the next build).
+            ...(body.title !== undefined ? (body.title === null ? { titleSetByAdmin: false } : { title: body.title, titleSetByAdmin: true }) : {}),
+            ...(body.description !== undefined ? (body.description === null ? { descriptionSetByAdmin: false } : { description: body.description, descriptionSetByAdmin: true }) : {}),
+            ...(body.aliases !== undefined ? { aliases: body.aliases } : {}),
+            ...(schedule ? { schedule, check: rescheduled(current, schedule, services.config.refreshDefaultHours) } : {}),
+            ...(versionRule !== undefined ? { versionRule } : {}),
+          },
+    );
     if (!updated) throw new LibraryNotFoundError(id);
-    ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
+    ctx.body = {
+      ...presentLibrary(updated),
+      schedule: presentSchedule(updated, services.config.refreshDefaultHours),
+      ...(job ? { jobId: job._id, message: `A build with the new source settings was queued (job ${job._id}); they are stored when it publishes. Follow it with GET /v2/jobs/${job._id}.` } : {}),
+    };
   });
 
   // A push webhook for the library: the secret is in this answer only (stored encrypted).
   router.post('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, validate(s['libraries.webhook']), async (ctx) => {
-    const { params, query, body } = ctx.state.input;
+    const { params, query } = ctx.state.input;
     const id = libraryIdOf(params);
     const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
+    authorize(ctx.state.principal, 'libraries.update', lib);
+    const { body } = ctx.state.input;
     const host = body.host ?? (isGitHost(lib.source) ? lib.source : 'git');
     const hook = await createWebhook(services, lib, host);
     ctx.status = 201;

@@ -28,8 +28,8 @@ export function retrievalRoutes(services: Services): Router {
   });
 
   router.get('context.read', '/context', guard(services), limit, validate(s['context.read']), async (ctx) => {
-    const { libraryId, query, topic, tokens, type } = ctx.state.input.query;
-    await respondWithContext(ctx, services, { libraryId, query: query ?? topic ?? '', tokens, type });
+    const { libraryId, query, tokens, type } = ctx.state.input.query;
+    await respondWithContext(ctx, services, { libraryId, query, tokens, type });
   });
 
   return router;

@@ -49,6 +49,14 @@ export const contextJson = z
 
 const contextErrors = ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied'] as const;
 
+/** A blank or absent `query` is the `topic` an older client sent. */
+function topicAsQuery(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw;
+  const q = raw as Record<string, unknown>;
+  const blank = q.query === undefined || (typeof q.query === 'string' && q.query.trim() === '');
+  return blank && q.topic !== undefined ? { ...q, query: q.topic } : q;
+}
+
 export const retrievalSchemas = {
   'libraries.search': {
     summary: 'Search the library catalogue (Context7 shape)',
@@ -64,15 +72,18 @@ export const retrievalSchemas = {
     summary: 'Documentation context for a question within a token budget',
     tag: 'Context',
     text: true,
-    query: z
-      .object({
+    // `query` is required, and an older client's `topic` stands in for it: so the document
+    // says what is checked (a request without both was valid to the document, then a 400).
+    query: z.preprocess(
+      topicAsQuery,
+      z.object({
         libraryId: query.requiredText(500).openapi({ description: '/owner/repo, optionally /version or @version', pattern: LIBRARY_ID_PATTERN }),
-        query: query.text(2000).openapi({ description: 'The question' }),
-        topic: query.text(2000).openapi({ description: 'The question (older clients; `query` wins)' }),
+        query: query.requiredText(2000).openapi({ description: 'The question (older clients may send `topic` instead)', pattern: '\\S' }),
+        topic: query.text(2000).openapi({ description: 'The question, for older clients that do not send `query`' }),
         tokens,
         type,
-      })
-      .refine((q) => q.query !== undefined || q.topic !== undefined, { message: 'Required', path: ['query'] }),
+      }),
+    ),
     response: contextJson,
     errors: contextErrors,
   },
