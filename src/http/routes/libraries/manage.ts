@@ -13,6 +13,7 @@ import { libraryIdOf } from '../shared-schema';
 import { browseSnippets } from '../../../libraries/browse';
 import { findLibraryFor } from '../../../libraries/access';
 import { LibraryNotFoundError } from '../../../errors';
+import { authorize } from '../../../auth/permissions';
 
 export function libraryPageRoutes(services: Services): Router {
   const router = new Router();
@@ -37,7 +38,10 @@ export function libraryPageRoutes(services: Services): Router {
     const { params, query } = ctx.state.input;
     const id = libraryIdOf(params);
     const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
-    const updated = lib && (await services.libraries.modify(lib._id, (current) => (current.webhook?.encryptedSecret ? { webhook: { encryptedSecret: null, createdAt: null } } : null)));
+    if (!lib) throw new LibraryNotFoundError(id);
+    // The route's guard lets any signed-in user through; the library decides (admins, or its team's owners).
+    authorize(ctx.state.principal, 'libraries.update', lib);
+    const updated = await services.libraries.modify(lib._id, (current) => (current.webhook?.encryptedSecret ? { webhook: { encryptedSecret: null, createdAt: null } } : null));
     if (!updated) throw new LibraryNotFoundError(id);
     ctx.body = { libraryName: id, message: lib.webhook?.encryptedSecret ? `The push webhook of ${id} was removed; deliveries are refused from now on.` : `${id} had no push webhook.` };
   });

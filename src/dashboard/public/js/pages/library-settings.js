@@ -77,11 +77,16 @@ export function settingsForms({ path, copy, lib, reload }) {
   const showRule = () => { for (const [k, el] of Object.entries(parts)) el.hidden = kind.value !== k; };
   kind.addEventListener('change', showRule);
   showRule();
-  const ruleForm = lib.source === 'openapi' || lib.sourceOptions
+  const ruleForm = !isGitLibrary(lib)
     ? null
     : form({ ...common, id: 'set-rule', title: 'Version rule', hint: `Which tags are indexed as versions at each build of latest. Now: ${ruleText(rule)}.`, fields: [field('Rule', kind), ...Object.values(parts)], body: () => ({ versionRule: kind.value === '' ? null : kind.value === 'minors' ? { kind: 'minors', count: Number(count.value) } : kind.value === 'range' ? { kind: 'range', range: range.value.trim() } : { kind: 'pattern', pattern: pattern.value.trim() } }) });
 
   return h('div.grid2.settings', about, aliasForm, trustForm, scheduleForm, ruleForm, webhookPanel({ path, copy, lib, reload }));
+}
+
+/** Version rules and push webhooks are Git's: websites, llms.txt, archives and OpenAPI uploads have neither. */
+function isGitLibrary(lib) {
+  return !['openapi', 'website', 'llmstxt', 'archive'].includes(lib.source);
 }
 
 function wholeHours(value) {
@@ -92,7 +97,7 @@ function wholeHours(value) {
 
 /** The push webhook: create (or replace) shows the secret once; remove stops deliveries. */
 function webhookPanel({ path, copy, lib, reload }) {
-  if (lib.source === 'openapi' || lib.sourceOptions) return null;
+  if (!isGitLibrary(lib)) return null;
   const errors = h('div');
   const out = h('div', { 'aria-live': 'polite' });
   const create = h('button', { type: 'button' }, lib.webhook?.configured ? 'Replace the webhook' : 'Create a webhook');
