@@ -174,13 +174,16 @@ export function snippetCard(s) {
   const src = s.source ?? {};
   const where = `${src.path ?? s.path ?? ''}${(src.startLine ?? s.startLine) ? `:${src.startLine ?? s.startLine}` : ''}`;
   const url = src.url ?? s.url ?? '';
-  const text = [s.description, s.content].filter(Boolean).join('\n\n');
-  const whole = [s.title, text, s.code ? `\`\`\`${s.language ?? ''}\n${s.code}\n\`\`\`` : ''].filter(Boolean).join('\n\n');
+  // A section snippet's content is its Markdown with the examples in place (description and
+  // code repeat parts of it); older and generated snippets keep prose and code apart.
+  const inPlace = /^(```|~~~)/m.test(s.content ?? '');
+  const text = inPlace ? s.content : [s.description, s.content].filter(Boolean).join('\n\n');
+  const whole = [s.title, text, s.code && !inPlace ? `\`\`\`${s.language ?? ''}\n${s.code}\n\`\`\`` : ''].filter(Boolean).join('\n\n');
   return h(
     'article.snippet',
     h('div.snippet-head', h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'), copyButton(() => whole, `Copy the snippet “${s.title || 'untitled'}”`)),
     h('p.small.muted', [s.kind, s.pageKind, `${formatNumber(s.tokens)} tokens`, s.score !== undefined ? `score ${s.score}` : null].filter(Boolean).join(' · '), ' · ', /^https?:\/\//.test(url) ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, where || url) : h('span.mono', url || where)),
     text ? renderMarkdown(text) : null,
-    s.code ? codeBlock(s.code, s.language) : null,
+    s.code && !inPlace ? codeBlock(s.code, s.language) : null,
   );
 }
