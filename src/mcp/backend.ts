@@ -25,6 +25,11 @@ export interface DocsQuery {
   tokens: number;
   /** An overview of the library rather than an answer to `query` (no relevance floors). */
   overview?: boolean;
+  /** A version, a semver range or `closest[:<version>]` (the `version` input of Context7's newer clients). */
+  version?: string;
+  /** A code language whose examples rank first (only those with `languageOnly`). */
+  language?: string;
+  languageOnly?: boolean;
 }
 
 export interface DocsBackend {

@@ -91,8 +91,9 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
     },
     queryDocs(input) {
       // An overview is what the v1 route answers without a topic.
-      if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt' }, 'text/plain');
-      return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt' }, 'text/plain');
+      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined };
+      if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
+      return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
     },
   };
 }

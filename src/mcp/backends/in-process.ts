@@ -11,6 +11,7 @@ import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../retrieval/search';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../error-funnel';
+import { withProvenanceLine } from '../../retrieval/provenance';
 import type { DocsBackend } from '../backend';
 
 export interface InProcessOptions {
@@ -35,7 +36,7 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     queryDocs: (input) =>
       guarded(async () => {
         const answer = await countedContext(services, principal, input, 'mcp');
-        return formatContextText(answer.snippets);
+        return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
   };
 }
