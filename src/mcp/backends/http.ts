@@ -57,6 +57,7 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     trustScore: typeof json.trustScore === 'number' && json.trustScore >= 0 ? json.trustScore : undefined,
     benchmarkScore: json.benchmarkScore ?? 0,
     versions: Array.isArray(json.versions) ? json.versions : [],
+    ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
   };
 }
 

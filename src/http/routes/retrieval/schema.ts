@@ -22,6 +22,8 @@ const librarySearchResult = z
     trustScore: z.number(),
     benchmarkScore: z.number(),
     versions: z.array(z.string()),
+    latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
+    sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
   })
   .partial()
   .passthrough()
