@@ -160,9 +160,9 @@ export class LibraryNotFoundError extends AppError {
 }
 
 export class TagNotFoundError extends AppError {
-  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null) {
+  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null, advice = '') {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`, {
+    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}${advice ? ` ${advice}` : ''}`, {
       details: { libraryId, availableVersions: availableTags, nearest, requested: tag },
     });
   }

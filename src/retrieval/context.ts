@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../libraries/ids';
 import { usableLibrary } from '../libraries/access';
-import { resolveVersion } from '../store/libraries';
+import { clientLibraryId, resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
@@ -109,6 +109,26 @@ export async function getContext(services: Services, principal: Principal, reque
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
   return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: provenanceOf(library, choice) };
+}
+
+/**
+ * One library version's answer to a question: the legs, then the answer completed (getContext's
+ * core without its errors and retries), for search across libraries. Undefined when the version
+ * has nothing to search.
+ */
+export async function answerInLibrary(
+  services: Services,
+  library: LibraryRecord,
+  choice: VersionChoice,
+  question: { query: string; analyzed: AnalyzedQuery; budget: number; language?: AnswerInput['language'] },
+): Promise<AnswerResult | undefined> {
+  const size = candidatesFor(question.budget);
+  const requested = recordName(choice);
+  const legs = await searchLegs(services, library, requested, question.analyzed, question.query, size);
+  if (!legs || legs.lexical.length + legs.semantic.length === 0) return undefined;
+  const { language, ...rest } = question;
+  const input: AnswerInput = { ...legs, ...rest, libraryId: clientLibraryId(library._id), version: choice.record.version, ...(language ? { language } : {}) };
+  return completeAnswer(services, library, requested, input, size);
 }
 
 /** The version name the stores know a chosen record by (undefined: the default branch). */

@@ -85,7 +85,7 @@ test.after.always(async () => {
   await git?.close();
 });
 
-const context = (q: Record<string, string | number | boolean>) => app.request.get('/api/v2/context').query({ query: 'define routes with router.get', ...q });
+const context = (q: Record<string, string | number | boolean | undefined>) => app.request.get('/api/v2/context').query({ query: 'define routes with router.get', ...q });
 
 test('version as a newer Context7 client sends it: beside libraryId and query, exact, served and said', async (t) => {
   const res = await context({ libraryId: '/acme/router', version: 'v1.2.0', type: 'json' });
