@@ -32,11 +32,32 @@ export interface DocsQuery {
   languageOnly?: boolean;
 }
 
+export interface AcrossQuery {
+  query: string;
+  /** Library ids (each optionally with a version); empty: `scope` decides. */
+  libraries: string[];
+  scope?: 'team' | 'all';
+  tokens: number;
+  language?: string;
+}
+
+export interface UpgradeGuideQuery {
+  libraryId: string;
+  from: string;
+  to?: string;
+  page: number;
+  tokens: number;
+}
+
 export interface DocsBackend {
   /** Ranked libraries for a name; throws `no_libraries_found` when nothing matches. */
   searchLibraries(input: { libraryName: string; query?: string }): Promise<LibrarySearchAnswer>;
   /** The Context7 text form of the best snippets for a question (usage recorded as `mcp`). */
   queryDocs(input: DocsQuery): Promise<string>;
+  /** The text form of one question over several libraries (GET /v2/search). */
+  searchAcross(input: AcrossQuery): Promise<string>;
+  /** The text of one page of an upgrade guide (GET /v2/upgrade-guide). */
+  upgradeGuide(input: UpgradeGuideQuery): Promise<string>;
 }
 
 /** Where unexpected failures are reported (a pino logger fits). */

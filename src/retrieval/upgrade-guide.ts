@@ -113,7 +113,7 @@ export async function getUpgradeGuide(services: Services, principal: Principal, 
   const missing: string[] = [];
   if (guides.length === 0 && releaseNotes.length === 0) {
     missing.push(
-      `No migration guide or release notes between ${from.served} and ${to.served} are indexed for ${id}. Changelogs are left out of indexing by default: name the changelog in the repository's shelfmark.json or context7.json folders to index it, then refresh.`,
+      `No migration guide or release notes between ${from.served} and ${to.served} are indexed for ${id}. Changelogs are left out of indexing by default: name the changelog in the repository's shelfmark.json or context7.json folders (e.g. "folders": ["docs", "CHANGES.rst"]) to index it, then refresh.`,
     );
   } else if (releaseNotes.length === 0) {
     missing.push(`No release notes (changelog) of ${id} are indexed: changelogs are left out by default (name it in the repository's shelfmark.json or context7.json folders to index it).`);

@@ -96,6 +96,13 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
       if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
       return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
     },
+    searchAcross(input) {
+      const libraries = input.libraries.length > 0 ? input.libraries.join(',') : undefined;
+      return get('/v2/search', { query: input.query, libraries, scope: input.scope, tokens: input.tokens, language: input.language, type: 'txt' }, 'text/plain');
+    },
+    upgradeGuide(input) {
+      return get('/v2/upgrade-guide', { libraryId: input.libraryId, from: input.from, to: input.to, page: input.page, tokens: input.tokens, type: 'txt' }, 'text/plain');
+    },
   };
 }
 
