@@ -75,20 +75,38 @@ function bestEvidence(result: AnswerResult | undefined): number {
 
 /**
  * The merged answer (pure): each library's relevant snippets weighed by its evidence against
- * the best library's, the relative floor across all, one budget of whole snippets.
+ * the best library's, the relative floor across all, one budget of whole snippets. Each library
+ * that has a relevant answer leads with its best section (its first group) when `leadEach`
+ * (libraries named: the caller wants each of them) or when its weight is above zero; the rest
+ * follow by weighed score.
  */
-export function mergeAnswers(asked: ReadonlyArray<{ libraryId: string; version: string; result: AnswerResult | undefined }>, budget: number, w: SearchWeights = SEARCH_WEIGHTS): AcrossSnippet[] {
+export function mergeAnswers(
+  asked: ReadonlyArray<{ libraryId: string; version: string; result: AnswerResult | undefined }>,
+  budget: number,
+  options: { leadEach?: boolean } = {},
+  w: SearchWeights = SEARCH_WEIGHTS,
+): AcrossSnippet[] {
   const live = asked.filter((a) => a.result && !a.result.nothingRelevant && a.result.snippets.length > 0);
   const top = Math.max(...live.map((a) => bestEvidence(a.result)));
-  const weighed: Array<AcrossSnippet & { order: number }> = [];
+  const leads: Array<AcrossSnippet & { order: number }> = [];
+  const rest: Array<AcrossSnippet & { order: number }> = [];
   live.forEach((a, li) => {
     const weight = Math.max(0, 1 - (top - bestEvidence(a.result)) / w.across.cosineScale);
-    a.result!.snippets.forEach((s, i) => weighed.push({ ...s, score: s.score * weight, libraryId: a.libraryId, version: a.version, order: li * 10_000 + i }));
+    const snippets = a.result!.snippets;
+    // The first group: the first snippet and the parts served with it (they share its score).
+    const lead = snippets.findIndex((s) => s.score !== snippets[0]!.score);
+    const leadSize = lead === -1 ? snippets.length : lead;
+    snippets.forEach((s, i) => {
+      const item = { ...s, score: s.score * weight, libraryId: a.libraryId, version: a.version, order: li * 10_000 + i };
+      (i < leadSize && (options.leadEach || weight > 0) ? leads : rest).push(item);
+    });
   });
   // Groups of parts share a score, so a stable sort keeps them together and in order.
-  weighed.sort((x, y) => y.score - x.score || x.order - y.order);
-  const floor = w.answer.relativeFloor * (weighed[0]?.score ?? 0);
-  const relevant = weighed.filter((s) => s.score > 0 && s.score >= floor);
+  const byScore = (x: { score: number; order: number }, y: { score: number; order: number }) => y.score - x.score || x.order - y.order;
+  leads.sort(byScore);
+  rest.sort(byScore);
+  const floor = w.answer.relativeFloor * Math.max(leads[0]?.score ?? 0, rest[0]?.score ?? 0);
+  const relevant = [...leads, ...rest.filter((s) => s.score > 0 && s.score >= floor)];
   const packed = new Set(packSnippetsToBudget(relevant, budget));
   return relevant.filter((s) => packed.has(s)).map(({ order: _order, ...s }) => s);
 }
@@ -155,6 +173,7 @@ export async function searchAcrossLibraries(services: Services, principal: Princ
   const snippets = mergeAnswers(
     ready.map((a) => ({ libraryId: clientLibraryId(a.library._id), version: a.provenance.versionServed.version, result: a.result })),
     budget,
+    { leadEach: scope === 'named' },
   );
   if (snippets.length === 0) {
     const names = ready.map((a) => clientLibraryId(a.library._id)).join(', ');
