@@ -25,7 +25,8 @@ const norm = (s: string) => s.toLowerCase().replace(/[`*_"'’]/g, '').replace(/
 export function listedChanges(markdown: string, skipUnder: readonly string[]): string[] {
   const headings: Array<{ level: number; text: string }> = [];
   let fence = false;
-  for (const line of markdown.split('\n')) {
+  // MDX comments ({/* … */}) hide what they hold from readers: not listed.
+  for (const line of markdown.replace(/\{\/\*[\s\S]*?\*\/\}/g, '').split('\n')) {
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     const m = !fence && /^(#{2,6})\s+(.*?)\s*#*\s*$/.exec(line);
     // Inline HTML (VitePress badges) and links' targets are markup, not the heading's words.

@@ -113,25 +113,34 @@ export function summaryText(parts: UpgradeGuideParts, detailPages: number, budge
   if (parts.missing.length > 0) blocks.push({ title: '## Not indexed', items: parts.missing.map((m) => `- ${m}`) });
   const tail = detailPages > 0 ? `${detailPages === 1 ? 'Page 2' : `Pages 2–${detailPages + 1}`}: the sections in full (migration guides, release notes, the API diff). Ask for page 2 next.` : 'There are no detail pages: nothing between these versions is indexed beyond this summary.';
 
-  let used = count([...head, tail].join('\n\n'));
-  const out = [...head];
-  for (const block of blocks) {
-    const titleCost = count(block.title) + 2;
-    if (used + titleCost > budget) break;
-    out.push(block.title);
-    used += titleCost;
-    let shown = 0;
-    for (const item of block.items) {
-      const cost = count(item) + 1;
-      if (used + cost + 12 > budget) break;
-      out[out.length - 1] += `\n${item}`;
-      used += cost;
-      shown++;
+  // A budget too small for the summary's head: said in a line that fits, never overrun.
+  if (count([...head, tail].join('\n\n')) > budget) return `${head[0]}\n\nThe summary needs more than ${budget} tokens: ask again with a larger tokens value.`;
+  // Blocks in order, items while the whole page (with its "… and N more" lines) fits: counted exactly.
+  const shown = blocks.map(() => -1);
+  const render = () => {
+    const body = blocks.flatMap((b, i) => {
+      if (shown[i]! < 0) return [];
+      const cut = b.items.length - shown[i]!;
+      return [[b.title, ...b.items.slice(0, shown[i]), ...(cut > 0 ? [`- ... and ${cut} more (on the detail pages)`] : [])].join('\n')];
+    });
+    return [...head, ...body, tail].join('\n\n');
+  };
+  fill: for (let i = 0; i < blocks.length; i++) {
+    shown[i] = 0;
+    if (count(render()) > budget) {
+      shown[i] = -1;
+      break;
     }
-    if (shown < block.items.length) out[out.length - 1] += `\n- ... and ${block.items.length - shown} more (on the detail pages)`;
+    for (let k = 1; k <= blocks[i]!.items.length; k++) {
+      shown[i] = k;
+      if (count(render()) > budget) {
+        shown[i] = k - 1;
+        if (count(render()) > budget) shown[i] = -1;
+        break fill;
+      }
+    }
   }
-  out.push(tail);
-  return out.join('\n\n');
+  return render();
 }
 
 /** The page asked for (1-based); a page past the last is an empty page saying how many there are. */
