@@ -95,7 +95,7 @@ export function notesBetween(docs: readonly GuideSnippet[], fromName: string, to
   return { guides, releaseNotes };
 }
 
-const BREAKING = /\b(breaking|removed?|removal|no longer|dropp?(ed|ing)?\b|drop support|renamed?|replaced?|instead of|must now|now requires?|requires? node|minimum|not supported|unsupported|changed? (the )?(default|behaviou?r|signature|return)|now (returns?|throws?|defaults?))\b/i;
+const BREAKING = /\b(breaking|removed?|removal|no longer|dropp?(ed|ing)?\b|drop support|renamed?|replaced?|instead of|must now|now requires?|requires? node|minimum|not supported|unsupported|changed? (the )?(default|behaviou?r|signature|return)|now (returns?|throws?|defaults?)|takes? precedence|precedence (over|of))\b/i;
 const DEPRECATED = /\bdeprecat\w*/i;
 const CODEMOD = /\bcodemods?\b/i;
 const NEW = /\b(new features?|added|adds|introduc\w+|now supports?|support for)\b/i;
