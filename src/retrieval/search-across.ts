@@ -161,15 +161,16 @@ export async function searchAcrossLibraries(services: Services, principal: Princ
   if (targets.length === 0) throw new NoSnippetsFoundError(scope === 'team' ? "your team's allowed libraries" : 'the catalogue');
 
   const analyzed = analyzeQuery(query);
-  const asked: Asked[] = await Promise.all(
-    targets.map(async ({ library, fromId }) => {
+  const answered = await Promise.all(
+    targets.map(async ({ library, fromId }): Promise<Asked | undefined> => {
       const choice = chooseVersion(library, fromId, undefined);
-      if (!choice) return { library, provenance: undefined as never, result: undefined };
+      // A library still being indexed has no version to answer from: left out.
+      if (!choice) return undefined;
       const result = await answerInLibrary(services, library, choice, { query, analyzed, budget, ...(language ? { language } : {}) });
       return { library, provenance: provenanceOf(library, choice), result };
     }),
   );
-  const ready = asked.filter((a) => a.provenance !== undefined);
+  const ready = answered.filter((a): a is Asked => a !== undefined);
   const snippets = mergeAnswers(
     ready.map((a) => ({ libraryId: clientLibraryId(a.library._id), version: a.provenance.versionServed.version, result: a.result })),
     budget,

@@ -10,10 +10,11 @@
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
-import { AppError, TagNotFoundError, ValidationError } from '../errors';
+import { NoSnippetsFoundError, TagNotFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../libraries/ids';
 import { usableLibrary } from '../libraries/access';
 import type { LibraryRecord } from '../store/models/library';
+import { clientLibraryId } from '../store/libraries';
 import { countTokens } from '../indexing/snippets/tokens';
 import { presentedSourceUrl } from '../util/source-url';
 import { DEFAULT_TOKENS } from '../search/budget';
@@ -72,12 +73,12 @@ function howToAdd(lib: LibraryRecord, version: string): string {
 function chosen(lib: LibraryRecord, name: string, field: 'from' | 'to'): VersionChoice {
   try {
     const choice = chooseVersion(lib, undefined, name);
-    if (!choice) throw new AppError(404, 'no_snippets_found', `${lib._id} has no indexed version yet (it is still being indexed).`);
+    if (!choice) throw new NoSnippetsFoundError(`${clientLibraryId(lib._id)} (it is still being indexed)`);
     return choice;
   } catch (error) {
     if (error instanceof TagNotFoundError) {
       const available = error.details.availableVersions ?? [];
-      throw new TagNotFoundError(error.details.libraryId ?? lib._id, name, available, error.details.nearest ?? null, `(${field}) ${howToAdd(lib, name)}`);
+      throw new TagNotFoundError(error.details.libraryId ?? clientLibraryId(lib._id), name, available, error.details.nearest ?? null, `(${field}) ${howToAdd(lib, name)}`);
     }
     throw error;
   }
