@@ -200,7 +200,8 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const onlyIdx = args.indexOf('--only');
   const only = onlyIdx !== -1 ? args[onlyIdx + 1]?.split(',') : undefined;
-  const positional = args.filter((a, i) => !a.startsWith('--') && i !== onlyIdx + 1);
+  // The value after --only is not a folder (without --only, nothing is skipped: the first argument is one).
+  const positional = args.filter((a, i) => !a.startsWith('--') && (onlyIdx === -1 || i !== onlyIdx + 1));
   const dir = positional[0] ?? path.resolve('..', 'shared', 'corpus');
   const bundles = bundleFiles(positional);
   if (bundles.length === 0 && !fs.existsSync(path.join(dir, 'MANIFEST.tsv'))) {

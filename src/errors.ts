@@ -44,6 +44,8 @@ export interface ErrorDetails {
   libraryId?: string;
   availableVersions?: string[];
   nearest?: string | null;
+  /** tag_not_found: the version (or range) asked for. */
+  requested?: string;
   /** no_snippets_found: the sections nearest to the question (page > heading), though none is relevant. */
   nearestSections?: string[];
   /** no_libraries_found: library ids with a similar name, and those whose name matches but the team's policy hides. */
@@ -158,10 +160,10 @@ export class LibraryNotFoundError extends AppError {
 }
 
 export class TagNotFoundError extends AppError {
-  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null) {
+  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null, advice = '') {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`, {
-      details: { libraryId, availableVersions: availableTags, nearest },
+    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}${advice ? ` ${advice}` : ''}`, {
+      details: { libraryId, availableVersions: availableTags, nearest, requested: tag },
     });
   }
 }
@@ -172,10 +174,12 @@ export class NoSnippetsFoundError extends AppError {
    * relevant to it (`nearestSections` names what came closest), or relevant snippets exist but
    * none fits the token budget (`budget` and the `smallest` one's tokens).
    */
-  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[] } | { budget: number; smallest: number }) {
+  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[]; language?: string } | { budget: number; smallest: number }) {
     const nearest = question && 'nearestSections' in question ? question.nearestSections : [];
     let message = `No documentation snippets could be found for ${libraryId} with this query.`;
-    if (question && 'budget' in question) {
+    if (question && 'language' in question && question.language) {
+      message = `No relevant documentation in ${libraryId} has examples in ${question.language}: ask without languageOnly to get the relevant sections in other languages.`;
+    } else if (question && 'budget' in question) {
       message = `No relevant snippet of ${libraryId} fits in ${question.budget} tokens (the smallest has ${question.smallest}): raise tokens.`;
     } else if (question) {
       const query = question.query.length > 120 ? `${question.query.slice(0, 117)}...` : question.query;

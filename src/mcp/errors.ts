@@ -57,7 +57,9 @@ export function toolFailure(error: unknown): ToolFailure {
       const choice = versions.length > 0
         ? `Use one of the available versions: ${versions.map((v) => (id ? `${id}/${v}` : v)).join(', ')}${latest}.`
         : `No other versions are indexed: use${latest.replace(/^ or/, '')}.`;
-      return { text: `${message} ${choice} Do not substitute another version without telling the user.`, unexpected: false };
+      const nearest = error.details.nearest;
+      const closer = nearest ? ` If the user accepts a nearby version, call again with version "closest:${error.details.requested ?? nearest}" (the answer then says which version it served).` : '';
+      return { text: `${message} ${choice}${closer} Do not substitute another version without telling the user.`, unexpected: false };
     }
     case 'no_snippets_found':
       return {

@@ -12,7 +12,7 @@ import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../libraries/ids';
 import { usableLibrary } from '../libraries/access';
-import { resolveVersion } from '../store/libraries';
+import { clientLibraryId, resolveVersion } from '../store/libraries';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
@@ -21,6 +21,9 @@ import { answerFromLegs, isPartOf, missingParts, type AnswerInput, type AnswerRe
 import { SEARCH_WEIGHTS } from '../search/weights';
 import { DEFAULT_TOKENS } from '../search/budget';
 import type { RankedSnippet, ScoredCandidate } from '../search/types';
+import { normaliseLanguage } from '../search/code-language';
+import { chooseVersion, type VersionChoice } from './version-choice';
+import { provenanceOf, type Provenance } from './provenance';
 
 /**
  * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 30 (the
@@ -45,6 +48,11 @@ export interface ContextRequest {
   tokens?: number;
   /** An overview rather than an answer (get-library-docs without a topic): no relevance floors. */
   overview?: boolean;
+  /** The `version` input: a version, a semver range, `closest[:<version>]` or `latest` (version-choice.ts). */
+  version?: string;
+  /** A code language whose examples rank first; with `languageOnly`, the only examples served. */
+  language?: string;
+  languageOnly?: boolean;
 }
 
 export interface ContextAnswer {
@@ -54,6 +62,8 @@ export interface ContextAnswer {
   tokens: number;
   /** The best candidate's search score per analysed query term (usage's low-score questions). */
   scorePerTerm: number;
+  /** Where the answer came from (provenance.ts). */
+  provenance: Provenance;
 }
 
 /** The question an overview is ranked by (get-library-docs and the v1 route without a topic). */
@@ -66,35 +76,75 @@ export function overviewQuery(libraryId: string): string {
 const NEAREST_SECTIONS = 3;
 
 export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
-  const { libraryId, version: requested } = parseLibraryId(request.libraryId);
+  const { libraryId, version: fromId } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
   if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');
   const budget = request.tokens ?? DEFAULT_TOKENS;
+  const language = languageOf(request);
 
   let library = await usableLibrary(services, principal, libraryId);
+  let choice = chooseVersion(library, fromId, request.version);
   const size = candidatesFor(budget);
   const analyzed = analyzeQuery(query);
-  let legs = await searchLegs(services, library, requested, analyzed, query, size);
+  let legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   if (legs === undefined || legs.lexical.length + legs.semantic.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await usableLibrary(services, principal, libraryId, { fresh: true });
-    legs = await searchLegs(services, library, requested, analyzed, query, size);
+    choice = chooseVersion(library, fromId, request.version);
+    legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   }
-  const version = resolveVersion(library, requested);
-  if (!version || !legs || legs.lexical.length + legs.semantic.length === 0) {
-    if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
+  if (!choice || !legs || legs.lexical.length + legs.semantic.length === 0) {
+    if (!choice) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
     throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
-  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId, version: version.version, overview: request.overview };
+  const requested = recordName(choice);
+  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId, version: choice.record.version, overview: request.overview, ...(language ? { language } : {}) };
   const result = await completeAnswer(services, library, requested, input, size);
   if (result.snippets.length === 0) {
     if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
+    if (result.noneInLanguage) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [], language: request.language ?? '' });
     throw new NoSnippetsFoundError(libraryId, { budget, smallest: result.smallestRelevant });
   }
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
-  return { library, version, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
+  return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: provenanceOf(library, choice) };
+}
+
+/**
+ * One library version's answer to a question: the legs, then the answer completed (getContext's
+ * core without its errors and retries), for search across libraries. Undefined when the version
+ * has nothing to search.
+ */
+export async function answerInLibrary(
+  services: Services,
+  library: LibraryRecord,
+  choice: VersionChoice,
+  question: { query: string; analyzed: AnalyzedQuery; budget: number; language?: AnswerInput['language'] },
+): Promise<AnswerResult | undefined> {
+  const size = candidatesFor(question.budget);
+  const requested = recordName(choice);
+  const legs = await searchLegs(services, library, requested, question.analyzed, question.query, size);
+  if (!legs || legs.lexical.length + legs.semantic.length === 0) return undefined;
+  const { language, ...rest } = question;
+  const input: AnswerInput = { ...legs, ...rest, libraryId: clientLibraryId(library._id), version: choice.record.version, ...(language ? { language } : {}) };
+  return completeAnswer(services, library, requested, input, size);
+}
+
+/** The version name the stores know a chosen record by (undefined: the default branch). */
+function recordName(choice: VersionChoice): string | undefined {
+  return choice.record.version === 'latest' ? undefined : choice.record.version;
+}
+
+/** The language input, normalised (undefined when none was asked). */
+export function languageOf(request: Pick<ContextRequest, 'language' | 'languageOnly'>): AnswerInput['language'] {
+  const name = request.language?.trim();
+  if (!name) {
+    if (request.languageOnly) throw new ValidationError('languageOnly needs language: the code language to keep (e.g. "python").', 'languageOnly');
+    return undefined;
+  }
+  if (name.length > 40 || !/^[\w#+.-]+$/.test(name)) throw new ValidationError('language must be a code language name such as "python", "typescript" or "bash".', 'language');
+  return { name: normaliseLanguage(name), only: request.languageOnly === true };
 }
 
 /**

@@ -14,6 +14,7 @@ import { clientLibraryId, versionNames } from '../store/libraries';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 import type { LibrarySummary } from '../search/types';
+import { latestIndexed } from './provenance';
 
 export interface SearchResult {
   libraries: LibrarySummary[];
@@ -39,6 +40,8 @@ export function toSummary(lib: LibraryRecord): LibrarySummary {
     benchmarkScore: latest?.benchmarkScore ?? 0,
     versions: versionNames(lib),
     aliases: lib.aliases,
+    latestIndexed: latestIndexed(lib),
+    sourceLatest: lib.sourceState?.newestTag ?? null,
   };
 }
 

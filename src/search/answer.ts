@@ -15,6 +15,7 @@ import { rescoreCandidates, type RescoredCandidate } from './rescore';
 import type { TermStats } from './term-stats';
 import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
+import { onlyOtherLanguages } from './code-language';
 import { SEARCH_WEIGHTS, type SearchWeights } from './weights';
 
 export interface AnswerInput {
@@ -37,6 +38,11 @@ export interface AnswerInput {
   overview?: boolean;
   /** Earlier parts of sections the pool holds a later part of, read apart (`missingParts`): served with them, not ranked. */
   parts?: readonly ScoredCandidate[];
+  /**
+   * A code language asked for (normalised, code-language.ts): sections whose examples are all
+   * in other languages weigh less (`answer.otherLanguage`), or with `only` are left out.
+   */
+  language?: { name: string; only: boolean };
 }
 
 export interface AnswerResult {
@@ -50,6 +56,8 @@ export interface AnswerResult {
   exhausted: boolean;
   /** The tokens of the smallest relevant snippet (what a budget must hold for an answer). */
   smallestRelevant: number;
+  /** True when relevant snippets exist but none has examples in the language asked for strictly. */
+  noneInLanguage?: boolean;
 }
 
 /** The pool: lexical candidates in their order, then the kNN leg's others; each snippet once. */
@@ -165,12 +173,22 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const question = changeQuestion(input.query, input.libraryId);
   const targets = targetVersions(question, input.version, pool.map((c) => c.doc));
   const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
-    .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) }))
+    .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer) }))
     .sort((a, b) => b.score - a.score);
   if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
-  const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (ranked[0]?.score ?? 0);
-  const relevant = ranked.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
+  const language = input.language;
+  // Asked strictly: the sections with examples only in other languages are not answers (prose stays).
+  const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
+  if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
+  const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (eligible[0]?.score ?? 0);
+  const relevant = eligible.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
-  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === ranked.length && snippets.length >= relevant.length, smallestRelevant };
+  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+}
+
+/** A snippet's weight for the language asked (1 without one, strictly asked, or for prose and code in it). */
+function languageFactor(doc: RankedSnippet['doc'], language: AnswerInput['language'], w: SearchWeights['answer']): number {
+  if (!language || language.only) return 1;
+  return onlyOtherLanguages(doc, language.name) ? w.otherLanguage : 1;
 }

@@ -147,4 +147,7 @@ export interface LibrarySummary {
   benchmarkScore: number;
   versions: string[];
   aliases?: string[];
+  /** The newest indexed version (retrieval/provenance.ts `latestIndexed`), and the newest release its source had at the last check. */
+  latestIndexed?: string;
+  sourceLatest?: string | null;
 }

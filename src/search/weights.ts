@@ -199,6 +199,22 @@ const DEFAULT_WEIGHTS = {
      * gibberish and questions from far away; with embeddings on the cosine floor decides.
      */
     coverageFloor: 0.3,
+    /**
+     * With a `language` asked for (not strictly): a snippet whose examples are all in other
+     * languages weighs this much, so the sections with examples in that language come first
+     * and the relative floor drops the others when enough of those answer. Prose without code
+     * keeps its weight. Without `language` nothing changes.
+     */
+    otherLanguage: 0.6,
+  },
+  /**
+   * Across libraries (retrieval/search-across.ts): a library's answer weighs by how its best
+   * cosine compares to the best library's, graded on this scale (as rescore grades snippets).
+   */
+  across: {
+    cosineScale: 0.15,
+    /** Libraries asked in full when the whole catalogue or a team's set is searched (the best by content first). */
+    maxLibraries: 6,
   },
   /** Catalogue ranking (catalog.ts). */
   catalog: {

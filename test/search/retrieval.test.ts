@@ -72,7 +72,7 @@ test('search: Context7 shape; punctuation- and case-insensitive names', async (t
   t.is(res.body.searchFilterApplied, false);
   const first = res.body.results[0];
   t.is(first.id, '/acme/react-router');
-  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
+  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'latestIndexed', 'sourceLatest', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
   t.true(first.versions.includes('v2.0.0'));
   const next = await app.request.get('/v2/libs/search').query({ libraryName: 'nextjs' });
   t.is(next.body.results[0].id, '/acme/next.js');
@@ -94,11 +94,11 @@ test('context: txt by default in the Context7 layout; json with codeSnippets, in
   const txt = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix' });
   t.is(txt.status, 200);
   t.regex(txt.headers['content-type'], /text\/plain/);
-  t.regex(txt.text, /^### /);
+  t.regex(txt.text, /^Docs: \/acme\/\S+ [^\n]+\n\n### /, 'the provenance line, then the snippets');
   t.regex(txt.text, /Source: http/);
   t.regex(txt.text, /parent\.use\('\/api', child\.routes\(\)\)/);
   const json = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix', type: 'json' });
-  t.deepEqual(Object.keys(json.body).sort(), ['codeSnippets', 'infoSnippets', 'snippets']);
+  t.deepEqual(Object.keys(json.body).sort(), ['codeSnippets', 'infoSnippets', 'provenance', 'snippets']);
   const code = json.body.codeSnippets[0];
   t.deepEqual(Object.keys(code).sort(), ['codeDescription', 'codeId', 'codeLanguage', 'codeList', 'codeTitle', 'codeTokens', 'pageTitle']);
   const s = json.body.snippets[0];
@@ -193,7 +193,7 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
   const ctx = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes' });
   t.is(ctx.status, 200);
   // The section that answers, whole: its sentence and the example it announces, in order.
-  t.regex(ctx.text, /^### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/);
+  t.regex(ctx.text, /^Docs: \/acme\/react-router v2\.0\.0 @ [0-9a-f]{12}, [^\n]+\n\n### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/);
   const both = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
   t.is(both.status, 200);
   t.regex(both.text, /--------------------------------/, 'several snippets are joined Context7-style');

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/v4';
 import { ValidationError } from '../../errors';
-import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
+import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument, versionArguments, versionInputs } from '../arguments';
 import type { ShelfmarkTool } from './tool';
 import { noRelevantDocumentation } from '../errors';
 import { overviewQuery } from '../../retrieval/context';
@@ -30,6 +30,7 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
         .describe("Exact Context7-compatible library ID, e.g. '/koajs/koa', from resolve-library-id or from the user."),
       topic: z.string().optional().describe("Topic to focus the documentation on, e.g. 'routing' or 'cookies'. Without it, an overview is returned."),
       tokens: tokensArgument,
+      ...versionArguments,
     },
     ['context7CompatibleLibraryID'],
   ),
@@ -44,7 +45,7 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
     const topic = pickString(args, TOPIC_NAMES);
     const query = topic ?? overviewQuery(libraryId);
     try {
-      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...(topic === undefined ? { overview: true } : {}) });
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...versionInputs(args), ...(topic === undefined ? { overview: true } : {}) });
     } catch (error) {
       const none = noRelevantDocumentation(error, libraryId, query);
       if (none !== undefined) return none;

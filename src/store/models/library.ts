@@ -56,6 +56,15 @@ export interface LibraryCheckState {
   pendingJobId: string | null;
 }
 
+/** The source as last seen (store/models/library.ts `sourceState`). */
+export interface LibrarySourceState {
+  checkedAt: Date;
+  /** The commit the default branch pointed at. */
+  head: string | null;
+  /** The newest release tag (semver, no pre-release), if the source has one. */
+  newestTag: string | null;
+}
+
 export interface LibraryRecord {
   /**
    * The stored key: the client id (`/koajs/koa`) for a public library, `<client id>~<teamId>`
@@ -92,6 +101,12 @@ export interface LibraryRecord {
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
+  /**
+   * What the last look at the source found (a clone or a listing of its refs, for latest): its
+   * head commit and newest release tag, so answers can say whether what is served is behind
+   * its source. Missing until a build or check records it (Git libraries only).
+   */
+  sourceState?: LibrarySourceState | null;
   /** Which tags are indexed as versions (libraries/version-rule.ts); null/missing: none by rule. */
   versionRule?: VersionRule | null;
   /**
@@ -160,6 +175,10 @@ const librarySchema = new Schema<LibraryRecord>(
       encryptedSecret: { type: String, default: null },
       createdAt: { type: Date, default: null },
       host: { type: String, default: null },
+    },
+    sourceState: {
+      type: new Schema<LibrarySourceState>({ checkedAt: Date, head: { type: String, default: null }, newestTag: { type: String, default: null } }, { _id: false }),
+      default: null,
     },
     check: {
       lastCheckedAt: { type: Date, default: null },

@@ -22,10 +22,27 @@ const librarySearchResult = z
     trustScore: z.number(),
     benchmarkScore: z.number(),
     versions: z.array(z.string()),
+    latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
+    sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
   })
   .partial()
   .passthrough()
   .openapi('LibrarySearchResult');
+
+/** Where an answer came from (retrieval/provenance.ts). */
+export const provenanceJson = z
+  .object({
+    libraryId: z.string(),
+    versionRequested: z.string().nullable(),
+    versionServed: z.object({ version: z.string(), record: z.string(), ref: z.string(), commit: z.string(), indexedAt: z.string() }),
+    resolution: z.enum(['default', 'exact', 'range', 'closest']),
+    reason: z.string().optional(),
+    latestIndexed: z.string(),
+    source: z.object({ checkedAt: z.string(), newestRelease: z.string().nullable() }).nullable(),
+    newerRelease: z.string().nullable(),
+    behindSource: z.boolean().nullable(),
+  })
+  .openapi('Provenance', { description: 'Library, version asked and served (tag, commit, indexed at, how chosen), newest indexed version, and the source at its last check' });
 
 /** The JSON shape of a context answer (`type=json`). */
 export const contextJson = z
@@ -42,10 +59,21 @@ export const contextJson = z
         })
         .passthrough(),
     ),
+    provenance: provenanceJson,
   })
   .partial()
   .passthrough()
   .openapi('ContextJson');
+
+/** The newer Context7 inputs: the version to answer from and a code language (context and its v1 form). */
+const versionInputs = {
+  version: query.text(100).openapi({
+    description:
+      'The version to answer from (instead of naming it in libraryId): a version or tag ("3.2.0"), `latest`, a semver range ("^4", "~8.2": the newest indexed version in it) or `closest:<version>` (the nearest indexed one). An exact version that is not indexed is 404 tag_not_found; another version is served only for a range or closest, and the answer says so in its provenance.',
+  }),
+  language: query.text(40).openapi({ description: 'A code language ("python", "ts"): sections with examples in it rank first' }),
+  languageOnly: query.flag().openapi({ description: 'With language: serve only sections whose examples are in it (prose without code stays)' }),
+};
 
 const contextErrors = ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied'] as const;
 
@@ -82,6 +110,7 @@ export const retrievalSchemas = {
         topic: query.text(2000).openapi({ description: 'The question, for older clients that do not send `query`' }),
         tokens,
         type,
+        ...versionInputs,
       }),
     ),
     response: contextJson,
@@ -92,7 +121,7 @@ export const retrievalSchemas = {
     tag: 'Context',
     text: true,
     params: libraryParams,
-    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
+    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type, ...versionInputs }),
     response: contextJson,
     errors: contextErrors,
   },
@@ -101,7 +130,7 @@ export const retrievalSchemas = {
     tag: 'Context',
     text: true,
     params: libraryParams.extend({ version: z.string().min(1).max(200).openapi({ pattern: VERSION_PATTERN }) }),
-    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
+    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type, ...versionInputs }),
     response: contextJson,
     errors: contextErrors,
   },
