@@ -1,12 +1,17 @@
 /**
  * `npm run eval -- <dataset.yaml> [--url http://127.0.0.1:3000] [--out .eval/<name>.json]
- *  [--api-key smk_...] [--concurrency 4] [--worst 10]`
+ *  [--api-key smk_...] [--concurrency 4] [--worst 10] [--paraphrase] [--off-topic <file.yaml>]`
  *
  * Scores a running server on a graded question set with the protocol of
  * shared/eval/README.md: one `GET /v2/context?...&type=json` per question (default token
  * budget), the ranked list is `snippets[].source.path`, and Hit@k, MRR, nDCG@k and Recall@k
  * (k = 1, 3, 5, 10) are averaged overall, per library and per intent. Errors count as misses
- * and are listed. The full run (config, every question's ranked paths, aggregates) is
+ * and are listed. When the set labels sections (dev-sections.yaml), every answer is also
+ * scored snippet by snippet (S-Hit@k, S-MRR, S-any, tokens, relevant share; eval/sections.ts).
+ * `--paraphrase` asks each question again as "how do I …", "… in <library>?" and lower-case
+ * without punctuation (eval/variants.ts); `--off-topic` asks questions the libraries cannot
+ * answer ({ library, query } entries) and counts the answers that said so (404
+ * no_snippets_found). The full run (config, every question's ranked snippets, aggregates) is
  * written as JSON for later comparison.
  */
 import fs from 'node:fs';
@@ -19,8 +24,13 @@ import { aggregate, type EntryResult } from './eval/aggregate';
 import { formatErrors, formatRankingTable, formatRecallTable, formatWorst } from './eval/report';
 import { gitRevision } from './eval/revision';
 import { displayPath } from './eval/table';
+import { answerShape, scoreSections, summarizeSections, type ReturnedSnippet, type SectionScores } from './eval/sections';
+import { formatOffTopic, formatSectionTable, formatVariantTable, saidNothingRelevant, type OffTopicResult, type VariantSummary } from './eval/snippet-report';
+import { phrase, VARIANTS, type Variant } from './eval/variants';
+import yaml from 'js-yaml';
 
-const USAGE = 'usage: npm run eval -- <dataset.yaml> [--url http://127.0.0.1:3000] [--out .eval/<name>.json] [--api-key smk_...] [--concurrency 4] [--worst 10]';
+const USAGE =
+  'usage: npm run eval -- <dataset.yaml> [--url http://127.0.0.1:3000] [--out .eval/<name>.json] [--api-key smk_...] [--concurrency 4] [--worst 10] [--paraphrase] [--off-topic <file.yaml>]';
 
 interface EvalOptions {
   dataset: string;
@@ -29,6 +39,8 @@ interface EvalOptions {
   apiKey?: string;
   concurrency: number;
   worst: number;
+  paraphrase: boolean;
+  offTopic?: string;
 }
 
 function parseOptions(argv: string[]): EvalOptions {
@@ -41,6 +53,8 @@ function parseOptions(argv: string[]): EvalOptions {
       'api-key': { type: 'string', default: process.env.SHELFMARK_API_KEY },
       concurrency: { type: 'string', default: '4' },
       worst: { type: 'string', default: '10' },
+      paraphrase: { type: 'boolean', default: false },
+      'off-topic': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -58,6 +72,8 @@ function parseOptions(argv: string[]): EvalOptions {
     apiKey: values['api-key'] || undefined,
     concurrency: whole('concurrency', values.concurrency, 1, 64),
     worst: whole('worst', values.worst, 0, 1000),
+    paraphrase: values.paraphrase === true,
+    ...(values['off-topic'] ? { offTopic: path.resolve(values['off-topic']) } : {}),
   };
 }
 
@@ -87,10 +103,14 @@ async function checkServer(url: string): Promise<void> {
   }
 }
 
-async function scoreEntry(client: ContextClientOptions, entry: EvalEntry): Promise<EntryResult> {
+type ScoredEntry = EntryResult & { sectionScores?: SectionScores; snippets: ReturnedSnippet[] };
+
+async function scoreEntry(client: ContextClientOptions, entry: EvalEntry, variant: Variant = 'original'): Promise<ScoredEntry> {
   const libraryId = libraryIdOf(entry);
-  const call = await fetchContext(client, libraryId, entry.query);
+  const call = await fetchContext(client, libraryId, phrase(entry.query, entry.library, variant));
   return {
+    snippets: call.snippets,
+    ...(entry.sections ? { sectionScores: scoreSections(call.snippets, entry.sections) } : {}),
     ...entry,
     libraryId,
     status: call.status,
@@ -137,6 +157,24 @@ async function main(): Promise<number> {
   const errors = formatErrors(results);
   if (errors) console.log(`\nErrors (${results.filter((r) => r.error !== undefined).length}, scored as misses)\n${errors}`);
   if (options.worst > 0) console.log(`\nWorst questions (top 3 paths; [grade], [-] = not in qrels)\n${formatWorst(results, options.worst)}`);
+  const sectioned = results.filter((r): r is ScoredEntry & { sectionScores: SectionScores } => r.sectionScores !== undefined);
+  if (sectioned.length > 0) {
+    console.log(`\nSnippet level (shared/eval/README.md; S-MRR over every rank, tokens = Σ snippets' tokens, rel share = Σ relevant / Σ tokens)\n${formatSectionTable(sectioned.map((r) => ({ library: r.library, intent: r.intent, scores: r.sectionScores })))}`);
+  }
+  const variants: VariantSummary[] = [];
+  if (options.paraphrase && sectioned.length > 0) {
+    variants.push({ variant: 'original', summary: summarizeSections(sectioned.map((r) => r.sectionScores)), fileMrr: aggregates.overall.scores.mrr });
+    for (const variant of VARIANTS.slice(1)) {
+      const again = await mapPool(entries, options.concurrency, (entry) => scoreEntry(client, entry, variant));
+      variants.push({ variant, summary: summarizeSections(again.map((r) => r.sectionScores ?? scoreSections([], []))), fileMrr: aggregate(again).overall.scores.mrr });
+    }
+    console.log(`\nParaphrases (each question reworded; Δ = S-MRR minus the original's)\n${formatVariantTable(variants)}`);
+  }
+  let offTopic: OffTopicResult[] = [];
+  if (options.offTopic) {
+    offTopic = await askOffTopic(client, options.offTopic, options.concurrency);
+    console.log(`\nOff-topic questions (${displayPath(options.offTopic)}): answered "nothing relevant" = 404 no_snippets_found\n${formatOffTopic(offTopic)}`);
+  }
 
   const report = {
     config: {
@@ -152,6 +190,9 @@ async function main(): Promise<number> {
       seconds: (finishedAt.getTime() - startedAt.getTime()) / 1000,
     },
     aggregates,
+    ...(sectioned.length > 0 ? { sections: summarizeSections(sectioned.map((r) => r.sectionScores)) } : {}),
+    ...(variants.length > 0 ? { variants } : {}),
+    ...(offTopic.length > 0 ? { offTopic: { nothingRelevant: offTopic.filter(saidNothingRelevant).length / offTopic.length, results: offTopic } } : {}),
     errors: results.filter((r) => r.error !== undefined).map((r) => ({ index: r.index, libraryId: r.libraryId, query: r.query, status: r.status, error: r.error })),
     entries: results,
   };
@@ -159,8 +200,30 @@ async function main(): Promise<number> {
   fs.writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   const o = aggregates.overall;
   console.log(`\nMRR ${o.scores.mrr.toFixed(3)}  Hit@1 ${o.scores.hit[1].toFixed(3)}  Hit@5 ${o.scores.hit[5].toFixed(3)}  nDCG@5 ${o.scores.ndcg[5].toFixed(3)}  (${o.n} questions, ${o.errors} errors)`);
+  if (sectioned.length > 0) {
+    const s = summarizeSections(sectioned.map((r) => r.sectionScores));
+    console.log(`S-MRR ${s.mrr.toFixed(3)}  S-Hit@1 ${s.hit[1].toFixed(3)}  S-Hit@3 ${s.hit[3].toFixed(3)}  S-any ${s.any.toFixed(3)}  median tokens ${s.medianTokens.toFixed(0)}  relevant share ${s.relevantShare.toFixed(3)}`);
+    const shapes = sectioned.map((r) => answerShape(r.snippets));
+    const with_ = (f: (x: ReturnType<typeof answerShape>) => number) => shapes.filter((x) => f(x) > 0).length;
+    console.log(`answers with prose/code twins of one section: ${with_((x) => x.twins)}/${shapes.length}; with parts out of order or without their opening part: ${with_((x) => x.partsOutOfOrder)}/${shapes.length}`);
+  }
+  if (offTopic.length > 0) console.log(`off-topic answered "nothing relevant": ${offTopic.filter(saidNothingRelevant).length}/${offTopic.length}`);
   console.log(`Wrote ${displayPath(options.out)}`);
   return o.errors === o.n ? 1 : 0;
+}
+
+/** Asks every off-topic question ({ entries: [{ library, query }] }) once. */
+async function askOffTopic(client: ContextClientOptions, file: string, concurrency: number): Promise<OffTopicResult[]> {
+  const doc = yaml.load(fs.readFileSync(file, 'utf8')) as { entries?: Array<{ library?: unknown; query?: unknown }> } | null;
+  const entries = (doc?.entries ?? []).map((e, i) => {
+    if (typeof e?.library !== 'string' || typeof e.query !== 'string') throw new DatasetError(`${file}: entry ${i + 1} needs a library and a query.`);
+    return { library: e.library, query: e.query };
+  });
+  if (entries.length === 0) throw new DatasetError(`${file}: expected a non-empty \`entries:\` list of { library, query }.`);
+  return mapPool(entries, concurrency, async (e) => {
+    const call = await fetchContext(client, e.library, e.query);
+    return { library: e.library, query: e.query, status: call.status, ...(call.error ? { error: call.error } : {}), tokens: call.tokens, snippets: call.snippets.length };
+  });
 }
 
 main().then(

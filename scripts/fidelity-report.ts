@@ -5,7 +5,11 @@
  * how faithful its snippets are to what the docs' readers see: snippets, code snippets,
  * placeholders (include directives left as written), non-English snippets, code without
  * a language, snippets with leftover markup in their prose, duplicate snippets, the
- * benchmark score and the load time. The stores are dropped afterwards.
+ * benchmark score and the load time; and how readable its snippets are as units (snippets/
+ * shape.ts): prose that announces an example it does not hold ("…as follows:"), sections
+ * split into prose and code twins, later parts of long sections and the largest snippet, pages
+ * of each kind (and the maintainers' pages and stubs among them), include directives resolved
+ * and left. The stores are dropped afterwards.
  *
  * A repository is named by its folder (`/work/.mirror/rust-lang+book/repo` → rust-lang/book;
  * otherwise the folder name); `--json` prints the rows as JSON as well.
@@ -19,6 +23,8 @@ import { createLogger } from '../src/logger';
 import { createServices, type Services } from '../src/services';
 import { addRepository } from '../src/catalog/add-repo';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../src/indexing/snippets/fidelity';
+import { snippetShape } from '../src/indexing/snippets/shape';
+import { maintainersPageReason } from '../src/indexing/discover/defaults';
 
 interface Row {
   repo: string;
@@ -30,6 +36,13 @@ interface Row {
   noLanguage: number;
   leftoverMarkup: number;
   duplicates: number;
+  dangling: number;
+  twins: number;
+  laterParts: number;
+  largest: number;
+  junk: number;
+  kinds: string;
+  includes: string;
   benchmark: number;
   seconds: number;
   error?: string;
@@ -49,7 +62,7 @@ async function measure(services: Services, root: string, dir: string): Promise<R
   const gitDir = fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
   fs.symlinkSync(path.resolve(gitDir), link);
   const started = Date.now();
-  const row: Row = { repo: `${owner}/${name}`, files: 0, snippets: 0, code: 0, placeholders: 0, nonEnglish: 0, noLanguage: 0, leftoverMarkup: 0, duplicates: 0, benchmark: 0, seconds: 0 };
+  const row: Row = { repo: `${owner}/${name}`, files: 0, snippets: 0, code: 0, placeholders: 0, nonEnglish: 0, noLanguage: 0, leftoverMarkup: 0, duplicates: 0, dangling: 0, twins: 0, laterParts: 0, largest: 0, junk: 0, kinds: '', includes: '', benchmark: 0, seconds: 0 };
   try {
     await addRepository(services, { kind: 'service' }, 'github', { docsRepoUrl: `file://${root}/${owner}/${name}` }, { bases: { github: `file://${root}` }, waitMs: 60 * 60 * 1000 });
   } catch (error) {
@@ -69,17 +82,28 @@ async function measure(services: Services, root: string, dir: string): Promise<R
   row.noLanguage = docs.filter((d) => d.kind === 'code' && !d.language.trim()).length;
   row.leftoverMarkup = docs.filter(hasLeftoverMarkup).length;
   row.duplicates = duplicateIndexes(docs).size;
+  const shape = snippetShape(docs, (p) => maintainersPageReason(p) !== undefined);
+  row.dangling = shape.dangling;
+  row.twins = shape.twins;
+  row.laterParts = shape.laterParts;
+  row.largest = shape.largest;
+  row.junk = shape.junkPages;
+  row.kinds = Object.entries(shape.pagesByKind).map(([k, n]) => `${k} ${n}`).join(', ');
+  const [job] = await services.jobs.list({ libraryId: `/${owner}/${name}`, limit: 1 });
+  const includes = job?.log.map((l) => /resolved (\d+) includes; (\d+) left as written/.exec(l.message)).find((m) => m);
+  row.includes = includes ? `${includes[1]} / ${includes[2]}` : '0 / 0';
   row.benchmark = latest.benchmarkScore;
   return row;
 }
 
 function print(rows: Row[]): void {
-  const head = ['repo', 'files', 'snippets', 'code', 'placeholders', 'non-English', 'no language', 'leftover markup', 'duplicates', 'benchmark', 'seconds'];
-  const cells = rows.map((r) => [r.repo, r.files, r.snippets, r.code, r.placeholders, r.nonEnglish, r.noLanguage, r.leftoverMarkup, r.duplicates, r.benchmark, r.seconds.toFixed(1)].map(String));
+  const head = ['repo', 'files', 'snippets', 'code', 'placeholders', 'non-English', 'no language', 'leftover markup', 'duplicates', 'dangling "as follows:"', 'twins', 'later parts', 'largest', 'junk pages', 'includes ok / left', 'benchmark', 'seconds'];
+  const cells = rows.map((r) => [r.repo, r.files, r.snippets, r.code, r.placeholders, r.nonEnglish, r.noLanguage, r.leftoverMarkup, r.duplicates, r.dangling, r.twins, r.laterParts, r.largest, r.junk, r.includes, r.benchmark, r.seconds.toFixed(1)].map(String));
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
   console.log(line(head));
   for (const c of cells) console.log(line(c));
+  for (const r of rows) console.log(`${r.repo} pages by kind: ${r.kinds || '-'}`);
   for (const r of rows.filter((x) => x.error)) console.log(`${r.repo}: ${r.error}`);
 }
 

@@ -1,9 +1,12 @@
 /**
- * `npm run fuzz:api -- [--max-examples 20] [--seed N] [--out .fuzz] [--rejections fail|report]`
+ * `npm run fuzz:api -- [--auth admin-key|member-key|anonymous] [--max-examples 20] [--seed N] [--out .fuzz] [--rejections fail|report]`
  *
  * The OpenAPI-driven fuzz run of the HTTP API: starts a server on private, throwaway stores
- * (its own database and index prefix, dropped afterwards) with a global API_KEY (an admin
- * that skips nothing but rate limits, which are raised), then runs schemathesis
+ * (its own database and index prefix, dropped afterwards; rate limits raised) and calls it
+ * as `--auth` says: an administrator's API key (the default: every operation is reached,
+ * the session-only ones answer their documented 403), a member's key (whose team owns a
+ * private library, so resource checks answer too) or no credentials at all. Then it runs
+ * schemathesis
  * (scripts/ensure-schemathesis.sh: PyPI, pinned, in a venv under ~/.cache/shelfmark) over
  * every operation of /v2/openapi.json, positive and negative data, with the checks that
  * matter here: no 5xx, every status, content type, header and body as the document says.
@@ -23,15 +26,25 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { loadConfig, ROOT_DIR } from '../src/config';
 import { createLogger } from '../src/logger';
-import { createServices } from '../src/services';
+import { createServices, type Services } from '../src/services';
 import { createApp } from '../src/http/app';
+import { seedLibrary } from '../test/helpers';
 
 const CHECKS = ['not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance', 'response_schema_conformance'];
 const REJECTION_TARGET = 0.1;
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { 'max-examples': { type: 'string', default: '20' }, seed: { type: 'string', default: '1' }, out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') }, rejections: { type: 'string', default: 'fail' } } });
+  const { values } = parseArgs({
+    options: {
+      auth: { type: 'string', default: 'admin-key' },
+      'max-examples': { type: 'string', default: '20' },
+      seed: { type: 'string', default: '1' },
+      out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') },
+      rejections: { type: 'string', default: 'fail' },
+    },
+  });
   if (values.rejections !== 'fail' && values.rejections !== 'report') throw new Error('--rejections is fail or report');
+  if (!['admin-key', 'member-key', 'anonymous'].includes(values.auth)) throw new Error('--auth is admin-key, member-key or anonymous');
   const st = execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'ensure-schemathesis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
   const name = `fuzz${process.pid}${crypto.randomBytes(3).toString('hex')}`;
   const config = loadConfig({
@@ -42,27 +55,35 @@ async function main(): Promise<void> {
     SHELFMARK_SECRET: process.env.SHELFMARK_SECRET ?? crypto.randomBytes(32).toString('hex'),
     SHELFMARK_DEMO_LIBRARY: 'off',
     SHELFMARK_EMBEDDINGS: 'off',
-    ADD_WAIT_SECONDS: '0',
+    // Adds of URLs this server cannot reach fail in their jobs (400s): waited for, not 504s.
+    ADD_WAIT_SECONDS: '90',
+    WEB_PAGE_TIMEOUT_MS: '3000',
     RATE_LIMIT_ANON_PER_MINUTE: '1000000',
     RATE_LIMIT_KEY_PER_MINUTE: '1000000',
     RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000',
   });
   const services = await createServices(config, createLogger(config.logLevel));
   if (config.workerMode === 'in-process') services.startWorker();
-  // An administrator's own key (not the global API_KEY): its routes (keys, credentials) need a user.
-  const admin = await services.users.create({ username: 'fuzz-admin', password: crypto.randomBytes(16).toString('hex'), role: 'admin', mustChangePassword: false, memberships: [] });
-  const { value: apiKey } = await services.keys.create(admin._id, 'fuzz');
+  // A user's own key (not the global API_KEY): its routes (keys, credentials) need a user.
+  const apiKey = await fuzzCredential(services, values.auth);
+  console.log(`calling the API as: ${values.auth}`);
+  // A library to aim the library operations at: with random ids they would all answer 404
+  // and never reach their bodies' checks (the config file below names it for them).
+  await seedLibrary({ services }, FUZZ_LIBRARY, { 'docs/guide.md': '# Guide\n\n## Setting a widget up\n\nCall `setup()` once:\n\n```js\nsetup({ size: 3 });\n```\n' });
   const server = createApp(services).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fs.mkdirSync(values.out, { recursive: true });
   const ndjson = path.join(values.out, 'events.ndjson');
+  const configFile = path.join(values.out, 'schemathesis.toml');
+  fs.writeFileSync(configFile, schemathesisConfig());
   let code = 1;
   try {
     const started = Date.now();
     const status = await run(st, [
+      '--config-file', configFile,
       'run', `${base}/v2/openapi.json`, '--url', base,
-      '-H', `Authorization: Bearer ${apiKey}`,
+      ...(apiKey ? ['-H', `Authorization: Bearer ${apiKey}`] : []),
       '--checks', CHECKS.join(','),
       '--max-examples', values['max-examples'], '--seed', values.seed,
       '--workers', '2', '--no-color', '--request-timeout', '30',
@@ -83,6 +104,35 @@ async function main(): Promise<void> {
     await services.close();
   }
   process.exit(code);
+}
+
+const FUZZ_LIBRARY = '/fuzz/docs';
+
+/**
+ * Per-operation settings: the operations on one library (read, update, export, webhook,
+ * context) get the seeded library's id; deleting it is left to random ids, so it stays for
+ * the others.
+ */
+function schemathesisConfig(): string {
+  const [, owner, repo] = FUZZ_LIBRARY.split('/');
+  const library = ['GET', 'PATCH'].map((m) => `${m} /v2/libraries/{owner}/{repo}`).concat(['GET /v2/libraries/{owner}/{repo}/export', 'POST /v2/libraries/{owner}/{repo}/webhook']);
+  return [
+    ...library.map((name) => `[[operations]]\ninclude-name = "${name}"\nparameters = { "path.owner" = "${owner}", "path.repo" = "${repo}" }\n`),
+    `[[operations]]\ninclude-name = "GET /v2/context"\nparameters = { "query.libraryId" = "${FUZZ_LIBRARY}" }\n`,
+  ].join('\n');
+}
+
+/** The key the run sends (none for `anonymous`): an admin's, or a member's who owns a team. */
+async function fuzzCredential(services: Services, auth: string): Promise<string | undefined> {
+  if (auth === 'anonymous') return undefined;
+  const password = crypto.randomBytes(16).toString('hex');
+  if (auth === 'admin-key') {
+    const admin = await services.users.create({ username: 'fuzz-admin', password, role: 'admin', mustChangePassword: false, memberships: [] });
+    return (await services.keys.create(admin._id, 'fuzz')).value;
+  }
+  const member = await services.accounts.createUser({ username: 'fuzz-member', password, role: 'member' });
+  await services.accounts.createTeam({ name: 'fuzz team', plan: 'pro', ownerId: member._id });
+  return (await services.keys.create(member._id, 'fuzz')).value;
 }
 
 function run(command: string, args: string[]): Promise<number> {

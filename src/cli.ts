@@ -15,8 +15,10 @@ import { refreshCommand } from './cli/commands/refresh';
 import { exportCommand, importCommand } from './cli/commands/bundles';
 import { keysCommand } from './cli/commands/keys';
 import { mcpCommand } from './cli/commands/mcp';
+import { askCommand } from './cli/commands/ask';
+import { upgradeCommand } from './cli/commands/upgrade';
 
-const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, mcpCommand];
+const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, mcpCommand];
 
 const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 

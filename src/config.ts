@@ -51,6 +51,11 @@ const schema = z.object({
   API_KEY: z.string().min(1).optional(),
   DEFAULT_ADMIN_USERNAME: z.string().min(1).default('admin'),
   DEFAULT_ADMIN_PASSWORD: z.string().min(1).default('admin'),
+  SHELFMARK_PUBLIC_URL: z
+    .string()
+    .url('must be a URL')
+    .refine((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).username && !new URL(u).password && !new URL(u).search && !new URL(u).hash, 'must be an http(s) URL without credentials, query or fragment')
+    .optional(),
   GITHUB_BASE_URL: url.default('https://github.com'),
   GITLAB_BASE_URL: url.default('https://gitlab.com'),
   BITBUCKET_BASE_URL: url.default('https://bitbucket.org'),
@@ -70,7 +75,11 @@ const schema = z.object({
   WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
   SHELFMARK_DEMO_LIBRARY: z.enum(['on', 'off']).default('on'),
   WORKER_CONCURRENCY: int(1, 16).default('1'),
+  WORKER_CRAWL_CONCURRENCY: int(1, 16).default('2'),
   JOB_LEASE_SECONDS: int(5, 3600).default('60'),
+  JOB_MAX_ATTEMPTS: int(1, 100).default('3'),
+  JOB_ISOLATION: z.enum(['process', 'none']).default('process'),
+  JOB_MAX_HEAP_MB: int(128, 65_536).default('2048'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
   BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
@@ -89,6 +98,8 @@ const schema = z.object({
   WEB_PAGE_TIMEOUT_MS: int(100, 300_000).default('15000'),
   WEB_CRAWL_CONCURRENCY: int(1, 16).default('2'),
   WEB_CRAWL_DELAY_MS: int(0, 60_000).default('250'),
+  WEB_CRAWL_MAX_URLS: int(100, 1_000_000).default('50000'),
+  WEB_CRAWL_MAX_MINUTES: int(1, 1440).default('30'),
   SHELFMARK_EMBEDDINGS: z.enum(['on', 'off']).optional(),
   SHELFMARK_EMBEDDING_MODEL_DIR: z.string().min(1).optional(),
 });
@@ -130,6 +141,8 @@ export interface Config {
   dataDir: string;
   secret: string;
   apiKey?: string;
+  /** The URL clients reach this server at (the Connect page's setups); else the address a request came to. */
+  publicUrl?: string;
   defaultAdmin: { username: string; password: string };
   gitHosts: { github: string; gitlab: string; bitbucket: string };
   /** Validated entries of GIT_ALLOWED_URL_PREFIXES (compare with UrlAllowList, never as strings). */
@@ -140,8 +153,17 @@ export interface Config {
   workerMode: 'in-process' | 'off';
   /** With an empty catalogue, index Shelfmark's own docs as a demo library (catalog/demo.ts). */
   demoLibrary: boolean;
+  /** Git and archive builds one worker runs at once. */
   workerConcurrency: number;
+  /** Website and llms.txt crawls one worker runs at once, besides (a lane of their own). */
+  workerCrawlConcurrency: number;
   jobLeaseSeconds: number;
+  /** Attempts of a job that ended with their worker (crash, kill, out of memory) before it is failed. */
+  jobMaxAttempts: number;
+  /** `process`: each job runs in a process of the worker's (off the event loop; indexing/jobs/process-runner.ts); `none`: on it. */
+  jobIsolation: 'process' | 'none';
+  /** The heap a job's process may use (its --max-old-space-size). */
+  jobMaxHeapMb: number;
   maxDocFileBytes: number;
   /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
   bundleMaxBytes: number;
@@ -164,7 +186,7 @@ export interface Config {
    * host names and CIDRs that may be fetched although private/loopback/link-local
    * (WEB_ALLOWED_HOSTS); limits per page; politeness per host.
    */
-  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number };
+  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number; maxUrls: number; maxMinutes: number };
 }
 
 export class ConfigError extends Error {}
@@ -200,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     dataDir,
     secret: e.SHELFMARK_SECRET ?? loadOrCreateSecret(dataDir),
     apiKey: e.API_KEY,
+    publicUrl: e.SHELFMARK_PUBLIC_URL ? trimSlash(e.SHELFMARK_PUBLIC_URL) : undefined,
     defaultAdmin: { username: e.DEFAULT_ADMIN_USERNAME, password: e.DEFAULT_ADMIN_PASSWORD },
     gitHosts: { github: trimSlash(e.GITHUB_BASE_URL), gitlab: trimSlash(e.GITLAB_BASE_URL), bitbucket: trimSlash(e.BITBUCKET_BASE_URL) },
     gitAllowedPrefixes: e.GIT_ALLOWED_URL_PREFIXES,
@@ -208,7 +231,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     workerMode: e.WORKER_MODE,
     demoLibrary: e.SHELFMARK_DEMO_LIBRARY === 'on',
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerCrawlConcurrency: e.WORKER_CRAWL_CONCURRENCY,
     jobLeaseSeconds: e.JOB_LEASE_SECONDS,
+    jobMaxAttempts: e.JOB_MAX_ATTEMPTS,
+    jobIsolation: e.JOB_ISOLATION,
+    jobMaxHeapMb: e.JOB_MAX_HEAP_MB,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
     bundleMaxBytes: e.BUNDLE_MAX_BYTES,
     rateLimits: {
@@ -231,6 +258,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
       pageTimeoutMs: e.WEB_PAGE_TIMEOUT_MS,
       concurrencyPerHost: e.WEB_CRAWL_CONCURRENCY,
       delayMs: e.WEB_CRAWL_DELAY_MS,
+      maxUrls: e.WEB_CRAWL_MAX_URLS,
+      maxMinutes: e.WEB_CRAWL_MAX_MINUTES,
     },
   });
 }

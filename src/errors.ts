@@ -44,8 +44,13 @@ export interface ErrorDetails {
   libraryId?: string;
   availableVersions?: string[];
   nearest?: string | null;
-  /** no_libraries_found: library ids with a similar name. */
+  /** tag_not_found: the version (or range) asked for. */
+  requested?: string;
+  /** no_snippets_found: the sections nearest to the question (page > heading), though none is relevant. */
+  nearestSections?: string[];
+  /** no_libraries_found: library ids with a similar name, and those whose name matches but the team's policy hides. */
   suggestions?: string[];
+  hiddenByPolicy?: string[];
   /** rate_limit_exceeded: seconds until a retry can pass. */
   retryAfter?: number;
   /** service_unavailable: the store that did not answer. */
@@ -155,17 +160,32 @@ export class LibraryNotFoundError extends AppError {
 }
 
 export class TagNotFoundError extends AppError {
-  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null) {
+  constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null, advice = '') {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}`, {
-      details: { libraryId, availableVersions: availableTags, nearest },
+    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}${advice ? ` ${advice}` : ''}`, {
+      details: { libraryId, availableVersions: availableTags, nearest, requested: tag },
     });
   }
 }
 
 export class NoSnippetsFoundError extends AppError {
-  constructor(libraryId: string) {
-    super(404, 'no_snippets_found', `No documentation snippets could be found for ${libraryId} with this query.`);
+  /**
+   * Without a question: the library has nothing to search yet. With one: nothing in its docs is
+   * relevant to it (`nearestSections` names what came closest), or relevant snippets exist but
+   * none fits the token budget (`budget` and the `smallest` one's tokens).
+   */
+  constructor(libraryId: string, question?: { query: string; nearestSections: readonly string[]; language?: string } | { budget: number; smallest: number }) {
+    const nearest = question && 'nearestSections' in question ? question.nearestSections : [];
+    let message = `No documentation snippets could be found for ${libraryId} with this query.`;
+    if (question && 'language' in question && question.language) {
+      message = `No relevant documentation in ${libraryId} has examples in ${question.language}: ask without languageOnly to get the relevant sections in other languages.`;
+    } else if (question && 'budget' in question) {
+      message = `No relevant snippet of ${libraryId} fits in ${question.budget} tokens (the smallest has ${question.smallest}): raise tokens.`;
+    } else if (question) {
+      const query = question.query.length > 120 ? `${question.query.slice(0, 117)}...` : question.query;
+      message = `No documentation in ${libraryId} is relevant to "${query}".${nearest.length > 0 ? ` The nearest sections are: ${nearest.join('; ')}.` : ''}`;
+    }
+    super(404, 'no_snippets_found', message, { details: nearest.length > 0 ? { nearestSections: [...nearest] } : {} });
   }
 }
 
@@ -183,9 +203,13 @@ export class UserNotFoundError extends AppError {
 
 export class NoLibrariesFoundError extends AppError {
   /** `suggestions`: library ids with a near name, named in the message (never as results). */
-  constructor(libraryName: string, suggestions: readonly string[] = []) {
+  /** `hiddenByPolicy`: libraries whose names match but the caller's team policy hides (said as such). */
+  constructor(libraryName: string, suggestions: readonly string[] = [], hiddenByPolicy: readonly string[] = []) {
     const hint = suggestions.length > 0 ? ` Libraries with a similar name: ${suggestions.join(', ')}.` : '';
-    super(404, 'no_libraries_found', `No libraries match "${libraryName}".${hint}`, { details: suggestions.length > 0 ? { suggestions: [...suggestions] } : {} });
+    const hidden = hiddenByPolicy.length > 0 ? ` Your team's library policy hides ${hiddenByPolicy.length === 1 ? 'the library' : 'the libraries'} with this name: ${hiddenByPolicy.join(', ')}.` : '';
+    super(404, 'no_libraries_found', `No libraries match "${libraryName}"${hidden ? ' that your team may use' : ''}.${hidden}${hint}`, {
+      details: { ...(suggestions.length > 0 ? { suggestions: [...suggestions] } : {}), ...(hiddenByPolicy.length > 0 ? { hiddenByPolicy: [...hiddenByPolicy] } : {}) },
+    });
   }
 }
 

@@ -23,8 +23,11 @@ import { snippetIndexDefinition } from './search/mappings';
 import type { SnippetDocument } from './search/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
-import { Worker } from './indexing/jobs/worker';
+import { Worker, type JobHandler } from './indexing/jobs/worker';
+import { ProcessJobRunner } from './indexing/jobs/process-runner';
 import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
+import type { IndexingDeps } from './indexing/pipeline/deps';
+import { BUILD_SOURCES, CRAWL_SOURCES } from './domain/job-params';
 import { decryptSecret } from './auth/crypto';
 import { createAuthServices, type AuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
@@ -63,8 +66,10 @@ export interface Services extends AuthServices {
   embeddings?: Embeddings;
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
-  /** What publishing a generation needs (Git jobs and OpenAPI uploads share it). */
+  /** What publishing a generation needs (bundle import shares it with builds). */
   publishDeps(): { store: SnippetStore; libraries: LibraryRepository; Manifest: ManifestModel };
+  /** What a build needs (the worker's jobs and the builds that run without one: OpenAPI uploads). */
+  buildDeps(): IndexingDeps;
   /** Starts the in-process worker (main and tests call it; scripts may not). */
   startWorker(): Worker;
   /** Real reads of each store, now (bounded; never throws). */
@@ -98,6 +103,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   catalogSync.attach(libraries);
   const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major, shards: config.indexLayout.shards }), {
     hot: hotSearch,
+    esMajor: esInfo.major,
     indexing: indexingEs,
     onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
   });
@@ -118,7 +124,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   // The vector cache has one shard by design (a cache, read by id).
   const otherShards = layout.otherShards.filter((i) => !i.includes('-vectors-'));
   if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
-  const jobs = new JobQueue(models.Job, locks);
+  const jobs = new JobQueue(models.Job, locks, { maxAttempts: config.jobMaxAttempts });
   const authServices = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
@@ -130,6 +136,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     timeoutMs: Math.min(config.storeTimeoutMs, 2000),
   });
   monitor.start();
+  let jobProcesses: ProcessJobRunner | undefined;
   const services: Services = {
     config,
     log,
@@ -151,25 +158,39 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     // Reads `services` only when it ticks, after this object exists.
     scheduler: new RefreshScheduler(() => services),
     publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
+    buildDeps: () => ({
+      config,
+      log,
+      store: snippets,
+      libraries,
+      Manifest: models.Manifest,
+      decryptToken: (blob) => decryptSecret(blob, config.secret),
+      enqueueVersions: versionEnqueuer(jobs, () => services.worker?.poke()),
+      embeddings,
+    }),
     startWorker() {
       if (services.worker) return services.worker;
       const poke = () => services.worker?.poke();
-      const handler = createJobHandler({
-        config,
-        log,
-        store: snippets,
-        libraries,
-        Manifest: models.Manifest,
-        decryptToken: (blob) => decryptSecret(blob, config.secret),
-        enqueueVersions: versionEnqueuer(jobs, poke),
-        embeddings,
-      });
+      let handler: JobHandler;
+      if (config.jobIsolation === 'process') {
+        // Each job in a process of its own (off this event loop); it changes libraries
+        // behind this process's cache, which forgets them when the job ends.
+        const runner = new ProcessJobRunner({ config, log, poke });
+        jobProcesses = runner;
+        handler = (ctx) => runner.handler(ctx).finally(() => libraries.forget(ctx.job.libraryId).catch((error: Error) => log.warn({ err: error.message }, 'could not re-read a library after its job')));
+      } else {
+        handler = createJobHandler(services.buildDeps());
+      }
       services.worker = new Worker({
         queue: jobs,
         handler,
         log,
         leaseMs: config.jobLeaseSeconds * 1000,
         concurrency: config.workerConcurrency,
+        lanes: [
+          { name: 'builds', sources: BUILD_SOURCES.filter((s) => !CRAWL_SOURCES.includes(s)), concurrency: config.workerConcurrency },
+          { name: 'crawls', sources: CRAWL_SOURCES, concurrency: config.workerCrawlConcurrency },
+        ],
         isTransient: (error) => error instanceof StoreUnavailableError || isEsUnavailable(error) || isMongoUnavailable(error),
       });
       services.worker.start();
@@ -181,6 +202,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       catalogSync.stop();
       await services.scheduler.stop();
       await services.worker?.stop();
+      await jobProcesses?.close();
       await services.authHousekeeping.stop();
       await snippets.close();
       await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
@@ -188,4 +210,59 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   };
   await bootstrapAuth(services);
   return services;
+}
+
+/** What a job's own process builds with (indexing/jobs/job-process.ts). */
+export interface IndexingServices {
+  deps: IndexingDeps;
+  close(): Promise<void>;
+}
+
+/**
+ * The part of the composition a job needs, for a process that runs jobs for a worker: the
+ * stores a build reads and writes (the server already made their indices and the snippets
+ * alias), the queue to add version jobs to, and the embedding model. `poke` wakes the
+ * worker after jobs were added.
+ */
+export async function createIndexingServices(config: Readonly<Config>, log: Logger, poke: () => void): Promise<IndexingServices> {
+  const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs }, log);
+  const es = createEsClient(config.elasticsearchNodes, config.storeTimeoutMs);
+  const hotSearch = new HotSearch(config.elasticsearchNodes, config.storeTimeoutMs);
+  const indexingEs = createIndexingEsClient(config.elasticsearchNodes);
+  const closeAll = () => Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), indexingEs.close()]);
+  try {
+    const esInfo = await checkElasticsearch(es);
+    const locks = new LockStore(lockModel(mongo));
+    // Writes here bump the catalogue generation; the server's worker writes the catalogue index
+    // from the record when the job ends (LibraryRepository.forget).
+    const libraries = new LibraryRepository(libraryModel(mongo), locks, new CatalogGeneration(mongo));
+    const jobs = new JobQueue(jobModel(mongo), locks, { maxAttempts: config.jobMaxAttempts });
+    const snippets = new SnippetStore(es, config.indexPrefix, snippetIndexDefinition({ esMajor: esInfo.major, shards: config.indexLayout.shards }), {
+      hot: hotSearch,
+      esMajor: esInfo.major,
+      indexing: indexingEs,
+      onBackgroundError: (what, error) => log.warn({ err: (error as Error).message }, `${what} failed`),
+    });
+    const embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
+    const deps: IndexingDeps = {
+      config,
+      log,
+      store: snippets,
+      libraries,
+      Manifest: manifestModel(mongo),
+      decryptToken: (blob) => decryptSecret(blob, config.secret),
+      enqueueVersions: versionEnqueuer(jobs, poke),
+      embeddings,
+    };
+    return {
+      deps,
+      async close() {
+        await snippets.close();
+        await Promise.allSettled([closeAll(), embeddings?.close()]);
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
 }

@@ -1,4 +1,5 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
+import { fencedBlocks } from '../src/search/format/fence';
 import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/search/types';
 import type { GitJobParams } from '../src/domain/job-params';
@@ -27,20 +28,17 @@ export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro'
  * A public library built from Markdown pages through the real pipeline (parse → finish →
  * publish), without a Git server: for tests that need something to query.
  */
-export async function seedLibrary(t: TestApp, libraryId: string, pages: Record<string, string>): Promise<void> {
-  const { parseDocument } = await import('../src/indexing/parsers');
-  const { finishSnippets } = await import('../src/indexing/snippets/finish');
-  const { publishGeneration, newGeneration } = await import('../src/indexing/pipeline/publish');
-  const parsed = Object.entries(pages).flatMap(([path, text]) => parseDocument({ path, text }));
-  const snippets = finishSnippets(parsed, { libraryId, version: 'latest', fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}`, fileHashes: new Map() });
+export async function seedLibrary(t: Pick<TestApp, 'services'>, libraryId: string, pages: Record<string, string>): Promise<void> {
+  const { buildVersion } = await import('../src/indexing/pipeline/build');
+  const { detachedContext } = await import('../src/indexing/jobs/detached');
+  const { memorySnapshot } = await import('../src/indexing/sources/memory-source');
   await t.services.libraries.ensure({
     _id: libraryId, source: 'github', title: libraryId.split('/').pop() ?? libraryId, description: '', repoUrl: `https://example.test${libraryId}`,
     cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
   });
-  await publishGeneration(t.services.publishDeps(), {
-    libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: newGeneration(), snippets,
-    files: Object.keys(pages).map((p) => ({ p, h: 'h' })), meta: { branch: 'main' },
-  });
+  const snapshot = memorySnapshot(pages, { fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}` });
+  const ctx = detachedContext({ kind: 'add-repo', params: testJobParams(), libraryId, version: 'latest' });
+  await buildVersion(ctx, t.services.buildDeps(), snapshot);
 }
 
 /** The snippets of the generation a library version serves now (read fresh from the store). */
@@ -71,4 +69,16 @@ export async function servedSnippetsWithVectors(t: TestApp, libraryId: string, v
     _source: { exclude_vectors: false } as never,
   });
   return res.hits.hits.flatMap((h) => (h._source ? [h._source] : []));
+}
+
+/**
+ * Every code example of some snippets, one entry per fenced block (a section's snippet holds
+ * its examples in place in `content`; an operation's or code doc's snippet has its one block
+ * in `code`), with the snippet's path.
+ */
+export function codeBlocks(docs: readonly Pick<SnippetDocument, 'path' | 'content' | 'code' | 'language' | 'kind'>[]): Array<{ path: string; language: string; code: string }> {
+  return docs.flatMap((d) => {
+    const blocks = d.content !== '' ? fencedBlocks(d.content) : d.kind === 'code' ? [{ language: d.language, code: d.code }] : [];
+    return blocks.map((b) => ({ path: d.path, language: b.language, code: b.code }));
+  });
 }

@@ -5,6 +5,7 @@
  * slows the run down instead of turning answers into misses.
  */
 import { performance } from 'node:perf_hooks';
+import type { ReturnedSnippet } from './sections';
 
 export interface ContextCall {
   status: number;
@@ -14,6 +15,8 @@ export interface ContextCall {
   paths: string[];
   /** Σ `snippets[].tokens`. */
   tokens: number;
+  /** What section-level scoring reads of each snippet, in rank order. */
+  snippets: ReturnedSnippet[];
   /** Set for a non-200 answer or a transport failure. */
   error?: string;
   /** How many 429s were waited out before this answer. */
@@ -32,7 +35,12 @@ export interface ContextClientOptions {
 
 interface SnippetShape {
   tokens?: unknown;
-  source?: { path?: unknown };
+  title?: unknown;
+  breadcrumb?: unknown;
+  kind?: unknown;
+  part?: unknown;
+  content?: unknown;
+  source?: { path?: unknown; startLine?: unknown };
 }
 
 export function contextUrl(baseUrl: string, libraryId: string, query: string): string {
@@ -42,16 +50,20 @@ export function contextUrl(baseUrl: string, libraryId: string, query: string): s
 }
 
 /** Pulls the ranked paths and tokens out of a `type=json` body; throws on another shape. */
-export function readContextBody(body: unknown): { paths: string[]; tokens: number } {
-  const snippets = (body as { snippets?: unknown } | null)?.snippets;
-  if (!Array.isArray(snippets)) throw new Error('the answer has no `snippets` array');
-  const paths: string[] = [];
-  let tokens = 0;
-  for (const s of snippets as SnippetShape[]) {
-    paths.push(typeof s?.source?.path === 'string' ? s.source.path : '');
-    tokens += typeof s?.tokens === 'number' ? s.tokens : 0;
-  }
-  return { paths, tokens };
+export function readContextBody(body: unknown): { paths: string[]; tokens: number; snippets: ReturnedSnippet[] } {
+  const list = (body as { snippets?: unknown } | null)?.snippets;
+  if (!Array.isArray(list)) throw new Error('the answer has no `snippets` array');
+  const snippets = (list as SnippetShape[]).map((s) => ({
+    path: typeof s?.source?.path === 'string' ? s.source.path : '',
+    title: typeof s?.title === 'string' ? s.title : '',
+    breadcrumb: Array.isArray(s?.breadcrumb) ? s.breadcrumb.filter((b): b is string => typeof b === 'string') : [],
+    tokens: typeof s?.tokens === 'number' ? s.tokens : 0,
+    ...(typeof s?.kind === 'string' ? { kind: s.kind } : {}),
+    ...(typeof s?.source?.startLine === 'number' ? { startLine: s.source.startLine } : {}),
+    ...(typeof s?.part === 'number' ? { part: s.part } : {}),
+    ...(typeof s?.content === 'string' && /\(continued, part \d+ of \d+\)/.test(s.content) ? { continued: true } : {}),
+  }));
+  return { paths: snippets.map((s) => s.path), tokens: snippets.reduce((n, s) => n + s.tokens, 0), snippets };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -71,7 +83,7 @@ export async function fetchContext(options: ContextClientOptions, libraryId: str
       text = await res.text();
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      return { status: 0, latencyMs: performance.now() - started, paths: [], tokens: 0, error: `request failed: ${cause ?? (error as Error).message}`, rateLimited };
+      return { status: 0, latencyMs: performance.now() - started, paths: [], tokens: 0, snippets: [], error: `request failed: ${cause ?? (error as Error).message}`, rateLimited };
     }
     const latencyMs = performance.now() - started;
     if (res.status === 429 && rateLimited < maxRetries) {
@@ -83,12 +95,12 @@ export async function fetchContext(options: ContextClientOptions, libraryId: str
       continue;
     }
     if (res.status !== 200) {
-      return { status: res.status, latencyMs, paths: [], tokens: 0, error: describeError(res.status, text), rateLimited };
+      return { status: res.status, latencyMs, paths: [], tokens: 0, snippets: [], error: describeError(res.status, text), rateLimited };
     }
     try {
       return { status: 200, latencyMs, ...readContextBody(JSON.parse(text)), rateLimited };
     } catch (error) {
-      return { status: 200, latencyMs, paths: [], tokens: 0, error: `unreadable answer: ${(error as Error).message}`, rateLimited };
+      return { status: 200, latencyMs, paths: [], tokens: 0, snippets: [], error: `unreadable answer: ${(error as Error).message}`, rateLimited };
     }
   }
 }

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import yaml from 'js-yaml';
 import type { Qrel } from './metrics';
+import type { SectionQrel } from './sections';
 
 export interface EvalEntry {
   /** Position in the file (0-based), to find the entry again. */
@@ -15,6 +16,15 @@ export interface EvalEntry {
   query: string;
   intent: string;
   qrels: Qrel[];
+  /** The qrels with their section headings, when the set labels sections (dev-sections.yaml). */
+  sections?: SectionQrel[];
+}
+
+/** File-level qrels: a path repeated once per section counts once, with its highest grade. */
+function collapse(qrels: readonly SectionQrel[]): Qrel[] {
+  const grades = new Map<string, number>();
+  for (const q of qrels) grades.set(q.path, Math.max(q.grade, grades.get(q.path) ?? 0));
+  return [...grades].map(([path, grade]) => ({ path, grade }));
 }
 
 export class DatasetError extends Error {}
@@ -55,8 +65,20 @@ export function parseDataset(doc: unknown, name = 'dataset'): EvalEntry[] {
       const r = q as Record<string, unknown>;
       if (typeof r?.path !== 'string' || r.path === '') throw new DatasetError(`${where}: qrel ${j + 1} has no path.`);
       if (typeof r.grade !== 'number' || !Number.isInteger(r.grade) || r.grade < 0) throw new DatasetError(`${where}: qrel ${r.path} needs a whole-number grade ≥ 0.`);
-      return { path: r.path, grade: r.grade };
+      if (r.section !== undefined && typeof r.section !== 'string') throw new DatasetError(`${where}: qrel ${r.path} has a section that is not a string.`);
+      return { path: r.path, grade: r.grade, section: typeof r.section === 'string' ? r.section : undefined };
     });
-    return { index, library, ...(version !== undefined ? { version } : {}), query: text('query'), intent: text('intent'), qrels };
+    const labelled = qrels.every((q) => q.section !== undefined);
+    if (!labelled && qrels.some((q) => q.section !== undefined)) throw new DatasetError(`${where}: either every qrel names its section or none does.`);
+    const sections = labelled ? qrels.map((q) => ({ path: q.path, grade: q.grade, section: q.section ?? '' })) : undefined;
+    return {
+      index,
+      library,
+      ...(version !== undefined ? { version } : {}),
+      query: text('query'),
+      intent: text('intent'),
+      qrels: sections ? collapse(sections) : qrels.map((q) => ({ path: q.path, grade: q.grade })),
+      ...(sections ? { sections } : {}),
+    };
   });
 }

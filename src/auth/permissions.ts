@@ -56,7 +56,7 @@ export const PERMISSIONS = {
   'libraries.refresh': { audience: 'user', anonymous: 'refresh', says: 'signed-in users who can see the library' },
   'libraries.list': { audience: 'user', says: 'signed-in users (private libraries of their teams only)' },
   'libraries.read': { audience: 'user', says: 'signed-in users who can see the library' },
-  'libraries.update': { audience: 'admin', says: 'admins' },
+  'libraries.update': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a team's private copy: also its team's owners (its source settings and webhook)" },
   'libraries.export': { audience: 'user', says: 'signed-in users who can see the library' },
   'libraries.import': { audience: 'admin', says: 'admins' },
   'libraries.delete': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a private library: also its team's owners" },
@@ -95,6 +95,7 @@ export const PERMISSIONS = {
   'permissions.read': { audience: 'admin', says: 'admins' },
   'permissions.update': { audience: 'admin', sessionOnly: true, says: 'admins, in a dashboard session' },
   'usage.read': { audience: 'admin', says: 'admins' },
+  'connect.read': { audience: 'user', says: 'signed-in users' },
 } as const satisfies Record<string, Rule>;
 
 export type Operation = keyof typeof PERMISSIONS;

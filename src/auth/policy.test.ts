@@ -1,5 +1,5 @@
 import test from 'ava';
-import { applyPolicyPatch, defaultPolicy, isDefaultPolicy, libraryAllowedByPolicy, policyPatchSchema, type LibraryFilters } from './policy';
+import { applyPolicyPatch, defaultPolicy, isDefaultPolicy, libraryAllowedByPolicy, libraryIdProblem, policyPatchSchema, type LibraryFilters } from './policy';
 
 const policy = (f: Partial<LibraryFilters>) => ({ libraryFilters: { ...defaultPolicy().libraryFilters, ...f } });
 const lib = (id: string, trustScore = 7, source = 'github') => ({ id, source, trustScore });
@@ -57,4 +57,20 @@ test('patch schema: rejects bad values and unknown fields', (t) => {
   ];
   for (const body of bad) t.false(policyPatchSchema.safeParse(body).success, JSON.stringify(body));
   t.true(policyPatchSchema.safeParse({ libraryFilters: { minTrustScore: null } }).success);
+});
+
+test('patch schema: every listed library must be a library id, and the error names the bad value', (t) => {
+  // Each of these passed the old pattern (/^\/[^/\s]+\/[^/\s]+$/) and matched no library ever.
+  const bad = ['/acme/widgets!', '/../etc', '/acme/widgets@1.0', '/a/b c', '/acme/wid*', '/-x/y'];
+  for (const id of bad) {
+    const result = policyPatchSchema.safeParse({ libraryFilters: { allowedLibraries: ['/ok/one', id] } });
+    t.false(result.success, id);
+    if (!result.success) {
+      t.true(result.error.issues[0].message.includes(`"${id}"`), result.error.issues[0].message);
+      t.deepEqual(result.error.issues[0].path, ['libraryFilters', 'allowedLibraries', 1]);
+    }
+  }
+  const ok = policyPatchSchema.parse({ libraryFilters: { allowedLibraries: [' /acme/widgets/ ', '/openapi/petstore-lite', '/git/my.repo_2'] } });
+  t.deepEqual(ok.libraryFilters.allowedLibraries, ['/acme/widgets', '/openapi/petstore-lite', '/git/my.repo_2']);
+  t.is(libraryIdProblem('/acme/widgets/v1.0.0'), 'names a version; a policy lists whole libraries (/acme/widgets)');
 });

@@ -8,6 +8,7 @@
  * A blocked library is refused in both modes, even when also listed elsewhere.
  */
 import { z } from 'zod';
+import { parseLibraryId } from '../domain/library-ids';
 
 export const POLICY_SOURCE_TYPES = ['github', 'gitlab', 'bitbucket', 'git', 'openapi', 'website', 'llmstxt', 'archive'] as const;
 export type PolicySourceType = (typeof POLICY_SOURCE_TYPES)[number];
@@ -66,11 +67,32 @@ export function libraryAllowedByPolicy(policy: LibraryPolicy, library: PolicyLib
   return true;
 }
 
+/**
+ * A policy names whole libraries: exactly what `parseLibraryId` reads as an id without a
+ * version (`/owner/repo`), so an entry can never be a string no library could match. The
+ * message names the bad value, since a list holds many.
+ */
 const libraryIdSchema = z
   .string()
   .trim()
   .max(300)
-  .regex(/^\/[^/\s]+\/[^/\s]+$/, 'must be a library id like /owner/repo');
+  .superRefine((value, ctx) => {
+    const problem = libraryIdProblem(value);
+    if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${value.slice(0, 100)}" ${problem}` });
+  })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** Why `value` is not a policy's library id, or undefined when it is one. */
+export function libraryIdProblem(value: string): string | undefined {
+  let parsed;
+  try {
+    parsed = parseLibraryId(value);
+  } catch {
+    return 'is not a library id (like /owner/repo)';
+  }
+  if (parsed.version !== undefined || value.replace(/\/+$/, '') !== parsed.libraryId) return `names a version; a policy lists whole libraries (${parsed.libraryId})`;
+  return undefined;
+}
 const libraryList = z.array(libraryIdSchema).max(10_000).transform((ids) => [...new Set(ids)]);
 
 /** The body of `PATCH /v2/policies`: any subset of `libraryFilters`, nothing else. */

@@ -2,7 +2,7 @@
  * Usage per UTC day: the counts of one library-day, the date arithmetic of metrics windows
  * and the sums reads make of the writers' documents (pure functions of usage.ts).
  */
-import type { UsageDailyRecord } from '../store/models/usage';
+import type { HourCounts, UsageDailyRecord } from '../store/models/usage';
 
 /** The pseudo library id of the all-libraries totals. */
 export const ALL_LIBRARIES = '*';
@@ -12,11 +12,22 @@ export interface DayUsage {
   api: number;
   txt: number;
   mcp: number;
+  playground: number;
   tokens: number;
 }
 
-/** Requests and tokens over a window, by channel. */
-export type UsageTotals = { requests: number; tokens: number; byChannel: { api: number; txt: number; mcp: number } };
+/** One UTC hour's counts (`hour`: ISO start of the hour, "2026-11-26T13:00:00.000Z"). */
+export interface HourUsage {
+  hour: string;
+  api: number;
+  txt: number;
+  mcp: number;
+  playground: number;
+  tokens: number;
+}
+
+/** Requests and tokens over a window, by channel (the dashboard's playground apart). */
+export type UsageTotals = { requests: number; tokens: number; byChannel: { api: number; txt: number; mcp: number; playground: number } };
 
 /** One library-day's counts (or, with `ALL_LIBRARIES`, one day's totals) not yet stored. */
 export interface PendingDay {
@@ -25,9 +36,21 @@ export interface PendingDay {
   api: number;
   txt: number;
   mcp: number;
+  playground: number;
   tokens: number;
+  /** Per UTC hour ("00"…"23"). */
+  hours: Record<string, Required<HourCounts>>;
   teamId: string | null;
 }
+
+const CHANNEL_FIELDS = ['api', 'txt', 'mcp', 'playground', 'tokens'] as const;
+
+/** Adds `from`'s counts (a day's or an hour's) into `into`. */
+export function addCounts(into: Required<HourCounts>, from: HourCounts | undefined): void {
+  for (const f of CHANNEL_FIELDS) into[f] += from?.[f] ?? 0;
+}
+
+export const emptyCounts = (): Required<HourCounts> => ({ api: 0, txt: 0, mcp: 0, playground: 0, tokens: 0 });
 
 /**
  * Rows of the usage-by-caller breakdown share the daily counters under pseudo library ids:
@@ -43,11 +66,9 @@ export function dailyTotals(days: Iterable<PendingDay>): PendingDay[] {
   const totals = new Map<string, PendingDay>();
   for (const d of days) {
     if (!isLibraryRow(d.libraryId)) continue;
-    const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId: null };
-    t.api += d.api;
-    t.txt += d.txt;
-    t.mcp += d.mcp;
-    t.tokens += d.tokens;
+    const t = totals.get(d.date) ?? { libraryId: ALL_LIBRARIES, date: d.date, api: 0, txt: 0, mcp: 0, playground: 0, tokens: 0, hours: {}, teamId: null };
+    addCounts(t, d);
+    for (const [hh, counts] of Object.entries(d.hours)) addCounts((t.hours[hh] ??= emptyCounts()), counts);
     totals.set(d.date, t);
   }
   return [...totals.values()];
@@ -63,30 +84,41 @@ export function lastDays(days: number, now: Date): string[] {
   return Array.from({ length: days }, (_, i) => utcDate(new Date(today - (days - 1 - i) * 86_400_000)));
 }
 
+type CountedDay = Pick<UsageDailyRecord, 'date'> & HourCounts & { h?: Record<string, HourCounts>; hours?: Record<string, HourCounts> };
+
 /** One row per date, summing the writers' documents of that date. */
-export function fillDays(dates: string[], docs: Array<Pick<UsageDailyRecord, 'date' | 'api' | 'txt' | 'mcp' | 'tokens'>>): DayUsage[] {
-  const byDate = new Map(dates.map((date) => [date, { date, api: 0, txt: 0, mcp: 0, tokens: 0 }]));
+export function fillDays(dates: string[], docs: CountedDay[]): DayUsage[] {
+  const byDate = new Map(dates.map((date) => [date, { date, ...emptyCounts() }]));
   for (const d of docs) {
     const row = byDate.get(d.date);
-    if (!row) continue;
-    row.api += d.api ?? 0;
-    row.txt += d.txt ?? 0;
-    row.mcp += d.mcp ?? 0;
-    row.tokens += d.tokens ?? 0;
+    if (row) addCounts(row, d);
   }
   return [...byDate.values()];
 }
 
-export function totalsOf(perDay: DayUsage[]): UsageTotals {
-  const byChannel = { api: 0, txt: 0, mcp: 0 };
-  let tokens = 0;
-  for (const d of perDay) {
-    byChannel.api += d.api;
-    byChannel.txt += d.txt;
-    byChannel.mcp += d.mcp;
-    tokens += d.tokens;
+/** The last `hours` UTC hours' starts, oldest first, ending with the current hour. */
+export function lastHours(hours: number, now: Date): string[] {
+  const current = Math.floor(now.getTime() / 3_600_000) * 3_600_000;
+  return Array.from({ length: hours }, (_, i) => new Date(current - (hours - 1 - i) * 3_600_000).toISOString());
+}
+
+/** One row per hour, from the hourly counts inside day rows (stored `h`, or pending `hours`). */
+export function fillHours(hours: string[], docs: CountedDay[]): HourUsage[] {
+  const byHour = new Map(hours.map((hour) => [hour, { hour, ...emptyCounts() }]));
+  for (const d of docs) {
+    for (const [hh, counts] of Object.entries(d.h ?? d.hours ?? {})) {
+      const row = byHour.get(`${d.date}T${hh}:00:00.000Z`);
+      if (row) addCounts(row, counts);
+    }
   }
-  return { requests: byChannel.api + byChannel.txt + byChannel.mcp, tokens, byChannel };
+  return [...byHour.values()];
+}
+
+export function totalsOf(perDay: DayUsage[]): UsageTotals {
+  const sum = emptyCounts();
+  for (const d of perDay) addCounts(sum, d);
+  const { tokens, ...byChannel } = sum;
+  return { requests: byChannel.api + byChannel.txt + byChannel.mcp + byChannel.playground, tokens, byChannel };
 }
 
 export interface CallerUsage {
@@ -94,6 +126,7 @@ export interface CallerUsage {
   api: number;
   txt: number;
   mcp: number;
+  playground: number;
   requests: number;
   tokens: number;
 }
@@ -102,15 +135,12 @@ export interface CallerUsage {
  * Sums per caller row (`@key:<id>`, `@team:<id>`) over days; the answer lists one kind of
  * caller, named without its prefix, most requests first.
  */
-export function callerUsage(rows: Iterable<Pick<UsageDailyRecord, 'libraryId'> & Partial<Pick<UsageDailyRecord, 'api' | 'txt' | 'mcp' | 'tokens'>>>): (prefix: string) => CallerUsage[] {
+export function callerUsage(rows: Iterable<Pick<UsageDailyRecord, 'libraryId'> & HourCounts>): (prefix: string) => CallerUsage[] {
   const sums = new Map<string, CallerUsage>();
   for (const d of rows) {
-    const s = sums.get(d.libraryId) ?? { id: d.libraryId, api: 0, txt: 0, mcp: 0, requests: 0, tokens: 0 };
-    s.api += d.api ?? 0;
-    s.txt += d.txt ?? 0;
-    s.mcp += d.mcp ?? 0;
-    s.requests += (d.api ?? 0) + (d.txt ?? 0) + (d.mcp ?? 0);
-    s.tokens += d.tokens ?? 0;
+    const s = sums.get(d.libraryId) ?? { id: d.libraryId, ...emptyCounts(), requests: 0 };
+    addCounts(s, d);
+    s.requests += (d.api ?? 0) + (d.txt ?? 0) + (d.mcp ?? 0) + (d.playground ?? 0);
     sums.set(d.libraryId, s);
   }
   return (prefix) =>
@@ -118,4 +148,13 @@ export function callerUsage(rows: Iterable<Pick<UsageDailyRecord, 'libraryId'> &
       .filter((s) => s.id.startsWith(prefix))
       .map((s) => ({ ...s, id: s.id.slice(prefix.length) }))
       .sort((a, b) => b.requests - a.requests || a.id.localeCompare(b.id));
+}
+
+/** A day row's hourly counts as `$inc` paths (`h.13.api`): non-zero ones only. */
+export function hourIncrements(day: PendingDay): Record<string, number> {
+  const inc: Record<string, number> = {};
+  for (const [hh, counts] of Object.entries(day.hours)) {
+    for (const [field, n] of Object.entries(counts)) if (n) inc[`h.${hh}.${field}`] = n;
+  }
+  return inc;
 }

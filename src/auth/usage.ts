@@ -15,12 +15,12 @@ import type { Logger } from '../logger';
 import { chunked, MAX_UPDATE_STATEMENTS } from '../store/bulk';
 import type { UsageIncrement, UsageStore } from '../store/usage-store';
 import { lowScoreQueries, normaliseQueries, rankZeroResultQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
-import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, fillDays, isLibraryRow, lastDays, totalsOf, utcDate, type CallerUsage, type DayUsage, type PendingDay, type UsageTotals } from './usage-days';
+import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, emptyCounts, fillDays, hourIncrements, fillHours, isLibraryRow, lastDays, lastHours, totalsOf, utcDate, type CallerUsage, type DayUsage, type HourUsage, type PendingDay, type UsageTotals } from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
 export type { UsageChannel };
-export { ALL_LIBRARIES, lastDays, utcDate, type CallerUsage, type DayUsage } from './usage-days';
+export { ALL_LIBRARIES, lastDays, utcDate, type CallerUsage, type DayUsage, type HourUsage } from './usage-days';
 
 export interface UsageEvent {
   libraryId: string;
@@ -48,10 +48,15 @@ export interface UsageBreakdown {
   lowScoreQueries: LowScoreQuery[];
 }
 
+/** Charts' buckets: `hour` covers the last `days` × 24 hours (days ≤ 7), `day` the last `days` dates. */
+export type UsageBucket = 'hour' | 'day';
+
 export interface LibraryMetrics {
   libraryId: string;
   days: number;
   perDay: DayUsage[];
+  /** With hourly buckets: one row per UTC hour of the window. */
+  perHour?: HourUsage[];
   totals: UsageTotals;
   topQueries: Array<{ query: string; count: number }>;
 }
@@ -59,6 +64,7 @@ export interface LibraryMetrics {
 export interface UsageSummary {
   days: number;
   perDay: DayUsage[];
+  perHour?: HourUsage[];
   totals: UsageTotals;
   topLibraries: Array<{ libraryId: string; requests: number; tokens: number }>;
 }
@@ -66,7 +72,7 @@ export interface UsageSummary {
 /** Distinct queries kept per library and day. */
 export const MAX_QUERIES_PER_DAY = 50;
 export const TOP_QUERIES = 10;
-const CHANNELS: readonly UsageChannel[] = ['api', 'txt', 'mcp'];
+const CHANNELS: readonly UsageChannel[] = ['api', 'txt', 'mcp', 'playground'];
 
 /** One counter document's increment that a flush took out of memory and has not written. */
 type Unwritten = { kind: 'day'; day: PendingDay } | { kind: 'query'; key: string; query: AskedQuery };
@@ -115,16 +121,20 @@ export class UsageService {
       if (typeof event.libraryId !== 'string' || !event.libraryId || !CHANNELS.includes(event.channel)) return;
       const tokens = Number.isFinite(event.tokens) && event.tokens > 0 ? Math.round(event.tokens) : 0;
       const date = this.utcToday();
+      const hour = String(new Date().getUTCHours()).padStart(2, '0');
       const dayKey = `${event.libraryId}|${date}`;
       const bump = (libraryId: string, teamId: string | null) => {
         const key = `${libraryId}|${date}`;
         let day = this.days.get(key);
         if (!day) {
-          day = { libraryId, date, api: 0, txt: 0, mcp: 0, tokens: 0, teamId };
+          day = { libraryId, date, ...emptyCounts(), hours: {}, teamId };
           this.days.set(key, day);
         }
+        const inHour = (day.hours[hour] ??= emptyCounts());
         day[event.channel] += 1;
         day.tokens += tokens;
+        inHour[event.channel] += 1;
+        inHour.tokens += tokens;
       };
       if (!event.noResults) {
         bump(event.libraryId, event.teamId ?? null);
@@ -245,7 +255,7 @@ export class UsageService {
         const d = e.day;
         return [e, {
           _id: `${d.libraryId}|${d.date}|${writer}`,
-          inc: { api: d.api, txt: d.txt, mcp: d.mcp, requests: d.api + d.txt + d.mcp, tokens: d.tokens },
+          inc: { api: d.api, txt: d.txt, mcp: d.mcp, playground: d.playground, requests: d.api + d.txt + d.mcp + d.playground, tokens: d.tokens, ...hourIncrements(d) },
           setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
         }];
       }
@@ -292,14 +302,18 @@ export class UsageService {
   }
 
   /** Per-day counts, totals and top queries of one library over the last `days` UTC days. */
-  metrics(libraryId: string, days: number, now = new Date()): Promise<LibraryMetrics> {
+  metrics(libraryId: string, days: number, now = new Date(), bucket: UsageBucket = 'day'): Promise<LibraryMetrics> {
     const dates = lastDays(days, now);
+    // Hourly buckets of the last days × 24 hours reach into the day before the first date.
+    const rowsFrom = bucket === 'hour' ? lastDays(days + 1, now)[0] : dates[0];
     return this.inTurn(async (pending) => {
       const [daily, queries] = await Promise.all([
-        this.store.days(libraryId, dates[0]),
+        this.store.days(libraryId, rowsFrom),
         this.store.queries(libraryId, dates[0]),
       ]);
-      const perDay = fillDays(dates, [...daily, ...pending.days.filter((d) => d.libraryId === libraryId)]);
+      const rows = [...daily, ...pending.days.filter((d) => d.libraryId === libraryId)];
+      const perDay = fillDays(dates, rows);
+      const perHour = bucket === 'hour' ? fillHours(lastHours(days * 24, now), rows) : undefined;
       const counted = new Map<string, number>();
       for (const q of queries) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
       for (const q of pending.queries) if (q.libraryId === libraryId && q.date >= dates[0]) counted.set(q.query, (counted.get(q.query) ?? 0) + q.count);
@@ -308,29 +322,32 @@ export class UsageService {
         .map(([query, count]) => ({ query, count }))
         .sort((a, b) => b.count - a.count || a.query.localeCompare(b.query))
         .slice(0, TOP_QUERIES);
-      return { libraryId, days, perDay, totals: totalsOf(perDay), topQueries };
+      return { libraryId, days, perDay, ...(perHour ? { perHour } : {}), totals: totalsOf(perDay), topQueries };
     });
   }
 
   /** The answer for a library nobody has used (or the caller may not see). */
-  empty(libraryId: string, days: number, now = new Date()): LibraryMetrics {
+  empty(libraryId: string, days: number, now = new Date(), bucket: UsageBucket = 'day'): LibraryMetrics {
     const perDay = fillDays(lastDays(days, now), []);
-    return { libraryId, days, perDay, totals: totalsOf(perDay), topQueries: [] };
+    return { libraryId, days, perDay, ...(bucket === 'hour' ? { perHour: fillHours(lastHours(days * 24, now), []) } : {}), totals: totalsOf(perDay), topQueries: [] };
   }
 
   /** Requests and tokens per day over all libraries, and the most used libraries. */
-  summary(days: number, now = new Date()): Promise<UsageSummary> {
+  summary(days: number, now = new Date(), bucket: UsageBucket = 'day'): Promise<UsageSummary> {
     const dates = lastDays(days, now);
     return this.inTurn(async (pending) => {
       const unwritten = pending.days.filter((d) => d.date >= dates[0] && isLibraryRow(d.libraryId));
-      const all = await this.store.days(ALL_LIBRARIES, dates[0]);
-      const perDay = fillDays(dates, [...all, ...pending.days.filter((d) => d.libraryId === ALL_LIBRARIES)]);
+      // Hourly buckets of the last days × 24 hours reach into the day before the first date.
+      const all = await this.store.days(ALL_LIBRARIES, bucket === 'hour' ? lastDays(days + 1, now)[0] : dates[0]);
+      const rows = [...all, ...pending.days.filter((d) => d.libraryId === ALL_LIBRARIES)];
+      const perDay = fillDays(dates, rows);
+      const perHour = bucket === 'hour' ? fillHours(lastHours(days * 24, now), rows) : undefined;
       // Every library's sum (not only the stored top ten): unwritten counts can reorder them.
       const stored = await this.store.requestsPerLibrary(dates[0]);
       const requests = new Map(stored.map((r) => [r._id, r.requests]));
       const tokens = new Map<string, number>();
       for (const d of unwritten) {
-        requests.set(d.libraryId, (requests.get(d.libraryId) ?? 0) + d.api + d.txt + d.mcp);
+        requests.set(d.libraryId, (requests.get(d.libraryId) ?? 0) + d.api + d.txt + d.mcp + d.playground);
         tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + d.tokens);
       }
       const top = [...requests]
@@ -339,7 +356,7 @@ export class UsageService {
       const tokenDocs = await this.store.tokensOf(top.map(([id]) => id), dates[0]);
       for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
       const topLibraries = top.map(([libraryId, n]) => ({ libraryId, requests: n, tokens: tokens.get(libraryId) ?? 0 }));
-      return { days, perDay, totals: totalsOf(perDay), topLibraries };
+      return { days, perDay, ...(perHour ? { perHour } : {}), totals: totalsOf(perDay), topLibraries };
     });
   }
 
@@ -373,3 +390,4 @@ export class UsageService {
     await this.flush();
   }
 }
+

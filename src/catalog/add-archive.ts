@@ -78,6 +78,10 @@ export async function addArchive(services: Services, principal: Principal, input
     options: { skipVersionFiltering: false, generateDocs: false },
     sourceParams: params,
   });
+  // A title or description the uploader typed is the library's: builds keep it (the docs' own
+  // README title would otherwise replace it, and the field would only have named the id).
+  const typed = { ...(input.libraryTitle?.trim() ? { title, titleSetByAdmin: true } : {}), ...(input.description?.trim() ? { description: input.description.trim(), descriptionSetByAdmin: true } : {}) };
+  if (Object.keys(typed).length > 0) await services.libraries.modify(key, () => typed);
   if (existing) {
     // The replacing upload is what the library builds from from now on (a refresh reads it):
     // the file it supersedes goes, unless another library still uses the same bytes.

@@ -19,9 +19,17 @@ import type { JobRecord, JobTrigger } from '../store/models/job';
 import type { LibraryRecord } from '../store/models/library';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import { deleteLibrary, deletePortsOf } from './delete';
+import { changedGitSettings, refuseSettingsChange } from './source-settings';
 
 export const addRepoBody = z.object({
-  docsRepoUrl: z.string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' }).min(1, 'docsRepoUrl is required').max(2000),
+  // An absolute URL of a scheme Git clones (the document says so); which hosts and prefixes
+  // this server accepts is configuration (GIT_ALLOWED_URL_PREFIXES, the hosts' base URLs).
+  docsRepoUrl: z
+    .string({ required_error: 'docsRepoUrl is required', invalid_type_error: 'docsRepoUrl must be a string' })
+    .min(1, 'docsRepoUrl is required')
+    .max(2000)
+    .url('docsRepoUrl must be an absolute URL')
+    .regex(/^([Hh][Tt][Tt][Pp][Ss]?|[Ss][Ss][Hh]|[Gg][Ii][Tt]):\/\/[^\s/@?#]+(\/[^\s?#]*)?$|^[Ff][Ii][Ll][Ee]:\/\/\/[^\s?#]*$/, 'docsRepoUrl must be an absolute http(s), ssh, git or file URL without credentials, query or fragment'),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
   private: z.boolean({ invalid_type_error: 'private must be a boolean' }).optional(),
   skipVersionFiltering: z.boolean({ invalid_type_error: 'skipVersionFiltering must be a boolean' }).optional(),
@@ -31,9 +39,10 @@ export type AddRepoBody = z.infer<typeof addRepoBody>;
 
 export const refreshBody = z.object({
   libraryName: z.string({ required_error: 'libraryName is required', invalid_type_error: 'libraryName must be a string' }).min(1, 'libraryName is required'),
+  // The pattern is the whole check, so the API document says it (isAddressableVersion, as a regex).
   branch: z
     .string({ invalid_type_error: 'branch must be a string' })
-    .refine(isAddressableVersion, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
+    .regex(/^(?!latest$)(?!\.+$)[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
     .optional(),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
@@ -75,7 +84,12 @@ export async function addRepository(services: Services, principal: Principal, ho
   if (existing && isPrivate && !location.ref) {
     throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
   }
+  // An existing library is rebuilt with its stored URL and options; other ones are PATCH's (source-settings.ts).
+  const asked = { cloneUrl: location.cloneUrl, skipVersionFiltering: input.skipVersionFiltering, generateDocs: input.generateDocs === undefined ? undefined : input.generateDocs && isPrivate };
+  if (existing) refuseSettingsChange(existing, changedGitSettings(existing, asked));
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(location.libraryId, scope));
+  const skipVersionFiltering = existing ? (existing.options?.skipVersionFiltering ?? false) : input.skipVersionFiltering === true;
+  const generateDocs = existing ? (existing.options?.generateDocs ?? false) : input.generateDocs === true && isPrivate;
 
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && (isPrivate || host !== 'git')) token = await services.credentials.tokenFor(principal.userId, host);
@@ -91,18 +105,18 @@ export async function addRepository(services: Services, principal: Principal, ho
     private: isPrivate,
     teamId: isPrivate ? teamId : null,
     trustScore: DEFAULT_TRUST_SCORES[location.source],
-    options: { skipVersionFiltering: input.skipVersionFiltering === true, generateDocs: input.generateDocs === true && isPrivate },
+    options: { skipVersionFiltering, generateDocs },
   });
 
   const version = location.ref ?? 'latest';
   const params: GitJobParams = {
     source: 'git',
-    host: location.source,
-    cloneUrl: location.cloneUrl,
-    webUrl: location.webUrl,
+    host: existing && isGitHost(existing.source) ? existing.source : location.source,
+    cloneUrl: existing?.cloneUrl || location.cloneUrl,
+    webUrl: existing?.repoUrl || location.webUrl,
     ref: location.ref,
-    skipVersionFiltering: input.skipVersionFiltering === true,
-    generateDocs: input.generateDocs === true && isPrivate,
+    skipVersionFiltering,
+    generateDocs,
     followPreviousVersions: !location.ref,
     linkBase: override.linkBase,
     linkRefs: override.linkRefs,
@@ -181,6 +195,8 @@ export async function enqueueRefresh(
   if (running) return running;
   let params: BuildParams;
   if (isGitHost(host)) {
+    // A library imported from a bundle whose URL this server may not clone has none (bundles/repo-urls.ts).
+    if (!lib.cloneUrl) throw new ValidationError(`${clientLibraryId(lib._id)} has no repository this server may clone (it was imported from a bundle); add it from its repository to refresh it.`, 'libraryName');
     params = {
       source: 'git',
       host,

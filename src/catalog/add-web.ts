@@ -14,6 +14,9 @@
  *
  * Request headers (a cookie or token for a site behind a login) are secrets: stored
  * encrypted in the job and the library's latest job, never in params, logs or answers.
+ *
+ * Adding a library that exists builds it again with its stored settings; asking for other
+ * ones is a 409 (they change through PATCH /v2/libraries/{id}; source-settings.ts).
  */
 import { z } from 'zod';
 import type { Services } from '../services';
@@ -25,15 +28,25 @@ import { requirePolicyAllows } from './access';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
 import type { LlmsTxtJobParams, WebsiteJobParams } from '../domain/job-params';
 import { awaitJob, type AddResult } from './add-repo';
+import { changedWebSettings, refuseSettingsChange } from './source-settings';
 
 export const MAX_CRAWL_PAGES = 5000;
 export const MAX_CRAWL_DEPTH = 20;
+
+/**
+ * An http(s) URL with a host and no credentials, as a pattern the API document carries too
+ * (so a request the document allows is not refused for its shape); the URL parser has the
+ * last word.
+ */
+export const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/([A-Za-z0-9._~\u00A0-\uFFFF-]+|\[[0-9A-Fa-f:.]+\])(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\S*)?$/;
 
 const httpUrl = (field: string) =>
   z
     .string({ required_error: `${field} is required`, invalid_type_error: `${field} must be a string` })
     .min(1, `${field} is required`)
     .max(2000, `${field} is too long (at most 2000 characters)`)
+    .url(`${field} must be an http(s) URL without credentials`)
+    .regex(HTTP_URL_PATTERN, `${field} must be an http(s) URL without credentials`)
     .refine((raw) => {
       try {
         const u = new URL(raw);
@@ -51,7 +64,9 @@ const patterns = (field: string) =>
 
 /** A header name (RFC 9110 token) a caller may set; hop-by-hop and framing headers are ours. */
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
-const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
+/** A header value as RFC 9110 and undici take it: tab, visible ASCII, obs-text (0x80–0xFF). */
+export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+export const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
 
 export const addWebsiteBody = z.object({
   url: httpUrl('url'),
@@ -61,7 +76,14 @@ export const addWebsiteBody = z.object({
   include: patterns('include'),
   exclude: patterns('exclude'),
   headers: z
-    .record(z.string({ invalid_type_error: 'headers values must be strings' }).max(8192, 'a header value is at most 8192 characters').refine((v) => !/[\r\n\0]/.test(v), 'header values cannot contain line breaks'), { invalid_type_error: 'headers must be an object of name: value' })
+    .record(
+      z
+        .string({ invalid_type_error: 'headers values must be strings' })
+        .max(8192, 'a header value is at most 8192 characters')
+        // What HTTP allows in a field value (undici refuses the rest, which failed the crawl instead of the request).
+        .regex(HEADER_VALUE, 'header values are tabs, visible ASCII and Latin-1 characters (no line breaks or other control characters)'),
+      { invalid_type_error: 'headers must be an object of name: value' },
+    )
     .refine((h) => Object.keys(h).length <= 20, 'headers has at most 20 entries')
     .refine((h) => Object.keys(h).every((k) => HEADER_NAME.test(k)), 'headers names must be HTTP header names')
     .refine((h) => Object.keys(h).every((k) => !RESERVED_HEADERS.has(k.toLowerCase())), `headers cannot set ${[...RESERVED_HEADERS].join(', ')}`)
@@ -110,12 +132,13 @@ export async function addWebsite(services: Services, principal: Principal, input
     exclude: input.exclude ?? [],
   };
   const headers = input.headers && Object.keys(input.headers).length > 0 ? encryptSecret(JSON.stringify(input.headers), services.config.secret) : null;
-  return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, waitMs: options.waitMs });
+  const { private: _private, ...asked } = input;
+  return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, asked, waitMs: options.waitMs });
 }
 
 export async function addLlmsTxt(services: Services, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: LlmsTxtJobParams = { source: 'llmstxt', url: input.url };
-  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, waitMs: options.waitMs });
+  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, asked: { url: input.url }, waitMs: options.waitMs });
 }
 
 async function addWeb(
@@ -123,7 +146,7 @@ async function addWeb(
   principal: Principal,
   libraryId: string,
   params: WebsiteJobParams | LlmsTxtJobParams,
-  options: { isPrivate: boolean; headers: string | null; waitMs?: number },
+  options: { isPrivate: boolean; headers: string | null; asked: Parameters<typeof changedWebSettings>[1]; waitMs?: number },
 ): Promise<AddResult> {
   const source = params.source;
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
@@ -135,6 +158,9 @@ async function addWeb(
   const scope = options.isPrivate ? teamId : null;
   const existing = await services.libraries.findCopy(libraryId, scope, { fresh: true });
   if (existing && existing.source !== source) throw new ValidationError(`${libraryId} already exists as a ${existing.source} library.`, 'url');
+  // An existing library is built with its stored settings; other settings are PATCH's (source-settings.ts).
+  const stored = existing?.sourceParams?.source === source ? (existing.sourceParams as WebsiteJobParams | LlmsTxtJobParams) : undefined;
+  if (existing && stored) refuseSettingsChange(existing, changedWebSettings(stored, options.asked));
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(libraryId, scope));
   await services.libraries.ensure({
     _id: key,
@@ -150,13 +176,12 @@ async function addWeb(
     options: { skipVersionFiltering: false, generateDocs: false },
     sourceParams: params,
   });
-  // A second add with other crawl options: the refresh that follows uses them.
-  if (existing) await services.libraries.modify(key, () => ({ sourceParams: params }));
+  const built = stored ?? params;
   const job = await services.jobs.enqueue({
-    ...(params.source === 'website' ? { kind: 'add-website' as const, params } : { kind: 'add-llmstxt' as const, params }),
+    ...(built.source === 'website' ? { kind: 'add-website' as const, params: built } : { kind: 'add-llmstxt' as const, params: built }),
     libraryId: key,
     version: 'latest',
-    encryptedHeaders: options.headers,
+    encryptedHeaders: stored ? await services.jobs.lastHeaders(key) : options.headers,
     teamId: scope,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });

@@ -5,7 +5,7 @@
 import type { LibraryRecord } from '../store/models/library';
 import type { LibrarySummary } from '../search/types';
 import type { CatalogEntry } from '../search/catalog-document';
-import { clientLibraryId, versionNames } from '../domain/library-keys';
+import { clientLibraryId, latestIndexed, versionNames } from '../domain/library-keys';
 
 export function toSummary(lib: LibraryRecord): LibrarySummary {
   const latest = lib.versions.find((v) => v.version === 'latest');
@@ -23,6 +23,8 @@ export function toSummary(lib: LibraryRecord): LibrarySummary {
     benchmarkScore: latest?.benchmarkScore ?? 0,
     versions: versionNames(lib),
     aliases: lib.aliases,
+    latestIndexed: latestIndexed(lib),
+    sourceLatest: lib.sourceState?.newestTag ?? null,
   };
 }
 

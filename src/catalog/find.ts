@@ -21,7 +21,7 @@ import { NoLibrariesFoundError, ValidationError } from '../errors';
 import { preferredCopies } from '../domain/library-keys';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { summaryOf } from '../search/catalog-document';
-import { buildLibraryNameQuery, buildLibrarySuggestQuery, type CatalogScope } from '../search/queries/catalog';
+import { buildLibraryNameQuery, buildLibrarySuggestQuery, CATALOG_HIT_FIELDS, catalogFilters, type CatalogScope } from '../search/queries/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 
 export interface SearchResult {
@@ -64,7 +64,7 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   const matches = matchLibraryNames(libraryName, summaries);
   if (matches.length === 0) {
     const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }));
-    throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, near.map((c) => c.summary)));
+    throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, near.map((c) => c.summary)), await hiddenByPolicy(ports, principal, policy, scope, libraryName));
   }
 
   // The content score orders libraries whose names match alike; one match needs no search.
@@ -87,18 +87,44 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
 }
 
 /**
+ * Every built library copy the caller may use, from the catalogue index (at most `size`, most
+ * trusted first): the candidates of a search across libraries that names none.
+ */
+export async function usableCatalogue(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, size: number): Promise<Array<{ key: string; id: string; latest: CatalogHit['latest'] }>> {
+  const policy = await ports.policies.forPrincipal(principal);
+  const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
+  const body = { size, _source: [...CATALOG_HIT_FIELDS], sort: [{ trustScore: 'desc' }, { key: 'asc' }], query: { bool: catalogFilters(scope) } };
+  return (await usable(ports, principal, policy, scope, body)).map((c) => ({ key: c._id, id: c.summary.id, latest: c.latest }));
+}
+
+/**
+ * The libraries named `libraryName` the caller may see but its team's policy hides: said as
+ * such, since a name the policy hides is not "no match" (one more index query, on a miss only).
+ */
+async function hiddenByPolicy(ports: FindPorts, principal: Principal, policy: AppliedPolicy, scope: CatalogScope, libraryName: string): Promise<string[]> {
+  if (!policy.applied || !scope.filters) return [];
+  const unfiltered: CatalogScope = { teams: scope.teams };
+  const body = buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...unfiltered });
+  if (!body) return [];
+  const hits = await ports.catalogIndex.search<CatalogHit>(body);
+  const visible = preferredCopies(hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : [])).filter((c) => canSeeLibrary(principal, c)), scope.teams);
+  const hidden = visible.filter((c) => !policy.allows({ id: c.summary.id, source: c.source, trustScore: c.summary.trustScore ?? 0 }));
+  return matchLibraryNames(libraryName, hidden.map((c) => c.summary)).map((m) => m.library.id);
+}
+
+function candidateOf(doc: CatalogHit): Candidate {
+  return { _id: doc.key, private: doc.private, teamId: doc.teamId ?? null, source: doc.source, summary: summaryOf(doc), latest: doc.latest ?? null };
+}
+
+/**
  * The catalogue's answer to `body`, per client id the copy the caller addresses, kept when it
  * may see and use it: the index filtered already; the same rules again in Node are cheap on a
  * hundred hits and keep one definition authoritative (auth/policy.ts, domain/library-keys.ts).
  */
-async function usable(ports: FindPorts, principal: Principal, policy: AppliedPolicy, scope: CatalogScope, body: object | undefined): Promise<Candidate[]> {
+async function usable(ports: Pick<FindPorts, 'catalogIndex'>, principal: Principal, policy: AppliedPolicy, scope: CatalogScope, body: object | undefined): Promise<Candidate[]> {
   if (!body) return [];
   const hits = await ports.catalogIndex.search<CatalogHit>(body);
-  const found = hits.flatMap((h) => {
-    const doc = h._source;
-    if (!doc?.summary) return [];
-    return [{ _id: doc.key, private: doc.private, teamId: doc.teamId ?? null, source: doc.source, summary: summaryOf(doc), latest: doc.latest ?? null }];
-  });
+  const found = hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : []));
   const visible = preferredCopies(found.filter((c) => canSeeLibrary(principal, c)), scope.teams);
   return visible.filter((c) => policy.allows({ id: c.summary.id, source: c.source, trustScore: c.summary.trustScore ?? 0 }));
 }

@@ -19,6 +19,7 @@ import { INSTANCE_ID } from '../store/locks';
 import { publicJobError } from './job-error';
 import { enqueueRefresh } from './add-repo';
 import { isGitHost } from '../domain/library-ids';
+import { ValidationError } from '../errors';
 import { DELIVERY_RETENTION_MS } from './webhooks';
 import { backoffMs, EMPTY_CHECK, effectiveHours, lastKnownCurrent, nextCheckAfter } from './schedule';
 
@@ -128,12 +129,21 @@ export class RefreshScheduler {
       if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
       if (!due || due > now) continue;
       if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
-      const job = await enqueueRefresh(this.services, lib, {
-        ref: undefined,
-        encryptedToken: lib.private ? await this.services.jobs.lastToken(lib._id) : null,
-        createdBy: null,
-        trigger: 'schedule',
-      });
+      let job: JobRecord;
+      try {
+        job = await enqueueRefresh(this.services, lib, {
+          ref: undefined,
+          encryptedToken: lib.private ? await this.services.jobs.lastToken(lib._id) : null,
+          createdBy: null,
+          trigger: 'schedule',
+        });
+      } catch (error) {
+        // Nothing to refresh from (a library imported without a repository this server may
+        // clone): said on the library, checked again an interval later, the others go on.
+        if (!(error instanceof ValidationError)) throw error;
+        await this.services.libraries.modify(lib._id, (current) => ({ check: { ...EMPTY_CHECK, ...(current.check ?? {}), lastError: error.message, nextCheckAt: nextCheckAfter(now, hours) } }));
+        continue;
+      }
       await this.services.libraries.modify(lib._id, (current) => ({
         check: { ...EMPTY_CHECK, ...(current.check ?? {}), pendingJobId: job._id, nextCheckAt: nextCheckAfter(now, hours) },
       }));

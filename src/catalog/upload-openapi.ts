@@ -17,10 +17,11 @@ import { requirePolicyAllows } from './access';
 import { OpenApiError, type OpenApiParseResult } from '../indexing/openapi';
 import { MAX_OPENAPI_BYTES, openApiSnapshot, readOpenApiSpec } from '../indexing/sources/openapi-source';
 import { BuildBusyError } from '../store/jobs';
-import { finishSnippets } from '../indexing/snippets/finish';
 import { DEFAULT_TRUST_SCORES } from '../indexing/snippets/quality';
-import { newGeneration, publishGeneration } from '../indexing/pipeline/publish';
 import { deleteLibrary, deletePortsOf } from './delete';
+import { buildVersion } from '../indexing/pipeline/build';
+import { detachedContext } from '../indexing/jobs/detached';
+import { JobFailure } from '../indexing/jobs/failure';
 
 export { MAX_OPENAPI_BYTES };
 
@@ -103,14 +104,6 @@ async function publishUpload(
   const meta = snap.meta({});
 
   const started = Date.now();
-  const generation = newGeneration();
-  const parsedSnippets = (await Promise.all(snap.documents.map(async (d) => (snap.parse ? snap.parse({ path: d.path, text: (await snap.files.read(d.path)) ?? '' }) : [])))).flat();
-  const fileHashes = new Map(snap.documents.map((d) => [d.path, d.hash]));
-  const finished = finishSnippets(parsedSnippets, { libraryId: key, version: 'latest', fileUrl: snap.fileUrl, fileHashes });
-  if (finished.length === 0) throw new ValidationError(snap.emptyMessage, 'openapiFile');
-  // Inline, like the rest of an upload (a large spec's operations take seconds; cached ones nothing).
-  const snippets = services.embeddings ? await services.embeddings.attach(finished) : finished;
-
   await services.libraries.ensure({
     _id: key,
     source: 'openapi',
@@ -125,29 +118,24 @@ async function publishUpload(
     options: { skipVersionFiltering: false, generateDocs: false },
   });
   try {
-    const totals = await publishGeneration(services.publishDeps(), {
-      libraryId: key,
-      version: 'latest',
-      ref: snap.ref,
-      tags: snap.tags,
-      commit: snap.revision,
-      generation,
-      snippets,
-      files: [...fileHashes].map(([p, h]) => ({ p, h })),
-      meta,
-    });
+    // The same build as a queued job's (pipeline/build.ts), run here so the upload answers with its result.
+    const ctx = detachedContext({ kind: 'openapi', params: { source: 'openapi' }, libraryId: key, version: 'latest', teamId, createdBy: principal.kind === 'user' ? principal.userId : null });
+    const totals = await buildVersion(ctx, services.buildDeps(), snap);
+    const snippets = totals?.totalSnippets ?? 0;
     await services.jobs.record({
       kind: 'openapi',
       libraryId: key,
       version: 'latest',
       teamId,
-      createdBy: principal.kind === 'user' ? principal.userId : null,
-      message: `uploaded ${input.fileName} (${parsed.specVersion}, ${Math.round(input.file.length / 1024)} KB): ${totals.totalSnippets} snippets in ${Date.now() - started} ms`,
-      snippets: totals.totalSnippets,
-      snippetsEmbedded: services.embeddings ? totals.totalSnippets : 0,
+      createdBy: ctx.job.createdBy,
+      message: `uploaded ${input.fileName} (${parsed.specVersion}, ${Math.round(input.file.length / 1024)} KB): ${snippets} snippets in ${Date.now() - started} ms`,
+      snippets,
+      snippetsEmbedded: services.embeddings ? snippets : 0,
     });
   } catch (error) {
     if (!target.existing) await deleteLibrary(deletePortsOf(services), key);
+    // A document without operations or content: the upload's own field is at fault.
+    if (error instanceof JobFailure && error.code === 'no_snippets_found') throw new ValidationError(snap.emptyMessage, 'openapiFile');
     throw error;
   }
   return { libraryName: libraryId, message: `${libraryId} (${parsed.title} ${parsed.version}) was indexed and is ready to query.` };

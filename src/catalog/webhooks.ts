@@ -3,8 +3,9 @@
  * delivery. A delivery names the library by its stored key in the hook URL; an unknown
  * library, a library without a hook and a bad signature all get the same 401
  * `invalid_signature`, after the same HMAC work, so a delivery learns nothing about which
- * libraries exist. A verified delivery is decided once under the lock
- * `webhook:<key>:<delivery id>` (a replay finds it and is ignored); a push to the tracked
+ * libraries exist. A hook answers on its own host's route only. A verified delivery is
+ * decided once under the lock `webhook:<key>:sha256:<digest of the body>` (a replay finds it
+ * and is ignored: the body is what the host signed, the delivery id header is not); a push to the tracked
  * branch enqueues a refresh through `enqueueRefresh`, which coalesces with a refresh already
  * queued or running.
  */
@@ -44,7 +45,7 @@ export async function createWebhook(services: Services, lib: LibraryRecord, host
   if (!isGitHost(lib.source)) throw new ValidationError(`${clientLibraryId(lib._id)} ${NO_PUSHES[lib.source]}; it has no repository to receive pushes from. Webhooks are for libraries added from a Git repository.`);
   const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
   const encryptedSecret = encryptSecret(secret, services.config.secret, secretContext(lib._id));
-  const updated = await services.libraries.modify(lib._id, () => ({ webhook: { encryptedSecret, createdAt: new Date() } }));
+  const updated = await services.libraries.modify(lib._id, () => ({ webhook: { encryptedSecret, createdAt: new Date(), host } }));
   if (!updated) throw new LibraryNotFoundError(clientLibraryId(lib._id));
   return { path: `/v2/webhooks/${host}?library=${encodeURIComponent(lib._id)}`, secret };
 }
@@ -70,11 +71,16 @@ export async function receiveDelivery(
   const lib = key ? await services.libraries.get(key, { fresh: true }) : null;
   const secret = lib?.webhook?.encryptedSecret ? openSecret(services, lib) : null;
   const verified = verifyDelivery(host, delivery.headers, delivery.rawBody, secret ?? NO_SECRET);
-  if (!lib || !secret || !verified) throw new InvalidSignatureError();
+  // A hook's secret proves deliveries on its own host's route only: a GitHub hook's secret,
+  // which never travels, must not work as a GitLab plain token (or any other scheme).
+  const hookHost = lib?.webhook?.host ?? (lib && isGitHost(lib.source) ? lib.source : 'git');
+  if (!lib || !secret || !verified || hookHost !== host) throw new InvalidSignatureError();
 
+  // A replay is the same body again, whatever its (unsigned) delivery id header says.
   const id = deliveryId(host, delivery.headers, delivery.rawBody);
-  if (!(await services.locks.acquire(`webhook:${lib._id}:${id}`, 'webhook', { host }))) {
-    return { accepted: false, message: `Delivery ${id} was received before; a replay is ignored.` };
+  const digest = crypto.createHash('sha256').update(delivery.rawBody).digest('hex');
+  if (!(await services.locks.acquire(`webhook:${lib._id}:sha256:${digest}`, 'webhook', { host, delivery: id.slice(0, 200) }))) {
+    return { accepted: false, message: `Delivery ${id} repeats one received before (the same signed body); a replay is ignored.` };
   }
   const refs = pushedRefs(host, delivery.payload);
   const tracked = lib.branch;

@@ -50,10 +50,22 @@ export interface StaticFile {
 
 const NODE_MODULES = path.resolve(DASHBOARD_DIR, '../../../node_modules');
 
-/** Browser modules served from node_modules as they ship (URL path → file). */
+const HIGHLIGHTER = path.join(NODE_MODULES, '@speed-highlight/core/dist');
+
+/**
+ * Browser modules served from node_modules as they ship (URL path → file): marked, DOMPurify,
+ * and speed-highlight's tokenizer with its grammars (one small module per language, loaded
+ * when a code block needs it; js/highlight.js builds the DOM from its tokens).
+ */
 export const VENDOR_FILES: Record<string, string> = {
   '/vendor/marked.js': path.join(NODE_MODULES, 'marked/lib/marked.esm.js'),
   '/vendor/purify.js': path.join(NODE_MODULES, 'dompurify/dist/purify.es.mjs'),
+  '/vendor/speed-highlight/tokenize.js': path.join(HIGHLIGHTER, 'tokenize.js'),
+  ...Object.fromEntries(
+    (fs.existsSync(path.join(HIGHLIGHTER, 'languages')) ? fs.readdirSync(path.join(HIGHLIGHTER, 'languages')) : [])
+      .filter((name) => name.endsWith('.js') && name !== 'index.js')
+      .map((name) => [`/vendor/speed-highlight/languages/${name}`, path.join(HIGHLIGHTER, 'languages', name)]),
+  ),
 };
 
 /** Reads every file under `dir` (and the vendored modules) into a map keyed by its URL path relative to the mount ("/app.css"). */

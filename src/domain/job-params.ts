@@ -78,6 +78,12 @@ export interface OpenApiJobParams {
 
 /** The parameters of any build job. */
 export type BuildParams = GitJobParams | WebsiteJobParams | LlmsTxtJobParams | ArchiveJobParams;
+
+/** The sources a build job can have (`params.source`). */
+export type BuildSource = BuildParams['source'];
+export const BUILD_SOURCES: readonly BuildSource[] = ['git', 'website', 'llmstxt', 'archive'];
+/** Sources fetched by crawling a site: paced by its politeness, so they get a worker lane of their own. */
+export const CRAWL_SOURCES: readonly BuildSource[] = ['website', 'llmstxt'];
 export type JobParams = BuildParams | OpenApiJobParams;
 export type SourceKind = JobParams['source'];
 

@@ -9,6 +9,7 @@
  * the client id as their key and count as their team's copy; a public copy made while such a
  * record holds the client id goes to `<client id>~public`.
  */
+import semver from 'semver';
 import { TagNotFoundError } from '../errors';
 import { nearestVersion } from './version-rule';
 
@@ -115,4 +116,16 @@ export function resolveVersion<V extends AddressableVersion>(lib: { _id: string;
     throw new TagNotFoundError(clientLibraryId(lib._id), requested, available, nearestVersion(requested, available));
   }
   return match;
+}
+
+/** The newest indexed version of a library, by semver (non-release names after releases). */
+export function latestIndexed(lib: { versions: readonly (Pick<AddressableVersion, 'version' | 'tags'> & { generation: number })[] }): string {
+  const names = versionNames({ versions: lib.versions.filter((v) => v.generation > 0) });
+  const releases = names.map((n) => ({ n, v: releaseOf(n) })).filter((r): r is { n: string; v: semver.SemVer } => r.v !== null && r.v.prerelease.length === 0);
+  releases.sort((a, b) => semver.rcompare(a.v, b.v));
+  return releases[0]?.n ?? names[0] ?? 'latest';
+}
+
+function releaseOf(name: string): semver.SemVer | null {
+  return semver.parse(name.replace(/^v(?=\d)/, ''));
 }

@@ -92,3 +92,13 @@ function commonPrefix(a: string, b: string): number {
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
 }
+
+/** The newest release among tags (semver, pre-releases left out), as the tag is spelled; null when none is a release. */
+export function newestRelease(tags: readonly string[]): string | null {
+  let best: { tag: string; v: semver.SemVer } | null = null;
+  for (const tag of tags) {
+    const v = releaseOf(tag);
+    if (v && (!best || semver.gt(v, best.v))) best = { tag, v };
+  }
+  return best?.tag ?? null;
+}

@@ -19,8 +19,12 @@ import { threadedEmbedder } from './threaded';
 import { embeddingText } from './text';
 import { vectorKey, type VectorCache } from './vector-cache';
 
-/** Input cap of snippet and query texts, in tokens (cost grows with it: ~16 ms CPU per 64-token document text in the fp32 graph, ~28 ms at 96 before the derived graphs). */
-export const EMBEDDING_MAX_TOKENS = 64;
+/**
+ * Input cap of snippet and query texts, in tokens. A section snippet is judged by its heading and
+ * the start of its text: 128 tokens (the length the model was trained at) ranked sections better
+ * than 64 on the dev set (see weights.ts `answer`), at about twice the CPU per document text.
+ */
+export const EMBEDDING_MAX_TOKENS = 128;
 /** Texts embedded and cached per step of a build (progress and the cache advance per step). */
 const STEP = 128;
 /** Batches in flight at once during a build (one per core of the 2-core target machine). */

@@ -16,10 +16,24 @@ test('headings path, then prose, then the start of the code; repeats dropped', (
 });
 
 test('the page title leads when the breadcrumb does not start with it; long parts are cut', (t) => {
-  const text = embeddingText({ ...base, title: 'Install', pageTitle: 'Guide', breadcrumb: ['Setup'], content: 'word '.repeat(500) });
-  const [path, prose] = text.split('\n');
+  const text = embeddingText({ ...base, title: 'Install', pageTitle: 'Guide', breadcrumb: ['Setup'], content: 'word '.repeat(500), code: 'x'.repeat(1000) });
+  const [path, prose, code] = text.split('\n');
   t.is(path, 'Guide > Setup > Install');
-  t.is(prose.length, 400);
+  t.is(prose, 'word '.repeat(180).slice(0, 900));
+  t.is(code, 'x'.repeat(450));
+});
+
+test("a section snippet's prose comes from its content without the fenced code, which is read from `code` once", (t) => {
+  const text = embeddingText({
+    ...base,
+    title: 'Cookies',
+    pageTitle: 'Context',
+    breadcrumb: ['Context', 'Cookies'],
+    description: 'Set a cookie:',
+    content: "Koa uses the cookies module.\n\nSet a cookie:\n\n```js\nctx.cookies.set('a', 'b');\n```\n\nOptions are passed through.",
+    code: "ctx.cookies.set('a', 'b');",
+  });
+  t.is(text, "Context > Cookies\nKoa uses the cookies module. Set a cookie: Options are passed through.\nctx.cookies.set('a', 'b');");
 });
 
 test('empty parts are left out', (t) => {

@@ -6,20 +6,26 @@
  * order of importance.
  */
 import type { SnippetDocument } from '../search/types';
+import { proseOf } from '../search/format/fence';
 
 type EmbeddedFields = Pick<SnippetDocument, 'title' | 'breadcrumb' | 'pageTitle' | 'description' | 'content' | 'code'>;
 
-/** Characters kept per part (a token is ~4 characters; the input cap is 64–128 tokens). */
-const PART_CHARS = 400;
+/**
+ * Characters kept of the prose and of the code (a token is ~4 characters of prose, fewer of
+ * code; the input cap is 128 tokens, service.ts): a section's snippet is judged by its heading
+ * and as much of its text as the model reads.
+ */
+const PROSE_CHARS = 900;
+const CODE_CHARS = 450;
 
 export function embeddingText(doc: EmbeddedFields): string {
   const headings = doc.breadcrumb[0] === doc.pageTitle ? doc.breadcrumb : [doc.pageTitle, ...doc.breadcrumb];
   const path = dedupe([...headings, doc.title].map((h) => h.trim()).filter((h) => h !== ''));
   const parts = [path.join(' > ')];
-  const prose = squeeze(`${doc.description}\n${doc.content}`);
-  if (prose) parts.push(prose.slice(0, PART_CHARS));
+  const prose = squeeze((doc.content !== '' ? proseOf(doc.content) : '') || doc.description);
+  if (prose) parts.push(prose.slice(0, PROSE_CHARS));
   const code = squeeze(doc.code);
-  if (code) parts.push(code.slice(0, PART_CHARS));
+  if (code) parts.push(code.slice(0, CODE_CHARS));
   return parts.filter((p) => p !== '').join('\n');
 }
 

@@ -13,10 +13,12 @@ import { requestContext } from './middlewares/request-context';
 import { healthRoutes } from './routes/health';
 import { dashboardStatic } from '../dashboard/static';
 import { retrievalRoutes, legacyRoutes } from './routes/retrieval';
+import { versionRoutes } from './routes/versions';
 import { libraryRoutes, v1RefreshRoutes } from './routes/libraries';
 import { uploadRoutes } from './routes/libraries/upload';
 import { sourceRoutes } from './routes/libraries/sources';
 import { bundleRoutes } from './routes/libraries/bundles';
+import { libraryPageRoutes } from './routes/libraries/manage';
 import { NotFoundError } from '../errors';
 import { requireApiKeyEverywhere } from './middlewares/auth';
 import { mcpRoutes } from '../mcp/http-route';
@@ -24,6 +26,7 @@ import { authRoutes } from './routes/auth';
 import { adminRoutes } from './routes/admin';
 import { policyRoutes } from './routes/policies';
 import { metricsRoutes } from './routes/metrics';
+import { connectRoutes } from './routes/connect';
 
 export function createApp(services: Services): Koa {
   const app = new Koa({ proxy: false });
@@ -58,7 +61,7 @@ export function appRouters(services: Services): { mcp: Router; health: Router; a
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), libraryRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services)]) {
+    for (const routes of [retrievalRoutes(services), versionRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
       routes.prefix(prefix);
       api.push(routes);
     }

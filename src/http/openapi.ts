@@ -28,7 +28,9 @@ export const errorBody = z
     libraryId: z.string().optional().openapi({ description: 'tag_not_found: the library asked for' }),
     availableVersions: z.array(z.string()).optional().openapi({ description: 'tag_not_found: the versions that exist' }),
     nearest: z.string().nullable().optional().openapi({ description: 'tag_not_found: the version nearest to the one asked for' }),
+    nearestSections: z.array(z.string()).optional().openapi({ description: 'no_snippets_found: the sections nearest to the question, though none is relevant to it' }),
     suggestions: z.array(z.string()).optional().openapi({ description: 'no_libraries_found: library ids with a similar name' }),
+    hiddenByPolicy: z.array(z.string()).optional().openapi({ description: "no_libraries_found: libraries whose name matches but the caller's team policy hides" }),
     retryAfter: z.number().int().optional().openapi({ description: 'rate_limit_exceeded: seconds until a retry can pass' }),
     store: z.enum(['elasticsearch', 'mongodb']).optional().openapi({ description: 'service_unavailable: the store that did not answer' }),
   })

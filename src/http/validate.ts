@@ -23,8 +23,8 @@ extendZodWithOpenApi(z);
 /** A route's contract: the parts it reads, plus what the OpenAPI document says of it. */
 export interface RouteSchema {
   params?: z.AnyZodObject;
-  /** An object of parameters, or one refined across them (e.g. "query or topic"). */
-  query?: z.AnyZodObject | z.ZodEffects<z.AnyZodObject>;
+  /** An object of parameters, or one refined or preprocessed across them (e.g. "topic stands in for query"). */
+  query?: z.AnyZodObject | z.ZodEffects<z.AnyZodObject> | z.ZodEffects<z.AnyZodObject, Record<string, unknown>, unknown>;
   /** A JSON body. */
   body?: z.ZodTypeAny;
   /** A multipart form (documented only: the multipart middleware reads and checks it). */

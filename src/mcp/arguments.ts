@@ -53,3 +53,25 @@ export function tokenBudget(raw: unknown): number {
   if (typeof raw !== 'number' || !Number.isFinite(raw)) return DEFAULT_TOKENS;
   return Math.min(MAX_TOKENS, Math.max(MIN_TOKENS, Math.round(raw)));
 }
+
+/** The newer Context7 inputs of query-docs (and get-library-docs): a version and a code language. */
+export const versionArguments = {
+  version: z
+    .string()
+    .optional()
+    .describe(
+      'Optional: the library version to answer from, e.g. "3.2.0" (as in the project\'s lockfile). An exact version that is not indexed is refused with the available ones; to accept the nearest indexed version say "closest:3.1.4", or a range like "^3" or "~8.2". The answer\'s first line says which version was served.',
+    ),
+  language: z.string().optional().describe('Optional: a code language, e.g. "python" or "typescript": sections with examples in it come first.'),
+  languageOnly: z
+    .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean())
+    .optional()
+    .describe('Optional: with language, only sections whose examples are in that language.'),
+};
+
+/** The version and language inputs of a call, as the backend takes them. */
+export function versionInputs(args: ToolArguments): { version?: string; language?: string; languageOnly?: boolean } {
+  const version = pickString(args, ['version', 'libraryVersion']);
+  const language = pickString(args, ['language', 'lang']);
+  return { ...(version ? { version } : {}), ...(language ? { language } : {}), ...(args.languageOnly === true ? { languageOnly: true } : {}) };
+}

@@ -23,6 +23,30 @@ export interface DocsQuery {
   query: string;
   /** Token budget, already within the service's bounds. */
   tokens: number;
+  /** An overview of the library rather than an answer to `query` (no relevance floors). */
+  overview?: boolean;
+  /** A version, a semver range or `closest[:<version>]` (the `version` input of Context7's newer clients). */
+  version?: string;
+  /** A code language whose examples rank first (only those with `languageOnly`). */
+  language?: string;
+  languageOnly?: boolean;
+}
+
+export interface AcrossQuery {
+  query: string;
+  /** Library ids (each optionally with a version); empty: `scope` decides. */
+  libraries: string[];
+  scope?: 'team' | 'all';
+  tokens: number;
+  language?: string;
+}
+
+export interface UpgradeGuideQuery {
+  libraryId: string;
+  from: string;
+  to?: string;
+  page: number;
+  tokens: number;
 }
 
 export interface DocsBackend {
@@ -30,6 +54,10 @@ export interface DocsBackend {
   searchLibraries(input: { libraryName: string; query?: string }): Promise<LibrarySearchAnswer>;
   /** The Context7 text form of the best snippets for a question (usage recorded as `mcp`). */
   queryDocs(input: DocsQuery): Promise<string>;
+  /** The text form of one question over several libraries (GET /v2/search). */
+  searchAcross(input: AcrossQuery): Promise<string>;
+  /** The text of one page of an upgrade guide (GET /v2/upgrade-guide). */
+  upgradeGuide(input: UpgradeGuideQuery): Promise<string>;
 }
 
 /** Where unexpected failures are reported (a pino logger fits). */

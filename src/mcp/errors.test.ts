@@ -19,7 +19,8 @@ test('an unknown version lists the available versions as ids, from the error or 
   t.deepEqual(availableVersions(remote), ['v2.0.0', 'v1.0.0']);
   const withNearest = overHttp(new TagNotFoundError('/a/b', 'v1.0.2', ['v2.0.0', 'v1.0.0'], 'v1.0.0'));
   t.regex(withNearest.message, /Nearest: v1\.0\.0\.$/);
-  t.deepEqual(withNearest.details, { libraryId: '/a/b', availableVersions: ['v2.0.0', 'v1.0.0'], nearest: 'v1.0.0' });
+  t.deepEqual(withNearest.details, { libraryId: '/a/b', availableVersions: ['v2.0.0', 'v1.0.0'], nearest: 'v1.0.0', requested: 'v1.0.2' });
+  t.regex(toolFailure(withNearest).text, /If the user accepts a nearby version, call again with version "closest:v1\.0\.2"/, 'closest is offered, never taken');
   t.is(toolFailure(remote).text, direct.text);
   // Only the details count: a message alone (an older server) lists nothing.
   t.deepEqual(availableVersions(new AppError(404, 'tag_not_found', remote.message)), []);

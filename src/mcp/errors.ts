@@ -24,6 +24,23 @@ export function availableVersions(error: AppError): string[] {
   return error.details.availableVersions ?? [];
 }
 
+/**
+ * A question the library's docs do not answer is an answer, not a failure: the tool says so
+ * in plain words with what to do next (and the nearest sections, which an assistant may still
+ * open). Undefined for any other error (a library still being indexed, a budget too small).
+ */
+export function noRelevantDocumentation(error: unknown, libraryId: string, query: string): string | undefined {
+  if (!(error instanceof AppError) || error.code !== 'no_snippets_found' || !/ is relevant to /.test(error.message)) return undefined;
+  const nearest = error.details.nearestSections ?? [];
+  return [
+    `No relevant documentation in ${libraryId} for "${query}".`,
+    nearest.length > 0 ? `The nearest sections, none of which answers it: ${nearest.join('; ')}.` : '',
+    'If the question is about another library or tool, call resolve-library-id for that one; if it is about this library, ask again naming the function, option or error message. Otherwise tell the user these docs do not cover it rather than guessing from them.',
+  ]
+    .filter((line) => line !== '')
+    .join('\n\n');
+}
+
 /** The text of a failed tool call. */
 export function toolFailure(error: unknown): ToolFailure {
   if (!(error instanceof AppError) || !error.expose) return { text: UNEXPECTED_FAILURE_TEXT, unexpected: true };
@@ -40,11 +57,15 @@ export function toolFailure(error: unknown): ToolFailure {
       const choice = versions.length > 0
         ? `Use one of the available versions: ${versions.map((v) => (id ? `${id}/${v}` : v)).join(', ')}${latest}.`
         : `No other versions are indexed: use${latest.replace(/^ or/, '')}.`;
-      return { text: `${message} ${choice} Do not substitute another version without telling the user.`, unexpected: false };
+      const nearest = error.details.nearest;
+      const closer = nearest ? ` If the user accepts a nearby version, call again with version "closest:${error.details.requested ?? nearest}" (the answer then says which version it served).` : '';
+      return { text: `${message} ${choice}${closer} Do not substitute another version without telling the user.`, unexpected: false };
     }
     case 'no_snippets_found':
       return {
-        text: `${message} Rephrase the query to be more specific (name the function, option or task), or check with resolve-library-id that this is the right library.`,
+        text: /raise tokens/.test(message)
+          ? `${message} Call the tool again with a larger tokens value.`
+          : `${message} Rephrase the query to be more specific (name the function, option or task), or check with resolve-library-id that this is the right library.`,
         unexpected: false,
       };
     case 'no_libraries_found':

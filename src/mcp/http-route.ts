@@ -14,13 +14,13 @@ import bodyParser from 'koa-bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Services } from '../services';
-import { guard } from '../http/middlewares/auth';
-import { rateLimit } from '../http/middlewares/rate-limit';
+import { guard, requestAuth } from '../http/middlewares/auth';
+import { rateLimit, rateLimitRefusal } from '../http/middlewares/rate-limit';
 import { RateLimitError } from '../errors';
 import { inProcessBackend } from './backends/in-process';
 import { createMcpServer } from './server';
 import { validate } from '../http/validate';
-import { mcpOtherMethods, mcpSchema } from './http-schema';
+import { MAX_MCP_BATCH, mcpOtherMethods, mcpSchema } from './http-schema';
 
 /** A JSON-RPC error outside any request (the transport-level shape the SDK uses too). */
 function sendJsonRpcError(ctx: Context, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
@@ -29,10 +29,17 @@ function sendJsonRpcError(ctx: Context, status: number, code: number, message: s
   ctx.body = { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 
+export { MAX_MCP_BATCH };
+
+/** How many tool calls a JSON-RPC message (or batch) makes. */
+export function toolCalls(body: unknown): number {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.filter((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call').length;
+}
+
 /** True when a JSON-RPC message (or batch) calls a tool. */
 export function callsTool(body: unknown): boolean {
-  const messages = Array.isArray(body) ? body : [body];
-  return messages.some((m) => typeof m === 'object' && m !== null && (m as { method?: unknown }).method === 'tools/call');
+  return toolCalls(body) > 0;
 }
 
 /** Parses the JSON body; a malformed one is answered with a JSON-RPC parse error (400). */
@@ -50,21 +57,35 @@ function parseJsonRpcBody(): Middleware {
       if (status !== undefined && status >= 400 && status < 500) return sendJsonRpcError(ctx, 400, -32700, 'Parse error: Invalid JSON');
       throw error;
     }
-    if (parsed) await next();
+    if (!parsed) return;
+    if (Array.isArray(ctx.request.body) && ctx.request.body.length > MAX_MCP_BATCH) {
+      return sendJsonRpcError(ctx, 400, -32600, `Invalid Request: a batch holds at most ${MAX_MCP_BATCH} messages; send the rest in further requests.`);
+    }
+    await next();
   };
 }
 
 /**
  * The API's rate-limit middleware, except that a refused `tools/call` is let through with
  * the refusal recorded, for the tools to answer with it. Other MCP messages over the limit
- * (initialize, tools/list) get the API's 429.
+ * (initialize, tools/list) get the API's 429. The request counts once; each further tool
+ * call of a batch counts once more, so a batch costs what its calls would cost alone (when
+ * they do not all fit, every call of the batch is answered with the refusal).
  */
-function rateLimitToolCalls(limit: Middleware): Middleware {
+function rateLimitToolCalls(services: Services, limit: Middleware): Middleware {
   return async function rateLimitToolCallsMiddleware(ctx: Context, next: Next) {
     let admitted = false;
     try {
       await limit(ctx, async () => {
         admitted = true;
+        const auth = requestAuth(services, ctx);
+        for (let extra = toolCalls(ctx.request.body) - 1; extra > 0; extra--) {
+          const decision = await services.rateLimiter.hit('standard', auth.identity, auth.tier);
+          if (!decision.allowed) {
+            ctx.state.mcpRefusal = rateLimitRefusal(decision, auth.tier);
+            break;
+          }
+        }
         await next();
       });
     } catch (error) {
@@ -83,7 +104,7 @@ export function mcpRoutes(services: Services): Router {
     '/mcp',
     guard(services),
     parseJsonRpcBody(),
-    rateLimitToolCalls(rateLimit(services, { class: 'standard' })),
+    rateLimitToolCalls(services, rateLimit(services, { class: 'standard' })),
     validate(mcpSchema),
     async function serveMcp(ctx) {
       const log = ctx.state.log ?? services.log;

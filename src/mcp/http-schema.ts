@@ -17,8 +17,15 @@ export const mcpOtherMethods: RouteSchema = {
   errorResponse: z.union([errorBody, jsonRpcError]),
 };
 
-/** Documented request body (not checked by validate(): a bad message is the SDK's JSON-RPC error). */
-const mcpMessage = z.union([message, z.array(message)]);
+/** Messages a JSON-RPC batch may hold (each tool call in it also counts against the rate limit). */
+export const MAX_MCP_BATCH = 20;
+
+/**
+ * Documented request body (not checked by validate(): a bad message is the SDK's JSON-RPC
+ * error). The batch limit is said in words: as `maxItems` it crashed schemathesis 4.32's
+ * generator on this union (a Python AST recursion error, in both seeds tried).
+ */
+const mcpMessage = z.union([message, z.array(message).openapi({ description: `A JSON-RPC batch: at most ${MAX_MCP_BATCH} messages (more: a -32600 error), each tool call counted against the rate limit` })]);
 
 export const mcpSchema: RouteSchema = {
   documentedBody: mcpMessage,

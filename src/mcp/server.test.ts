@@ -9,6 +9,8 @@ function backendFailingWith(error: unknown): DocsBackend {
   return {
     searchLibraries: () => Promise.reject(error),
     queryDocs: () => Promise.reject(error),
+    searchAcross: () => Promise.reject(error),
+    upgradeGuide: () => Promise.reject(error),
   };
 }
 
@@ -35,6 +37,8 @@ test('the backend receives the canonical arguments and the clamped budget', asyn
       seen = input;
       return Promise.resolve('### ok');
     },
+    searchAcross: () => Promise.reject(new Error('unused')),
+    upgradeGuide: () => Promise.reject(new Error('unused')),
   };
   const result = await callTool(queryDocsTool, { library_id: '/a/b', question: ' how? ', tokens: 20 }, backend, { error: () => undefined });
   t.falsy(result.isError);

@@ -4,7 +4,8 @@
  * (RFC 1918, ULA fc00::/7), link-local (169.254/16 and so the metadata address
  * 169.254.169.254, fe80::/10), CGNAT 100.64/10, unspecified, broadcast, multicast and the
  * other special-purpose ranges are refused. An IPv4-mapped IPv6 address (::ffff:10.0.0.1)
- * is judged as the IPv4 address it maps, so it cannot smuggle a private one past the check.
+ * is judged as the IPv4 address it maps, so it cannot smuggle a private one past the check;
+ * an IPv4-compatible one (::/96, deprecated) is refused.
  *
  * The range table is ipaddr.js's (a maintained library that names every IANA
  * special-purpose block), so we only decide "anything but `unicast` is refused" and do not
@@ -73,9 +74,19 @@ function unmapped(ip: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
   return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress() ? (ip as ipaddr.IPv6).toIPv4Address() : ip;
 }
 
-/** The ipaddr.js range name of an address (`unicast` = public), IPv4-mapped judged as IPv4. */
+/**
+ * The ipaddr.js range name of an address (`unicast` = public), IPv4-mapped judged as IPv4.
+ * IPv4-compatible IPv6 (`::a.b.c.d`, ::/96, deprecated by RFC 4291) is `ipv4Compatible`:
+ * ipaddr.js calls `::7f00:1` unicast although it names 127.0.0.1, and nothing public lives
+ * there.
+ */
 export function addressRange(address: string): string {
-  return unmapped(ipaddr.parse(address.replace(/^\[(.*)\]$/, '$1'))).range();
+  const ip = unmapped(ipaddr.parse(address.replace(/^\[(.*)\]$/, '$1')));
+  if (ip.kind() === 'ipv6') {
+    const parts = (ip as ipaddr.IPv6).parts;
+    if (parts.slice(0, 6).every((p) => p === 0) && (parts[6] !== 0 || parts[7] > 1)) return 'ipv4Compatible';
+  }
+  return ip.range();
 }
 
 /**

@@ -50,6 +50,14 @@ test('address ranges: loopback, private, link-local, metadata, CGNAT, ULA, mappe
   t.is(addressRange('::ffff:192.168.0.1'), 'private');
 });
 
+test('IPv4-compatible IPv6 addresses (::/96, deprecated) are refused, in every spelling', (t) => {
+  const none = HostAllowList.empty;
+  // ::7f00:1 is ::127.0.0.1, ::a9fe:a9fe is ::169.254.169.254; ipaddr.js calls both "unicast".
+  for (const a of ['::7f00:1', '::a9fe:a9fe', '::a00:1', '::c0a8:101', '0:0:0:0:0:0:5db8:d822', '::127.0.0.1']) t.truthy(refusedAddress('h', a, none), a);
+  t.is(addressRange('::7f00:1'), 'ipv4Compatible');
+  t.is(refusedAddress('h', '::7f00:1', HostAllowList.parse(['::/96'])), undefined, 'an operator can still allow them');
+});
+
 test('WEB_ALLOWED_HOSTS entries: names, IPs and CIDRs (also mapped), bad entries named', (t) => {
   const allow = HostAllowList.parse(['docs.internal', '10.0.0.0/8', '127.0.0.1', 'fd00::/8']);
   t.is(refusedAddress('docs.internal', '192.168.1.1', allow), undefined);

@@ -1,34 +1,36 @@
 /**
  * Use case "documentation context for a question": resolve the library and version (with
- * visibility and policy checks), retrieve candidates from Elasticsearch (the lexical leg,
- * and with embeddings on a kNN leg on the query's vector, fused in Node), re-rank in Node,
- * pack whole snippets into the token budget. Shared by HTTP (json/txt), the legacy v1
- * route and MCP.
+ * visibility and policy checks), gather the candidate pool from Elasticsearch (the lexical
+ * leg and, with embeddings on, the kNN leg on the question's vector, with every candidate's
+ * analysed text and vector) and the library's own term statistics, all at once; then the
+ * answer (search/answer.ts): re-scored, cut where relevance falls off, within the budget as a
+ * ceiling, or 404 no_snippets_found naming the nearest sections when nothing is relevant.
+ * Shared by HTTP (json/txt), the legacy v1 route and MCP.
  */
 import type { Services } from '../services';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
 import { usableLibrary } from '../catalog/access';
-import { resolveVersion } from '../domain/library-keys';
+import { clientLibraryId, resolveVersion } from '../domain/library-keys';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { buildKnnQuery } from '../search/queries/knn';
-import { fuseHybrid } from '../search/fusion';
+import { answerFromLegs, isPartOf, missingParts, type AnswerInput, type AnswerResult } from '../search/answer';
 import { SEARCH_WEIGHTS } from '../search/weights';
-import { rerankCandidates } from '../search/ranking';
-import { DEFAULT_TOKENS, packSnippetsToBudget } from '../search/budget';
-import type { ContextSnippet, RankedSnippet, ScoredCandidate } from '../search/types';
+import { DEFAULT_TOKENS } from '../search/budget';
+import type { RankedSnippet, ScoredCandidate } from '../search/types';
+import { normaliseLanguage } from '../search/code-language';
+import { chooseVersion, type VersionChoice } from './version-choice';
+import { provenanceOf, type Provenance } from './provenance';
 
 /**
- * Candidates fetched from Elasticsearch before re-ranking, by budget: enough for the budget
- * to fill after duplicates are dropped (snippets average ~150 tokens; the default 5000 asks
- * for 42), at least 20 so re-ranking has a choice, at most 500. When the snippets are
- * smaller than that and the budget is left underfilled, getContext asks once for more.
+ * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 30 (the
+ * default budget 32), a large budget for more (a snippet is ~150–600 tokens), at most 500.
  */
 export function candidatesFor(budget: number): number {
-  return Math.min(MAX_CANDIDATES, Math.max(20, Math.ceil(budget / 120)));
+  return Math.min(MAX_CANDIDATES, Math.max(SEARCH_WEIGHTS.answer.lexicalHits, Math.ceil(budget / 160)));
 }
 
 const MAX_CANDIDATES = 500;
@@ -44,6 +46,13 @@ export interface ContextRequest {
   libraryId: string;
   query: string;
   tokens?: number;
+  /** An overview rather than an answer (get-library-docs without a topic): no relevance floors. */
+  overview?: boolean;
+  /** The `version` input: a version, a semver range, `closest[:<version>]` or `latest` (version-choice.ts). */
+  version?: string;
+  /** A code language whose examples rank first; with `languageOnly`, the only examples served. */
+  language?: string;
+  languageOnly?: boolean;
 }
 
 export interface ContextAnswer {
@@ -53,41 +62,125 @@ export interface ContextAnswer {
   tokens: number;
   /** The best candidate's search score per analysed query term (usage's low-score questions). */
   scorePerTerm: number;
+  /** Where the answer came from (provenance.ts). */
+  provenance: Provenance;
 }
 
+/** The question an overview is ranked by (get-library-docs and the v1 route without a topic). */
+export function overviewQuery(libraryId: string): string {
+  const project = libraryId.replace(/@.*$/, '').split('/').filter(Boolean)[1] ?? '';
+  return `${project} overview getting started usage`.trim();
+}
+
+/** How many sections a "nothing relevant" answer names. */
+const NEAREST_SECTIONS = 3;
+
 export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
-  const { libraryId, version: requested } = parseLibraryId(request.libraryId);
+  const { libraryId, version: fromId } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
   if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');
   const budget = request.tokens ?? DEFAULT_TOKENS;
+  const language = languageOf(request);
 
   let library = await usableLibrary(services, principal, libraryId);
+  let choice = chooseVersion(library, fromId, request.version);
   const size = candidatesFor(budget);
   const analyzed = analyzeQuery(query);
-  let candidates = await searchCandidates(services, library, requested, analyzed, query, size);
-  if (candidates === undefined || candidates.length === 0) {
+  let legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
+  if (legs === undefined || legs.lexical.length + legs.semantic.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await usableLibrary(services, principal, libraryId, { fresh: true });
-    candidates = await searchCandidates(services, library, requested, analyzed, query, size);
+    choice = chooseVersion(library, fromId, request.version);
+    legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   }
+  if (!choice || !legs || legs.lexical.length + legs.semantic.length === 0) {
+    if (!choice) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
+    throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
+  }
+  const requested = recordName(choice);
+  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId, version: choice.record.version, overview: request.overview, ...(language ? { language } : {}) };
+  const result = await completeAnswer(services, library, requested, input, size);
+  if (result.snippets.length === 0) {
+    if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
+    if (result.noneInLanguage) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [], language: request.language ?? '' });
+    throw new NoSnippetsFoundError(libraryId, { budget, smallest: result.smallestRelevant });
+  }
+  const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
+  const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
+  return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: provenanceOf(library, choice) };
+}
+
+/**
+ * One library version's answer to a question: the legs, then the answer completed (getContext's
+ * core without its errors and retries), for search across libraries. Undefined when the version
+ * has nothing to search.
+ */
+export async function answerInLibrary(
+  services: Services,
+  library: LibraryRecord,
+  choice: VersionChoice,
+  question: { query: string; analyzed: AnalyzedQuery; budget: number; language?: AnswerInput['language'] },
+): Promise<AnswerResult | undefined> {
+  const size = candidatesFor(question.budget);
+  const requested = recordName(choice);
+  const legs = await searchLegs(services, library, requested, question.analyzed, question.query, size);
+  if (!legs || legs.lexical.length + legs.semantic.length === 0) return undefined;
+  const { language, ...rest } = question;
+  const input: AnswerInput = { ...legs, ...rest, libraryId: clientLibraryId(library._id), version: choice.record.version, ...(language ? { language } : {}) };
+  return completeAnswer(services, library, requested, input, size);
+}
+
+/** The version name the stores know a chosen record by (undefined: the default branch). */
+function recordName(choice: VersionChoice): string | undefined {
+  return choice.record.version === 'latest' ? undefined : choice.record.version;
+}
+
+/** The language input, normalised (undefined when none was asked). */
+export function languageOf(request: Pick<ContextRequest, 'language' | 'languageOnly'>): AnswerInput['language'] {
+  const name = request.language?.trim();
+  if (!name) {
+    if (request.languageOnly) throw new ValidationError('languageOnly needs language: the code language to keep (e.g. "python").', 'languageOnly');
+    return undefined;
+  }
+  if (name.length > 40 || !/^[\w#+.-]+$/.test(name)) throw new ValidationError('language must be a code language name such as "python", "typescript" or "bash".', 'language');
+  return { name: normaliseLanguage(name), only: request.languageOnly === true };
+}
+
+/**
+ * The answer, completed where the first pass leaves it short: when every candidate was
+ * relevant and the budget is not full, once more with the next candidates (up to three times
+ * as many in all: a large budget on a broad question); and when it holds a later part of a
+ * long section without the parts before it, with those parts read (it is served from its
+ * opening part on).
+ */
+async function completeAnswer(services: Services, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number): Promise<AnswerResult> {
+  let result = answerFromLegs(input);
+  if (result.exhausted && underfilled(result.snippets, input.budget) && input.lexical.length === size && size < MAX_CANDIDATES) {
+    const next = await searchLegs(services, library, requested, input.analyzed, input.query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
+    if (next && next.lexical.length > 0) {
+      input = { ...input, lexical: mergeCandidates(input.lexical, next.lexical) };
+      result = answerFromLegs(input);
+    }
+  }
+  const missing = missingParts(result.snippets);
   const version = resolveVersion(library, requested);
-  if (!version || !candidates || candidates.length === 0) {
-    if (!version) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
-    throw new NoSnippetsFoundError(libraryId);
+  if (missing.length === 0 || !version) return result;
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
+  const read = await services.snippets.sectionParts({ ...scope, wanted: missing.map((m) => ({ path: m.path, below: m.below })) });
+  const parts = read.filter((c) => isPartOf(c.doc, missing));
+  return parts.length > 0 ? answerFromLegs({ ...input, parts }) : result;
+}
+
+/** The best-scored sections of a pool none of which is relevant, as "Page > Heading". */
+function nearestSections(result: AnswerResult): string[] {
+  const names: string[] = [];
+  for (const r of result.ranked) {
+    const name = r.doc.breadcrumb.length > 0 ? r.doc.breadcrumb.join(' > ') : r.doc.title;
+    if (!names.includes(name)) names.push(name);
+    if (names.length === NEAREST_SECTIONS) break;
   }
-  let snippets = packSnippetsToBudget(rerankCandidates(candidates, analyzed), budget);
-  if (underfilled(snippets, budget) && candidates.length === size && size < MAX_CANDIDATES) {
-    // Small snippets: the first candidates ran out before the budget did, and there are more.
-    // Ask once for the next ones, up to three times as many in all, and re-rank all of them
-    // (rare: the default budget asks for enough candidates of the corpus's usual size).
-    const next = await searchCandidates(services, library, requested, analyzed, query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
-    if (next && next.length > 0) snippets = packSnippetsToBudget(rerankCandidates(mergeCandidates(candidates, next), analyzed), budget);
-  }
-  if (snippets.length === 0) throw new NoSnippetsFoundError(libraryId);
-  const tokens = snippets.reduce((n, s) => n + s.doc.tokens, 0);
-  const top = candidates.reduce((m, c) => Math.max(m, c.score), 0);
-  return { library, version, snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length) };
+  return names;
 }
 
 /** A first page of candidates followed by the next, without any the first already holds. */
@@ -96,7 +189,14 @@ export function mergeCandidates(first: readonly ScoredCandidate[], next: readonl
   return [...first, ...next.filter((c) => !ids.has(c.doc.id))];
 }
 
-async function searchCandidates(
+interface Legs {
+  lexical: ScoredCandidate[];
+  semantic: ScoredCandidate[];
+  stats: Awaited<ReturnType<Services['snippets']['termStats']>>;
+  queryVector?: Float32Array;
+}
+
+async function searchLegs(
   services: Services,
   library: LibraryRecord,
   requested: string | undefined,
@@ -104,18 +204,24 @@ async function searchCandidates(
   query: string,
   size: number,
   from = 0,
-): Promise<ScoredCandidate[] | undefined> {
+): Promise<Legs | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
   const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
   const body = buildContextQuery({ ...scope, query, size, from, analyzed });
-  // The semantic leg only for the first page: a next page widens the lexical list for the budget.
-  const embeddings = from === 0 ? services.embeddings : undefined;
-  if (!embeddings) return services.snippets.searchCandidates(body);
-  // Both legs at once: the query is embedded while the lexical search runs.
-  const [lexical, semantic] = await Promise.all([
-    services.snippets.searchCandidates(body),
-    embeddings.embedQuery(query).then((vector) => services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector, size: Math.min(size, SEARCH_WEIGHTS.hybrid.knnHits) }))),
+  const embeddings = services.embeddings;
+  const vectors = { vectors: embeddings !== undefined };
+  // Everything at once: the lexical leg, the library's term statistics, and the question's
+  // vector followed by the kNN leg (first page only: a next page widens the lexical list).
+  const [lexical, stats, semantic] = await Promise.all([
+    services.snippets.searchCandidates(body, vectors),
+    services.snippets.termStats(scope, analyzed.terms),
+    embeddings && from === 0
+      ? embeddings.embedQuery(query).then(async (vector) => ({
+          vector,
+          hits: await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors),
+        }))
+      : undefined,
   ]);
-  return fuseHybrid(lexical, semantic, SEARCH_WEIGHTS.hybrid, { namesIdentifiers: analyzed.identifiers.length > 0 });
+  return { lexical, stats, semantic: semantic?.hits ?? [], ...(semantic ? { queryVector: semantic.vector } : {}) };
 }

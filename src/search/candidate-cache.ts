@@ -10,10 +10,25 @@
  * A document deleted between the two reads is left out, as if the search had not found it.
  */
 import type { HotHit, HotSearch } from './client';
-import { CONTEXT_SOURCE_FIELDS, type ContextSnippet, type ScoredCandidate } from './types';
+import { CONTEXT_SOURCE_FIELDS, EVIDENCE_FIELDS, type CandidateEvidence, type ContextSnippet, type ScoredCandidate } from './types';
 
-/** Snippets kept per process (~1–2 kB each in memory: the corpus's hot set, not all of it). */
+/**
+ * Snippets kept per process with their evidence (~4–6 kB each in memory: content, analysed
+ * text and a 384-dimension vector; the corpus's hot set, not all of it).
+ */
 export const CANDIDATE_CACHE_SIZE = 10_000;
+
+/** A cached candidate: its context fields and what re-scoring reads of it. */
+export interface CachedCandidate {
+  doc: ContextSnippet;
+  evidence: CandidateEvidence;
+}
+
+/**
+ * How a candidate's vector is read back: not at all (embeddings off), from `_source` (8.x keeps
+ * it there), or rebuilt into `_source` on request (9.x leaves vectors out of it: mappings.ts).
+ */
+export type VectorRead = 'none' | 'source' | 'rebuild';
 
 /** The key of one stored version of a document: any write gives a new one. */
 export function versionKey(hit: Pick<HotHit<unknown>, '_id' | '_seq_no' | '_primary_term'>): string | undefined {
@@ -23,7 +38,7 @@ export function versionKey(hit: Pick<HotHit<unknown>, '_id' | '_seq_no' | '_prim
 
 /** A bounded map, least recently used first out. */
 export class SnippetLru {
-  private readonly entries = new Map<string, ContextSnippet>();
+  private readonly entries = new Map<string, CachedCandidate>();
 
   constructor(readonly capacity: number = CANDIDATE_CACHE_SIZE) {}
 
@@ -31,7 +46,7 @@ export class SnippetLru {
     return this.entries.size;
   }
 
-  get(key: string): ContextSnippet | undefined {
+  get(key: string): CachedCandidate | undefined {
     const doc = this.entries.get(key);
     if (doc !== undefined) {
       // Map order is insertion order: re-inserting keeps a hot snippet from eviction.
@@ -41,19 +56,34 @@ export class SnippetLru {
     return doc;
   }
 
-  set(key: string, doc: ContextSnippet): void {
+  set(key: string, doc: CachedCandidate): void {
     this.entries.delete(key);
     this.entries.set(key, doc);
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 
+type SourceRead = ContextSnippet & CandidateEvidence['text'] & { embedding?: number[] };
+
+/** The `_source` part of the request that reads candidates with their evidence. */
+export function candidateSource(vectors: VectorRead): object {
+  const includes = [...CONTEXT_SOURCE_FIELDS, ...EVIDENCE_FIELDS, ...(vectors === 'none' ? [] : ['embedding'])];
+  return vectors === 'rebuild' ? { includes, exclude_vectors: false } : includes;
+}
+
+/** Splits a read `_source` into the context fields and the evidence. */
+function cachedFrom(source: SourceRead): CachedCandidate {
+  const { embedding, searchTitle, searchBreadcrumb, searchBody, searchCode, searchPath, searchIdentifiers, ...doc } = source;
+  const text = { searchTitle: searchTitle ?? '', searchBreadcrumb: searchBreadcrumb ?? '', searchBody: searchBody ?? '', searchCode: searchCode ?? '', searchPath: searchPath ?? '', searchIdentifiers: searchIdentifiers ?? '' };
+  return { doc, evidence: Array.isArray(embedding) ? { text, vector: Float32Array.from(embedding) } : { text } };
+}
+
 /**
  * Runs a candidate search (a context or kNN request body) for ids, scores and sequence
- * numbers only, then takes each snippet from `cache` or, for those it lacks, from one `ids`
- * search of the same index. Candidates come back in the search's order.
+ * numbers only, then takes each snippet with its evidence from `cache` or, for those it
+ * lacks, from one `ids` search of the same index. Candidates come back in the search's order.
  */
-export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: string, body: object, cache: SnippetLru): Promise<ScoredCandidate[]> {
+export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: string, body: object, cache: SnippetLru, vectors: VectorRead = 'none'): Promise<ScoredCandidate[]> {
   const hits = await hot.search<never>(index, { ...body, _source: false, seq_no_primary_term: true });
   // Each hit's snippet from the cache, looked up once; the ones it lacks are read by id.
   const docs = hits.map((h) => {
@@ -62,19 +92,20 @@ export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: st
   });
   const missing = hits.flatMap((h, i) => (docs[i] === undefined && h._id !== undefined ? [h._id] : []));
   if (missing.length > 0) {
-    const read = await hot.search<ContextSnippet>(index, {
+    const read = await hot.search<SourceRead>(index, {
       size: missing.length,
       track_total_hits: false,
-      _source: [...CONTEXT_SOURCE_FIELDS],
+      _source: candidateSource(vectors),
       seq_no_primary_term: true,
       query: { ids: { values: missing } },
     });
-    const byId = new Map<string, ContextSnippet>();
+    const byId = new Map<string, CachedCandidate>();
     for (const d of read) {
       if (!d._source || d._id === undefined) continue;
-      byId.set(d._id, d._source);
+      const entry = cachedFrom(d._source);
+      byId.set(d._id, entry);
       const key = versionKey(d);
-      if (key !== undefined) cache.set(key, d._source);
+      if (key !== undefined) cache.set(key, entry);
     }
     hits.forEach((h, i) => {
       if (docs[i] === undefined && h._id !== undefined) docs[i] = byId.get(h._id);
@@ -82,8 +113,8 @@ export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: st
   }
   const out: ScoredCandidate[] = [];
   hits.forEach((h, i) => {
-    const doc = docs[i];
-    if (doc) out.push({ doc, score: h._score ?? 0 });
+    const entry = docs[i];
+    if (entry) out.push({ doc: entry.doc, score: h._score ?? 0, evidence: entry.evidence });
   });
   return out;
 }

@@ -119,7 +119,23 @@ export class HotSearch {
    * With several nodes, requests go round the live ones; a node that refuses or drops the
    * connection before answering is left alone for 5 s and the request goes to the next one.
    */
-  async search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+  search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
+    return this.post<{ hits?: { hits?: Array<HotHit<T>> } }>(index, 'hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term', body).then(
+      // With filter_path, a search without hits answers `{}`.
+      (answer) => answer.hits?.hits ?? [],
+    );
+  }
+
+  /** `POST /<index>/_search` keeping only the total hits and the aggregations (term statistics). */
+  aggregate<A>(index: string, body: object): Promise<{ total: number; aggregations: A | undefined }> {
+    return this.post<{ hits?: { total?: { value?: number } }; aggregations?: A }>(index, 'hits.total,aggregations', body).then((answer) => ({
+      total: answer.hits?.total?.value ?? 0,
+      aggregations: answer.aggregations,
+    }));
+  }
+
+  /** A search on the next live node; a node that cannot be reached passes it to the next one. */
+  private async post<R>(index: string, filterPath: string, body: object): Promise<R> {
     // A cluster known to be down fails the request at once (health/monitor.ts).
     if (this.isDown?.()) throw new StoreUnavailableError('elasticsearch');
     const json = JSON.stringify(body);
@@ -127,7 +143,7 @@ export class HotSearch {
     for (let attempt = 0; attempt < this.nodes.length; attempt++) {
       const node = this.pick();
       try {
-        return await this.searchOn<T>(node, index, json);
+        return await this.postOn<R>(node, index, filterPath, json);
       } catch (error) {
         if (!(error instanceof NodeUnreachableError)) throw error;
         node.deadUntil = Date.now() + 5000;
@@ -150,8 +166,8 @@ export class HotSearch {
     return this.nodes[this.next++ % this.nodes.length];
   }
 
-  private searchOn<T>(node: HotSearch['nodes'][number], index: string, json: string): Promise<Array<HotHit<T>>> {
-    const path = `${node.basePath}/${encodeURIComponent(index)}/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term`;
+  private postOn<R>(node: HotSearch['nodes'][number], index: string, filterPath: string, json: string): Promise<R> {
+    const path = `${node.basePath}/${encodeURIComponent(index)}/_search?filter_path=${filterPath}`;
     return new Promise((resolve, reject) => {
       let status = 0;
       const chunks: Buffer[] = [];
@@ -176,8 +192,7 @@ export class HotSearch {
             return;
           }
           try {
-            // With filter_path, a search without hits answers `{}`.
-            resolve((JSON.parse(text) as { hits?: { hits?: Array<HotHit<T>> } }).hits?.hits ?? []);
+            resolve(JSON.parse(text) as R);
           } catch (error) {
             reject(new errors.DeserializationError((error as Error).message, text.slice(0, 500)));
           }

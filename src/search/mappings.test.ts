@@ -3,7 +3,8 @@ import { SNIPPET_FIELDS, SNIPPET_INDEX_SETTINGS, SNIPPET_MAPPINGS, pathWords, sn
 import { snippetDocument } from './test-fixtures';
 
 test('every SnippetDocument field has a mapping and every mapping a field', (t) => {
-  const doc = toIndexedSnippet(snippetDocument({ embedding: [0.6, 0.8] }));
+  // The optional fields (page kind and version, section part) are written when a snippet has them.
+  const doc = toIndexedSnippet(snippetDocument({ embedding: [0.6, 0.8], pageKind: 'migration', pageVersion: '3', part: 1 }));
   // `retired` is never written with a document: a later build sets it by a partial update.
   t.deepEqual([...Object.keys(doc), 'retired'].sort(), Object.keys(SNIPPET_FIELDS).sort());
   t.is(SNIPPET_MAPPINGS.dynamic, 'strict');
@@ -46,6 +47,12 @@ test('settings: one shard, no replica, sorted by library/version/generation, a s
   t.deepEqual(snippetIndexDefinition({ esMajor: 9 }), { settings: { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } }, mappings: SNIPPET_MAPPINGS });
 });
 
+test('page kind and version are keyword filters, a section part a short integer', (t) => {
+  t.deepEqual(SNIPPET_FIELDS.pageKind, { type: 'keyword' });
+  t.deepEqual(SNIPPET_FIELDS.pageVersion, { type: 'keyword' });
+  t.deepEqual(SNIPPET_FIELDS.part, { type: 'short' });
+});
+
 test('the vector: a 384-dimension dense_vector, dot product on unit vectors, int8 HNSW', (t) => {
   t.deepEqual(SNIPPET_FIELDS.embedding, { type: 'dense_vector', dims: 384, index: true, similarity: 'dot_product', index_options: { type: 'int8_hnsw' } });
 });
@@ -69,6 +76,18 @@ test('toIndexedSnippet: info snippets and breadcrumbs without the page title', (
   t.is(doc.searchBreadcrumb, 'koa guid');
   t.is(doc.searchBody, 'koa us async function');
   t.is(doc.searchCode, '');
+});
+
+test("toIndexedSnippet: a section snippet's body is its prose without the fenced code, which is analysed as code", (t) => {
+  const doc = toIndexedSnippet(
+    snippetDocument({
+      description: 'Set a cookie:',
+      content: "Koa uses the cookies module. Set a cookie:\n\n```js\nctx.cookies.set('name', 'tobi');\n```",
+      code: "ctx.cookies.set('name', 'tobi');",
+    }),
+  );
+  t.is(doc.searchBody, 'koa us cooki modul set cooki');
+  t.is(doc.searchCode, 'ctx.cookies.set cookies.set ctx cooki set name tobi');
 });
 
 test('pathWords drops the extension and splits folders', (t) => {

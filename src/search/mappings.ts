@@ -12,6 +12,7 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { SnippetDocument } from './types';
 import { analyzeText, extractIdentifiers } from './analysis';
+import { proseOf } from './format/fence';
 
 export const SHINGLE_ANALYZER = 'shelfmark_shingles';
 
@@ -59,6 +60,9 @@ export const SNIPPET_FIELDS: Record<keyof SnippetDocument, estypes.MappingProper
   url: storedKeyword,
   startLine: { type: 'integer', index: false },
   tokens: { type: 'integer' },
+  pageKind: keyword,
+  pageVersion: keyword,
+  part: { type: 'short' },
   title: stored,
   breadcrumb: stored,
   pageTitle: stored,
@@ -114,7 +118,9 @@ function headingText(doc: Pick<SnippetDocument, 'pageTitle' | 'breadcrumb'>): st
 
 /** Returns the document with its analysed fields computed from its raw fields. */
 export function toIndexedSnippet(doc: SnippetDocument): SnippetDocument {
-  const prose = `${doc.description}\n${doc.content}`;
+  // A section's snippet holds its prose and code in `content` (the code is also in `code`);
+  // a snippet of code alone (an operation, code docs) has its prose in `description`.
+  const prose = (doc.content !== '' ? proseOf(doc.content) : '') || doc.description;
   const headings = headingText(doc);
   const identifiers = new Set([
     ...extractIdentifiers(doc.title, true),

@@ -20,7 +20,9 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
 import type { ScoredCandidate, SnippetDocument } from './types';
-import { SnippetLru, searchCandidates } from './candidate-cache';
+import { SnippetLru, searchCandidates, type VectorRead } from './candidate-cache';
+import { TermStatsCache, type TermStats } from './term-stats';
+import { buildSectionPartsQuery, type SectionPartsInput } from './queries/section-parts';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 import { BACKGROUND, deleteUnseen, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
 import { copyIndex, olderIndices } from './snippet-migration';
@@ -34,9 +36,10 @@ export type VersionScope = { libraryId: string; version: string; generation: num
 
 /**
  * 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts),
- * and vectors left out of `_source` (mappings.ts).
+ * and vectors left out of `_source` (mappings.ts). 5: `pageKind`, `pageVersion` and `part`
+ * (section snippets and page kinds).
  */
-export const SNIPPETS_MAPPING_VERSION = 4;
+export const SNIPPETS_MAPPING_VERSION = 5;
 
 /**
  * Gives documents read back from `_source` their vectors again (from the vector cache):
@@ -59,6 +62,8 @@ const MAX_COMPACT_BYTES = 4 * 1024 ** 3;
 export interface SnippetStoreOptions {
   /** The connection of the hot-path searches (`searchHits`). */
   hot: HotSearch;
+  /** The cluster's major version (how vectors are read back; 9 when unknown). */
+  esMajor?: number;
   compactDelayMs?: number;
   /** See COLLECT_DELAY_MS. */
   collectDelayMs?: number;
@@ -87,6 +92,12 @@ export class SnippetStore {
   private readonly collectTimers = new Set<NodeJS.Timeout>();
   private readonly target: WriteTarget;
   private readonly candidates = new SnippetLru();
+  private readonly terms = new TermStatsCache(async (body) => {
+    const answer = await this.options.hot.aggregate<{ df?: { buckets?: Record<string, { doc_count?: number }> } }>(this.alias, body);
+    const df: Record<string, number> = {};
+    for (const [term, bucket] of Object.entries(answer.aggregations?.df?.buckets ?? {})) df[term] = bucket.doc_count ?? 0;
+    return { total: answer.total, df };
+  });
 
   constructor(
     private readonly es: EsClient,
@@ -370,8 +381,21 @@ export class SnippetStore {
   }
 
   /** The candidates of a context or kNN query, their snippets from this process's cache where it has them (candidate-cache.ts). */
-  searchCandidates(body: estypes.SearchRequest): Promise<ScoredCandidate[]> {
-    return searchCandidates(this.options.hot, this.alias, body, this.candidates);
+  /** Earlier parts of long sections (queries/section-parts.ts), through the candidates' cache. */
+  sectionParts(input: SectionPartsInput): Promise<ScoredCandidate[]> {
+    return searchCandidates(this.options.hot, this.alias, buildSectionPartsQuery(input), this.candidates, 'none');
+  }
+
+  /** How many snippets of a library version hold each term, and how many it has (cached per served generation). */
+  termStats(scope: VersionScope, terms: readonly string[]): Promise<TermStats> {
+    return this.terms.stats(scope, terms);
+  }
+
+  /** Context candidates with their evidence (analysed text, and their vectors when asked). */
+  searchCandidates(body: estypes.SearchRequest, options: { vectors?: boolean } = {}): Promise<ScoredCandidate[]> {
+    // 9.x leaves vectors out of `_source` and rebuilds them on request; 8.x keeps them there.
+    const vectors: VectorRead = !options.vectors ? 'none' : (this.options.esMajor ?? 9) >= 9 ? 'rebuild' : 'source';
+    return searchCandidates(this.options.hot, this.alias, body, this.candidates, vectors);
   }
 
 }

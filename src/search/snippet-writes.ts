@@ -45,6 +45,9 @@ export async function writeAndUpdate(
   for (let i = 0; i < actions.length; i += BULK_CHUNK) {
     const res = await t.client.bulk({ operations: actions.slice(i, i + BULK_CHUNK).flat(), refresh: false }, BACKGROUND);
     if (res.errors) {
+      // What this request and earlier ones did write must be visible to the clean-up that
+      // follows (deletions find ids by search), or it stays behind as orphans.
+      await t.client.indices.refresh({ index: t.alias }, BACKGROUND).catch(() => undefined);
       const item = res.items.find((it) => it.index?.error ?? it.update?.error);
       const first = item?.index?.error ?? item?.update?.error;
       throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);

@@ -1,6 +1,7 @@
 /** Snippets shared by the search tests (not a test file itself). */
-import { UNANALYSED, type SnippetDocument } from './types';
+import { CONTEXT_SOURCE_FIELDS, EVIDENCE_FIELDS, UNANALYSED, type CandidateEvidence, type ScoredCandidate, type SnippetDocument } from './types';
 import type { ContextSnippet } from './types';
+import { toIndexedSnippet } from './mappings';
 
 export function snippetDocument(overrides: Partial<SnippetDocument> = {}): SnippetDocument {
   return {
@@ -48,4 +49,22 @@ export function contextSnippet(overrides: Partial<ContextSnippet> = {}): Context
     tokens: doc.tokens,
     ...overrides,
   };
+}
+
+/**
+ * A context candidate as the legs hand it to re-scoring: the snippet, its analysed fields as
+ * the index stores them (mappings.ts computes them from the raw fields) and, when given, its
+ * vector (normalised to unit length, as stored).
+ */
+export function scoredCandidate(overrides: Partial<SnippetDocument>, vector?: number[], score = 1): ScoredCandidate & { evidence: CandidateEvidence } {
+  const doc = toIndexedSnippet(snippetDocument({ id: `c${(counter += 1)}`, ...overrides }));
+  const text = Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, doc[f]])) as CandidateEvidence['text'];
+  const context = Object.fromEntries(CONTEXT_SOURCE_FIELDS.filter((f) => doc[f] !== undefined).map((f) => [f, doc[f]])) as ContextSnippet;
+  return { doc: context, score, evidence: { text, ...(vector ? { vector: unit(vector) } : {}) } };
+}
+
+/** `v` scaled to length 1, as a Float32Array. */
+export function unit(v: number[]): Float32Array {
+  const norm = Math.hypot(...v) || 1;
+  return Float32Array.from(v.map((x) => x / norm));
 }

@@ -7,6 +7,10 @@
 
 export type SnippetKind = 'code' | 'info';
 
+/** What a page is (indexing/discover/page-kind.ts decides; ranking and clients read it). */
+export const PAGE_KINDS = ['guide', 'reference', 'example', 'changelog', 'migration', 'blog', 'internal', 'stub'] as const;
+export type PageKind = (typeof PAGE_KINDS)[number];
+
 /** A snippet's content as a parser produces it (indexing's `ParsedSnippet`): no library identity yet. */
 export interface SnippetContent {
   kind: SnippetKind;
@@ -28,6 +32,15 @@ export interface SnippetContent {
   path: string;
   /** 1-based line in the source file where the snippet starts. */
   startLine: number;
+  /**
+   * What the page is (indexing/discover/page-kind.ts): guide, reference, example, changelog,
+   * migration, blog, internal or stub. Absent on snippets indexed before kinds existed (guide).
+   */
+  pageKind?: PageKind;
+  /** The version a changelog or migration page is about ("3", "2.0"), when it names one. */
+  pageVersion?: string;
+  /** 0 for a section's opening part (or a whole section); k for its k-th later part. */
+  part?: number;
 }
 
 /**
@@ -87,16 +100,27 @@ export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb
 /** The stored fields a context query returns (`_source`), enough to rank and to render. */
 export const CONTEXT_SOURCE_FIELDS = [
   'id', 'kind', 'title', 'description', 'content', 'language', 'code',
-  'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens',
+  'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
 /** One snippet as a context query returns it. */
 export type ContextSnippet = Pick<SnippetDocument, (typeof CONTEXT_SOURCE_FIELDS)[number]>;
 
-/** A search hit: the snippet and its Elasticsearch score. */
+/** The analysed fields a candidate is re-scored with in Node (search/rescore.ts), as the index stores them. */
+export const EVIDENCE_FIELDS = ['searchTitle', 'searchBreadcrumb', 'searchBody', 'searchCode', 'searchPath', 'searchIdentifiers'] as const satisfies ReadonlyArray<keyof SnippetDocument>;
+
+/** What re-scoring reads of a candidate besides its content: its analysed text and its vector. */
+export interface CandidateEvidence {
+  text: Pick<SnippetDocument, (typeof EVIDENCE_FIELDS)[number]>;
+  /** The snippet's unit vector (absent when embeddings are off or the snippet has none). */
+  vector?: Float32Array;
+}
+
+/** A search hit: the snippet, its Elasticsearch score and (for context candidates) its evidence. */
 export interface ScoredCandidate {
   doc: ContextSnippet;
   score: number;
+  evidence?: CandidateEvidence;
 }
 
 /** A snippet in its final rank with its final score (higher is better). */
@@ -123,4 +147,7 @@ export interface LibrarySummary {
   benchmarkScore: number;
   versions: string[];
   aliases?: string[];
+  /** The newest indexed version (retrieval/provenance.ts `latestIndexed`), and the newest release its source had at the last check. */
+  latestIndexed?: string;
+  sourceLatest?: string | null;
 }

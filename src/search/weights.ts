@@ -121,6 +121,103 @@ const DEFAULT_WEIGHTS = {
     /** kNN: candidates examined per shard, as a multiple of the hits asked for (at least 100). */
     numCandidatesFactor: 4,
   },
+  /**
+   * Re-scoring the candidate pool in Node (rescore.ts). Measured on dev-sections.yaml with
+   * section snippets (26–27 Nov 2026, both legs captured and replayed offline,
+   * scripts/eval/replay.ts; S-MRR, the mean over the question and its three rewordings):
+   * Elasticsearch's order 0.724; its best fusion with the kNN leg 0.73–0.74; BM25F with the
+   * library's own document frequencies and every candidate's cosine 0.81–0.83 over a
+   * plateau (lexical 0.6 with semantic 0.3–0.4 at scales 0.2–0.4, title 0–0.4, headings
+   * 0–0.2; chosen on half the libraries, the other half scored within 0.01–0.04 of its best);
+   * Elasticsearch's score beside them added nothing. Document vectors of 128 tokens ranked
+   * 0.01–0.03 better than of 64. Tried and left out (each at best equal, mostly worse):
+   * k1 0.8/1.6 and b 0.5/0.9; pools of 100 lexical and 40 kNN candidates (more distractors);
+   * a second vector of the heading path alone (−0.01 to −0.03); IDF-weighted word pairs side
+   * by side (−0.005); a page-intro factor and page evidence; a listwise model learned over
+   * these features and more (leave-one-library-out 0.807: the hand-set sum is not beaten).
+   */
+  rescore: {
+    /** BM25F field weights over the analysed fields. */
+    fields: { searchTitle: 3, searchBreadcrumb: 2, searchBody: 1, searchCode: 1, searchPath: 1.5, searchIdentifiers: 1 },
+    k1: 1.2,
+    b: 0.75,
+    /** Share of BM25F (normalised by the pool's best). */
+    lexical: 0.6,
+    /** Share of the cosine, graded 1 at the pool's best cosine down to 0 at `cosineScale` below it. */
+    semantic: 0.3,
+    cosineScale: 0.3,
+    /** Share of the question's term weight (library IDF) in the snippet's own heading ... */
+    title: 0.3,
+    /** ... and in its heading path. */
+    headings: 0.15,
+  },
+  /** Page kinds (page-kinds.ts): multipliers of a snippet's re-scored score. */
+  pageKinds: {
+    /** Pages for maintainers and redirect stubs (kept only when a repository config asks). */
+    internal: 0.5,
+    blog: 0.7,
+    blogForChange: 1,
+    /** A changelog or migration guide, for a how-to question ... */
+    changeForHowTo: 0.75,
+    /** ... and one about another version than the question's. */
+    otherVersionForHowTo: 0.6,
+    /** For a question about what changed: a page about the version it asks about ... */
+    targetForChange: 1.2,
+    /** ... a page about no version in particular ... */
+    changeForChange: 1.1,
+    /** ... and a page about another version. */
+    otherVersionForChange: 0.7,
+  },
+  /** From the re-scored pool to the answer (answer.ts). */
+  answer: {
+    /**
+     * Lexical candidates fetched for the pool, and nearest neighbours (with embeddings on). The
+     * dev figures are the same for pools of 30 + 10 and 60 + 20 (S-MRR 0.825–0.827, S-any 0.975,
+     * off-topic 36/36; 100 + 40 was worse): the smaller pool halves the re-scoring and the kNN leg.
+     */
+    lexicalHits: 30,
+    knnHits: 10,
+    /**
+     * A snippet scoring below this share of the best one is not part of the answer. On the dev
+     * set (and its rewordings) 0.5 / 0.53 / 0.55 / 0.6 give S-any 0.975 / 0.975 / 0.963 / 0.963,
+     * median tokens 2,038 / 1,766 / 1,457 / 1,243 and relevant share 0.30 / 0.32 / 0.34 / 0.37:
+     * the floor trades the answer holding a relevant section at all against the share of it
+     * that is relevant; 0.53 is the tightest that keeps S-any ≥ 0.97.
+     */
+    relativeFloor: 0.53,
+    /**
+     * No snippet is relevant when the best cosine in the pool is below this (embeddings on):
+     * on the dev set (as asked and reworded) the best cosine is 0.45 at least, on the off-topic
+     * set 0.31 at most (eval/off-topic.yaml); the held-out set (eval/off-topic-holdout.yaml,
+     * not used to choose) reached 0.353. The floor sits between, nearer the off-topic side.
+     */
+    cosineFloor: 0.38,
+    /**
+     * Without vectors: no snippet is relevant when none holds this share of the question's
+     * terms. Words alone separate less well (dev questions: 0.36 at least; off-topic ones up
+     * to 0.67, "the capital city of Australia" on react.dev), so this floor only catches
+     * gibberish and questions from far away; with embeddings on the cosine floor decides.
+     */
+    coverageFloor: 0.3,
+    /**
+     * With a `language` asked for (not strictly): a snippet whose examples are all in other
+     * languages weighs this much, so the sections with examples in that language come first
+     * and the relative floor drops the others when enough of those answer. Prose without code
+     * keeps its weight. Without `language` nothing changes.
+     */
+    otherLanguage: 0.6,
+  },
+  /**
+   * Across libraries (retrieval/search-across.ts): a library's answer weighs by how its best
+   * cosine compares to the best library's, graded on this scale (as rescore grades snippets).
+   */
+  across: {
+    cosineScale: 0.15,
+    /** Libraries asked in full when the whole catalogue or a team's set is searched (the best by content first). */
+    maxLibraries: 6,
+    /** Catalogue entries (most trusted first) whose content is compared for such a search: its cost stays bounded as the catalogue grows. */
+    maxCandidates: 2000,
+  },
   /** Catalogue ranking (catalog.ts). */
   catalog: {
     name: 1,
@@ -139,3 +236,6 @@ export type QueryWeights = SearchWeights['query'];
 export type RerankWeights = SearchWeights['rerank'];
 export type CatalogWeights = SearchWeights['catalog'];
 export type HybridWeights = SearchWeights['hybrid'];
+export type RescoreWeights = SearchWeights['rescore'];
+export type AnswerWeights = SearchWeights['answer'];
+export type PageKindWeights = SearchWeights['pageKinds'];

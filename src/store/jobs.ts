@@ -17,21 +17,33 @@
  *   is not claimed until that build ends; a holder that finished or vanished is broken.
  * A worker that stops renewing (crashed, or cut off from the store for a whole lease)
  * loses the job to the next claim; one that committed and crashed is completed by the next
- * attempt (it finds the `committing` outcome and publishes again).
+ * attempt (it finds the `committing` outcome and publishes again). A job whose attempts kept
+ * ending that way (`maxAttempts` of them, store-outage retries not counted) is failed with
+ * that reason instead of claimed again: a job that kills its worker would kill the next.
+ *
+ * Fairness: a claim takes the oldest claimable job of the caller's lane (the sources its
+ * slots are for), preferring requesters (a private copy's team, else whoever started it)
+ * that run nothing now; in a lane of several slots one requester holds all but one at most.
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
 import { storedSpec, type JobSpec } from '../domain/job-params';
+import { appendLog } from '../indexing/jobs/log';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
+import { fairOrder, requesterOf, type ClaimLane } from './claim-order';
 
 export { BuildBusyError } from './build-slots';
 
 const ACTIVE_STATES: JobState[] = ['cloning', 'parsing', 'indexing'];
-/** Candidates read per claim (several workers polling at once try different ones). */
+/** Candidates tried per claim (several workers polling at once try different ones). */
 const CLAIM_BATCH = 5;
+/** Candidates read per claim, to find requesters that run nothing now among them. */
+const CLAIM_WINDOW = 50;
+/** Attempts that ended without an outcome (the worker died) before a job is failed instead. */
+export const DEFAULT_MAX_ATTEMPTS = 3;
 
 export type NewJob = JobSpec & {
   libraryId: string;
@@ -67,6 +79,7 @@ export class JobQueue {
   constructor(
     private readonly Job: JobModel,
     private readonly locks: LockStore,
+    private readonly options: { maxAttempts?: number } = {},
   ) {
     this.slots = new BuildSlots(locks, async (id) => (await this.get(id))?.state ?? null);
   }
@@ -117,18 +130,33 @@ export class JobQueue {
     });
   }
 
-  /** Claims the oldest claimable job (queued and due, or with a lapsed lease), or null. */
-  async claim(owner: string, leaseMs: number): Promise<JobRecord | null> {
-    const candidates = await this.Job.find(claimable(new Date()))
-      .sort({ createdAt: 1 })
-      .limit(CLAIM_BATCH)
-      .lean();
-    for (const job of candidates.map(typed)) {
-      if (!job) continue;
+  /**
+   * Claims the oldest claimable job (queued and due, or with a lapsed lease) of `lane`'s
+   * sources, requesters with nothing running first, or null. Without a lane: the oldest of
+   * any source, no requester holding back.
+   */
+  async claim(owner: string, leaseMs: number, lane?: ClaimLane): Promise<JobRecord | null> {
+    const now = new Date();
+    const query = lane ? { $and: [claimable(now), { 'params.source': { $in: [...lane.sources] } }] } : claimable(now);
+    // Without their logs and reports: a window of candidates is read on every poll.
+    const found = (await this.Job.find(query).select({ log: 0, crawl: 0 }).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean()).map(typed).filter((j): j is JobRecord => j !== null);
+    if (found.length === 0) return null;
+    const candidates = lane ? fairOrder(found, await this.runningByRequester(now, lane), lane) : found;
+    for (const job of candidates.slice(0, CLAIM_BATCH)) {
       const claimed = await this.tryClaim(job, owner, leaseMs);
       if (claimed) return claimed;
     }
     return null;
+  }
+
+  /** Running jobs (a live lease) per requester, of the lane's sources. */
+  private async runningByRequester(now: Date, lane?: ClaimLane): Promise<Map<string, number>> {
+    const live: Record<string, unknown> = { state: { $in: ['queued', ...ACTIVE_STATES] }, 'lease.until': { $gt: now } };
+    const query = lane ? { $and: [live, { 'params.source': { $in: [...lane.sources] } }] } : live;
+    const docs = await this.Job.find(query).select({ teamId: 1, createdBy: 1 }).limit(500).lean<Pick<JobRecord, 'teamId' | 'createdBy'>[]>();
+    const counts = new Map<string, number>();
+    for (const d of docs) counts.set(requesterOf(d), (counts.get(requesterOf(d)) ?? 0) + 1);
+    return counts;
   }
 
   private async tryClaim(seen: JobRecord, owner: string, leaseMs: number): Promise<JobRecord | null> {
@@ -136,6 +164,13 @@ export class JobQueue {
     const end = await this.outcome(seen._id);
     if (end === 'cancelled' || end === 'failed') {
       await this.settle(seen._id, end);
+      return null;
+    }
+    // Its last attempts all died with their worker (a lapsed lease, not a store-outage retry).
+    const died = (seen.attempts ?? 0) - (seen.retries ?? 0);
+    const maxAttempts = this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (seen.lease?.until && end !== 'committing' && died >= maxAttempts) {
+      await this.abandon(seen, owner, died);
       return null;
     }
     // Another build of this library version runs: this job waits for it to end.
@@ -266,6 +301,26 @@ export class JobQueue {
     return true;
   }
 
+  /**
+   * Fails a job whose attempts kept dying with their worker (crashed, killed, out of memory),
+   * instead of handing it to the next worker to die the same way.
+   */
+  private async abandon(job: JobRecord, by: string, died: number): Promise<void> {
+    if (!(await this.locks.acquire(endKey(job._id), by, { state: 'failed' }))) {
+      const end = await this.outcome(job._id);
+      if (end === 'cancelled' || end === 'failed') await this.settle(job._id, end);
+      return;
+    }
+    const message = `The job was started ${died} times and each time its worker stopped before it ended (the process crashed, was killed or ran out of memory); it is not tried again. Add the library again with smaller limits, or ask an operator to look at the worker's log.`;
+    const log = appendLog((await this.get(job._id))?.log ?? [], 'error', `failed: ${message}`);
+    await this.Job.updateOne(
+      { _id: job._id, state: { $nin: TERMINAL_JOB_STATES } },
+      { $set: { state: 'failed', failedStage: job.state, error: message, errorCode: 'internal_error', errorDetails: null, finishedAt: new Date(), lease: { owner: null, until: null }, log } },
+    );
+    await this.locks.releaseAll(`job:${job._id}:claim:`);
+    await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
+  }
+
   /** Writes the state an end lock decided (idempotent; repairs a write a claim overtook). */
   private async settle(id: string, outcome: 'cancelled' | 'failed'): Promise<void> {
     await this.Job.updateOne({ _id: id, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { state: outcome, finishedAt: new Date(), lease: { owner: null, until: null } } });
@@ -334,9 +389,13 @@ export class JobQueue {
     return job?.encryptedToken ?? null;
   }
 
-  /** The encrypted request headers of the library's newest job that carried some (a website's refresh crawls with them). */
+  /**
+   * The encrypted request headers of the library's newest finished build that carried some
+   * (a website's refresh crawls with them): headers are source settings, which a build that
+   * failed does not change.
+   */
   async lastHeaders(libraryId: string): Promise<string | null> {
-    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
+    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null }, state: 'finalized' }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
     return job?.encryptedHeaders ?? null;
   }
 

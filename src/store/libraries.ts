@@ -94,6 +94,15 @@ export class LibraryRepository {
     return holder && holder.private ? `${clientId}${SCOPE_SEPARATOR}public` : clientId;
   }
 
+  /**
+   * After another process wrote `id` (a job run in its own process): this instance's cache and
+   * the other instances' forget it, and the catalogue index is written from the record as it is now.
+   */
+  async forget(id: string): Promise<void> {
+    const record = await this.Library.findById(id).lean<LibraryRecord>().exec();
+    await this.wrote(record ? [record] : [], record ? [] : [id]);
+  }
+
   /** After a local write: this instance's cache, the other instances' (the generation), the catalogue index. */
   private async wrote(records: readonly LibraryRecord[], removed: readonly string[] = []): Promise<void> {
     await this.cache.changed([...records.map((r) => r._id), ...removed]);
@@ -207,7 +216,9 @@ export class LibraryRepository {
       const names = new Set(published.map((p) => p.version));
       const versions = [...lib.versions.filter((v) => !names.has(v.version)), ...published];
       versions.sort((a, b) => (a.version === 'latest' ? -1 : b.version === 'latest' ? 1 : b.version.localeCompare(a.version, undefined, { numeric: true })));
-      return { ...meta, versions, state: 'finalized' };
+      // A title or description an admin set stays; the build's own applies otherwise.
+      const { title, description, ...rest } = meta;
+      return { ...rest, ...(title !== undefined && !lib.titleSetByAdmin ? { title } : {}), ...(description !== undefined && !lib.descriptionSetByAdmin ? { description } : {}), versions, state: 'finalized' };
     });
   }
 

@@ -31,9 +31,9 @@ test('requests per day per channel, tokens, totals and top queries', async (t) =
   t.is(res.body.days, 7);
   t.is(res.body.perDay.length, 7);
   const today = res.body.perDay[6];
-  t.deepEqual(today, { date: utcDate(new Date()), api: 3, txt: 1, mcp: 1, tokens: 375 });
-  t.deepEqual(res.body.perDay[0], { date: res.body.perDay[0].date, api: 0, txt: 0, mcp: 0, tokens: 0 });
-  t.deepEqual(res.body.totals, { requests: 5, tokens: 375, byChannel: { api: 3, txt: 1, mcp: 1 } });
+  t.deepEqual(today, { date: utcDate(new Date()), api: 3, txt: 1, mcp: 1, playground: 0, tokens: 375 });
+  t.deepEqual(res.body.perDay[0], { date: res.body.perDay[0].date, api: 0, txt: 0, mcp: 0, playground: 0, tokens: 0 });
+  t.deepEqual(res.body.totals, { requests: 5, tokens: 375, byChannel: { api: 3, txt: 1, mcp: 1, playground: 0 } });
   t.deepEqual(res.body.topQueries, [
     { query: 'how do i write middleware?', count: 4 },
     { query: 'routing', count: 1 },
@@ -63,7 +63,7 @@ test('validation: libraryId required, days 1-90, id shape', async (t) => {
 test('an unknown library answers zeros', async (t) => {
   const res = await metrics({ libraryId: '/never/used', days: '3' });
   t.is(res.status, 200);
-  t.deepEqual(res.body.totals, { requests: 0, tokens: 0, byChannel: { api: 0, txt: 0, mcp: 0 } });
+  t.deepEqual(res.body.totals, { requests: 0, tokens: 0, byChannel: { api: 0, txt: 0, mcp: 0, playground: 0 } });
   t.deepEqual(res.body.topQueries, []);
   t.is(res.body.perDay.length, 3);
 });
@@ -102,7 +102,7 @@ test('record is fire-and-forget: bad events are dropped, bursts are counted exac
   t.notThrows(() => usage.record({ libraryId: '/a/b', channel: 'fax' as 'api', tokens: 1 }));
   await Promise.all(Array.from({ length: 200 }, async (_, i) => usage.record({ libraryId: '/burst/lib', channel: i % 2 ? 'api' : 'mcp', tokens: 2 })));
   const res = await metrics({ libraryId: '/burst/lib', days: '1' });
-  t.deepEqual(res.body.totals, { requests: 200, tokens: 400, byChannel: { api: 100, txt: 0, mcp: 100 } });
+  t.deepEqual(res.body.totals, { requests: 200, tokens: 400, byChannel: { api: 100, txt: 0, mcp: 100, playground: 0 } });
 });
 
 test('metrics need a key unless anonymous metrics are allowed', async (t) => {
@@ -211,7 +211,7 @@ test('instances flushing the same counters at once stay exact: each writes only 
   t.deepEqual({ api: after.api, mcp: after.mcp, tokens: after.tokens }, { api: 60, mcp: 24, tokens: 624 });
   t.deepEqual(after.queries, [['only on 0', 6], ['only on 1', 6], ['only on 2', 6], ['only on 3', 6], ['shared question', 60]]);
   const res = await metrics({ libraryId: lib, days: '1' }, admin);
-  t.deepEqual(res.body.totals, { requests: 84, tokens: 624, byChannel: { api: 60, txt: 0, mcp: 24 } }, 'reads sum the writers');
+  t.deepEqual(res.body.totals, { requests: 84, tokens: 624, byChannel: { api: 60, txt: 0, mcp: 24, playground: 0 } }, 'reads sum the writers');
   t.deepEqual(res.body.topQueries[0], { query: 'shared question', count: 60 });
 });
 
@@ -257,7 +257,7 @@ test('reads count what is not written yet and write nothing; a flush queued or r
   await usage.flush();
   const after = await usage.metrics(lib, 1);
   t.is(after.totals.requests, 130);
-  t.deepEqual(after.totals.byChannel, { api: (await stored(lib, db)).api, txt: 0, mcp: (await stored(lib, db)).mcp });
+  t.deepEqual(after.totals.byChannel, { api: (await stored(lib, db)).api, txt: 0, mcp: (await stored(lib, db)).mcp, playground: 0 });
   t.is((await stored(lib, db)).requests, 130, 'everything written once');
   // Top queries: the same before and after the write, within the per-day bound of stored queries.
   round(0);

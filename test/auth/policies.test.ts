@@ -76,6 +76,21 @@ test('PATCH bodies are validated with a 400 validation_error naming the field', 
   }
 });
 
+test('policy lists hold library ids only: a string no library could have is a 400 naming it, and nothing is written', async (t) => {
+  const before = (await app.request.get('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId })).body.libraryFilters;
+  for (const [list, bad] of [['allowedLibraries', '/acme/widgets!'], ['blockedLibraries', '/../etc'], ['exceptedLibraries', '/acme/widgets@2.0']] as const) {
+    const res = await app.request.patch('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId }).send({ libraryFilters: { mode: 'select', [list]: ['/good/one', bad] } });
+    t.is(res.status, 400, `${list} ${bad}`);
+    t.is(res.body.error, 'validation_error');
+    t.true(res.body.message.includes(`"${bad}"`), res.body.message);
+    t.true(res.body.message.includes(`libraryFilters.${list}.1`), res.body.message);
+  }
+  const after = (await app.request.get('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId })).body.libraryFilters;
+  t.deepEqual(after, before, 'nothing half-written');
+  const preview = await app.request.post('/v2/policies/preview').set(bearer(admin)).query({ teamId: owner.teamId }).send({ libraryFilters: { allowedLibraries: ['acme'] } });
+  t.is(preview.status, 400, 'the preview checks the same way');
+});
+
 test('members read but cannot change; other teams are 404 team_not_found; admins pass ?teamId=', async (t) => {
   const member = await makeUser(app);
   await app.services.users.setTeamRole(member.userId, owner.teamId ?? '', 'member');

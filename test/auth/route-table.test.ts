@@ -156,6 +156,7 @@ function cases(): Case[] {
     { operation: 'permissions.read', send: get('/v2/admin/permissions') },
     { operation: 'permissions.update', send: send('put', '/v2/admin/permissions', { anonymous: { add: false } }) },
     { operation: 'usage.read', send: get('/v2/admin/usage') },
+    { operation: 'connect.read', send: get('/v2/connect') },
   ];
 }
 

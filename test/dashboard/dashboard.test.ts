@@ -261,7 +261,7 @@ test.serial('the libraries list and the library page show state, versions, count
   await row.waitFor();
   t.regex((await row.textContent()) ?? '', /finalized/);
   await page.getByLabel('Filter').fill('no-such-library');
-  await page.getByText('No library matches the filter.').waitFor();
+  await page.getByText('No library matches these filters.').waitFor();
   await page.getByLabel('Filter').fill('widg');
   await row.waitFor();
   await web.shot('07-libraries');
@@ -365,18 +365,20 @@ test.serial('the playground resolves a library and shows both formats with sourc
   await web.shot('09-playground-snippets');
 
   await page.getByRole('tab', { name: 'MCP tool text (query-docs)' }).click();
-  const txt = (await page.locator('[id^="pg-view-txt"]').textContent()) ?? '';
+  await page.locator('[id^="pg-view-txt"] pre').filter({ hasText: '### ' }).waitFor(); // fetched when the tab opens
+  const txt = (await page.locator('[id^="pg-view-txt"] pre').textContent()) ?? '';
   t.regex(txt, /### /);
   t.regex(txt, /Source: /);
   await web.shot('10-playground-txt');
   await page.getByRole('tab', { name: 'JSON (type=json)' }).click();
-  const json = JSON.parse((await page.locator('[id^="pg-view-json"]').textContent()) ?? '{}') as { codeSnippets: unknown[]; snippets: unknown[] };
+  const json = JSON.parse((await page.locator('[id^="pg-view-json"] pre').textContent()) ?? '{}') as { codeSnippets: unknown[]; snippets: unknown[] };
   t.true(json.codeSnippets.length > 0);
   t.true(json.snippets.length > 0);
 });
 
 test.serial('a website is crawled from the add page; its job and library pages show the crawl report', async (t) => {
   await go('/add');
+  await page.getByLabel('What are the docs?').selectOption('website');
   await page.getByLabel('Start URL').fill(`${site.origin}/gadgets/`);
   await page.getByLabel('Most pages').fill('10');
   await page.getByRole('button', { name: 'Crawl website' }).click();
@@ -443,7 +445,7 @@ test.serial('policies: the team policy is edited with the /v2/policies fields', 
 test.serial('an OpenAPI file is uploaded from the add page', async (t) => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-oas-')), 'petstore.json');
   fs.writeFileSync(file, OPENAPI);
-  await go('/add');
+  await go('/add?kind=openapi');
   await page.getByLabel('Specification file').setInputFiles(file);
   await page.getByLabel('Library title').fill('Petstore Lite');
   await page.getByLabel('Description', { exact: true }).fill('Pets, as an API.');
@@ -463,7 +465,7 @@ test.serial('an OpenAPI file is uploaded from the add page', async (t) => {
 
 test.serial('usage shows requests and tokens per day per channel, and top libraries, as charts', async (t) => {
   await server.test.services.usage.flush();
-  await go('/usage');
+  await go('/usage?range=7d'); // (a new install's own range shows hours: connect-manage.test.ts)
   await page.getByRole('heading', { name: 'Requests per day, by channel' }).waitFor();
   const bars = page.locator('svg.chart[aria-label="Requests per day by channel"] rect');
   t.true((await bars.count()) > 0, 'the playground requests are counted');

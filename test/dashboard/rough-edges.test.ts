@@ -352,7 +352,7 @@ test.serial("an ended job's page runs it again (a new job, followed to the end) 
 test.serial('after the session ends, signing in returns to the page with what was typed', async (t) => {
   await go('/add');
   await page.getByLabel('Repository URL').fill(`${git.url}/acme/typed-before-expiry`);
-  await page.getByLabel('Library title').fill('Kept title');
+  await page.getByLabel('Skip version filtering').check();
   await page.context().clearCookies(); // the session ends
   await page.getByRole('button', { name: 'Add repository' }).click();
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
@@ -360,7 +360,7 @@ test.serial('after the session ends, signing in returns to the page with what wa
   await signIn(admin.username, admin.password);
   await page.getByRole('heading', { name: 'Add a library' }).waitFor();
   t.is(await page.getByLabel('Repository URL').inputValue(), `${git.url}/acme/typed-before-expiry`);
-  t.is(await page.getByLabel('Library title').inputValue(), 'Kept title');
+  t.true(await page.getByLabel('Skip version filtering').isChecked());
   t.regex((await page.locator('#flash').textContent()) ?? '', /typed/);
 });
 
@@ -381,12 +381,12 @@ test.serial('the playground renders sanitized Markdown, keeps the question in th
   const md = answer.locator('.md');
   t.true((await md.locator('li').count()) >= 2, 'lists are rendered');
   t.true((await md.locator('code').count()) >= 1, 'inline code is rendered');
-  t.notRegex((await md.textContent()) ?? '', /`makeGadget\(\)`/, 'no literal backticks');
-  t.is(await md.locator('script, [onerror], a[href^="javascript"]').count(), 0, 'indexed docs cannot inject script');
+  t.notRegex((await md.allTextContents()).join(' '), /`makeGadget\(\)`/, 'no literal backticks');
+  t.is(await answer.locator('script, [onerror], a[href^="javascript"]').count(), 0, 'indexed docs cannot inject script');
   t.is(await page.evaluate('window.__pwned'), undefined);
   t.regex((await answer.locator('[data-tokens]').textContent()) ?? '', /\d+ tokens/);
   await answer.getByRole('tab', { name: 'MCP tool text (query-docs)' }).click();
-  t.regex((await answer.locator('pre').first().textContent()) ?? '', /makeGadget/);
+  await answer.getByLabel('The text query-docs returns').filter({ hasText: /makeGadget/ }).waitFor();
   await web.shot('21-playground-rendered');
 
   // Shareable: the URL carries the question; opening it asks again.
@@ -419,13 +419,13 @@ test.serial('keys: the list shows prefix, created and last use, sorts; a new key
   await page.getByRole('button', { name: 'Create key' }).click();
   const value = await page.getByLabel('New API key').inputValue();
   t.regex(value, /^smk_/);
-  for (const client of ['Cursor', 'Claude Code', 'VS Code', 'stdio']) {
-    await page.getByRole('tab', { name: client }).click();
+  for (const client of ['Cursor', 'Claude Code', 'VS Code', 'Any client (stdio)']) {
+    await page.getByRole('tab', { name: client, exact: true }).click();
     const config = (await page.getByLabel(`${client} configuration`, { exact: true }).textContent()) ?? '';
-    t.true(config.includes(value) && config.includes(client === 'stdio' ? `"${url}"` : `${url}/mcp`), client);
+    t.true(config.includes(value) && config.includes(client.includes('stdio') ? `--api-url ${url}` : `${url}/mcp`), client);
   }
   JSON.parse((await page.getByLabel('VS Code configuration', { exact: true }).textContent()) ?? '');
-  t.regex((await page.getByLabel('stdio configuration', { exact: true }).textContent()) ?? '', /shelfmark\.mjs[\s\S]*"--transport",\s*"stdio"/, "Shelfmark's own stdio bridge");
+  t.regex((await page.getByLabel('Any client (stdio) configuration', { exact: true }).textContent()) ?? '', /\/bin\/shelfmark\.mjs mcp --transport stdio/, "Shelfmark's own stdio bridge, by its real path");
   await page.getByRole('button', { name: 'Test this key' }).click();
   await page.getByText(/The key works: it acts as/).waitFor();
   await web.shot('23-keys-created');
@@ -509,7 +509,7 @@ test.serial('usage by key, team and channel, and questions that found nothing or
   // Weak answers are judged against the library's own questions: five that its docs answer
   // well, and one whose words the docs do not use but for the library's name.
   for (const q of ['makeGadget', 'make a gadget', 'gadget size', 'import makeGadget from gadgets', 'gadgets guide']) t.is((await ask(q)).status, 200, q);
-  const weakQuestion = 'gadget walrus quokka zeppelin harpsichord'; // only the library's own name matches
+  const weakQuestion = 'gadget walrus quokka'; // only the library's own name matches (a third of the question: above the relevance floor)
   t.is((await ask(weakQuestion)).status, 200, 'a weak question is still answered');
   await go('/usage?days=7');
   const weak = page.locator('section', { has: page.getByRole('heading', { name: 'Questions answered weakly' }) });

@@ -65,6 +65,15 @@ test.serial('a zip of a Markdown folder becomes /archives/<slug> and answers con
   t.is(jobs.body.jobs[0].kind, 'add-archive');
 });
 
+test.serial("the title typed for an upload is the library's title, not only its id; the README's does not replace it", async (t) => {
+  const zip = makeZip([{ name: 'README.md', data: '# Cogs\n\nCogs turn wheels.\n' }, { name: 'guide.md', data: GUIDE }]);
+  const res = await upload(zip, { libraryTitle: 'Cogs handbook', description: 'How to fit cogs.' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const lib = await app.request.get('/v2/libraries/archives/cogs-handbook').set('authorization', `Bearer ${key}`);
+  t.like(lib.body, { title: 'Cogs handbook', description: 'How to fit cogs.', edited: { title: true, description: true } });
+  await app.request.delete('/v2/libraries/archives/cogs-handbook').set('authorization', `Bearer ${key}`);
+});
+
 test.serial('a tar.gz works the same; a second upload without force is 409, with force it replaces', async (t) => {
   const tgz = await makeTgz([{ name: 'docs/index.md', data: GUIDE.replace('teeth=32', 'teeth=48') }]);
   const dup = await upload(tgz, { libraryTitle: 'Sprockets' }, 'docs.tar.gz');

@@ -78,8 +78,10 @@ test.serial('adds a repository: clones, indexes, answers 200 with the library id
   t.is(code?.title, 'Creating a widget');
   t.is(code?.language, 'js');
   t.regex(code?.description ?? '', /Call `createWidget\(\)`/);
-  t.is(code?.startLine, 9);
-  t.regex(code?.url ?? '', /\/acme\/widgets\/blob\/[0-9a-f]{40}\/docs\/guide\.md#L9$/);
+  // The section whole: its sentence, then the example it announces; the link lands on its heading.
+  t.regex(code?.content ?? '', /^Call `createWidget\(\)` with a name to make a new widget:\n\n```js\nimport \{ createWidget \}/);
+  t.is(code?.startLine, 5);
+  t.regex(code?.url ?? '', /\/acme\/widgets\/blob\/[0-9a-f]{40}\/docs\/guide\.md#L5$/);
 });
 
 test.serial('context answers from the indexed library; versions by tag', async (t) => {

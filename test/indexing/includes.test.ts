@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey, servedSnippets } from '../helpers';
+import { adminKey, codeBlocks, servedSnippets } from '../helpers';
 
 let git: GitServer;
 let app: TestApp;
@@ -76,7 +76,7 @@ test.serial('snippets hold the included code; a missing target stays and is logg
   const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/book` });
   t.is(res.status, 200, JSON.stringify(res.body));
   const docs = await latestSnippets();
-  const code = docs.filter((d) => d.kind === 'code');
+  const code = codeBlocks(docs);
   const guess = code.find((d) => d.path === 'src/ch02.md' && d.code.includes('read_line'));
   t.truthy(guess, JSON.stringify(code.map((c) => c.code)));
   t.false(guess?.code.includes('ANCHOR') ?? true);

@@ -1,8 +1,9 @@
 /**
  * Push webhooks against the real stores and a local Git server: the test plays the Git
  * host (it pushes a commit, then posts the delivery signed the host's way). A signed push
- * refreshes the library; a bad signature, an unknown library and a replay are refused or
- * ignored; the secret is shown once and never again; Context7's POST /v1/refresh still works.
+ * refreshes the library; a bad signature, an unknown library, another host's route and a
+ * replay (the same body under any delivery id) are refused or ignored; the secret is shown
+ * once and never again; Context7's POST /v1/refresh still works.
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
@@ -99,13 +100,16 @@ test.serial('a push to the tracked branch, signed the GitHub way, refreshes the 
   t.true(job.body.log.some((l: { message: string }) => /1 files added, 0 changed, 0 removed/.test(l.message)));
 });
 
-test.serial('a replayed delivery id is ignored', async (t) => {
+test.serial('a replayed delivery is ignored, whatever delivery id it carries (the id header is not signed)', async (t) => {
   const before = (await webhookJobs()).length;
-  const body = { ref: 'refs/heads/main', after: 'b'.repeat(40) };
-  const res = await deliver(hook.path, body, { 'x-hub-signature-256': signBody(hook.secret, JSON.stringify(body)), 'x-github-delivery': 'delivery-1' });
-  t.is(res.status, 200);
-  t.false(res.body.accepted);
-  t.regex(res.body.message, /replay/);
+  // The delivery of the previous test, captured and sent again under fresh delivery ids.
+  const body = { ref: 'refs/heads/main', after: 'a'.repeat(40) };
+  for (const id of ['delivery-1', 'delivery-forged-2', 'delivery-forged-3']) {
+    const res = await deliver(hook.path, body, { 'x-hub-signature-256': signBody(hook.secret, JSON.stringify(body)), 'x-github-delivery': id });
+    t.is(res.status, 200, id);
+    t.false(res.body.accepted);
+    t.regex(res.body.message, /replay/);
+  }
   t.is((await webhookJobs()).length, before);
 });
 
@@ -132,19 +136,38 @@ test.serial('a bad or missing signature and an unknown library get the same refu
   t.is(host.status, 400);
 });
 
-test.serial('GitLab, Bitbucket and generic git schemes verify; other branches and tags queue nothing', async (t) => {
+test.serial("a hook's secret works on its own host's route only: a GitHub secret is not a GitLab token", async (t) => {
+  const gl = { ref: 'refs/heads/main', after: 'c'.repeat(40) };
+  const asToken = await deliver(hook.path.replace('/github', '/gitlab'), gl, { 'x-gitlab-token': hook.secret, 'x-gitlab-event-uuid': 'gl-0' });
+  t.is(asToken.status, 401, JSON.stringify(asToken.body));
+  const bb = { push: { changes: [{ new: { type: 'branch', name: 'main' } }] } };
+  const otherScheme = await deliver(hook.path.replace('/github', '/bitbucket'), bb, { 'x-hub-signature': signBody(hook.secret, JSON.stringify(bb)), 'x-request-uuid': 'bb-0' });
+  t.is(otherScheme.status, 401);
+  t.is((await webhookJobs()).length, 1, 'nothing was queued');
+});
+
+test.serial('GitLab, Bitbucket and generic git schemes verify on hooks made for them; other branches and tags queue nothing', async (t) => {
+  const hookFor = async (host: string) => {
+    const res = await app.request.post('/v2/libraries/acme/gadgets/webhook').set(auth()).send({ host });
+    t.is(res.status, 201);
+    return res.body as { path: string; secret: string };
+  };
+  const gitlab = await hookFor('gitlab');
   const gl = { ref: 'refs/heads/feature' };
-  let res = await deliver(hook.path.replace('/github', '/gitlab'), gl, { 'x-gitlab-token': hook.secret, 'x-gitlab-event-uuid': 'gl-1' });
+  let res = await deliver(gitlab.path, gl, { 'x-gitlab-token': gitlab.secret, 'x-gitlab-event-uuid': 'gl-1' });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.regex(res.body.message, /feature.*tracks main/);
+  const bitbucket = await hookFor('bitbucket');
   const bb = { push: { changes: [{ new: { type: 'tag', name: 'v9.0.0' } }] } };
-  res = await deliver(hook.path.replace('/github', '/bitbucket'), bb, { 'x-hub-signature': signBody(hook.secret, JSON.stringify(bb)), 'x-request-uuid': 'bb-1' });
+  res = await deliver(bitbucket.path, bb, { 'x-hub-signature': signBody(bitbucket.secret, JSON.stringify(bb)), 'x-request-uuid': 'bb-1' });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.regex(res.body.message, /tag v9\.0\.0/);
+  const generic = await hookFor('git');
   const plain = { ref: 'refs/heads/main' };
-  res = await deliver(hook.path.replace('/github', '/git'), plain, { 'x-shelfmark-signature': signBody(hook.secret, JSON.stringify(plain)), 'x-shelfmark-delivery': 'git-1' });
+  res = await deliver(generic.path, plain, { 'x-shelfmark-signature': signBody(generic.secret, JSON.stringify(plain)), 'x-shelfmark-delivery': 'git-1' });
   t.is(res.status, 202, JSON.stringify(res.body));
   t.is((await app.services.jobs.waitFor(res.body.jobId, 60_000))?.state, 'finalized');
+  hook = await hookFor('github');
 });
 
 test.serial('pushes arriving while a refresh is queued are coalesced into it', async (t) => {

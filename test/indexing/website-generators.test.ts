@@ -65,8 +65,9 @@ for (const generator of ['sphinx', 'mkdocs', 'vitepress'] as const) {
       const tab = install.find((s) => s.code.includes(`${label} `) || s.code.includes(`# ${label}`));
       t.truthy(tab, `the ${label} tab's code: ${JSON.stringify(install, null, 1)}`);
       t.is(tab?.language, e.installLanguage);
-      // The label is the tab's own text, not the command's first word: it must come from the tab.
-      t.regex(`${tab?.description}\n${tab?.code}`, new RegExp(`(^|\\n)(# )?${label}:?(\\n|$)`), `the ${label} label stays with its code`);
+      // The label is the tab's own text, not the command's first word: it must come from the tab,
+      // right before the example it labels (the section's prose and examples in place).
+      t.regex(tab?.content ?? '', new RegExp(`(^|\\n)(# )?${label}:?\\n+\`{3,}[^\\n]*\\n(# ${label}\\n)?[^\`]*\\b${label}\\b`), `the ${label} label stays with its code`);
     }
     t.true(snippets.some((s) => s.path === e.install && s.kind === 'code' && s.breadcrumb.at(-1) === 'Checking the install'));
 

@@ -220,7 +220,7 @@ test.serial('a bundle older than the build a version serves is refused unless fo
   const fresh = await createTestApp();
   try {
     const key = await adminKey(fresh);
-    await seedLibrary(fresh, LIB, { 'docs/new.md': '# New\n\nA newer build about cookies.\n' }); // generation = now: newer than the bundle's
+    await seedLibrary(fresh, LIB, { 'docs/new.md': '# New\n\nA newer build about cookies, long enough to be worth a snippet.\n' }); // generation = now: newer than the bundle's
     const res = await importInto(fresh, key, bundle);
     t.is(res.status, 409);
     t.is(res.body.error, 'conflict');
@@ -393,10 +393,12 @@ test.serial('with embeddings on, a bundle carries every vector (restored from th
 
     const res = await importInto(into, await adminKey(into), exported.body);
     t.is(res.status, 200, JSON.stringify(res.body));
-    const indexed = new Map((await servedSnippetsWithVectors(into, LIB)).map((d) => [d.id, d.embedding]));
+    // Ids are made again under the importing key (bundle-attacks.test.ts): match by place.
+    const place = (d: { path: string; startLine: number; title: string }) => `${d.path}:${d.startLine}:${d.title}`;
+    const indexed = new Map((await servedSnippetsWithVectors(into, LIB)).map((d) => [place(d), d.embedding]));
     t.is(indexed.size, docs.length);
     for (const d of docs) {
-      const v = indexed.get(d.id);
+      const v = indexed.get(place(d));
       t.is(v?.length, 384, d.title);
       t.true(v!.every((x, i) => Math.abs(x - d.embedding[i]) < 1e-5), `${d.title}: the bundle's vector is the one indexed`);
     }

@@ -29,7 +29,7 @@ test('lists the same tools, schemas and annotations as /mcp', async (t) => {
   try {
     const [overStdio, overHttp] = await Promise.all([stdio.client.listTools(), http.listTools()]);
     t.deepEqual(overStdio.tools, overHttp.tools);
-    t.deepEqual(overStdio.tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs']);
+    t.deepEqual(overStdio.tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide']);
     t.true(overStdio.tools.every((x) => x.annotations?.readOnlyHint === true && x.annotations?.openWorldHint === false));
   } finally {
     await http.close();
@@ -44,7 +44,7 @@ test('resolve-library-id, query-docs and get-library-docs answer through the HTT
 
   const docs = await stdio.client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'how do I delete a widget', tokens: 2000 } });
   t.falsy(docs.isError, textOf(docs));
-  t.regex(textOf(docs), /^### [\s\S]*w\.destroy\(\)/);
+  t.regex(textOf(docs), /^Docs: [^\n]+\n\n### [\s\S]*w\.destroy\(\)/);
 
   const legacy = await stdio.client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/gadgets', topic: 'measure a length' } });
   t.falsy(legacy.isError, textOf(legacy));

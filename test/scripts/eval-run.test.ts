@@ -40,8 +40,12 @@ test('contextUrl asks for JSON with the default budget', (t) => {
 });
 
 test('readContextBody keeps snippet order and repeats', (t) => {
-  const body = { snippets: [{ tokens: 10, source: { path: 'a.md' } }, { tokens: 5, source: { path: 'b.md' } }, { tokens: 1, source: { path: 'a.md' } }] };
-  t.deepEqual(readContextBody(body), { paths: ['a.md', 'b.md', 'a.md'], tokens: 16 });
+  const body = { snippets: [{ tokens: 10, title: 'A', breadcrumb: ['Page', 'A'], kind: 'code', part: 1, source: { path: 'a.md', startLine: 3 } }, { tokens: 5, source: { path: 'b.md' } }, { tokens: 1, source: { path: 'a.md' } }] };
+  const read = readContextBody(body);
+  t.deepEqual({ paths: read.paths, tokens: read.tokens }, { paths: ['a.md', 'b.md', 'a.md'], tokens: 16 });
+  // What snippet-level scoring and the answer-shape counts read of each snippet.
+  t.deepEqual(read.snippets[0], { path: 'a.md', title: 'A', breadcrumb: ['Page', 'A'], tokens: 10, kind: 'code', startLine: 3, part: 1 });
+  t.deepEqual(read.snippets[1], { path: 'b.md', title: '', breadcrumb: [], tokens: 5 });
   t.throws(() => readContextBody({ codeSnippets: [] }), { message: /snippets/ });
 });
 

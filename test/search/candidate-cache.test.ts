@@ -7,7 +7,7 @@ import { HotSearch, type EsClient } from '../../src/search/client';
 import { SnippetStore } from '../../src/search/snippet-store';
 import { SnippetLru, searchCandidates } from '../../src/search/candidate-cache';
 import { analyzeText } from '../../src/search/analysis';
-import { CONTEXT_SOURCE_FIELDS, type SnippetDocument } from '../../src/search/types';
+import { CONTEXT_SOURCE_FIELDS, EVIDENCE_FIELDS, type SnippetDocument } from '../../src/search/types';
 import { contextSnippet } from '../../src/search/test-fixtures';
 import { testSnippet, testSnippetStore, type TestSnippetStore } from './store-fixture';
 
@@ -45,7 +45,10 @@ test.serial('the same candidates, scores and order as a search with sources; a s
   const { hot: counted, bodies } = recording();
   const first = await searchCandidates(counted, store.alias, body('widgets render'), cache);
   t.deepEqual(first.map((c) => [c.doc.id, c.score]), plain.map((h) => [h._source?.id, h._score]));
-  t.deepEqual(first[0]!.doc, Object.fromEntries(CONTEXT_SOURCE_FIELDS.map((f) => [f, plain[0]!._source![f]])) as typeof first[0]['doc']);
+  t.deepEqual(first[0]!.doc, Object.fromEntries(CONTEXT_SOURCE_FIELDS.flatMap((f) => (plain[0]!._source![f] === undefined ? [] : [[f, plain[0]!._source![f]]]))) as typeof first[0]['doc']);
+  const written = [doc(1, 'widgets render panels'), doc(2, 'widgets render nothing at all')].find((d) => d.id === first[0]!.doc.id)!;
+  t.deepEqual(first[0]!.evidence?.text, Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, written[f]])) as NonNullable<typeof first[0]['evidence']>['text'], 'the analysed fields come with it, for re-scoring');
+  t.is(first[0]!.evidence?.vector, undefined, 'no vector unless asked');
   t.is(bodies.length, 2, 'ids and scores, then the unseen snippets by id');
   t.is(bodies[0]!._source, false);
   const second = await searchCandidates(counted, store.alias, body('widgets render'), cache);
@@ -62,9 +65,19 @@ test.serial('a document written again (a new sequence number) is read again, not
   t.is(again!.doc.title, 'Gadgets, retitled');
 });
 
+test.serial('asked for vectors, each candidate comes with the vector it was indexed with (from _source on 8.x, rebuilt on request on 9.x)', async (t) => {
+  const vector = Array.from({ length: 384 }, (_, i) => (i < 4 ? 0.5 : 0));
+  await store.write([testSnippet(4, { content: 'vectors travel with candidates', path: 'docs/4.md', libraryId: '/cache/lib', embedding: vector })]);
+  await es.indices.refresh({ index: store.alias });
+  const [candidate] = await searchCandidates(hot, store.alias, body('vectors travel'), new SnippetLru(), fixture.esMajor >= 9 ? 'rebuild' : 'source');
+  t.is(candidate?.doc.id, 'id4');
+  t.deepEqual(Array.from(candidate?.evidence?.vector ?? []), vector);
+  t.false('embedding' in (candidate?.doc ?? {}), 'the vector is evidence, never part of the snippet served');
+});
+
 test('the cache keeps at most its capacity, dropping the least recently used', (t) => {
   const lru = new SnippetLru(2);
-  const [a, b, c] = ['a', 'b', 'c'].map((id) => contextSnippet({ id }));
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => ({ doc: contextSnippet({ id }), evidence: { text: { searchTitle: '', searchBreadcrumb: '', searchBody: id, searchCode: '', searchPath: '', searchIdentifiers: '' } } }));
   lru.set('a', a!);
   lru.set('b', b!);
   t.is(lru.get('a'), a, 'a is now the most recently used');

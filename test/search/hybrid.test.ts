@@ -58,8 +58,9 @@ test.after.always(async () => {
   await git?.close();
 });
 
-// No word of this question (nor its stem) occurs in the docs.
-const QUESTION = 'swap the real database for a fake';
+// No word of this question (nor its stem) occurs in the docs; its vector is near the answer's
+// (cosine ~0.40, above the relevance floor, weights.ts answer.cosineFloor).
+const QUESTION = 'mock injected services during unit checks';
 
 test.serial('every snippet is indexed with a unit vector, kept out of _source; the job counts them', async (t) => {
   const plain = await servedSnippets(app, '/acme/api');

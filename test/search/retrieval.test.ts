@@ -1,7 +1,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, seedLibrary, servedSnippets } from '../helpers';
 import { buildContextQuery } from '../../src/search/queries/context';
 import { mergeCandidates } from '../../src/retrieval/context';
 import type { ContextSnippet } from '../../src/search/types';
@@ -72,7 +72,7 @@ test('search: Context7 shape; punctuation- and case-insensitive names', async (t
   t.is(res.body.searchFilterApplied, false);
   const first = res.body.results[0];
   t.is(first.id, '/acme/react-router');
-  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
+  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'latestIndexed', 'sourceLatest', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
   t.true(first.versions.includes('v2.0.0'));
   const next = await app.request.get('/v2/libs/search').query({ libraryName: 'nextjs' });
   t.is(next.body.results[0].id, '/acme/next.js');
@@ -94,11 +94,11 @@ test('context: txt by default in the Context7 layout; json with codeSnippets, in
   const txt = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix' });
   t.is(txt.status, 200);
   t.regex(txt.headers['content-type'], /text\/plain/);
-  t.regex(txt.text, /^### /);
+  t.regex(txt.text, /^Docs: \/acme\/\S+ [^\n]+\n\n### /, 'the provenance line, then the snippets');
   t.regex(txt.text, /Source: http/);
   t.regex(txt.text, /parent\.use\('\/api', child\.routes\(\)\)/);
   const json = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'mount a router under a prefix', type: 'json' });
-  t.deepEqual(Object.keys(json.body).sort(), ['codeSnippets', 'infoSnippets', 'snippets']);
+  t.deepEqual(Object.keys(json.body).sort(), ['codeSnippets', 'infoSnippets', 'provenance', 'snippets']);
   const code = json.body.codeSnippets[0];
   t.deepEqual(Object.keys(code).sort(), ['codeDescription', 'codeId', 'codeLanguage', 'codeList', 'codeTitle', 'codeTokens', 'pageTitle']);
   const s = json.body.snippets[0];
@@ -109,10 +109,15 @@ test('context: txt by default in the Context7 layout; json with codeSnippets, in
 });
 
 test('context: token budgets are whole snippets within the limit; bad budgets are 400', async (t) => {
-  const small = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', type: 'json', tokens: 100 });
+  const small = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure the widget 7 panel', type: 'json', tokens: 200 });
   t.is(small.status, 200);
   const total = small.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0);
-  t.true(total <= 100);
+  t.true(small.body.snippets.length > 0 && total <= 200, `${small.body.snippets.length} snippets of ${total} tokens`);
+  // Relevant sections exist, but none fits: the answer says so and how to get one.
+  const tiny = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure the widget 7 panel', type: 'json', tokens: 100 });
+  t.is(tiny.status, 404);
+  t.is(tiny.body.error, 'no_snippets_found');
+  t.regex(tiny.body.message, /fits in 100 tokens.*raise tokens/);
   for (const tokens of ['99', '100001', 'abc', '1.5']) {
     const bad = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'routes', tokens });
     t.is(bad.status, 400, tokens);
@@ -139,10 +144,10 @@ test('context: the next page of candidates continues the first exactly (what an 
   const query = 'configure a widget panel';
   const ask = async (size: number, from?: number) =>
     (await app.services.snippets.searchHits<ContextSnippet>(buildContextQuery({ libraryId: lib!._id, version: 'latest', generation: version.generation, query, size, from }))).map((h) => h._source!.id);
-  const whole = await ask(126);
-  t.true(whole.length > 100, `${whole.length} candidates`);
-  const first = await ask(42);
-  const next = await ask(84, 42);
+  const whole = await ask(80);
+  t.is(whole.length, 80, 'one snippet per widget section');
+  const first = await ask(30);
+  const next = await ask(50, 30);
   t.deepEqual([...first, ...next], whole);
   t.deepEqual(
     mergeCandidates(first.map((id) => ({ doc: { id }, score: 1 }) as never), [...first.slice(-2), ...next].map((id) => ({ doc: { id }, score: 1 }) as never)).map((c) => c.doc.id),
@@ -187,6 +192,27 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
   const id: string = search.body.results[0].id;
   const ctx = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes' });
   t.is(ctx.status, 200);
-  t.regex(ctx.text, /router\.get/);
-  t.regex(ctx.text, /--------------------------------/);
+  // The section that answers, whole: its sentence and the example it announces, in order.
+  t.regex(ctx.text, /^Docs: \/acme\/react-router v2\.0\.0 @ [0-9a-f]{12}, [^\n]+\n\n### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/);
+  const both = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
+  t.is(both.status, 200);
+  t.regex(both.text, /--------------------------------/, 'several snippets are joined Context7-style');
+});
+
+test('a later part of a long section that answers is served after the parts before it, read apart', async (t) => {
+  // One long section: its opening says what it is; its last paragraphs (a later part) name the
+  // word asked for, which nothing else on the page does.
+  const filler = Array.from({ length: 14 }, (_, i) => `Paragraph ${i} about configuring panels: panels take settings for layout, spacing and colours, which are merged with the defaults of the theme before the first render.`).join('\n\n');
+  const page = `# Panels\n\n## Panel options\n\nEvery panel takes a settings object; this section lists what it holds.\n\n${filler}\n\nThe zephyrWidth option sets how wide the zephyr rail is, in pixels.\n\n\`\`\`js\npanel({ zephyrWidth: 240 });\n\`\`\`\n\n## Other\n\nUnrelated notes about panels and their lifecycle in an application.\n`;
+  await seedLibrary(app, '/acme/panels', { 'docs/panels.md': page });
+  const served = await servedSnippets(app, '/acme/panels');
+  const parts = served.filter((s) => s.title === 'Panel options').sort((a, b) => (a.part ?? 0) - (b.part ?? 0));
+  t.true(parts.length >= 2, `the section is long enough to have parts (${parts.length})`);
+  t.true(parts.at(-1)!.content.includes('zephyrWidth') && !parts[0].content.includes('zephyrWidth'), 'the answer is in a later part');
+  // No word of the question is in the opening part, so no leg finds it: it is read apart.
+  const res = await app.request.get('/v2/context').query({ libraryId: '/acme/panels', query: 'zephyrWidth', type: 'json' });
+  t.is(res.status, 200);
+  const got = res.body.snippets.filter((s: { title: string }) => s.title === 'Panel options').map((s: { part: number }) => s.part);
+  t.deepEqual(got, parts.map((p) => p.part), 'every part of the section, in order, from its opening part');
+  t.is(res.body.snippets[0].part, 0);
 });

@@ -16,6 +16,8 @@
  * absence a truncated one.
  */
 import { z } from 'zod';
+import { PAGE_KINDS, type SnippetDocument } from '../../search/types';
+import { isAddressableVersion } from '../../domain/library-ids';
 
 export const BUNDLE_FORMAT = 'shelfmark-bundle';
 export const BUNDLE_FORMAT_VERSION = 1;
@@ -24,16 +26,23 @@ export const MAX_BUNDLE_LINE_BYTES = 64 * 1024 * 1024;
 /** How much larger than its compressed size a bundle may grow when decompressed (a gzip bomb stops here). */
 export const MAX_EXPANSION = 40;
 
+/** The most snippets' bytes one line may hold (real ones, with a vector, are a few KB). */
+export const MAX_SNIPPET_LINE_BYTES = 256 * 1024;
+
+/** A count or generation: a whole number JavaScript and Elasticsearch's long both hold exactly. */
+const count = () => z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER);
+const VERSION_RULE = 'letters, digits, ".", "_", "+", "-" (at most 100; the default branch is "latest")';
+
 const versionSchema = z.object({
-  version: z.string().min(1).max(100),
+  version: z.string().refine((v) => v === 'latest' || isAddressableVersion(v), `must be ${VERSION_RULE}`),
   ref: z.string().max(300),
-  tags: z.array(z.string().max(100)).max(1000),
+  tags: z.array(z.string().refine(isAddressableVersion, `must be ${VERSION_RULE}`)).max(1000),
   commit: z.string().max(100),
-  generation: z.number().int().positive(),
-  totalSnippets: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
-  benchmarkScore: z.number(),
-  lastUpdateDate: z.string(),
+  generation: count().positive(),
+  totalSnippets: count(),
+  totalTokens: count(),
+  benchmarkScore: z.number().min(0).max(100),
+  lastUpdateDate: z.string().max(100).refine((d) => !Number.isNaN(Date.parse(d)), 'must be a date (ISO 8601)'),
 });
 
 export const bundleHeaderSchema = z.object({
@@ -70,14 +79,61 @@ export type BundleVersion = z.infer<typeof versionSchema>;
 export const filesLineSchema = z.object({
   type: z.literal('files'),
   version: z.string(),
-  files: z.array(z.object({ p: z.string(), h: z.string() })),
+  // One manifest document per version (MongoDB holds 16 MB a document).
+  files: z.array(z.object({ p: z.string().max(1000), h: z.string().max(200) })).max(50_000),
 });
 
-export const snippetLineSchema = z.object({
-  type: z.literal('snippet'),
-  /** The document as stored; `libraryId`, `version` and `generation` are rewritten on import. */
-  doc: z.object({ id: z.string().min(1), version: z.string(), tokens: z.number() }).passthrough(),
-});
+/** A keyword field: Elasticsearch refuses a term over 32,766 bytes (a UTF-8 character is at most 4). */
+const keyword = (max = 4000) => z.string().max(max);
+const text = () => z.string().max(MAX_SNIPPET_LINE_BYTES);
+const int32 = () => z.number().int().nonnegative().max(2 ** 31 - 1);
+
+/**
+ * Every field of a stored snippet as the index maps it (search/mappings.ts): a field the
+ * document type gains without a rule here does not compile, so a bundle cannot put a value
+ * the index refuses (which was a 500 and left the import's other documents behind).
+ */
+const SNIPPET_DOCUMENT_FIELDS = {
+  id: keyword(200).min(1),
+  libraryId: keyword(400),
+  version: keyword(100),
+  generation: count(),
+  retired: count().nullable().optional(),
+  kind: z.enum(['code', 'info']),
+  title: text(),
+  breadcrumb: z.array(text()).max(100),
+  pageTitle: text(),
+  description: text(),
+  content: text(),
+  language: keyword(100),
+  code: text(),
+  path: keyword(2000),
+  startLine: int32(),
+  url: keyword(8000),
+  tokens: int32(),
+  fileHash: keyword(200),
+  // Mapping version 5: what the page is, the version a changelog or guide is about, the part of a long section.
+  pageKind: z.enum(PAGE_KINDS).optional(),
+  pageVersion: keyword(100).optional(),
+  part: z.number().int().min(0).max(32767).optional(),
+  searchTitle: text(),
+  searchBreadcrumb: text(),
+  searchBody: text(),
+  searchCode: text(),
+  searchPath: text(),
+  searchIdentifiers: text(),
+  // Kept only when of this installation's model and size (import.ts); any finite numbers here.
+  embedding: z.array(z.number()).max(4096).optional(),
+} satisfies Record<keyof SnippetDocument, z.ZodTypeAny>;
+
+/**
+ * A snippet line. `strict`: a bundle of this server's mapping version has no other fields;
+ * one of another version may (a newer server's), which are left out.
+ */
+export function snippetLineSchema(strict: boolean) {
+  const doc = z.object(SNIPPET_DOCUMENT_FIELDS);
+  return z.object({ type: z.literal('snippet'), doc: strict ? doc.strict() : doc.strip() });
+}
 
 export const trailerSchema = z.object({
   type: z.literal('end'),

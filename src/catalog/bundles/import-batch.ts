@@ -23,6 +23,7 @@ import { parseLibraryId } from '../../domain/library-ids';
 import { BundleError, parseHeader, type BundleHeader } from './format';
 import { BundleTooLargeError, readBundleLines } from './read-lines';
 import { importBundle, streamSnippets, type ImportResult, type Plan } from './import';
+import { importedRepoUrls, type ImportedUrls } from './repo-urls';
 import { ValidationError, PayloadTooLargeError } from '../../errors';
 
 export interface BundleInput {
@@ -39,6 +40,7 @@ interface ReadBundle {
   clientId: string;
   docs: SnippetDocument[];
   files: Map<string, { p: string; h: string }[]>;
+  urls: ImportedUrls;
 }
 
 /** A batch read and checked: new libraries to publish together, the others to import one by one. */
@@ -138,7 +140,7 @@ async function readWhole(services: Services, input: BundleInput, maxBytes: numbe
         docs.push(...batch);
       },
     });
-    return { name: input.name, header, clientId, docs, files };
+    return { name: input.name, header, clientId, docs, files, urls: importedRepoUrls(services.config, header.library, clientId) };
   } finally {
     stream.resume();
   }
@@ -194,8 +196,9 @@ function newRecord(b: ReadBundle, rev: number, now: Date): LibraryRecord {
     source: h.source,
     title: h.title,
     description: h.description,
-    repoUrl: h.repoUrl,
-    cloneUrl: h.cloneUrl,
+    // What a refresh would clone passes the rules of an add (bundles/repo-urls.ts), as in importBundle.
+    repoUrl: b.urls.repoUrl,
+    cloneUrl: b.urls.cloneUrl,
     branch: h.branch,
     aliases: h.aliases,
     nameKeys: h.nameKeys,
@@ -222,7 +225,7 @@ function newRecord(b: ReadBundle, rev: number, now: Date): LibraryRecord {
 function importedResult(b: ReadBundle): ImportResult {
   const versions = b.header.versions.map((v) => ({ version: v.version, status: 'imported' as const, snippets: v.totalSnippets }));
   const total = versions.reduce((n, v) => n + v.snippets, 0);
-  return { libraryName: b.clientId, status: 'imported', message: `${b.clientId} was imported (${versions.map((v) => v.version).join(', ')}; ${total} snippets) and is ready to query.`, versions };
+  return { libraryName: b.clientId, status: 'imported', message: `${b.clientId} was imported (${versions.map((v) => v.version).join(', ')}; ${total} snippets) and is ready to query${b.urls.dropped ? `; ${b.urls.dropped}` : ''}.`, versions };
 }
 
 /** The same errors `importBundle` throws for a bad bundle. */

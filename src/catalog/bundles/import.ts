@@ -24,7 +24,8 @@ import { EMBEDDING_DIMS, SNIPPET_FIELDS, toIndexedSnippet } from '../../search/m
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
 import { BuildBusyError } from '../../store/jobs';
 import { parseLibraryId } from '../../domain/library-ids';
-import { BundleError, describeIssues, filesLineSchema, parseHeader, snippetLineSchema, trailerSchema, type BundleHeader, type BundleVersion } from './format';
+import { BundleError, describeIssues, filesLineSchema, MAX_SNIPPET_LINE_BYTES, parseHeader, snippetLineSchema, trailerSchema, type BundleHeader, type BundleVersion } from './format';
+import { importedRepoUrls } from './repo-urls';
 import { BundleTooLargeError, readBundleLines } from './read-lines';
 
 export interface ImportOptions {
@@ -45,6 +46,8 @@ export interface ImportResult {
 /** How long an import waits for a build of the same library version to end. */
 const SLOT_WAIT_MS = 60_000;
 const WRITE_BATCH = 4000;
+/** Bytes of snippet lines written at once, at most (Elasticsearch takes 100 MB a request). */
+const WRITE_BATCH_BYTES = 32 * 1024 * 1024;
 
 export interface Plan {
   bundle: BundleVersion;
@@ -80,6 +83,7 @@ async function importLines(services: Services, lines: AsyncGenerator<Buffer>, op
     throw new BundleError(`The bundle names an invalid library id "${header.library.id}".`);
   }
 
+  const urls = importedRepoUrls(services.config, header.library, clientId);
   const existing = await services.libraries.findCopy(clientId, null, { fresh: true });
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(clientId, null));
   return holdSlots(services, key, header.versions.map((v) => v.version), async () => {
@@ -97,8 +101,8 @@ async function importLines(services: Services, lines: AsyncGenerator<Buffer>, op
             source: header.library.source,
             title: header.library.title,
             description: header.library.description,
-            repoUrl: header.library.repoUrl,
-            cloneUrl: header.library.cloneUrl,
+            repoUrl: urls.repoUrl,
+            cloneUrl: urls.cloneUrl,
             branch: header.library.branch,
             aliases: header.library.aliases,
             nameKeys: header.library.nameKeys,
@@ -121,7 +125,7 @@ async function importLines(services: Services, lines: AsyncGenerator<Buffer>, op
       const message =
         status === 'unchanged'
           ? `${clientId} already serves this bundle's builds; nothing was changed.`
-          : `${clientId} was imported (${todo.map((p) => p.bundle.version).join(', ')}; ${todo.reduce((n, p) => n + p.bundle.totalSnippets, 0)} snippets) and is ready to query.`;
+          : `${clientId} was imported (${todo.map((p) => p.bundle.version).join(', ')}; ${todo.reduce((n, p) => n + p.bundle.totalSnippets, 0)} snippets) and is ready to query${!current && urls.dropped ? `; ${urls.dropped}` : ''}.`;
       return { libraryName: clientId, status, message, versions };
     } catch (error) {
       for (const p of written) await services.snippets.deleteGenerations({ libraryId: key, version: p.bundle.version, only: p.generation });
@@ -179,6 +183,7 @@ export async function streamSnippets(
   const counts = new Map<string, number>();
   const files = new Map<string, { p: string; h: string }[]>();
   const reanalyse = ctx.header.mappingVersion !== SNIPPETS_MAPPING_VERSION;
+  const snippetLine = snippetLineSchema(!reanalyse);
   // Vectors are kept only when they are this installation's model's; else they are made here
   // (or left out when embeddings are off, as a build without the model would).
   const embeddings = services.embeddings;
@@ -186,10 +191,12 @@ export async function streamSnippets(
   let lineCount = 1;
   let written = 0;
   let batch: SnippetDocument[] = [];
+  let batchBytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
     let docs = batch;
     batch = [];
+    batchBytes = 0;
     // A bundle of this model whose documents lack vectors (an export that could not restore
     // them) gets them here too: a snippet without one is invisible to the kNN leg.
     if (embeddings && (!keepVectors || docs.some((d) => d.embedding === undefined))) docs = await embeddings.attach(docs);
@@ -221,7 +228,8 @@ export async function streamSnippets(
       files.set(parsed.data.version, parsed.data.files);
       continue;
     }
-    const parsed = snippetLineSchema.safeParse(value);
+    if (raw.length > MAX_SNIPPET_LINE_BYTES) throw new BundleError(`Line ${lineCount} of the bundle is larger than a snippet may be (${MAX_SNIPPET_LINE_BYTES / 1024} KB).`);
+    const parsed = snippetLine.safeParse(value);
     if (!parsed.success) throw new BundleError(`Line ${lineCount} of the bundle is not a snippet: ${describeIssues(parsed.error)}.`);
     const plan = byVersion.get(parsed.data.doc.version);
     if (!plan) throw new BundleError(`Line ${lineCount} holds a snippet of version "${parsed.data.doc.version}", which the header does not list.`);
@@ -229,7 +237,8 @@ export async function streamSnippets(
     if (plan.generation === undefined) continue;
     if (!ctx.written.includes(plan)) ctx.written.push(plan);
     batch.push(storedDocument(parsed.data.doc, ctx.key, plan.generation, reanalyse, keepVectors));
-    if (batch.length >= WRITE_BATCH) await flush();
+    batchBytes += raw.length;
+    if (batch.length >= WRITE_BATCH || batchBytes >= WRITE_BATCH_BYTES) await flush();
   }
   if (!trailer) throw new BundleError('The bundle is truncated: its last line (with the checksum) is missing. Download or copy it again.');
   if (trailer.lines !== lineCount || trailer.sha256 !== hash.digest('hex')) {
@@ -244,15 +253,16 @@ export async function streamSnippets(
 }
 
 /**
- * A bundle's document as this installation stores it: under its key and generation. Ids
- * made under another key are rehashed with this one, so the same bundle imported as two
- * copies cannot share an Elasticsearch `_id`. A bundle written for another mapping version
- * keeps only the fields this one maps (a newer server's extra fields, an embedding say,
- * would be refused by the strict mapping) and is analysed again by this release's analysis.
- * Its `embedding` is kept only when the bundle's vectors are this installation's model's.
+ * A bundle's document as this installation stores it: under its key and generation, its id
+ * made again from this key, the version and the bundle's id. A bundle's ids are never kept:
+ * the index's `_id` is `<id>:<generation>`, so a bundle naming another library's snippet ids
+ * at its generation (a private one of another team, say) would overwrite them. A bundle
+ * written for another mapping version keeps only the fields this one maps (checked by
+ * format.ts) and is analysed again by this release's analysis. Its `embedding` is kept only
+ * when the bundle's vectors are this installation's model's.
  */
-export function storedDocument(doc: Record<string, unknown> & { id: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
-  const id = doc.libraryId === key ? doc.id : createHash('sha256').update(`${key}\0${doc.id}`).digest('hex').slice(0, Math.max(16, doc.id.length));
+export function storedDocument(doc: Record<string, unknown> & { id: string; version: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
+  const id = createHash('sha256').update(`${key}\0${doc.version}\0${doc.id}`).digest('hex').slice(0, 32);
   const { embedding, retired: _retired, ...rest } = doc;
   const mapped = reanalyse ? Object.fromEntries(Object.entries(rest).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : rest;
   const fields = keepVectors && Array.isArray(embedding) && embedding.length === EMBEDDING_DIMS ? { ...mapped, embedding } : mapped;

@@ -7,7 +7,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Services } from '../../services';
-import type { RateClass, RateDecision } from '../../auth/rate-limiter';
+import type { RateClass, RateDecision, RateTier } from '../../auth/rate-limiter';
 import { RateLimitError } from '../../errors';
 import { requestAuth } from './auth';
 
@@ -18,17 +18,20 @@ export function rateLimit(services: Pick<Services, 'config' | 'authenticator' | 
       ? await Promise.all([auth.standardHit(), services.rateLimiter.hit('expensive', auth.identity, auth.tier)])
       : [await auth.standardHit()];
     const binding = bindingDecision(decisions);
-    const headers = rateLimitHeaders(binding);
-    ctx.set(headers);
-    if (!binding.allowed) {
-      const who = auth.tier === 'key' ? 'this API key' : 'anonymous use from your address (an API key raises it)';
-      throw new RateLimitError(`Rate limit exceeded: ${binding.limit} requests per minute for ${who}. Retry in ${binding.retryAfter} s.`, {
-        ...headers,
-        'Retry-After': String(binding.retryAfter),
-      }, binding.retryAfter);
-    }
+    ctx.set(rateLimitHeaders(binding));
+    if (!binding.allowed) throw rateLimitRefusal(binding, auth.tier);
     await next();
   };
+}
+
+/** The 429 for a refused decision (its headers and Retry-After included). */
+export function rateLimitRefusal(decision: RateDecision, tier: RateTier): RateLimitError {
+  const who = tier === 'key' ? 'this API key' : 'anonymous use from your address (an API key raises it)';
+  return new RateLimitError(
+    `Rate limit exceeded: ${decision.limit} requests per minute for ${who}. Retry in ${decision.retryAfter} s.`,
+    { ...rateLimitHeaders(decision), 'Retry-After': String(decision.retryAfter) },
+    decision.retryAfter,
+  );
 }
 
 /** The decision that limits the request: a refusal if any, else the one with least room. */

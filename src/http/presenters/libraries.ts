@@ -3,6 +3,7 @@
  * stored keys, no paths on this server's disk: a library's `id` is its client id, its
  * `teamId` says whose copy it is, and a repository cloned from disk has no `repoUrl`).
  */
+import { isGitHost } from '../../domain/library-ids';
 import type { LibraryRecord } from '../../store/models/library';
 import type { CrawlReport, JobRecord } from '../../store/models/job';
 import { clientLibraryId, versionNames } from '../../domain/library-keys';
@@ -31,6 +32,7 @@ export function presentCrawl(report: CrawlReport | null | undefined) {
 
 /** What a website, llms.txt or archive library is built from (never the headers: they are secret). */
 function presentSourceParams(lib: LibraryRecord) {
+  if (isGitHost(lib.source)) return { source: 'git', skipVersionFiltering: lib.options?.skipVersionFiltering ?? false, generateDocs: lib.options?.generateDocs ?? false };
   const p = lib.sourceParams;
   if (!p) return null;
   switch (p.source) {
@@ -63,6 +65,8 @@ export function presentLibrary(lib: LibraryRecord) {
     totalTokens: latest?.totalTokens ?? 0,
     lastUpdateDate: (latest?.lastUpdateDate ?? lib.updatedAt)?.toISOString?.() ?? null,
     aliases: lib.aliases,
+    // Set by an admin: builds keep them (libraries.update; null hands them back to the docs).
+    edited: { title: lib.titleSetByAdmin === true, description: lib.descriptionSetByAdmin === true },
     versionRule: lib.versionRule ?? null,
     // Whether a push webhook exists; its secret is never presented.
     webhook: { configured: Boolean(lib.webhook?.encryptedSecret), createdAt: lib.webhook?.createdAt ?? null },

@@ -42,6 +42,30 @@ const EXCLUDED_DIRS = new Set([
   // End-to-end test apps (Vite's playground/), not pages.
   'playground', 'playgrounds',
 ]);
+/**
+ * Pages for the people who keep the project, wherever they are: design wikis, internals,
+ * sandboxes, RFCs and decision records; release procedures and task lists by their names;
+ * a project template's README (what `create-*` copies, not documentation of the library).
+ */
+const MAINTAINERS_DIRS = new Set(['wiki', 'wikis', 'internal', 'internals', 'sandbox', 'sandboxes', 'design-docs', 'design_docs', 'dev-docs', 'rfcs', 'adr', 'adrs']);
+// Not `release-process`: inside the docs it is the published release policy (requests'
+// docs/community/release-process.rst); at the root it is a maintainers' note (ADMIN_FILE).
+const MAINTAINERS_FILE = /^(release[-_](items|procedure|checklist|steps)|management[-_]tasks|maintainers?[-_]guide|maintaining|triage|governance|design[-_]notes?)$/i;
+const TEMPLATE_DIR = /^(templates?|template[-_][\w.-]+|starters?|boilerplates?)$/i;
+
+/** Why a page is for the project's maintainers rather than its users, or undefined (`path` repository-relative). */
+export function maintainersPageReason(path: string): string | undefined {
+  const parts = path.split('/');
+  const name = parts[parts.length - 1];
+  const dirs = parts.slice(0, -1);
+  const stem = name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name;
+  const dir = dirs.find((d) => MAINTAINERS_DIRS.has(d.toLowerCase()));
+  if (dir) return `in ${dir}/ (maintainers' pages)`;
+  if (MAINTAINERS_FILE.test(stem)) return "maintainers' notes";
+  if (/^readme$/i.test(stem) && dirs.some((d) => TEMPLATE_DIR.test(d))) return "a project template's README (maintainers' pages)";
+  return undefined;
+}
+
 /** Sample and benchmark data, not pages. */
 const SAMPLE_DATA_DIRS = new Set(['sample-data', 'sample_data', 'sampledata', 'bench-data', 'benchmark-data']);
 /** Changelog fragments waiting for a release (`unreleased/`, SQLAlchemy's `unreleased_20/`). */
@@ -115,7 +139,7 @@ export type NonDocKind = (typeof NON_DOC_KINDS)[number];
 /** Which switchable kind an exclusion reason is, or undefined for the fixed ones. */
 export function nonDocKind(reason: string): NonDocKind | undefined {
   if (reason === 'navigation file') return 'navigation';
-  if (reason === "maintainers' notes") return 'maintainerNotes';
+  if (reason === "maintainers' notes" || reason.endsWith("(maintainers' pages)")) return 'maintainerNotes';
   if (reason === 'output listing') return 'outputListings';
   if (reason.endsWith('(sample data)')) return 'sampleData';
   if (reason === 'changelog' || reason.endsWith('(changelog fragments)')) return 'releaseNotes';

@@ -1,7 +1,12 @@
 /**
  * Title and description of a project from its README (Markdown or reStructuredText), for
- * libraries whose config gives none: the first level-1 heading and the first paragraph of
- * real prose, past logos, badges, HTML banners, link lists and code.
+ * libraries whose config gives none: the first level-1 heading and the project's own
+ * summary — the first paragraph of real prose in the README's lead (before its first
+ * section) or in a section that introduces the project ("About", "Overview", "What is …"),
+ * past logos, badges, HTML banners, link lists and code. Paragraphs of other sections
+ * (getting started, contributing, development…) are never a description: they describe
+ * working on the repository, not the library (react.dev's came from its contributing
+ * guidelines).
  */
 
 /** Descriptions are cut to about this many characters, at a sentence or word boundary. */
@@ -16,6 +21,8 @@ export function describeFromReadme(text: string): { title?: string; description?
   let description: string | undefined;
   let para: string[] = [];
   let fence: string | undefined;
+  let inLead = true;
+  let summarySection = true;
   const flush = () => {
     if (!description && para.length > 0) description = proseOf(para);
     para = [];
@@ -38,6 +45,11 @@ export function describeFromReadme(text: string): { title?: string; description?
     if (heading) {
       flush();
       if (heading.level === 1 && title === undefined) title = clean(heading.text) || undefined;
+      // An HTML heading below h1 sits inside a banner or sponsor table, not a section of the text.
+      if (heading.html && heading.level > 1) continue;
+      // The lead ends at the first section below the title; an introducing section reopens it.
+      if (heading.level > 1 || title !== undefined) summarySection = heading.level === 1 ? inLead : SUMMARY_HEADING.test(clean(heading.text));
+      if (heading.level > 1) inLead = false;
       if (heading.underlined) i++;
       continue;
     }
@@ -45,18 +57,18 @@ export function describeFromReadme(text: string): { title?: string; description?
       flush();
       continue;
     }
-    para.push(line);
+    if (summarySection) para.push(line);
   }
   flush();
   return { ...(title ? { title } : {}), ...(description ? { description } : {}) };
 }
 
 /** A heading at this line: `# x`, `<h1>x</h1>`, or a line underlined by `===`/`---` (level 1 for `=`). */
-function headingAt(line: string, next: string, previous: string): { level: number; text: string; underlined: boolean } | undefined {
+function headingAt(line: string, next: string, previous: string): { level: number; text: string; underlined: boolean; html?: boolean } | undefined {
   const atx = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
   if (atx) return { level: atx[1].length, text: atx[2], underlined: false };
   const html = /^<h([1-6])\b[^>]*>(.*?)<\/h\1>/i.exec(line);
-  if (html) return { level: Number(html[1]), text: html[2], underlined: false };
+  if (html) return { level: Number(html[1]), text: html[2], underlined: false, html: true };
   const under = /^([=\-~^*#])\1{2,}\s*$/.exec(next);
   if (line !== '' && under && !/^([=\-~^*#])\1+$/.test(line) && next.length >= Math.min(line.length, 3)) {
     // reST marks the title with an over- and underline; Markdown's setext H1 uses `=`.
@@ -70,9 +82,10 @@ function headingAt(line: string, next: string, previous: string): { level: numbe
 function proseOf(para: readonly string[]): string | undefined {
   const first = para[0];
   const joined = para.join(' ');
-  // Simple HTML paragraphs (`<p align="center">Promise based HTTP client…</p>`) are prose;
-  // banners of links, logos and sponsor tables are not.
-  if (first.startsWith('<') && /<(a|img|table|picture|svg|source|td|video|iframe|h[1-6])\b/i.test(joined)) return undefined;
+  // HTML paragraphs (`<p align="center">Promise based HTTP client…</p>`, a centred tagline
+  // with a link in it) are prose when words remain outside their links, logos and tags (up
+  // to a line break: a byline follows); banners of links, logos and sponsor tables are not.
+  if (first.startsWith('<')) return htmlProseOf(joined);
   if (/^(\||\+[-=]|\.\. |:\w+:|[-*+]\s|\d+[.)]\s|\[!\[|!\[|>\s*\[!)/.test(first)) return undefined;
   const text = clean(
     para
@@ -91,7 +104,21 @@ function proseOf(para: readonly string[]): string | undefined {
  * code of the website", "This is the repository for the docs") and short greetings
  * ("Hi there 👋", "Welcome!") say nothing a reader choosing a library needs.
  */
-const ABOUT_THE_REPO = /^(?:this|the)\s+(?:repo|repository|project|folder|directory)\s+(?:contains|holds|hosts|has|is\s+(?:the\s+)?(?:home|source|repo|repository|place))\b|^this\s+is\s+the\s+(?:source|repo|repository|home)\b.*\b(?:site|website|docs|documentation|book)\b/i;
+const ABOUT_THE_REPO = /^(?:this|the)\s+(?:repo|repository|project|folder|directory)\s+(?:contains|holds|hosts|has|is\s+(?:the\s+)?(?:home|source|repo|repository|place))\b|^this\s+is\s+the\s+(?:source|repo|repository|home)\b.*\b(?:site|website|docs|documentation|book)\b|^(?:this|the)\s+(?:site|website|docs|documentation)\s+is\s+(?:built|generated|made|written|powered)\b/i;
+
+/** Headings of sections that introduce the project (a summary may sit there instead of the lead). */
+const SUMMARY_HEADING = /^(?:about|overview|introduction|intro|description|summary|synopsis|what\s+is|what's|why)\b/i;
+
+/** A paragraph of HTML as prose: its first line's words outside links and tags, when there are enough. */
+function htmlProseOf(joined: string): string | undefined {
+  if (/<(img|table|picture|svg|video|iframe|h[1-6])\b/i.test(joined)) return undefined; // a logo block, a sponsor table
+  const firstLine = joined.split(/<br\s*\/?>/i)[0];
+  const outsideLinks = firstLine.replace(/<a\b[^>]*>[\s\S]*?<\/a>/gi, ' ').replace(/<[^>]+>/g, ' ');
+  if ((outsideLinks.match(/\p{L}{2,}/gu) ?? []).length < 4) return undefined;
+  const text = clean(firstLine);
+  if (ABOUT_THE_REPO.test(text)) return undefined;
+  return shorten(text, README_DESCRIPTION_MAX);
+}
 const GREETING = /^(?:hi|hello|hey|howdy|greetings|welcome)\b/i;
 
 /** Markdown/reST/HTML markup removed: images and badges dropped, links reduced to their text. */

@@ -61,9 +61,13 @@ test('excludeFolders and excludeFiles are honoured, with the pattern in the reas
   t.deepEqual(kept(paths, { config }), ['docs/a.md']);
   t.is(reasonOf(paths, 'docs/api/internal/d.md', { config }), 'excluded by excludeFolders "internal"');
   t.is(reasonOf(paths, 'NOTES.md', { config }), 'excluded by excludeFiles "NOTES.md"');
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['docs/internal'] } }), ['docs/a.md', 'internal/c.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['docs/**/internal'] } }), ['docs/a.md', 'internal/c.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
-  t.deepEqual(kept(paths, { config: { excludeFolders: ['./internal'] } }), ['docs/a.md', 'docs/internal/b.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  // internal/ folders are maintainers' pages by default; with that default off, only the patterns decide.
+  t.is(reasonOf(paths, 'internal/c.md'), "in internal/ (maintainers' pages)");
+  const only = (excludeFolders: string[]) => ({ config: { excludeFolders, defaultExclusions: { maintainerNotes: false } } });
+  t.deepEqual(kept(paths, only(['docs/internal'])), ['docs/a.md', 'internal/c.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.deepEqual(kept(paths, only(['docs/**/internal'])), ['docs/a.md', 'internal/c.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.deepEqual(kept(paths, only(['./internal'])), ['docs/a.md', 'docs/internal/b.md', 'docs/api/internal/d.md', 'docs/x.draft.md', 'docs/NOTES.md', 'NOTES.md']);
+  t.is(reasonOf(paths, 'internal/c.md', only(['./internal'])), 'excluded by excludeFolders "./internal"', 'the config pattern is the reason given');
 });
 
 test('default exclusions: changelogs', (t) => {
@@ -80,6 +84,23 @@ test('changelog words in lower case inside folders are pages', (t) => {
   // zod's migration guide is content/v4/changelog.mdx; Vite documents its release policy in docs/releases.md.
   const paths = ['packages/docs/content/v4/changelog.mdx', 'docs/releases.md', 'docs/changes.rst', 'docs/history-design-future.md', 'docs/changes/hotupdate-hook.md', 'docs/newsletters.md', 'docs/release-process.md', 'docs/dev/authors.rst'];
   t.deepEqual(kept(paths), paths);
+});
+
+test("maintainers' pages are left out by default: their folders, release items, template READMEs", (t) => {
+  const paths = [
+    'docs/guide.md', 'wiki/Design.md', 'docs/internal/storage.md', 'docs/internals/architecture.md', 'sandbox/test-page.md', 'rfcs/0001-x.md',
+    'release-items.md', 'docs/dev/release-checklist.md', 'packages/create-app/template-react/README.md', 'packages/create-app/README.md',
+    'docs/community/release-process.rst', 'docs/api/internal.md',
+  ];
+  t.deepEqual(kept(paths), ['docs/guide.md', 'packages/create-app/README.md', 'docs/community/release-process.rst', 'docs/api/internal.md']);
+  t.is(reasonOf(paths, 'docs/internals/architecture.md'), "in internals/ (maintainers' pages)");
+  t.is(reasonOf(paths, 'release-items.md'), "maintainers' notes");
+  t.is(reasonOf(paths, 'packages/create-app/template-react/README.md'), "a project template's README (maintainers' pages)");
+  // Naming only a parent folder does not keep them (defaults apply below it, as for the others) ...
+  t.deepEqual(kept(paths, { config: { folders: ['docs'] } }), ['docs/guide.md', 'docs/community/release-process.rst', 'docs/api/internal.md']);
+  // ... naming their folder does, and so does switching the default off.
+  t.deepEqual(kept(paths, { config: { folders: ['docs/internals'] } }), ['docs/internals/architecture.md']);
+  t.deepEqual(kept(paths, { config: { defaultExclusions: { maintainerNotes: false } } }), paths);
 });
 
 test('default exclusions: licences, codes of conduct, contributor and policy files', (t) => {

@@ -5,7 +5,7 @@
  * it sees only paths, sizes and symlink flags, so every rule is testable without git.
  */
 import type { RepoConfig } from './config';
-import { excludedDirReason, excludedFileReason, nonDocKind } from './defaults';
+import { excludedDirReason, excludedFileReason, maintainersPageReason, nonDocKind } from './defaults';
 import { excludeFileMatcher, excludeFolderMatcher, includeFolderMatcher } from './patterns';
 import { translationDirReason, translationFileReason } from './translations';
 import { otherVersionReason, parseVersionHint, type VersionContext } from './versions';
@@ -84,6 +84,10 @@ export function selectDocFiles(files: readonly RepoFileInfo[], options: SelectOp
     if (explicitDepth > dirs.length) return undefined;
     const fileReason = kept(excludedFileReason(name, dirs.length === 0)) ?? translationFileReason(dirs.join('/'), name, tree.hasFile);
     if (fileReason) return fileReason;
+    // Maintainers' pages in the folders the config names explicitly are kept; below them the
+    // default applies (as for the others: `folders: ["docs"]` still leaves docs/internal/ out).
+    const maintainers = kept(maintainersPageReason([...dirs.slice(explicitDepth), name].join('/')));
+    if (maintainers) return maintainers;
     for (let i = explicitDepth; i < dirs.length; i++) {
       const reason =
         kept(excludedDirReason(dirs, i, ext)) ??

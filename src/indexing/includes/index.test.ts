@@ -241,3 +241,34 @@ test('including the changelog or the licence adds nothing (they are excluded by 
   t.is((await expand('docs/changelog.md', files)).text, '\n');
   t.is((await expand('docs/license.md', files)).text, '');
 });
+
+test('FastAPI: {* file ln[..] hl[..] *} becomes a code block of those lines; {!> file !} splices the file; paths from the MkDocs folder', async (t) => {
+  const source = ['from fastapi import FastAPI', 'from pydantic import BaseModel', '', 'class Item(BaseModel):', '    name: str', '', 'app = FastAPI()', '', '@app.post("/items/")', 'async def create_item(item: Item):', '    return item'].join('\n');
+  const files = {
+    'docs/en/mkdocs.yml': 'site_name: FastAPI\n',
+    'docs/en/docs/tutorial/body.md': [
+      '# Request Body',
+      'Import `BaseModel`:',
+      '{* ../../docs_src/body/tutorial001_py310.py hl[2] *}',
+      'Only the model:',
+      '{* ../../docs_src/body/tutorial001_py310.py ln[4:5,9:] hl[4] *}',
+      '```Python hl_lines="7"',
+      '{!> ../../docs_src/body/tutorial001_py310.py!}',
+      '```',
+      '{* ../../docs_src/missing.py *}',
+    ].join('\n'),
+    'docs_src/body/tutorial001_py310.py': `${source}\n`,
+  };
+  const out = await expand('docs/en/docs/tutorial/body.md', files);
+  t.true(out.text.includes(`\`\`\`python\n${source}\n\`\`\``), 'the whole file as a python block');
+  t.true(out.text.includes('```python\nclass Item(BaseModel):\n    name: str\n\n# Code omitted 👇\n\n@app.post("/items/")\nasync def create_item(item: Item):\n    return item\n```'), 'ln ranges with an omission between');
+  t.true(out.text.includes(`\`\`\`Python hl_lines="7"\n${source}\n\`\`\``), '{!> !} spliced inside its fence');
+  t.true(out.text.includes('{* ../../docs_src/missing.py *}'), 'a missing file stays as written');
+  t.deepEqual(out.included, ['docs_src/body/tutorial001_py310.py']);
+  t.deepEqual(out.problems.map((p) => [p.target, p.reason]), [['../../docs_src/missing.py', 'missing']]);
+});
+
+test('mdBook: a {{#title}} line is not text', async (t) => {
+  const out = await expand('src/ch01.md', { 'src/ch01.md': '{{#title Guessing Game}}\n# Programming a Guessing Game\n\nText.\n' });
+  t.is(out.text, '# Programming a Guessing Game\n\nText.\n');
+});

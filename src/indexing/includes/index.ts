@@ -3,8 +3,8 @@
  * include directives name (from the same commit) spliced in, before it is parsed. Parsers
  * stay pure; this is the asynchronous step that reads other files through `CommitFiles`.
  *
- * Conventions by format: Markdown/MDX — mdBook links, PyMdown/MkDocs snippets, MDX raw
- * imports; reST — Sphinx `literalinclude`/`include` and autodoc (autodoc.ts); AsciiDoc — `include::` with Antora ids.
+ * Conventions by format: Markdown/MDX — mdBook links, PyMdown/MkDocs snippets, FastAPI's
+ * `{* *}` and `{! !}`, MDX raw imports; reST — Sphinx `literalinclude`/`include` and autodoc (autodoc.ts); AsciiDoc — `include::` with Antora ids.
  */
 import { createHash } from 'node:crypto';
 import type { SourceDocument } from '../types';
@@ -16,6 +16,7 @@ import { expandMdxRawImports } from './mdx-raw';
 import { expandSphinx } from './sphinx';
 import { expandAsciidoc } from './asciidoc';
 import { expandAutodoc } from './autodoc';
+import { expandFastapi, FASTAPI_DIRECTIVE } from './fastapi';
 
 export type { IncludeProblem } from './resolver';
 
@@ -28,7 +29,7 @@ export interface ExpandedDocument {
 }
 
 /** Anything that looks like an include directive of any convention (a cheap pre-check). */
-const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
+const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground|title)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
 
 /** Shared per build: the repository-wide settings conventions need (MkDocs base paths). */
 export interface IncludeSettings {
@@ -44,13 +45,15 @@ const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
  * reported in `problems`.
  */
 export async function expandIncludes(doc: SourceDocument, files: CommitFiles, settings: IncludeSettings = {}, maxBytes = DEFAULT_MAX_BYTES): Promise<ExpandedDocument> {
-  if (!ANY_DIRECTIVE.test(doc.text)) return { text: doc.text, included: [], problems: [] };
+  if (!ANY_DIRECTIVE.test(doc.text) && !FASTAPI_DIRECTIVE.test(doc.text)) return { text: doc.text, included: [], problems: [] };
   const r = new IncludeResolver(files, doc.path, maxBytes);
   const ext = /\.([A-Za-z]+)$/.exec(doc.path)?.[1]?.toLowerCase() ?? '';
   let text = doc.text;
   if (ext === 'md' || ext === 'mdx' || ext === 'markdown') {
     text = await expandMdbook(text, r);
-    text = await expandMkdocsSnippets(text, r, settings.snippetBases ?? (await snippetBases(r)));
+    const bases = settings.snippetBases ?? (await snippetBases(r));
+    text = await expandMkdocsSnippets(text, r, bases);
+    text = await expandFastapi(text, r, bases);
     if (ext === 'mdx' || ext === 'md') text = await expandMdxRawImports(text, r);
   } else if (ext === 'rst') {
     text = await expandSphinx(text, r);

@@ -3,16 +3,20 @@
  * (also `:5`, `::10`, `:2:`), `{{#rustdoc_include …}}` and `{{#playground file}}`. Paths are
  * relative to the file holding the directive; `\{{#…}}` is an escape. rustdoc_include
  * renders only the selected part (the rest is hidden), so it is the selected part that is
- * kept. Markdown files included are expanded in turn.
+ * kept. Markdown files included are expanded in turn. `{{#title …}}` lines go (the page's
+ * browser title); lines Rust examples hide (`# fn main() {`) go in the parser (fence-meta.ts).
  */
 import { dropMdbookMarkers, lineRange, mdbookAnchor } from './select-lines';
 import { replaceAsync, type IncludeResolver } from './resolver';
 
 const LINK = /(\\?)\{\{#(include|rustdoc_include|playground)\s+([^}\s]+)[^}]*\}\}/g;
 
+/** `{{#title …}}` sets the browser's title of the page; readers never see it in the text. */
+const TITLE = /^[ \t]*\{\{#title\s[^}\n]*\}\}[ \t]*\n?/gm;
+
 export async function expandMdbook(text: string, r: IncludeResolver): Promise<string> {
   if (!text.includes('{{#')) return text;
-  return replaceAsync(text, LINK, async (m) => {
+  return replaceAsync(text.replace(TITLE, ''), LINK, async (m) => {
     const [whole, escaped, , arg] = m;
     if (escaped) return whole.slice(1);
     if (arg.startsWith('[')) return whole; // a usage example like {{#include [filename]}}

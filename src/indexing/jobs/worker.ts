@@ -12,12 +12,20 @@ import os from 'node:os';
 import type { Logger } from '../../logger';
 import type { CrawlReport, JobLogEntry, JobRecord, JobState } from '../../store/models/job';
 import type { JobQueue } from '../../store/jobs';
+import type { BuildSource } from '../../domain/job-params';
+import { BUILD_SOURCES } from '../../domain/job-params';
 import { appendLog } from './log';
 import { JobFailure } from './failure';
 
 /** What a job handler gets: progress and log reporting bound to its lease. */
 export interface JobContext {
   job: JobRecord;
+  /**
+   * Aborted (with a JobCancelledError) as soon as the job must stop — cancelled, or taken
+   * over — so a step that waits (a crawl seeding from sitemaps, a politeness pause) stops
+   * too, not only at its next checkpoint.
+   */
+  signal?: AbortSignal;
   setState(state: JobState): Promise<void>;
   progress(p: Partial<JobRecord['progress']>): Promise<void>;
   /** Records what a crawl or an archive left out and why (the job's `crawl` report). */
@@ -49,16 +57,30 @@ export const MAX_RETRIES = 10;
 const RETRY_BASE_MS = 5000;
 const RETRY_MAX_MS = 120_000;
 
+/**
+ * Jobs of some sources with slots of their own, so one kind cannot starve another: a crawl
+ * paced by a site's politeness never holds the slot a Git or archive build needs.
+ */
+export interface WorkerLane {
+  name: string;
+  sources: readonly BuildSource[];
+  concurrency: number;
+}
+
 export interface WorkerOptions {
   queue: JobQueue;
   handler: JobHandler;
   log: Logger;
   leaseMs: number;
+  /** Jobs run at once when no `lanes` are given (one lane of every source). */
   concurrency: number;
+  lanes?: readonly WorkerLane[];
   /** Poll interval after work (default 1 s); it doubles while nothing is claimed, up to `maxPollMs`. */
   pollMs?: number;
   /** The longest wait between polls when idle (default 10 × pollMs: 10 s); an in-process enqueue wakes the worker at once. */
   maxPollMs?: number;
+  /** How often a running job's cancellation is looked for (default 2 s; renewals also see it). */
+  cancelPollMs?: number;
   /** Whether an error means a store was unavailable (the job is retried, not failed). */
   isTransient?: (error: unknown) => boolean;
   /** Delay before the n-th retry (default: 5 s doubling, at most 2 min). */
@@ -67,7 +89,9 @@ export interface WorkerOptions {
 
 export class Worker {
   readonly id = `${os.hostname()}:${process.pid}:${crypto.randomBytes(3).toString('hex')}`;
-  private running = 0;
+  private readonly lanes: Array<WorkerLane & { running: number }>;
+  /** Whether claims are per lane (lanes given); else any job, as one lane of `concurrency`. */
+  private readonly laned: boolean;
   private stopped = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
@@ -78,7 +102,11 @@ export class Worker {
   /** The wait before the next poll: it grows while polls find nothing (an idle queue costs the store little). */
   private idleMs = 0;
 
-  constructor(private readonly options: WorkerOptions) {}
+  constructor(private readonly options: WorkerOptions) {
+    const lanes = options.lanes ?? [{ name: 'jobs', sources: BUILD_SOURCES, concurrency: options.concurrency }];
+    this.lanes = lanes.map((l) => ({ ...l, running: 0 }));
+    this.laned = options.lanes !== undefined;
+  }
 
   start(): void {
     this.stopped = false;
@@ -102,7 +130,7 @@ export class Worker {
 
   /** Jobs this worker is running now. */
   get busy(): number {
-    return this.running;
+    return this.lanes.reduce((n, l) => n + l.running, 0);
   }
 
   private schedule(ms: number): void {
@@ -120,24 +148,30 @@ export class Worker {
   private async tick(): Promise<void> {
     if (this.stopped) return;
     try {
-      while (this.running < this.options.concurrency && !this.stopped) {
-        const job = await this.options.queue.claim(this.id, this.options.leaseMs);
-        if (this.claimFailing) this.options.log.info('worker claims jobs again');
-        this.claimFailing = false;
-        if (!job) {
-          // Nothing to do: wait longer next time (other instances' jobs are found within maxPollMs).
-          const base = this.options.pollMs ?? 1000;
-          this.idleMs = Math.min(this.idleMs === 0 ? base : this.idleMs * 2, this.options.maxPollMs ?? base * 10);
-          break;
+      let looked = false;
+      let claimed = false;
+      for (const lane of this.lanes) {
+        while (lane.running < lane.concurrency && !this.stopped) {
+          looked = true;
+          const job = await this.options.queue.claim(this.id, this.options.leaseMs, this.laned ? { sources: lane.sources, slots: lane.concurrency } : undefined);
+          if (this.claimFailing) this.options.log.info('worker claims jobs again');
+          this.claimFailing = false;
+          if (!job) break;
+          claimed = true;
+          lane.running++;
+          const p = this.run(job).finally(() => {
+            lane.running--;
+            this.inFlight.delete(p);
+            this.poke();
+          });
+          this.inFlight.add(p);
         }
-        this.idleMs = 0;
-        this.running++;
-        const p = this.run(job).finally(() => {
-          this.running--;
-          this.inFlight.delete(p);
-          this.poke();
-        });
-        this.inFlight.add(p);
+      }
+      if (claimed) this.idleMs = 0;
+      else if (looked) {
+        // Nothing to do: wait longer next time (other instances' jobs are found within maxPollMs).
+        const base = this.options.pollMs ?? 1000;
+        this.idleMs = Math.min(this.idleMs === 0 ? base : this.idleMs * 2, this.options.maxPollMs ?? base * 10);
       }
     } catch (error) {
       if (!this.claimFailing) this.options.log.warn({ err: (error as Error).message }, 'worker could not claim jobs; retrying every poll');
@@ -151,8 +185,13 @@ export class Worker {
     const owner = this.id;
     let entries = job.log ?? [];
     let progress = { ...job.progress };
-    /** Why the job must stop (taken over or cancelled), once known. */
+    /** Why the job must stop (taken over or cancelled), once known; `halted` tells the handler at once. */
     let stop: JobCancelledError | null = null;
+    const halted = new AbortController();
+    const halt = (reason: JobCancelledError) => {
+      stop ??= reason;
+      if (!halted.signal.aborted) halted.abort(stop);
+    };
     let renewedAt = Date.now();
     let committed = false;
     if (job.attempts > 1) entries = appendLog(entries, 'warn', `resumed by ${owner} (attempt ${job.attempts}) ${job.retries > 0 ? `after ${job.retries} store outage(s)` : 'after the previous worker stopped'}`);
@@ -168,9 +207,17 @@ export class Worker {
     const renewLease = async () => {
       const r = await serial(() => queue.renew(job._id, owner, leaseMs, job.attempts)).catch(() => 'unreachable' as const);
       if (r === 'ok') renewedAt = Date.now();
-      else if (r !== 'unreachable') stop ??= r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost');
+      else if (r !== 'unreachable') halt(r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost'));
     };
     const renew = setInterval(() => void renewLease(), Math.max(1000, Math.floor(leaseMs / 3)));
+    // A cancel is seen within seconds, not only at the next renewal (a third of the lease).
+    const watchCancel = setInterval(() => {
+      if (stop || committed) return;
+      queue.outcome(job._id).then(
+        (o) => o === 'cancelled' && !committed && halt(new JobCancelledError('the job was cancelled')),
+        () => undefined,
+      );
+    }, this.options.cancelPollMs ?? 2000);
     /**
      * Between steps: a lease that has not been renewed for a whole lease (the timer could not
      * run while a step kept the thread busy, or the store did not answer) is renewed now. The
@@ -178,7 +225,7 @@ export class Worker {
      */
     const check = async () => {
       if (!stop && Date.now() - renewedAt > leaseMs) await renewLease();
-      if (!stop && Date.now() - renewedAt > leaseMs) stop = new JobCancelledError('the lease could not be renewed in time (store unreachable)', 'lost');
+      if (!stop && Date.now() - renewedAt > leaseMs) halt(new JobCancelledError('the lease could not be renewed in time (store unreachable)', 'lost'));
       if (stop) throw stop;
     };
     let lastFlush = 0;
@@ -189,6 +236,7 @@ export class Worker {
     };
     const ctx: JobContext = {
       job,
+      signal: halted.signal,
       async setState(state) {
         entries = appendLog(entries, 'info', `state: ${state}`);
         await serial(() => queue.update(job._id, owner, { state, log: entries, progress }));
@@ -215,7 +263,7 @@ export class Worker {
         if (!committed && !stop) await renewLease();
         await check();
         if (!committed && !(await serial(() => queue.commit(job._id, owner)))) {
-          stop = new JobCancelledError('the job was cancelled');
+          halt(new JobCancelledError('the job was cancelled'));
           await check();
         }
         committed = true;
@@ -231,6 +279,7 @@ export class Worker {
       });
     } finally {
       clearInterval(renew);
+      clearInterval(watchCancel);
     }
   }
 

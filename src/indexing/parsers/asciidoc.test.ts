@@ -4,12 +4,17 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { ParsedSnippet } from '../types';
 import { splitAsciidocIntoSnippets } from './asciidoc';
+import { fencedBlocks, proseOf } from '../../search/format/fence';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
 
 const adoc = (text: string, file = 'docs/guide.adoc') => splitAsciidocIntoSnippets({ path: file, text });
 const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
 const infos = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'info');
+/** Every code example of the snippets, in order, as their Markdown holds it. */
+const examples = (out: ParsedSnippet[]) => out.flatMap((s) => fencedBlocks(s.content));
+/** The snippets' prose without their examples. */
+const prose = (out: ParsedSnippet[]) => out.map((s) => proseOf(s.content)).join('\n\n');
 
 const GUIDE = `= Jetty Guide
 :toc: left
@@ -56,31 +61,39 @@ Example blocks keep their text, like this note about the \`+*.war+\` files.
 test('= titles build the breadcrumb, the level-0 title is the page title', (t) => {
   const out = adoc(GUIDE);
   t.true(out.every((s) => s.pageTitle === 'Jetty Guide'));
-  t.deepEqual(codes(out).map((c) => c.breadcrumb.join(' > ')), ['Jetty Guide > Quick Setup', 'Jetty Guide > Quick Setup > Configuring', 'Jetty Guide > Quick Setup > Configuring']);
+  t.deepEqual(out.map((c) => [c.kind, c.breadcrumb.join(' > '), c.startLine]), [
+    ['info', 'Jetty Guide', 1],
+    ['code', 'Jetty Guide > Quick Setup', 9],
+    ['code', 'Jetty Guide > Quick Setup > Configuring', 22],
+  ]);
 });
 
 test('[source,lang] listings, literal blocks and undelimited source paragraphs are code', (t) => {
   const out = codes(adoc(GUIDE));
-  t.deepEqual(
-    out.map((c) => [c.language, c.code, c.startLine]),
-    [
-      ['bash', '$ java -jar $JETTY_HOME/start.jar', 15],
-      ['', 'jetty.http.port=8080', 26],
-      ['java', 'Server server = new Server(8080);', 31],
-    ],
-  );
+  t.deepEqual(examples(out), [
+    { language: 'bash', code: '$ java -jar $JETTY_HOME/start.jar' },
+    { language: '', code: 'jetty.http.port=8080' },
+    { language: 'java', code: 'Server server = new Server(8080);' },
+  ]);
+  t.deepEqual(out.map((c) => [c.language, c.code]), [
+    ['bash', '$ java -jar $JETTY_HOME/start.jar'],
+    ['', 'jetty.http.port=8080\n\nServer server = new Server(8080);'],
+  ]);
   // The block title names the listing, so it is the last thing before the code.
   t.is(out[0].description, 'Jetty expands into a directory called `$JETTY_HOME`, see the configuration section.\n\nStarting the server');
   t.is(out[1].description, 'Settings live in start.d files:');
 });
 
 test('attributes, comments and delimiters are removed; admonitions and links become text', (t) => {
-  const prose = infos(adoc(GUIDE)).map((s) => s.content).join('\n\n');
-  t.false(/:toc:|:icons:|comment|Commented|====|\[\[|link:/.test(prose));
-  t.true(prose.includes('The Eclipse Jetty project provides an HTTP server and client.'));
-  t.true(prose.includes('see the configuration section.'));
-  t.true(prose.includes('Note: The server can be stopped with Ctrl+C in the terminal window.'));
-  t.true(prose.includes('Example blocks keep their text, like this note about the `*.war` files.'));
+  const out = adoc(GUIDE);
+  t.false(out.some((s) => /:toc:|:icons:|comment|Commented|====|\[\[|link:/.test(s.content)));
+  const text = prose(out);
+  t.true(text.includes('The Eclipse Jetty project provides an HTTP server and client.'));
+  t.true(text.includes('see the configuration section.'));
+  t.true(text.includes('Note: The server can be stopped with Ctrl+C in the terminal window.'));
+  t.true(text.includes('Example blocks keep their text, like this note about the `*.war` files.'));
+  // The admonition after a listing follows it in the same snippet.
+  t.true(out[1].content.endsWith('```\n\nNote: The server can be stopped with Ctrl+C in the terminal window.'));
 });
 
 test('weird input never throws', (t) => {
@@ -142,9 +155,9 @@ test('attribute entries are substituted in prose and titles; [,lang] and :source
     'After the unset {product} stays.',
   ].join('\n');
   const out = splitAsciidocIntoSnippets({ path: 'docs/guide.adoc', text: doc });
-  const codes = out.filter((s) => s.kind === 'code');
-  t.deepEqual(codes.map((c) => c.language), ['yaml', 'ruby', 'ruby']);
-  const info = out.filter((s) => s.kind === 'info').map((s) => s.content).join('\n');
+  t.deepEqual(examples(out).map((c) => c.language), ['yaml', 'ruby', 'ruby']);
+  t.is(out[0].language, 'yaml', "the snippet's language is its first example's");
+  const info = prose(out);
   t.true(info.includes('Install Acme PDF with the gem command, then check {unknown} and C++ and {product}.'), info);
   t.true(info.includes('After the unset {product} stays.'));
   t.true(out.some((s) => s.title === 'Installing Acme PDF'));
@@ -235,7 +248,7 @@ test('tables become readable rows; callout markers leave the code and the explan
       '<2> A query method derived from its name.',
     ].join('\n'),
   );
-  const content = infos(out).map((s) => s.content).join('\n\n');
+  const content = prose(out);
   t.true(
     content.includes(
       'Keyword | Sample | JPQL snippet\n`And` | `findByLastnameAndFirstname` | `… where x.lastname = ?1 and x.firstname = ?2`\n`Or` | `findByLastnameOrFirstname` | `… where x.lastname = ?1 or x.firstname = ?2`',
@@ -245,5 +258,6 @@ test('tables become readable rows; callout markers leave the code and the explan
   t.false(content.includes('|==='));
   const code = codes(out)[0];
   t.is(code.code, 'interface PersonRepository extends Repository<Person, Long> {\n  List<Person> findByLastname(String lastname);\n}');
-  t.true(content.includes('(1) The repository interface extends the marker interface.\n(2) A query method derived from its name.'), content);
+  // The explanations of the callouts follow the code they explain.
+  t.true(code.content.endsWith('}\n```\n\n(1) The repository interface extends the marker interface.\n(2) A query method derived from its name.'), code.content);
 });

@@ -49,3 +49,19 @@ export function applyDiffMarkers(lines: readonly string[], meta: FenceMeta): str
   });
   return out;
 }
+
+/**
+ * Rust examples as mdBook and rustdoc show them: a line that is `#` alone or starts with `# `
+ * is hidden from the reader (boilerplate such as `# fn main() {`), `##` shows as `#`. Other
+ * languages' lines are left alone (`#[derive]`, `#!` and `#include` stay in Rust too).
+ */
+export function hideRustdocLines(lines: readonly string[], language: string): string[] {
+  if (language !== 'rust' && language !== 'rs') return [...lines];
+  const out: string[] = [];
+  for (const line of lines) {
+    const m = /^(\s*)#(#?)(?=\s|$)/.exec(line);
+    if (!m) out.push(line);
+    else if (m[2] === '#') out.push(`${m[1]}#${line.slice(m[0].length)}`);
+  }
+  return out;
+}

@@ -5,6 +5,7 @@
  */
 import test from 'ava';
 import { htmlToMarkdown, splitHtmlIntoSnippets } from './html';
+import { fencedBlocks } from '../../search/format/fence';
 
 const snippets = (html: string) => splitHtmlIntoSnippets({ path: 'docs/page.html', text: html });
 
@@ -23,13 +24,19 @@ test('Docusaurus: article content only, Prism lines with <br>, admonition with t
   const md = htmlToMarkdown(html).markdown;
   for (const chrome of ['cookies', 'Sidebar link', 'Home', 'Edit this page', 'Previous', 'Copyright', 'Copy']) t.false(md.includes(chrome), chrome);
   const out = snippets(html);
-  const code = out.find((s) => s.kind === 'code' && s.language === 'tsx');
-  t.is(code?.code, "export default Page\nroute('/x')");
-  t.deepEqual(code?.breadcrumb, ['Routing']);
-  t.is(out[0].pageTitle, 'Routing');
-  t.true(out.some((s) => s.content.includes('Deprecated option') && s.content.includes('removed in version 3')));
-  const yarn = out.find((s) => s.kind === 'code' && s.code.includes('yarn add'));
-  t.regex(`${yarn?.description}\n${yarn?.code}`, /(^|\n)(# )?yarn:?(\n|$)/);
+  t.is(out.length, 1, 'one section: its prose, its example, the admonition and the tabs');
+  const [code] = out;
+  t.is(code.language, 'tsx');
+  t.deepEqual(fencedBlocks(code.content), [
+    { language: 'tsx', code: "export default Page\nroute('/x')" },
+    { language: 'bash', code: 'yarn add router' },
+    { language: 'bash', code: 'npm install router' },
+  ]);
+  t.deepEqual(code.breadcrumb, ['Routing']);
+  t.is(code.pageTitle, 'Routing');
+  t.true(code.content.includes('Deprecated option\n\nThe `legacy` option is removed in version 3 of the router.'));
+  // Each tab's label introduces its code.
+  t.true(code.content.endsWith('yarn:\n\n```bash\nyarn add router\n```\n\nnpm:\n\n```bash\nnpm install router\n```'));
 });
 
 test('Sphinx/Pygments: language from the wrapper class, line-number tables dropped, headerlinks dropped, data-lang honoured', (t) => {
@@ -40,8 +47,15 @@ test('Sphinx/Pygments: language from the wrapper class, line-number tables dropp
 <div class="highlight-default notranslate"><div class="highlight"><pre>plain text block</pre></div></div>
 </section></div></div><div class="sphinxsidebar">Quick search</div>`;
   const out = snippets(html);
-  const code = out.filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => [s.language, s.code]), [['python', 'import app\napp.run(8000)'], ['toml', '[server]\nport = 8000'], ['', 'plain text block']]);
+  t.deepEqual(
+    out.flatMap((s) => fencedBlocks(s.content)),
+    [
+      { language: 'python', code: 'import app\napp.run(8000)' },
+      { language: 'toml', code: '[server]\nport = 8000' },
+      { language: '', code: 'plain text block' },
+    ],
+  );
+  t.deepEqual(out.map((s) => [s.kind, s.language, s.description]), [['code', 'python', 'The example below starts the server on a chosen port number.']]);
   t.false(JSON.stringify(out).includes('¶'));
   t.false(JSON.stringify(out).includes('Quick search'));
 });

@@ -45,10 +45,18 @@ test('markdown cells give headings and prose, code cells give code with the pros
 
 test('start lines point at the cell source in the JSON file', (t) => {
   const lines = INTRO.split('\n');
-  for (const s of nb(INTRO)) {
-    const first = (s.kind === 'code' ? s.code : s.title).split('\n')[0];
-    t.true(lines[s.startLine - 1].includes(JSON.stringify(first).slice(1, 12)), `${s.kind} ${s.startLine}: ${lines[s.startLine - 1]}`);
-  }
+  const out = nb(INTRO);
+  t.deepEqual(out.map((s) => [s.title, s.startLine]), [
+    ['Getting started with httpx', 7],
+    ['Sending a request', 24],
+    ['Reading the body', 49],
+  ]);
+  // A section's snippet starts at its heading's source line.
+  for (const s of out) t.true(lines[s.startLine - 1].includes(`# ${s.title}`), `${s.startLine}: ${lines[s.startLine - 1]}`);
+  // Code before any heading starts at its cell's source line, not at the top of the JSON.
+  const untitled = notebook([{ cell_type: 'code', source: ['print("hello world")'] }]);
+  const [code] = nb(untitled);
+  t.true(untitled.split('\n')[code.startLine - 1].includes('print(\\"hello world\\")'), `${code.startLine}`);
 });
 
 test('language from kernelspec, language_info, legacy metadata, else python', (t) => {

@@ -8,7 +8,7 @@ import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
 import { rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
-import { applyDiffMarkers, fenceMeta } from './fence-meta';
+import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, stripIndent, type SourceLine } from './text-utils';
 
 export interface BlockOptions {
@@ -107,7 +107,7 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
   else {
     const language = normaliseLanguage(info);
     const meta = fenceMeta(info);
-    if (!NOT_CODE.has(language)) blocks.push({ kind: 'code', code: dedentBlock(applyDiffMarkers(body, meta)), language, line: lines[start].line, ...(meta.file ? { file: meta.file } : {}) });
+    if (!NOT_CODE.has(language)) blocks.push({ kind: 'code', code: dedentBlock(hideRustdocLines(applyDiffMarkers(body, meta), language)), language, line: lines[start].line, ...(meta.file ? { file: meta.file } : {}) });
   }
   return Math.min(i, lines.length - 1);
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { ParsedSnippet } from '../types';
 import { splitMarkdownIntoSnippets } from './markdown';
+import { fencedBlocks, proseOf } from '../../search/format/fence';
 import { cpuMs } from '../../util/cpu-time';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
@@ -11,6 +12,8 @@ const withCorpus = fs.existsSync(CORPUS) ? test : test.skip;
 const md = (text: string, path = 'docs/page.md') => splitMarkdownIntoSnippets({ path, text });
 const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
 const infos = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'info');
+/** The page's prose as snippets hold it, without their fenced examples. */
+const prose = (out: ParsedSnippet[]) => out.map((s) => proseOf(s.content)).join('\n\n');
 
 const CONTEXT = `---
 title: Context
@@ -37,15 +40,22 @@ ctx.cookies.set('a', 'b');
 test('front matter gives the page title and counts in line numbers', (t) => {
   const out = md(CONTEXT);
   t.true(out.every((s) => s.pageTitle === 'Context'));
-  const [first, second] = codes(out);
-  t.is(first.startLine, 14);
+  // The text before the first heading starts at its paragraph (line 6), the section at its heading (line 10).
+  t.deepEqual(out.map((s) => [s.kind, s.title, s.startLine]), [
+    ['info', 'Context', 6],
+    ['code', 'ctx.cookies.set(name, value, [options])', 10],
+  ]);
+  const [, first] = out;
   t.is(first.language, 'js');
-  t.is(first.code, "ctx.cookies.set('name', 'tobi', { signed: true });");
+  t.is(first.code, "ctx.cookies.set('name', 'tobi', { signed: true });\n\nctx.cookies.set('a', 'b');");
   t.deepEqual(first.breadcrumb, ['Context', 'API', 'ctx.cookies.set(name, value, [options])']);
   t.is(first.title, 'ctx.cookies.set(name, value, [options])');
-  t.is(first.description, 'Set cookie `name` to `value` with `options`, see cookies: (file: app.js)', 'the fence names the file');
-  t.is(second.language, 'javascript');
-  t.is(second.startLine, 18);
+  t.is(first.description, 'Set cookie `name` to `value` with `options`, see cookies:');
+  t.is(
+    first.content,
+    "Set cookie `name` to `value` with `options`, see cookies:\n\n```js title=\"app.js\"\nctx.cookies.set('name', 'tobi', { signed: true });\n```\n\n```javascript\nctx.cookies.set('a', 'b');\n```",
+    'the fence names the file; ~~~ fences and their language are read',
+  );
   t.false(out.some((s) => s.content.includes('sidebar_position')));
 });
 
@@ -70,7 +80,8 @@ test('setext headings and ATX closing hashes build the breadcrumb', (t) => {
   const [code] = codes(out);
   t.deepEqual(code.breadcrumb, ['Guide', 'Install ##']);
   t.is(md('# Guide\n\n## Install ##\n\n```sh\nnpm i koa\n```\n').find((s) => s.kind === 'code')?.title, 'Install');
-  t.is(code.startLine, 9);
+  t.is(code.startLine, 6, 'the setext heading line');
+  t.is(code.content, '```sh\nnpm i koa\n```');
 });
 
 test('heading anchors, inline code and links are cleaned from titles', (t) => {
@@ -99,9 +110,10 @@ test('lists keep one item per line, wrapped prose is joined', (t) => {
 test('indented code blocks are code, but not inside lists or MDX', (t) => {
   const text = '# T\n\nRun this:\n\n    node app.js\n\n1. First step\n\n    still the first step, not code\n';
   const out = md(text);
-  t.deepEqual(codes(out).map((c) => [c.code, c.language, c.startLine]), [['node app.js', '', 5]]);
-  t.true(infos(out)[0].content.includes('still the first step'));
-  t.is(codes(md(text, 'docs/page.mdx')).length, 0);
+  t.deepEqual(out.map((c) => [c.kind, c.code, c.language]), [['code', 'node app.js', '']]);
+  t.is(out[0].content, 'Run this:\n\n```\nnode app.js\n```\n\n1. First step\n\nstill the first step, not code');
+  t.deepEqual(codes(md(text, 'docs/page.mdx')), []);
+  t.true(prose(md(text, 'docs/page.mdx')).includes('node app.js'), 'in MDX it stays prose');
 });
 
 test('fences inside list items are dedented', (t) => {
@@ -117,25 +129,35 @@ test('Docusaurus/VitePress admonitions keep their text and titles', (t) => {
 
 test('GitHub alerts and block quotes become prose, fences inside quotes are code', (t) => {
   const out = md('# T\n\n> [!NOTE]\n> Mutation is possible but discouraged.\n\n> [!WARNING] Inline alert text that is long enough.\n\n> Quoted:\n> ```js\n> quoted()\n> ```\n');
-  t.is(infos(out)[0].content, 'Mutation is possible but discouraged.\n\nInline alert text that is long enough.\n\nQuoted:');
-  t.deepEqual(codes(out).map((c) => [c.code, c.startLine]), [['quoted()', 9]]);
+  t.is(out.length, 1);
+  t.is(out[0].kind, 'code');
+  t.is(out[0].content, 'Mutation is possible but discouraged.\n\nInline alert text that is long enough.\n\nQuoted:\n\n```js\nquoted()\n```');
+  t.deepEqual(fencedBlocks(out[0].content), [{ language: 'js', code: 'quoted()' }]);
+  t.is(out[0].code, 'quoted()');
   // "Quoted:" alone is a lead-in, so the paragraphs before it come along.
-  t.true(codes(out)[0].description.endsWith('Inline alert text that is long enough.\n\nQuoted:'));
+  t.true(out[0].description.endsWith('Inline alert text that is long enough.\n\nQuoted:'));
 });
 
 test('MkDocs admonitions and content tabs are dedented so their code is found', (t) => {
   const out = md('# Install\n\n=== "pip"\n\n    ```bash\n    pip install pydantic\n    ```\n\n!!! note "Email validation"\n    Install the email extra to validate emails properly.\n\n        indented code in an admonition\n\nAfter.\n');
-  t.deepEqual(codes(out).map((c) => [c.code, c.language, c.startLine]), [
-    ['pip install pydantic', 'bash', 5],
-    ['indented code in an admonition', '', 12],
+  t.is(out.length, 1);
+  t.deepEqual(fencedBlocks(out[0].content), [
+    { language: 'bash', code: 'pip install pydantic' },
+    { language: '', code: 'indented code in an admonition' },
   ]);
-  t.is(codes(out)[1].description, 'Email validation\n\nInstall the email extra to validate emails properly.');
+  t.deepEqual([out[0].code, out[0].language], ['pip install pydantic\n\nindented code in an admonition', 'bash']);
+  // The admonition's text introduces its code, in place.
+  t.is(
+    out[0].content,
+    '```bash\npip install pydantic\n```\n\nEmail validation\n\nInstall the email extra to validate emails properly.\n\n```\nindented code in an admonition\n```\n\nAfter.',
+  );
 });
 
 test('pymdownx blocks and FastAPI includes are removed', (t) => {
   const out = md('# T\n\n{* ../../docs_src/query_params/tutorial001_py310.py hl[9] *}\n\n/// tip | Smart\n\nFastAPI knows which parameters are path parameters.\n\n///\n\nInstall it:\n\n//// tab | `pip`\n\n```console\n$ pip install fastapi\n```\n\n////\n');
-  t.is(infos(out)[0].content, 'Smart\n\nFastAPI knows which parameters are path parameters.\n\nInstall it:');
-  const [code] = codes(out);
+  t.is(out.length, 1);
+  const [code] = out;
+  t.is(code.content, 'Smart\n\nFastAPI knows which parameters are path parameters.\n\nInstall it:\n\n```console\n$ pip install fastapi\n```');
   t.is(code.code, '$ pip install fastapi');
   t.true(code.description.endsWith('FastAPI knows which parameters are path parameters.\n\nInstall it:'));
 });
@@ -177,30 +199,36 @@ const el = <Player name="x" />;
    over lines */}
 `;
   const out = md(text, 'docs/basics.mdx');
-  const [code] = codes(out);
+  t.is(out.length, 1);
+  const [code] = out;
   t.is(code.code, 'const Player = z.object({ username: z.string() });\nconst el = <Player name="x" />;');
-  t.is(code.startLine, 24);
+  t.is(code.startLine, 15, 'the heading line, front matter counted');
   t.is(code.description, 'Before you can do anything else, you need to define a schema.');
-  const prose = infos(out).map((s) => s.content).join('\n');
-  t.false(/import|export|InlineToc|groupId|Callout|comment/.test(prose));
-  t.true(prose.includes('Note — Use `.parseAsync()` with async refinements like `<T>(x: T) => x`.'));
+  t.is(
+    code.content,
+    'Before you can do anything else, you need to define a schema.\n\n```ts\nconst Player = z.object({ username: z.string() });\nconst el = <Player name="x" />;\n```\n\nNote — Use `.parseAsync()` with async refinements like `<T>(x: T) => x`.',
+  );
+  t.false(/import|export|InlineToc|groupId|Callout|comment/.test(prose(out)));
 });
 
 test('HTML comments, script/style blocks and HTML wrappers are removed in Markdown', (t) => {
   const text = '<script setup>\nimport { ref } from "vue"\n</script>\n\n# Computed\n\n<!-- prettier-ignore\n  spanning -->\n<div class="options-api">\n    Text inside an HTML block is prose, not an indented code block.\n</div>\n\n```vue-html\n<!-- kept in code -->\n<p>{{ msg }}</p>\n```\n';
   const out = md(text);
-  t.is(infos(out)[0].content, 'Text inside an HTML block is prose, not an indented code block.');
-  t.deepEqual(codes(out).map((c) => c.code), ['<!-- kept in code -->\n<p>{{ msg }}</p>']);
+  t.is(out.length, 1);
+  t.is(out[0].content, 'Text inside an HTML block is prose, not an indented code block.\n\n```vue-html\n<!-- kept in code -->\n<p>{{ msg }}</p>\n```');
+  t.is(out[0].code, '<!-- kept in code -->\n<p>{{ msg }}</p>');
 });
 
 test('MyST directives and roles', (t) => {
   const text = '# Options\n\nUse the {func}`option` decorator or {class}`~click.Option` (see {ref}`parameter types <types>`).\n\n```{eval-rst}\n.. click:example::\n\n    @click.option("--n", default=1)\n    def dots(n): ...\n```\n\n```{note}\nOptions are optional; arguments are positional.\n```\n\n```{code-block} python\n:caption: app.py\n\nimport click\n```\n\n```{toctree}\napi\n```\n';
   const out = md(text);
-  t.is(infos(out)[0].content, 'Use the `option` decorator or `Option` (see parameter types).\n\nNote: Options are optional; arguments are positional.');
-  t.deepEqual(codes(out).map((c) => [c.language, c.code]), [
-    ['python', '@click.option("--n", default=1)\ndef dots(n): ...'],
-    ['python', 'import click'],
+  t.is(out.length, 1);
+  t.is(proseOf(out[0].content), 'Use the `option` decorator or `Option` (see parameter types).\n\nNote: Options are optional; arguments are positional.');
+  t.deepEqual(fencedBlocks(out[0].content), [
+    { language: 'python', code: '@click.option("--n", default=1)\ndef dots(n): ...' },
+    { language: 'python', code: 'import click' },
   ]);
+  t.is(out[0].code, '@click.option("--n", default=1)\ndef dots(n): ...\n\nimport click');
 });
 
 test('empty fences, diagrams and placeholder-only fences produce nothing', (t) => {
@@ -236,13 +264,21 @@ test('a megabyte of Markdown parses quickly, and pathological text stays linear'
 withCorpus('koa context.md yields the ctx.cookies.set section and its code', (t) => {
   const text = fs.readFileSync(`${CORPUS}koajs__koa/3.2.0/docs/api/context.md`, 'utf8');
   const out = md(text, 'docs/api/context.md');
-  const cookies = out.find((s) => s.kind === 'info' && s.breadcrumb.some((b) => b.includes('ctx.cookies.set')));
-  t.truthy(cookies);
-  t.true(cookies?.content.includes('`httpOnly`'));
+  // The whole section is one snippet: its lead sentence, every option, its closing note.
+  const cookies = out.filter((s) => s.breadcrumb.some((b) => b.includes('ctx.cookies.set')));
+  t.is(cookies.length, 1);
+  t.is(cookies[0].startLine, 77);
+  t.is(cookies[0].part, undefined);
+  t.true(cookies[0].content.startsWith('Set cookie `name` to `value` with `options`:\n\n* `maxAge`'));
+  t.true(cookies[0].content.includes('`httpOnly`'));
+  t.true(cookies[0].content.endsWith('Koa uses the cookies module where options are simply passed.'));
   const thrown = codes(out).find((s) => s.code.includes("ctx.throw(400, 'name required')"));
   t.deepEqual(thrown?.breadcrumb, ['Context', 'API', 'ctx.throw([status], [msg], [properties])']);
-  t.is(thrown?.startLine, 101);
+  t.is(thrown?.startLine, 95);
   t.true(thrown?.description.includes('The following combinations are allowed'));
+  // Each example stays after the sentence that introduces it.
+  t.true(thrown?.content.includes("For example `ctx.throw(400, 'name required')` is equivalent to:\n\n```js\nconst err = new Error('name required');"));
+  t.is(fencedBlocks(thrown?.content ?? '').length, 3);
   t.true(out.every((s) => s.pageTitle === 'Context'));
 });
 

@@ -2,9 +2,12 @@ import test from 'ava';
 import type { ParsedSnippet } from '../types';
 import { splitMarkdownIntoSnippets } from './markdown';
 import { managerOf } from './package-managers';
+import { fencedBlocks, proseOf } from '../../search/format/fence';
 
 const md = (text: string, path = 'docs/page.mdx') => splitMarkdownIntoSnippets({ path, text });
 const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
+/** Every code example of the snippets, in order, as their Markdown holds it. */
+const examples = (out: ParsedSnippet[]) => out.flatMap((s) => fencedBlocks(s.content));
 const fence = (lang: string, code: string) => `\`\`\`${lang}\n${code}\n\`\`\``;
 
 test('managerOf: one manager per block, prompts and comments allowed, mixed or other commands none', (t) => {
@@ -49,20 +52,24 @@ test('Docusaurus <Tabs>/<TabItem> with npm, yarn, pnpm and bun become ONE snippe
     '',
     fence('bash', 'npm run start'),
   ].join('\n');
-  const out = codes(md(text));
-  t.is(out.length, 2);
-  t.is(out[0].code, '# npm\nnpm install @docusaurus/core\n\n# yarn\nyarn add @docusaurus/core\n\n# pnpm\npnpm add @docusaurus/core\n\n# bun\nbun add @docusaurus/core');
+  const out = md(text);
+  t.is(out.length, 1, 'the section is one snippet');
+  t.deepEqual(examples(out), [
+    { language: 'bash', code: '# npm\nnpm install @docusaurus/core\n\n# yarn\nyarn add @docusaurus/core\n\n# pnpm\npnpm add @docusaurus/core\n\n# bun\nbun add @docusaurus/core' },
+    { language: 'bash', code: 'npm run start' },
+  ], 'the variants are one block; a single command after prose is not merged into it');
   t.is(out[0].language, 'bash');
   t.is(out[0].description, 'Install the core package:');
-  t.is(out[1].code, 'npm run start', 'a single command after prose is not merged');
+  t.true(out[0].content.startsWith('Install the core package:\n\n```bash\n# npm\n'));
+  t.true(out[0].content.includes('bun add @docusaurus/core\n```\n\nThen start the site:\n\n```bash\nnpm run start\n```'));
 });
 
 test('VitePress ::: code-group and Starlight <Tabs syncKey="pkg"> merge too; different steps stay apart', (t) => {
   const vitepress = ['# Start', '', '::: code-group', '', fence('sh [npm]', '$ npm add -D vitepress'), '', fence('sh [pnpm]', '$ pnpm add -D vitepress'), '', fence('sh [bun]', '$ bun add -D vitepress'), '', ':::'].join('\n');
   const vp = codes(md(vitepress, 'docs/start.md'));
   t.is(vp.length, 1);
-  t.is(vp[0].code, '# npm\n$ npm add -D vitepress\n\n# pnpm\n$ pnpm add -D vitepress\n\n# bun\n$ bun add -D vitepress');
-  t.false(vp[0].description.includes('[npm]'));
+  t.deepEqual(examples(vp), [{ language: 'bash', code: '# npm\n$ npm add -D vitepress\n\n# pnpm\n$ pnpm add -D vitepress\n\n# bun\n$ bun add -D vitepress' }]);
+  t.false(vp[0].content.includes('[npm]') || vp[0].description.includes('[npm]'));
   const starlight = [
     '# Add',
     '',
@@ -85,15 +92,20 @@ test('VitePress ::: code-group and Starlight <Tabs syncKey="pkg"> merge too; dif
   ].join('\n');
   const sl = codes(md(starlight));
   // npm twice in a row is two steps, not two variants.
-  t.deepEqual(sl.map((s) => s.code), ['# npm\nnpx astro add react\n\n# pnpm\npnpm astro add react', 'npm run build']);
+  t.deepEqual(examples(sl).map((b) => b.code), ['# npm\nnpx astro add react\n\n# pnpm\npnpm astro add react', 'npm run build']);
 });
 
 test('Starlight <PackageManagers> is written out as the commands it renders; inside a fence it stays code', (t) => {
   const text = ['# Setup', '', 'Install React support:', '', '<PackageManagers', '  pkg="@astrojs/react"', '  dev', '/>', '', 'Usage of the component:', '', fence('mdx', '<PackageManagers pkg="astro" />')].join('\n');
-  const out = codes(md(text));
-  t.is(out[0].code, '# npm\nnpm install -D @astrojs/react\n\n# pnpm\npnpm add -D @astrojs/react\n\n# yarn\nyarn add -D @astrojs/react');
-  t.is(out[0].startLine, 5);
-  t.is(out[1].code, '<PackageManagers pkg="astro" />');
+  const out = md(text);
+  t.deepEqual(examples(out), [
+    { language: 'sh', code: '# npm\nnpm install -D @astrojs/react\n\n# pnpm\npnpm add -D @astrojs/react\n\n# yarn\nyarn add -D @astrojs/react' },
+    { language: 'mdx', code: '<PackageManagers pkg="astro" />' },
+  ]);
+  t.is(out[0].description, 'Install React support:');
+  // Before any heading the snippet starts at the component's line.
+  const [alone] = md(['', '', '<PackageManagers', '  pkg="@astrojs/react"', '/>'].join('\n'));
+  t.deepEqual([alone.code, alone.startLine], ['# npm\nnpm install @astrojs/react\n\n# pnpm\npnpm add @astrojs/react\n\n# yarn\nyarn add @astrojs/react', 3]);
 });
 
 test('listing captions introduce their code; JSX whitespace never leaks into text', (t) => {
@@ -110,8 +122,8 @@ test('listing captions introduce their code; JSX whitespace never leaks into tex
   ].join('\n');
   const out = md(text);
   t.is(codes(out)[0].description, 'Listing 1-1: Writing a program that prints `Hello, world!` (main.rs)');
-  const info = out.find((s) => s.kind === 'info');
-  t.is(info?.content.split('\n\n').pop(), 'Read the guide first, then run it and go on with the rest of the chapter.');
+  t.true(out[0].content.startsWith('Listing 1-1: Writing a program that prints `Hello, world!` (main.rs)\n\n```rust\nfn main() {'));
+  t.is(proseOf(out[0].content).split('\n\n').pop(), 'Read the guide first, then run it and go on with the rest of the chapter.');
   t.false(out.some((s) => /\{['"` ]/.test(s.content) || /\{['"` ]/.test(s.description)));
 });
 
@@ -140,7 +152,7 @@ test('a README header (logo HTML, centred title, badges, tagline block) is not c
   t.true(out.every((s) => s.pageTitle === 'Xfast'));
   const info = out.find((s) => s.kind === 'info');
   t.is(info?.content, 'Xfast is a small library that renders documents quickly and safely anywhere.');
-  t.is(codes(out)[0].startLine, 18, 'line numbers stay true');
+  t.deepEqual([info?.startLine, codes(out)[0].startLine], [14, 16], 'line numbers stay true (the paragraph; the ## Install heading)');
   // Not a README: the same HTML stays content as before.
   t.true(md(text, 'docs/intro.md').some((s) => s.content.includes('Fast, tiny, typed.')));
 });

@@ -4,6 +4,7 @@ import test from 'ava';
 import type { ParsedSnippet } from '../types';
 import { splitRstIntoSnippets } from './rst';
 import { cleanRstInline } from './rst-inline';
+import { fencedBlocks, proseOf } from '../../search/format/fence';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
 const withCorpus = fs.existsSync(CORPUS) ? test : test.skip;
@@ -11,6 +12,8 @@ const withCorpus = fs.existsSync(CORPUS) ? test : test.skip;
 const rst = (text: string, path = 'docs/page.rst') => splitRstIntoSnippets({ path, text });
 const codes = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'code');
 const infos = (out: ParsedSnippet[]) => out.filter((s) => s.kind === 'info');
+/** Every code example of the snippets, in order, as their Markdown holds it. */
+const examples = (out: ParsedSnippet[]) => out.flatMap((s) => fencedBlocks(s.content));
 
 const PAGE = `.. _blueprints:
 
@@ -61,12 +64,14 @@ test('literal blocks after :: have no language unless .. highlight:: set one', (
   const [literal] = codes(rst(PAGE));
   t.is(literal.code, 'app = Flask(__name__)\napp.register_blueprint(simple_page)');
   t.is(literal.language, '');
-  t.is(literal.startLine, 16);
+  t.is(literal.startLine, 11, 'the section heading');
   t.is(literal.description, 'So how do you register that blueprint? Like this:');
+  t.is(literal.content, 'So how do you register that blueprint? Like this:\n\n```\napp = Flask(__name__)\napp.register_blueprint(simple_page)\n```');
   const highlighted = codes(rst('.. highlight:: python\n\nTitle\n=====\n\nExample ::\n\n    x = 1\n\n::\n\n    y = 2\n'));
-  t.deepEqual(highlighted.map((c) => [c.language, c.code, c.description]), [
-    ['python', 'x = 1', 'Example'],
-    ['python', 'y = 2', 'Example'],
+  t.deepEqual(highlighted.map((c) => [c.language, c.code, c.description]), [['python', 'x = 1\n\ny = 2', 'Example']]);
+  t.deepEqual(examples(highlighted), [
+    { language: 'python', code: 'x = 1' },
+    { language: 'python', code: 'y = 2' },
   ]);
 });
 
@@ -74,14 +79,24 @@ test('code-block options are skipped; the directive line is the start line', (t)
   const block = codes(rst(PAGE))[1];
   t.is(block.language, 'python');
   t.is(block.code, "parent = Blueprint('parent', __name__)\nparent.register_blueprint(child)");
-  t.is(block.startLine, 22);
+  t.is(block.content, "```python\nparent = Blueprint('parent', __name__)\nparent.register_blueprint(child)\n```", 'no :caption: or :emphasize-lines:');
+  t.is(block.startLine, 19, 'the section heading');
   t.is(block.title, 'Nested');
+  // A code block before any heading starts its snippet: there the directive line is the start line.
+  const [alone] = rst('\n\n.. code-block:: python\n   :caption: app.py\n   :emphasize-lines: 2\n\n   x = 1\n');
+  t.deepEqual([alone.code, alone.startLine], ['x = 1', 3]);
 });
 
 test('code, sourcecode and doctest directives and >>> blocks', (t) => {
   const out = codes(rst('Title\n=====\n\n.. code:: JSON\n\n   {"a": 1}\n\n.. sourcecode:: python+sql\n\n   select(User)\n\n.. doctest::\n\n   >>> 1 + 1\n   2\n\n>>> app.url_map\nMap([])\n'));
-  t.deepEqual(out.map((c) => c.language), ['json', 'python+sql', 'pycon', 'pycon']);
-  t.is(out[3].code, '>>> app.url_map\nMap([])');
+  t.deepEqual(examples(out), [
+    { language: 'json', code: '{"a": 1}' },
+    { language: 'python+sql', code: 'select(User)' },
+    { language: 'pycon', code: '>>> 1 + 1\n2' },
+    { language: 'pycon', code: '>>> app.url_map\nMap([])' },
+  ]);
+  t.is(out.length, 1);
+  t.is(out[0].language, 'json');
 });
 
 test('admonitions and version notes are prose; their code is still code', (t) => {
@@ -108,8 +123,9 @@ test('admonitions and version notes are prose; their code is still code', (t) =>
 
 .. seealso:: :doc:\`/patterns/appdispatch\`
 `);
+  t.is(out.length, 1);
   t.is(
-    infos(out)[0].content,
+    proseOf(out[0].content),
     [
       'Note: Blueprints cannot be unregistered once an application was created.',
       'Warning: Do not share state between blueprints.',
@@ -123,6 +139,7 @@ test('admonitions and version notes are prose; their code is still code', (t) =>
   const [code] = codes(out);
   t.is(code.code, 'print("inside")');
   t.true(code.description.endsWith('Custom title Body text of the custom admonition:'));
+  t.true(code.content.includes('Custom title Body text of the custom admonition:\n\n```\nprint("inside")\n```\n\nSee also: /patterns/appdispatch'));
 });
 
 test('API object directives keep their signature and body; autodoc, toctree and images are dropped', (t) => {
@@ -153,10 +170,13 @@ test('API object directives keep their signature and body; autodoc, toctree and 
 
    Represents a blueprint, a collection of routes.
 `);
-  const [info] = infos(out);
-  t.is(info.content, '`url_for(endpoint, **values)`\n\nGenerates a URL to the given endpoint with the given values.\n\n`class Blueprint(name, import_name)`\n\nRepresents a blueprint, a collection of routes.');
-  t.false(/Flask|members|quickstart|logo/.test(info.content));
-  const [code] = codes(out);
+  t.is(out.length, 1);
+  const [code] = out;
+  t.is(
+    code.content,
+    "`url_for(endpoint, **values)`\n\nGenerates a URL to the given endpoint with the given values.\n\n```python\nurl_for('index')\n```\n\n`class Blueprint(name, import_name)`\n\nRepresents a blueprint, a collection of routes.",
+  );
+  t.false(/Flask|members|quickstart|logo/.test(code.content));
   t.is(code.code, "url_for('index')");
   // The signature and the sentence under it introduce the example together.
   t.is(code.description, '`url_for(endpoint, **values)`\n\nGenerates a URL to the given endpoint with the given values.');
@@ -173,8 +193,9 @@ test('roles, references, substitutions and targets are rendered as text', (t) =>
 
 test('lists and literal blocks inside list items', (t) => {
   const out = rst('Title\n=====\n\n* First item with enough words to matter here.\n* Second item with code::\n\n      run()\n\n  Continuation of the second item.\n* Third item.\n');
-  t.deepEqual(codes(out).map((c) => c.code), ['run()']);
-  t.is(infos(out)[0].content, '* First item with enough words to matter here.\n* Second item with code:\n\nContinuation of the second item.\n* Third item.');
+  t.deepEqual(examples(out), [{ language: '', code: 'run()' }]);
+  t.is(out.length, 1);
+  t.is(out[0].content, '* First item with enough words to matter here.\n* Second item with code:\n\n```\nrun()\n```\n\nContinuation of the second item.\n* Third item.');
 });
 
 test('tables keep their text without borders', (t) => {
@@ -195,7 +216,9 @@ withCorpus('flask blueprints.rst yields the registering examples under their sec
   t.true(register?.description.includes('register that blueprint'));
   const prefix = codes(out).find((s) => s.code.includes("url_prefix='/pages'"));
   t.truthy(prefix);
-  t.true(codes(out).some((s) => s.language === 'pycon' && s.code.startsWith('>>> app.url_map')));
+  t.true(examples(out).some((b) => b.language === 'pycon' && b.code.startsWith('>>> app.url_map')));
+  // The rules listing stays after the sentence that announces it.
+  t.true(register?.content.includes('you will find these:\n\n```pycon\n>>> app.url_map'));
   t.false(out.some((s) => /:class:|currentmodule|\.\. /.test(s.content + s.description)));
 });
 

@@ -1,5 +1,6 @@
 import test from 'ava';
 import { blocksToSnippets, chunkProse, finishCode, SNIPPET_LIMITS, splitLongText, type DocBlock } from './sections';
+import { PART_LIMITS } from './section-parts';
 
 const source = { path: 'docs/guide.md', pageTitle: 'Guide' };
 
@@ -28,9 +29,13 @@ test('a short lead-in ("For example:") is joined with the paragraph before it', 
     { kind: 'prose', text: 'For example:', line: 5 },
     { kind: 'code', code: "req.query.q // => 'tobi'", language: 'js', line: 7 },
   ];
-  const [, code] = blocksToSnippets(blocks, source);
+  const out = blocksToSnippets(blocks, source);
+  t.is(out.length, 1, 'the prose and the example it introduces are one snippet');
+  const [code] = out;
   t.is(code.kind, 'code');
   t.is(code.description, 'This property is an object containing a property for each query string parameter in the route.\n\nFor example:');
+  t.is(code.content, "This property is an object containing a property for each query string parameter in the route.\n\nFor example:\n\n```js\nreq.query.q // => 'tobi'\n```");
+  t.is(code.startLine, 1);
 });
 
 test('sibling code blocks (tabs of one example) share the prose before the first', (t) => {
@@ -39,8 +44,11 @@ test('sibling code blocks (tabs of one example) share the prose before the first
     { kind: 'code', code: 'npm install koa', language: 'bash', line: 3 },
     { kind: 'code', code: 'yarn add koa', language: 'bash', line: 7 },
   ];
-  const codes = blocksToSnippets(blocks, source).filter((s) => s.kind === 'code');
-  t.deepEqual(codes.map((c) => c.description), ['Install it with your package manager:', 'Install it with your package manager:']);
+  const out = blocksToSnippets(blocks, source);
+  t.is(out.length, 1, 'one snippet holds the prose and both tabs');
+  t.deepEqual([out[0].kind, out[0].description, out[0].language], ['code', 'Install it with your package manager:', 'bash']);
+  t.is(out[0].code, 'npm install koa\n\nyarn add koa');
+  t.is(out[0].content, 'Install it with your package manager:\n\n```bash\nnpm install koa\n```\n\n```bash\nyarn add koa\n```');
 });
 
 test('code without prose before it takes the section first paragraph, then an ancestor one', (t) => {
@@ -61,9 +69,13 @@ test('code without prose before it takes the section first paragraph, then an an
 
 test('long descriptions keep the sentences closest to the code', (t) => {
   const long = `${'Filler sentence about something else. '.repeat(30)}Call connect() to open the pool:`;
-  const [, code] = blocksToSnippets([{ kind: 'prose', text: long, line: 1 }, { kind: 'code', code: 'connect()', language: 'js', line: 3 }], source);
-  t.true(code.description.length <= SNIPPET_LIMITS.description);
-  t.true(code.description.endsWith('Call connect() to open the pool:'));
+  const out = blocksToSnippets([{ kind: 'prose', text: long, line: 1 }, { kind: 'code', code: 'connect()', language: 'js', line: 3 }], source);
+  t.is(out.length, 1);
+  const [code] = out;
+  t.true(code.description.length <= PART_LIMITS.description);
+  // Clipped from the start at a word, marked with an ellipsis; the whole prose stays in the content.
+  t.is(code.description, `…sentence about something else. ${'Filler sentence about something else. '.repeat(14)}Call connect() to open the pool:`);
+  t.is(code.content, `${long}\n\n\`\`\`js\nconnect()\n\`\`\``);
 });
 
 test('sections with little prose give no info snippet', (t) => {
@@ -75,11 +87,13 @@ test('long sections are chunked at paragraph boundaries, each chunk with its own
   const paragraph = (n: number) => ({ kind: 'prose' as const, text: `Paragraph ${n}. ${'words '.repeat(100)}`.trim(), line: 10 + n * 5 });
   const blocks: DocBlock[] = [{ kind: 'heading', level: 2, text: 'Big', line: 8 }, ...[0, 1, 2, 3, 4].map(paragraph)];
   const info = blocksToSnippets(blocks, source);
-  t.true(info.length >= 2);
-  t.true(info.every((s) => s.content.length <= SNIPPET_LIMITS.infoChunk && s.title === 'Big'));
-  t.is(info[0].startLine, 8);
-  t.true(info[1].startLine > 10);
-  t.true(info[1].content.startsWith('Paragraph'));
+  t.deepEqual(info.map((s) => [s.kind, s.title, s.part, s.startLine]), [
+    ['info', 'Big', 0, 8],
+    ['info', 'Big', 1, 25],
+  ], 'parts in order, the first at the heading, a later one at its first paragraph');
+  t.true(info.every((s) => s.content.length <= PART_LIMITS.chars));
+  t.true(info[1].content.startsWith('Paragraph 3.'));
+  t.is(info.map((s) => s.content).join('\n\n'), [0, 1, 2, 3, 4].map((n) => paragraph(n).text).join('\n\n'), 'every paragraph once, in order');
 });
 
 test('a single oversized paragraph is split at sentence boundaries', (t) => {
@@ -103,9 +117,31 @@ test('finishCode drops empty and placeholder-only blocks and truncates long ones
 });
 
 test('code before any heading is titled with the page title', (t) => {
-  const [code] = blocksToSnippets([{ kind: 'code', code: 'print(1)', language: 'python', line: 4 }], source);
+  const out = blocksToSnippets([{ kind: 'code', code: 'print(1)', language: 'python', line: 4 }], source);
+  t.is(out.length, 1);
+  const [code] = out;
+  t.is(code.kind, 'code');
   t.is(code.title, 'Guide');
   t.deepEqual(code.breadcrumb, ['Guide']);
+  t.is(code.content, '```python\nprint(1)\n```');
+  // No heading to point at: the snippet starts where its text does (not at line 1, front matter or a notebook's JSON).
   t.is(code.startLine, 4);
   t.is(code.path, 'docs/guide.md');
+  const [intro, after] = blocksToSnippets(
+    [
+      { kind: 'prose', text: 'An introduction before the first heading, long enough to keep.', line: 6 },
+      { kind: 'heading', level: 2, text: 'Install', line: 9 },
+      { kind: 'code', code: 'pip install x', language: 'sh', line: 11 },
+    ],
+    source,
+  );
+  t.deepEqual([intro.title, intro.startLine, after.title, after.startLine], ['Guide', 6, 'Install', 9]);
+});
+
+test('a code line longer than a reader reads (an inline data URL) is cut, saying so', (t) => {
+  const blob = 'A'.repeat(3000);
+  const code = finishCode(`image = "${blob}"\nprint(image)`, 'python');
+  const [first, second] = code.split('\n');
+  t.is(first, `image = "${blob}`.slice(0, SNIPPET_LIMITS.codeLine) + ' …');
+  t.is(second, 'print(image)');
 });

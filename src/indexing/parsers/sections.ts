@@ -1,10 +1,12 @@
 /**
  * The one place that decides what a snippet is. Every format parser reduces its document to
  * a flat list of blocks (headings, prose paragraphs, code blocks); this module groups them
- * into sections by heading and turns each section into an info snippet (its prose, chunked)
- * and one code snippet per code block (with the prose that introduces it as description).
+ * into sections by heading, and section-parts.ts turns each section into snippets that keep
+ * its prose and its code examples together, in order (parts of a long section at block
+ * boundaries).
  */
 import type { ParsedSnippet } from '../types';
+import { PART_LIMITS, sectionSnippets } from './section-parts';
 
 /** A heading opens a section; `level` only needs to order headings within one document. */
 export interface HeadingBlock {
@@ -54,6 +56,8 @@ export const SNIPPET_LIMITS = {
   /** A paragraph shorter than this ("For example:") is joined with the one before it. */
   shortLeadIn: 100,
   code: 6000,
+  /** A code line is cut after this many characters (LONG_LINE). */
+  codeLine: 400,
 } as const;
 
 /** The text of the first level-1 heading (the page's title in most formats), or "". */
@@ -72,30 +76,25 @@ interface Section {
 
 /**
  * Turns a document's blocks into snippets. Pure and total: any block list gives an array.
- * Info snippets come before the code snippets of their section.
+ * A section's snippets hold its prose with its code examples in place (section-parts.ts).
  */
 export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSource): ParsedSnippet[] {
   const sections = groupSections(blocks, source.pageTitle);
   const out: ParsedSnippet[] = [];
   sections.forEach((section, index) => {
-    out.push(...infoSnippets(section, source));
+    const items: (ProseBlock | CodeBlock)[] = [];
     for (const item of section.items) {
-      if (item.kind !== 'code') continue;
+      if (item.kind === 'prose') {
+        for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars)) items.push({ ...item, text });
+        continue;
+      }
       const code = finishCode(item.code, item.language);
-      if (code === '') continue;
-      out.push({
-        kind: 'code',
-        title: item.entry?.title ?? section.title,
-        breadcrumb: item.entry ? [...section.breadcrumb, item.entry.title] : section.breadcrumb,
-        pageTitle: source.pageTitle,
-        description: item.entry ? item.entry.description.slice(0, SNIPPET_LIMITS.description) : withFile(describeCode(sections, index, item), item.file),
-        content: '',
-        language: item.language,
-        code,
-        path: source.path,
-        startLine: item.line,
-      });
+      if (code !== '') items.push({ ...item, code });
     }
+    // Text before the first heading has no heading to point at: it starts at its first block.
+    const line = index === 0 && items.length > 0 ? items[0].line : section.line;
+    const finished = { ...section, items, line };
+    out.push(...sectionSnippets(finished, source, (code) => withFile(describeCode(sections, index, code), code.file)));
   });
   return out;
 }
@@ -123,25 +122,6 @@ function breadcrumbOf(pageTitle: string, headings: readonly string[]): string[] 
   const out = [pageTitle];
   for (const h of headings) if (h.toLowerCase() !== out[out.length - 1].toLowerCase()) out.push(h);
   return out;
-}
-
-function infoSnippets(section: Section, source: SnippetSource): ParsedSnippet[] {
-  const prose = section.items.filter((i): i is ProseBlock => i.kind === 'prose' && i.text.trim() !== '');
-  const total = prose.reduce((n, p) => n + p.text.length, 0);
-  if (total < SNIPPET_LIMITS.minInfo) return [];
-  return chunkProse(prose, SNIPPET_LIMITS.infoChunk).map((chunk, i) => ({
-    kind: 'info' as const,
-    title: section.title,
-    breadcrumb: section.breadcrumb,
-    pageTitle: source.pageTitle,
-    description: '',
-    content: chunk.text,
-    language: '',
-    code: '',
-    path: source.path,
-    // The first chunk points at the heading so a link lands on the section.
-    startLine: i === 0 ? section.line : chunk.line,
-  }));
 }
 
 /** Joins paragraphs into chunks of at most `max` characters, splitting oversized paragraphs. */
@@ -192,7 +172,11 @@ export function splitLongText(text: string, max: number): string[] {
  */
 function describeCode(sections: readonly Section[], index: number, code: CodeBlock): string {
   const items = sections[index].items;
-  const at = items.indexOf(code);
+  // The block as parsed (the one handed in may be a finished copy or a piece of it).
+  let at = -1;
+  items.forEach((item, i) => {
+    if (item.kind === 'code' && item.line <= code.line) at = i;
+  });
   const before: string[] = [];
   let length = 0;
   for (let i = at - 1; i >= 0; i--) {
@@ -232,6 +216,9 @@ for (const l of 'html xml vue svelte markdown md mdx astro vue-html svg'.split('
 for (const l of 'css scss less'.split(' ')) LINE_COMMENT[l] = '/* ... */';
 for (const l of 'js javascript jsx mjs cjs ts typescript tsx mts cts java c cpp c++ cs c# csharp go rust rs swift kotlin kt scala php dart json5 jsonc groovy objc objective-c'.split(' ')) LINE_COMMENT[l] = '// ...';
 
+/** A code line longer than a reader reads (an inline data URL, a minified bundle): cut, saying so. */
+const LONG_LINE = /^[^\n]{500,}$/gm;
+
 /** Lines that only say "more code here" or "output follows". */
 const MARKER_LINE = /^\s*(\.\.\.|…|(\/\/|#|--|;)\s*(\.\.\.|…)|\/\*\s*(\.\.\.|…)\s*\*\/|<!--\s*(\.\.\.|…)\s*-->|output:?)\s*$/i;
 
@@ -240,7 +227,7 @@ const MARKER_LINE = /^\s*(\.\.\.|…|(\/\/|#|--|;)\s*(\.\.\.|…)|\/\*\s*(\.\.\.
  * and cut at a line boundary with a comment saying so when it is very long.
  */
 export function finishCode(code: string, language: string): string {
-  const text = trimBlankLines(code);
+  const text = trimBlankLines(code).replace(LONG_LINE, (line) => `${line.slice(0, SNIPPET_LIMITS.codeLine)} …`);
   if (text.trim() === '') return '';
   if (text.split('\n').every((l) => l.trim() === '' || MARKER_LINE.test(l))) return '';
   if (text.length <= SNIPPET_LIMITS.code) return text;

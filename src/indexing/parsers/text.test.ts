@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { splitTextIntoSnippets } from './text';
+import { PART_LIMITS } from './section-parts';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
 const withCorpus = fs.existsSync(CORPUS) ? test : test.skip;
@@ -19,10 +20,13 @@ test('paragraphs become info snippets titled by the file name', (t) => {
 
 test('long text is chunked at paragraph boundaries with each chunk on its own line', (t) => {
   const paragraph = (n: number) => `Paragraph ${n} explains one part of the system. ${'It has a few sentences. '.repeat(10)}`.trim();
-  const text = Array.from({ length: 8 }, (_, n) => paragraph(n)).join('\n\n');
+  const text = Array.from({ length: 16 }, (_, n) => paragraph(n)).join('\n\n');
   const out = txt(text);
   t.true(out.length > 1);
-  t.true(out.every((s) => s.kind === 'info' && s.content.length <= 1500));
+  t.true(out.every((s) => s.kind === 'info' && s.content.length <= PART_LIMITS.chars));
+  t.deepEqual(out.map((s) => s.part), out.map((_, k) => k), 'parts numbered in order');
+  t.is(out.map((s) => s.content).join('\n\n'), text, 'every paragraph once, in order, cut between paragraphs');
+  t.is(out[0].startLine, 1);
   const second = /^Paragraph (\d+)/.exec(out[1].content);
   t.is(out[1].startLine, 1 + 2 * Number(second?.[1]));
 });

@@ -14,8 +14,30 @@ export function createJobHandler(deps: IndexingDeps): JobHandler {
   return async (ctx) => {
     const { job } = ctx;
     if (job.kind === 'openapi') throw new Error('an openapi job is a record of an inline upload; there is nothing to run');
-    return runBuild(ctx, deps, sourceFor(job.params, deps));
+    await runBuild(ctx, deps, sourceFor(job.params, deps));
+    await rememberSourceSettings(deps, job);
   };
+}
+
+/**
+ * After a build published, what it was built from is the library's: all of it for a build
+ * made to change the settings (PATCH sourceOptions, catalog/change-source.ts); for any
+ * Git build, the repository of a library that had none (one imported from a bundle whose URL
+ * this server may not clone, added again from its repository). Never before publishing, so
+ * a failed build leaves the library as it was.
+ */
+async function rememberSourceSettings(deps: IndexingDeps, job: JobRecord): Promise<void> {
+  const params = job.params;
+  const settings = job.trigger === 'settings';
+  if (params.source === 'git') {
+    await deps.libraries.modify(job.libraryId, (lib) => {
+      const repo = !lib.cloneUrl && params.cloneUrl ? { cloneUrl: params.cloneUrl, repoUrl: params.webUrl } : {};
+      const options = settings ? { options: { ...lib.options, skipVersionFiltering: params.skipVersionFiltering, generateDocs: params.generateDocs } } : {};
+      return Object.keys(repo).length + Object.keys(options).length > 0 ? { ...repo, ...options } : null;
+    });
+  } else if (settings && (params.source === 'website' || params.source === 'llmstxt')) {
+    await deps.libraries.modify(job.libraryId, () => ({ sourceParams: params }));
+  }
 }
 
 /** The source a build's params name. */

@@ -4,7 +4,8 @@
  */
 
 /** Maximum characters per field. */
-export const SNIPPET_BOUNDS = { code: 8000, description: 800, content: 2000, title: 200 } as const;
+/** `content` holds a section part's prose with its code (parsers/section-parts.ts: ~2,400 characters a part). */
+export const SNIPPET_BOUNDS = { code: 8000, description: 800, content: 4000, title: 200 } as const;
 
 /** Marks text that was cut, on its own line for code. */
 const ELLIPSIS = '...';

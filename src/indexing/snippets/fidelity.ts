@@ -4,6 +4,7 @@
  * duplicated content. Used by the quality score and by scripts/fidelity-report.ts.
  */
 import { judgeLanguage } from '../discover/language';
+import { proseOf } from '../../search/format/fence';
 
 /** Include directives of every convention we resolve (so one left over is a placeholder). */
 const PLACEHOLDER = /\{\{#(?:include|rustdoc_include|playground)\b[^}]*\}\}|^\s*-{1,}8<-{1,}(?:\s+["'][^"'\n]+["'])?\s*$|^\s*\.\.\s+(?:literalinclude|include)::|^\s*include::[^[\n]+\[[^\]\n]*\]\s*$|!!?raw-loader!|\{!\s*[^!\n]+!\}/m;
@@ -36,21 +37,25 @@ const MARKUP: RegExp[] = [
 /** AsciiDoc `{attribute}` references left unresolved (elsewhere `{id}` is often a URL template). */
 const ADOC_ATTRIBUTE = /\{[a-z][\w-]*\}/;
 
-/** Whether the snippet's prose (title, description, content) still holds markup. */
+/** Whether the snippet's prose (title, description, content without its fenced examples) still holds markup. */
 export function hasLeftoverMarkup(s: { title: string; description: string; content: string; path?: string }): boolean {
-  const prose = `${s.title}\n${s.description}\n${s.content}`;
+  const prose = `${s.title}\n${s.description}\n${proseOf(s.content)}`;
   if (/\.(adoc|asciidoc|asc)$/i.test(s.path ?? '') && ADOC_ATTRIBUTE.test(prose)) return true;
   return MARKUP.some((re) => re.test(prose));
 }
 
-/** Whether the snippet's prose is not English (code is not judged). */
+/** Whether the snippet's prose is not English (code, its fenced examples included, is not judged). */
 export function isNonEnglish(s: { title: string; description: string; content: string }): boolean {
-  return !judgeLanguage(`${s.title}\n${s.description}\n${s.content}`).english;
+  return !judgeLanguage(`${s.title}\n${s.description}\n${proseOf(s.content)}`).english;
 }
 
-/** The text a duplicate check compares: code for code snippets, content for info snippets, whitespace folded. */
+/**
+ * The text a duplicate check compares, whitespace folded: a section's whole text (its prose with
+ * its examples; one example shared by two pages does not make them copies), the code of a
+ * snippet of code alone (an operation, code docs).
+ */
 export function duplicateKey(s: { kind: string; code: string; content: string }): string {
-  return (s.kind === 'code' ? s.code : s.content).replace(/\s+/g, ' ').trim().toLowerCase();
+  return (s.content !== '' ? s.content : s.code).replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /** Indexes (in order) of snippets whose content already appeared earlier in the list. */

@@ -99,12 +99,36 @@ test('a missing title falls back to the page title, then the file name', (t) => 
   t.is(finishSnippets([code({ title: '', pageTitle: '' })], ctx)[0].title, 'context.md');
 });
 
-test('kind-specific fields are cleared', (t) => {
-  const [c, i] = finishSnippets([code({ content: 'stray' }), info({ code: 'stray', language: 'js', description: 'stray' })], ctx);
-  t.is(c.content, '');
+test("kind-specific fields are cleared: an info snippet has no code, language or description; a code snippet keeps its section's Markdown", (t) => {
+  const section = "Set a signed cookie on the response.\n\n```js\nctx.cookies.set('name', 'tobi', { signed: true });\n```";
+  const [c, i] = finishSnippets([code({ content: `  ${section}\n` }), info({ code: 'stray', language: 'js', description: 'stray' })], ctx);
+  t.is(c.content, section);
+  t.is(c.code, "ctx.cookies.set('name', 'tobi', { signed: true });");
+  t.is(c.language, 'js');
   t.is(i.code, '');
   t.is(i.language, '');
   t.is(i.description, '');
+});
+
+test('page kind, page version and section part are kept; absent ones stay absent', (t) => {
+  const [a, b] = finishSnippets([code({ pageKind: 'migration', pageVersion: '3', part: 1 }), info()], ctx);
+  t.is(a.pageKind, 'migration');
+  t.is(a.pageVersion, '3');
+  t.is(a.part, 1);
+  t.false('pageKind' in b || 'pageVersion' in b || 'part' in b);
+});
+
+test("two sections showing the same example in different prose are not duplicates; the same section twice is", (t) => {
+  const example = "\n\n```js\nctx.cookies.set('name', 'tobi', { signed: true });\n```";
+  const out = finishSnippets(
+    [
+      code({ content: `Set a signed cookie on the response.${example}`, path: 'docs/a.md' }),
+      code({ content: `Cookies are signed with the app keys.${example}`, path: 'docs/b.md' }),
+      code({ content: `Set a signed cookie on the response.${example}`, path: 'docs/c.md' }),
+    ],
+    ctx,
+  );
+  t.deepEqual(out.map((s) => s.path), ['docs/a.md', 'docs/b.md']);
 });
 
 test('exact duplicates: the lowest path and line is kept, whatever the input order', (t) => {

@@ -1,6 +1,5 @@
 /**
- * Turns parsed snippets into stored snippet documents: the parts of a section split by size
- * merged when small and given the section's lead (parts.ts), sizes bounded, empty ones and
+ * Turns parsed snippets into stored snippet documents: sizes bounded, empty ones and
  * (near-)duplicates dropped, token counts of the text a client receives, stable ids, URLs.
  * The analysed `search*` fields are left empty for search/analysis to fill.
  */
@@ -10,7 +9,6 @@ import { sha256 } from '../../util/hash';
 import { renderSnippetText } from '../../search/format/txt';
 import { boundCode, boundLabel, boundText, SNIPPET_BOUNDS } from './bounds';
 import { createDuplicateFilter } from './dedupe';
-import { joinSectionParts } from './parts';
 import { countTokens } from './tokens';
 
 export interface FinishContext {
@@ -28,13 +26,14 @@ export interface FinishContext {
  * Output keeps the input order; `generation` is 0 for the caller to set.
  */
 export function finishSnippets(parsed: readonly ParsedSnippet[], ctx: FinishContext): SnippetDocument[] {
-  const bounded = joinSectionParts(parsed).map(bound);
+  const bounded = parsed.map(bound);
   const isDuplicate = createDuplicateFilter();
   const keep = new Array<boolean>(bounded.length).fill(false);
   for (const i of preferenceOrder(bounded)) {
     const s = bounded[i];
     if (s === undefined) continue;
-    keep[i] = !isDuplicate(s.kind, s.kind === 'code' ? s.code : s.content);
+    // A section's snippet is compared whole (prose and code); an API entry or operation by its code.
+    keep[i] = !isDuplicate(s.kind, s.content !== '' ? s.content : s.code);
   }
   const out: SnippetDocument[] = [];
   for (const [i, s] of bounded.entries()) if (s && keep[i]) out.push(toDocument(s, ctx));
@@ -44,7 +43,7 @@ export function finishSnippets(parsed: readonly ParsedSnippet[], ctx: FinishCont
 /** The snippet with every field within bounds, or undefined when nothing is left to show. */
 function bound(p: ParsedSnippet): ParsedSnippet | undefined {
   const code = p.kind === 'code' ? boundCode(p.code.replace(/^(?:[ \t]*\r?\n)+/, '').trimEnd()) : '';
-  const content = p.kind === 'info' ? boundText(p.content.trim(), SNIPPET_BOUNDS.content) : '';
+  const content = boundText(p.content.trim(), SNIPPET_BOUNDS.content);
   if (p.kind === 'code' ? code === '' : !/[\p{L}\p{N}]/u.test(content)) return undefined;
   const pageTitle = boundLabel(p.pageTitle);
   return {
@@ -58,6 +57,9 @@ function bound(p: ParsedSnippet): ParsedSnippet | undefined {
     code,
     path: p.path,
     startLine: p.startLine,
+    ...(p.pageKind !== undefined ? { pageKind: p.pageKind } : {}),
+    ...(p.pageVersion !== undefined ? { pageVersion: p.pageVersion } : {}),
+    ...(p.part !== undefined ? { part: p.part } : {}),
   };
 }
 
@@ -74,7 +76,7 @@ function preferenceOrder(snippets: readonly (ParsedSnippet | undefined)[]): numb
 }
 
 function toDocument(s: ParsedSnippet, ctx: FinishContext): SnippetDocument {
-  const text = s.kind === 'code' ? s.code : s.content;
+  const text = s.content !== '' ? s.content : s.code;
   const doc: SnippetDocument = {
     ...s,
     id: sha256(`${ctx.libraryId}|${ctx.version}|${s.path}|${s.startLine}|${s.kind}|${text}`).slice(0, 24),

@@ -17,7 +17,8 @@ import { FIDELITY_CHECKS, QUALITY_CHECKS, fidelityIssues, possibleWeight, snippe
  * changes, so figures a manifest kept under the old checks are not summed with new ones (the
  * next refresh then reads the kept snippets and records figures again).
  */
-export const FIGURES_VERSION = 1;
+// 2: section snippets (prose with its examples): fidelity checks read prose without the fences, duplicates compare whole sections.
+export const FIGURES_VERSION = 2;
 
 /** What the totals and the report need of the snippets of one file (by snippet `path`). */
 export interface FileFigures {

@@ -22,6 +22,7 @@ import { clientLibraryId } from '../../domain/library-keys';
 import { gitTransport } from '../pipeline/git-transport';
 import type { IndexingDeps } from '../pipeline/deps';
 import { applyVersionRule } from '../pipeline/version-discovery';
+import { newestRelease } from '../../domain/version-rule';
 import type { GitJobParams } from '../../domain/job-params';
 import type { DocumentSource, SourceSnapshot } from './source';
 
@@ -56,6 +57,7 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
       throw error;
     });
     const tags = await listTags(repo);
+    if (job.version === 'latest' && params.ref === undefined) await recordSourceState(deps, job.libraryId, commit.sha(), tags);
     // Tags that also address this version: only names a client can address (git allows
     // `release/1.0` and more; such a tag would be stored but never reachable).
     const commitTags = await tagsAt(repo, commit.sha(), tags);
@@ -133,6 +135,7 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
   const target = params.ref === undefined ? refs.head : (refs.tags.get(params.ref) ?? refs.branches.get(params.ref));
   if (target !== previous.commit) return false;
   const tags = [...refs.tags.keys()].sort().reverse();
+  if (job.version === 'latest' && params.ref === undefined) await recordSourceState(deps, job.libraryId, refs.head ?? null, tags);
   ctx.log('info', `listed the remote's refs in ${Date.now() - started} ms without cloning; ${tags.length} tags`);
   ctx.log('info', `no change since the build of commit ${previous.commit.slice(0, 12)}: nothing written`);
   await ctx.progress({ filesAdded: 0, filesChanged: 0, filesRemoved: 0, filesReused: manifest.files.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
@@ -141,6 +144,16 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
     await applyVersionRule(ctx, deps, tags, keep ?? [], { retire: keep !== undefined });
   }
   return true;
+}
+
+/**
+ * What a look at the source found (its head and newest release), kept on the library so
+ * answers can say whether the served version is behind its source. Best effort: a failure
+ * to record it never fails the job.
+ */
+async function recordSourceState(deps: IndexingDeps, libraryId: string, head: string | null, tags: readonly string[]): Promise<void> {
+  const sourceState = { checkedAt: new Date(), head, newestTag: newestRelease(tags.filter(isAddressableVersion)) };
+  await deps.libraries.modify(libraryId, () => ({ sourceState })).catch((error: unknown) => deps.log.warn({ err: error, libraryId }, 'recording the source state failed'));
 }
 
 /** After a check of latest: the versions the repo config lists and the library's version rule asks for. */

@@ -18,7 +18,7 @@ import type { CrawlReport } from '../../store/models/job';
 import type { ManifestPage } from '../../store/models/manifest';
 import type { CommitFiles } from '../pipeline/commit-files';
 import type { DocumentSource, ListedDocument, SourceSnapshot } from './source';
-import { crawl, createSiteFetcher, politeness, readLlmsTxt, type CrawlDeps, type CrawlResult, type PreviousPage } from './website';
+import { crawl, createSiteFetcher, politeness, readLlmsTxt, skippedTotal, type CrawlDeps, type CrawlResult, type PreviousPage } from './website';
 import { clientLibraryId } from '../../domain/library-keys';
 import { sha256 } from '../../util/hash';
 import { AppError } from '../../errors';
@@ -39,9 +39,16 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
   // The fetch stage shows as "cloning" (the stage that gets a version's files).
   await ctx.setState('cloning');
   const headers = job.encryptedHeaders ? readHeaders(deps.decryptToken(job.encryptedHeaders)) : undefined;
-  const previous = await previousPages(deps, job.libraryId, job.version);
+  // A refresh asks conditionally and keeps unchanged pages' snippets; an add (a first add,
+  // an add again, new source settings) builds every page, so it fetches every page.
+  const previous = job.kind === 'refresh' ? await previousPages(deps, job.libraryId, job.version) : [];
   const fetcher = createSiteFetcher(deps.config.web);
   const abort = new AbortController();
+  // A cancel (or a lost lease) stops the crawl wherever it is — seeding from sitemaps, waiting
+  // its politeness pause — not only between two pages.
+  const stopCrawl = () => abort.abort(ctx.signal?.reason);
+  if (ctx.signal?.aborted) stopCrawl();
+  ctx.signal?.addEventListener('abort', stopCrawl, { once: true });
   let lastProgress = 0;
   const crawlDeps: CrawlDeps = {
     fetcher,
@@ -68,14 +75,19 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
     await fetcher.close();
     if (error instanceof AppError && error.code === 'validation_error') throw new JobFailure('validation_error', error.message);
     throw error;
+  } finally {
+    ctx.signal?.removeEventListener('abort', stopCrawl);
   }
   await fetcher.close();
   await ctx.checkpoint();
   const report = crawlReport(result);
   await ctx.report(report);
-  ctx.log('info', `crawled ${params.url} in ${Date.now() - started} ms: ${result.pages.length} pages fetched, ${result.unchanged.length} unchanged, ${result.skipped.length} skipped${describeCounts(report)}`);
+  const skipped = skippedTotal(result);
+  ctx.log('info', `crawled ${params.url} in ${Date.now() - started} ms: ${result.pages.length} pages fetched, ${result.unchanged.length} unchanged, ${skipped} skipped${describeCounts(report)}`);
   for (const s of result.skipped.slice(0, 30)) ctx.log('info', `skipped ${s.url}: ${s.reason}${s.detail ? ` (${s.detail})` : ''}`);
-  if (result.skipped.length > 30) ctx.log('info', `... and ${result.skipped.length - 30} more URLs skipped (the crawl report lists ${MAX_REPORTED_SKIPS})`);
+  if (skipped > 30) ctx.log('info', `... and ${skipped - 30} more URLs skipped (the crawl report lists ${MAX_REPORTED_SKIPS})`);
+  if (result.counts.time_budget) ctx.log('warn', `the crawl used up its time budget (WEB_CRAWL_MAX_MINUTES=${deps.config.web.maxMinutes}); it kept the pages read so far`);
+  if (result.counts.max_urls) ctx.log('warn', `the crawl tracked as many URLs as it may (WEB_CRAWL_MAX_URLS=${deps.config.web.maxUrls}); ${result.counts.max_urls} more were only counted`);
   if (result.pages.length + result.unchanged.length === 0) {
     const first = result.skipped.find((s) => s.url === params.url) ?? result.skipped[0];
     throw new JobFailure('validation_error', `url: no page of ${params.url} could be read${first ? ` (${first.url}: ${first.reason}${first.detail ? `, ${first.detail}` : ''})` : ''}.`);
@@ -103,7 +115,7 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
     pages.push({ u: p.url, p: p.path, h: p.hash, e: p.etag ?? null, m: p.lastModified ?? null });
     urls.set(p.path, p.url);
   }
-  await ctx.progress({ filesTotal: documents.length, filesSkipped: result.skipped.length });
+  await ctx.progress({ filesTotal: documents.length, filesSkipped: skipped });
   const libraryName = clientLibraryId(job.libraryId);
   const revision = sha256(documents.map((d) => `${d.path}\n${d.hash}`).sort().join('\n'));
   const host = new URL(params.url).hostname;
@@ -162,7 +174,7 @@ export function crawlReport(result: CrawlResult): CrawlReport {
     pagesUnchanged: result.unchanged.length,
     counts,
     skipped: result.skipped.slice(0, MAX_REPORTED_SKIPS).map((s) => ({ url: s.url.slice(0, 2000), reason: s.reason, detail: s.detail?.slice(0, 500) ?? null })),
-    skippedOmitted: Math.max(0, result.skipped.length - MAX_REPORTED_SKIPS),
+    skippedOmitted: Math.max(0, skippedTotal(result) - Math.min(MAX_REPORTED_SKIPS, result.skipped.length)),
   };
 }
 

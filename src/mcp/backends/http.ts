@@ -57,6 +57,7 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     trustScore: typeof json.trustScore === 'number' && json.trustScore >= 0 ? json.trustScore : undefined,
     benchmarkScore: json.benchmarkScore ?? 0,
     versions: Array.isArray(json.versions) ? json.versions : [],
+    ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
   };
 }
 
@@ -90,7 +91,22 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
       return { libraries: (json.results ?? []).map(summaryFromJson), searchFilterApplied: json.searchFilterApplied === true };
     },
     queryDocs(input) {
-      return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt' }, 'text/plain');
+      // An overview is what the v1 route answers without a topic.
+      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined };
+      if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
+      return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
+    },
+    searchAcross(input) {
+      const libraries = input.libraries.length > 0 ? input.libraries.join(',') : undefined;
+      return get('/v2/search', { query: input.query, libraries, scope: input.scope, tokens: input.tokens, language: input.language, type: 'txt' }, 'text/plain');
+    },
+    upgradeGuide(input) {
+      return get('/v2/upgrade-guide', { libraryId: input.libraryId, from: input.from, to: input.to, page: input.page, tokens: input.tokens, type: 'txt' }, 'text/plain');
     },
   };
+}
+
+/** `/owner/repo[/version]` of the v1 route from a library id (`@version` becomes `/version`). */
+function v1Path(libraryId: string): string {
+  return libraryId.replace('@', '/').split('/').filter(Boolean).map(encodeURIComponent).reduce((path, part) => `${path}/${part}`, '');
 }

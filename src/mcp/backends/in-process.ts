@@ -11,6 +11,10 @@ import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../catalog/find';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../error-funnel';
+import { withProvenanceLine } from '../../retrieval/provenance';
+import { searchAcrossLibraries } from '../../retrieval/search-across';
+import { formatAcrossText } from '../../retrieval/across-format';
+import { getUpgradeGuide } from '../../retrieval/upgrade-guide';
 import type { DocsBackend } from '../backend';
 
 export interface InProcessOptions {
@@ -35,7 +39,9 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     queryDocs: (input) =>
       guarded(async () => {
         const answer = await countedContext(services, principal, input, 'mcp');
-        return formatContextText(answer.snippets);
+        return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
+    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, input))),
+    upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
   };
 }

@@ -5,18 +5,16 @@
  */
 import * as z from 'zod/v4';
 import { ValidationError } from '../../errors';
-import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
+import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument, versionArguments, versionInputs } from '../arguments';
 import type { ShelfmarkTool } from './tool';
+import { noRelevantDocumentation } from '../errors';
+import { overviewQuery } from '../../retrieval/context';
 
 /** Canonical name first, then the aliases query-docs accepts. */
 const ID_NAMES = ['context7CompatibleLibraryID', ...LIBRARY_ID_NAMES.filter((n) => n !== 'context7CompatibleLibraryID')];
 const TOPIC_NAMES = ['topic', ...QUERY_NAMES.filter((n) => n !== 'topic')];
 
-/** The query used when no topic is given: an overview of the library named by the id. */
-export function overviewQuery(libraryId: string): string {
-  const project = libraryId.replace(/@.*$/, '').split('/').filter(Boolean)[1] ?? '';
-  return `${project} overview getting started usage`.trim();
-}
+export { overviewQuery };
 
 export const getLibraryDocsTool: ShelfmarkTool = {
   name: 'get-library-docs',
@@ -32,6 +30,7 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
         .describe("Exact Context7-compatible library ID, e.g. '/koajs/koa', from resolve-library-id or from the user."),
       topic: z.string().optional().describe("Topic to focus the documentation on, e.g. 'routing' or 'cookies'. Without it, an overview is returned."),
       tokens: tokensArgument,
+      ...versionArguments,
     },
     ['context7CompatibleLibraryID'],
   ),
@@ -43,7 +42,14 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
         'context7CompatibleLibraryID',
       );
     }
-    const query = pickString(args, TOPIC_NAMES) ?? overviewQuery(libraryId);
-    return backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    const topic = pickString(args, TOPIC_NAMES);
+    const query = topic ?? overviewQuery(libraryId);
+    try {
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...versionInputs(args), ...(topic === undefined ? { overview: true } : {}) });
+    } catch (error) {
+      const none = noRelevantDocumentation(error, libraryId, query);
+      if (none !== undefined) return none;
+      throw error;
+    }
   },
 };

@@ -5,8 +5,9 @@
  */
 import * as z from 'zod/v4';
 import { ValidationError } from '../../errors';
-import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument } from '../arguments';
+import { LIBRARY_ID_NAMES, looseArguments, pickString, QUERY_NAMES, tokenBudget, tokensArgument, versionArguments, versionInputs } from '../arguments';
 import type { ShelfmarkTool } from './tool';
+import { noRelevantDocumentation } from '../errors';
 
 export const queryDocsTool: ShelfmarkTool = {
   name: 'query-docs',
@@ -27,6 +28,7 @@ Do not call this tool more than 3 times for one question; then use the best info
         .optional()
         .describe("The question or task, specific and complete: 'How to set a signed cookie in a Koa middleware' rather than 'cookies'. Do not include secrets or private code."),
       tokens: tokensArgument,
+      ...versionArguments,
     },
     ['libraryId', 'query'],
   ),
@@ -37,6 +39,13 @@ Do not call this tool more than 3 times for one question; then use the best info
     }
     const query = pickString(args, QUERY_NAMES);
     if (!query) throw new ValidationError('query-docs needs `query`: the question to find documentation for, e.g. "how to set a cookie on the response".', 'query');
-    return backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens) });
+    try {
+      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...versionInputs(args) });
+    } catch (error) {
+      // Nothing in the docs answers it: said plainly, as an answer (errors.ts).
+      const none = noRelevantDocumentation(error, libraryId, query);
+      if (none !== undefined) return none;
+      throw error;
+    }
   },
 };

@@ -58,6 +58,10 @@ Do not call this tool more than 3 times for one question; then use the best resu
     try {
       return formatResolveAnswer(await backend.searchLibraries({ libraryName, query }));
     } catch (error) {
+      if (error instanceof AppError && error.code === 'no_libraries_found' && (error.details.hiddenByPolicy ?? []).length > 0) {
+        // A name the team's policy hides is said as such: the assistant must not reach for it another way.
+        return `${NO_LIBRARIES_TEXT} Your team's library policy hides ${(error.details.hiddenByPolicy ?? []).join(', ')}, the library with this name on this Shelfmark server. Do not use it or another library's docs instead: tell the user, who can ask a team admin to allow it.`;
+      }
       if (error instanceof AppError && error.code === 'no_libraries_found') {
         // The API's message may name libraries with a near name (typo suggestions); never an unrelated one.
         const near = /Libraries with a similar name: .*$/.exec(error.message)?.[0];

@@ -45,6 +45,7 @@ test('the JSON format: Context7 lists plus our ranked snippets', (t) => {
           code: "ctx.cookies.set('name', 'tobi', { signed: true });",
           breadcrumb: ['Context', 'ctx.cookies.set()'],
           pageTitle: 'Context',
+          pageKind: 'guide',
           tokens: 42,
           score: 0.9123,
           id: 'c1',
@@ -59,6 +60,7 @@ test('the JSON format: Context7 lists plus our ranked snippets', (t) => {
           code: '',
           breadcrumb: ['Context', 'API', 'Cookies'],
           pageTitle: 'Context',
+          pageKind: 'guide',
           tokens: 20,
           score: 0.5,
           id: 'i1',
@@ -73,6 +75,7 @@ test('the JSON format: Context7 lists plus our ranked snippets', (t) => {
           code: 'echo "```"',
           breadcrumb: [],
           pageTitle: 'Guide',
+          pageKind: 'guide',
           tokens: 12,
           score: 0.25,
           id: 'c2',
@@ -81,6 +84,19 @@ test('the JSON format: Context7 lists plus our ranked snippets', (t) => {
       ],
     }),
   );
+});
+
+test("a section's snippet: its prose is the code description, its fenced examples the codeList, its page kind shown", (t) => {
+  const content = "Set a cookie:\n\n```js\nctx.cookies.set('a', 'b');\n```\n\nRead it back:\n\n````md\n```js\nctx.cookies.get('a');\n```\n````";
+  const section = { ...RANKED_FIXTURE[0], doc: { ...RANKED_FIXTURE[0].doc, description: 'Set a cookie:', content, pageKind: 'migration' as const } };
+  const json = formatContextJson([section]);
+  t.deepEqual(json.codeSnippets[0].codeDescription, 'Set a cookie:\n\nRead it back:');
+  t.deepEqual(json.codeSnippets[0].codeList, [
+    { language: 'js', code: "ctx.cookies.set('a', 'b');" },
+    { language: 'md', code: "```js\nctx.cookies.get('a');\n```" },
+  ]);
+  t.is(json.snippets[0].content, content);
+  t.is(json.snippets[0].pageKind, 'migration');
 });
 
 test('the presenter copies, so the response never shares the stored arrays', (t) => {

@@ -5,6 +5,7 @@
  */
 import type { ContextSnippet, RankedSnippet } from '../types';
 import { presentedSourceUrl } from '../../util/source-url';
+import { fencedBlocks, proseOf } from './fence';
 
 export interface CodeSnippetJson {
   codeTitle: string;
@@ -35,6 +36,10 @@ export interface SnippetJson {
   code: string;
   breadcrumb: string[];
   pageTitle: string;
+  /** What the page is (guide, reference, example, changelog, migration, blog, internal, stub). */
+  pageKind: string;
+  /** The part of a long section (0 its opening part); absent for a whole section. */
+  part?: number;
   tokens: number;
   score: number;
   id: string;
@@ -54,13 +59,19 @@ const roundScore = (score: number): number => Math.round(score * 10_000) / 10_00
 export function presentCodeSnippet(doc: ContextSnippet): CodeSnippetJson {
   return {
     codeTitle: doc.title,
-    codeDescription: doc.description,
+    // A section's snippet: its prose, with its examples in codeList.
+    codeDescription: doc.content !== '' ? proseOf(doc.content) : doc.description,
     codeLanguage: doc.language,
     codeTokens: doc.tokens,
     codeId: presentedSourceUrl(doc),
     pageTitle: doc.pageTitle,
-    codeList: [{ language: doc.language, code: doc.code }],
+    codeList: codeListOf(doc),
   };
+}
+
+function codeListOf(doc: ContextSnippet): Array<{ language: string; code: string }> {
+  const blocks = doc.content !== '' ? fencedBlocks(doc.content) : [];
+  return blocks.length > 0 ? blocks : [{ language: doc.language, code: doc.code }];
 }
 
 /** An info snippet as an entry of Context7's `infoSnippets`. */
@@ -79,6 +90,8 @@ export function presentRankedSnippet({ doc, score }: RankedSnippet): SnippetJson
     code: doc.code,
     breadcrumb: [...doc.breadcrumb],
     pageTitle: doc.pageTitle,
+    pageKind: doc.pageKind ?? 'guide',
+    ...(doc.part !== undefined ? { part: doc.part } : {}),
     tokens: doc.tokens,
     score: roundScore(score),
     id: doc.id,

@@ -18,6 +18,9 @@ export interface LibrarySearchResultJson {
   trustScore: number;
   benchmarkScore: number;
   versions: string[];
+  /** Indexed vs latest: the newest version indexed, and the newest release the source had at its last check (null: unknown). */
+  latestIndexed?: string;
+  sourceLatest?: string | null;
 }
 
 export const LIBRARY_SEPARATOR = '\n----------\n';
@@ -38,6 +41,7 @@ export function presentLibrary(library: LibrarySummary): LibrarySearchResultJson
     trustScore: library.trustScore ?? -1,
     benchmarkScore: library.benchmarkScore,
     versions: [...library.versions],
+    ...(library.latestIndexed !== undefined ? { latestIndexed: library.latestIndexed, sourceLatest: library.sourceLatest ?? null } : {}),
   };
 }
 
@@ -60,6 +64,10 @@ export function formatLibraryText(library: LibrarySummary): string {
   lines.push(`- Source Reputation: ${sourceReputation(library.trustScore)}`);
   lines.push(`- Benchmark Score: ${Math.round(library.benchmarkScore * 10) / 10}`);
   if (library.versions.length > 0) lines.push(`- Versions: ${library.versions.join(', ')}`);
+  if (library.latestIndexed !== undefined) {
+    const source = library.sourceLatest ? (library.sourceLatest.replace(/^v/, '') === library.latestIndexed.replace(/^v/, '') ? ' (the source\'s newest release)' : `; the source's newest release: ${library.sourceLatest}`) : '';
+    lines.push(`- Latest indexed: ${library.latestIndexed}${source}`);
+  }
   return lines.join('\n');
 }
 

@@ -38,6 +38,12 @@ test('the text format is byte-exact, Context7 style', (t) => {
   );
 });
 
+test("a section's snippet (prose with its examples in content) is shown under its breadcrumb as written", (t) => {
+  const content = "Set a cookie:\n\n```js\nctx.cookies.set('a', 'b');\n```";
+  const doc = { ...RANKED_FIXTURE[0].doc, content };
+  t.is(renderSnippetText(doc), `### Context > ctx.cookies.set()\n\nSource: https://github.com/koajs/koa/blob/v3.2.0/docs/api/context.md#L120\n\n${content}`);
+});
+
 test('an info snippet without breadcrumb uses its title; no snippets give an empty text', (t) => {
   const info = { ...RANKED_FIXTURE[1].doc, breadcrumb: [] };
   t.true(renderSnippetText(info).startsWith('### Cookies\n\nSource: '));

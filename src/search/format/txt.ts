@@ -5,25 +5,21 @@
  */
 import type { ContextSnippet, RankedSnippet } from '../types';
 import { presentedSourceUrl } from '../../util/source-url';
+import { fenceFor } from './fence';
 
 export const SNIPPET_SEPARATOR = '\n\n--------------------------------\n\n';
-
-/** A fence longer than any run of backticks inside the code, so the code cannot close it. */
-function fenceFor(code: string): string {
-  let longest = 0;
-  for (const run of code.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
 
 type RenderedFields = Pick<ContextSnippet, 'kind' | 'title' | 'description' | 'content' | 'language' | 'code' | 'breadcrumb' | 'url' | 'path' | 'startLine'>;
 
 /**
- * One snippet as Markdown: `### title`, `Source: url`, description and fenced code; or the
- * breadcrumb and prose. A source on this server's disk is shown by its place in the repository.
+ * One snippet as Markdown: a section's snippet (its prose with its code in place, `content`)
+ * under its breadcrumb; a snippet with code alone (an API operation, generated code docs) as
+ * `### title`, `Source: url`, description and fenced code. A source on this server's disk is
+ * shown by its place in the repository.
  */
 export function renderSnippetText(doc: RenderedFields): string {
   const url = presentedSourceUrl(doc);
-  if (doc.kind === 'code') {
+  if (doc.kind === 'code' && doc.content === '') {
     const fence = fenceFor(doc.code);
     const description = doc.description.trim() === '' ? '' : `${doc.description}\n\n`;
     return `### ${doc.title}\n\nSource: ${url}\n\n${description}${fence}${doc.language}\n${doc.code}\n${fence}`;

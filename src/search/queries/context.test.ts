@@ -16,7 +16,7 @@ test('buildContextQuery produces the exact request', (t) => {
   t.deepEqual(body, {
     size: 80,
     track_total_hits: false,
-    _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens'],
+    _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part'],
     query: {
       bool: {
         filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: '3.2.0' } }, { bool: { filter: [{ range: { generation: { gte: 7, lte: 7 } } }], must_not: [{ range: { retired: { lte: 7 } } }] } }],

@@ -5,7 +5,7 @@ import type { JobKind, JobSpec } from '../../domain/job-params';
 
 export type { JobKind } from '../../domain/job-params';
 /** Why a job ran (shown with the job). */
-export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag';
+export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag' | 'settings';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
 
 export interface JobLogEntry {

@@ -56,6 +56,15 @@ export interface LibraryCheckState {
   pendingJobId: string | null;
 }
 
+/** The source as last seen (store/models/library.ts `sourceState`). */
+export interface LibrarySourceState {
+  checkedAt: Date;
+  /** The commit the default branch pointed at. */
+  head: string | null;
+  /** The newest release tag (semver, no pre-release), if the source has one. */
+  newestTag: string | null;
+}
+
 export interface LibraryRecord {
   /**
    * The stored key: the client id (`/koajs/koa`) for a public library, `<client id>~<teamId>`
@@ -76,6 +85,9 @@ export interface LibraryRecord {
   versions: LibraryVersionRecord[];
   trustScore: number;
   trustScoreSetByAdmin: boolean;
+  /** Set by hand (an admin's libraries.update, an archive uploader's title): builds keep it instead of the docs' own. */
+  titleSetByAdmin?: boolean;
+  descriptionSetByAdmin?: boolean;
   stars: number;
   /** Private libraries belong to one team and are invisible to everyone else. */
   private: boolean;
@@ -89,10 +101,20 @@ export interface LibraryRecord {
   /** Scheduled refresh; missing on records made before schedules (= the default). */
   schedule?: LibrarySchedule;
   check?: LibraryCheckState;
+  /**
+   * What the last look at the source found (a clone or a listing of its refs, for latest): its
+   * head commit and newest release tag, so answers can say whether what is served is behind
+   * its source. Missing until a build or check records it (Git libraries only).
+   */
+  sourceState?: LibrarySourceState | null;
   /** Which tags are indexed as versions (domain/version-rule.ts); null/missing: none by rule. */
   versionRule?: VersionRule | null;
-  /** A push webhook: its secret encrypted with the server secret (shown once, at creation). */
-  webhook?: { encryptedSecret: string | null; createdAt: Date | null };
+  /**
+   * A push webhook: its secret encrypted with the server secret (shown once, at creation),
+   * and the host scheme it was made for (deliveries on another host's route are refused;
+   * null on hooks made before: the library's own host).
+   */
+  webhook?: { encryptedSecret: string | null; createdAt: Date | null; host?: string | null };
   /** Optimistic-concurrency revision: every write checks and bumps it. */
   rev: number;
   createdAt: Date;
@@ -132,6 +154,8 @@ const librarySchema = new Schema<LibraryRecord>(
     versions: { type: [versionSchema], default: [] },
     trustScore: { type: Number, default: 5 },
     trustScoreSetByAdmin: { type: Boolean, default: false },
+    titleSetByAdmin: { type: Boolean, default: false },
+    descriptionSetByAdmin: { type: Boolean, default: false },
     stars: { type: Number, default: 0 },
     private: { type: Boolean, default: false },
     teamId: { type: String, default: null },
@@ -150,6 +174,11 @@ const librarySchema = new Schema<LibraryRecord>(
     webhook: {
       encryptedSecret: { type: String, default: null },
       createdAt: { type: Date, default: null },
+      host: { type: String, default: null },
+    },
+    sourceState: {
+      type: new Schema<LibrarySourceState>({ checkedAt: Date, head: { type: String, default: null }, newestTag: { type: String, default: null } }, { _id: false }),
+      default: null,
     },
     check: {
       lastCheckedAt: { type: Date, default: null },

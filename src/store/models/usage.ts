@@ -1,6 +1,16 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 
-export type UsageChannel = 'api' | 'txt' | 'mcp';
+/** `playground`: the dashboard's own playground (a signed-in session), labelled apart from API traffic. */
+export type UsageChannel = 'api' | 'txt' | 'mcp' | 'playground';
+
+/** One UTC hour's counts inside a day row (`h.<HH>`), for charts with hourly buckets. */
+export interface HourCounts {
+  api?: number;
+  txt?: number;
+  mcp?: number;
+  playground?: number;
+  tokens?: number;
+}
 
 /**
  * Requests and tokens served for one library on one UTC day by one writer (a server
@@ -14,8 +24,11 @@ export interface UsageDailyRecord {
   api: number;
   txt: number;
   mcp: number;
+  playground?: number;
   requests: number;
   tokens: number;
+  /** Per UTC hour ("00"…"23"); missing on rows written before hourly counts. */
+  h?: Record<string, HourCounts>;
   teamId: string | null;
   writer: string;
 }
@@ -43,8 +56,10 @@ const usageDailySchema = new Schema<UsageDailyRecord>(
     api: { type: Number, default: 0 },
     txt: { type: Number, default: 0 },
     mcp: { type: Number, default: 0 },
+    playground: { type: Number, default: 0 },
     requests: { type: Number, default: 0 },
     tokens: { type: Number, default: 0 },
+    h: { type: Schema.Types.Mixed, default: undefined },
     teamId: { type: String, default: null },
     writer: { type: String, default: '' },
   },

@@ -6,10 +6,11 @@ export const ROOT = location.pathname.replace(/\/dashboard(\/.*)?$/, '');
 export const API = `${ROOT}/v2`;
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, field) {
     super(message || `Request failed (${status}).`);
     this.status = status;
     this.code = code;
+    this.field = field;
   }
 }
 
@@ -28,13 +29,13 @@ export function setUnauthorizedHandler(fn) {
 }
 
 /**
- * request(method, path, { json, form, query, signal, text }) → parsed JSON (or text).
+ * request(method, path, { json, form, query, signal, text, headers }) → parsed JSON (or text).
  * `path` is relative to /v2. Errors become ApiError with the API's code and message.
  */
 export async function request(method, path, options = {}) {
   const url = new URL(`${API}${path}`, location.origin);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
-  const headers = { Accept: options.text ? 'text/plain, application/json' : 'application/json' };
+  const headers = { Accept: options.text ? 'text/plain, application/json' : 'application/json', ...(options.headers ?? {}) };
   let body;
   if (options.json !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -56,7 +57,7 @@ export async function request(method, path, options = {}) {
   if (!res.ok) {
     const code = payload && typeof payload === 'object' ? payload.error : undefined;
     const message = payload && typeof payload === 'object' ? payload.message : typeof payload === 'string' && payload.length < 300 ? payload : '';
-    const err = new ApiError(res.status, code ?? `http_${res.status}`, message);
+    const err = new ApiError(res.status, code ?? `http_${res.status}`, message, payload && typeof payload === 'object' ? payload.field : undefined);
     if (res.status === 401 && !options.noAuthRedirect) onUnauthorized(err);
     throw err;
   }

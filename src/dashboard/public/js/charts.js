@@ -1,5 +1,6 @@
 // Small inline-SVG charts (no chart library): stacked bars, lines, horizontal bars. Each
-// chart carries a title for screen readers, <title> tooltips on its marks, and a data table.
+// chart carries a title for screen readers and a data table; its marks show their values at
+// once on hover (a tooltip of our own: the browser's <title> tooltips come late and small).
 import { h, s, formatNumber } from './dom.js';
 
 const W = 560;
@@ -66,13 +67,12 @@ export function barChart({ title, labels, series, height = 250 }) {
     series.forEach((se, k) => {
       const v = se.values[i] ?? 0;
       if (v <= 0) return;
-      const rect = s('rect', { class: `f${(k % 4) + 1}`, x: PAD.left + slot * i + (slot - bw) / 2, y: y(base + v), width: bw, height: Math.max(0.5, y(base) - y(base + v)) });
-      rect.append(s('title', {}, `${label} · ${se.name}: ${formatNumber(v)}`));
+      const rect = s('rect', { class: `f${(k % 4) + 1}`, x: PAD.left + slot * i + (slot - bw) / 2, y: y(base + v), width: bw, height: Math.max(0.5, y(base) - y(base + v)), 'data-tip': `${label} · ${se.name}: ${formatNumber(v)}` });
       svg.append(rect);
       base += v;
     });
   });
-  return h('figure.chart-box', svg, series.length > 1 ? legend(series) : null, dataTable(title, labels, series));
+  return withTips(h('figure.chart-box', svg, series.length > 1 ? legend(series) : null, dataTable(title, labels, series)));
 }
 
 /** One line per series over the labels. */
@@ -85,12 +85,11 @@ export function lineChart({ title, labels, series, height = 250 }) {
     const cls = `l${(k % 4) + 1}`;
     svg.append(s('polyline', { class: cls, fill: 'none', 'stroke-width': 2, points: labels.map((_, i) => `${x(i)},${y(se.values[i] ?? 0)}`).join(' ') }));
     labels.forEach((label, i) => {
-      const dot = s('circle', { class: `f${(k % 4) + 1}`, cx: x(i), cy: y(se.values[i] ?? 0), r: 3 });
-      dot.append(s('title', {}, `${label} · ${se.name}: ${formatNumber(se.values[i] ?? 0)}`));
+      const dot = s('circle', { class: `f${(k % 4) + 1}`, cx: x(i), cy: y(se.values[i] ?? 0), r: 3, 'data-tip': `${label} · ${se.name}: ${formatNumber(se.values[i] ?? 0)}` });
       svg.append(dot);
     });
   });
-  return h('figure.chart-box', svg, legend(series), dataTable(title, labels, series));
+  return withTips(h('figure.chart-box', svg, legend(series), dataTable(title, labels, series)));
 }
 
 /** Horizontal bars for a ranking: items [{ label, value }]. */
@@ -107,10 +106,32 @@ export function rankChart({ title, items, valueLabel = 'value' }) {
     const top = PAD.top + i * rowH;
     const text = item.label.length > 34 ? `${item.label.slice(0, 33)}…` : item.label;
     svg.append(s('text', { x: labelW - 8, y: top + 15, 'text-anchor': 'end' }, text));
-    const rect = s('rect', { class: 'f1', x: labelW, y: top + 3, height: rowH - 8, width: Math.max(1, (item.value / max) * plotW) });
-    rect.append(s('title', {}, `${item.label}: ${formatNumber(item.value)} ${valueLabel}`));
+    const rect = s('rect', { class: 'f1', x: labelW, y: top + 3, height: rowH - 8, width: Math.max(1, (item.value / max) * plotW), 'data-tip': `${item.label}: ${formatNumber(item.value)} ${valueLabel}` });
     svg.append(rect);
     svg.append(s('text', { x: labelW + Math.max(1, (item.value / max) * plotW) + 6, y: top + 15 }, formatNumber(item.value)));
   });
-  return h('figure.chart-box', svg, dataTable(title, items.map((i) => i.label), [{ name: valueLabel, values: items.map((i) => i.value) }]));
+  return withTips(h('figure.chart-box', svg, dataTable(title, items.map((i) => i.label), [{ name: valueLabel, values: items.map((i) => i.value) }])));
+}
+
+/**
+ * A figure whose marks (`data-tip`) show their value at once under the pointer. For
+ * keyboards and screen readers the same numbers are in the figure's data table.
+ */
+function withTips(figure) {
+  const tip = h('div.chart-tip', { hidden: true, 'aria-hidden': 'true' });
+  figure.append(tip);
+  figure.addEventListener('pointermove', (event) => {
+    const mark = event.target instanceof Element ? event.target.closest('[data-tip]') : null;
+    if (!mark) {
+      tip.hidden = true;
+      return;
+    }
+    const box = figure.getBoundingClientRect();
+    tip.textContent = mark.getAttribute('data-tip');
+    tip.style.left = `${event.clientX - box.left}px`;
+    tip.style.top = `${event.clientY - box.top}px`;
+    tip.hidden = false;
+  });
+  figure.addEventListener('pointerleave', () => { tip.hidden = true; });
+  return figure;
 }

@@ -11,6 +11,7 @@ const ROUTES = [
   ['/jobs', 'jobs', 'renderJobs'],
   ['/jobs/:id', 'jobs', 'renderJob'],
   ['/playground', 'playground', 'renderPlayground'],
+  ['/connect', 'connect', 'renderConnect'],
   ['/usage', 'usage', 'renderUsage'],
   ['/keys', 'keys', 'renderKeys'],
   ['/teams', 'teams', 'renderTeams'],

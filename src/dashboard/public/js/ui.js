@@ -54,9 +54,36 @@ export function errorTitle(code) {
   return ERROR_TITLES[code] ?? 'That did not work.';
 }
 
-/** An error box for a failed call: a plain-language title, then the API's message. */
+/**
+ * The words for the API's field names a form's errors may start with ("docsRepoUrl: must be
+ * …" reads "Repository URL: must be …"): people see the labels they typed into.
+ */
+const FIELD_LABELS = {
+  docsRepoUrl: 'Repository URL', gitToken: 'Access token', libraryName: 'Library', url: 'URL', scope: 'Scope', maxPages: 'Most pages', maxDepth: 'Most link depth',
+  include: 'Only URLs matching', exclude: 'Never URLs matching', headers: 'Request headers', openapiFile: 'File', archiveFile: 'Archive', libraryTitle: 'Title', description: 'Description',
+  title: 'Title', aliases: 'Aliases', trustScore: 'Trust score', schedule: 'Refresh schedule', versionRule: 'Version rule', 'versionRule.range': 'Range', 'versionRule.pattern': 'Pattern', 'versionRule.count': 'How many minor lines', name: 'Name', username: 'Username', newPassword: 'New password',
+  'libraryFilters.allowedLibraries': 'Allowed libraries', 'libraryFilters.blockedLibraries': 'Blocked libraries', 'libraryFilters.exceptedLibraries': 'Excepted libraries',
+  'libraryFilters.minTrustScore': 'Minimum trust score', 'libraryFilters.sourceTypes': 'Source types', 'libraryFilters.mode': 'Mode',
+};
+
+/** The API's compound field names (docsRepoUrl, versionRule.range) anywhere in a message, longest first. */
+const FIELD_NAMES = Object.keys(FIELD_LABELS).filter((k) => k.includes('.') || /[a-z][A-Z]/.test(k)).sort((a, b) => b.length - a.length);
+const FIELD_NAME_RE = new RegExp(`\\b(${FIELD_NAMES.map((k) => k.replace(/\./g, '\\.')).join('|')})\\b`, 'g');
+
+/** A message that begins with (or names) an API field, in the words of the form's labels instead. */
+export function plainMessage(message) {
+  const led = String(message).replace(/^([A-Za-z][\w]*(?:\.[A-Za-z]\w*)*)((?:\.\d+)*)(:| )/, (all, path, index, sep) => {
+    const label = FIELD_LABELS[path];
+    if (!label) return all;
+    const item = index ? ` (entry ${Number(index.split('.').pop()) + 1})` : '';
+    return `${label}${item}${sep}`;
+  });
+  return led.replace(FIELD_NAME_RE, (name) => FIELD_LABELS[name]);
+}
+
+/** An error box for a failed call: a plain-language title, then the API's message in words. */
 export function errorBox(error, { title } = {}) {
-  const message = error?.message ?? String(error);
+  const message = plainMessage(error?.message ?? String(error));
   const heading = title ?? errorTitle(error?.code);
   return h('div.alert.error', { role: 'alert', 'data-code': error?.code || undefined }, h('strong', heading), message && message !== heading ? ` ${message}` : null);
 }
@@ -181,3 +208,21 @@ export function every(ms, fn, signal) {
 }
 
 export const TERMINAL_JOB_STATES = ['finalized', 'failed', 'cancelled'];
+
+/**
+ * Call before a row's delete: returns what to call once the list is drawn again, which
+ * focuses the same control of the next row (else the one before, else the page heading), so
+ * keyboard users are not thrown back to the top of the page.
+ */
+export function refocusAfterRemoval(button) {
+  const sameKind = () => [...document.querySelectorAll('main button[aria-label]')].filter((b) => b.textContent === button.textContent);
+  const all = sameKind();
+  const i = all.indexOf(button);
+  const candidates = [...all.slice(i + 1), ...all.slice(0, Math.max(i, 0)).reverse()].map((b) => b.getAttribute('aria-label'));
+  return () => {
+    const now = sameKind();
+    const next = candidates.map((label) => now.find((b) => b.getAttribute('aria-label') === label)).find(Boolean);
+    const target = next ?? document.querySelector('main h1');
+    target?.focus();
+  };
+}

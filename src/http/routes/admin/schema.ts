@@ -16,6 +16,10 @@ const memberParams = z.object({ id, userId: id });
 const hostParams = z.object({ host: z.enum(CREDENTIAL_HOSTS, { errorMap: () => ({ message: `must be one of: ${CREDENTIAL_HOSTS.join(', ')}` }) }) });
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
 const days = z.object({ days: query.int(1, 90, 30) });
+/** A usage window and its chart buckets: hourly ones (`perHour`) for windows of up to 7 days. */
+const usageWindow = z
+  .object({ days: query.int(1, 90, 30), bucket: query.oneOf(['day', 'hour'], 'day').openapi({ description: 'hour: also perHour, the last days × 24 UTC hours (days at most 7)' }) })
+  .refine((q) => q.bucket === 'day' || q.days <= 7, { message: 'bucket=hour needs days of at most 7', path: ['bucket'] });
 
 const anonymous = z
   .object(Object.fromEntries(ANONYMOUS_OPERATIONS.map((op) => [op, z.boolean()])) as Record<(typeof ANONYMOUS_OPERATIONS)[number], z.ZodBoolean>)
@@ -104,7 +108,7 @@ export const adminSchemas = {
   'plans.read': { summary: 'The plans and what they include', tag: settings },
   'permissions.read': { summary: 'What anonymous callers may do (admins)', tag: settings },
   'permissions.update': { summary: 'Change what anonymous callers may do (admins)', tag: settings, body: z.object({ anonymous }).strict() },
-  'usage.read': { summary: 'Usage summary: top libraries, callers, queries that found nothing (admins)', tag: settings, query: days },
+  'usage.read': { summary: 'Usage summary per UTC day (and hour, with bucket=hour) and channel (api, txt, mcp, playground: the dashboard\'s own), top libraries, callers, queries that found nothing (admins)', tag: settings, query: usageWindow },
 
   'credentials.list': { summary: "The signed-in user's hosting tokens (host and last 4 characters only)", tag: keys },
   'credentials.put': {

@@ -32,8 +32,8 @@ export function mountSettingsRoutes(router: Router, services: Services, chain: M
   });
 
   router.get('usage.read', '/admin/usage', ...chain, validate(s['usage.read']), async (ctx) => {
-    const { days } = ctx.state.input.query;
-    const summary = await services.usage.summary(days);
+    const { days, bucket } = ctx.state.input.query;
+    const summary = await services.usage.summary(days, new Date(), bucket);
     // Usage is counted per stored copy: show client ids, and the team of a private copy.
     const topLibraries = summary.topLibraries.map((l) => ({ ...l, libraryId: clientLibraryId(l.libraryId), teamId: teamOfLibraryKey(l.libraryId) }));
     // By API key and by the caller's team, with names (a deleted key or team keeps its id).

@@ -10,15 +10,19 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../catalog/add-repo';
 import { isGitHost, parseLibraryId } from '../../../domain/library-ids';
-import { ConflictError, LibraryNotFoundError, NotFoundError } from '../../../errors';
+import { AccessDeniedError, ConflictError, LibraryNotFoundError, NotFoundError } from '../../../errors';
+import { changeSourceSettings } from '../../../catalog/change-source';
+import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
-import type { Principal } from '../../../auth/principal';
+import { isAdminLike, type Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';
+import { clientLibraryId } from '../../../store/libraries';
 import { TERMINAL_JOB_STATES } from '../../../store/models/job';
 import { findLibraryFor, libraryKeyFor } from '../../../catalog/access';
 import { presentSchedule } from '../../../catalog/schedule';
 import { createWebhook, receiveDelivery } from '../../../catalog/webhooks';
 import { validate } from '../../validate';
+import type { LibraryRecord } from '../../../store/models/library';
 import { librarySchemas as s } from './schema';
 import { libraryIdOf } from '../shared-schema';
 import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
@@ -96,31 +100,53 @@ export function libraryRoutes(services: Services): Router {
 
   // The catalogue for the dashboard and scripts (search has its own Context7 route).
   router.get('libraries.list', '/libraries', guard(services), standard, validate(s['libraries.list']), async (ctx) => {
-    const libs = await listLibraries(services, ctx.state.principal);
+    const { principal } = ctx.state;
+    const libs = await listLibraries(services, principal);
     const defaults = services.config.refreshDefaultHours;
-    ctx.body = { libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults) })) };
+    // Whether the caller's team policy lets it use each library: the dashboard shows what it may use.
+    const policy = await services.policies.forPrincipal(principal);
+    const usable = (l: LibraryRecord) => policy.allows({ id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore });
+    ctx.body = {
+      libraries: libs.map((l) => ({ ...presentLibrary(l), schedule: presentSchedule(l, defaults), usable: usable(l) })),
+      policyApplied: policy.applied,
+      hiddenByPolicy: libs.filter((l) => !usable(l)).length,
+    };
   });
 
   router.get('libraries.read', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.read']), async (ctx) => {
     const id = libraryIdOf(ctx.state.input.params);
-    const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
+    const { principal } = ctx.state;
+    const lib = await findLibraryFor(services, principal, id, { fresh: true, teamId: ctx.state.input.query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
+    // A library the team's policy excludes: refused as context refuses it, except to admins, who manage it.
+    const usable = (await services.policies.forPrincipal(principal)).allows({ id, source: lib.source, trustScore: lib.trustScore });
+    if (!usable && !isAdminLike(principal)) throw new AccessDeniedError(id);
     const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
-    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), jobs: jobs.map((j) => presentJob(j, false)) };
+    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), usable, jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
+    const { principal } = ctx.state;
     const { params, query, body } = ctx.state.input;
-    const updated = await updateLibrary(services, ctx.state.principal, libraryIdOf(params), body, { teamId: query.teamId });
-    ctx.body = { ...presentLibrary(updated), schedule: presentSchedule(updated, services.config.refreshDefaultHours) };
+    const { library: updated, job } = await updateLibrary(services, principal, libraryIdOf(params), body, {
+      teamId: query.teamId,
+      changeSource: (lib, input) => changeSourceSettings(services, principal, lib, input),
+    });
+    ctx.body = {
+      ...presentLibrary(updated),
+      schedule: presentSchedule(updated, services.config.refreshDefaultHours),
+      ...(job ? { jobId: job._id, message: `A build with the new source settings was queued (job ${job._id}); they are stored when it publishes. Follow it with GET /v2/jobs/${job._id}.` } : {}),
+    };
   });
 
   // A push webhook for the library: the secret is in this answer only (stored encrypted).
   router.post('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, validate(s['libraries.webhook']), async (ctx) => {
-    const { params, query, body } = ctx.state.input;
+    const { params, query } = ctx.state.input;
     const id = libraryIdOf(params);
     const lib = await findLibraryFor(services, ctx.state.principal, id, { fresh: true, teamId: query.teamId });
     if (!lib) throw new LibraryNotFoundError(id);
+    authorize(ctx.state.principal, 'libraries.update', lib);
+    const { body } = ctx.state.input;
     const host = body.host ?? (isGitHost(lib.source) ? lib.source : 'git');
     const hook = await createWebhook(services, lib, host);
     ctx.status = 201;

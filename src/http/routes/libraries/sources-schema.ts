@@ -6,23 +6,25 @@
 import { z } from 'zod';
 import type { RouteSchema } from '../../validate';
 import { addLlmsTxtBody, addWebsiteBody } from '../../../catalog/add-web';
+import { HEADER_NAMES } from '../shared-schema';
 import { MAX_ARCHIVE_BYTES } from '../../../catalog/add-archive';
 import type { MultipartOptions } from '../../middlewares/multipart';
 
 const tag = 'Add Library';
 
+
 export const sourceSchemas = {
   'add.website': {
     summary: 'Crawl a website (scope page|subpages|hostname, maxPages, maxDepth, include/exclude globs, headers kept encrypted)',
     tag,
-    body: addWebsiteBody,
-    errors: ['timeout', 'no_snippets_found'],
+    body: addWebsiteBody.extend({ headers: addWebsiteBody.shape.headers.openapi(HEADER_NAMES) }),
+    errors: ['timeout', 'no_snippets_found', 'conflict'],
   },
   'add.llmstxt': {
     summary: 'Index an llms.txt (its pages) or llms-full.txt (split like Markdown)',
     tag,
     body: addLlmsTxtBody,
-    errors: ['timeout', 'no_snippets_found'],
+    errors: ['timeout', 'no_snippets_found', 'conflict'],
   },
   'add.archive': {
     summary: "Upload built docs: a zip or tar.gz of a static site or Markdown folder (at most 50 MB; links, paths leaving the archive, device files and decompression bombs refused); private to the caller's team unless public=true (admins)",

@@ -15,10 +15,10 @@ import { metricsSchemas as s } from './schema';
 export function metricsRoutes(services: Services): Router {
   const router = new Router();
   router.get('metrics.read', '/libs/metrics', guard(services), rateLimit(services, { class: 'standard' }), validate(s['metrics.read']), async (ctx) => {
-    const { days } = ctx.state.input.query;
+    const { days, bucket } = ctx.state.input.query;
     const { libraryId } = parseLibraryId(ctx.state.input.query.libraryId);
     const key = await usageKeyFor(services, ctx.state.principal, libraryId);
-    ctx.body = key ? { ...(await services.usage.metrics(key, days)), libraryId } : services.usage.empty(libraryId, days);
+    ctx.body = key ? { ...(await services.usage.metrics(key, days, new Date(), bucket)), libraryId } : services.usage.empty(libraryId, days, new Date(), bucket);
   });
   return router;
 }

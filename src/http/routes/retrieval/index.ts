@@ -9,6 +9,8 @@ import type { Services } from '../../../services';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { countedContext } from '../../../retrieval/counted-context';
+import { overviewQuery, type ContextRequest } from '../../../retrieval/context';
+import { withProvenanceLine } from '../../../retrieval/provenance';
 import { searchLibraries } from '../../../catalog/find';
 import { formatContextJson } from '../../../search/format/json';
 import { formatContextText } from '../../../search/format/txt';
@@ -27,8 +29,8 @@ export function retrievalRoutes(services: Services): Router {
   });
 
   router.get('context.read', '/context', guard(services), limit, validate(s['context.read']), async (ctx) => {
-    const { libraryId, query, topic, tokens, type } = ctx.state.input.query;
-    await respondWithContext(ctx, services, { libraryId, query: query ?? topic ?? '', tokens, type });
+    const { libraryId, query, tokens, type, version, language, languageOnly } = ctx.state.input.query;
+    await respondWithContext(ctx, services, { libraryId, query, tokens, type, version, language, languageOnly });
   });
 
   return router;
@@ -37,9 +39,12 @@ export function retrievalRoutes(services: Services): Router {
 /** The Context7 v1 route: `/api/v1/<owner>/<repo>[/<version>]?topic=&tokens=&type=`. */
 export function legacyRoutes(services: Services): Router {
   const router = new Router();
-  const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json' }) => {
+  const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json'; version?: string; language?: string; languageOnly?: boolean }) => {
     const libraryId = `/${p.owner}/${p.repo}${p.version ? `/${p.version}` : ''}`;
-    await respondWithContext(ctx, services, { libraryId, query: q.topic ?? q.query ?? `${p.repo} overview getting started usage`, tokens: q.tokens, type: q.type });
+    const question = q.topic ?? q.query;
+    // Without a topic an overview is asked for: the best snippets, not an answer to a question.
+    const options = { version: q.version, language: q.language, languageOnly: q.languageOnly };
+    await respondWithContext(ctx, services, { libraryId, query: question ?? overviewQuery(libraryId), tokens: q.tokens, type: q.type, overview: question === undefined, ...options });
   };
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   router.get('context.read', '/api/v1/:owner/:repo', ...chain, validate(s['context.read.v1']), (ctx) => respond(ctx, ctx.state.input.params, ctx.state.input.query));
@@ -47,14 +52,19 @@ export function legacyRoutes(services: Services): Router {
   return router;
 }
 
-async function respondWithContext(ctx: Context, services: Services, input: { libraryId: string; query: string; tokens: number; type: 'txt' | 'json' }): Promise<void> {
-  // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP.
-  const channel = ctx.get('x-shelfmark-channel') === 'mcp' ? 'mcp' : input.type === 'json' ? 'api' : 'txt';
+async function respondWithContext(ctx: Context, services: Services, input: ContextRequest & { tokens: number; type: 'txt' | 'json' }): Promise<void> {
+  // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP; the
+  // dashboard's playground says so too, and counts apart only from a signed-in session.
+  const said = ctx.get('x-shelfmark-channel');
+  const principal = ctx.state.principal;
+  const channel = said === 'mcp' ? 'mcp' : said === 'playground' && principal.kind === 'user' && principal.via === 'session' ? 'playground' : input.type === 'json' ? 'api' : 'txt';
   const answer = await countedContext(services, ctx.state.principal, input, channel);
+  // The version served, also as headers: a client that reads only the body's code still can tell.
+  ctx.set('X-Shelfmark-Version-Served', answer.provenance.versionServed.version);
   if (input.type === 'json') {
-    ctx.body = formatContextJson(answer.snippets);
+    ctx.body = { ...formatContextJson(answer.snippets), provenance: answer.provenance };
   } else {
     ctx.type = 'text/plain; charset=utf-8';
-    ctx.body = formatContextText(answer.snippets);
+    ctx.body = withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
   }
 }

@@ -1,6 +1,7 @@
 /** The Context7-compatible retrieval routes' contract (see http/validate.ts). */
 import { z } from 'zod';
 import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../../../search/budget';
+import { PAGE_KINDS } from '../../../search/types';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN, VERSION_PATTERN, libraryParams } from '../shared-schema';
 
@@ -21,23 +22,68 @@ const librarySearchResult = z
     trustScore: z.number(),
     benchmarkScore: z.number(),
     versions: z.array(z.string()),
+    latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
+    sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
   })
   .partial()
   .passthrough()
   .openapi('LibrarySearchResult');
+
+/** Where an answer came from (retrieval/provenance.ts). */
+export const provenanceJson = z
+  .object({
+    libraryId: z.string(),
+    versionRequested: z.string().nullable(),
+    versionServed: z.object({ version: z.string(), record: z.string(), ref: z.string(), commit: z.string(), indexedAt: z.string() }),
+    resolution: z.enum(['default', 'exact', 'range', 'closest']),
+    reason: z.string().optional(),
+    latestIndexed: z.string(),
+    source: z.object({ checkedAt: z.string(), newestRelease: z.string().nullable() }).nullable(),
+    newerRelease: z.string().nullable(),
+    behindSource: z.boolean().nullable(),
+  })
+  .openapi('Provenance', { description: 'Library, version asked and served (tag, commit, indexed at, how chosen), newest indexed version, and the source at its last check' });
 
 /** The JSON shape of a context answer (`type=json`). */
 export const contextJson = z
   .object({
     codeSnippets: z.array(z.object({}).passthrough()),
     infoSnippets: z.array(z.object({}).passthrough()),
-    snippets: z.array(z.object({ kind: z.enum(['code', 'info']), title: z.string(), tokens: z.number().int() }).passthrough()),
+    snippets: z.array(
+      z
+        .object({
+          kind: z.enum(['code', 'info']),
+          title: z.string(),
+          tokens: z.number().int(),
+          pageKind: z.enum(PAGE_KINDS).openapi({ description: 'What the page is: guide, reference, example, changelog, migration, blog, internal or stub' }),
+        })
+        .passthrough(),
+    ),
+    provenance: provenanceJson,
   })
   .partial()
   .passthrough()
   .openapi('ContextJson');
 
+/** The newer Context7 inputs: the version to answer from and a code language (context and its v1 form). */
+const versionInputs = {
+  version: query.text(100).openapi({
+    description:
+      'The version to answer from (instead of naming it in libraryId): a version or tag ("3.2.0"), `latest`, a semver range ("^4", "~8.2": the newest indexed version in it) or `closest:<version>` (the nearest indexed one). An exact version that is not indexed is 404 tag_not_found; another version is served only for a range or closest, and the answer says so in its provenance.',
+  }),
+  language: query.text(40).openapi({ description: 'A code language ("python", "ts"): sections with examples in it rank first' }),
+  languageOnly: query.flag().openapi({ description: 'With language: serve only sections whose examples are in it (prose without code stays)' }),
+};
+
 const contextErrors = ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied'] as const;
+
+/** A blank or absent `query` is the `topic` an older client sent. */
+function topicAsQuery(raw: unknown): unknown {
+  if (!raw || typeof raw !== 'object') return raw;
+  const q = raw as Record<string, unknown>;
+  const blank = q.query === undefined || (typeof q.query === 'string' && q.query.trim() === '');
+  return blank && q.topic !== undefined ? { ...q, query: q.topic } : q;
+}
 
 export const retrievalSchemas = {
   'libraries.search': {
@@ -54,15 +100,19 @@ export const retrievalSchemas = {
     summary: 'Documentation context for a question within a token budget',
     tag: 'Context',
     text: true,
-    query: z
-      .object({
+    // `query` is required, and an older client's `topic` stands in for it: so the document
+    // says what is checked (a request without both was valid to the document, then a 400).
+    query: z.preprocess(
+      topicAsQuery,
+      z.object({
         libraryId: query.requiredText(500).openapi({ description: '/owner/repo, optionally /version or @version', pattern: LIBRARY_ID_PATTERN }),
-        query: query.text(2000).openapi({ description: 'The question' }),
-        topic: query.text(2000).openapi({ description: 'The question (older clients; `query` wins)' }),
+        query: query.requiredText(2000).openapi({ description: 'The question (older clients may send `topic` instead)', pattern: '\\S' }),
+        topic: query.text(2000).openapi({ description: 'The question, for older clients that do not send `query`' }),
         tokens,
         type,
-      })
-      .refine((q) => q.query !== undefined || q.topic !== undefined, { message: 'Required', path: ['query'] }),
+        ...versionInputs,
+      }),
+    ),
     response: contextJson,
     errors: contextErrors,
   },
@@ -71,7 +121,7 @@ export const retrievalSchemas = {
     tag: 'Context',
     text: true,
     params: libraryParams,
-    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
+    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type, ...versionInputs }),
     response: contextJson,
     errors: contextErrors,
   },
@@ -80,7 +130,7 @@ export const retrievalSchemas = {
     tag: 'Context',
     text: true,
     params: libraryParams.extend({ version: z.string().min(1).max(200).openapi({ pattern: VERSION_PATTERN }) }),
-    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type }),
+    query: z.object({ topic: query.text(2000), query: query.text(2000), tokens, type, ...versionInputs }),
     response: contextJson,
     errors: contextErrors,
   },

@@ -60,3 +60,13 @@ test('a zip whose entry holds more than its header says is refused; garbage is n
   await refused(t, readArchive(Buffer.from('PK\x03\x04 not really'), 'zip'), 'format', /not a readable zip/);
   await refused(t, readArchive(Buffer.from([0x1f, 0x8b, 1, 2, 3]), 'tgz'), 'format', /not a readable/);
 });
+
+test('a zip bomb of many entries of at most 1 MiB each is refused by the whole archive ratio, before they are inflated', async (t) => {
+  // 40 entries of 1 MiB of zeros: each under the per-entry check's 1 MiB floor, 40 MiB from ~40 KB.
+  const bomb = makeZip(Array.from({ length: 40 }, (_, i) => ({ name: `p${i}.md`, data: Buffer.alloc(1024 * 1024) })));
+  t.true(bomb.length < 100 * 1024);
+  await refused(t, readArchive(bomb, 'zip'), 'ratio', /expands more than 100 times/);
+  // A docs folder of ordinary pages compresses a few times: still read.
+  const docs = makeZip(Array.from({ length: 40 }, (_, i) => ({ name: `p${i}.md`, data: `# Page ${i}\n\n${'Some words about page ' + i + '. '.repeat(50)}` })));
+  t.is((await readArchive(docs, 'zip')).length, 40);
+});

@@ -32,7 +32,7 @@ export interface ArchiveLimits {
   maxEntries: number;
   /** Bytes of all files once decompressed. */
   maxTotalBytes: number;
-  /** Decompressed / compressed, per zip entry and for a whole tar.gz. */
+  /** Decompressed / compressed, per zip entry and for the whole archive (zip and tar.gz). */
   maxRatio: number;
   /** Files larger than this are listed (their size counts) but not kept in memory. */
   maxFileBytes: number;
@@ -100,6 +100,10 @@ async function readZip(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
     yauzl.fromBuffer(buf, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (err, z) => (err || !z ? reject(formatError(err)) : resolve(z))),
   );
   const budget = new Budget(limits);
+  // The whole archive's ratio, as for tar.gz: many entries each under the per-entry check
+  // (317 KB of 1 MiB entries once inflated to 280 MB) add up. Declared sizes are checked
+  // before an entry is inflated, and what inflates may not exceed them.
+  const maxInflated = Math.max(buf.length * limits.maxRatio, 1024 * 1024);
   const files: ArchiveFile[] = [];
   try {
     for (;;) {
@@ -139,6 +143,9 @@ async function readZip(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
         throw new ArchiveError('ratio', `The archive entry "${path}" expands ${Math.round(declared / entry.compressedSize)} times (at most ${limits.maxRatio}); refused as a decompression bomb.`);
       }
       budget.bytes(declared);
+      if (budget.total > maxInflated) {
+        throw new ArchiveError('ratio', `The archive expands more than ${limits.maxRatio} times its size (at "${path}"); refused as a decompression bomb.`);
+      }
       const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(formatError(err)) : resolve(s))));
       const keep = declared <= limits.maxFileBytes;
       const chunks: Buffer[] = [];

@@ -5,7 +5,7 @@
  * followed). Then breadth-first over links within the scope; see crawler.ts for the engine.
  */
 import { ValidationError } from '../../../errors';
-import { Crawler } from './crawler';
+import { Crawler, DEFAULT_MAX_MS, DEFAULT_MAX_URLS } from './crawler';
 import { readMarkdownLinks, readSitemap } from './page-links';
 import { normalizeUrl, ScopeRule } from './urls';
 import type { CrawlDeps, CrawlOptions, CrawlResult } from './types';
@@ -15,6 +15,13 @@ export { readLlmsTxt } from './llms-txt';
 
 /** Sitemap files read per crawl at most (an index can name thousands). */
 const MAX_SITEMAPS = 50;
+/**
+ * Sitemap entries taken per page the crawl may keep (at least {@link MIN_SITEMAP_LOCS}): a
+ * sitemap lists pages to keep, so far more entries than maxPages are only skipped. Fifty
+ * sitemaps of 5 MB each once put 4.25 M URLs in one frontier.
+ */
+const SITEMAP_LOCS_PER_PAGE = 10;
+const MIN_SITEMAP_LOCS = 1000;
 
 /** Crawls a site. Throws ValidationError for an unusable start URL; page failures become skips. */
 export async function crawl(options: CrawlOptions, deps: CrawlDeps): Promise<CrawlResult> {
@@ -34,6 +41,8 @@ export async function crawl(options: CrawlOptions, deps: CrawlDeps): Promise<Cra
       delayMs: options.delayMs ?? 250,
       follow: options.scope !== 'page',
       robots: true,
+      maxUrls: options.maxUrls ?? DEFAULT_MAX_URLS,
+      deadline: Date.now() + (options.maxMs ?? DEFAULT_MAX_MS),
     },
     deps,
   );
@@ -42,7 +51,7 @@ export async function crawl(options: CrawlOptions, deps: CrawlDeps): Promise<Cra
   if (options.scope !== 'page') {
     for (const url of crawler.previousUrls()) crawler.enqueue(url, 1);
     if (options.useLlmsTxt !== false) await seedFromLlmsTxt(crawler, start);
-    await seedFromSitemaps(crawler, start);
+    await seedFromSitemaps(crawler, start, Math.max(MIN_SITEMAP_LOCS, SITEMAP_LOCS_PER_PAGE * options.maxPages));
   }
   return crawler.run();
 }
@@ -54,11 +63,20 @@ async function seedFromLlmsTxt(crawler: Crawler, start: URL): Promise<void> {
   for (const link of readMarkdownLinks(found.text, found.url)) crawler.enqueue(link, 1);
 }
 
-async function seedFromSitemaps(crawler: Crawler, start: URL): Promise<void> {
+/**
+ * Seeds from robots.txt's sitemaps and /sitemap.xml (indexes followed), at most `budget`
+ * entries: once that many are taken (or the crawl tracks all the URLs it may) no further
+ * sitemap is fetched and the entries left are counted as `max_urls`. Cancellation and the
+ * time budget are checked between sitemaps and while their entries are read.
+ */
+async function seedFromSitemaps(crawler: Crawler, start: URL, budget: number): Promise<void> {
   const named = (await crawler.robotsSitemaps(start.origin)).map((s) => normalizeUrl(s, start)?.href).filter((s): s is string => !!s);
-  const pending = [...named, `${start.origin}/sitemap.xml`];
+  const pending = [...named.slice(0, MAX_SITEMAPS), `${start.origin}/sitemap.xml`];
   const read = new Set<string>();
+  let taken = 0;
   while (pending.length && read.size < MAX_SITEMAPS) {
+    crawler.throwIfAborted();
+    if (crawler.outOfTime || crawler.full || taken >= budget) return;
     const next = pending.shift() as string;
     if (read.has(next)) continue;
     read.add(next);
@@ -70,7 +88,21 @@ async function seedFromSitemaps(crawler: Crawler, start: URL): Promise<void> {
     } catch {
       continue;
     }
-    if (sitemap.index) pending.push(...sitemap.locs.map((loc) => normalizeUrl(loc, found.url)?.href).filter((s): s is string => !!s));
-    else for (const loc of sitemap.locs) crawler.enqueue(loc, 1);
+    if (sitemap.index) {
+      for (const loc of sitemap.locs.slice(0, MAX_SITEMAPS)) {
+        const href = normalizeUrl(loc, found.url)?.href;
+        if (href) pending.push(href);
+      }
+      continue;
+    }
+    for (let i = 0; i < sitemap.locs.length; i++) {
+      if (taken >= budget || crawler.full) {
+        crawler.count('max_urls', sitemap.locs.length - i);
+        break;
+      }
+      if (i % 1000 === 999) crawler.throwIfAborted();
+      crawler.enqueue(sitemap.locs[i], 1);
+      taken++;
+    }
   }
 }

@@ -4,18 +4,21 @@
  * robots.txt per origin, and the bookkeeping of pages, unchanged pages and skips.
  *
  * A crawl covers one site, so the pool is the per-host limit: `concurrency` requests in
- * flight, each worker pausing `delayMs` (or the robots.txt Crawl-delay, up to 10 s) after
- * each request. A pool per host would only matter for llms.txt indexes that list other
- * hosts, where the same small limits are then shared.
+ * flight, each worker pausing `delayMs` (or the robots.txt Crawl-delay, up to 10 s) between
+ * two requests it sends. A pool per host would only matter for llms.txt indexes that list
+ * other hosts, where the same small limits are then shared.
+ *
+ * Budgets, so one add cannot hold a worker for hours: a URL that is only skipped (over
+ * maxPages, robots, scope) costs no request and so no pause; the crawl tracks at most
+ * `maxUrls` distinct URLs (more are counted, not kept); and past its `deadline` it ends
+ * with the pages it has, the rest counted as `time_budget`.
  */
-import robotsParser from 'robots-parser';
-import { USER_AGENT, type WebFetcher } from '../../../net/web-fetch';
+import { sleep } from '../../../util/timeout';
+import { RobotsRules } from './robots';
 import { contentHash, fetchMarkdown, fetchPage } from './fetch-page';
 import { readHtmlLinks, readMarkdownLinks } from './page-links';
 import { documentPath, isAssetUrl, markdownAlternate, normalizeUrl, pageKey } from './urls';
-import type { CrawlDeps, CrawlResult, CrawlSkip, PreviousPage, SkipReason } from './types';
-
-type Robots = ReturnType<typeof robotsParser>;
+import { MAX_LISTED_SKIPS, type CrawlDeps, type CrawlResult, type CrawlSkip, type PreviousPage, type SkipReason } from './types';
 
 export interface Frontier {
   url: URL;
@@ -38,22 +41,15 @@ export interface CrawlerSettings {
   delayMs: number;
   follow: boolean;
   robots: boolean;
+  /** Distinct URLs tracked at most (seen: queued, visited or skipped); more are counted as `max_urls`. */
+  maxUrls: number;
+  /** When the crawl stops (ms since the epoch; Infinity: never). */
+  deadline: number;
 }
 
-const MAX_CRAWL_DELAY_MS = 10_000;
-/** Waits `ms`, or less when `signal` aborts (the listener is removed either way). */
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (ms <= 0 || signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+/** Defaults of the budgets when a caller sets none (the worker passes WEB_CRAWL_MAX_URLS / _MINUTES). */
+export const DEFAULT_MAX_URLS = 50_000;
+export const DEFAULT_MAX_MS = 30 * 60_000;
 
 export class Crawler {
   readonly result: CrawlResult = { pages: [], unchanged: [], skipped: [], counts: {} };
@@ -63,11 +59,10 @@ export class Crawler {
   private readonly hashes = new Map<string, string>();
   private readonly paths = new Set<string>();
   private readonly previous = new Map<string, PreviousPage>();
-  private readonly robotsByOrigin = new Map<string, Promise<Robots | undefined>>();
+  private readonly robots = new RobotsRules((url) => this.fetchText(url));
   private readonly mdAlternates = new Map<string, Promise<boolean>>();
   private reserved = 0;
   private active = 0;
-  private crawlDelayMs = 0;
 
   constructor(
     private readonly s: CrawlerSettings,
@@ -85,9 +80,28 @@ export class Crawler {
   }
 
   skip(url: string, reason: SkipReason, detail?: string): void {
-    const entry: CrawlSkip = detail ? { url, reason, detail } : { url, reason };
-    this.result.skipped.push(entry);
-    this.result.counts[reason] = (this.result.counts[reason] ?? 0) + 1;
+    if (this.result.skipped.length < MAX_LISTED_SKIPS) this.result.skipped.push(detail ? { url, reason, detail } : { url, reason });
+    this.count(reason, 1);
+  }
+
+  /** Counts `n` skipped URLs that are not listed (e.g. sitemap entries past the budget). */
+  count(reason: SkipReason, n: number): void {
+    if (n > 0) this.result.counts[reason] = (this.result.counts[reason] ?? 0) + n;
+  }
+
+  /** Whether the crawl tracks as many URLs as it may (further ones are only counted). */
+  get full(): boolean {
+    return this.seen.size >= this.s.maxUrls;
+  }
+
+  /** Whether the wall-clock budget is spent. */
+  get outOfTime(): boolean {
+    return Date.now() >= this.s.deadline;
+  }
+
+  /** Throws the abort reason when the crawl was cancelled (checked between steps that send no request). */
+  throwIfAborted(): void {
+    if (this.deps.signal?.aborted) throw this.deps.signal.reason;
   }
 
   /** Adds a URL to the frontier unless seen, off-scope, an asset or too deep (those are skipped with a reason). */
@@ -96,6 +110,7 @@ export class Crawler {
     if (!url) return;
     const key = pageKey(url);
     if (this.seen.has(key)) return;
+    if (this.full) return this.count('max_urls', 1);
     this.seen.add(key);
     if (isAssetUrl(url)) return this.skip(url.href, 'not_html', 'an asset, not a page');
     const why = opts.bypassScope ? undefined : this.s.refuse(url);
@@ -124,8 +139,15 @@ export class Crawler {
   }
 
   private async work(): Promise<void> {
+    /** When this worker may send its next request (politeness: a pause between two requests). */
+    let readyAt = 0;
+    const pause = async () => {
+      await sleep(Math.min(readyAt, this.s.deadline) - Date.now(), this.deps.signal);
+      this.throwIfAborted();
+    };
     for (;;) {
-      if (this.deps.signal?.aborted) throw this.deps.signal.reason;
+      this.throwIfAborted();
+      if (this.outOfTime) return this.endForTime();
       const item = this.queue.shift();
       if (!item) {
         if (this.active === 0) return;
@@ -134,30 +156,51 @@ export class Crawler {
       }
       this.active++;
       try {
-        await this.visit(item);
+        // Only a URL that was really requested makes this worker pause before its next one.
+        if (await this.visit(item, pause)) readyAt = Date.now() + Math.max(this.s.delayMs, this.robots.crawlDelayMs);
       } finally {
         this.active--;
       }
-      await this.deps.onProgress?.({ fetched: this.result.pages.length + this.result.unchanged.length, queued: this.queue.length, skipped: this.result.skipped.length });
-      await sleep(Math.max(this.s.delayMs, this.crawlDelayMs), this.deps.signal);
+      await this.deps.onProgress?.({ fetched: this.result.pages.length + this.result.unchanged.length, queued: this.queue.length, skipped: this.skippedCount() });
     }
+  }
+
+  private skippedCount(): number {
+    return Object.values(this.result.counts).reduce<number>((n, c) => n + (c ?? 0), 0);
+  }
+
+  /** The wall-clock budget is spent: what is still queued is counted, not fetched. */
+  private endForTime(): void {
+    const rest = this.queue.splice(0);
+    for (const item of rest) this.skip(item.url.href, 'time_budget', 'the crawl used up its time budget (WEB_CRAWL_MAX_MINUTES)');
   }
 
   private headersFor(url: URL): Record<string, string> {
     return url.origin === this.s.start.origin ? { ...this.s.headers } : {};
   }
 
-  private async visit(item: Frontier): Promise<void> {
+  /** Visits one frontier URL; true when it was requested (false: skipped without a request). */
+  private async visit(item: Frontier, pause: () => Promise<void>): Promise<boolean> {
     const { url } = item;
     if (item.emit && this.result.pages.length + this.result.unchanged.length + this.reserved >= this.s.maxPages) {
-      return this.skip(url.href, 'max_pages', `the crawl keeps at most ${this.s.maxPages} pages`);
+      this.skip(url.href, 'max_pages', `the crawl keeps at most ${this.s.maxPages} pages`);
+      return false;
     }
-    if (this.s.robots && !(await this.robotsAllow(url))) return this.skip(url.href, 'robots', 'disallowed by robots.txt');
+    if (this.s.robots && !(await this.robots.allows(url))) {
+      this.skip(url.href, 'robots', 'disallowed by robots.txt');
+      return false;
+    }
     const key = pageKey(url);
     const previous = this.previous.get(key);
     if (item.emit) this.reserved++;
     try {
+      await pause();
+      if (this.outOfTime) {
+        this.skip(url.href, 'time_budget', 'the crawl used up its time budget (WEB_CRAWL_MAX_MINUTES)');
+        return false;
+      }
       await this.fetchAndKeep(item, key, previous);
+      return true;
     } finally {
       if (item.emit) this.reserved--;
     }
@@ -267,24 +310,8 @@ export class Crawler {
     return candidate;
   }
 
-  private robotsAllow(url: URL): Promise<boolean> {
-    let robots = this.robotsByOrigin.get(url.origin);
-    if (!robots) {
-      const robotsUrl = `${url.origin}/robots.txt`;
-      robots = this.fetchText(robotsUrl).then((r) => (r ? robotsParser(robotsUrl, r.text) : undefined));
-      this.robotsByOrigin.set(url.origin, robots);
-      void robots.then((r) => {
-        const delay = r?.getCrawlDelay(USER_AGENT) ?? r?.getCrawlDelay('ShelfmarkBot');
-        if (delay) this.crawlDelayMs = Math.max(this.crawlDelayMs, Math.min(MAX_CRAWL_DELAY_MS, delay * 1000));
-      });
-    }
-    return robots.then((r) => !r || r.isAllowed(url.href, 'ShelfmarkBot') !== false);
-  }
-
   /** The sitemaps robots.txt names for an origin. */
-  async robotsSitemaps(origin: string): Promise<string[]> {
-    await this.robotsAllow(new URL(`${origin}/`));
-    const robots = await this.robotsByOrigin.get(origin);
-    return robots?.getSitemaps() ?? [];
+  robotsSitemaps(origin: string): Promise<string[]> {
+    return this.robots.sitemaps(origin);
   }
 }

@@ -10,13 +10,14 @@ import { createWebFetcher, type WebFetcher } from '../../../net/web-fetch';
 export { crawl } from './crawl';
 export { readLlmsTxt, type LlmsTxtOptions } from './llms-txt';
 export type * from './types';
+export { skippedTotal, MAX_LISTED_SKIPS } from './types';
 
 /** The fetcher for website sources, limited as the operator configured (close() it after the crawl). */
 export function createSiteFetcher(web: Config['web']): WebFetcher {
   return createWebFetcher({ allow: HostAllowList.parse(web.allowedHosts), maxBytes: web.maxPageBytes, timeoutMs: web.pageTimeoutMs });
 }
 
-/** Politeness settings for CrawlOptions / LlmsTxtOptions from the WEB_* settings. */
-export function politeness(web: Config['web']): { concurrency: number; delayMs: number } {
-  return { concurrency: web.concurrencyPerHost, delayMs: web.delayMs };
+/** Politeness and budgets for CrawlOptions / LlmsTxtOptions from the WEB_* settings. */
+export function politeness(web: Config['web']): { concurrency: number; delayMs: number; maxUrls: number; maxMs: number } {
+  return { concurrency: web.concurrencyPerHost, delayMs: web.delayMs, maxUrls: web.maxUrls, maxMs: web.maxMinutes * 60_000 };
 }

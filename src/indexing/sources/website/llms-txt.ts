@@ -8,7 +8,7 @@
  * pages, and an operator asked for it by URL. The SSRF rules of the fetcher still apply.
  */
 import { ValidationError } from '../../../errors';
-import { Crawler } from './crawler';
+import { Crawler, DEFAULT_MAX_MS, DEFAULT_MAX_URLS } from './crawler';
 import { contentHash, decodeBody, formatOf } from './fetch-page';
 import { readMarkdownLinks } from './page-links';
 import { documentPath, markdownAlternate, normalizeUrl } from './urls';
@@ -19,6 +19,9 @@ export interface LlmsTxtOptions {
   headers?: Record<string, string>;
   concurrency?: number;
   delayMs?: number;
+  /** Budgets, as for crawl() (CrawlOptions.maxUrls / maxMs). */
+  maxUrls?: number;
+  maxMs?: number;
 }
 
 /** Reads an llms.txt / llms-full.txt URL into pages. Throws ValidationError for an unusable URL. */
@@ -36,6 +39,8 @@ export async function readLlmsTxt(url: string, deps: CrawlDeps, options: LlmsTxt
       delayMs: options.delayMs ?? 250,
       follow: false,
       robots: false,
+      maxUrls: options.maxUrls ?? DEFAULT_MAX_URLS,
+      deadline: Date.now() + (options.maxMs ?? DEFAULT_MAX_MS),
     },
     deps,
   );

@@ -22,6 +22,10 @@ export interface CrawlOptions {
   delayMs?: number;
   /** Look for /llms.txt at the site root and seed from the pages it lists (default true). */
   useLlmsTxt?: boolean;
+  /** Distinct URLs the crawl tracks at most (frontier and visited; WEB_CRAWL_MAX_URLS); more are only counted. */
+  maxUrls?: number;
+  /** Wall-clock budget of the crawl in ms (WEB_CRAWL_MAX_MINUTES): then it ends with what it has. */
+  maxMs?: number;
 }
 
 export type SkipReason =
@@ -36,6 +40,8 @@ export type SkipReason =
   | 'out_of_scope'
   | 'max_pages'
   | 'max_depth'
+  | 'max_urls'
+  | 'time_budget'
   | 'error';
 
 export interface CrawledPage {
@@ -66,8 +72,17 @@ export interface CrawlSkip {
 export interface CrawlResult {
   pages: CrawledPage[];
   unchanged: UnchangedPage[];
+  /** The first {@link MAX_LISTED_SKIPS} skipped URLs; `counts` covers every one. */
   skipped: CrawlSkip[];
   counts: Partial<Record<SkipReason, number>>;
+}
+
+/** Skipped URLs a crawl lists (a page of 100,000 links must not become 100,000 records); the rest are counted. */
+export const MAX_LISTED_SKIPS = 1000;
+
+/** Every URL a crawl skipped, listed or only counted. */
+export function skippedTotal(result: Pick<CrawlResult, 'counts'>): number {
+  return Object.values(result.counts).reduce<number>((n, c) => n + (c ?? 0), 0);
 }
 
 export interface PreviousPage {

@@ -132,7 +132,7 @@ export function uploadForm(signal, follow, o) {
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
     if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind }), { label: 'Uploading…' });
+    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind, uploadKind: o.uploadKind }), { label: 'Uploading…' });
   });
   return form;
 }
@@ -148,8 +148,8 @@ export function archiveForm(signal, follow) {
     maxBytes: MAX_ARCHIVE_BYTES,
     fileLabel: 'Archive',
     fileHint: 'A zip or tar.gz of a static site or a Markdown folder, at most 50 MB. Links, paths outside the archive and device files are refused.',
-    titleLabel: 'Title of the uploaded docs',
-    titleHint: 'Names the library (/archives/<title>); defaults to the file name.',
+    titleLabel: 'Title of the library',
+    titleHint: 'Builds keep it; it also names the id, /archives/<title in lowercase with dashes>. Defaults to the file name.',
     descriptionLabel: 'About the uploaded docs',
     descriptionRows: 2,
     forceLabel: 'Replace an existing archive library with the same id',

@@ -9,6 +9,15 @@ import { libraryHref } from './libraries.js';
 import { findNewJob } from './library.js';
 import { archiveForm, llmsTxtForm, uploadForm, websiteForm } from './add-sources.js';
 
+/** The kinds of source, each with its form: [value, label, what it is]. */
+const KINDS = [
+  ['repo', 'A Git repository', 'Markdown, reStructuredText, notebooks and AsciiDoc in a repository on GitHub, GitLab, Bitbucket or an allowed Git server; refreshed from its branch.'],
+  ['openapi', 'An OpenAPI file', 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML): each operation becomes a snippet.'],
+  ['website', 'A documentation website', 'A site crawled from a start URL (sitemaps, links, robots.txt), within limits you set.'],
+  ['llmstxt', 'An llms.txt file', 'A site’s llms.txt (followed to the pages it lists) or llms-full.txt.'],
+  ['archive', 'An archive of built docs', 'A zip or tar.gz of a static site or a Markdown folder, uploaded from your computer.'],
+];
+
 const HOSTS = [
   ['github', 'GitHub'],
   ['gitlab', 'GitLab'],
@@ -23,7 +32,21 @@ export async function renderAdd({ root, query, signal }) {
     return { hosts: [], allowedPrefixes: [] };
   });
   const repo = repoForm(signal, hosts);
-  mount(root, ...page('Add a library', h('div.grid2', repo.form, openapiForm(signal), websiteForm(signal, submitAndFollow), llmsTxtForm(signal, submitAndFollow), archiveForm(signal, submitAndFollow))));
+  // One form at a time: the kind of source decides which (and is kept in the URL).
+  const forms = { repo: repo.form, openapi: openapiForm(signal), website: websiteForm(signal, submitAndFollow), llmstxt: llmsTxtForm(signal, submitAndFollow), archive: archiveForm(signal, submitAndFollow) };
+  const kind = h('select', { id: 'add-kind', name: 'kind' }, KINDS.map(([v, label]) => h('option', { value: v }, label)));
+  kind.value = forms[query?.get('kind')] ? query.get('kind') : 'repo';
+  const hint = h('p.small.muted', { id: 'add-kind-hint' });
+  const show = () => {
+    for (const [k, form] of Object.entries(forms)) form.hidden = k !== kind.value;
+    hint.textContent = KINDS.find(([v]) => v === kind.value)?.[2] ?? '';
+  };
+  kind.addEventListener('change', () => {
+    show();
+    history.replaceState(null, '', `#/add${kind.value === 'repo' ? '' : `?kind=${kind.value}`}`);
+  });
+  show();
+  mount(root, ...page('Add a library', h('div.panel.narrow-wide', field('What are the docs?', kind), hint), ...Object.values(forms)));
   // #/add?retry=<job id>: a failed add's request, put back in the form (its token typed again).
   const retryOf = query?.get('retry');
   if (retryOf) {
@@ -53,7 +76,7 @@ export function detectHost(value, hosts) {
 }
 
 /** Runs an add call and shows the job's live progress in `slot` until it answers. */
-async function submitAndFollow(slot, call, signal, { kind, onRetry }) {
+async function submitAndFollow(slot, call, signal, { kind, uploadKind, onRetry }) {
   const live = h('div', { 'aria-live': 'polite' });
   let job;
   let done;
@@ -82,6 +105,12 @@ async function submitAndFollow(slot, call, signal, { kind, onRetry }) {
   try {
     const result = await done;
     watch.abort();
+    // An OpenAPI upload is indexed within the call and recorded as an ended job: link it too.
+    if (!job && uploadKind) {
+      const { jobs = [] } = await get('/jobs', { libraryId: result.libraryName, limit: 5 }, { signal }).catch(() => ({ jobs: [] }));
+      job = jobs.find((j) => j.kind === uploadKind);
+      if (job) mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(job.id) }, job.id), ` for ${job.libraryId}:`), live);
+    }
     if (job) mount(live, jobSummary(await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal })));
     else mount(slot);
     slot.prepend(h('div.alert.ok', { role: 'status' }, `${result.message} `, h('a', { href: libraryHref(result.libraryName) }, `Open ${result.libraryName}`)));
@@ -198,6 +227,7 @@ function openapiForm(signal) {
     heading: 'OpenAPI specification',
     path: '/add/openapi-upload',
     kind: null,
+    uploadKind: 'openapi', // indexed within the call: its job is recorded when it ends
     fileField: 'openapiFile',
     accept: '.json,.yaml,.yml,application/json,application/yaml,text/yaml',
     maxBytes: 10 * 1024 * 1024,

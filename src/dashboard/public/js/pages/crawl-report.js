@@ -16,6 +16,8 @@ const REASONS = {
   out_of_scope: 'out of scope',
   max_pages: 'over maxPages',
   max_depth: 'over maxDepth',
+  max_urls: 'over the crawl\'s URL budget',
+  time_budget: 'after the crawl\'s time budget',
   error: 'fetch error',
 };
 

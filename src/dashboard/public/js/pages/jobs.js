@@ -40,16 +40,25 @@ function stageList(job) {
     'ol.small.muted',
     { 'aria-label': 'Stages', class: 'stages' },
     STAGES.map((s, i) => {
-      if (failedAt === s) return h('li.failed', { 'aria-current': 'step' }, `✗ ${s} (failed here)`);
-      if (job.state === 'finalized' || i < currentIndex) return h('li', `✓ ${s}`);
-      if (s === job.state) return h('li', { 'aria-current': 'step' }, `▸ ${s}`);
-      return h('li', s);
+      const name = stageName(job, s).toLowerCase();
+      if (failedAt === s) return h('li.failed', { 'aria-current': 'step', 'data-stage': s }, `✗ ${name} (failed here)`);
+      if (job.state === 'finalized' || i < currentIndex) return h('li', { 'data-stage': s }, `✓ ${name}`);
+      if (s === job.state) return h('li', { 'aria-current': 'step', 'data-stage': s }, `▸ ${name}`);
+      return h('li', { 'data-stage': s }, name);
     }),
   );
 }
 
 const WORK_STAGES = ['cloning', 'parsing', 'indexing'];
-const STAGE_NAMES = { cloning: 'Cloning', parsing: 'Parsing', indexing: 'Indexing' };
+const STAGE_NAMES = { queued: 'queued', cloning: 'Cloning', parsing: 'Parsing', indexing: 'Indexing', finalized: 'finalized' };
+/** What the first working stage does for each kind of source: only a Git repository is cloned. */
+const FETCH_NAMES = { git: 'Cloning', github: 'Cloning', gitlab: 'Cloning', bitbucket: 'Cloning', openapi: 'Reading the file', website: 'Crawling', llmstxt: 'Fetching', archive: 'Unpacking' };
+
+/** A stage's name for this job's source ("Reading the file" for an upload, not "Cloning"). */
+export function stageName(job, stage) {
+  if (stage === 'cloning') return FETCH_NAMES[job.source] ?? 'Fetching';
+  return STAGE_NAMES[stage] ?? stage;
+}
 
 /**
  * Each working stage as { stage, status, value, max, detail }: status is done, running,
@@ -91,10 +100,10 @@ export function stageBars(job, { compact = false } = {}) {
     compact ? 'ul.stage-bars.compact' : 'ul.stage-bars',
     { 'aria-label': 'Progress by stage' },
     stageProgress(job).map(({ stage, status, value, max, detail }) => {
-      const label = `${STAGE_NAMES[stage]}: ${detail}`;
+      const label = `${stageName(job, stage)}: ${detail}`;
       const bar = h('progress', { max, 'aria-label': label, title: compact ? label : undefined });
       if (value !== null) bar.value = Math.min(value, max); // no value: an indeterminate bar
-      return h(`li.${status}`, { 'data-stage': stage }, compact ? null : h('span.stage-name', STAGE_NAMES[stage]), bar, compact ? h('span.visually-hidden', label) : h('span.small.stage-detail', status === 'failed' ? `✗ ${detail}` : detail));
+      return h(`li.${status}`, { 'data-stage': stage }, compact ? null : h('span.stage-name', stageName(job, stage)), bar, compact ? h('span.visually-hidden', label) : h('span.small.stage-detail', status === 'failed' ? `✗ ${detail}` : detail));
     }),
   );
 }
@@ -109,7 +118,7 @@ export function jobSummary(job) {
     stageList(job),
     stageBars(job),
     h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
-    job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${job.failedStage}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
+    job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${stageName(job, job.failedStage).toLowerCase()}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );
 }
@@ -118,7 +127,8 @@ export function jobSummary(job) {
 export function jobLog(job) {
   const entries = job.log ?? [];
   if (entries.length === 0) return h('p.muted', 'No log lines yet.');
-  return h('ul.log', { 'aria-label': 'Job log' }, entries.map(logLine));
+  // Focusable, so the log scrolls by keyboard too (it is a scrolling region of its own).
+  return h('ul.log', { 'aria-label': 'Job log', tabindex: '0' }, entries.map(logLine));
 }
 
 const logLine = (e) => h('li', { class: e.level }, `${new Date(e.at).toLocaleTimeString()}  ${e.level.toUpperCase().padEnd(5)} ${e.message}`);

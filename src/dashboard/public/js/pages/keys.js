@@ -1,8 +1,9 @@
 // API keys: list, create (the value is shown once), delete (revokes at once).
 import { h, mount, field, formatDate } from '../dom.js';
-import { get, post, del, API, ROOT } from '../api.js';
+import { get, post, del, API } from '../api.js';
 import { busy, confirmDialog, errorBox, flash, page, showError, table } from '../ui.js';
 import { KEYS } from '../endpoints.js';
+import { connectSetups } from '../connect-setups.js';
 
 export async function renderKeys({ root, signal }) {
   const listSlot = h('div', h('p.muted', 'Loading keys…'));
@@ -30,7 +31,7 @@ export async function renderKeys({ root, signal }) {
             { label: 'Last used', cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never') },
             {
               label: 'Actions',
-              cell: (k) => h('button.danger', { type: 'button', 'aria-label': `Delete key ${k.name}`, onclick: (e) => remove(k, e.currentTarget) }, 'Delete'),
+              cell: (k) => h('button.danger', { type: 'button', 'data-key-id': k.id, 'aria-label': `Delete key ${k.name}`, onclick: (e) => remove(k, e.currentTarget) }, 'Delete'),
             },
           ],
           keys,
@@ -59,7 +60,12 @@ export async function renderKeys({ root, signal }) {
           delete createdSlot.dataset.keyId;
         }
         flash('ok', `The key “${key.name}” was deleted and no longer works.`);
+        // Focus goes to the next key's delete button (or the list's heading), not to the page's top.
+        const rows = [...listSlot.querySelectorAll('button[data-key-id]')].map((b) => b.dataset.keyId);
+        const next = rows[rows.indexOf(key.id) + 1] ?? rows[rows.indexOf(key.id) - 1];
         await refresh();
+        const target = next ? listSlot.querySelector(`button[data-key-id="${CSS.escape(next)}"]`) : listHeading;
+        target?.focus();
       } catch (error) {
         mount(errors, errorBox(error));
       }
@@ -83,7 +89,8 @@ export async function renderKeys({ root, signal }) {
     );
   });
 
-  mount(root, ...page('API keys', h('p.muted', 'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once.'), createdSlot, form, h('h2', 'Your keys'), h('div.toolbar', field('Sort', sorter)), listSlot));
+  const listHeading = h('h2', { tabindex: '-1' }, 'Your keys');
+  mount(root, ...page('API keys', h('p.muted', 'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once. ', h('a', { href: '#/connect' }, 'Connect an assistant'), ' makes one and sets it up for your assistant.'), createdSlot, form, listHeading, h('div.toolbar', field('Sort', sorter)), listSlot));
   await refresh();
 }
 
@@ -93,7 +100,9 @@ function showOnce(slot, value, focusAfter) {
   const status = h('span.small', { role: 'status' });
   const copy = h('button', { type: 'button', onclick: () => copyText(input, status) }, 'Copy');
   const done = h('button.secondary', { type: 'button', onclick: () => { mount(slot); focusAfter.focus(); } }, 'Done');
-  mount(slot, h('div.panel.alert.ok', h('h2', 'Your new key'), h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'), h('div.secret', input, copy, done), status, testKey(value), mcpConfigs(value)));
+  const configs = h('div');
+  mount(slot, h('div.panel.alert.ok', h('h2', 'Your new key'), h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'), h('div.secret', input, copy, done), status, testKey(value), configs, h('p.small', 'The ', h('a', { href: '#/connect' }, 'Connect'), ' page has these setups any time, and tests them.')));
+  get('/connect').then((info) => mount(configs, mcpConfigs(value, info)), () => undefined);
   input.focus();
   input.select();
 }
@@ -129,23 +138,11 @@ function testKey(value) {
   return h('div.actions', button, out);
 }
 
-/** Ready-to-paste MCP client configurations for this server and key. */
-export function mcpSetups(value, base = `${location.origin}${ROOT}`) {
-  const url = `${base}/mcp`;
-  const headers = { Authorization: `Bearer ${value}` };
-  return [
-    ['Cursor', '~/.cursor/mcp.json', JSON.stringify({ mcpServers: { shelfmark: { url, headers } } }, null, 2)],
-    ['Claude Code', 'a terminal', `claude mcp add --transport http shelfmark ${url} --header "Authorization: Bearer ${value}"`],
-    ['VS Code', '.vscode/mcp.json', JSON.stringify({ servers: { shelfmark: { type: 'http', url, headers } } }, null, 2)],
-    // Shelfmark's own stdio bridge (bin/shelfmark.mjs of a checkout; its path on your machine).
-    ['stdio', 'a client that starts a command, with the path of your Shelfmark checkout', JSON.stringify({ mcpServers: { shelfmark: { command: 'node', args: ['/path/to/shelfmark/bin/shelfmark.mjs', 'mcp', '--transport', 'stdio', '--api-url', base, '--api-key', value] } } }, null, 2)],
-  ];
-}
-
-function mcpConfigs(value) {
-  const setups = mcpSetups(value);
-  const views = setups.map(([name, where, text], i) => h('div', { id: `mcp-view-${i}`, role: 'tabpanel', 'aria-labelledby': `mcp-tab-${i}`, hidden: i !== 0 }, h('p.small', `Paste into ${where}:`), h('pre', { 'aria-label': `${name} configuration` }, text), copyButton(text, name)));
-  const tabs = setups.map(([name], i) => h('button', { type: 'button', role: 'tab', id: `mcp-tab-${i}`, 'aria-controls': `mcp-view-${i}`, 'aria-selected': String(i === 0), onclick: () => select(i) }, name));
+/** Ready-to-paste setups for this server and key (the Connect page's, js/connect-setups.js). */
+function mcpConfigs(value, info) {
+  const setups = connectSetups({ mcpUrl: info.mcpUrl, apiUrl: info.publicUrl, key: value, stdio: info.stdio });
+  const views = setups.map((s, i) => h('div', { id: `mcp-view-${i}`, role: 'tabpanel', 'aria-labelledby': `mcp-tab-${i}`, hidden: i !== 0 }, h('p.small', s.where), h('pre', { tabindex: '0', 'aria-label': `${s.name} configuration` }, s.text), copyButton(s.text, s.name)));
+  const tabs = setups.map((s, i) => h('button', { type: 'button', role: 'tab', id: `mcp-tab-${i}`, 'aria-controls': `mcp-view-${i}`, 'aria-selected': String(i === 0), onclick: () => select(i) }, s.name));
   const select = (n) => {
     tabs.forEach((t, i) => t.setAttribute('aria-selected', String(i === n)));
     views.forEach((v, i) => { v.hidden = i !== n; });

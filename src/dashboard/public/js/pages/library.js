@@ -1,11 +1,20 @@
-// One library: details, its versions (builds), recent jobs, refresh, trust score, delete.
+// One library, in three tabs: Overview (what it is, its source and that source's state, its
+// versions — builds of one commit shown as one —, recent jobs, refresh and delete), Snippets
+// (a browser: words, kind, page, version; each snippet readable and copyable), and, for
+// admins, Settings (title, description, aliases, trust, schedule, version rule, webhook).
+// A member whose team's policy excludes the library is told so in words.
 import { crawlReport } from './crawl-report.js';
-import { h, mount, field, formatDate, formatNumber, stateBadge } from '../dom.js';
-import { get, post, patch, del, libraryPath, ApiError } from '../api.js';
+import { h, mount, formatDate, formatNumber, stateBadge } from '../dom.js';
+import { get, post, del, libraryPath, ApiError } from '../api.js';
 import { busy, confirmDialog, every, flash, page, showError, table } from '../ui.js';
 import { navigate } from '../router.js';
-import { isAdmin } from '../session.js';
+import { isAdmin, session } from '../session.js';
 import { jobsTable, jobHref } from './jobs.js';
+import { versionGroups } from './libraries.js';
+import { snippetBrowser } from './library-snippets.js';
+import { settingsForms } from './library-settings.js';
+
+const TABS = [['overview', 'Overview'], ['snippets', 'Snippets'], ['settings', 'Settings']];
 
 export async function renderLibrary({ root, params, query, signal }) {
   const id = params.id;
@@ -15,6 +24,7 @@ export async function renderLibrary({ root, params, query, signal }) {
   const body = h('div', h('p.muted', 'Loading…'));
   const errors = h('div');
   mount(root, ...page(id, errors, body));
+  const tab = TABS.some(([k]) => k === query?.get('tab')) ? query.get('tab') : 'overview';
 
   let lib;
   let drawn = '';
@@ -27,63 +37,91 @@ export async function renderLibrary({ root, params, query, signal }) {
     return lib.state === 'queued' || lib.state === 'processing' || (lib.jobs ?? []).some((j) => !['finalized', 'failed', 'cancelled'].includes(j.state));
   };
 
+  const tabHref = (key) => {
+    const q = new URLSearchParams(query);
+    if (key === 'overview') q.delete('tab');
+    else q.set('tab', key);
+    return `#/library${id}${q.size ? `?${q}` : ''}`;
+  };
+  let snippetsPanel = null;
+  let settingsPanel = null;
+  const afterSave = async () => {
+    await load();
+    mount(settingsPanel, settingsForms({ path, copy, lib, reload: afterSave }));
+  };
   const draw = () => {
     root.querySelector('h1').textContent = lib.title || lib.id;
     document.title = `${lib.title || lib.id} · Shelfmark`;
-    const repo = lib.repoUrl ? h('a', { href: lib.repoUrl, rel: 'noopener noreferrer', target: '_blank' }, lib.repoUrl) : '—';
-    mount(
-      body,
-      h(
-        'div.panel',
-        h('p.mono', lib.id, ' ', stateBadge(lib.state), lib.private ? h('span.badge.warn', ' private') : null),
-        lib.description ? h('p', lib.description) : null,
-        h(
-          'dl.facts',
-          fact('Source', sourceText(lib)),
-          lib.sourceOptions?.url ? fact('Site', h('a', { href: lib.sourceOptions.url, rel: 'noopener noreferrer', target: '_blank' }, lib.sourceOptions.url)) : fact('Repository', repo),
-          lib.sourceOptions?.source === 'website' ? fact('Crawl options', `scope ${lib.sourceOptions.scope}, at most ${formatNumber(lib.sourceOptions.maxPages)} pages, depth ${lib.sourceOptions.maxDepth}${lib.sourceOptions.include.length ? `, include ${lib.sourceOptions.include.join(' ')}` : ''}${lib.sourceOptions.exclude.length ? `, exclude ${lib.sourceOptions.exclude.join(' ')}` : ''}`) : null,
-          lib.sourceOptions?.source === 'archive' ? fact('Uploaded file', lib.sourceOptions.fileName) : null,
-          lib.sourceOptions ? null : fact('Branch', lib.branch || '—'),
-          fact('Snippets', formatNumber(lib.totalSnippets)),
-          fact('Tokens', formatNumber(lib.totalTokens)),
-          fact('Trust score', `${formatNumber(lib.trustScore)} / 10`),
-          fact('Benchmark score', `${formatNumber(lib.benchmarkScore)} / 100`),
-          fact('Last update', formatDate(lib.lastUpdateDate)),
-          fact('Refresh schedule', scheduleText(lib.schedule)),
-          fact('Last checked', lib.schedule?.lastCheckedAt ? formatDate(lib.schedule.lastCheckedAt) : '—'),
-          fact('Next check', lib.schedule?.nextCheckAt ? formatDate(lib.schedule.nextCheckAt) : 'never'),
-          lib.schedule?.lastError ? fact('Last check failed', `${lib.schedule.lastError} (${lib.schedule.failures} in a row; checks back off)`) : null,
-        ),
-        h('div.actions', refreshButton(), h('a.button.secondary', { href: `#/playground?library=${encodeURIComponent(lib.id)}` }, 'Try in the playground'), deleteButton()),
-      ),
-      h('h2', 'Versions'),
-      table(
-        [
-          { label: 'Version', cell: (b) => h('code', b.version) },
-          { label: 'Ref', cell: (b) => [b.ref || '—', (b.tags ?? []).length ? h('div.small.muted', `tags: ${b.tags.join(', ')}`) : null] },
-          { label: 'Commit', cell: (b) => h('code', (b.commit ?? '').slice(0, 10) || '—') },
-          { label: 'State', cell: (b) => stateBadge(b.state) },
-          { label: 'Snippets', num: true, cell: (b) => formatNumber(b.totalSnippets) },
-          { label: 'Tokens', num: true, cell: (b) => formatNumber(b.totalTokens) },
-          { label: 'Benchmark', num: true, cell: (b) => [formatNumber(b.benchmarkScore), qualityNotes(b)] },
-          { label: 'Updated', cell: (b) => formatDate(b.lastUpdateDate) },
-        ],
-        lib.builds ?? [],
-        { empty: 'No version has been built yet.' },
-      ),
-      crawlReport(lib.crawl, { heading: 'Latest crawl report' }),
-      h('h2', 'Recent jobs'),
-      jobsTable(lib.jobs ?? []),
-      isAdmin() ? trustForm() : null,
-    );
+    const tabs = TABS.filter(([k]) => k !== 'settings' || isAdmin());
+    const nav = h('nav.tabs.page-tabs', { 'aria-label': 'Library sections' }, tabs.map(([k, label]) => h('a', { href: tabHref(k), 'aria-current': k === tab ? 'page' : undefined }, label)));
+    const header = h('div', h('p.mono', lib.id, ' ', stateBadge(lib.state), lib.private ? h('span.badge.warn', ' private') : null),
+      lib.usable === false ? h('div.alert.warn', { role: 'note' }, 'Your team’s library policy hides this library: its members cannot search or query it. You see it because administrators manage every library.') : null);
+    if (tab === 'snippets') {
+      // The browser keeps its own state across the page's polls.
+      snippetsPanel ??= snippetBrowser({ path, copy, lib, signal });
+      mount(body, header, nav, snippetsPanel);
+    } else if (tab === 'settings' && isAdmin()) {
+      // Polls leave the forms alone (what is typed stays); a save redraws them from the saved record.
+      settingsPanel ??= h('div');
+      if (!settingsPanel.hasChildNodes()) mount(settingsPanel, settingsForms({ path, copy, lib, reload: afterSave }));
+      mount(body, header, nav, settingsPanel);
+    } else mount(body, header, nav, overview());
   };
+
+  const overview = () => [
+    h('div.panel',
+      lib.description ? h('p', lib.description) : h('p.muted', 'No description: the docs give no summary of the project.'),
+      h('div.actions', refreshButton(), h('a.button.secondary', { href: `#/playground?library=${encodeURIComponent(lib.id)}` }, 'Try in the playground'), h('a.button.secondary', { href: tabHref('snippets') }, 'Browse snippets'), deleteButton())),
+    h('h2', 'Source'),
+    h('dl.facts.panel',
+      fact('Kind', sourceText(lib)),
+      ...sourceFacts(lib),
+      fact('Refresh schedule', scheduleText(lib.schedule)),
+      fact('Last checked', lib.schedule?.lastCheckedAt ? formatDate(lib.schedule.lastCheckedAt) : 'not yet'),
+      fact('Next check', lib.schedule?.nextCheckAt ? formatDate(lib.schedule.nextCheckAt) : 'never'),
+      lib.schedule?.lastError ? fact('Last check failed', `${lib.schedule.lastError} (${lib.schedule.failures} in a row; checks back off)`) : null,
+      fact('Push webhook', lib.webhook?.configured ? `set up ${formatDate(lib.webhook.createdAt)}` : 'none'),
+      fact('Version rule', ruleText(lib.versionRule)),
+      lib.aliases?.length ? fact('Aliases', lib.aliases.join(', ')) : null,
+      fact('Trust score', `${formatNumber(lib.trustScore)} / 10`),
+      fact('Benchmark score', `${formatNumber(lib.benchmarkScore)} / 100`),
+    ),
+    h('h2', 'Versions'),
+    table(
+      [
+        { label: 'Version', cell: (g) => [h('code', g.version), g.aliases.length ? h('span.small.muted', ` = ${g.aliases.join(' = ')}`) : null] },
+        { label: 'Ref', cell: (g) => g.build?.ref || '—' },
+        { label: 'Commit', cell: (g) => h('code', (g.build?.commit ?? '').slice(0, 10) || '—') },
+        { label: 'State', cell: (g) => stateBadge(g.build?.state ?? 'finalized') },
+        { label: 'Snippets', num: true, cell: (g) => formatNumber(g.build?.totalSnippets) },
+        { label: 'Tokens', num: true, cell: (g) => formatNumber(g.build?.totalTokens) },
+        { label: 'Benchmark', num: true, cell: (g) => [formatNumber(g.build?.benchmarkScore), qualityNotes(g.build)] },
+        { label: 'Updated', cell: (g) => formatDate(g.build?.lastUpdateDate) },
+      ],
+      versionGroups(lib),
+      { empty: 'No version has been built yet.' },
+    ),
+    crawlReport(lib.crawl, { heading: 'Latest crawl report' }),
+    h('h2', 'Recent jobs'),
+    jobsTable(lib.jobs ?? []),
+  ];
 
   const fact = (k, v) => [h('dt', k), h('dd', v)];
   const sourceText = (l) => ({ website: 'website (crawled)', llmstxt: 'llms.txt', archive: 'uploaded archive', openapi: 'OpenAPI upload' })[l.source] ?? `Git (${l.source})`;
+  const link = (url) => h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, url);
+  /** Where the library is built from: a site, a file, or a repository (one on this server's disk is named, not located). */
+  const sourceFacts = (l) => {
+    const o = l.sourceOptions;
+    if (o?.source === 'website') return [fact('Site', link(o.url)), fact('Crawl options', `scope ${o.scope}, at most ${formatNumber(o.maxPages)} pages, depth ${o.maxDepth}${o.include.length ? `, include ${o.include.join(' ')}` : ''}${o.exclude.length ? `, exclude ${o.exclude.join(' ')}` : ''}`)];
+    if (o?.source === 'llmstxt') return [fact('llms.txt', link(o.url))];
+    if (o?.source === 'archive') return [fact('Uploaded file', o.fileName)];
+    if (l.source === 'openapi') return [fact('Uploaded file', 'an OpenAPI document (upload it again to update)')];
+    return [fact('Repository', l.repoUrl ? link(l.repoUrl) : `${l.id.slice(1)} (cloned from a copy on this server)`), fact('Branch', l.branch || 'the default branch')];
+  };
 
   /** Why a build's benchmark score is what it is: the checks most snippets fail. */
   const qualityNotes = (b) => {
-    const issues = (b.qualityIssues ?? []).slice(0, 4);
+    const issues = (b?.qualityIssues ?? []).slice(0, 4);
     if (issues.length === 0) return null;
     return h('div.small.muted.quality-notes', issues.map((q) => `${q.issue}: ${formatNumber(q.snippets)}`).join(' · '));
   };
@@ -97,7 +135,6 @@ export async function renderLibrary({ root, params, query, signal }) {
         await busy(button, async () => {
           const before = new Set((lib.jobs ?? []).map((j) => j.id));
           // The refresh call answers when the build ends; follow the job meanwhile.
-          // The job page tells how it ends; these messages are for when no job was seen.
           let followed = false;
           const done = post('/refresh', { libraryName: lib.id }).then(
             () => { if (!followed) flash('ok', `${lib.id} is up to date.`); },
@@ -116,8 +153,11 @@ export async function renderLibrary({ root, params, query, signal }) {
     }, 'Refresh');
   };
 
-  const deleteButton = () =>
-    h('button.danger', {
+  // Admins delete any library; a team's owners their private ones (the API decides; members are not offered it).
+  const deleteButton = () => {
+    const owner = lib.private && (session.me?.teams ?? []).some((t) => t.id === lib.teamId && t.myRole === 'owner');
+    if (!isAdmin() && !owner) return null;
+    return h('button.danger', {
       type: 'button',
       onclick: async (e) => {
         const button = e.currentTarget;
@@ -130,40 +170,36 @@ export async function renderLibrary({ root, params, query, signal }) {
         }, { errorSlot: errors });
       },
     }, 'Delete');
-
-  const trustForm = () => {
-    const input = h('input', { type: 'number', min: 0, max: 10, step: 0.1, value: String(lib.trustScore ?? ''), required: true });
-    const save = h('button', { type: 'submit' }, 'Save');
-    const formErrors = h('div');
-    const form = h('form.panel.narrow', h('h2', 'Trust score'), formErrors, h('div.row', field('Trust score (0–10)', input, 'Used by policies (minimum trust score) and search ranking.'), h('div.field', save)));
-    form.addEventListener('submit', async (event) => {
-      event.preventDefault();
-      await busy(save, async () => {
-        await patch(path, { trustScore: Number(input.value) }, { query: copy });
-        flash('ok', 'Trust score saved.');
-        await load();
-      }, { errorSlot: formErrors });
-    });
-    return form;
   };
 
   try {
     if (await load()) every(2000, load, signal);
   } catch (error) {
-    if (error.name !== 'AbortError') showError(body, error);
+    if (error.name === 'AbortError') return;
+    if (error.code === 'access_denied') {
+      root.querySelector('h1').textContent = id;
+      mount(body, h('div.alert.warn', { role: 'alert', 'data-code': 'access_denied' }, h('strong', 'Hidden by your team’s policy. '), `Your team’s library policy does not allow ${id}, so you cannot browse or query it. A team owner can allow it on the `, h('a', { href: '#/policies' }, 'Policies'), ' page.'));
+    } else showError(body, error);
   }
 }
 
-/**
- * Waits for a job of `libraryId` that is not in `before` to appear (polling the job list),
- * or for `done` to settle first. Returns the job or undefined.
- */
 /** "every 24 h (source default)", "never", …: what the scheduler will do. */
 function scheduleText(schedule) {
   if (!schedule || schedule.everyHours === null) return schedule?.mode === 'never' ? 'never' : 'never (source default)';
   return `every ${schedule.everyHours} h${schedule.mode === 'default' ? ' (source default)' : ''}`;
 }
 
+export function ruleText(rule) {
+  if (!rule) return 'none: tags are indexed only when listed or asked for';
+  if (rule.kind === 'minors') return `the latest patch of each of the last ${rule.count} minor lines`;
+  if (rule.kind === 'range') return `tags in the range ${rule.range}`;
+  return `tags matching ${rule.pattern}`;
+}
+
+/**
+ * Waits for a job of `libraryId` that is not in `before` to appear (polling the job list),
+ * or for `done` to settle first. Returns the job or undefined.
+ */
 export async function findNewJob(libraryId, before, done, signal, kind) {
   let settled = false;
   done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)

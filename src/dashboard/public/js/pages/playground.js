@@ -1,30 +1,29 @@
 // The playground: resolve a library as a client would (/libs/search), pick a version, ask a
-// question, and see the answer of /context: rendered, as the exact text the MCP tool
-// query-docs returns (type=txt), as JSON, and as snippet cards; optionally two versions side
-// by side. The question lives in the URL, so an answer can be shared.
+// question, and see the answer of /context: rendered (each snippet's Markdown with its code
+// highlighted and copyable), as the exact text the MCP tool query-docs returns (type=txt,
+// fetched when that tab is opened), and as JSON; optionally two versions side by side. The
+// question lives in the URL, so an answer can be shared. Only the libraries the caller's team
+// policy allows are offered. Its requests say they come from the playground, so usage
+// counts them apart from the API (one per question, and one more only for the text view).
 // Indexed docs are untrusted: Markdown is rendered by marked and sanitized by DOMPurify
-// before it reaches the page (and the CSP blocks inline scripts besides).
+// (js/markdown.js), and the CSP blocks inline scripts besides.
 import { h, mount, field, formatNumber } from '../dom.js';
 import { get, ApiError } from '../api.js';
 import { busy, page, errorBox, table } from '../ui.js';
-import { marked } from '../../vendor/marked.js';
-import DOMPurify from '../../vendor/purify.js';
+import { codeBlock, copyButton, renderMarkdown } from '../markdown.js';
 
-/** Markdown → sanitized DOM nodes (no scripts, handlers, styles, forms or frames). */
-export function renderMarkdown(text) {
-  const html = marked.parse(String(text ?? ''), { gfm: true, breaks: false, async: false });
-  const fragment = DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe'], FORBID_ATTR: ['style'] });
-  for (const a of fragment.querySelectorAll('a[href]')) {
-    a.setAttribute('rel', 'noopener noreferrer');
-    a.setAttribute('target', '_blank');
-  }
-  return h('div.md', fragment);
-}
+export { renderMarkdown };
+
+/** Marks the dashboard's own traffic (counted apart in usage, only for a signed-in session). */
+const PLAYGROUND = { 'X-Shelfmark-Channel': 'playground' };
 
 export async function renderPlayground({ root, query, signal }) {
   let libraries = [];
+  let hidden = 0;
   try {
-    libraries = ((await get('/libraries', undefined, { signal })).libraries ?? []).filter((l) => (l.versions ?? []).length > 0 || l.state === 'finalized');
+    const all = ((await get('/libraries', undefined, { signal })).libraries ?? []).filter((l) => (l.versions ?? []).length > 0 || l.state === 'finalized');
+    libraries = all.filter((l) => l.usable !== false);
+    hidden = all.length - libraries.length;
   } catch (error) {
     if (error.name === 'AbortError') return;
     mount(root, ...page('Playground', errorBox(error)));
@@ -51,7 +50,8 @@ export async function renderPlayground({ root, query, signal }) {
     'form.panel',
     { 'aria-labelledby': 'pg-ask' },
     h('h2', { id: 'pg-ask' }, 'Ask for context'),
-    libraries.length === 0 ? h('p.muted', 'No library is ready yet. Add one first.') : null,
+    libraries.length === 0 ? h('p.muted', hidden ? 'Your team’s policy allows none of the libraries that are ready.' : 'No library is ready yet. Add one first.') : null,
+    hidden ? h('p.small.muted', { 'data-hidden-by-policy': String(hidden) }, `${hidden} ${hidden === 1 ? 'library is' : 'libraries are'} hidden by your team’s policy and not offered here.`) : null,
     h('div.row', field('Library', library), field('Version', version), field('Compare with version', compare), field('Token budget', tokens)),
     field('Question', question),
     h('div.actions', askBtn),
@@ -76,7 +76,7 @@ export async function renderPlayground({ root, query, signal }) {
     event.preventDefault();
     await busy(searchBtn, async () => {
       try {
-        const body = await get('/libs/search', { libraryName: name.value.trim(), query: topic.value.trim() }, { signal });
+        const body = await get('/libs/search', { libraryName: name.value.trim(), query: topic.value.trim() }, { signal, headers: PLAYGROUND });
         mount(
           searchOut,
           h('p.small.muted', body.searchFilterApplied ? 'Your team’s library policy filtered these results.' : 'No team policy filtered these results.'),
@@ -103,11 +103,12 @@ export async function renderPlayground({ root, query, signal }) {
     const idFor = (v) => (v && v !== 'latest' ? `${library.value}/${v}` : library.value);
     const one = async (v) => {
       const params = { libraryId: idFor(v), query: question.value.trim(), tokens: tokens.value };
-      const [txt, json] = await Promise.allSettled([
-        get('/context', { ...params, type: 'txt' }, { signal, text: true }),
-        get('/context', { ...params, type: 'json' }, { signal }),
-      ]);
-      return showAnswer(params.libraryId, txt, json, v || 'latest');
+      try {
+        return showAnswer(params, await get('/context', { ...params, type: 'json' }, { signal, headers: PLAYGROUND }), v || 'latest', signal);
+      } catch (error) {
+        if (error?.name === 'AbortError') throw error;
+        return error instanceof ApiError ? errorBox(error) : errorBox(new Error(String(error)));
+      }
     };
     // The question is in the URL (replaceState: sharing it, or reloading, asks it again).
     const q = new URLSearchParams({ library: library.value, q: question.value.trim() });
@@ -130,48 +131,59 @@ export async function renderPlayground({ root, query, signal }) {
 }
 
 let answerCount = 0;
-function showAnswer(libraryId, txt, json, label) {
-  const failed = [txt, json].find((r) => r.status === 'rejected');
-  if (failed) {
-    const error = failed.reason;
-    return error instanceof ApiError ? errorBox(error) : errorBox(new Error(String(error)));
-  }
-  const data = json.value;
+function showAnswer(params, data, label, signal) {
+  const libraryId = params.libraryId;
   const snippets = data.snippets ?? [];
   const totalTokens = snippets.reduce((sum, s) => sum + (s.tokens ?? 0), 0);
   const n = ++answerCount;
+  const txt = h('pre', { tabindex: '0', 'aria-label': 'The text query-docs returns' }, 'Loading the text…');
+  let txtLoaded = false;
   const views = {
-    rendered: h('div', { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' }, renderMarkdown(txt.value)),
-    txt: h('pre', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, txt.value),
-    json: h('pre', { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' }, JSON.stringify(data, null, 2)),
-    snippets: h('div', { id: `pg-view-snippets-${n}`, role: 'tabpanel', 'aria-label': 'Snippets' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
+    rendered: h('div', { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
+    txt: h('div', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, h('div.code-block', txt)),
+    json: h('div', { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' }, codeBlock(JSON.stringify(data, null, 2), 'json', { label: 'JSON answer' })),
   };
-  const tabs = Object.entries({ rendered: 'Rendered', txt: 'MCP tool text (query-docs)', json: 'JSON (type=json)', snippets: 'Snippets' }).map(([key, text]) =>
+  const tabs = Object.entries({ rendered: 'Rendered', txt: 'MCP tool text (query-docs)', json: 'JSON (type=json)' }).map(([key, text]) =>
     h('button', { type: 'button', role: 'tab', id: `pg-tab-${key}-${n}`, 'data-view': key, 'aria-controls': `pg-view-${key}-${n}`, 'aria-selected': String(key === 'rendered'), onclick: () => select(key) }, text),
   );
   const select = (key) => {
     for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.view === key));
     for (const [k, v] of Object.entries(views)) v.hidden = k !== key;
+    // The exact text an assistant reads is a second call: made only when asked for.
+    if (key === 'txt' && !txtLoaded) {
+      txtLoaded = true;
+      get('/context', { ...params, type: 'txt' }, { signal, text: true, headers: PLAYGROUND }).then(
+        (text) => { txt.textContent = text; txt.before(h('div.code-bar', h('span.small', 'text'), copyButton(() => text, 'Copy the MCP tool text'))); },
+        (error) => { if (error?.name !== 'AbortError') txt.replaceWith(errorBox(error)); },
+      );
+    }
   };
   select('rendered');
   return h(
-    'section.panel',
+    'section.panel.answer',
     { 'aria-label': `Answer for ${libraryId}` },
     h('h2', `Answer for ${libraryId}`),
-    h('p.small.muted', { 'data-tokens': String(totalTokens) }, `Version ${label} · ${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens · ${formatNumber(String(txt.value ?? '').length)} characters of text`),
+    h('p.small.muted', { 'data-tokens': String(totalTokens) }, `Version ${label} · ${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens`),
     h('div.tabs', { role: 'tablist', 'aria-label': 'Format' }, tabs),
     Object.values(views),
   );
 }
 
-function snippetCard(s) {
+/** A snippet as an assistant gets it, readable: title, source, its prose as Markdown, its code highlighted. */
+export function snippetCard(s) {
   const src = s.source ?? {};
-  const where = `${src.path ?? ''}${src.startLine ? `:${src.startLine}` : ''}`;
+  const where = `${src.path ?? s.path ?? ''}${(src.startLine ?? s.startLine) ? `:${src.startLine ?? s.startLine}` : ''}`;
+  const url = src.url ?? s.url ?? '';
+  // A section snippet's content is its Markdown with the examples in place (description and
+  // code repeat parts of it); older and generated snippets keep prose and code apart.
+  const inPlace = /^(```|~~~)/m.test(s.content ?? '');
+  const text = inPlace ? s.content : [s.description, s.content].filter(Boolean).join('\n\n');
+  const whole = [s.title, text, s.code && !inPlace ? `\`\`\`${s.language ?? ''}\n${s.code}\n\`\`\`` : ''].filter(Boolean).join('\n\n');
   return h(
     'article.snippet',
-    h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'),
-    h('p.small.muted', `${s.kind} · ${formatNumber(s.tokens)} tokens · score ${s.score} · `, /^https?:\/\//.test(src.url ?? '') ? h('a', { href: src.url, rel: 'noopener noreferrer', target: '_blank' }, where || src.url) : h('span.mono', src.url || where)),
-    s.description ? h('p', s.description) : null,
-    s.kind === 'code' ? h('pre', { 'data-language': s.language || undefined }, s.code) : h('p', s.content),
+    h('div.snippet-head', h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'), copyButton(() => whole, `Copy the snippet “${s.title || 'untitled'}”`)),
+    h('p.small.muted', [s.kind, s.pageKind, `${formatNumber(s.tokens)} tokens`, s.score !== undefined ? `score ${s.score}` : null].filter(Boolean).join(' · '), ' · ', /^https?:\/\//.test(url) ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, where || url) : h('span.mono', url || where)),
+    text ? renderMarkdown(text) : null,
+    s.code && !inPlace ? codeBlock(s.code, s.language) : null,
   );
 }

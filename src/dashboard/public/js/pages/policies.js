@@ -4,6 +4,15 @@ import { h, mount, field, checkbox } from '../dom.js';
 import { get, patch, post } from '../api.js';
 import { busy, errorBox, flash, page, showError } from '../ui.js';
 import { POLICIES, TEAMS } from '../endpoints.js';
+import { isAdmin, session } from '../session.js';
+
+/** Whether the signed-in user may change this team's policy (its owners and admins); others read it. */
+const canEdit = (teamId) => isAdmin() || (session.me?.teams ?? []).some((t) => t.id === teamId && t.myRole === 'owner');
+
+/** A library id as policies hold them (parseLibraryId without a version): "/owner/repo". */
+const SEGMENT = '[A-Za-z0-9_.][A-Za-z0-9_.-]{0,99}';
+const LIBRARY_ID = new RegExp(`^/${SEGMENT}/${SEGMENT}$`);
+export const isLibraryId = (id) => LIBRARY_ID.test(id) && !id.split('/').some((p) => p === '.' || p === '..');
 
 const SOURCES = [
   ['github', 'GitHub'],
@@ -39,7 +48,7 @@ export async function renderPolicies({ root, query, signal }) {
   const load = async () => {
     try {
       const filters = POLICIES.read(await get(POLICIES.path, POLICIES.query(teamSelect.value), { signal }));
-      mount(slot, policyForm(filters, teamSelect.value, load));
+      mount(slot, policyForm(filters, teamSelect.value, load, canEdit(teamSelect.value)));
     } catch (error) {
       if (error.name !== 'AbortError') showError(slot, error);
     }
@@ -51,7 +60,7 @@ export async function renderPolicies({ root, query, signal }) {
   await load();
 }
 
-function policyForm(f, teamId, reload) {
+function policyForm(f, teamId, reload, editable) {
   const modeQuality = h('input', { type: 'radio', name: 'mode', value: 'quality', checked: f.mode !== 'select', id: 'mode-quality' });
   const modeSelect = h('input', { type: 'radio', name: 'mode', value: 'select', checked: f.mode === 'select', id: 'mode-select' });
   const minTrust = h('input', { type: 'number', name: 'minTrustScore', min: 0, max: 10, step: 0.1, value: f.minTrustScore ?? '', placeholder: 'no minimum' });
@@ -86,6 +95,14 @@ function policyForm(f, teamId, reload) {
     h('div.grid2', field('Blocked libraries', blocked, 'Never available, whatever the mode.'), field('Excepted libraries', excepted, 'Always available, whatever the filters.')),
     h('div.actions', submit),
   );
+  if (!editable) {
+    // Members read their team's policy: every control is shown as it is, none can change it.
+    for (const control of form.querySelectorAll('input, textarea, select')) control.disabled = true;
+    form.querySelector('.actions').remove();
+    form.prepend(h('div.alert.info', { role: 'note' }, 'You can read this policy: your team’s owners and administrators change it.'));
+    form.setAttribute('aria-label', 'Library filters (read only)');
+    return form;
+  }
   // Library autocomplete: pick an id from the catalogue and put it on a list.
   const options = h('datalist', { id: `policy-libs-${teamId}` });
   get('/libraries').then((body) => mount(options, (body.libraries ?? []).map((l) => h('option', { value: l.id }, l.title || l.id))), () => undefined);
@@ -94,7 +111,7 @@ function policyForm(f, teamId, reload) {
   const addPick = h('button.secondary', { type: 'button' }, 'Add to the list');
   addPick.addEventListener('click', () => {
     const id = pick.value.trim();
-    if (!/^\/[^/\s]+\/[^/\s]+$/.test(id)) {
+    if (!isLibraryId(id)) {
       mount(errors, errorBox({ code: 'validation_error', message: 'Choose a library id like /owner/repo.' }));
       pick.focus();
       return;
@@ -139,8 +156,22 @@ function policyForm(f, teamId, reload) {
   form.insertBefore(picker, form.querySelector('.grid2'));
   form.append(previewOut);
 
+  /** Every listed entry must be a library id: said in words, naming the list and the entry. */
+  const checkIds = () => {
+    for (const [label, area] of [['Allowed libraries', allowed], ['Blocked libraries', blocked], ['Excepted libraries', excepted]]) {
+      const bad = lines(area.value).find((id) => !isLibraryId(id));
+      if (bad) {
+        mount(errors, errorBox({ code: 'validation_error', message: `${label}: “${bad}” is not a library id. Write it like /owner/repo, one a line.` }));
+        area.focus();
+        return false;
+      }
+    }
+    return true;
+  };
+  previewBtn.addEventListener('click', (event) => { if (!checkIds()) event.stopImmediatePropagation(); }, { capture: true });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    if (!checkIds()) return;
     const libraryFilters = draft();
     await busy(submit, async () => {
       await patch(POLICIES.path, { libraryFilters }, { query: POLICIES.query(teamId) });

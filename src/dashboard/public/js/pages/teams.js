@@ -1,7 +1,7 @@
 // Teams (plans, members and their team roles) and users (their global roles).
 import { h, mount, field, formatDate } from '../dom.js';
 import { get, post, patch, del } from '../api.js';
-import { busy, confirmDialog, flash, page, showError, table, errorBox } from '../ui.js';
+import { busy, confirmDialog, flash, page, showError, table, errorBox, refocusAfterRemoval } from '../ui.js';
 import { navigate } from '../router.js';
 import { isAdmin, session } from '../session.js';
 import { TEAMS, USERS, PLANS } from '../endpoints.js';
@@ -85,11 +85,13 @@ export async function renderTeams({ root, signal }) {
   async function deleteUser(user, button) {
     const ok = await confirmDialog({ title: `Delete ${user.username}?`, message: 'Their API keys stop working at once and their sessions end. This cannot be undone.', confirmLabel: 'Delete user', danger: true });
     if (!ok) return;
+    const refocus = refocusAfterRemoval(button);
     await busy(button, async () => {
       try {
         await del(USERS.item(user.id));
         flash('ok', `${user.username} was deleted.`);
         await loadUsers();
+        refocus();
       } catch (error) {
         flash('error', error.message);
       }
@@ -215,11 +217,13 @@ export async function renderTeam({ root, params, signal }) {
   async function removeMember(team, member, button) {
     const ok = await confirmDialog({ title: `Remove ${member.username} from ${team.name}?`, message: 'They lose access to the team’s private libraries.', confirmLabel: 'Remove', danger: true });
     if (!ok) return;
+    const refocus = refocusAfterRemoval(button);
     await busy(button, async () => {
       try {
         await del(TEAMS.member(team.id, member.userId));
         flash('ok', `${member.username} was removed.`);
         await load();
+        refocus();
       } catch (error) {
         flash('error', error.message);
       }

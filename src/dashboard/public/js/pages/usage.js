@@ -1,5 +1,7 @@
-// Usage: requests and tokens per day per channel, top libraries, and one library's metrics
-// (its top queries), drawn as inline SVG charts.
+// Usage: requests and tokens per channel — the dashboard's own playground apart from API
+// and MCP traffic — in hourly or daily buckets chosen for the range (a new install sees its
+// first hours, not one bar at the edge of a month), top libraries, and one library's metrics
+// (its top queries), drawn as inline SVG charts with values on hover.
 import { h, mount, field, formatNumber } from '../dom.js';
 import { get } from '../api.js';
 import { page, showError, table } from '../ui.js';
@@ -11,12 +13,48 @@ const CHANNELS = [
   ['api', 'API (json)'],
   ['txt', 'API (txt)'],
   ['mcp', 'MCP'],
+  ['playground', 'Dashboard playground'],
 ];
+
+/** Ranges: [value, label, days, bucket]; `auto` looks at when usage began. */
+const RANGES = [
+  ['auto', 'Since usage began (up to 30 days)', 30, 'auto'],
+  ['24h', 'Last 24 hours', 1, 'hour'],
+  ['48h', 'Last 48 hours', 2, 'hour'],
+  ['7d', 'Last 7 days', 7, 'day'],
+  ['30d', 'Last 30 days', 30, 'day'],
+  ['90d', 'Last 90 days', 90, 'day'],
+];
+
+/** The buckets of a window as { labels, rows }: hours ("13:00", with the date at midnight) or days ("11-26"). */
+function buckets(body, bucket) {
+  if (bucket === 'hour') {
+    const rows = body.perHour ?? [];
+    return { labels: rows.map((r) => (r.hour.slice(11, 13) === '00' ? r.hour.slice(5, 10) : `${r.hour.slice(11, 13)}:00`)), rows, unit: 'hour' };
+  }
+  return { labels: (body.perDay ?? []).map((d) => dayLabel(d.date)), rows: body.perDay ?? [], unit: 'day' };
+}
+
+/**
+ * The window to draw for a range: fixed ranges as they say; `auto` starts at the first day
+ * with requests (at most 30 days back) and uses hours while that is within the last two days.
+ */
+async function windowFor(range, fetchWindow) {
+  const [, , days, bucket] = RANGES.find(([v]) => v === range) ?? RANGES[0];
+  if (bucket !== 'auto') return { body: await fetchWindow(days, bucket), bucket, days };
+  const month = await fetchWindow(30, 'day');
+  const first = (month.perDay ?? []).findIndex((d) => CHANNELS.some(([k]) => (d[k] ?? 0) > 0));
+  const since = first === -1 ? 0 : 30 - first;
+  if (since <= 2) return { body: await fetchWindow(2, 'hour'), bucket: 'hour', days: 2 };
+  const daysShown = Math.min(30, Math.max(7, since));
+  return { body: daysShown === 30 ? month : await fetchWindow(daysShown, 'day'), bucket: 'day', days: daysShown };
+}
 
 const channelColumns = [
   { label: 'API (json)', num: true, cell: (r) => formatNumber(r.api) },
   { label: 'API (txt)', num: true, cell: (r) => formatNumber(r.txt) },
   { label: 'MCP', num: true, cell: (r) => formatNumber(r.mcp) },
+  { label: 'Playground', num: true, cell: (r) => formatNumber(r.playground ?? 0) },
   { label: 'Tokens', num: true, cell: (r) => formatNumber(r.tokens) },
 ];
 
@@ -58,8 +96,8 @@ function callerTables(summary) {
 const dayLabel = (date) => String(date).slice(5); // MM-DD
 
 export async function renderUsage({ root, query, signal }) {
-  const days = h('select', { name: 'days', id: 'usage-days' }, [7, 14, 30, 90].map((d) => h('option', { value: String(d) }, `Last ${d} days`)));
-  days.value = query.get('days') ?? '30';
+  const range = h('select', { name: 'range', id: 'usage-range' }, RANGES.map(([v, l]) => h('option', { value: v }, l)));
+  range.value = RANGES.some(([v]) => v === query.get('range')) ? query.get('range') : 'auto';
   const overall = h('div', h('p.muted', 'Loading…'));
   const perLibrary = h('div');
   const library = h('select', { name: 'libraryId', id: 'usage-library' }, h('option', { value: '' }, 'Choose a library'));
@@ -68,7 +106,7 @@ export async function renderUsage({ root, query, signal }) {
     root,
     ...page(
       'Usage',
-      h('div.toolbar', h('div', field('Period', days))),
+      h('div.toolbar', h('div', field('Range', range))),
       overall,
       h('h2', 'One library'),
       h('div.toolbar', h('div.grow', field('Library', library))),
@@ -78,17 +116,20 @@ export async function renderUsage({ root, query, signal }) {
 
   const loadOverall = async () => {
     try {
-      const summary = USAGE.readSummary(await get(USAGE.summary, { days: days.value }, { signal }));
-      const labels = summary.perDay.map((d) => dayLabel(d.date));
-      const requests = CHANNELS.map(([key, name]) => ({ name, values: summary.perDay.map((d) => d[key] ?? 0) }));
+      const { body, bucket, days } = await windowFor(range.value, (d, b) => get(USAGE.summary, { days: d, bucket: b }, { signal }));
+      const summary = USAGE.readSummary(body);
+      const { labels, rows, unit } = buckets(body, bucket);
+      const requests = CHANNELS.map(([key, name]) => ({ name, values: rows.map((d) => d[key] ?? 0) }));
       const total = requests.reduce((n, se) => n + se.values.reduce((a, b) => a + b, 0), 0);
-      const tokens = summary.perDay.reduce((n, d) => n + (d.tokens ?? 0), 0);
+      const playground = requests[3].values.reduce((a, b) => a + b, 0);
+      const tokens = rows.reduce((n, d) => n + (d.tokens ?? 0), 0);
+      const span = bucket === 'hour' ? `the last ${days * 24} hours` : `the last ${days} days`;
       mount(
         overall,
-        h('p', `${formatNumber(total)} requests and ${formatNumber(tokens)} tokens served in the last ${summary.days} days.`),
+        h('p', { 'data-range': `${days}${bucket}` }, `${formatNumber(total)} requests and ${formatNumber(tokens)} tokens served in ${span}`, playground ? `, ${formatNumber(playground)} of them from this dashboard’s playground.` : '.'),
         h('div.grid2',
-          h('section.panel', h('h2', 'Requests per day, by channel'), barChart({ title: 'Requests per day by channel', labels, series: requests })),
-          h('section.panel', h('h2', 'Tokens served per day'), lineChart({ title: 'Tokens served per day', labels, series: [{ name: 'tokens', values: summary.perDay.map((d) => d.tokens ?? 0) }] })),
+          h('section.panel', h('h2', `Requests per ${unit}, by channel`), barChart({ title: `Requests per ${unit} by channel`, labels, series: requests })),
+          h('section.panel', h('h2', `Tokens served per ${unit}`), lineChart({ title: `Tokens served per ${unit}`, labels, series: [{ name: 'tokens', values: rows.map((d) => d.tokens ?? 0) }] })),
         ),
         h('section.panel', h('h2', 'Top libraries'),
           summary.topLibraries.length
@@ -118,13 +159,13 @@ export async function renderUsage({ root, query, signal }) {
       return;
     }
     try {
-      const m = await get(USAGE.metrics, { libraryId: library.value, days: days.value }, { signal });
-      const labels = m.perDay.map((d) => dayLabel(d.date));
+      const { body: m, bucket } = await windowFor(range.value, (d, b) => get(USAGE.metrics, { libraryId: library.value, days: d, bucket: b }, { signal }));
+      const { labels, rows, unit } = buckets(m, bucket);
       mount(
         perLibrary,
         h('p', `${formatNumber(m.totals?.requests)} requests, ${formatNumber(m.totals?.tokens)} tokens.`),
         h('div.grid2',
-          h('section.panel', h('h3', 'Requests per day'), barChart({ title: `Requests per day for ${m.libraryId}`, labels, series: CHANNELS.map(([key, name]) => ({ name, values: m.perDay.map((d) => d[key] ?? 0) })) })),
+          h('section.panel', h('h3', `Requests per ${unit}`), barChart({ title: `Requests per ${unit} for ${m.libraryId}`, labels, series: CHANNELS.map(([key, name]) => ({ name, values: rows.map((d) => d[key] ?? 0) })) })),
           h('section.panel', h('h3', 'Top queries'), table([{ label: 'Query', cell: (q) => q.query }, { label: 'Count', num: true, cell: (q) => formatNumber(q.count) }], m.topQueries ?? [], { empty: 'No queries yet.' })),
         ),
       );
@@ -133,8 +174,8 @@ export async function renderUsage({ root, query, signal }) {
     }
   };
 
-  days.addEventListener('change', () => {
-    history.replaceState(null, '', `#/usage?days=${days.value}`);
+  range.addEventListener('change', () => {
+    history.replaceState(null, '', `#/usage${range.value === 'auto' ? '' : `?range=${range.value}`}`);
     loadOverall();
     loadLibrary();
   });

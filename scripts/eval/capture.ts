@@ -1,0 +1,82 @@
+/**
+ * `npx tsx scripts/eval/capture.ts <dataset.yaml> [--off-topic eval/off-topic.yaml] [--out .eval/capture.json]`
+ *
+ * Captures what a context answer is made of for every question (the lexical candidates and
+ * the kNN neighbours with their evidence, the library's term statistics, the question's
+ * vector), exactly as getContext gathers them from the running configuration's stores, so that ranking, relevance cut-off and answer assembly can be replayed and
+ * swept offline in a second (`scripts/eval/replay.ts`) instead of restarting a server per
+ * setting. Paraphrase variants are captured too. The live eval (`npm run eval`) stays the
+ * measure of record; a replay reproduces it when the capture is fresh.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import yaml from 'js-yaml';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createServices } from '../../src/services';
+import { parseLibraryId } from '../../src/domain/library-ids';
+import { resolveVersion } from '../../src/store/libraries';
+import { analyzeQuery } from '../../src/search/analysis';
+import { buildContextQuery } from '../../src/search/queries/context';
+import { buildKnnQuery } from '../../src/search/queries/knn';
+import type { ScoredCandidate } from '../../src/search/types';
+import type { Capture, CapturedHit, CapturedQuestion } from './captured';
+import { SEARCH_WEIGHTS } from '../../src/search/weights';
+import { DEFAULT_TOKENS } from '../../src/search/budget';
+import { candidatesFor } from '../../src/retrieval/context';
+import { libraryIdOf, readDataset } from './dataset';
+import { phrase, VARIANTS } from './variants';
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } } });
+  const entries = readDataset(path.resolve(positionals[0] ?? '../shared/eval/dev-sections.yaml'));
+  const config = loadConfig();
+  const services = await createServices(config, createLogger('warn', process.stderr));
+  const capture: Capture = { questions: [], docs: {} };
+  const keep = (hits: ScoredCandidate[]): CapturedHit[] =>
+    hits.map((h) => {
+      capture.docs[h.doc.id] ??= { doc: h.doc, text: h.evidence?.text ?? { searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '' }, ...(h.evidence?.vector ? { vector: Array.from(h.evidence.vector) } : {}) };
+      return { id: h.doc.id, score: h.score };
+    });
+  const ask = async (q: Omit<CapturedQuestion, 'lexical' | 'semantic' | 'version' | 'stats' | 'queryVector'>) => {
+    const { libraryId, version: requested } = parseLibraryId(q.libraryId);
+    const library = await services.libraries.get(libraryId, { fresh: true });
+    const version = library ? resolveVersion(library, requested) : undefined;
+    if (!library || !version) throw new Error(`${q.libraryId} is not indexed here`);
+    const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
+    const analyzed = analyzeQuery(q.query);
+    const vectors = { vectors: services.embeddings !== undefined };
+    const lexical = await services.snippets.searchCandidates(buildContextQuery({ ...scope, query: q.query, size: candidatesFor(DEFAULT_TOKENS), analyzed }), vectors);
+    const queryVector = services.embeddings ? await services.embeddings.embedQuery(q.query) : undefined;
+    const semantic = queryVector ? await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector: queryVector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors) : [];
+    const stats = await services.snippets.termStats(scope, analyzed.terms);
+    capture.questions.push({
+      ...q,
+      version: version.version,
+      lexical: keep(lexical),
+      semantic: keep(semantic),
+      stats: { total: stats.total, df: Object.fromEntries(stats.df) },
+      ...(queryVector ? { queryVector: Array.from(queryVector) } : {}),
+    });
+  };
+  for (const e of entries) {
+    for (const variant of VARIANTS) {
+      await ask({ set: 'dev', index: e.index, variant, library: e.library, libraryId: libraryIdOf(e), intent: e.intent, query: phrase(e.query, e.library, variant), sections: e.sections ?? [] });
+    }
+    process.stderr.write('.');
+  }
+  if (values['off-topic']) {
+    const doc = yaml.load(fs.readFileSync(values['off-topic'], 'utf8')) as { entries: Array<{ library: string; query: string }> };
+    for (const [index, e] of doc.entries.entries()) await ask({ set: 'off-topic', index, variant: 'original', library: e.library, libraryId: e.library, intent: 'off-topic', query: e.query, sections: [] });
+  }
+  fs.mkdirSync(path.dirname(values.out ?? '.'), { recursive: true });
+  fs.writeFileSync(values.out ?? '.eval/capture.json', JSON.stringify(capture));
+  process.stderr.write(`\ncaptured ${capture.questions.length} questions (${Object.keys(capture.docs).length} snippets) into ${values.out}\n`);
+  await services.close();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,52 @@
+/**
+ * FastAPI's include conventions, which its docs use for every example: `{* path ln[..] hl[..] *}`
+ * on a line of its own renders the file as a code block (`ln[3:5,9:]` keeps those line ranges,
+ * with an omission comment between them as FastAPI's renderer shows; `hl[..]` only
+ * highlights); `{!> path !}` and `{! path !}` (mdx_include) splice the file's text where they
+ * stand, usually inside a fence. Paths are relative to the MkDocs project folder (where
+ * mkdocs.yml is: `../../docs_src/...` from `docs/en/`), then to the page.
+ */
+import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
+
+const STAR = /^([ \t]*)\{\*[ \t]*(\S+?)((?:[ \t]+[a-z_]+\[[^\]\n]*\])*)[ \t]*\*\}[ \t]*$/gm;
+const BANG_LINE = /^([ \t]*)\{!>?[ \t]*([^!\n]+?)[ \t]*!\}[ \t]*$/gm;
+const BANG_INLINE = /\{!>?[ \t]*([^!\n]+?)[ \t]*!\}/g;
+
+/** True when the text may hold one of these directives (a cheap pre-check). */
+export const FASTAPI_DIRECTIVE = /\{\*[ \t]*\S|\{!>?[ \t]*[^!\s]/;
+
+const OMITTED: Record<string, string> = { python: '# Code omitted 👇', javascript: '// Code omitted 👇', typescript: '// Code omitted 👇' };
+
+/** `ln[3:5,9:]`: the lines kept, 1-based inclusive, an open end reaching the last line. */
+export function keepLines(text: string, spec: string, language: string): string {
+  const lines = text.replace(/\n+$/, '').split('\n');
+  const pieces: string[] = [];
+  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+    const m = /^(\d*)(?::(\d*))?$/.exec(part);
+    if (!m) continue;
+    const from = m[1] ? Number(m[1]) : 1;
+    const to = m[2] === undefined ? from : m[2] === '' ? lines.length : Number(m[2]);
+    pieces.push(lines.slice(from - 1, to).join('\n'));
+  }
+  return pieces.join(`\n\n${OMITTED[language] ?? '...'}\n\n`);
+}
+
+export async function expandFastapi(text: string, r: IncludeResolver, bases: string[]): Promise<string> {
+  if (!FASTAPI_DIRECTIVE.test(text)) return text;
+  const load = async (target: string) => r.load(target, r.locate(target, bases));
+  let out = await replaceAsync(text, STAR, async (m) => {
+    const [whole, indent, target, options] = m;
+    const body = await load(target);
+    if (body === undefined) return whole;
+    const language = languageOf(target);
+    const ln = /\bln\[([^\]]*)\]/.exec(options)?.[1];
+    const code = ln ? keepLines(body, ln, language) : body.replace(/\n+$/, '');
+    return [`${indent}\`\`\`${language}`, ...code.split('\n').map((l) => (l ? indent + l : l)), `${indent}\`\`\``].join('\n');
+  });
+  out = await replaceAsync(out, BANG_LINE, async (m) => {
+    const [whole, indent, target] = m;
+    const body = await load(target);
+    return body === undefined ? whole : body.replace(/\n+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
+  });
+  return replaceAsync(out, BANG_INLINE, async (m) => (await load(m[1])) ?? m[0]);
+}

@@ -1,0 +1,136 @@
+import test from 'ava';
+import { PART_LIMITS, partMarkdown, sectionSnippets, splitCode, type SectionInput } from './section-parts';
+import type { CodeBlock, ProseBlock } from './sections';
+
+const source = { path: 'docs/config.md', pageTitle: 'Guide' };
+/** What sections.ts hands in for a part that opens with code: here, a marker naming the block. */
+const describe = (code: CodeBlock) => `describes line ${code.line}`;
+const prose = (text: string, line: number): ProseBlock => ({ kind: 'prose', text, line });
+const code = (text: string, line: number, language = 'js'): CodeBlock => ({ kind: 'code', code: text, language, line });
+const section = (items: SectionInput['items']): SectionInput => ({ title: 'Config', breadcrumb: ['Guide', 'Config'], line: 1, items });
+
+/** `n` groups of ten assignments, one blank line between groups. */
+function groups(n: number): string {
+  return Array.from({ length: n }, (_, g) => Array.from({ length: 10 }, (_, i) => `config.option${g * 10 + i} = value${g * 10 + i};`).join('\n')).join('\n\n');
+}
+
+test('a section that fits one part is one snippet: prose with its examples in place, no part number', (t) => {
+  const out = sectionSnippets(section([prose('Create the app:', 3), code('const app = new Koa();', 5), prose('Then start it:', 9), code('app.listen(3000);', 11)]), source, describe);
+  t.is(out.length, 1);
+  t.deepEqual(out[0], {
+    kind: 'code',
+    title: 'Config',
+    breadcrumb: ['Guide', 'Config'],
+    pageTitle: 'Guide',
+    description: 'Create the app:',
+    content: 'Create the app:\n\n```js\nconst app = new Koa();\n```\n\nThen start it:\n\n```js\napp.listen(3000);\n```',
+    language: 'js',
+    code: 'const app = new Koa();\n\napp.listen(3000);',
+    path: 'docs/config.md',
+    startLine: 1,
+  });
+});
+
+test('splitCode cuts long code at blank lines, in order, each piece within the limit', (t) => {
+  const text = groups(8);
+  const block = code(text, 20);
+  t.is(splitCode(block, text.length + 12)[0], block, 'code that fits is handed back as is');
+  const pieces = splitCode(block, 600);
+  t.true(pieces.length > 1);
+  t.true(pieces.every((p) => p.code.length + 12 <= 600));
+  // Every cut is at a blank line: the pieces joined by one restore the code exactly.
+  t.is(pieces.map((p) => p.code).join('\n\n'), text);
+  t.true(pieces.every((p) => /^config\.option\d*0 = /.test(p.code)), 'each piece opens a group');
+  t.deepEqual(pieces.map((p) => p.line), pieces.map((p) => 20 + text.split('\n').indexOf(p.code.split('\n')[0])));
+});
+
+test('splitCode without blank lines cuts at line ends; a line longer than a part goes alone', (t) => {
+  const lines = Array.from({ length: 60 }, (_, i) => `call(${i});`);
+  const pieces = splitCode(code(lines.join('\n'), 1), 200);
+  t.is(pieces.map((p) => p.code).join('\n'), lines.join('\n'));
+  t.true(pieces.every((p) => p.code.length + 12 <= 200));
+  const long = 'x'.repeat(500);
+  t.deepEqual(splitCode(code(`a();\n${long}\nb();`, 1), 100).map((p) => p.code), ['a();', long, 'b();']);
+});
+
+test('a unit larger than a part is cut inside: its prose first, its code in pieces, parts in order', (t) => {
+  const text = groups(12);
+  t.true(text.length > PART_LIMITS.chars);
+  const words = 'Some words on what configuration means here. '.repeat(5).trim();
+  const out = sectionSnippets(section([prose(words, 3), prose('Configure it as follows:', 5), code(text, 7)]), source, describe);
+  t.true(out.length >= 2);
+  t.deepEqual(out.map((s) => s.part), out.map((_, k) => k));
+  t.true(out.every((s) => s.content.length <= PART_LIMITS.chars && s.title === 'Config'));
+  t.is(out[0].startLine, 1, 'the first part points at the heading');
+  t.is(out.map((s) => s.code).filter((c) => c !== '').join('\n\n'), text, 'all the code, once, in order');
+  t.is(out[0].content, words);
+  t.is(out[0].kind, 'info');
+  t.true(out.slice(1).every((s) => s.kind === 'code' && s.language === 'js'));
+});
+
+test('a sentence that announces an example is never separated from it', (t) => {
+  // Small units: the second one does not fit after the first, so it moves to the next part whole.
+  const filler = 'Background that explains the setting in some detail. '.repeat(30).trim();
+  const example = groups(3);
+  const small = sectionSnippets(section([prose(filler, 3), prose('Set it as follows:', 5), code(example, 7)]), source, describe);
+  t.deepEqual(small.map((s) => [s.part, s.kind, s.content]), [
+    [0, 'info', filler],
+    [1, 'code', `Set it as follows:\n\n\`\`\`js\n${example}\n\`\`\``],
+  ]);
+  t.is(small[1].description, 'Set it as follows:');
+  t.is(small[1].startLine, 5);
+  // A unit larger than a part: the announcing paragraph opens the part of the code's first piece.
+  const long = groups(12);
+  const big = sectionSnippets(section([prose('Some words on what configuration means here. '.repeat(5).trim(), 3), prose('Configure it as follows:', 5), code(long, 7)]), source, describe);
+  t.true(big.length >= 3);
+  t.true(big[1].content.startsWith('Configure it as follows:\n\n```js\nconfig.option0 = value0;'));
+  t.is(big[1].description, 'Configure it as follows:');
+  t.is(big[1].startLine, 5);
+  for (const part of big) t.false(/:\s*$/.test(part.content), `part ${part.part} ends with an announcement`);
+  // A later piece has no prose before it in its part: sections.ts describes it.
+  t.is(big[2].description, `describes line ${big[2].startLine}`);
+});
+
+test('generated API entries stay snippets of their own, after the section text', (t) => {
+  const entry: CodeBlock = { ...code('def connect(url: str) -> Pool', 12, 'python'), entry: { title: 'connect()', description: 'Open a pool of connections to `url`.' } };
+  const out = sectionSnippets(section([prose('Connections are pooled; the pool is opened once per process.', 3), entry, prose('Close the pool when the process ends:', 20), code('pool.close()', 22, 'python')]), source, describe);
+  t.deepEqual(out, [
+    {
+      kind: 'code',
+      title: 'Config',
+      breadcrumb: ['Guide', 'Config'],
+      pageTitle: 'Guide',
+      description: 'Connections are pooled; the pool is opened once per process.\n\nClose the pool when the process ends:',
+      content: 'Connections are pooled; the pool is opened once per process.\n\nClose the pool when the process ends:\n\n```python\npool.close()\n```',
+      language: 'python',
+      code: 'pool.close()',
+      path: 'docs/config.md',
+      startLine: 1,
+    },
+    {
+      kind: 'code',
+      title: 'connect()',
+      breadcrumb: ['Guide', 'Config', 'connect()'],
+      pageTitle: 'Guide',
+      description: 'Open a pool of connections to `url`.',
+      content: 'Open a pool of connections to `url`.\n\n```python\ndef connect(url: str) -> Pool\n```',
+      language: 'python',
+      code: 'def connect(url: str) -> Pool',
+      path: 'docs/config.md',
+      startLine: 12,
+    },
+  ]);
+  // A section of entries only gives the entries (its own text is too short to be a snippet).
+  t.deepEqual(sectionSnippets(section([prose('API', 2), entry]), source, describe).map((s) => s.title), ['connect()']);
+});
+
+test('a section with little prose and no code gives nothing; one without code is info', (t) => {
+  t.deepEqual(sectionSnippets(section([prose('Short.', 3)]), source, describe), []);
+  const [info] = sectionSnippets(section([prose('A paragraph long enough to be worth a snippet of its own.', 3)]), source, describe);
+  t.deepEqual([info.kind, info.description, info.language, info.code], ['info', '', '', '']);
+});
+
+test('partMarkdown fences code with the file it names and drops empty prose', (t) => {
+  const withFile: CodeBlock = { ...code('export default {}', 4, 'ts'), file: 'vite.config.ts' };
+  t.is(partMarkdown([prose('  ', 1), prose('Add the plugin:', 2), withFile]), 'Add the plugin:\n\n```ts title="vite.config.ts"\nexport default {}\n```');
+});

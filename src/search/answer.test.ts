@@ -1,0 +1,135 @@
+import test from 'ava';
+import { analyzeQuery } from './analysis';
+import { answerFromLegs, candidatePool, isPartOf, missingParts, nothingRelevant, withSectionParts, type AnswerInput } from './answer';
+import type { RescoredCandidate } from './rescore';
+import { scoredCandidate, unit } from './test-fixtures';
+import type { RankedSnippet, SnippetDocument } from './types';
+import { SEARCH_WEIGHTS } from './weights';
+
+const w = SEARCH_WEIGHTS.answer;
+const stats = { total: 200, df: new Map([['timeout', 5], ['set', 60], ['cooki', 8]]) };
+const info = (title: string, content: string, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> => ({
+  kind: 'info', title, breadcrumb: ['Guide', title], pageTitle: 'Guide', description: '', content, language: '', code: '', tokens: 100, ...over,
+});
+/** A unit vector at `cos` to the question's [1, 0]. */
+const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
+const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {}): AnswerInput => ({
+  lexical, semantic: [], analyzed: analyzeQuery('set a timeout'), stats, budget: 5000, libraryId: '/acme/http', version: '3.2.0', query: 'set a timeout', ...over,
+});
+const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
+
+test('nothing is relevant when the best cosine in the pool is below the floor', (t) => {
+  // The words match, the meaning does not: the vectors decide.
+  const below = [w.cosineFloor - 0.01, 0.2].map((cos) => scoredCandidate(info('Timeouts', `Set a timeout on the request (${cos}).`), at(cos)));
+  const none = answerFromLegs(input(below, { queryVector: unit([1, 0]) }));
+  t.true(none.nothingRelevant);
+  t.deepEqual(none.snippets, []);
+  t.is(none.ranked.length, 2, 'the pool is still ranked (the 404 names its nearest sections)');
+  const above = [w.cosineFloor + 0.01, 0.2].map((cos) => scoredCandidate(info('Timeouts', `Set a timeout on the request (${cos}).`), at(cos)));
+  const some = answerFromLegs(input(above, { queryVector: unit([1, 0]) }));
+  t.false(some.nothingRelevant);
+  t.true(some.snippets.length > 0);
+});
+
+test('without vectors, nothing is relevant when no snippet holds the coverage floor of the question', (t) => {
+  const unrelated = [scoredCandidate(info('Proxies', 'Proxies are configured per client.')), scoredCandidate(info('Auth', 'Pass credentials with every call.'))];
+  const none = answerFromLegs(input(unrelated, { query: 'how do I bake sourdough bread', analyzed: analyzeQuery('how do I bake sourdough bread') }));
+  t.true(none.nothingRelevant);
+  t.deepEqual(none.snippets, []);
+  const one = answerFromLegs(input([...unrelated, scoredCandidate(info('Timeouts', 'A timeout applies to each request.'))]));
+  t.false(one.nothingRelevant);
+  t.deepEqual(one.snippets.map((s) => s.doc.title), ['Timeouts']);
+  // The floors themselves, on re-scored rows.
+  const row = (cosine: number | undefined, coverage: number) => ({ cosine, coverage }) as RescoredCandidate;
+  t.true(nothingRelevant([], false, w));
+  t.true(nothingRelevant([row(undefined, w.coverageFloor - 0.05)], false, w));
+  t.false(nothingRelevant([row(undefined, w.coverageFloor - 0.05), row(undefined, w.coverageFloor + 0.05)], false, w));
+  t.true(nothingRelevant([row(w.cosineFloor - 0.05, 0.9)], true, w), 'with vectors the cosine decides');
+  t.false(nothingRelevant([row(undefined, w.coverageFloor + 0.05)], true, w), 'vectors on but none in the pool: the coverage decides');
+});
+
+test('the answer stops where relevance falls below a share of the best snippet', (t) => {
+  const strong = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.'));
+  const close = scoredCandidate(info('Request timeout', 'Set the timeout of one request.'));
+  const weak = scoredCandidate(info('Sessions', 'Sessions keep settings; you can set many things on them.'));
+  const result = answerFromLegs(input([weak, close, strong]));
+  const top = result.ranked[0].score;
+  const kept = result.ranked.filter((r) => r.score >= w.relativeFloor * top);
+  t.true(kept.length > 0 && kept.length < result.ranked.length, 'the floor cuts the pool');
+  t.deepEqual(ids(result.snippets), ids(kept));
+  t.false(ids(result.snippets).includes(weak.doc.id));
+  t.false(result.exhausted);
+});
+
+const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {}) =>
+  info('Timeout options', `Part ${k}: set the timeout of a request with these options.`, { part: k, startLine, path: 'docs/api/client.md', breadcrumb: ['Client', 'Timeout options'], ...over });
+
+test('parts of one section come together where its best part ranks, in order, the opening part first', (t) => {
+  const [p0, p1, p2, p3] = [part(0, 10), part(1, 40), part(2, 70), part(3, 90)].map((o) => scoredCandidate(o).doc);
+  const other = scoredCandidate(info('Timeouts', 'A timeout applies.')).doc;
+  const sameTitleElsewhere = scoredCandidate(part(0, 5, { path: 'docs/api/server.md' })).doc;
+  const pool = [p2, other, p1, p0, p3, sameTitleElsewhere].map((doc, i) => ({ doc, score: 1 - i / 10 }) as RescoredCandidate);
+  const selected: RankedSnippet[] = [
+    { doc: p2, score: 0.9 },
+    { doc: other, score: 0.8 },
+    { doc: p1, score: 0.7 },
+    { doc: sameTitleElsewhere, score: 0.6 },
+  ];
+  const groups = withSectionParts(selected, pool);
+  t.deepEqual(
+    groups.map((g) => g.map((s) => [s.doc.id, s.score])),
+    [
+      // Part 0 was not selected but is in the pool: it leads; part 3 comes after the last chosen part, so it stays out.
+      [[p0.id, 0.9], [p1.id, 0.9], [p2.id, 0.9]],
+      [[other.id, 0.8]],
+      [[sameTitleElsewhere.id, 0.6]],
+    ],
+  );
+  // A whole section (no part number) is a group of its own.
+  t.deepEqual(withSectionParts([{ doc: other, score: 1 }], pool), [[{ doc: other, score: 1 }]]);
+});
+
+test('the budget is a ceiling filled with whole groups: a group that does not fit is left out, smaller ones after it still come', (t) => {
+  const parts = [part(0, 10), part(1, 40), part(2, 70)].map((o) => scoredCandidate(o));
+  const small = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout of each request.', { tokens: 50 }));
+  const pool = [...parts, small];
+  const all = answerFromLegs(input(pool, { budget: 400 }));
+  // 3 parts of 100 tokens and a snippet of 50, with a 4-token separator between snippets: 362.
+  t.is(all.snippets.length, 4);
+  const at0 = ids(all.snippets).indexOf(parts[0].doc.id);
+  t.deepEqual(ids(all.snippets).slice(at0, at0 + 3), ids(parts), 'the parts adjacent and in order');
+  t.true(all.exhausted);
+  const tight = answerFromLegs(input(pool, { budget: 200 }));
+  t.deepEqual(ids(tight.snippets), [small.doc.id]);
+  t.deepEqual(answerFromLegs(input(pool, { budget: 40 })).snippets, [], 'nothing fits');
+  t.false(answerFromLegs(input(pool, { budget: 40 })).nothingRelevant, 'which is not the same as nothing relevant');
+});
+
+test('the pool: the lexical candidates in order, then the nearest neighbours not among them, each snippet once', (t) => {
+  const [a, b, c, d] = ['A', 'B', 'C', 'D'].map((x) => scoredCandidate(info(`Section ${x}`, `Words about ${x} only, enough to differ.`, { code: '' })));
+  t.deepEqual(ids(candidatePool([a, b], [c, a, d])), ids([a, b, c, d]));
+  t.deepEqual(candidatePool([], []), []);
+  // Only the answer's share of the kNN leg joins the pool.
+  const knn = Array.from({ length: w.knnHits + 5 }, (_, i) => scoredCandidate(info(`Near ${i}`, `Neighbour number ${i} with its own words.`)));
+  const result = answerFromLegs(input([a], { semantic: knn }));
+  t.is(result.ranked.length, 1 + w.knnHits);
+});
+
+test('missingParts names the sections an answer holds a later part of without the parts before it; isPartOf finds them again', (t) => {
+  const part = (k: number, title = 'Options') => ({ doc: { ...scoredCandidate(info(title, `part ${k}`, { part: k, path: 'docs/a.md' })).doc }, score: 1 });
+  t.deepEqual(missingParts([part(0), part(1)]), []);
+  t.deepEqual(missingParts([part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }]);
+  t.deepEqual(missingParts([part(0), part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }], 'a gap counts');
+  const wanted = missingParts([part(1)]);
+  t.true(isPartOf(part(0).doc, wanted));
+  t.false(isPartOf(part(0, 'Other').doc, wanted), 'another section of the page');
+  t.false(isPartOf({ ...part(0).doc, part: undefined }, wanted), 'a whole section is not a part');
+});
+
+test('parts read apart are served before the later part that made the answer, not ranked', (t) => {
+  const later = scoredCandidate(info('Options', 'The timeout option sets a timeout on the request.', { part: 1, path: 'docs/a.md', startLine: 30 }));
+  const opening = scoredCandidate(info('Options', 'Options of a client.', { part: 0, path: 'docs/a.md', startLine: 10 }));
+  const result = answerFromLegs(input([later], { parts: [opening] }));
+  t.deepEqual(ids(result.snippets), [opening.doc.id, later.doc.id]);
+  t.false(result.ranked.some((r) => r.doc.id === opening.doc.id), 'the opening part is not part of the ranking');
+});

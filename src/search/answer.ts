@@ -1,0 +1,194 @@
+/**
+ * From the two retrieval legs to the snippets an assistant receives: the pool (the lexical
+ * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
+ * candidate's cosine (rescore.ts), then what makes an answer rather than a list: it says
+ * nothing when nothing is relevant (an absolute floor), stops where relevance falls off
+ * (relative to the best snippet), keeps the parts of one section together in document order,
+ * and fills the budget as a ceiling, never as a quota. Pure: the context use case
+ * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
+ * exactly this.
+ */
+import type { AnalyzedQuery } from './analysis';
+import { SEPARATOR_TOKENS } from './budget';
+import { withoutDuplicates } from './ranking';
+import { rescoreCandidates, type RescoredCandidate } from './rescore';
+import type { TermStats } from './term-stats';
+import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
+import type { RankedSnippet, ScoredCandidate } from './types';
+import { onlyOtherLanguages } from './code-language';
+import { SEARCH_WEIGHTS, type SearchWeights } from './weights';
+
+export interface AnswerInput {
+  lexical: readonly ScoredCandidate[];
+  semantic: readonly ScoredCandidate[];
+  analyzed: AnalyzedQuery;
+  stats: TermStats;
+  /** The question's vector (absent with embeddings off). */
+  queryVector?: Float32Array;
+  budget: number;
+  /** The library (its name in a question makes "koa 3" a version) and the served version (a tag, or a branch such as latest): page kinds weigh guides by them. */
+  libraryId: string;
+  version: string;
+  /** The question as asked (what it says about change and versions). */
+  query: string;
+  /**
+   * No question, an overview asked for (an older client's get-library-docs without a topic):
+   * the best snippets fill the budget, with neither floor applied.
+   */
+  overview?: boolean;
+  /** Earlier parts of sections the pool holds a later part of, read apart (`missingParts`): served with them, not ranked. */
+  parts?: readonly ScoredCandidate[];
+  /**
+   * A code language asked for (normalised, code-language.ts): sections whose examples are all
+   * in other languages weigh less (`answer.otherLanguage`), or with `only` are left out.
+   */
+  language?: { name: string; only: boolean };
+}
+
+export interface AnswerResult {
+  /** Every candidate in final rank order (what the answer was cut from). */
+  ranked: RescoredCandidate[];
+  /** The answer: relevant snippets, parts together, within the budget; empty when nothing is relevant. */
+  snippets: RankedSnippet[];
+  /** Why the answer is empty, when it is: nothing in the pool passed the absolute floor. */
+  nothingRelevant: boolean;
+  /** True when the answer ends because the pool ran out (every candidate passed the floors). */
+  exhausted: boolean;
+  /** The tokens of the smallest relevant snippet (what a budget must hold for an answer). */
+  smallestRelevant: number;
+  /** True when relevant snippets exist but none has examples in the language asked for strictly. */
+  noneInLanguage?: boolean;
+}
+
+/** The pool: lexical candidates in their order, then the kNN leg's others; each snippet once. */
+export function candidatePool(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[]): ScoredCandidate[] {
+  const seen = new Set<string>();
+  const pool: ScoredCandidate[] = [];
+  for (const c of [...lexical, ...semantic]) {
+    if (seen.has(c.doc.id)) continue;
+    seen.add(c.doc.id);
+    pool.push(c);
+  }
+  return withoutDuplicates(pool);
+}
+
+/** Whether nothing in the pool is about the question at all (the absolute floor). */
+export function nothingRelevant(ranked: readonly RescoredCandidate[], withVectors: boolean, w: SearchWeights['answer']): boolean {
+  if (ranked.length === 0) return true;
+  if (withVectors) {
+    let best = -Infinity;
+    for (const r of ranked) if (r.cosine !== undefined) best = Math.max(best, r.cosine);
+    if (best > -Infinity) return best < w.cosineFloor;
+  }
+  let coverage = 0;
+  for (const r of ranked) coverage = Math.max(coverage, r.coverage);
+  return coverage < w.coverageFloor;
+}
+
+/** The section a part belongs to (undefined for a snippet that is a whole section or an entry). */
+function sectionOf(doc: RankedSnippet['doc']): string | undefined {
+  return doc.part === undefined ? undefined : `${doc.path}\u0000${doc.title}\u0000${doc.breadcrumb.join('\u0000')}`;
+}
+
+/**
+ * The parts of one long section served together: where the first of its parts ranks, every
+ * part of it the answer holds, and the pool's parts before the last of those (its opening
+ * part above all), in document order. Each group keeps its best score.
+ */
+export function withSectionParts(selected: readonly RankedSnippet[], pool: readonly Pick<RescoredCandidate, 'doc'>[]): RankedSnippet[][] {
+  const partsOf = new Map<string, RankedSnippet['doc'][]>();
+  const seen = new Set<string>();
+  for (const r of pool) {
+    if (seen.has(r.doc.id)) continue;
+    seen.add(r.doc.id);
+    const key = sectionOf(r.doc);
+    if (key !== undefined) partsOf.set(key, [...(partsOf.get(key) ?? []), r.doc]);
+  }
+  const chosen = new Set(selected.map((s) => s.doc.id));
+  const groups: RankedSnippet[][] = [];
+  const done = new Set<string>();
+  for (const s of selected) {
+    const key = sectionOf(s.doc);
+    if (key === undefined) {
+      groups.push([s]);
+      continue;
+    }
+    if (done.has(key)) continue;
+    done.add(key);
+    const members = partsOf.get(key) ?? [s.doc];
+    const last = Math.max(...members.filter((d) => chosen.has(d.id)).map((d) => d.part ?? 0));
+    const parts = members.filter((d) => (d.part ?? 0) <= last).sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || a.startLine - b.startLine);
+    groups.push(parts.map((doc) => ({ doc, score: s.score })));
+  }
+  return groups;
+}
+
+/**
+ * The sections an answer holds a later part of without all the parts before it: the page,
+ * title and heading path of each, and the part below which the rest must be read.
+ */
+export function missingParts(snippets: readonly RankedSnippet[]): { path: string; title: string; breadcrumb: string[]; below: number }[] {
+  const bySection = new Map<string, { doc: RankedSnippet['doc']; parts: Set<number> }>();
+  for (const s of snippets) {
+    const key = sectionOf(s.doc);
+    if (key === undefined) continue;
+    const entry = bySection.get(key) ?? { doc: s.doc, parts: new Set<number>() };
+    entry.parts.add(s.doc.part ?? 0);
+    if ((s.doc.part ?? 0) > (entry.doc.part ?? 0)) entry.doc = s.doc;
+    bySection.set(key, entry);
+  }
+  const out: { path: string; title: string; breadcrumb: string[]; below: number }[] = [];
+  for (const { doc, parts } of bySection.values()) {
+    const last = doc.part ?? 0;
+    for (let k = 0; k < last; k++) {
+      if (parts.has(k)) continue;
+      out.push({ path: doc.path, title: doc.title, breadcrumb: [...doc.breadcrumb], below: last });
+      break;
+    }
+  }
+  return out;
+}
+
+/** Whether a snippet is a part of one of the wanted sections. */
+export function isPartOf(doc: RankedSnippet['doc'], wanted: readonly { path: string; title: string; breadcrumb: string[] }[]): boolean {
+  const key = sectionOf(doc);
+  return key !== undefined && wanted.some((w) => sectionOf({ ...doc, path: w.path, title: w.title, breadcrumb: w.breadcrumb }) === key);
+}
+
+/** Whole groups in order while they fit the budget (a group that does not fit is left out whole). */
+function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedSnippet[] {
+  const out: RankedSnippet[] = [];
+  let total = 0;
+  for (const group of groups) {
+    const cost = group.reduce((n, s, i) => n + Math.max(0, s.doc.tokens) + (out.length + i > 0 ? SEPARATOR_TOKENS : 0), 0);
+    if (total + cost > budget) continue;
+    out.push(...group);
+    total += cost;
+  }
+  return out;
+}
+
+export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEARCH_WEIGHTS): AnswerResult {
+  const pool = candidatePool(input.lexical, input.semantic.slice(0, weights.answer.knnHits));
+  const question = changeQuestion(input.query, input.libraryId);
+  const targets = targetVersions(question, input.version, pool.map((c) => c.doc));
+  const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
+    .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer) }))
+    .sort((a, b) => b.score - a.score);
+  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
+  const language = input.language;
+  // Asked strictly: the sections with examples only in other languages are not answers (prose stays).
+  const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
+  if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
+  const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (eligible[0]?.score ?? 0);
+  const relevant = eligible.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
+  const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
+  const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
+  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+}
+
+/** A snippet's weight for the language asked (1 without one, strictly asked, or for prose and code in it). */
+function languageFactor(doc: RankedSnippet['doc'], language: AnswerInput['language'], w: SearchWeights['answer']): number {
+  if (!language || language.only) return 1;
+  return onlyOtherLanguages(doc, language.name) ? w.otherLanguage : 1;
+}

@@ -1,0 +1,80 @@
+import test from 'ava';
+import { changeQuestion, majorOf, pageKindFactor, targetVersions } from './page-kinds';
+import { SEARCH_WEIGHTS } from './weights';
+
+const w = SEARCH_WEIGHTS.pageKinds;
+
+test('changeQuestion: whether a question asks what changed, the versions it goes to, and the ones it leaves', (t) => {
+  const cases: [string, string, boolean, number[], number[]][] = [
+    ['how do I set a cookie', '/koajs/koa', false, [], []],
+    ['what changed in koa 3', '/koajs/koa', true, [3], []],
+    ["what's new in version 2.0", '/pallets/flask', true, [2], []],
+    ['8 -> 9 breaking changes', '/Automattic/mongoose', true, [9], []],
+    ['mongoose 8 → 9 breaking changes', '/Automattic/mongoose', true, [9], []],
+    ['upgrade from v2 to v3', '/koajs/koa', true, [3], []],
+    ['koa 2 to 3 migration', '/koajs/koa', true, [3], []],
+    ['what changed from koa 2', '/koajs/koa', true, [], [2]],
+    ['is findById deprecated?', '/Automattic/mongoose', true, [], []],
+    ['migrating to mongoose 9', '/Automattic/mongoose', true, [9], []],
+    ['release notes of vite 8', '/vitejs/vite', true, [8], []],
+    ['what changed between 1.4 and 2.0', '/sqlalchemy/sqlalchemy', true, [2], []],
+    ['after moving to express 5, req.body is undefined', '/expressjs/expressjs.com', true, [5], []],
+    ['how do I use http2 and es2015 modules', '/encode/httpx', false, [], []],
+    ['set the timeout to 30 seconds', '/psf/requests', false, [], []],
+  ];
+  for (const [query, library, asks, versions, from] of cases) t.deepEqual(changeQuestion(query, library), { asksWhatChanged: asks, versions, from }, query);
+});
+
+test('majorOf reads tags and page versions; branches have none', (t) => {
+  t.deepEqual(['3.2.0', 'v4', '2.0', '9', ' 1.4 ', 'latest', 'main', '', undefined].map(majorOf), [3, 4, 2, 9, 1, undefined, undefined, undefined, undefined]);
+});
+
+test('targetVersions: the versions named, else the served major, else the newest version a change page of the pool is about', (t) => {
+  const pool = [
+    { pageKind: 'migration' as const, pageVersion: '8' },
+    { pageKind: 'changelog' as const, pageVersion: '9.1' },
+    { pageKind: 'guide' as const, pageVersion: '12' },
+    { pageKind: 'migration' as const },
+  ];
+  t.deepEqual(targetVersions(changeQuestion('koa 2 to 3 migration', '/koajs/koa'), '3.2.0', pool), [3]);
+  t.deepEqual(targetVersions(changeQuestion('what changed from koa 2', '/koajs/koa'), '3.2.0', pool), [3], 'leaving 2 on 3: the guide to 3');
+  t.deepEqual(targetVersions(changeQuestion('what changed from koa 2', '/koajs/koa'), '2.16.4', pool), [3], 'leaving 2 on 2: the next one');
+  t.deepEqual(targetVersions(changeQuestion('breaking changes'), '3.2.0', pool), [3]);
+  t.deepEqual(targetVersions(changeQuestion('breaking changes'), 'main', pool), [9], 'a guide carries no version that counts');
+  t.deepEqual(targetVersions(changeQuestion('breaking changes'), 'latest', [{ pageKind: 'guide' }]), []);
+});
+
+test('pageKindFactor: guides, reference and examples are never weighed; maintainers\' pages and stubs always are', (t) => {
+  for (const query of ['how do I set a cookie', 'what changed in koa 3']) {
+    const question = changeQuestion(query);
+    for (const pageKind of ['guide', 'reference', 'example', undefined] as const) t.is(pageKindFactor({ pageKind }, question, [3]), 1, `${pageKind} / ${query}`);
+    t.is(pageKindFactor({ pageKind: 'internal' }, question, [3]), w.internal);
+    t.is(pageKindFactor({ pageKind: 'stub' }, question, [3]), w.internal);
+  }
+});
+
+test('pageKindFactor: changelogs, migration guides and posts are demoted for a how-to question, more for another version', (t) => {
+  const howTo = changeQuestion('how do I set a cookie');
+  t.is(pageKindFactor({ pageKind: 'blog' }, howTo, [3]), w.blog);
+  t.is(pageKindFactor({ pageKind: 'changelog' }, howTo, [3]), w.changeForHowTo);
+  t.is(pageKindFactor({ pageKind: 'migration', pageVersion: '3' }, howTo, [3]), w.changeForHowTo);
+  t.is(pageKindFactor({ pageKind: 'migration', pageVersion: '2' }, howTo, [3]), w.otherVersionForHowTo);
+  t.is(pageKindFactor({ pageKind: 'migration', pageVersion: '2' }, howTo, []), w.changeForHowTo, 'no target: no version is other');
+  t.true(w.otherVersionForHowTo < w.changeForHowTo && w.changeForHowTo < 1 && w.blog < 1);
+});
+
+test('pageKindFactor: for what changed, the page about the version asked leads, then undated ones, then other versions', (t) => {
+  const question = changeQuestion('mongoose 8 → 9 breaking changes');
+  const targets = targetVersions(question, '9.9.3', []);
+  const factor = (pageVersion?: string) => pageKindFactor({ pageKind: 'migration', pageVersion }, question, targets);
+  t.is(factor('9'), w.targetForChange);
+  t.is(factor(undefined), w.changeForChange);
+  t.is(factor('7'), w.otherVersionForChange);
+  t.is(factor('4'), w.otherVersionForChange);
+  t.true(w.targetForChange > w.changeForChange && w.changeForChange > 1 && w.otherVersionForChange < 1);
+  t.is(pageKindFactor({ pageKind: 'blog' }, question, targets), w.blogForChange);
+  // The version served when the question names none: on koa 3.2.0, the guide to 3 and not the one to 2.
+  const served = targetVersions(changeQuestion('what changed?'), '3.2.0', []);
+  t.is(pageKindFactor({ pageKind: 'migration', pageVersion: '3' }, changeQuestion('what changed?'), served), w.targetForChange);
+  t.is(pageKindFactor({ pageKind: 'migration', pageVersion: '2' }, changeQuestion('what changed?'), served), w.otherVersionForChange);
+});
