@@ -29,7 +29,7 @@ import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
 import { storedSpec, type JobSpec } from '../domain/job-params';
-import { appendLog } from '../indexing/jobs/log';
+import { appendLog } from '../domain/job-log';
 import { TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';

@@ -76,6 +76,11 @@ test('kill -9 during indexing leaves the previous generation serving; the restar
   const done = await app.services.jobs.waitFor(job._id, 240_000);
   t.is(done?.state, 'finalized', `${JSON.stringify(done?.log.slice(-5))}\nserver output:\n${server.output().slice(-3000)}`);
   t.true((done?.attempts ?? 0) >= 2);
-  const after = await app.request.get('/v2/context').query({ libraryId: '/acme/big', query: 'widget step beta', type: 'json' });
-  t.true(after.body.snippets.some((s: { code: string }) => s.code.includes("'beta'")));
+  // This test's app is another instance: it sees the server's write within about a second (the catalogue generation).
+  let served = false;
+  for (const until = Date.now() + 5000; !served && Date.now() < until; await new Promise((r) => setTimeout(r, 200))) {
+    const after = await app.request.get('/v2/context').query({ libraryId: '/acme/big', query: 'widget step beta', type: 'json' });
+    served = after.status === 200 && after.body.snippets.some((s: { code: string }) => s.code.includes("'beta'"));
+  }
+  t.true(served, 'the new generation serves');
 });

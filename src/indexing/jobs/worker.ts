@@ -14,7 +14,7 @@ import type { CrawlReport, JobLogEntry, JobRecord, JobState } from '../../store/
 import type { JobQueue } from '../../store/jobs';
 import type { BuildSource } from '../../domain/job-params';
 import { BUILD_SOURCES } from '../../domain/job-params';
-import { appendLog } from './log';
+import { appendLog } from '../../domain/job-log';
 import { JobFailure } from './failure';
 
 /** What a job handler gets: progress and log reporting bound to its lease. */

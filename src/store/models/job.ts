@@ -8,11 +8,9 @@ export type { JobKind } from '../../domain/job-params';
 export type JobTrigger = 'manual' | 'schedule' | 'webhook' | 'new-tag' | 'settings';
 export const TERMINAL_JOB_STATES: readonly JobState[] = ['finalized', 'failed', 'cancelled'];
 
-export interface JobLogEntry {
-  at: Date;
-  level: 'info' | 'warn' | 'error';
-  message: string;
-}
+import type { JobLogEntry } from '../../domain/job-log';
+
+export type { JobLogEntry };
 
 /** A job record: its kind and typed params (JobSpec) with the fields every job has. */
 export type JobRecord = JobFields & JobSpec;

@@ -1,4 +1,9 @@
-import type { JobLogEntry } from '../../store/models/job';
+/** One line of a job's log (stored as is in the job record, store/models/job.ts). */
+export interface JobLogEntry {
+  at: Date;
+  level: 'info' | 'warn' | 'error';
+  message: string;
+}
 
 /** Entries a job's log keeps (the newest). */
 export const JOB_LOG_CAP = 200;
