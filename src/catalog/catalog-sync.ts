@@ -25,6 +25,8 @@ const RETRY_MAX_MS = 60_000;
 export class CatalogSync implements LibraryObserver {
   /** Keys whose last index write failed: written again from their records. */
   private readonly pending = new Set<string>();
+  /** Keys a retry is writing now (still owed until it succeeds). */
+  private readonly retrying = new Set<string>();
   private retryTimer: NodeJS.Timeout | undefined;
   private retryMs = RETRY_MIN_MS;
   private records: CatalogRecords | undefined;
@@ -61,7 +63,7 @@ export class CatalogSync implements LibraryObserver {
 
   /** Keys still waiting for a write the index refused. */
   get backlog(): number {
-    return this.pending.size;
+    return this.pending.size + this.retrying.size;
   }
 
   private later(keys: readonly string[], error: unknown): void {
@@ -85,6 +87,7 @@ export class CatalogSync implements LibraryObserver {
     if (!records) return;
     const keys = [...this.pending];
     this.pending.clear();
+    for (const key of keys) this.retrying.add(key);
     try {
       const found = await Promise.all(keys.map((key) => records.get(key, { fresh: true })));
       const present = found.filter((r): r is LibraryRecord => r !== null);
@@ -97,6 +100,8 @@ export class CatalogSync implements LibraryObserver {
       for (const key of keys) this.pending.add(key);
       this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
       this.scheduleRetry();
+    } finally {
+      for (const key of keys) this.retrying.delete(key);
     }
   }
 

@@ -124,7 +124,8 @@ export class RefreshScheduler {
         lib = outcome.lib;
         if (!lib || lib.check?.pendingJobId) continue;
       }
-      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0) || !refreshable(lib)) continue;
+      // A library with nothing to fetch is tried once, so it says why (check.lastError), then skipped.
+      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0) || (!refreshable(lib) && lib.check?.lastError)) continue;
       const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
       if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
       if (!due || due > now) continue;
