@@ -13,16 +13,14 @@
  * writer took while the batch was written, goes through `importBundle` one at a time, which
  * holds build slots and compares generations; so does everything when `force` is given.
  */
-import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Services } from '../../services';
 import type { SnippetDocument } from '../../search/types';
 import type { LibraryRecord } from '../../store/models/library';
 import { firstRevision } from '../../store/libraries';
-import { parseLibraryId } from '../../domain/library-ids';
-import { BundleError, parseHeader, type BundleHeader } from './format';
+import { BundleError, type BundleHeader } from './format';
 import { BundleTooLargeError, readBundleLines } from './read-lines';
-import { importBundle, streamSnippets, type ImportResult, type Plan } from './import';
+import { importBundle, readHeader, streamSnippets, type ImportResult, type Plan } from './import';
 import { importedRepoUrls, type ImportedUrls } from './repo-urls';
 import { ValidationError, PayloadTooLargeError } from '../../errors';
 
@@ -114,18 +112,7 @@ async function readWhole(services: Services, input: BundleInput, maxBytes: numbe
   const stream = input.open();
   try {
     const lines = readBundleLines(stream, maxBytes);
-    const first = await lines.next();
-    if (first.done) throw new BundleError('The bundle is empty.');
-    const hash = createHash('sha256').update(first.value).update('\n');
-    const header = parseHeader(first.value.toString('utf8'));
-    let clientId: string;
-    try {
-      const parsed = parseLibraryId(header.library.id);
-      if (parsed.version !== undefined) throw new Error('versioned');
-      clientId = parsed.libraryId;
-    } catch {
-      throw new BundleError(`The bundle names an invalid library id "${header.library.id}".`);
-    }
+    const { hash, header, clientId } = await readHeader(lines);
     // The public copy's keys (domain/library-keys.ts): both free, or this is not a new library.
     const [atId, atPublic] = await Promise.all([services.libraries.get(clientId, { fresh: true }), services.libraries.get(`${clientId}~public`, { fresh: true })]);
     if (atId || atPublic) return 'exists';

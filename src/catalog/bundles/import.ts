@@ -69,19 +69,23 @@ export async function importBundle(services: Services, input: Readable, options:
   }
 }
 
-async function importLines(services: Services, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
+/** A bundle's first line: its header, the library's client id, and the running digest every line adds to. */
+export async function readHeader(lines: AsyncGenerator<Buffer>): Promise<{ hash: ReturnType<typeof createHash>; header: BundleHeader; clientId: string }> {
   const first = await lines.next();
   if (first.done) throw new BundleError('The bundle is empty.');
   const hash = createHash('sha256').update(first.value).update('\n');
   const header = parseHeader(first.value.toString('utf8'));
-  let clientId: string;
   try {
     const parsed = parseLibraryId(header.library.id);
     if (parsed.version !== undefined) throw new Error('versioned');
-    clientId = parsed.libraryId;
+    return { hash, header, clientId: parsed.libraryId };
   } catch {
     throw new BundleError(`The bundle names an invalid library id "${header.library.id}".`);
   }
+}
+
+async function importLines(services: Services, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
+  const { hash, header, clientId } = await readHeader(lines);
 
   const urls = importedRepoUrls(services.config, header.library, clientId);
   const existing = await services.libraries.findCopy(clientId, null, { fresh: true });
