@@ -10,6 +10,8 @@ RUN npm ci --no-audit --no-fund
 # so the image serves hybrid search; nothing is downloaded at run time.
 RUN node scripts/install-model.mjs
 COPY . .
+# The server runs compiled (dist/, scripts/build.mjs), not through tsx.
+RUN node scripts/build.mjs
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 EXPOSE 3000
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/main.js"]

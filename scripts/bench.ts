@@ -10,7 +10,8 @@
  * cycling the eval questions; the same context candidate queries sent straight to
  * Elasticsearch (the floor) and the server/ES p50 ratio; the server's peak RSS; and the
  * authentication + rate-limiting overhead at one client (anonymous, `smk_` key, and the
- * global API_KEY, which skips rate limiting). Loads the corpus first when the eval's
+ * global API_KEY, which skips rate limiting), and the two middlewares alone on a trivial
+ * route (bench/middleware.ts). Loads the corpus first when the eval's
  * libraries are missing. Starts its own server unless --url is given.
  */
 import fs from 'node:fs';
@@ -28,6 +29,7 @@ import { startServer, type StartedServer } from './bench/server';
 import { RssSampler, type RssReport } from './bench/rss';
 import { assertLoopback, contextRequests, elasticsearchFloorRequests, missingLibraries, searchRequests } from './bench/workload';
 import { AUTH_BASELINES, measureAuth } from './bench/auth';
+import { formatMiddlewareOverhead, measureMiddlewareOverhead } from './bench/middleware';
 import { anySuccess, checkPass, measure } from './bench/measure';
 import { runClosedLoop, type RequestSpec } from './bench/load';
 import { floorRatios, formatAuth, formatCpu, formatRatios, formatRuns, type RunResult } from './bench/report';
@@ -193,6 +195,8 @@ async function main(): Promise<number> {
     if (gone !== undefined) notes.push(`The server exited during the run (${gone}); its last output:\n${servers[0].outputTail()}`);
 
     const auth = options.auth && gone === undefined ? await measureAuth(services, url, entries, { apiKey: options.apiKey, durationMs: options.durationMs, existingServer: options.url !== undefined }, notes) : [];
+    if (options.auth) say('Authentication and rate-limiting middlewares on a trivial route (1,000 sequential requests per mode) …');
+    const middleware = options.auth ? await measureMiddlewareOverhead({ ...process.env, LOG_LEVEL: 'warn' }) : undefined;
 
     const ratios = floorRatios(runs, ['context', 'context (json)'], 'elasticsearch (floor)');
     console.log(`\nThroughput and latency (closed loop, keep-alive, ${entries.length} questions cycled; latencies of 2xx answers)\n${formatRuns(runs)}`);
@@ -201,6 +205,7 @@ async function main(): Promise<number> {
     if (cpuTable) console.log(`\nCPU milliseconds per request, by process (all share the machine's ${os.cpus().length} cores)\n${cpuTable}`);
     if (rss) console.log(`\nServer memory (pid ${rss.pid}, ${rss.samples} samples): RSS ${rss.startRssMb} MB at start, peak sampled ${rss.peakSampledRssMb} MB, VmHWM ${rss.peakRssMb} MB`);
     if (auth.length > 0) console.log(`\nAuthentication and rate limiting (context, 1 client)\n${formatAuth(auth, AUTH_BASELINES)}`);
+    if (middleware) console.log(`\nThe same middlewares alone, on a trivial route in this process (sequential, keep-alive; rate counters: ${middleware.counterStrategy})\n${formatMiddlewareOverhead(middleware)}`);
     if (notes.length > 0) console.log(`\nNotes\n${notes.map((n) => `  - ${n}`).join('\n')}`);
 
     const report = {
@@ -234,6 +239,7 @@ async function main(): Promise<number> {
           const b = auth.find((r) => r.target === baseline);
           return a && b ? [{ mode, baseline, p50DeltaMs: Math.round((a.summary.p50 - b.summary.p50) * 100) / 100 }] : [];
         }),
+        middleware,
       },
       notes,
     };

@@ -11,7 +11,15 @@ import { parseTlsPins, readCaBundle, type TlsPin } from './net/tls-trust';
 import { UrlAllowList } from './net/url-allow-list';
 import { HostAllowList } from './net/address-policy';
 
-export const ROOT_DIR = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+/** The repository: the nearest folder with a package.json above src/ (this file) or dist/ (the build's bundles). */
+export const ROOT_DIR = packageRoot(path.dirname(new URL(import.meta.url).pathname));
+
+function packageRoot(from: string): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, 'package.json'))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])

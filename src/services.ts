@@ -67,7 +67,7 @@ export interface Services extends AuthServices {
   /** The in-process indexing worker (undefined when WORKER_MODE=off). */
   worker?: Worker;
   /** What publishing a generation needs (bundle import shares it with builds). */
-  publishDeps(): { store: SnippetStore; libraries: LibraryRepository; Manifest: ManifestModel };
+  publishDeps(): { store: SnippetStore; libraries: LibraryRepository; manifests: ManifestStore };
   /** What a build needs (the worker's jobs and the builds that run without one: OpenAPI uploads). */
   buildDeps(): IndexingDeps;
   /** Starts the in-process worker (main and tests call it; scripts may not). */
@@ -137,6 +137,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   });
   monitor.start();
   let jobProcesses: ProcessJobRunner | undefined;
+  const manifests = new ManifestStore(models.Manifest);
   const services: Services = {
     config,
     log,
@@ -147,7 +148,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     libraries,
     catalogIndex,
     catalogSync,
-    manifests: new ManifestStore(models.Manifest),
+    manifests,
     locks,
     snippets,
     jobs,
@@ -157,13 +158,13 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     worker: undefined,
     // Reads `services` only when it ticks, after this object exists.
     scheduler: new RefreshScheduler(() => services),
-    publishDeps: () => ({ store: snippets, libraries, Manifest: models.Manifest }),
+    publishDeps: () => ({ store: snippets, libraries, manifests }),
     buildDeps: () => ({
       config,
       log,
       store: snippets,
       libraries,
-      Manifest: models.Manifest,
+      manifests,
       decryptToken: (blob) => decryptSecret(blob, config.secret),
       enqueueVersions: versionEnqueuer(jobs, () => services.worker?.poke()),
       embeddings,
@@ -249,7 +250,7 @@ export async function createIndexingServices(config: Readonly<Config>, log: Logg
       log,
       store: snippets,
       libraries,
-      Manifest: manifestModel(mongo),
+      manifests: new ManifestStore(manifestModel(mongo)),
       decryptToken: (blob) => decryptSecret(blob, config.secret),
       enqueueVersions: versionEnqueuer(jobs, poke),
       embeddings,

@@ -4,11 +4,17 @@ import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/search/types';
 import type { GitJobParams } from '../src/domain/job-params';
 
-/** The default admin with changed credentials and an API key (the usual starting point). */
+export const ADMIN_ID = 'usr_admin';
+export const ADMIN_PASSWORD = 'changed-admin-pass-1';
+
+/**
+ * The default administrator with its credentials changed (to ADMIN_PASSWORD, as PUT
+ * /v2/auth/password would) and a new API key: the usual starting point. The one factory.
+ */
 export async function adminKey(t: TestApp): Promise<string> {
-  await t.services.auth.User.updateOne({ _id: 'usr_admin' }, { $set: { mustChangePassword: false } });
-  const { value } = await t.services.keys.create('usr_admin', 'test admin');
-  return value;
+  const admin = await t.services.users.require(ADMIN_ID);
+  if (admin.mustChangePassword) await t.services.users.setCredentials(ADMIN_ID, { password: ADMIN_PASSWORD });
+  return (await t.services.keys.create(ADMIN_ID, 'test admin')).value;
 }
 
 /** A member (optionally owner of a new team with a plan) and their key. */

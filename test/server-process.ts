@@ -24,9 +24,10 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/** `nodeArgs`: what node runs (the TypeScript entry through tsx unless told, e.g. a built dist/main.js). */
+export async function startServerProcess(env: Record<string, string>, nodeArgs = ['--import', 'tsx', path.join(ROOT_DIR, 'src', 'main.ts')]): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT_DIR, 'src', 'main.ts')], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT_DIR,
     // Embeddings off unless asked for, as in the in-process harness (a child would load the model and embed every fixture).
     env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), SHELFMARK_EMBEDDINGS: process.env.SHELFMARK_EMBEDDINGS ?? 'off', SHELFMARK_DEMO_LIBRARY: 'off', ...env },

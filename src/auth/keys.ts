@@ -15,6 +15,9 @@ export const MAX_KEYS_PER_USER = 100;
 export type ApiKeyLookup = Pick<ApiKeyRecord, '_id' | 'userId' | 'hash' | 'lastUsedAt'>;
 
 export class ApiKeyService {
+  /** `touch` writes not yet answered. */
+  private readonly touching = new Set<Promise<void>>();
+
   constructor(
     private readonly ApiKey: ApiKeyModel,
     private readonly log: Logger,
@@ -78,8 +81,16 @@ export class ApiKeyService {
   /** Records use, at most once a minute per key; never awaited, never throws. */
   touch(key: ApiKeyLookup, now = new Date()): void {
     if (key.lastUsedAt && now.getTime() - new Date(key.lastUsedAt).getTime() < LAST_USED_RESOLUTION_MS) return;
-    this.ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: now } }).catch((error: unknown) => {
-      this.log.warn({ err: (error as Error).message, keyId: key._id }, 'could not record API key use');
-    });
+    const write = this.ApiKey.updateOne({ _id: key._id }, { $set: { lastUsedAt: now } }).then(
+      () => undefined,
+      (error: unknown) => this.log.warn({ err: (error as Error).message, keyId: key._id }, 'could not record API key use'),
+    );
+    this.touching.add(write);
+    void write.finally(() => this.touching.delete(write));
+  }
+
+  /** Resolves once every use recorded so far is written (so a test waits on it, not on a sleep). */
+  async touchesWritten(): Promise<void> {
+    await Promise.all([...this.touching]);
   }
 }

@@ -9,18 +9,12 @@
  */
 import { z } from 'zod';
 import { parseLibraryId } from '../domain/library-ids';
+import type { LibraryFilters } from '../store/models/policy';
 
 export const POLICY_SOURCE_TYPES = ['github', 'gitlab', 'bitbucket', 'git', 'openapi', 'website', 'llmstxt', 'archive'] as const;
 export type PolicySourceType = (typeof POLICY_SOURCE_TYPES)[number];
 
-export interface LibraryFilters {
-  mode: 'quality' | 'select';
-  blockedLibraries: string[];
-  exceptedLibraries: string[];
-  minTrustScore: number | null;
-  allowedLibraries: string[];
-  sourceTypes: string[];
-}
+export type { LibraryFilters } from '../store/models/policy';
 
 export interface LibraryPolicy {
   libraryFilters: LibraryFilters;

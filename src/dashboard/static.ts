@@ -16,8 +16,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Middleware } from 'koa';
+import { ROOT_DIR } from '../config';
 
-export const DASHBOARD_DIR = path.join(path.dirname(new URL(import.meta.url).pathname), 'public');
+export const DASHBOARD_DIR = path.join(ROOT_DIR, 'src', 'dashboard', 'public');
 
 export const DASHBOARD_CSP = [
   "default-src 'none'",
@@ -48,7 +49,7 @@ export interface StaticFile {
   etag: string;
 }
 
-const NODE_MODULES = path.resolve(DASHBOARD_DIR, '../../../node_modules');
+const NODE_MODULES = path.join(ROOT_DIR, 'node_modules');
 
 const HIGHLIGHTER = path.join(NODE_MODULES, '@speed-highlight/core/dist');
 

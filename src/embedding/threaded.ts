@@ -7,6 +7,7 @@
  * alive only while it has work.
  */
 import { Worker } from 'node:worker_threads';
+import { entryPoint } from '../entry-points';
 import type { Embedder, EmbedderOptions } from './embedder';
 import type { EmbedReply, EmbedRequest, EmbedThreadData } from './embed-thread';
 
@@ -22,7 +23,7 @@ export function threadedEmbedder(inner: Embedder, dir: string, options: Embedder
 
   function thread(): Worker {
     if (worker) return worker;
-    const w = new Worker(new URL('./embed-boot.mjs', import.meta.url), { workerData: { dir, options } satisfies EmbedThreadData });
+    const w = new Worker(entryPoint('embed-thread', 'embedding/embed-boot.mjs'), { workerData: { dir, options } satisfies EmbedThreadData });
     w.on('message', (reply: EmbedReply) => {
       const waiting = pending.get(reply.id);
       if (!waiting) return;

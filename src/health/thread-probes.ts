@@ -4,6 +4,7 @@
  * started again if it dies, and never keeps the process alive.
  */
 import { Worker } from 'node:worker_threads';
+import { entryPoint } from '../entry-points';
 import type { StoreName, StoreProbe } from './monitor';
 import type { ProbeReply, ProbeRequest, ProbeThreadData } from './probe-thread';
 
@@ -21,7 +22,7 @@ export class ThreadProbes {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(new URL('./probe-boot.mjs', import.meta.url), { workerData: this.data });
+    const worker = new Worker(entryPoint('probe-thread', 'health/probe-boot.mjs'), { workerData: this.data });
     worker.unref();
     worker.on('message', (reply: ProbeReply) => {
       const waiting = this.pending.get(reply.id);

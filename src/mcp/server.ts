@@ -3,15 +3,17 @@
  * Both transports build it the same way — `/mcp` once per HTTP request (with the caller's
  * principal inside the backend), stdio once per process (with an HTTP client backend).
  */
-import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { DocsBackend, ToolLog } from './backend';
 import type { ToolArguments } from './arguments';
 import { toolFailure } from './errors';
 import { SHELFMARK_TOOLS, type ShelfmarkTool } from './tools';
+import { ROOT_DIR } from '../config';
 
-export const SHELFMARK_VERSION: string = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+export const SHELFMARK_VERSION: string = (JSON.parse(fs.readFileSync(path.join(ROOT_DIR, 'package.json'), 'utf8')) as { version: string }).version;
 
 export const SERVER_INSTRUCTIONS =
   'Shelfmark serves up-to-date library documentation. Call resolve-library-id with a library name to get its ID (unless the user gave one like /org/project), then query-docs with that ID and a specific question.';

@@ -6,8 +6,14 @@
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient } from './client';
 import type { SnippetDocument } from './types';
-import type { RestoreVectors } from './snippet-store';
 import { BACKGROUND, BULK_CHUNK } from './snippet-writes';
+
+/**
+ * Gives documents read back from `_source` their vectors again (from the vector cache):
+ * since mapping version 4 `_source` does not hold them, so a copy without it would index
+ * snippets the kNN leg cannot find.
+ */
+export type RestoreVectors = (docs: SnippetDocument[]) => Promise<SnippetDocument[]>;
 
 /** Indices of earlier mapping versions that the alias still points at. */
 export async function olderIndices(es: EsClient, alias: string, physical: string, prefix: string): Promise<string[]> {

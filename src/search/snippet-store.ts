@@ -25,7 +25,7 @@ import { TermStatsCache, type TermStats } from './term-stats';
 import { buildSectionPartsQuery, type SectionPartsInput } from './queries/section-parts';
 import { baseOf, versionFilter, type ServedGeneration } from './served';
 import { BACKGROUND, deleteUnseen, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
-import { copyIndex, olderIndices } from './snippet-migration';
+import { copyIndex, olderIndices, type RestoreVectors } from './snippet-migration';
 
 /**
  * One library version at the generation it serves (or would serve). `baseGeneration` must be
@@ -41,12 +41,6 @@ export type VersionScope = { libraryId: string; version: string; generation: num
  */
 export const SNIPPETS_MAPPING_VERSION = 5;
 
-/**
- * Gives documents read back from `_source` their vectors again (from the vector cache):
- * since mapping version 4 `_source` does not hold them, so a copy without it would index
- * snippets the kNN leg cannot find.
- */
-export type RestoreVectors = (docs: SnippetDocument[]) => Promise<SnippetDocument[]>;
 /** Compaction waits this long after the last write, so a batch of builds merges once. */
 const COMPACT_DELAY_MS = 10_000;
 /**

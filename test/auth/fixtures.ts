@@ -2,18 +2,11 @@
 import crypto from 'node:crypto';
 import type { Response } from 'supertest';
 import type { TestApp } from '../harness';
+import { ADMIN_ID, ADMIN_PASSWORD, adminKey } from '../helpers';
 import type { PlanId } from '../../src/store/models/team';
 import type { Role, TeamRole } from '../../src/store/models/user';
 
-export const ADMIN_ID = 'usr_admin';
-export const ADMIN_PASSWORD = 'changed-admin-pass-1';
-
-/** Changes the default administrator's password (as PUT /v2/auth/password would) and makes a key. */
-export async function adminKey(app: TestApp): Promise<string> {
-  const admin = await app.services.users.require(ADMIN_ID);
-  if (admin.mustChangePassword) await app.services.users.setCredentials(ADMIN_ID, { password: ADMIN_PASSWORD });
-  return (await app.services.keys.create(ADMIN_ID, 'test admin')).value;
-}
+export { ADMIN_ID, ADMIN_PASSWORD, adminKey } from '../helpers';
 
 export interface TestUser {
   userId: string;

@@ -1,72 +1,119 @@
 /**
- * The import rules of docs/ARCHITECTURE.md ("Boundaries"), checked on the source: a scan of
- * every `import … from` in src/. Known exceptions are listed by file; an exception that is no
- * longer one fails too, so the lists only shrink.
+ * The layers of docs/ARCHITECTURE.md ("Layers"), checked on the real imports of src/ (the
+ * TypeScript compiler's syntax tree, import-graph.ts): no file imports a higher layer, no
+ * import cycle (src/ and the dashboard's modules), and no raw mongoose model call outside
+ * the stores that own the collections. Tolerated exceptions are listed with their reason; one
+ * that is no longer needed fails too, so the lists only shrink.
  */
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT_DIR } from '../../src/config';
+import { importCycles, importEdges, modelCalls, modelNames, sourceFiles, type ImportEdge } from './import-graph';
 
 const SRC = path.join(ROOT_DIR, 'src');
 
-function sources(dir = SRC): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'public' ? [] : sources(p);
-    return e.name.endsWith('.ts') && !e.name.endsWith('.test.ts') ? [p] : [];
+/**
+ * Lowest first. A file may import its own layer and the ones below, never one above. A path
+ * of src/ belongs to the layer of its longest prefix listed here; a new folder needs its line.
+ */
+const LAYERS: ReadonlyArray<readonly [layer: string, paths: readonly string[]]> = [
+  ['foundation', ['util/', 'net/', 'errors.ts', 'logger.ts', 'config.ts', 'entry-points.ts']],
+  ['domain', ['domain/']],
+  ['store (MongoDB)', ['store/']],
+  ['search (Elasticsearch)', ['search/']],
+  ['platform', ['auth/', 'embedding/', 'health/', 'error-funnel.ts']],
+  ['indexing', ['indexing/']],
+  ['use cases', ['catalog/', 'retrieval/']],
+  ['composition', ['services.ts']],
+  ['adapters', ['http/', 'mcp/', 'dashboard/', 'cli/']],
+  ['entry points', ['main.ts', 'cli.ts', 'indexing/jobs/job-process.ts']],
+];
+
+/** Upward imports allowed for now, each with its reason (from: prefix of the importing file). */
+const TOLERATED: ReadonlyArray<{ from: string; to: string; typeOnly: true; why: string }> = [
+  { from: 'catalog/', to: 'services.ts', typeOnly: true, why: 'use cases take the Services bag; issue 34 item 1 gives them narrow ports' },
+  { from: 'retrieval/', to: 'services.ts', typeOnly: true, why: 'use cases take the Services bag; issue 34 item 1 gives them narrow ports' },
+];
+
+/** Outside store/, only these own a collection and call its model (auth's repositories). */
+const MODEL_OWNERS = ['auth/credentials.ts', 'auth/keys.ts', 'auth/policies.ts', 'auth/sessions.ts', 'auth/settings.ts', 'auth/teams.ts', 'auth/users.ts'];
+
+const files = sourceFiles(SRC, ['.ts', '.mjs'], ['public']);
+const edges = importEdges(SRC, files);
+
+function layerOf(file: string): number {
+  let best = -1;
+  let bestLength = 0;
+  LAYERS.forEach(([, paths], rank) => {
+    for (const p of paths) if (file.startsWith(p) && p.length > bestLength) [best, bestLength] = [rank, p.length];
   });
+  return best;
 }
 
-/** Each file's imports, resolved to paths relative to src/ (packages stay as named). */
-function imports(): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const file of sources()) {
-    const rel = path.relative(SRC, file);
-    const text = fs.readFileSync(file, 'utf8');
-    const specs = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
-    out.set(rel, specs.map((s) => (s.startsWith('.') ? path.relative(SRC, path.resolve(path.dirname(file), s)) : s)));
-  }
-  return out;
-}
-
-const all = imports();
-const offenders = (rule: (file: string, target: string) => boolean) =>
-  [...all.entries()].filter(([file, targets]) => targets.some((t) => rule(file, t))).map(([file]) => file).sort();
+const tolerated = (e: ImportEdge) => TOLERATED.some((t) => e.from.startsWith(t.from) && e.to === t.to && e.typeOnly);
+const upward = (e: ImportEdge) => layerOf(e.to) > layerOf(e.from);
+const show = (e: ImportEdge) => `${e.from} → ${e.to}${e.typeOnly ? ' (types)' : ''}`;
 
 test('the scan sees the code (it would pass vacuously otherwise)', (t) => {
-  t.true(all.size > 100);
-  t.true(all.get('http/app.ts')?.includes('error-funnel'));
+  t.true(files.length > 300, `${files.length} files`);
+  t.true(edges.some((e) => e.from === 'http/app.ts' && e.to === 'error-funnel.ts'));
+  t.true(edges.some((e) => e.from === 'catalog/access.ts' && e.to === 'services.ts' && e.typeOnly), 'type-only imports are seen and marked');
+  t.true(edges.some((e) => e.from === 'embedding/threaded.ts' && e.to === 'entry-points.ts' && !e.typeOnly));
+});
+
+test('every file of src/ has a layer', (t) => {
+  t.deepEqual(files.map((f) => path.relative(SRC, f)).filter((f) => layerOf(f) < 0), [], 'add its folder to LAYERS');
+});
+
+test('no file imports a layer above its own, beyond the tolerated ones', (t) => {
+  t.deepEqual(edges.filter((e) => upward(e) && !tolerated(e)).map(show), []);
+});
+
+test('each tolerated upward import is still needed', (t) => {
+  for (const rule of TOLERATED) t.true(edges.some((e) => upward(e) && e.from.startsWith(rule.from) && e.to === rule.to), `${rule.from} → ${rule.to} is gone: remove it from TOLERATED`);
+});
+
+test('no import cycles in src/ (tolerated upward imports aside)', (t) => {
+  t.deepEqual(importCycles(edges.filter((e) => !tolerated(e))), []);
+});
+
+test('no import cycles among the dashboard\'s browser modules', (t) => {
+  const dir = path.join(SRC, 'dashboard', 'public');
+  const browser = importEdges(dir, sourceFiles(dir, ['.js']), /\/vendor\//);
+  t.true(browser.length > 50, `${browser.length} imports`);
+  t.deepEqual(importCycles(browser), []);
+});
+
+test('the cycle finder finds a cycle (the test above could not fail otherwise)', (t) => {
+  const e = (from: string, to: string): ImportEdge => ({ from, to, typeOnly: false });
+  t.deepEqual(importCycles([e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd')]), [['a', 'b', 'c']]);
 });
 
 test('MCP does not import the HTTP layer, except its own HTTP route and that route\'s schema', (t) => {
   const adapter = new Set(['mcp/http-route.ts', 'mcp/http-schema.ts']);
-  t.deepEqual(offenders((file, target) => file.startsWith('mcp/') && !adapter.has(file) && target.startsWith('http/')), []);
+  t.deepEqual(edges.filter((e) => e.from.startsWith('mcp/') && !adapter.has(e.from) && e.to.startsWith('http/')).map(show), []);
 });
 
-test('use cases and stores do not import the HTTP layer', (t) => {
-  const found = offenders((file, target) => /^(catalog|domain|retrieval|search|indexing|store|auth|embedding)\//.test(file) && target.startsWith('http/'));
-  t.deepEqual(found, []);
+test('no raw mongoose model calls outside store/ and the auth repositories that own their collections', (t) => {
+  const models = modelNames(sourceFiles(path.join(SRC, 'store'), ['.ts']));
+  t.true(['Manifest', 'User', 'Job', 'Library'].every((m) => models.has(m)), [...models].join(' '));
+  const calls = modelCalls(SRC, files, models);
+  t.true(calls.some((c) => c.startsWith('store/')), 'the scan sees the stores\' own calls');
+  const outside = calls.filter((c) => !c.startsWith('store/') && !MODEL_OWNERS.some((owner) => c.startsWith(`${owner}:`)));
+  t.deepEqual(outside, []);
+  for (const owner of MODEL_OWNERS) t.true(calls.some((c) => c.startsWith(`${owner}:`)), `${owner} calls no model any more: remove it from MODEL_OWNERS`);
 });
 
-test('only store/ touches mongoose (services.ts wires the models)', (t) => {
-  // Known, to move into store/ repositories: the auth composition (its services take models).
-  const known = ['auth/compose.ts'];
-  const usesModels = new Set(
-    [...all.keys()].filter((file) => !file.startsWith('store/') && file !== 'services.ts' && /\.models\.|from 'mongoose'/.test(fs.readFileSync(path.join(SRC, file), 'utf8'))),
+test('the model-call scan sees calls through deps, this and services', (t) => {
+  const file = path.join(ROOT_DIR, 'test', 'foundation', 'fixtures', 'model-calls.ts.txt');
+  t.deepEqual(
+    modelCalls(path.dirname(file), [file], new Set(['Manifest', 'User', 'Job'])).map((c) => c.split(' ')[1]),
+    ['deps.Manifest.findById', 'this.User.find', 'services.models.Job.updateOne', 'Manifest.deleteMany'],
   );
-  t.deepEqual([...usesModels].sort(), known);
 });
 
-test('errors and their funnel do not depend on HTTP', (t) => {
-  t.false(all.get('errors.ts')?.some((x) => x.startsWith('http/')));
-  t.false(all.get('error-funnel.ts')?.some((x) => x.startsWith('http/')));
-});
-
-test('the domain layer imports nothing above it; store/ imports neither the catalogue nor indexing', (t) => {
-  const domain = offenders((file, target) => file.startsWith('domain/') && /^(store|indexing|catalog|search|retrieval|http|mcp|auth|embedding)\//.test(target));
-  t.deepEqual(domain, []);
-  // Known, to move with the manifest's figures: the manifest model's types of a build's figures and page checks.
-  const store = offenders((file, target) => file.startsWith('store/') && /^(catalog|indexing)\//.test(target));
-  t.deepEqual(store, ['store/models/manifest.ts']);
+test('only store/, the composition root and the auth composition import mongoose', (t) => {
+  const importers = files.filter((f) => /from 'mongoose'/.test(fs.readFileSync(f, 'utf8'))).map((f) => path.relative(SRC, f));
+  t.deepEqual(importers.filter((f) => !f.startsWith('store/')).sort(), ['auth/compose.ts', 'services.ts']);
 });

@@ -128,10 +128,19 @@ test.serial('in a lane of two, a requester running a job goes after the others a
   await queue.enqueue({ kind: 'add-website', libraryId: '/websites/a1', version: 'latest', params: website(1), teamId: 'team_a' });
   await queue.enqueue({ kind: 'add-website', libraryId: '/websites/a2', version: 'latest', params: website(2), teamId: 'team_a' });
   await queue.enqueue({ kind: 'add-website', libraryId: '/websites/b1', version: 'latest', params: website(3), teamId: 'team_b' });
+  // Claims answered so far: the worker's polls, each a chance to start a third crawl.
+  let claims = 0;
+  const claim = queue.claim.bind(queue);
+  queue.claim = async (...args: Parameters<JobQueue['claim']>) => {
+    const job = await claim(...args);
+    claims++;
+    return job;
+  };
   worker.start();
   t.teardown(() => worker.stop());
   t.true(await until(() => running.size === 2));
-  await new Promise((r) => setTimeout(r, 300));
+  const polled = claims;
+  t.true(await until(() => claims >= polled + 3), 'the worker polled three more times');
   t.deepEqual([...running].sort(), ['/websites/a1', '/websites/b1']);
   release();
   t.true(await until(() => running.has('/websites/a2')), 'team A\'s second crawl runs once a slot frees');

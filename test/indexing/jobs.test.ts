@@ -4,7 +4,7 @@ import { connectMongo } from '../../src/store/mongo';
 import { jobModel } from '../../src/store/models/job';
 import { JobQueue } from '../../src/store/jobs';
 import { LockStore, lockModel } from '../../src/store/locks';
-import { Worker, type JobContext } from '../../src/indexing/jobs/worker';
+import { JobCancelledError, Worker, type JobContext } from '../../src/indexing/jobs/worker';
 import { JobFailure } from '../../src/indexing/jobs/failure';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
@@ -97,18 +97,35 @@ test.serial("a crashed worker's job is taken over when its lease lapses", async 
 
 test.serial('a cancelled job stops at its next checkpoint', async (t) => {
   const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/f', version: 'latest', params: testJobParams() });
+  let atCheckpoint: unknown = 'not reached';
+  let pastCheckpoint = false;
   const worker = new Worker({
-    queue, log, leaseMs: 3000, concurrency: 1, pollMs: 50,
+    queue, log, leaseMs: 30_000, concurrency: 1, pollMs: 50, cancelPollMs: 50,
     handler: async (ctx) => {
       await queue.cancel(ctx.job._id, 'tester');
-      await new Promise((r) => setTimeout(r, 1500));
-      await ctx.checkpoint();
+      // Until the worker has seen the cancel (its poll aborts the job's signal), with a deadline.
+      const signal = ctx.signal;
+      if (!signal) throw new Error('the worker gave the handler no signal');
+      await new Promise<void>((resolve, reject) => {
+        const deadline = setTimeout(() => reject(new Error('the worker did not see the cancel within 10 s')), 10_000);
+        const seen = () => (clearTimeout(deadline), resolve());
+        if (signal.aborted) seen();
+        else signal.addEventListener('abort', seen, { once: true });
+      });
+      atCheckpoint = await ctx.checkpoint().then(() => undefined, (error: unknown) => error);
+      if (atCheckpoint) throw atCheckpoint;
+      pastCheckpoint = true;
     },
   });
   worker.start();
-  t.true(await until(async () => (await queue.get(job._id))?.state === 'cancelled'));
+  t.true(await until(async () => (await queue.get(job._id))?.log.some((l) => l.message.startsWith('stopped:')) ?? false));
   await worker.stop();
-  t.is((await queue.get(job._id))?.state, 'cancelled');
+  t.true(atCheckpoint instanceof JobCancelledError, `the checkpoint gave ${String(atCheckpoint)}`);
+  t.is((atCheckpoint as JobCancelledError).reason, 'cancelled');
+  t.false(pastCheckpoint, 'the handler went on past the checkpoint');
+  const stopped = await queue.get(job._id);
+  t.is(stopped?.state, 'cancelled');
+  t.true(stopped?.log.some((l) => l.message === 'stopped: the job was cancelled'));
 });
 
 test.serial('two workers on two connections racing over many jobs: every job runs exactly once', async (t) => {
@@ -277,10 +294,13 @@ test.serial('stop() waits for a claim already sent: a job it wins runs before st
   const sent = new Promise<void>((r) => (claimSent = r));
   // The real queue, its claim held back until the test lets it go (a slow store).
   const slow = Object.create(queue) as JobQueue;
+  let claimed: Promise<unknown> = Promise.resolve();
   slow.claim = async (owner: string, leaseMs: number) => {
     claimSent();
     await gate;
-    return queue.claim(owner, leaseMs);
+    const answer = queue.claim(owner, leaseMs);
+    claimed = answer;
+    return answer;
   };
   let stoppedAt = 0;
   const ran: number[] = [];
@@ -291,7 +311,9 @@ test.serial('stop() waits for a claim already sent: a job it wins runs before st
   await new Promise((r) => setTimeout(r, 50));
   release();
   await stopping;
-  await new Promise((r) => setTimeout(r, 300)); // a run started after stop() would show now
+  // The claim has answered and the worker has had its turn: a run started after stop() shows now.
+  await claimed;
+  for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
   t.deepEqual(ran.filter((at) => at > stoppedAt), [], 'nothing ran after stop() returned');
   const state = (await queue.get(job._id))?.state;
   t.true(state === 'finalized' || state === 'queued', `state ${state}`);

@@ -39,7 +39,7 @@ test.before(async () => {
   app = await createTestApp({ WORKER_MODE: 'off', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   key = await adminKey(app);
   const s = app.services;
-  deps = { config: s.config, log: s.log, store: s.snippets, libraries: s.libraries, Manifest: s.models.Manifest, decryptToken: () => '', enqueueVersions: async () => [] };
+  deps = { config: s.config, log: s.log, store: s.snippets, libraries: s.libraries, manifests: s.manifests, decryptToken: () => '', enqueueVersions: async () => [] };
   const res = await app.request.post('/v2/add/openapi-upload').set('authorization', `Bearer ${key}`).field('public', 'true').attach('openapiFile', spec(), 'spec.json');
   if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`);
 });

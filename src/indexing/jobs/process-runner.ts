@@ -18,12 +18,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { Config } from '../../config';
+import { COMPILED, entryPoint } from '../../entry-points';
 import type { Logger } from '../../logger';
 import { JobFailure } from './failure';
 import { fromWire, toWire, type FromJobProcess, type ToJobProcess } from './job-ipc';
 import { JobCancelledError, type JobContext, type JobHandler } from './worker';
 
-const ENTRY = fileURLToPath(new URL('./job-process.ts', import.meta.url));
+const ENTRY = fileURLToPath(entryPoint('job-process', 'indexing/jobs/job-process.ts'));
 /** How long a cancelled job's process may take to stop by itself before it is killed. */
 const STOP_GRACE_MS = 5000;
 /** An idle process exits after this long without a job. */
@@ -226,11 +227,12 @@ export class ProcessJobRunner {
 }
 
 /**
- * The job process's Node options: the server's own (the tsx loader among them), without a
- * heap size or an inspector port of its own, and with the job's heap limit.
+ * The job process's Node options: the server's own (the tsx loader among them when it runs
+ * as TypeScript), without a heap size or an inspector port of its own, and with the job's
+ * heap limit. Built, the process runs dist/job-process.js and needs no loader.
  */
-export function jobProcessArgs(execArgv: readonly string[], heapMb: number): string[] {
+export function jobProcessArgs(execArgv: readonly string[], heapMb: number, compiled = COMPILED): string[] {
   const args = execArgv.filter((a) => !/^--(max-old-space-size|inspect|inspect-brk|inspect-port)(=|$)/.test(a));
-  if (!args.some((a) => a.includes('tsx'))) args.push('--import', 'tsx');
+  if (!compiled && !args.some((a) => a.includes('tsx'))) args.push('--import', 'tsx');
   return [...args, `--max-old-space-size=${heapMb}`];
 }

@@ -1,10 +1,10 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import { splitNotebookIntoSnippets } from './ipynb';
 
-const CORPUS = fileURLToPath(new URL('../../../../shared/corpus/repos/', import.meta.url));
+/** A notebook written for these tests, saved as Jupyter saves one (outputs, images, an error). */
+const FIXTURE = fileURLToPath(new URL('../../../fixtures/parsers/widgets-tour.ipynb', import.meta.url));
 
 const nb = (text: string, file = 'examples/intro.ipynb') => splitNotebookIntoSnippets({ path: file, text });
 
@@ -89,27 +89,23 @@ test('the page title falls back to the file name', (t) => {
   t.is(out[0].pageTitle, 'Quick start');
 });
 
-function findFiles(dir: string, ext: string, limit: number): string[] {
-  const out: string[] = [];
-  if (!fs.existsSync(dir)) return out;
-  for (const name of fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    if (name.toLowerCase().endsWith(ext)) out.push(path.join(dir, name));
-    if (out.length >= limit) break;
+test('a notebook as Jupyter saves it (fixtures/parsers/widgets-tour.ipynb): sections, code in order, outputs and raw cells left out', (t) => {
+  const text = fs.readFileSync(FIXTURE, 'utf8');
+  const out = nb(text, 'examples/widgets-tour.ipynb');
+  t.deepEqual(out.map((s) => s.title), ['A tour of the widgets client', 'Creating a widget', 'Listing widgets', 'Cleaning up']);
+  const lines = text.split('\n');
+  for (const s of out) {
+    t.is(s.pageTitle, 'A tour of the widgets client');
+    t.is(s.breadcrumb[0], s.pageTitle);
+    t.is(s.language, 'python', 'the kernel\'s language');
+    t.true(s.startLine >= 1 && s.startLine <= lines.length, `${s.title}: line ${s.startLine}`);
   }
-  return out;
-}
-
-const realNotebooks = findFiles(CORPUS, '.ipynb', 20);
-(realNotebooks.length > 0 ? test : test.skip)('real notebooks from the corpus parse into snippets', (t) => {
-  for (const file of realNotebooks) {
-    const out = nb(fs.readFileSync(file, 'utf8'), path.basename(file));
-    t.log(`${file}: ${out.length} snippets`);
-    for (const s of out) t.true(s.startLine >= 1 && s.breadcrumb[0] === s.pageTitle);
-  }
+  t.deepEqual(out.find((s) => s.title === 'Cleaning up')?.breadcrumb, ['A tour of the widgets client', 'Listing widgets', 'Cleaning up']);
+  const all = out.map((s) => s.content).join('\n');
+  t.regex(all, /This notebook creates widgets, lists them and cleans up\./);
+  t.regex(all, /```python\nw = client\.create\(name="gear"\)\nprint\("created", w\.id\)\nw\n```/);
+  // Two code cells under one heading: both, in order, each its own block.
+  t.regex(out.find((s) => s.title === 'Listing widgets')?.content ?? '', /print\(widget\.name\)\n```\n\n```python\n%%time\nclient\.get\("w-404"\)/);
+  t.notRegex(all, /created w-1|Widget\(id=|iVBORw0KGgo|NotFound|Figure size/, 'outputs are not documentation');
+  t.notRegex(all, /raw cells/);
 });
-if (realNotebooks.length === 0) {
-  test('no notebooks in the corpus', (t) => {
-    t.log(`no .ipynb under ${CORPUS}; the real-file test is skipped`);
-    t.pass();
-  });
-}

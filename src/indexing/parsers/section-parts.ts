@@ -9,7 +9,7 @@
  */
 import type { ParsedSnippet } from '../types';
 import { fencedCode } from '../../search/format/fence';
-import type { CodeBlock, ProseBlock, SnippetSource } from './sections';
+import type { CodeBlock, ProseBlock, SnippetSource } from './blocks';
 
 export const PART_LIMITS = {
   /** A part holds at most this many characters of prose and code (about 600–800 tokens). */

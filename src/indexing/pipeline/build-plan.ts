@@ -40,7 +40,7 @@ export async function planBuild(ctx: JobContext, deps: IndexingDeps, snap: Sourc
     const repaired = await deps.store.repair({ libraryId: job.libraryId, version: job.version, served: previous });
     if (repaired.deleted + repaired.unmarked > 0) ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
   }
-  const stored = previous ? await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean() : null;
+  const stored = previous ? await deps.manifests.get(job.libraryId, job.version) : null;
   const manifest = stored && stored.generation === previous?.generation ? stored : null;
   // Figures computed with other checks than this code's are not summed with its own.
   const keptFigures = manifest?.figuresVersion === FIGURES_VERSION ? manifest.figures : undefined;

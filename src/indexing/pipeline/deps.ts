@@ -2,7 +2,7 @@ import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
-import type { ManifestModel } from '../../store/models/manifest';
+import type { ManifestStore } from '../../store/manifests';
 import type { JobRecord, JobTrigger } from '../../store/models/job';
 import type { Embeddings } from '../../embedding/service';
 
@@ -12,7 +12,7 @@ export interface IndexingDeps {
   log: Logger;
   store: SnippetStore;
   libraries: LibraryRepository;
-  Manifest: ManifestModel;
+  manifests: ManifestStore;
   decryptToken(blob: string): string;
   /** Queues builds of tagged versions listed in a repo's config (skipping unknown tags). */
   enqueueVersions(parent: JobRecord, wanted: string[], existingTags: string[], trigger?: JobTrigger): Promise<string[]>;

@@ -21,32 +21,12 @@ import { createHash } from 'node:crypto';
 import type { RepoConfig } from '../discover/config';
 import { BUCKET_SCAN, docsConfigFolders, inCopyFolder } from '../discover/duplicate-trees';
 import type { ListedDocument } from '../sources/source';
+import type { PageCheck, PageChecks } from '../../store/models/manifest';
 
 /** Bump when a check changes, so verdicts kept under the old rules are not reused. */
 const CHECKS_VERSION = 1;
 
-/** One selected document of a build and what the content checks decided. */
-export interface PageCheck {
-  /** Path. */
-  p: string;
-  /** Content hash (the document's own: a blob id, not a hash with its includes). */
-  h: string;
-  /**
-   * Left out: a redirect stub, a copy of `c`, unreadable (binary, not UTF-8, too large), or
-   * not judged (reused without being read: a web page that answered 304). Absent: a page.
-   */
-  x?: 'stub' | 'copy' | 'unreadable' | 'unjudged';
-  /** A copy's kept twin. */
-  c?: string;
-  /** The page's similarity sketch, when it was compared with the others. */
-  k?: number[];
-}
-
-export interface PageChecks {
-  /** The settings the verdicts depend on (`checksKey`): verdicts under another key are not reused. */
-  key: string;
-  pages: PageCheck[];
-}
+export type { PageCheck, PageChecks } from '../../store/models/manifest';
 
 /**
  * The settings besides each page's text that the verdicts depend on: the repository's

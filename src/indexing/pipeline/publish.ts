@@ -17,7 +17,7 @@
 import type { SnippetDocument } from '../../search/types';
 import type { SnippetStore } from '../../search/snippet-store';
 import type { LibraryRepository } from '../../store/libraries';
-import type { ManifestModel } from '../../store/models/manifest';
+import type { ManifestStore } from '../../store/manifests';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { FIGURES_VERSION, figuresByFile, totalsFromFigures, type FileFigures } from '../snippets/quality-report';
 import type { PageChecks } from './page-checks';
@@ -56,7 +56,7 @@ export interface PublishInput {
 export interface PublishDeps {
   store: SnippetStore;
   libraries: LibraryRepository;
-  Manifest: ManifestModel;
+  manifests: ManifestStore;
 }
 
 export interface PublishResult {
@@ -171,7 +171,7 @@ export async function switchGenerations(
   if (!published) {
     // The library was deleted while building: drop what was written.
     await manifests.catch(() => undefined);
-    await deps.Manifest.deleteMany({ _id: { $in: versions.map((v) => `${libraryId}@${v.record.version}`) } });
+    await deps.manifests.deleteVersions(libraryId, versions.map((v) => v.record.version), { only: true });
     await deps.store.deleteGenerations({ libraryId });
     throw new Error(`library ${libraryId} was deleted during indexing`);
   }
@@ -195,17 +195,13 @@ export async function switchGenerations(
 }
 
 /** Records what a generation was made of (files, figures, page checks) in its version's manifest. */
-async function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
-  // Figures and checks describe this generation only: a build that has none clears them.
-  const unset = { ...(v.figures ? {} : { figures: 1, figuresVersion: 1 }), ...(v.checked ? {} : { checked: 1 }) };
-  await deps.Manifest.updateOne(
-    { _id: `${libraryId}@${v.record.version}` },
-    {
-      $set: { generation: v.record.generation, files: v.files, ...(v.figures ? { figures: v.figures, figuresVersion: FIGURES_VERSION } : {}), ...(v.checked ? { checked: v.checked } : {}), updatedAt: new Date() },
-      ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
-    },
-    { upsert: true },
-  );
+function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
+  return deps.manifests.record(libraryId, v.record.version, {
+    generation: v.record.generation,
+    files: v.files,
+    ...(v.figures ? { figures: { files: v.figures, version: FIGURES_VERSION } } : {}),
+    ...(v.checked ? { checked: v.checked } : {}),
+  });
 }
 
 /**

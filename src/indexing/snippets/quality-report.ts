@@ -9,6 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { SnippetDocument } from '../../search/types';
+import type { StoredFileFigures } from '../../store/models/manifest';
 import { duplicateKey } from './fidelity';
 import { FIDELITY_CHECKS, QUALITY_CHECKS, fidelityIssues, possibleWeight, snippetIssues, type CheckedSnippet, type FidelityIssue, type QualityReport, type SnippetIssue } from './quality';
 
@@ -20,30 +21,10 @@ import { FIDELITY_CHECKS, QUALITY_CHECKS, fidelityIssues, possibleWeight, snippe
 // 2: section snippets (prose with its examples): fidelity checks read prose without the fences, duplicates compare whole sections.
 export const FIGURES_VERSION = 2;
 
-/** What the totals and the report need of the snippets of one file (by snippet `path`). */
-export interface FileFigures {
-  /** The snippets' path. */
-  p: string;
-  /** Snippets. */
-  n: number;
-  /** Code snippets among them. */
-  c: number;
-  /** Tokens. */
-  t: number;
-  /** Weight of the checks that apply (possible). */
-  w: number;
-  /** Weight of the checks failed (lost). */
-  l: number;
-  /** Fidelity lost, duplicates aside: each snippet's cost, at most 1. */
-  f: number;
+/** What the totals and the report need of the snippets of one file, as the manifest keeps it. */
+export interface FileFigures extends StoredFileFigures {
   /** Snippets failing each check, `duplicate` aside (absent checks: none; the store drops an empty object). */
   i?: Partial<Record<SnippetIssue | FidelityIssue, number>>;
-  /**
-   * The duplicate keys of the snippets whose key counts (20 characters or more), 12 characters
-   * each: 11 of the key's hash, then `1` when a duplicate mark would cost that snippet (its
-   * other fidelity costs are below 1) or `0`.
-   */
-  d: string;
 }
 
 /** The fields a snippet's figures are computed from. */

@@ -124,7 +124,7 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
   const library = await deps.libraries.get(job.libraryId, { fresh: true });
   const previous = library?.versions.find((v) => v.version === job.version && v.generation > 0);
   if (!previous?.commit) return false;
-  const manifest = await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean();
+  const manifest = await deps.manifests.get(job.libraryId, job.version);
   if (!manifest || manifest.generation !== previous.generation || manifest.files.length === 0) return false;
   const started = Date.now();
   const refs = await listRemote(params.cloneUrl, token, transport).catch((error: unknown) => {
@@ -169,7 +169,7 @@ async function afterBuild(ctx: JobContext, deps: IndexingDeps, params: GitJobPar
   if (job.version !== 'latest') return;
   const keep = config?.previousVersions?.map((v) => v.tag) ?? [];
   // Kept with the manifest for the checks that need no clone (unchangedWithoutClone).
-  await deps.Manifest.updateOne({ _id: `${job.libraryId}@latest` }, { $set: { previousVersions: keep } });
+  await deps.manifests.setPreviousVersions(job.libraryId, keep);
   await applyVersionRule(ctx, deps, tags, keep);
 }
 

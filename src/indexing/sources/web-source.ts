@@ -134,7 +134,7 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
       const lib = await deps.libraries.get(job.libraryId, { fresh: true });
       const served = lib?.versions.find((v) => v.version === job.version);
       if (!served || served.commit !== revision) return;
-      await deps.Manifest.updateOne({ _id: `${job.libraryId}@${job.version}`, generation: served.generation }, { $set: { pages } });
+      await deps.manifests.setPages(job.libraryId, job.version, served.generation, pages);
       await deps.libraries.modify(job.libraryId, () => ({ crawl: report }));
       afterCtx.log('info', `${libraryName}: ${pages.length} pages remembered for the next conditional crawl`);
     },
@@ -158,7 +158,7 @@ async function previousPages(deps: IndexingDeps, libraryId: string, version: str
   const lib = await deps.libraries.get(libraryId, { fresh: true });
   const served = lib?.versions.find((v) => v.version === version);
   if (!served || served.generation === 0) return [];
-  const manifest = await deps.Manifest.findById(`${libraryId}@${version}`).lean();
+  const manifest = await deps.manifests.get(libraryId, version);
   if (!manifest || manifest.generation !== served.generation) return [];
   return (manifest.pages ?? []).map((p) => ({ url: p.u, path: p.p, hash: p.h, ...(p.e ? { etag: p.e } : {}), ...(p.m ? { lastModified: p.m } : {}) }));
 }

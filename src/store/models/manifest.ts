@@ -1,6 +1,4 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { FileFigures } from '../../indexing/snippets/quality-report';
-import type { PageChecks } from '../../indexing/pipeline/page-checks';
 
 /**
  * What a built generation was made of: each source file and its content hash, so a
@@ -27,7 +25,7 @@ export interface ManifestRecord {
    * figures instead of reading their snippets. Absent (older manifests, bundle imports): the
    * next refresh reads them and records them.
    */
-  figures?: FileFigures[];
+  figures?: StoredFileFigures[];
   /** The checks the figures were computed with (`FIGURES_VERSION`): others are not reused. */
   figuresVersion?: number;
   /**
@@ -38,6 +36,55 @@ export interface ManifestRecord {
    */
   checked?: PageChecks;
   updatedAt: Date;
+}
+
+/** What the totals and the report need of the snippets of one file (by snippet `path`; indexing/snippets/quality-report.ts computes them, `i` keyed by its check names). */
+export interface StoredFileFigures {
+  /** The snippets' path. */
+  p: string;
+  /** Snippets. */
+  n: number;
+  /** Code snippets among them. */
+  c: number;
+  /** Tokens. */
+  t: number;
+  /** Weight of the checks that apply (possible). */
+  w: number;
+  /** Weight of the checks failed (lost). */
+  l: number;
+  /** Fidelity lost, duplicates aside: each snippet's cost, at most 1. */
+  f: number;
+  /** Snippets failing each check, `duplicate` aside (absent checks: none; the store drops an empty object). */
+  i?: Partial<Record<string, number>>;
+  /**
+   * The duplicate keys of the snippets whose key counts (20 characters or more), 12 characters
+   * each: 11 of the key's hash, then `1` when a duplicate mark would cost that snippet (its
+   * other fidelity costs are below 1) or `0`.
+   */
+  d: string;
+}
+
+/** One selected document of a build and what the content checks decided. */
+export interface PageCheck {
+  /** Path. */
+  p: string;
+  /** Content hash (the document's own: a blob id, not a hash with its includes). */
+  h: string;
+  /**
+   * Left out: a redirect stub, a copy of `c`, unreadable (binary, not UTF-8, too large), or
+   * not judged (reused without being read: a web page that answered 304). Absent: a page.
+   */
+  x?: 'stub' | 'copy' | 'unreadable' | 'unjudged';
+  /** A copy's kept twin. */
+  c?: string;
+  /** The page's similarity sketch, when it was compared with the others. */
+  k?: number[];
+}
+
+export interface PageChecks {
+  /** The settings the verdicts depend on (`checksKey`): verdicts under another key are not reused. */
+  key: string;
+  pages: PageCheck[];
 }
 
 export interface ManifestPage {

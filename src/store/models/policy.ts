@@ -1,5 +1,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { LibraryFilters } from '../../auth/policy';
+
+/** A team policy's library filters (auth/policy.ts decides with them). */
+export interface LibraryFilters {
+  mode: 'quality' | 'select';
+  blockedLibraries: string[];
+  exceptedLibraries: string[];
+  minTrustScore: number | null;
+  allowedLibraries: string[];
+  sourceTypes: string[];
+}
 
 /** A team's library policy (`_id` is the team id). Absent = the default policy. */
 export interface PolicyRecord {

@@ -6,7 +6,7 @@ import { get, post, del, ApiError } from '../api.js';
 import { busy, every, page, errorBox, TERMINAL_JOB_STATES } from '../ui.js';
 import { jobSummary, jobHref } from './jobs.js';
 import { libraryHref } from './libraries.js';
-import { findNewJob } from './library.js';
+import { findNewJob } from './jobs.js';
 import { archiveForm, llmsTxtForm, uploadForm, websiteForm } from './add-sources.js';
 
 /** The kinds of source, each with its form: [value, label, what it is]. */

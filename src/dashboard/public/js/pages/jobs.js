@@ -8,7 +8,6 @@ import { get, del, post } from '../api.js';
 import { busy, confirmDialog, every, errorBox, flash, page, showError, tableRow, TERMINAL_JOB_STATES } from '../ui.js';
 import { navigate } from '../router.js';
 import { libraryHref } from './libraries.js';
-import { findNewJob } from './library.js';
 
 const STAGES = ['queued', 'cloning', 'parsing', 'indexing', 'finalized'];
 const RUNNING = ['queued', 'cloning', 'parsing', 'indexing'];
@@ -363,4 +362,24 @@ export async function renderJob({ root, params, signal }) {
   } catch (error) {
     if (error.name !== 'AbortError') showError(summary, error);
   }
+}
+
+/**
+ * Waits for a job of `libraryId` that is not in `before` to appear (polling the job list),
+ * or for `done` to settle first. Returns the job or undefined.
+ */
+export async function findNewJob(libraryId, before, done, signal, kind) {
+  let settled = false;
+  done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)
+  const look = async () => {
+    const { jobs = [] } = await get('/jobs', { limit: 20, ...(libraryId ? { libraryId } : {}) }, { signal }).catch(() => ({ jobs: [] }));
+    return jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));
+  };
+  for (let i = 0; i < 120 && !settled && !signal.aborted; i++) {
+    const job = await look();
+    if (job) return job;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // The call may have ended before a poll saw its job: one last look.
+  return signal.aborted ? undefined : (await done.catch(() => undefined), look());
 }

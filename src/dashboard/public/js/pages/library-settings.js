@@ -6,7 +6,6 @@ import { h, mount, field } from '../dom.js';
 import { patch, post, del } from '../api.js';
 import { busy, confirmDialog, flash } from '../ui.js';
 import { codeBlock } from '../markdown.js';
-import { ruleText } from './library.js';
 
 /** One form: its fields, a save button, errors in words beside it; `body()` is the PATCH body. */
 function form({ id, title, hint, fields, body, path, copy, reload, extra }) {
@@ -125,4 +124,12 @@ function webhookPanel({ path, copy, lib, reload }) {
   return h('section.panel', { 'aria-labelledby': 'set-webhook' }, h('h2', { id: 'set-webhook' }, 'Push webhook'),
     h('p.small.muted', lib.webhook?.configured ? 'A webhook is set up: a push to the tracked branch refreshes the library.' : 'Let your Git host tell Shelfmark about pushes, so the library refreshes at once.'),
     errors, h('div.actions', create, remove), out);
+}
+
+/** The version rule in words (the library page shows it too). */
+export function ruleText(rule) {
+  if (!rule) return 'none: tags are indexed only when listed or asked for';
+  if (rule.kind === 'minors') return `the latest patch of each of the last ${rule.count} minor lines`;
+  if (rule.kind === 'range') return `tags in the range ${rule.range}`;
+  return `tags matching ${rule.pattern}`;
 }

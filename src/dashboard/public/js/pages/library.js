@@ -9,10 +9,10 @@ import { get, post, del, libraryPath, ApiError } from '../api.js';
 import { busy, confirmDialog, every, flash, page, showError, table } from '../ui.js';
 import { navigate } from '../router.js';
 import { isAdmin, session } from '../session.js';
-import { jobsTable, jobHref } from './jobs.js';
+import { findNewJob, jobsTable, jobHref } from './jobs.js';
 import { versionGroups } from './libraries.js';
 import { snippetBrowser } from './library-snippets.js';
-import { settingsForms } from './library-settings.js';
+import { ruleText, settingsForms } from './library-settings.js';
 
 const TABS = [['overview', 'Overview'], ['snippets', 'Snippets'], ['settings', 'Settings']];
 
@@ -187,31 +187,4 @@ export async function renderLibrary({ root, params, query, signal }) {
 function scheduleText(schedule) {
   if (!schedule || schedule.everyHours === null) return schedule?.mode === 'never' ? 'never' : 'never (source default)';
   return `every ${schedule.everyHours} h${schedule.mode === 'default' ? ' (source default)' : ''}`;
-}
-
-export function ruleText(rule) {
-  if (!rule) return 'none: tags are indexed only when listed or asked for';
-  if (rule.kind === 'minors') return `the latest patch of each of the last ${rule.count} minor lines`;
-  if (rule.kind === 'range') return `tags in the range ${rule.range}`;
-  return `tags matching ${rule.pattern}`;
-}
-
-/**
- * Waits for a job of `libraryId` that is not in `before` to appear (polling the job list),
- * or for `done` to settle first. Returns the job or undefined.
- */
-export async function findNewJob(libraryId, before, done, signal, kind) {
-  let settled = false;
-  done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)
-  const look = async () => {
-    const { jobs = [] } = await get('/jobs', { limit: 20, ...(libraryId ? { libraryId } : {}) }, { signal }).catch(() => ({ jobs: [] }));
-    return jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));
-  };
-  for (let i = 0; i < 120 && !settled && !signal.aborted; i++) {
-    const job = await look();
-    if (job) return job;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  // The call may have ended before a poll saw its job: one last look.
-  return signal.aborted ? undefined : (await done.catch(() => undefined), look());
 }
