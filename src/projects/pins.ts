@@ -1,0 +1,39 @@
+/**
+ * Which version a project pins for a library (pure): among its packages mapped to the library,
+ * one the project asks for itself before one pulled in by another package, then the highest
+ * version (a lockfile may hold several versions of one package).
+ */
+import semver from 'semver';
+import type { ProjectPackageRecord, ProjectPinRecord } from '../store/models/project';
+
+function newer(a: string, b: string): number {
+  const x = semver.coerce(a, { loose: true });
+  const y = semver.coerce(b, { loose: true });
+  if (x && y) return semver.compare(y, x);
+  return b.localeCompare(a, undefined, { numeric: true });
+}
+
+export function pinsOf(packages: readonly ProjectPackageRecord[]): ProjectPinRecord[] {
+  const byLibrary = new Map<string, ProjectPackageRecord[]>();
+  for (const p of packages) {
+    if (!p.libraryId || p.version === '') continue;
+    byLibrary.set(p.libraryId, [...(byLibrary.get(p.libraryId) ?? []), p]);
+  }
+  return [...byLibrary.entries()]
+    .map(([libraryId, list]) => {
+      const best = [...list].sort((a, b) => Number(b.direct) - Number(a.direct) || newer(a.version, b.version))[0] as ProjectPackageRecord;
+      return { libraryId, version: best.version, package: best.name, ecosystem: best.ecosystem, lockfile: best.lockfile };
+    })
+    .sort((a, b) => a.libraryId.localeCompare(b.libraryId));
+}
+
+/** The pin of a library (by client id, case-insensitively), or undefined. */
+export function pinFor(pins: readonly ProjectPinRecord[], libraryId: string): ProjectPinRecord | undefined {
+  const want = libraryId.toLowerCase();
+  return pins.find((p) => p.libraryId.toLowerCase() === want);
+}
+
+/** What provenance says of a pin: "pinned by project prj_… (package-lock.json: koa 2.16.4)". */
+export function pinReason(projectId: string, pin: ProjectPinRecord): string {
+  return `pinned by project ${projectId} (${pin.lockfile}: ${pin.package} ${pin.version})`;
+}
