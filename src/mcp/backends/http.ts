@@ -16,6 +16,8 @@ export interface HttpBackendOptions {
   /** Per-request timeout. */
   timeoutMs?: number;
   userAgent?: string;
+  /** The session's project (`--project`): calls that name none answer at its pinned versions. */
+  projectId?: string;
 }
 
 /** The AppError a Shelfmark error response stands for. */
@@ -61,12 +63,12 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
   };
 }
 
-export function httpBackend(options: HttpBackendOptions): DocsBackend {
-  const base = options.apiUrl.replace(/\/+$/, '');
+export function httpBackend(config: HttpBackendOptions): DocsBackend {
+  const base = config.apiUrl.replace(/\/+$/, '');
   // The channel header makes the server count these calls as MCP usage, not txt.
-  const headers: Record<string, string> = { 'User-Agent': options.userAgent ?? 'shelfmark-mcp-stdio', 'X-Shelfmark-Channel': 'mcp' };
-  if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const headers: Record<string, string> = { 'User-Agent': config.userAgent ?? 'shelfmark-mcp-stdio', 'X-Shelfmark-Channel': 'mcp' };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+  const timeoutMs = config.timeoutMs ?? 60_000;
 
   async function get(path: string, params: Record<string, string | number | undefined>, accept: string): Promise<string> {
     const url = new URL(`${base}${path}`);
@@ -92,7 +94,7 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
     },
     queryDocs(input) {
       // An overview is what the v1 route answers without a topic.
-      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined };
+      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined, projectId: input.projectId ?? config.projectId };
       if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
       return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
     },

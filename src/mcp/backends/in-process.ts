@@ -23,6 +23,8 @@ export interface InProcessOptions {
    * call answers with it, so the model reads the limit as a tool error it can act on.
    */
   refusal?: AppError;
+  /** The session's project (the `X-Shelfmark-Project` header): calls that name none use it. */
+  projectId?: string;
 }
 
 export function inProcessBackend(services: Services, principal: Principal, options: InProcessOptions = {}): DocsBackend {
@@ -38,7 +40,7 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     searchLibraries: (input) => guarded(() => searchLibraries(services, principal, input)),
     queryDocs: (input) =>
       guarded(async () => {
-        const answer = await countedContext(services, principal, input, 'mcp');
+        const answer = await countedContext(services, principal, { ...input, projectId: input.projectId ?? options.projectId }, 'mcp');
         return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
     searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, input))),
