@@ -5,9 +5,13 @@
  * 2. its repository: a Go module path names its repository (`github.com/gin-gonic/gin/v2` →
  *    `/gin-gonic/gin`);
  * 3. its name: the package's name, normalised, is the library's repository name, title or a
- *    plain alias (`koa` → `/koajs/koa`).
- * Several libraries matching by the same rule: the most trusted wins (the others are kept as
- * `alternatives`). The candidates come from one catalogue-index query (catalog/find.ts
+ *    plain alias (`koa` → `/koajs/koa`), also with its ecosystem's usual affix on the
+ *    repository (`semver` → `/npm/node-semver`, `redis` gem → `/redis/redis-rb`).
+ * An npm scope is no rule: `@babel/*` live in /babel/babel but `@koa/router` is not /koajs/koa,
+ * so a monorepo's packages map through the table.
+ * Several libraries matching by the same rule: one whose id names the package's language
+ * (`/python-babel/babel` for the PyPI `babel`) first, then the most trusted (the others are
+ * kept as `alternatives`). The candidates come from one catalogue-index query (catalog/find.ts
  * `librariesNamed`), so visibility and the team policy apply as in library search.
  */
 import type { Principal } from '../auth/principal';
@@ -18,6 +22,25 @@ import { librariesNamed } from '../catalog/find';
 import type { LockedPackage } from './lockfiles/types';
 
 export type MatchRule = 'registry-name' | 'repository' | 'name';
+
+/** How repositories of each ecosystem's packages are often named besides the package's name. */
+const AFFIXES: Record<string, { prefixes: string[]; suffixes: string[]; language: RegExp }> = {
+  npm: { prefixes: ['node'], suffixes: ['js'], language: /\b(node|js|javascript)\b/ },
+  pypi: { prefixes: ['python', 'py'], suffixes: ['python', 'py'], language: /\b(python|py)\b/ },
+  rubygems: { prefixes: ['ruby'], suffixes: ['ruby', 'rb'], language: /\b(ruby|rb|rails)\b/ },
+  go: { prefixes: ['go', 'golang'], suffixes: ['go'], language: /\b(go|golang)\b/ },
+  cargo: { prefixes: ['rust'], suffixes: ['rs', 'rust'], language: /\b(rs|rust)\b/ },
+  maven: { prefixes: ['java'], suffixes: ['java'], language: /\b(java|jvm)\b/ },
+};
+
+/** A package name with its ecosystem's affixes, normalised (`semver` → semver, nodesemver, semverjs). */
+function affixedNames(ecosystem: string, name: string): string[] {
+  const base = normalizeName(name);
+  if (base === '') return [];
+  const a = AFFIXES[ecosystem];
+  return a ? [base, ...a.prefixes.map((x) => x + base), ...a.suffixes.map((x) => base + x)] : [base];
+}
+
 
 export interface PackageMatch {
   libraryId: string;
@@ -62,7 +85,7 @@ export function catalogueKeys(packages: readonly Pick<LockedPackage, 'ecosystem'
   const ids = new Set<string>();
   for (const p of packages) {
     normals.add(normalizeName(registryAlias(p)));
-    for (const n of packageNames(p)) if (normalizeName(n) !== '') normals.add(normalizeName(n));
+    for (const n of packageNames(p)) for (const form of affixedNames(p.ecosystem, n)) normals.add(form);
     const repo = p.ecosystem === 'go' ? goModuleRepository(p.name) : null;
     if (repo) ids.add(repo);
   }
@@ -73,14 +96,19 @@ export function catalogueKeys(packages: readonly Pick<LockedPackage, 'ecosystem'
 export function matchPackage(p: Pick<LockedPackage, 'ecosystem' | 'name'>, candidates: readonly CandidateLibrary[]): PackageMatch | null {
   const alias = registryAlias(p);
   const repo = p.ecosystem === 'go' ? goModuleRepository(p.name) : null;
-  const names = new Set(packageNames(p).map(normalizeName).filter((n) => n !== ''));
+  const plain = new Set(packageNames(p).map(normalizeName).filter((n) => n !== ''));
+  const affixed = new Set(packageNames(p).flatMap((n) => affixedNames(p.ecosystem, n)));
+  const repoName = (c: CandidateLibrary) => c.id.split('/').filter(Boolean)[1] ?? '';
   const rules: Array<[MatchRule, (c: CandidateLibrary) => boolean]> = [
     ['registry-name', (c) => c.aliases.some((a) => a.toLowerCase() === alias)],
     ['repository', (c) => repo !== null && c.id.toLowerCase() === repo],
-    ['name', (c) => [c.id.split('/').filter(Boolean)[1] ?? '', c.title, ...c.aliases.filter((a) => !a.includes(':'))].some((n) => names.has(normalizeName(n)))],
+    ['name', (c) => [c.title, ...c.aliases.filter((a) => !a.includes(':'))].some((n) => plain.has(normalizeName(n))) || affixed.has(normalizeName(repoName(c)))],
   ];
+  // Among libraries of one name, the one whose id names the package's language (/python-babel/babel for PyPI's babel).
+  const language = AFFIXES[p.ecosystem]?.language;
+  const speaks = (c: CandidateLibrary) => (language && language.test(c.id.toLowerCase().replace(/[^a-z0-9]+/g, ' ')) ? 1 : 0);
   for (const [rule, test] of rules) {
-    const hits = candidates.filter(test).sort((a, b) => b.trustScore - a.trustScore || a.id.localeCompare(b.id));
+    const hits = candidates.filter(test).sort((a, b) => speaks(b) - speaks(a) || b.trustScore - a.trustScore || a.id.localeCompare(b.id));
     const best = hits[0];
     if (best) return { libraryId: best.id, matchedBy: rule, alternatives: hits.slice(1).map((h) => h.id) };
   }

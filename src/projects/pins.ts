@@ -1,10 +1,14 @@
 /**
- * Which version a project pins for a library (pure): among its packages mapped to the library,
- * one the project asks for itself before one pulled in by another package, then the highest
- * version (a lockfile may hold several versions of one package).
+ * Which version a project pins for a library (pure): among its packages mapped to the library
+ * (a monorepo's: regex, regex-syntax and regex-automata are /rust-lang/regex), the one named
+ * like the repository (regex: the docs are its docs), then the one matched by the surest rule
+ * (the table, the repository, the name), then one the project asks for itself, then the
+ * highest version (a lockfile may hold several versions of one package).
  */
 import semver from 'semver';
 import type { ProjectPackageRecord, ProjectPinRecord } from '../store/models/project';
+import { normalizeName } from '../search/catalog';
+import { packageNames } from './map-packages';
 
 function newer(a: string, b: string): number {
   const x = semver.coerce(a, { loose: true });
@@ -12,6 +16,11 @@ function newer(a: string, b: string): number {
   if (x && y) return semver.compare(y, x);
   return b.localeCompare(a, undefined, { numeric: true });
 }
+
+const RULES = ['registry-name', 'repository', 'name'];
+const RULE_RANK = (p: ProjectPackageRecord) => (RULES.includes(p.matchedBy ?? '') ? RULES.indexOf(p.matchedBy ?? '') : RULES.length);
+const NAMED_LIKE_REPOSITORY = (p: ProjectPackageRecord) =>
+  packageNames(p).some((n) => normalizeName(n) === normalizeName(p.libraryId?.split('/').filter(Boolean)[1] ?? '')) ? 0 : 1;
 
 export function pinsOf(packages: readonly ProjectPackageRecord[]): ProjectPinRecord[] {
   const byLibrary = new Map<string, ProjectPackageRecord[]>();
@@ -21,7 +30,7 @@ export function pinsOf(packages: readonly ProjectPackageRecord[]): ProjectPinRec
   }
   return [...byLibrary.entries()]
     .map(([libraryId, list]) => {
-      const best = [...list].sort((a, b) => Number(b.direct) - Number(a.direct) || newer(a.version, b.version))[0] as ProjectPackageRecord;
+      const best = [...list].sort((a, b) => NAMED_LIKE_REPOSITORY(a) - NAMED_LIKE_REPOSITORY(b) || RULE_RANK(a) - RULE_RANK(b) || Number(b.direct) - Number(a.direct) || newer(a.version, b.version))[0] as ProjectPackageRecord;
       return { libraryId, version: best.version, package: best.name, ecosystem: best.ecosystem, lockfile: best.lockfile };
     })
     .sort((a, b) => a.libraryId.localeCompare(b.libraryId));
