@@ -100,6 +100,8 @@ export const PERMISSIONS = {
   'projects.read': { audience: 'user', says: "members of the project's team, its creator and admins" },
   'projects.create': { audience: 'user', account: true, says: 'signed-in users (for a team they belong to, or for themselves)' },
   'projects.upload': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.refresh': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.webhook': { audience: 'user', says: "members of the project's team, its creator and admins" },
   'projects.remap': { audience: 'user', says: "members of the project's team, its creator and admins" },
   'projects.delete': { audience: 'user', says: "the project's creator, its team's owners and admins" },
 } as const satisfies Record<string, Rule>;

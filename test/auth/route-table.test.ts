@@ -163,6 +163,8 @@ function cases(): Case[] {
     { operation: 'projects.read', send: get('/v2/projects/prj_0000000000000000') },
     { operation: 'projects.create', send: (role) => set(req(role).post('/v2/projects'), role).attach('lockfile', Buffer.from(GO_MOD), 'go.mod') },
     { operation: 'projects.upload', send: (role) => set(req(role).put('/v2/projects/prj_0000000000000000/lockfile'), role).attach('lockfile', Buffer.from(GO_MOD), 'go.mod') },
+    { operation: 'projects.refresh', send: send('post', '/v2/projects/prj_0000000000000000/refresh') },
+    { operation: 'projects.webhook', send: send('post', '/v2/projects/prj_0000000000000000/webhook') },
     { operation: 'projects.remap', send: send('post', '/v2/projects/prj_0000000000000000/remap') },
     { operation: 'projects.delete', send: send('delete', '/v2/projects/prj_0000000000000000') },
   ];

@@ -31,6 +31,8 @@ export interface ProjectLockfileRecord {
   sha256: string;
   uploadedAt: Date;
   packages: number;
+  /** Where it is fetched from again (a refresh, a push delivery); null: uploaded. */
+  url: string | null;
 }
 
 /** A project: the lockfiles of a code base, and so the versions of the libraries it uses. */
@@ -43,6 +45,8 @@ export interface ProjectRecord {
   lockfiles: ProjectLockfileRecord[];
   packages: ProjectPackageRecord[];
   pins: ProjectPinRecord[];
+  /** A push webhook: its secret sealed with the server secret (shown once, at creation). */
+  webhook: { encryptedSecret: string; createdAt: Date } | null;
   /** When the packages were last mapped to libraries (an upload, or POST .../remap). */
   mappedAt: Date;
   rev: number;
@@ -64,7 +68,7 @@ const packageSchema = new Schema<ProjectPackageRecord>(
   { _id: false },
 );
 
-const lockfileSchema = new Schema<ProjectLockfileRecord>({ filename: String, kind: String, sha256: String, uploadedAt: Date, packages: Number }, { _id: false });
+const lockfileSchema = new Schema<ProjectLockfileRecord>({ filename: String, kind: String, sha256: String, uploadedAt: Date, packages: Number, url: { type: String, default: null } }, { _id: false });
 
 const pinSchema = new Schema<ProjectPinRecord>({ libraryId: String, version: String, package: String, ecosystem: String, lockfile: String }, { _id: false });
 
@@ -77,6 +81,7 @@ const projectSchema = new Schema<ProjectRecord>(
     lockfiles: { type: [lockfileSchema], default: [] },
     packages: { type: [packageSchema], default: [] },
     pins: { type: [pinSchema], default: [] },
+    webhook: { type: new Schema({ encryptedSecret: String, createdAt: Date }, { _id: false }), default: null },
     mappedAt: { type: Date, default: () => new Date() },
     rev: { type: Number, default: 0 },
   },

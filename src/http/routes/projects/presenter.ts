@@ -31,7 +31,8 @@ export function presentProject(project: ProjectRecord, options: { unmatched?: bo
     name: project.name,
     teamId: project.teamId,
     createdBy: project.createdBy,
-    lockfiles: project.lockfiles.map((l) => ({ filename: l.filename, kind: l.kind, sha256: l.sha256, uploadedAt: new Date(l.uploadedAt).toISOString(), packages: l.packages })),
+    lockfiles: project.lockfiles.map((l) => ({ filename: l.filename, kind: l.kind, sha256: l.sha256, uploadedAt: new Date(l.uploadedAt).toISOString(), packages: l.packages, url: l.url ?? null })),
+    webhook: { configured: Boolean(project.webhook), createdAt: project.webhook ? new Date(project.webhook.createdAt).toISOString() : null },
     mapping: {
       packages: pkgs.length,
       mapped: pkgs.filter((p) => p.libraryId !== null).length,

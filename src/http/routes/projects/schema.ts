@@ -7,7 +7,8 @@ const tag = 'Projects';
 const projectParams = z.object({ projectId: z.string().min(1).max(40).openapi({ pattern: '^prj_[a-z0-9]{16}$' }) });
 
 const lockfileForm = {
-  lockfile: z.string().openapi({ format: 'binary', description: `The lockfile or manifest (at most 10 MB): ${LOCKFILE_NAMES.join(', ')}; requirements*.txt too` }),
+  lockfile: z.string().optional().openapi({ format: 'binary', description: `The lockfile or manifest (at most 10 MB): ${LOCKFILE_NAMES.join(', ')}; requirements*.txt too` }),
+  url: z.string().max(2000).optional().openapi({ description: 'Instead of a file: the http(s) URL of the raw lockfile, fetched now and again by refresh and push deliveries (loopback and private addresses only when the operator allows the host)' }),
   filename: z.string().max(300).optional().openapi({ description: "The file's name in the project (default: the uploaded file's name); a later upload under the same name replaces it" }),
 };
 
@@ -21,7 +22,8 @@ export const projectJson = z
     name: z.string(),
     teamId: z.string().nullable(),
     createdBy: z.string().nullable(),
-    lockfiles: z.array(z.object({ filename: z.string(), kind: z.string(), sha256: z.string(), uploadedAt: z.string(), packages: z.number().int() })),
+    lockfiles: z.array(z.object({ filename: z.string(), kind: z.string(), sha256: z.string(), uploadedAt: z.string(), packages: z.number().int(), url: z.string().nullable() })),
+    webhook: z.object({ configured: z.boolean(), createdAt: z.string().nullable() }),
     mapping: z.object({
       packages: z.number().int(),
       mapped: z.number().int(),
@@ -55,6 +57,29 @@ export const projectSchemas = {
     multipart: z.object(lockfileForm),
     response: projectJson,
     errors: ['not_found', 'conflict'],
+  },
+  'projects.refresh': {
+    summary: 'Fetch the lockfiles given by URL again; the changed ones are mapped anew (unchanged and failed ones are listed)',
+    tag,
+    params: projectParams,
+    response: projectJson.extend({ refreshed: z.object({ changed: z.array(z.string()), unchanged: z.array(z.string()), failed: z.array(z.object({ filename: z.string(), message: z.string() })) }) }),
+    errors: ['not_found', 'conflict'],
+  },
+  'projects.webhook': {
+    summary: "Create (or replace) the project's push webhook: its path and secret, shown once",
+    tag,
+    params: projectParams,
+    status: 201,
+    response: z.object({ path: z.string(), secret: z.string(), message: z.string() }),
+    errors: ['not_found'],
+  },
+  'projects.push': {
+    summary: "A push delivery of the project's repository (no key: verified by the hook's secret as GitHub X-Hub-Signature-256, GitLab X-Gitlab-Token, Bitbucket X-Hub-Signature or X-Shelfmark-Signature): the lockfiles given by URL are fetched again; a replayed body is ignored; an unverified delivery or unknown project is 401 invalid_signature",
+    tag,
+    params: projectParams,
+    body: z.unknown().openapi({ type: 'object', description: "The host's push event" }),
+    response: z.object({ accepted: z.boolean(), message: z.string() }).passthrough(),
+    errors: ['invalid_signature'],
   },
   'projects.remap': { summary: 'Map the packages again against the catalogue as it is now (after adding libraries)', tag, params: projectParams, response: projectJson, errors: ['not_found', 'conflict'] },
   'projects.delete': { summary: "Delete a project (its creator, its team's owners, admins)", tag, params: projectParams, status: 204, errors: ['not_found'] },
