@@ -37,6 +37,16 @@ export async function versionFromProject(
 ): Promise<{ version: string | undefined; pinned?: ProjectPinUse }> {
   if (projectId === undefined) return { version };
   const project = await projectFor(ports, principal, projectId, { packages: false });
+  return pinnedVersion(project, library, fromId, version);
+}
+
+/** versionFromProject on a project already read (search across libraries reads it once). */
+export function pinnedVersion(
+  project: { _id: string; pins: readonly ProjectPinRecord[] },
+  library: { _id: string },
+  fromId: string | undefined,
+  version: string | undefined,
+): { version: string | undefined; pinned?: ProjectPinUse } {
   const ask = parseVersionAsk(version);
   const bareClosest = ask.kind === 'closest' && ask.target === undefined;
   if (fromId !== undefined || !(ask.kind === 'default' || bareClosest) || (version !== undefined && version.trim().toLowerCase() === 'latest')) return { version };

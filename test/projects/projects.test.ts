@@ -121,6 +121,15 @@ test('context without a version serves the pinned 2.16.4 and says why (JSON, tex
   t.is(latest.body.provenance.resolution, 'default');
 });
 
+test('search across libraries answers a pinned library at its pin', async (t) => {
+  const res = await app.request.get('/v2/search').set(bearer(owner.key)).query({ query: 'how to write a middleware', libraries: '/koajs/koa', projectId, type: 'json' });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  t.like(res.body.libraries[0].provenance, { resolution: 'pinned', versionRequested: '2.16.4' });
+  t.true(res.body.snippets.every((s: { version: string }) => s.version === '2.16.4'));
+  const named = await app.request.get('/v2/search').set(bearer(owner.key)).query({ query: 'how to write a middleware', libraries: '/koajs/koa/3.0.0', projectId, type: 'json' });
+  t.is(named.body.libraries[0].provenance.versionServed.version, '3.0.0', 'a version in the id wins');
+});
+
 test('library search with the project shows the pinned version', async (t) => {
   const res = await app.request.get('/v2/libs/search').set(bearer(owner.key)).query({ libraryName: 'koa', projectId });
   t.is(res.status, 200);

@@ -43,7 +43,7 @@ export function inProcessBackend(services: Services, principal: Principal, optio
         const answer = await countedContext(services, principal, { ...input, projectId: input.projectId ?? options.projectId }, 'mcp');
         return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
-    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, input))),
+    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, { ...input, ...(options.projectId ? { projectId: options.projectId } : {}) }))),
     upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
   };
 }
