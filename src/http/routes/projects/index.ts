@@ -100,7 +100,7 @@ export function projectRoutes(services: Services): Router {
 
   router.delete('projects.delete', '/projects/:projectId', guard(services), standard, validate(s['projects.delete']), async (ctx) => {
     await deleteProject(services, ctx.state.principal, ctx.state.input.params.projectId);
-    ctx.status = 204;
+    ctx.body = { id: ctx.state.input.params.projectId, deleted: true, message: 'The project was deleted; API keys bound to it now answer 404 for it (make new ones).' };
   });
 
   return router;

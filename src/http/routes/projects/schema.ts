@@ -82,5 +82,5 @@ export const projectSchemas = {
     errors: ['invalid_signature'],
   },
   'projects.remap': { summary: 'Map the packages again against the catalogue as it is now (after adding libraries)', tag, params: projectParams, response: projectJson, errors: ['not_found', 'conflict'] },
-  'projects.delete': { summary: "Delete a project (its creator, its team's owners, admins)", tag, params: projectParams, status: 204, errors: ['not_found'] },
+  'projects.delete': { summary: "Delete a project (its creator, its team's owners, admins)", tag, params: projectParams, response: z.object({ id: z.string(), deleted: z.literal(true), message: z.string() }), errors: ['not_found'] },
 } satisfies Record<string, RouteSchema>;
