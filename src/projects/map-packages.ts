@@ -119,10 +119,22 @@ export function candidateOf(summary: Pick<LibrarySummary, 'id' | 'title' | 'alia
   return { id: summary.id, title: summary.title, aliases: summary.aliases ?? [], trustScore: summary.trustScore ?? 0 };
 }
 
-/** Every package's library (null when none matches), from one catalogue query. */
+/**
+ * Packages per catalogue query: each asks for a few names per package (affixes) and gets at
+ * most CANDIDATES_PER_QUERY libraries back, well under Elasticsearch's terms and result-window
+ * limits, so no package of a big lockfile goes unmatched for want of room.
+ */
+export const PACKAGES_PER_QUERY = 500;
+const CANDIDATES_PER_QUERY = 5000;
+
+/** Every package's library (null when none matches), from one catalogue query per 500 packages. */
 export async function mapPackages(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, packages: readonly Pick<LockedPackage, 'ecosystem' | 'name'>[]): Promise<Array<PackageMatch | null>> {
-  if (packages.length === 0) return [];
-  const found = await librariesNamed(ports, principal, catalogueKeys(packages));
-  const candidates = found.map((f) => candidateOf(f.summary));
-  return packages.map((p) => matchPackage(p, candidates));
+  const out: Array<PackageMatch | null> = [];
+  for (let i = 0; i < packages.length; i += PACKAGES_PER_QUERY) {
+    const chunk = packages.slice(i, i + PACKAGES_PER_QUERY);
+    const found = await librariesNamed(ports, principal, catalogueKeys(chunk), CANDIDATES_PER_QUERY);
+    const candidates = found.map((f) => candidateOf(f.summary));
+    for (const p of chunk) out.push(matchPackage(p, candidates));
+  }
+  return out;
 }

@@ -125,3 +125,23 @@ test.serial('mapping rate of each format: the rules alone, then with the registr
     t.is(tally.correct, tally.sample, file);
   }
 });
+
+test.serial('a big lockfile maps in chunks: packages past the first 500 find their libraries too', async (t) => {
+  const now = Date.now();
+  const ids = ['/acme/pkg-0042', '/acme/pkg-0777', '/acme/pkg-1499'];
+  await app.services.catalogIndex.put(
+    ids.map((id) =>
+      catalogDocument({
+        key: id, private: false, teamId: null, source: 'github', built: true, latest: { generation: 1 }, changedAt: now,
+        summary: { id, title: id.split('/')[2] ?? id, description: '', branch: 'main', lastUpdateDate: new Date(now), state: 'finalized', totalTokens: 1, totalSnippets: 1, trustScore: 7, benchmarkScore: 50, versions: [] },
+      }),
+    ),
+  );
+  const packages = Array.from({ length: 1500 }, (_, i) => ({ ecosystem: 'npm' as const, name: `pkg-${String(i).padStart(4, '0')}`, version: '1.0.0', direct: true }));
+  const started = process.cpuUsage();
+  const matches = await mapPackages(app.services, { kind: 'service' }, packages);
+  const cpu = process.cpuUsage(started);
+  t.log(`1,500 packages mapped in ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU`);
+  t.is(matches.length, 1500);
+  t.deepEqual(matches.flatMap((m, i) => (m ? [`${packages[i]?.name}→${m.libraryId}`] : [])), ['pkg-0042→/acme/pkg-0042', 'pkg-0777→/acme/pkg-0777', 'pkg-1499→/acme/pkg-1499']);
+});
