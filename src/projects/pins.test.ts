@@ -1,5 +1,5 @@
 import test from 'ava';
-import { pinFor, pinsOf } from './pins';
+import { mappingOf, pinFor, pinsOf } from './pins';
 import type { ProjectPackageRecord } from '../store/models/project';
 
 const pkg = (name: string, version: string, extra: Partial<ProjectPackageRecord> = {}): ProjectPackageRecord => ({
@@ -21,4 +21,11 @@ test('one pin per library: the package named like the repository, then the sures
   t.deepEqual(pins.map((p) => `${p.libraryId}@${p.version} (${p.package})`), ['/koajs/router@13.1.0 (@koa/router)', '/rust-lang/regex@1.11.1 (regex)', '/serde-rs/serde@1.0.229 (serde)']);
   t.is(pinFor(pins, '/Serde-RS/serde')?.version, '1.0.229');
   t.is(pinFor(pins, '/koajs/koa'), undefined);
+});
+
+test('the mapping rate counts the direct packages, or all when the lockfiles do not say', (t) => {
+  const p = (direct: boolean, libraryId: string | null) => ({ direct, libraryId });
+  t.deepEqual(mappingOf([p(true, '/a/b'), p(true, null), p(false, null), p(false, '/c/d')]), { packages: 4, mapped: 2, direct: 2, directMapped: 1, rate: 0.5 });
+  t.deepEqual(mappingOf([p(false, '/a/b'), p(false, null), p(false, null)]), { packages: 3, mapped: 1, direct: 0, directMapped: 0, rate: 0.333 });
+  t.is(mappingOf([]).rate, 0);
 });

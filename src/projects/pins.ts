@@ -6,7 +6,7 @@
  * highest version (a lockfile may hold several versions of one package).
  */
 import semver from 'semver';
-import type { ProjectPackageRecord, ProjectPinRecord } from '../store/models/project';
+import type { ProjectMappingRecord, ProjectPackageRecord, ProjectPinRecord } from '../store/models/project';
 import { normalizeName } from '../search/catalog';
 import { packageNames } from './map-packages';
 
@@ -34,6 +34,20 @@ export function pinsOf(packages: readonly ProjectPackageRecord[]): ProjectPinRec
       return { libraryId, version: best.version, package: best.name, ecosystem: best.ecosystem, lockfile: best.lockfile };
     })
     .sort((a, b) => a.libraryId.localeCompare(b.libraryId));
+}
+
+/** How much of a project maps: of its direct packages (of all, when its lockfiles do not say which are direct). */
+export function mappingOf(packages: readonly Pick<ProjectPackageRecord, 'direct' | 'libraryId'>[]): ProjectMappingRecord {
+  const direct = packages.filter((p) => p.direct);
+  const counted = direct.length > 0 ? direct : packages;
+  const mappedCounted = counted.filter((p) => p.libraryId !== null).length;
+  return {
+    packages: packages.length,
+    mapped: packages.filter((p) => p.libraryId !== null).length,
+    direct: direct.length,
+    directMapped: direct.filter((p) => p.libraryId !== null).length,
+    rate: counted.length === 0 ? 0 : Math.round((mappedCounted / counted.length) * 1000) / 1000,
+  };
 }
 
 /** The pin of a library (by client id, case-insensitively), or undefined. */

@@ -16,7 +16,7 @@ import type { FindPorts } from '../catalog/find';
 import type { Config } from '../config';
 import { parseLockfile } from './lockfiles';
 import { mapPackages } from './map-packages';
-import { pinsOf } from './pins';
+import { mappingOf, pinsOf } from './pins';
 import { fetchLockfile, sha256Of, type LockfileUpload } from './lockfile-source';
 
 export type { LockfileUpload };
@@ -97,6 +97,7 @@ export async function withLockfile(ports: ProjectPorts, project: ProjectRecord, 
     lockfiles: [...lockfiles, { filename, kind, sha256: sha256Of(upload.content), uploadedAt: new Date(), packages: added.length, url: upload.url ?? null }],
     packages: all,
     pins: pinsOf(all),
+    mapping: mappingOf(all),
     mappedAt: new Date(),
   };
 }
@@ -115,6 +116,7 @@ export async function createProject(ports: ProjectPorts, principal: Principal, i
     lockfiles: [],
     packages: [],
     pins: [],
+    mapping: mappingOf([]),
     webhook: null,
     mappedAt: now,
     rev: 0,
@@ -138,7 +140,7 @@ export async function remapProject(ports: ProjectPorts, principal: Principal, pr
   const project = await projectFor(ports, principal, projectId);
   const matches = await mapPackages(ports, projectViewer(project), project.packages);
   const packages = project.packages.map((p, i) => ({ ...p, libraryId: matches[i]?.libraryId ?? null, matchedBy: matches[i]?.matchedBy ?? null, alternatives: matches[i]?.alternatives ?? [] }));
-  return ports.projects.replace({ ...project, packages, pins: pinsOf(packages), mappedAt: new Date() });
+  return ports.projects.replace({ ...project, packages, pins: pinsOf(packages), mapping: mappingOf(packages), mappedAt: new Date() });
 }
 
 export async function deleteProject(ports: Pick<ProjectPorts, 'projects'>, principal: Principal, projectId: string): Promise<void> {

@@ -18,10 +18,10 @@ export class ProjectStore {
     return this.Project.findById(id, { packages: 0 }).lean<Omit<ProjectRecord, 'packages'>>().exec();
   }
 
-  /** The projects of these teams and those the user made, newest first (at most 500). */
+  /** The projects of these teams and those the user made, newest first (at most 500), without their packages. */
   listFor(scope: { teamIds: readonly string[]; userId: string | null; all?: boolean }): Promise<ProjectRecord[]> {
     const filter = scope.all ? {} : { $or: [{ teamId: { $in: [...scope.teamIds] } }, ...(scope.userId ? [{ createdBy: scope.userId, teamId: null }] : [])] };
-    return this.Project.find(filter).sort({ createdAt: -1 }).limit(500).lean<ProjectRecord[]>().exec();
+    return this.Project.find(filter, { packages: 0 }).sort({ createdAt: -1 }).limit(500).lean<ProjectRecord[]>().exec();
   }
 
   async insert(record: ProjectRecord): Promise<void> {

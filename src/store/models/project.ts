@@ -24,6 +24,16 @@ export interface ProjectPinRecord {
   lockfile: string;
 }
 
+/** The mapping's counts, kept beside the packages so a list of projects need not read them. */
+export interface ProjectMappingRecord {
+  packages: number;
+  mapped: number;
+  direct: number;
+  directMapped: number;
+  /** Mapped share of the direct packages (of all, when the lockfiles do not say which are direct). */
+  rate: number;
+}
+
 export interface ProjectLockfileRecord {
   /** As uploaded (`package-lock.json`, `services/api/go.mod`): a re-upload under the same name replaces it. */
   filename: string;
@@ -45,6 +55,7 @@ export interface ProjectRecord {
   lockfiles: ProjectLockfileRecord[];
   packages: ProjectPackageRecord[];
   pins: ProjectPinRecord[];
+  mapping: ProjectMappingRecord;
   /** A push webhook: its secret sealed with the server secret (shown once, at creation). */
   webhook: { encryptedSecret: string; createdAt: Date } | null;
   /** When the packages were last mapped to libraries (an upload, or POST .../remap). */
@@ -81,6 +92,7 @@ const projectSchema = new Schema<ProjectRecord>(
     lockfiles: { type: [lockfileSchema], default: [] },
     packages: { type: [packageSchema], default: [] },
     pins: { type: [pinSchema], default: [] },
+    mapping: { packages: Number, mapped: Number, direct: Number, directMapped: Number, rate: Number },
     webhook: { type: new Schema({ encryptedSecret: String, createdAt: Date }, { _id: false }), default: null },
     mappedAt: { type: Date, default: () => new Date() },
     rev: { type: Number, default: 0 },

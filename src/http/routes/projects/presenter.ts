@@ -1,6 +1,7 @@
 /** A project as the API presents it: its mapping rate, pins, and the unmatched packages with how to add each. */
 import type { ProjectPackageRecord, ProjectRecord } from '../../../store/models/project';
 import { goModuleRepository, registryAlias } from '../../../projects/map-packages';
+import { mappingOf } from '../../../projects/pins';
 
 /** At most this many unmatched packages are listed. */
 const MAX_UNMATCHED = 500;
@@ -23,9 +24,7 @@ export function addActionFor(p: Pick<ProjectPackageRecord, 'ecosystem' | 'name'>
 export function presentProject(project: ProjectRecord, options: { unmatched?: boolean; packages?: boolean } = {}) {
   const pkgs = project.packages;
   const knowsDirect = pkgs.some((p) => p.direct);
-  const direct = pkgs.filter((p) => p.direct);
-  const counted = knowsDirect ? direct : pkgs;
-  const mappedCounted = counted.filter((p) => p.libraryId !== null).length;
+  const counted = knowsDirect ? pkgs.filter((p) => p.direct) : pkgs;
   return {
     id: project._id,
     name: project.name,
@@ -33,13 +32,8 @@ export function presentProject(project: ProjectRecord, options: { unmatched?: bo
     createdBy: project.createdBy,
     lockfiles: project.lockfiles.map((l) => ({ filename: l.filename, kind: l.kind, sha256: l.sha256, uploadedAt: new Date(l.uploadedAt).toISOString(), packages: l.packages, url: l.url ?? null })),
     webhook: { configured: Boolean(project.webhook), createdAt: project.webhook ? new Date(project.webhook.createdAt).toISOString() : null },
-    mapping: {
-      packages: pkgs.length,
-      mapped: pkgs.filter((p) => p.libraryId !== null).length,
-      direct: direct.length,
-      directMapped: direct.filter((p) => p.libraryId !== null).length,
-      rate: counted.length === 0 ? 0 : Math.round((mappedCounted / counted.length) * 1000) / 1000,
-    },
+    // Counted at every write (projects/pins.ts mappingOf): a list reads no packages.
+    mapping: project.mapping ?? mappingOf(pkgs),
     pins: project.pins.map((p) => ({ libraryId: p.libraryId, version: p.version, package: p.package, ecosystem: p.ecosystem, lockfile: p.lockfile })),
     ...(options.unmatched
       ? {
