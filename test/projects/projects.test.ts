@@ -16,7 +16,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { createRepo, startGitServer, type GitServer } from '../git-server';
 import { adminKey, bearer, makeUser, sessionHeaders, type TestUser } from '../auth/fixtures';
 import { seedLibrary } from '../helpers';
-import { connectHttp, textOf } from '../mcp/fixture';
+import { connectHttp, connectStdio, textOf } from '../mcp/fixture';
 
 const LOCKS = path.join(ROOT_DIR, 'test', 'fixtures', 'lockfiles');
 const lock = (dir: string) => fs.readFileSync(path.join(LOCKS, dir, 'package-lock.json'));
@@ -245,7 +245,19 @@ test('an API key bound to the project answers at its pins; MCP takes the project
     t.regex(h.split('\n')[0], /served 2\.16\.4 \(pinned by project/);
     const plain = textOf(await byArgument.callTool({ name: 'query-docs', arguments: { libraryId: '/koajs/koa', query: 'how to write a middleware' } }));
     t.regex(plain.split('\n')[0], /served 3\.0\.0/);
+    const resolved = textOf(await byHeader.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'koa' } }));
+    t.regex(resolved, /- Pinned by your project: 2\.16\.4/);
+    t.notRegex(textOf(await byArgument.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'koa' } })), /Pinned by your project/);
   } finally {
     await Promise.all([byArgument.close(), byHeader.close()]);
+  }
+  // The stdio bridge: --project (here $SHELFMARK_PROJECT) on its HTTP calls.
+  const stdio = await connectStdio(url, { apiKey: owner.key, env: { SHELFMARK_PROJECT: projectId } });
+  try {
+    const s = textOf(await stdio.client.callTool({ name: 'query-docs', arguments: { libraryId: '/koajs/koa', query: 'how to write a middleware' } }));
+    t.regex(s.split('\n')[0], /served 2\.16\.4 \(pinned by project/, stdio.stderr());
+    t.regex(textOf(await stdio.client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'koa' } })), /- Pinned by your project: 2\.16\.4/);
+  } finally {
+    await stdio.client.close();
   }
 });

@@ -60,6 +60,7 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     benchmarkScore: json.benchmarkScore ?? 0,
     versions: Array.isArray(json.versions) ? json.versions : [],
     ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
+    ...(typeof json.pinnedVersion === 'string' ? { pinnedVersion: json.pinnedVersion } : {}),
   };
 }
 
@@ -88,7 +89,7 @@ export function httpBackend(config: HttpBackendOptions): DocsBackend {
 
   return {
     async searchLibraries(input): Promise<LibrarySearchAnswer> {
-      const body = await get('/v2/libs/search', { libraryName: input.libraryName, query: input.query }, 'application/json');
+      const body = await get('/v2/libs/search', { libraryName: input.libraryName, query: input.query, projectId: config.projectId }, 'application/json');
       const json = JSON.parse(body) as { results?: LibrarySearchResultJson[]; searchFilterApplied?: boolean };
       return { libraries: (json.results ?? []).map(summaryFromJson), searchFilterApplied: json.searchFilterApplied === true };
     },

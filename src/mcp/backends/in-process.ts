@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/principal';
 import type { AppError } from '../../errors';
 import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../catalog/find';
+import { projectPins, withPin } from '../../projects/project-version';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../error-funnel';
 import { withProvenanceLine } from '../../retrieval/provenance';
@@ -37,7 +38,11 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     }
   };
   return {
-    searchLibraries: (input) => guarded(() => searchLibraries(services, principal, input)),
+    searchLibraries: (input) =>
+      guarded(async () => {
+        const [answer, pins] = await Promise.all([searchLibraries(services, principal, input), projectPins(services, principal, options.projectId)]);
+        return { ...answer, libraries: answer.libraries.map((l) => withPin(l, pins)) };
+      }),
     queryDocs: (input) =>
       guarded(async () => {
         const answer = await countedContext(services, principal, { ...input, projectId: input.projectId ?? options.projectId }, 'mcp');
