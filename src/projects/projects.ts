@@ -37,7 +37,12 @@ export const PROJECT_ID = /^prj_[a-z0-9]{16}$/;
 
 /** The project the caller addresses: 404 `not_found` alike when absent or not theirs. */
 export async function projectFor(ports: Pick<ProjectPorts, 'projects'>, principal: Principal, projectId: string, options: { packages?: boolean } = {}): Promise<ProjectRecord> {
-  const missing = new NotFoundError(`Project ${projectId} does not exist or you have no access to it.`);
+  const boundKey = principal.kind === 'user' && principal.projectId === projectId;
+  const missing = new NotFoundError(
+    boundKey
+      ? `Project ${projectId}, which this API key is bound to, no longer exists or you no longer have access to it: make a key without it (or for another project), or pass projectId.`
+      : `Project ${projectId} does not exist or you have no access to it.`,
+  );
   if (!PROJECT_ID.test(projectId) || principal.kind === 'anonymous') throw missing;
   const project = options.packages === false ? await ports.projects.pins(projectId) : await ports.projects.get(projectId);
   if (!project || !canUseProject(principal, project)) throw missing;

@@ -233,6 +233,13 @@ test('an API key bound to the project answers at its pins; MCP takes the project
   t.is(made.body.projectId, projectId);
   const bound = await context({ type: 'json' }, made.body.value);
   t.like(bound.body.provenance, { resolution: 'pinned', versionRequested: '2.16.4' });
+  // A key whose project is deleted says so instead of answering as if it had none.
+  const doomed = await upload(owner.key, lock('koa-app'), { name: 'doomed' });
+  const doomedKey = await app.request.post('/v2/admin/keys').set(session).send({ name: 'doomed', projectId: doomed.body.id });
+  await app.request.delete(`/v2/projects/${doomed.body.id}`).set(bearer(owner.key));
+  const orphan = await context({}, doomedKey.body.value);
+  t.is(orphan.status, 404);
+  t.regex(orphan.body.message, /which this API key is bound to, no longer exists/);
   const notTheirs = await app.request.post('/v2/admin/keys').set(await sessionHeaders(app, stranger.username, stranger.password)).send({ name: 'x', projectId });
   t.is(notTheirs.status, 404);
 
