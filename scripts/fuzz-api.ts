@@ -1,5 +1,7 @@
 /**
- * `npm run fuzz:api -- [--auth admin-key|member-key|anonymous] [--max-examples 20] [--seed N] [--out .fuzz] [--rejections fail|report]`
+ * `npm run fuzz:api -- [--auth admin-key|member-key|anonymous] [--max-examples 20] [--seed N] [--out .fuzz] [--rejections fail|report] [--paths <regex>]`
+ *
+ * `--paths` fuzzes only the operations whose path matches (e.g. `^/v2/projects`).
  *
  * The OpenAPI-driven fuzz run of the HTTP API: starts a server on private, throwaway stores
  * (its own database and index prefix, dropped afterwards; rate limits raised) and calls it
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '1' },
       out: { type: 'string', default: path.join(ROOT_DIR, '.fuzz') },
       rejections: { type: 'string', default: 'fail' },
+      paths: { type: 'string' },
     },
   });
   if (values.rejections !== 'fail' && values.rejections !== 'report') throw new Error('--rejections is fail or report');
@@ -73,10 +76,11 @@ async function main(): Promise<void> {
   const server = createApp(services).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const project = apiKey ? await seedProject(base, apiKey) : undefined;
   fs.mkdirSync(values.out, { recursive: true });
   const ndjson = path.join(values.out, 'events.ndjson');
   const configFile = path.join(values.out, 'schemathesis.toml');
-  fs.writeFileSync(configFile, schemathesisConfig());
+  fs.writeFileSync(configFile, schemathesisConfig(project));
   let code = 1;
   try {
     const started = Date.now();
@@ -86,6 +90,7 @@ async function main(): Promise<void> {
       ...(apiKey ? ['-H', `Authorization: Bearer ${apiKey}`] : []),
       '--checks', CHECKS.join(','),
       '--max-examples', values['max-examples'], '--seed', values.seed,
+      ...(values.paths ? ['--include-path-regex', values.paths] : []),
       '--workers', '2', '--no-color', '--request-timeout', '30',
       '--report', 'ndjson', '--report-ndjson-path', ndjson,
     ]);
@@ -113,12 +118,22 @@ const FUZZ_LIBRARY = '/fuzz/docs';
  * context) get the seeded library's id; deleting it is left to random ids, so it stays for
  * the others.
  */
-function schemathesisConfig(): string {
+/** A project to aim the project operations at (their bodies are checked only past the 404 of a random id). */
+async function seedProject(base: string, apiKey: string): Promise<string | undefined> {
+  const form = new FormData();
+  form.set('lockfile', new Blob(['module example.com/app\n\ngo 1.22\n\nrequire github.com/fuzz/docs v1.0.0\n']), 'go.mod');
+  const res = await fetch(`${base}/v2/projects`, { method: 'POST', headers: { Authorization: `Bearer ${apiKey}` }, body: form });
+  return res.ok ? ((await res.json()) as { id: string }).id : undefined;
+}
+
+function schemathesisConfig(project?: string): string {
   const [, owner, repo] = FUZZ_LIBRARY.split('/');
+  const projectOps = ['GET /v2/projects/{projectId}', 'PUT /v2/projects/{projectId}/lockfile', 'POST /v2/projects/{projectId}/remap', 'POST /v2/projects/{projectId}/refresh', 'POST /v2/projects/{projectId}/webhook', 'POST /v2/projects/{projectId}/push'];
   const library = ['GET', 'PATCH'].map((m) => `${m} /v2/libraries/{owner}/{repo}`).concat(['GET /v2/libraries/{owner}/{repo}/export', 'POST /v2/libraries/{owner}/{repo}/webhook']);
   return [
     ...library.map((name) => `[[operations]]\ninclude-name = "${name}"\nparameters = { "path.owner" = "${owner}", "path.repo" = "${repo}" }\n`),
     `[[operations]]\ninclude-name = "GET /v2/context"\nparameters = { "query.libraryId" = "${FUZZ_LIBRARY}" }\n`,
+    ...(project ? projectOps.map((name) => `[[operations]]\ninclude-name = "${name}"\nparameters = { "path.projectId" = "${project}" }\n`) : []),
   ].join('\n');
 }
 

@@ -14,6 +14,8 @@ import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
 import { ManifestStore } from './store/manifests';
+import { projectModel, type ProjectModel } from './store/models/project';
+import { ProjectStore } from './store/projects';
 import { LibraryRepository } from './store/libraries';
 import { CatalogGeneration } from './store/library-cache';
 import { CatalogIndex } from './search/catalog-index';
@@ -41,6 +43,7 @@ export interface Models {
   Job: JobModel;
   Manifest: ManifestModel;
   Lock: LockModel;
+  Project: ProjectModel;
 }
 
 export interface Services extends AuthServices {
@@ -56,6 +59,8 @@ export interface Services extends AuthServices {
   catalogSync: CatalogSync;
   /** What each built version was made of (bundle export, library deletion). */
   manifests: ManifestStore;
+  /** Projects: lockfiles and the library versions they pin (projects/). */
+  projects: ProjectStore;
   /** Locks under a unique id: what must happen once (store/locks.ts). */
   locks: LockStore;
   snippets: SnippetStore;
@@ -91,7 +96,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     await es.close();
     throw new Error(`Elasticsearch at ${config.elasticsearchNodes.join(', ')} is not usable: ${(error as Error).message}`, { cause: error });
   }
-  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo) };
+  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo), Project: projectModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   const locks = new LockStore(models.Lock);
   const hotSearch = new HotSearch(config.elasticsearchNodes, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
@@ -149,6 +154,7 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
     catalogIndex,
     catalogSync,
     manifests,
+    projects: new ProjectStore(models.Project),
     locks,
     snippets,
     jobs,

@@ -102,7 +102,8 @@ export class AuthService {
     if (this.keyOwners.size >= MAX_KNOWN_KEYS) this.keyOwners.clear();
     this.keyOwners.set(hash, key.userId);
     this.deps.keys.touch(key);
-    return { principal: userPrincipal(user, 'api_key', key._id), mustChangePassword: user.mustChangePassword };
+    const principal = userPrincipal(user, 'api_key', key._id);
+    return { principal: key.projectId ? { ...principal, projectId: key.projectId } : principal, mustChangePassword: user.mustChangePassword };
   }
 
   private async resolveSession(claims: SessionClaims, credentials: PresentedCredentials): Promise<Authenticated> {

@@ -12,7 +12,7 @@ import { apiKeyIdFor, generateApiKey, hashApiKey, safeEqual } from './crypto';
 export const LAST_USED_RESOLUTION_MS = 60_000;
 export const MAX_KEYS_PER_USER = 100;
 
-export type ApiKeyLookup = Pick<ApiKeyRecord, '_id' | 'userId' | 'hash' | 'lastUsedAt'>;
+export type ApiKeyLookup = Pick<ApiKeyRecord, '_id' | 'userId' | 'hash' | 'lastUsedAt' | 'projectId'>;
 
 export class ApiKeyService {
   /** `touch` writes not yet answered. */
@@ -24,7 +24,7 @@ export class ApiKeyService {
   ) {}
 
   /** Creates a key; `value` is shown to the caller once and never stored. */
-  async create(userId: string, name: string): Promise<{ record: ApiKeyRecord; value: string }> {
+  async create(userId: string, name: string, options: { projectId?: string } = {}): Promise<{ record: ApiKeyRecord; value: string }> {
     const trimmed = name.trim();
     if (trimmed.length < 1 || trimmed.length > 100) throw new ValidationError('name must be 1-100 characters.', 'name');
     if ((await this.ApiKey.countDocuments({ userId })) >= MAX_KEYS_PER_USER) {
@@ -40,6 +40,7 @@ export class ApiKeyService {
       prefix: value.slice(0, 12),
       createdAt: new Date(),
       lastUsedAt: null,
+      ...(options.projectId ? { projectId: options.projectId } : {}),
     };
     await this.ApiKey.create(record);
     return { record, value };

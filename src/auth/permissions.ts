@@ -96,6 +96,14 @@ export const PERMISSIONS = {
   'permissions.update': { audience: 'admin', sessionOnly: true, says: 'admins, in a dashboard session' },
   'usage.read': { audience: 'admin', says: 'admins' },
   'connect.read': { audience: 'user', says: 'signed-in users' },
+  'projects.list': { audience: 'user', says: 'signed-in users (projects of their teams and their own; admins all)' },
+  'projects.read': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.create': { audience: 'user', account: true, says: 'signed-in users (for a team they belong to, or for themselves)' },
+  'projects.upload': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.refresh': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.webhook': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.remap': { audience: 'user', says: "members of the project's team, its creator and admins" },
+  'projects.delete': { audience: 'user', says: "the project's creator, its team's owners and admins" },
 } as const satisfies Record<string, Rule>;
 
 export type Operation = keyof typeof PERMISSIONS;

@@ -21,6 +21,8 @@ export interface UserPrincipal {
   defaultTeamId: string | null;
   via: 'api_key' | 'session';
   keyId?: string;
+  /** The project the API key is bound to: its pinned versions answer when a request names none. */
+  projectId?: string;
   /** Teams in which the user holds the team `owner` role (set by authenticate). */
   ownerOf?: string[];
 }

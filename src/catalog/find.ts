@@ -21,7 +21,7 @@ import { NoLibrariesFoundError, ValidationError } from '../errors';
 import { preferredCopies } from '../domain/library-keys';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { summaryOf } from '../search/catalog-document';
-import { buildLibraryNameQuery, buildLibrarySuggestQuery, CATALOG_HIT_FIELDS, catalogFilters, type CatalogScope } from '../search/queries/catalog';
+import { buildLibrariesByNamesQuery, buildLibraryNameQuery, buildLibrarySuggestQuery, CATALOG_HIT_FIELDS, catalogFilters, type CatalogScope } from '../search/queries/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 
 export interface SearchResult {
@@ -95,6 +95,17 @@ export async function usableCatalogue(ports: Pick<FindPorts, 'catalogIndex' | 'p
   const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
   const body = { size, _source: [...CATALOG_HIT_FIELDS], sort: [{ trustScore: 'desc' }, { key: 'asc' }], query: { bool: catalogFilters(scope) } };
   return (await usable(ports, principal, policy, scope, body)).map((c) => ({ key: c._id, id: c.summary.id, latest: c.latest }));
+}
+
+/**
+ * The library copies the caller may use (visibility and policy as in search) whose normalised
+ * names or client ids are among the given ones, at most `size`: a project's mapping candidates.
+ */
+export async function librariesNamed(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, names: { normals: readonly string[]; ids: readonly string[] }, size = 2000): Promise<Array<{ summary: LibrarySummary; source: string }>> {
+  const policy = await ports.policies.forPrincipal(principal);
+  const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
+  const found = await usable(ports, principal, policy, scope, buildLibrariesByNamesQuery({ ...names, size, ...scope }));
+  return found.map((c) => ({ summary: c.summary, source: c.source }));
 }
 
 /**

@@ -25,6 +25,7 @@ import { mcpRoutes } from '../mcp/http-route';
 import { authRoutes } from './routes/auth';
 import { adminRoutes } from './routes/admin';
 import { policyRoutes } from './routes/policies';
+import { projectRoutes } from './routes/projects';
 import { metricsRoutes } from './routes/metrics';
 import { connectRoutes } from './routes/connect';
 
@@ -61,7 +62,7 @@ export function appRouters(services: Services): { mcp: Router; health: Router; a
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), versionRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
+    for (const routes of [retrievalRoutes(services), versionRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), projectRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
       routes.prefix(prefix);
       api.push(routes);
     }

@@ -67,11 +67,16 @@ export const versionArguments = {
     .preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean())
     .optional()
     .describe('Optional: with language, only sections whose examples are in that language.'),
+  projectId: z
+    .string()
+    .optional()
+    .describe("Optional: a Shelfmark project (prj_...) made from the code base's lockfile: without a version, the library is answered at the version the project pins."),
 };
 
 /** The version and language inputs of a call, as the backend takes them. */
-export function versionInputs(args: ToolArguments): { version?: string; language?: string; languageOnly?: boolean } {
+export function versionInputs(args: ToolArguments): { version?: string; language?: string; languageOnly?: boolean; projectId?: string } {
   const version = pickString(args, ['version', 'libraryVersion']);
   const language = pickString(args, ['language', 'lang']);
-  return { ...(version ? { version } : {}), ...(language ? { language } : {}), ...(args.languageOnly === true ? { languageOnly: true } : {}) };
+  const projectId = pickString(args, ['projectId', 'project', 'project_id']);
+  return { ...(version ? { version } : {}), ...(language ? { language } : {}), ...(args.languageOnly === true ? { languageOnly: true } : {}), ...(projectId ? { projectId } : {}) };
 }

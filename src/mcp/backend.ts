@@ -30,6 +30,8 @@ export interface DocsQuery {
   /** A code language whose examples rank first (only those with `languageOnly`). */
   language?: string;
   languageOnly?: boolean;
+  /** A project whose pinned version answers when no version is named (default: the session's, then the key's). */
+  projectId?: string;
 }
 
 export interface AcrossQuery {

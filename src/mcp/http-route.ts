@@ -108,7 +108,9 @@ export function mcpRoutes(services: Services): Router {
     validate(mcpSchema),
     async function serveMcp(ctx) {
       const log = ctx.state.log ?? services.log;
-      const backend = inProcessBackend(services, ctx.state.principal, { refusal: ctx.state.mcpRefusal });
+      // The session's project: MCP clients set headers per server, so a project is one header away.
+      const project = ctx.get('x-shelfmark-project').trim();
+      const backend = inProcessBackend(services, ctx.state.principal, { refusal: ctx.state.mcpRefusal, ...(project ? { projectId: project.slice(0, 40) } : {}) });
       const server = createMcpServer(backend, { log });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       ctx.respond = false; // the transport writes the response

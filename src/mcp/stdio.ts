@@ -10,6 +10,8 @@ import { createMcpServer, SHELFMARK_VERSION } from './server';
 export interface StdioOptions {
   apiUrl: string;
   apiKey?: string;
+  /** A project whose pinned versions answer calls that name no version. */
+  projectId?: string;
   log: Logger;
 }
 
@@ -18,7 +20,7 @@ export interface StdioOptions {
  * answered, as nothing else keeps it alive) or it is told to stop.
  */
 export async function runStdioServer(options: StdioOptions): Promise<void> {
-  const backend = httpBackend({ apiUrl: options.apiUrl, apiKey: options.apiKey, userAgent: `shelfmark-mcp-stdio/${SHELFMARK_VERSION}` });
+  const backend = httpBackend({ apiUrl: options.apiUrl, apiKey: options.apiKey, projectId: options.projectId, userAgent: `shelfmark-mcp-stdio/${SHELFMARK_VERSION}` });
   const server = createMcpServer(backend, { log: options.log });
   const transport = new StdioServerTransport();
   let closing = false;

@@ -24,6 +24,7 @@ import type { RankedSnippet, ScoredCandidate } from '../search/types';
 import { normaliseLanguage } from '../search/code-language';
 import { chooseVersion, type VersionChoice } from './version-choice';
 import { provenanceOf, type Provenance } from './provenance';
+import { asPinned, pinnedNotIndexed, requestProject, versionFromProject } from '../projects/project-version';
 
 /**
  * Lexical candidates fetched for the pool, by budget: the answer's weights ask for 30 (the
@@ -53,6 +54,8 @@ export interface ContextRequest {
   /** A code language whose examples rank first; with `languageOnly`, the only examples served. */
   language?: string;
   languageOnly?: boolean;
+  /** A project whose pinned version answers when the request names none (projects/project-version.ts). */
+  projectId?: string;
 }
 
 export interface ContextAnswer {
@@ -84,14 +87,24 @@ export async function getContext(services: Services, principal: Principal, reque
   const language = languageOf(request);
 
   let library = await usableLibrary(services, principal, libraryId);
-  let choice = chooseVersion(library, fromId, request.version);
+  const projectId = requestProject(principal, request.projectId);
+  const { version, pinned } = await versionFromProject(services, principal, projectId, library, fromId, request.version);
+  const choose = (lib: LibraryRecord) => {
+    try {
+      const chosen = chooseVersion(lib, fromId, version);
+      return chosen && asPinned(chosen, pinned);
+    } catch (error) {
+      throw pinnedNotIndexed(error, pinned);
+    }
+  };
+  let choice = choose(library);
   const size = candidatesFor(budget);
   const analyzed = analyzeQuery(query);
   let legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   if (legs === undefined || legs.lexical.length + legs.semantic.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
     library = await usableLibrary(services, principal, libraryId, { fresh: true });
-    choice = chooseVersion(library, fromId, request.version);
+    choice = choose(library);
     legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   }
   if (!choice || !legs || legs.lexical.length + legs.semantic.length === 0) {

@@ -28,7 +28,9 @@ import { buildLibrariesKnnQuery, readNearestLibraries } from '../search/queries/
 import type { RankedSnippet } from '../search/types';
 import { SEARCH_WEIGHTS, type SearchWeights } from '../search/weights';
 import { answerInLibrary, languageOf } from './context';
-import { chooseVersion } from './version-choice';
+import { chooseVersion, type VersionChoice } from './version-choice';
+import { asPinned, pinnedNotIndexed, pinnedVersion, requestProject } from '../projects/project-version';
+import { projectFor } from '../projects/projects';
 import { provenanceOf, type Provenance } from './provenance';
 
 export type AcrossScope = 'named' | 'team' | 'all';
@@ -42,6 +44,8 @@ export interface AcrossRequest {
   tokens?: number;
   language?: string;
   languageOnly?: boolean;
+  /** A project whose pinned versions answer the libraries named without a version (projects/project-version.ts). */
+  projectId?: string;
 }
 
 /** A snippet of the merged answer, with the library and version it comes from. */
@@ -163,9 +167,18 @@ export async function searchAcrossLibraries(services: Services, principal: Princ
   if (targets.length === 0) throw new NoSnippetsFoundError(scope === 'team' ? "your team's allowed libraries" : 'the catalogue');
 
   const analyzed = analyzeQuery(query);
+  const projectId = requestProject(principal, request.projectId);
+  const project = projectId === undefined ? undefined : await projectFor(services, principal, projectId, { packages: false });
   const answered = await Promise.all(
     targets.map(async ({ library, fromId }): Promise<Asked | undefined> => {
-      const choice = chooseVersion(library, fromId, undefined);
+      const { version, pinned } = project ? pinnedVersion(project, library, fromId, undefined) : { version: undefined, pinned: undefined };
+      let choice: VersionChoice | undefined;
+      try {
+        const chosen = chooseVersion(library, fromId, version);
+        choice = chosen && asPinned(chosen, pinned);
+      } catch (error) {
+        throw pinnedNotIndexed(error, pinned);
+      }
       // A library still being indexed has no version to answer from: left out.
       if (!choice) return undefined;
       const result = await answerInLibrary(services, library, choice, { query, analyzed, budget, ...(language ? { language } : {}) });

@@ -13,8 +13,8 @@ import { clientLibraryId, resolveVersion, versionNames } from '../store/librarie
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { nearestVersion } from '../domain/version-rule';
 
-/** How the served version was chosen. */
-export type VersionResolution = 'default' | 'exact' | 'range' | 'closest';
+/** How the served version was chosen (`pinned`: the version a project's lockfile pins, projects/project-version.ts). */
+export type VersionResolution = 'default' | 'exact' | 'range' | 'closest' | 'pinned';
 
 export interface VersionChoice {
   record: LibraryVersionRecord;

@@ -150,4 +150,6 @@ export interface LibrarySummary {
   /** The newest indexed version (retrieval/provenance.ts `latestIndexed`), and the newest release its source had at the last check. */
   latestIndexed?: string;
   sourceLatest?: string | null;
+  /** With a project (projects/project-version.ts `withPin`): the version its lockfile pins. */
+  pinnedVersion?: string;
 }

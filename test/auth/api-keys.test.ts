@@ -61,7 +61,7 @@ test('create shows the value once; list shows only its prefix; only a hash is st
   const list = await app.request.get('/v2/admin/keys').set(adminS);
   t.is(list.status, 200);
   const listed = list.body.keys.find((k: { id: string }) => k.id === created.body.id);
-  t.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix']);
+  t.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'projectId']);
   t.false(JSON.stringify(list.body).includes(created.body.value));
 
   const raw = await app.services.mongo.collection('api_keys').findOne({ _id: created.body.id } as never);

@@ -93,6 +93,8 @@ const signedDelivery = async (role: Role) => {
 const job = async (a: TestApp, createdBy: string | null, team: string | null) =>
   (await a.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: testJobParams(), teamId: team, createdBy }))._id;
 
+const GO_MOD = 'module example.com/app\n\ngo 1.22\n\nrequire github.com/gin-gonic/gin v1.10.0\n';
+
 interface Case {
   operation: Operation;
   send(role: Role): Promise<Response>;
@@ -157,6 +159,14 @@ function cases(): Case[] {
     { operation: 'permissions.update', send: send('put', '/v2/admin/permissions', { anonymous: { add: false } }) },
     { operation: 'usage.read', send: get('/v2/admin/usage') },
     { operation: 'connect.read', send: get('/v2/connect') },
+    { operation: 'projects.list', send: get('/v2/projects') },
+    { operation: 'projects.read', send: get('/v2/projects/prj_0000000000000000') },
+    { operation: 'projects.create', send: (role) => set(req(role).post('/v2/projects'), role).attach('lockfile', Buffer.from(GO_MOD), 'go.mod') },
+    { operation: 'projects.upload', send: (role) => set(req(role).put('/v2/projects/prj_0000000000000000/lockfile'), role).attach('lockfile', Buffer.from(GO_MOD), 'go.mod') },
+    { operation: 'projects.refresh', send: send('post', '/v2/projects/prj_0000000000000000/refresh') },
+    { operation: 'projects.webhook', send: send('post', '/v2/projects/prj_0000000000000000/webhook') },
+    { operation: 'projects.remap', send: send('post', '/v2/projects/prj_0000000000000000/remap') },
+    { operation: 'projects.delete', send: send('delete', '/v2/projects/prj_0000000000000000') },
   ];
 }
 

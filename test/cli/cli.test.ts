@@ -209,3 +209,22 @@ test.serial('keys: create, list and delete with a signed-in user; without creden
   t.is((await cli(['keys', 'list'])).code, 3);
   t.is((await cli(['keys', 'list'], { SHELFMARK_USERNAME: adminName, SHELFMARK_PASSWORD: 'wrong password' })).code, 3);
 });
+
+test.serial('project: create from a lockfile, show what it pins and what no library matches, use it with context, delete', async (t) => {
+  const lockfile = path.join(ROOT_DIR, 'test', 'fixtures', 'lockfiles', 'koa-app', 'package-lock.json');
+  const made = await cli(['project', 'create', lockfile, '--name', 'orders-api', '--json']);
+  t.is(made.code, 0, made.stderr);
+  const project = JSON.parse(made.stdout);
+  t.regex(project.id, /^prj_[a-z0-9]{16}$/);
+  t.deepEqual(project.unmatched.map((u: { name: string }) => u.name).sort(), ['@koa/router', 'koa'], 'the catalogue here holds neither');
+  const shown = await cli(['project', 'show', project.id]);
+  t.is(shown.code, 0, shown.stderr);
+  t.regex(shown.stdout, /2 package\(s\) no library matches; to add one: POST \/v2\/add\/repo\/github/);
+  t.regex((await cli(['project', 'list'])).stdout, new RegExp(project.id));
+  const docs = await cli(['context', '/acme/widgets', 'how do I delete a widget', '--project', project.id]);
+  t.is(docs.code, 0, docs.stderr);
+  t.regex(docs.stdout.split('\n')[0] ?? '', /no version asked \(default\)/, 'a library the project does not pin: the default version');
+  t.is((await cli(['project', 'create'])).code, 2);
+  t.is((await cli(['project', 'delete', project.id])).code, 0);
+  t.is((await cli(['project', 'show', project.id])).code, 4);
+});

@@ -32,9 +32,9 @@ test('lists the tools with their schemas and read-only annotations', async (t) =
   t.deepEqual(byName['resolve-library-id'].inputSchema.required, ['libraryName']);
   t.deepEqual(Object.keys(byName['resolve-library-id'].inputSchema.properties ?? {}), ['libraryName', 'query']);
   t.deepEqual(byName['query-docs'].inputSchema.required, ['libraryId', 'query']);
-  t.deepEqual(Object.keys(byName['query-docs'].inputSchema.properties ?? {}), ['libraryId', 'query', 'tokens', 'version', 'language', 'languageOnly']);
+  t.deepEqual(Object.keys(byName['query-docs'].inputSchema.properties ?? {}), ['libraryId', 'query', 'tokens', 'version', 'language', 'languageOnly', 'projectId']);
   t.deepEqual(byName['get-library-docs'].inputSchema.required, ['context7CompatibleLibraryID']);
-  t.deepEqual(Object.keys(byName['get-library-docs'].inputSchema.properties ?? {}), ['context7CompatibleLibraryID', 'topic', 'tokens', 'version', 'language', 'languageOnly']);
+  t.deepEqual(Object.keys(byName['get-library-docs'].inputSchema.properties ?? {}), ['context7CompatibleLibraryID', 'topic', 'tokens', 'version', 'language', 'languageOnly', 'projectId']);
   t.regex(byName['resolve-library-id'].description ?? '', /before query-docs[\s\S]*\/org\/project/);
 });
 

@@ -7,7 +7,7 @@ import { createLogger } from '../../logger';
 import { CliError, EXIT } from '../errors';
 import type { Command } from '../command';
 
-const USAGE = `Usage: shelfmark mcp [--transport stdio] [--api-url <server>] [--api-key <key>] [--log-level <level>]
+const USAGE = `Usage: shelfmark mcp [--transport stdio] [--api-url <server>] [--api-key <key>] [--project <prj_...>] [--log-level <level>]
 
 Serves Shelfmark's MCP tools (resolve-library-id, query-docs, get-library-docs) over stdio,
 answering from a Shelfmark server's HTTP API.
@@ -16,6 +16,8 @@ answering from a Shelfmark server's HTTP API.
   --api-url     the Shelfmark server (default: $SHELFMARK_API_URL or http://localhost:3000)
   --api-key     an API key (smk_...) for higher rate limits and private libraries
                 (default: $SHELFMARK_API_KEY)
+  --project     a project (prj_...): libraries it pins are answered at the pinned version
+                when a call names none (default: $SHELFMARK_PROJECT)
   --log-level   fatal, error, warn, info, debug or silent (default: info; logs go to stderr)`;
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -29,7 +31,7 @@ export const mcpCommand: Command = {
   summary: 'serve the MCP tools over stdio',
   usage: USAGE,
   async run(argv) {
-    let values: { transport?: string; 'api-url'?: string; 'api-key'?: string; 'log-level'?: string; help?: boolean };
+    let values: { transport?: string; 'api-url'?: string; 'api-key'?: string; 'log-level'?: string; project?: string; help?: boolean };
     try {
       ({ values } = parseArgs({
         args: argv,
@@ -38,6 +40,7 @@ export const mcpCommand: Command = {
           'api-url': { type: 'string' },
           'api-key': { type: 'string' },
           'log-level': { type: 'string' },
+          project: { type: 'string' },
           help: { type: 'boolean', short: 'h' },
         },
         strict: true,
@@ -69,6 +72,7 @@ export const mcpCommand: Command = {
     const apiKey = values['api-key'] ?? (process.env.SHELFMARK_API_KEY || undefined);
     const log = createLogger(level, process.stderr);
     const { runStdioServer } = await import('../../mcp/stdio');
-    await runStdioServer({ apiUrl, apiKey, log });
+    const projectId = values.project ?? (process.env.SHELFMARK_PROJECT || undefined);
+    await runStdioServer({ apiUrl, apiKey, projectId, log });
   },
 };

@@ -16,6 +16,8 @@ export interface HttpBackendOptions {
   /** Per-request timeout. */
   timeoutMs?: number;
   userAgent?: string;
+  /** The session's project (`--project`): calls that name none answer at its pinned versions. */
+  projectId?: string;
 }
 
 /** The AppError a Shelfmark error response stands for. */
@@ -58,15 +60,16 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     benchmarkScore: json.benchmarkScore ?? 0,
     versions: Array.isArray(json.versions) ? json.versions : [],
     ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
+    ...(typeof json.pinnedVersion === 'string' ? { pinnedVersion: json.pinnedVersion } : {}),
   };
 }
 
-export function httpBackend(options: HttpBackendOptions): DocsBackend {
-  const base = options.apiUrl.replace(/\/+$/, '');
+export function httpBackend(config: HttpBackendOptions): DocsBackend {
+  const base = config.apiUrl.replace(/\/+$/, '');
   // The channel header makes the server count these calls as MCP usage, not txt.
-  const headers: Record<string, string> = { 'User-Agent': options.userAgent ?? 'shelfmark-mcp-stdio', 'X-Shelfmark-Channel': 'mcp' };
-  if (options.apiKey) headers.Authorization = `Bearer ${options.apiKey}`;
-  const timeoutMs = options.timeoutMs ?? 60_000;
+  const headers: Record<string, string> = { 'User-Agent': config.userAgent ?? 'shelfmark-mcp-stdio', 'X-Shelfmark-Channel': 'mcp' };
+  if (config.apiKey) headers.Authorization = `Bearer ${config.apiKey}`;
+  const timeoutMs = config.timeoutMs ?? 60_000;
 
   async function get(path: string, params: Record<string, string | number | undefined>, accept: string): Promise<string> {
     const url = new URL(`${base}${path}`);
@@ -86,13 +89,13 @@ export function httpBackend(options: HttpBackendOptions): DocsBackend {
 
   return {
     async searchLibraries(input): Promise<LibrarySearchAnswer> {
-      const body = await get('/v2/libs/search', { libraryName: input.libraryName, query: input.query }, 'application/json');
+      const body = await get('/v2/libs/search', { libraryName: input.libraryName, query: input.query, projectId: config.projectId }, 'application/json');
       const json = JSON.parse(body) as { results?: LibrarySearchResultJson[]; searchFilterApplied?: boolean };
       return { libraries: (json.results ?? []).map(summaryFromJson), searchFilterApplied: json.searchFilterApplied === true };
     },
     queryDocs(input) {
       // An overview is what the v1 route answers without a topic.
-      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined };
+      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined, projectId: input.projectId ?? config.projectId };
       if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
       return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
     },

@@ -9,6 +9,7 @@ import type { Principal } from '../../auth/principal';
 import type { AppError } from '../../errors';
 import { countedContext } from '../../retrieval/counted-context';
 import { searchLibraries } from '../../catalog/find';
+import { projectPins, withPin } from '../../projects/project-version';
 import { formatContextText } from '../../search/format/txt';
 import { toAppError } from '../../error-funnel';
 import { withProvenanceLine } from '../../retrieval/provenance';
@@ -23,6 +24,8 @@ export interface InProcessOptions {
    * call answers with it, so the model reads the limit as a tool error it can act on.
    */
   refusal?: AppError;
+  /** The session's project (the `X-Shelfmark-Project` header): calls that name none use it. */
+  projectId?: string;
 }
 
 export function inProcessBackend(services: Services, principal: Principal, options: InProcessOptions = {}): DocsBackend {
@@ -35,13 +38,17 @@ export function inProcessBackend(services: Services, principal: Principal, optio
     }
   };
   return {
-    searchLibraries: (input) => guarded(() => searchLibraries(services, principal, input)),
+    searchLibraries: (input) =>
+      guarded(async () => {
+        const [answer, pins] = await Promise.all([searchLibraries(services, principal, input), projectPins(services, principal, options.projectId)]);
+        return { ...answer, libraries: answer.libraries.map((l) => withPin(l, pins)) };
+      }),
     queryDocs: (input) =>
       guarded(async () => {
-        const answer = await countedContext(services, principal, input, 'mcp');
+        const answer = await countedContext(services, principal, { ...input, projectId: input.projectId ?? options.projectId }, 'mcp');
         return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
-    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, input))),
+    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, { ...input, ...(options.projectId ? { projectId: options.projectId } : {}) }))),
     upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
   };
 }

@@ -21,6 +21,8 @@ export interface LibrarySearchResultJson {
   /** Indexed vs latest: the newest version indexed, and the newest release the source had at its last check (null: unknown). */
   latestIndexed?: string;
   sourceLatest?: string | null;
+  /** With a project: the version its lockfile pins. */
+  pinnedVersion?: string;
 }
 
 export const LIBRARY_SEPARATOR = '\n----------\n';
@@ -42,6 +44,7 @@ export function presentLibrary(library: LibrarySummary): LibrarySearchResultJson
     benchmarkScore: library.benchmarkScore,
     versions: [...library.versions],
     ...(library.latestIndexed !== undefined ? { latestIndexed: library.latestIndexed, sourceLatest: library.sourceLatest ?? null } : {}),
+    ...(library.pinnedVersion !== undefined ? { pinnedVersion: library.pinnedVersion } : {}),
   };
 }
 
@@ -68,6 +71,7 @@ export function formatLibraryText(library: LibrarySummary): string {
     const source = library.sourceLatest ? (library.sourceLatest.replace(/^v/, '') === library.latestIndexed.replace(/^v/, '') ? ' (the source\'s newest release)' : `; the source's newest release: ${library.sourceLatest}`) : '';
     lines.push(`- Latest indexed: ${library.latestIndexed}${source}`);
   }
+  if (library.pinnedVersion) lines.push(`- Pinned by your project: ${library.pinnedVersion} (query-docs answers at this version unless you name another)`);
   return lines.join('\n');
 }
 

@@ -119,3 +119,23 @@ export function buildLibrarySuggestQuery(input: { libraryName: string; size: num
     query: { bool: { ...catalogFilters(input), should, minimum_should_match: 1 } },
   };
 }
+
+/**
+ * The library copies the caller may use whose normalised names (title, repository name,
+ * aliases) or ids are among the given ones: the candidates a project's packages are mapped
+ * to (projects/map-packages.ts decides the matches in Node). One terms query whatever the
+ * lockfile's size.
+ */
+export function buildLibrariesByNamesQuery(input: { normals: readonly string[]; ids: readonly string[]; size: number } & CatalogScope): estypes.SearchRequest | undefined {
+  const should: Query[] = [];
+  if (input.normals.length > 0) should.push({ terms: { normals: [...input.normals] } });
+  if (input.ids.length > 0) should.push({ terms: { idLower: input.ids.map(norm) } });
+  if (should.length === 0) return undefined;
+  const { filter, must_not } = catalogFilters(input);
+  return {
+    size: input.size,
+    _source: [...CATALOG_HIT_FIELDS],
+    sort: [{ trustScore: 'desc' }, { key: 'asc' }],
+    query: { bool: { filter: [...filter, { bool: { should, minimum_should_match: 1 } }], must_not } },
+  };
+}

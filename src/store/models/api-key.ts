@@ -9,6 +9,8 @@ export interface ApiKeyRecord {
   prefix: string;
   createdAt: Date;
   lastUsedAt: Date | null;
+  /** The project the key is bound to: requests with it answer at the project's pinned versions (absent: none). */
+  projectId?: string | null;
 }
 
 const apiKeySchema = new Schema<ApiKeyRecord>(
@@ -20,6 +22,7 @@ const apiKeySchema = new Schema<ApiKeyRecord>(
     prefix: { type: String, required: true },
     createdAt: { type: Date, required: true },
     lastUsedAt: { type: Date, default: null },
+    projectId: { type: String, default: null },
   },
   { collection: 'api_keys', versionKey: false },
 );

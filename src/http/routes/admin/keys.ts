@@ -7,6 +7,7 @@ import type { Services } from '../../../services';
 import { assertUser } from '../../../auth/authorize';
 import { NotFoundError } from '../../../errors';
 import { presentKey } from './presenters';
+import { projectFor } from '../../../projects/projects';
 
 export function mountKeyRoutes(router: Router, services: Services, chain: Middleware[]): void {
   router.get('keys.list', '/admin/keys', ...chain, validate(s['keys.list']), async (ctx) => {
@@ -19,7 +20,9 @@ export function mountKeyRoutes(router: Router, services: Services, chain: Middle
     const { principal } = ctx.state;
     assertUser(principal);
     const { body } = ctx.state.input;
-    const { record, value } = await services.keys.create(principal.userId, body.name);
+    // A key bound to a project: the project must be one its owner may use (else 404, as any project read).
+    if (body.projectId !== undefined) await projectFor(services, principal, body.projectId, { packages: false });
+    const { record, value } = await services.keys.create(principal.userId, body.name, { projectId: body.projectId });
     ctx.status = 201;
     ctx.body = { ...presentKey(record), value, message: 'Copy the key now: it is shown only this once.' };
   });

@@ -33,6 +33,6 @@ export function presentTeam(t: TeamRecord, extra: { members?: TeamMember[]; myRo
   };
 }
 
-export function presentKey(k: Pick<ApiKeyRecord, '_id' | 'name' | 'prefix' | 'createdAt' | 'lastUsedAt'>) {
-  return { id: k._id, name: k.name, prefix: k.prefix, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt) };
+export function presentKey(k: Pick<ApiKeyRecord, '_id' | 'name' | 'prefix' | 'createdAt' | 'lastUsedAt' | 'projectId'>) {
+  return { id: k._id, name: k.name, prefix: k.prefix, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt), projectId: k.projectId ?? null };
 }

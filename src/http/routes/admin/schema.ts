@@ -37,7 +37,13 @@ export const adminSchemas = {
     summary: 'Create an API key: its value is in this answer only',
     tag: keys,
     status: 201,
-    body: z.object({ name: z.string().trim().min(1).max(100) }).strict(),
+    body: z
+      .object({
+        name: z.string().trim().min(1).max(100),
+        projectId: z.string().max(40).optional().openapi({ description: "Bind the key to a project (prj_…): requests with it answer at the project's pinned versions unless they name a version or another project", pattern: '^prj_[a-z0-9]{16}$' }),
+      })
+      .strict(),
+    errors: ['not_found'],
   },
   'keys.delete': { summary: 'Delete one of your API keys', tag: keys, params: idParams, errors: ['not_found'] },
 

@@ -16,6 +16,7 @@ import { formatContextJson } from '../../../search/format/json';
 import { formatContextText } from '../../../search/format/txt';
 import { presentLibrary } from '../../../search/format/libraries';
 import { validate } from '../../validate';
+import { projectPins, withPin } from '../../../projects/project-version';
 import { retrievalSchemas as s } from './schema';
 
 export function retrievalRoutes(services: Services): Router {
@@ -23,14 +24,15 @@ export function retrievalRoutes(services: Services): Router {
   const limit = rateLimit(services, { class: 'standard' });
 
   router.get('libraries.search', '/libs/search', guard(services), limit, validate(s['libraries.search']), async (ctx) => {
-    const { libraryName, query } = ctx.state.input.query;
+    const { libraryName, query, projectId } = ctx.state.input.query;
     const result = await searchLibraries(services, ctx.state.principal, { libraryName, query });
-    ctx.body = { results: result.libraries.map(presentLibrary), searchFilterApplied: result.searchFilterApplied };
+    const pins = await projectPins(services, ctx.state.principal, projectId);
+    ctx.body = { results: result.libraries.map((l) => withPin(presentLibrary(l), pins)), searchFilterApplied: result.searchFilterApplied };
   });
 
   router.get('context.read', '/context', guard(services), limit, validate(s['context.read']), async (ctx) => {
-    const { libraryId, query, tokens, type, version, language, languageOnly } = ctx.state.input.query;
-    await respondWithContext(ctx, services, { libraryId, query, tokens, type, version, language, languageOnly });
+    const { libraryId, query, tokens, type, version, language, languageOnly, projectId } = ctx.state.input.query;
+    await respondWithContext(ctx, services, { libraryId, query, tokens, type, version, language, languageOnly, projectId });
   });
 
   return router;
@@ -39,11 +41,11 @@ export function retrievalRoutes(services: Services): Router {
 /** The Context7 v1 route: `/api/v1/<owner>/<repo>[/<version>]?topic=&tokens=&type=`. */
 export function legacyRoutes(services: Services): Router {
   const router = new Router();
-  const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json'; version?: string; language?: string; languageOnly?: boolean }) => {
+  const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json'; version?: string; language?: string; languageOnly?: boolean; projectId?: string }) => {
     const libraryId = `/${p.owner}/${p.repo}${p.version ? `/${p.version}` : ''}`;
     const question = q.topic ?? q.query;
     // Without a topic an overview is asked for: the best snippets, not an answer to a question.
-    const options = { version: q.version, language: q.language, languageOnly: q.languageOnly };
+    const options = { version: q.version, language: q.language, languageOnly: q.languageOnly, projectId: q.projectId };
     await respondWithContext(ctx, services, { libraryId, query: question ?? overviewQuery(libraryId), tokens: q.tokens, type: q.type, overview: question === undefined, ...options });
   };
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];

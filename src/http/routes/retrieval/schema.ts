@@ -5,6 +5,12 @@ import { PAGE_KINDS } from '../../../search/types';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN, VERSION_PATTERN, libraryParams } from '../shared-schema';
 
+/** A project whose lockfile pins the versions answered when none is named (GET /v2/projects). */
+export const projectIdQuery = query.text(40).openapi({
+  description: "A project (prj_…): a library it pins is answered at the pinned version when the request names none, and provenance says so. Default: the API key's project, if it is bound to one",
+  pattern: '^prj_[a-z0-9]{16}$',
+});
+
 const tokens = query.int(MIN_TOKENS, MAX_TOKENS, DEFAULT_TOKENS).openapi({ description: 'Token budget (whole snippets only)' });
 const type = query.oneOf(['txt', 'json'] as const, 'txt').openapi({ description: 'Response format' });
 
@@ -23,6 +29,7 @@ const librarySearchResult = z
     benchmarkScore: z.number(),
     versions: z.array(z.string()),
     latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
+    pinnedVersion: z.string().openapi({ description: 'With a project: the version its lockfile pins (context answers from it when no version is named)' }),
     sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
   })
   .partial()
@@ -35,7 +42,7 @@ export const provenanceJson = z
     libraryId: z.string(),
     versionRequested: z.string().nullable(),
     versionServed: z.object({ version: z.string(), record: z.string(), ref: z.string(), commit: z.string(), indexedAt: z.string() }),
-    resolution: z.enum(['default', 'exact', 'range', 'closest']),
+    resolution: z.enum(['default', 'exact', 'range', 'closest', 'pinned']).openapi({ description: 'How the version was chosen; pinned: by the project (projectId, or the API key\'s project), said in reason' }),
     reason: z.string().optional(),
     latestIndexed: z.string(),
     source: z.object({ checkedAt: z.string(), newestRelease: z.string().nullable() }).nullable(),
@@ -73,9 +80,10 @@ const versionInputs = {
   }),
   language: query.text(40).openapi({ description: 'A code language ("python", "ts"): sections with examples in it rank first' }),
   languageOnly: query.flag().openapi({ description: 'With language: serve only sections whose examples are in it (prose without code stays)' }),
+  projectId: projectIdQuery,
 };
 
-const contextErrors = ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied'] as const;
+const contextErrors = ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied', 'not_found'] as const;
 
 /** A blank or absent `query` is the `topic` an older client sent. */
 function topicAsQuery(raw: unknown): unknown {
@@ -92,9 +100,10 @@ export const retrievalSchemas = {
     query: z.object({
       libraryName: query.requiredText(500).openapi({ description: 'Library name to resolve', pattern: '\\S' }),
       query: query.text(2000).openapi({ description: 'What the caller wants to do (ranks by content)' }),
+      projectId: projectIdQuery,
     }),
     response: z.object({ results: z.array(librarySearchResult), searchFilterApplied: z.boolean() }),
-    errors: ['no_libraries_found'],
+    errors: ['no_libraries_found', 'not_found'],
   },
   'context.read': {
     summary: 'Documentation context for a question within a token budget',

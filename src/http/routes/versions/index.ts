@@ -19,9 +19,9 @@ export function versionRoutes(services: Services): Router {
   const limit = rateLimit(services, { class: 'standard' });
 
   router.get('context.read', '/search', guard(services), limit, validate(s['search.across']), async (ctx) => {
-    const { query, libraries, scope, tokens, type, language, languageOnly } = ctx.state.input.query;
+    const { query, libraries, scope, tokens, type, language, languageOnly, projectId } = ctx.state.input.query;
     const names = libraries ? libraries.split(',').map((l) => l.trim()).filter(Boolean) : [];
-    const answer = await searchAcrossLibraries(services, ctx.state.principal, { query, libraries: names, scope: scope as 'team' | 'all' | undefined, tokens, language, languageOnly });
+    const answer = await searchAcrossLibraries(services, ctx.state.principal, { query, libraries: names, scope: scope as 'team' | 'all' | undefined, tokens, language, languageOnly, projectId });
     if (type === 'json') ctx.body = formatAcrossJson(answer);
     else {
       ctx.type = 'text/plain; charset=utf-8';

@@ -4,6 +4,7 @@ import { DEFAULT_TOKENS, MAX_TOKENS, MIN_TOKENS } from '../../../search/budget';
 import { query, type RouteSchema } from '../../validate';
 import { LIBRARY_ID_PATTERN } from '../shared-schema';
 import { provenanceJson } from '../retrieval/schema';
+import { projectIdQuery } from '../retrieval/schema';
 
 const tokens = query.int(MIN_TOKENS, MAX_TOKENS, DEFAULT_TOKENS).openapi({ description: 'Token budget (whole snippets or sections only)' });
 const type = query.oneOf(['txt', 'json'] as const, 'txt').openapi({ description: 'Response format' });
@@ -46,9 +47,10 @@ export const versionSchemas = {
       type,
       language: query.text(40).openapi({ description: 'A code language whose examples rank first' }),
       languageOnly: query.flag().openapi({ description: 'With language: only sections whose examples are in it' }),
+      projectId: projectIdQuery,
     }),
     response: acrossJson,
-    errors: ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied'],
+    errors: ['invalid_library_id', 'library_not_found', 'tag_not_found', 'no_snippets_found', 'access_denied', 'not_found'],
   },
   'upgrade.guide': {
     summary: 'Upgrade guide between two indexed versions: page 1 the summary (breaking changes, deprecations, codemods, API diff), later pages the details',
