@@ -3,7 +3,7 @@
  * independently from the fp32 weights (scripts/embedding/reference.py: numpy forward pass,
  * Rust tokenizer). Documents go through the fp32 document graph and must stay faithful;
  * queries through the dynamic-int8 query graph, held to a looser bound (its effect on
- * retrieval was measured on the eval: docs/ARCHITECTURE.md, Embeddings). Needs the model
+ * retrieval was measured on the eval: docs/FIGURES.md, Embeddings). Needs the model
  * the install step fetches and derives (scripts/install-model.mjs, run by `npm test`).
  */
 import test from 'ava';

@@ -1,3 +1,7 @@
+/**
+ * The indexing pipeline's dependencies, narrowed to what builds use: manifests are reached
+ * through `ManifestStore` (store/manifests.ts, `deps.manifests`), never the model itself.
+ */
 import type { Config } from '../../config';
 import type { Logger } from '../../logger';
 import type { SnippetStore } from '../../search/snippet-store';

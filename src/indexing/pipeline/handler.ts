@@ -1,3 +1,8 @@
+/**
+ * The worker's job handler: a claimed job's typed params (domain/job-params.ts, a union on
+ * `source`) name its source, and every source runs the one generic build (`runBuild`,
+ * build.ts). An `openapi` job is only the record of an inline upload (catalog/upload-openapi.ts).
+ */
 import type { JobHandler } from '../jobs/worker';
 import type { JobQueue } from '../../store/jobs';
 import type { JobRecord, JobTrigger } from '../../store/models/job';
