@@ -45,7 +45,7 @@ test('MCP does not import the HTTP layer, except its own HTTP route and that rou
 });
 
 test('use cases and stores do not import the HTTP layer', (t) => {
-  const found = offenders((file, target) => /^(catalog|domain|retrieval|search|indexing|store|auth|embedding)\//.test(file) && target.startsWith('http/'));
+  const found = offenders((file, target) => /^(catalog|domain|retrieval|search|indexing|store|auth|embedding|code)\//.test(file) && target.startsWith('http/'));
   t.deepEqual(found, []);
 });
 
