@@ -17,8 +17,9 @@ import { keysCommand } from './cli/commands/keys';
 import { mcpCommand } from './cli/commands/mcp';
 import { askCommand } from './cli/commands/ask';
 import { upgradeCommand } from './cli/commands/upgrade';
+import { codeCommand } from './cli/commands/code';
 
-const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, mcpCommand];
+const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, codeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, mcpCommand];
 
 const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 

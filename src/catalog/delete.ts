@@ -51,5 +51,5 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
 
 /** The ports of `deleteLibrary` from the composition root's services. */
 export function deletePortsOf(services: Pick<Services, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
-  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params), deleteKeptCode: (key) => deleteKeptTrees(services.config.dataDir, key) };
+  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params), deleteKeptCode: (key) => deleteKeptTrees(services.config.code.dir, key) };
 }

@@ -7,7 +7,7 @@
 import { hasKeptTree, keepTree, pruneKeptTrees, type TreeFileSource } from './kept-tree';
 
 export interface KeepCodePorts {
-  dataDir: string;
+  codeDir: string;
   limits: { treeMaxBytes: number; fileMaxBytes: number };
   /** The commits the library's versions serve now (read fresh, after the publish). */
   servedCommits(): Promise<string[]>;
@@ -18,8 +18,8 @@ export async function keepCodeOfBuild(ports: KeepCodePorts, libraryKey: string, 
   if (ports.limits.treeMaxBytes <= 0) return;
   try {
     const started = Date.now();
-    const existed = hasKeptTree(ports.dataDir, libraryKey, commit);
-    const index = await keepTree({ dataDir: ports.dataDir, libraryKey, commit, files, read, limits: ports.limits });
+    const existed = hasKeptTree(ports.codeDir, libraryKey, commit);
+    const index = await keepTree({ codeDir: ports.codeDir, libraryKey, commit, files, read, limits: ports.limits });
     if (index && !existed) {
       const o = index.omitted;
       const left = o.binary + o.tooLarge + o.overCap;
@@ -27,7 +27,7 @@ export async function keepCodeOfBuild(ports: KeepCodePorts, libraryKey: string, 
     }
     const served = new Set(await ports.servedCommits());
     served.add(commit);
-    const removed = pruneKeptTrees(ports.dataDir, libraryKey, [...served]);
+    const removed = pruneKeptTrees(ports.codeDir, libraryKey, [...served]);
     if (removed.length > 0) ports.log('info', `removed the kept code of ${removed.length} commit(s) no version serves`);
   } catch (error) {
     ports.log('warn', `keeping the code of ${commit.slice(0, 12)} failed (${(error as Error).message}); the code tools will not answer for this version until the next build`);

@@ -1,10 +1,10 @@
 /**
  * The code of an indexed Git version, kept on disk after its build so the code tools
  * (search, definitions, references, outline, read) answer over the exact commit the docs
- * came from. One folder per library copy and commit, `<dataDir>/code/<hash of the key>/<commit>/`:
+ * came from. One folder per library copy and commit, `<CODE_DIR>/<hash of the key>/<commit>/`:
  * `tree.json` (the file table: path, offset, length) and `content.bin` (the text files one
  * after the other). Versions at the same commit share it; commits no version serves any more
- * are removed after each build, and with the library.
+ * are removed after each build, and with the library. (Folders below are under CODE_DIR, default `<codeDir>/code`.)
  *
  * Why a snapshot of our own and not the clone: clones are full bare repositories (nodegit
  * cannot fetch shallow), with the whole history, and are deleted after the build; the
@@ -41,7 +41,7 @@ export interface TreeFileSource {
 }
 
 export interface KeepTreeInput {
-  dataDir: string;
+  codeDir: string;
   libraryKey: string;
   commit: string;
   files: readonly TreeFileSource[];
@@ -50,17 +50,17 @@ export interface KeepTreeInput {
 }
 
 /** The folder of a library copy's kept trees (its key hashed: keys hold `/`, `~` and team ids). */
-export function libraryCodeDir(dataDir: string, libraryKey: string): string {
-  return path.join(dataDir, 'code', crypto.createHash('sha256').update(libraryKey).digest('hex').slice(0, 32));
+export function libraryCodeDir(codeDir: string, libraryKey: string): string {
+  return path.join(codeDir, crypto.createHash('sha256').update(libraryKey).digest('hex').slice(0, 32));
 }
 
-export function keptTreeDir(dataDir: string, libraryKey: string, commit: string): string {
+export function keptTreeDir(codeDir: string, libraryKey: string, commit: string): string {
   if (!/^[0-9a-f]{7,64}$/.test(commit)) throw new Error(`not a commit id: ${commit}`);
-  return path.join(libraryCodeDir(dataDir, libraryKey), commit);
+  return path.join(libraryCodeDir(codeDir, libraryKey), commit);
 }
 
-export function hasKeptTree(dataDir: string, libraryKey: string, commit: string): boolean {
-  return fs.existsSync(path.join(keptTreeDir(dataDir, libraryKey, commit), 'tree.json'));
+export function hasKeptTree(codeDir: string, libraryKey: string, commit: string): boolean {
+  return fs.existsSync(path.join(keptTreeDir(codeDir, libraryKey, commit), 'tree.json'));
 }
 
 /** Generated, vendored and lock files go last when a version's cap leaves no room for all. */
@@ -99,7 +99,7 @@ function isText(buf: Buffer): boolean {
  */
 export async function keepTree(input: KeepTreeInput): Promise<KeptTreeIndex | undefined> {
   if (input.limits.treeMaxBytes <= 0) return undefined;
-  const target = keptTreeDir(input.dataDir, input.libraryKey, input.commit);
+  const target = keptTreeDir(input.codeDir, input.libraryKey, input.commit);
   if (fs.existsSync(path.join(target, 'tree.json'))) return JSON.parse(fs.readFileSync(path.join(target, 'tree.json'), 'utf8')) as KeptTreeIndex;
   const plan = planKeptFiles(input.files, input.limits);
   const tmp = `${target}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
@@ -138,8 +138,8 @@ export async function keepTree(input: KeepTreeInput): Promise<KeptTreeIndex | un
 }
 
 /** Removes the kept trees of a library copy whose commits no version serves (and leftovers of crashed writes). */
-export function pruneKeptTrees(dataDir: string, libraryKey: string, servedCommits: readonly string[]): string[] {
-  const dir = libraryCodeDir(dataDir, libraryKey);
+export function pruneKeptTrees(codeDir: string, libraryKey: string, servedCommits: readonly string[]): string[] {
+  const dir = libraryCodeDir(codeDir, libraryKey);
   if (!fs.existsSync(dir)) return [];
   const keep = new Set(servedCommits);
   const removed: string[] = [];
@@ -154,6 +154,6 @@ export function pruneKeptTrees(dataDir: string, libraryKey: string, servedCommit
 }
 
 /** Removes every kept tree of a library copy (with the library). */
-export function deleteKeptTrees(dataDir: string, libraryKey: string): void {
-  fs.rmSync(libraryCodeDir(dataDir, libraryKey), { recursive: true, force: true });
+export function deleteKeptTrees(codeDir: string, libraryKey: string): void {
+  fs.rmSync(libraryCodeDir(codeDir, libraryKey), { recursive: true, force: true });
 }

@@ -64,8 +64,7 @@ export async function searchTree(
   q: { pattern: string; regex: boolean; caseSensitive: boolean; scope?: string; limit: number; deadline: number },
 ): Promise<{ matches: CodeMatch[]; filesScanned: number; stoppedBy: Stop }> {
   const files = q.scope ? filesUnder(tree, q.scope) : undefined;
-  const single = files?.length === 1;
-  const result = await scan(threads, tree, { pattern: q.pattern, regex: q.regex, caseSensitive: q.caseSensitive, wholeWord: false, files, maxMatches: q.limit, maxPerFile: single ? q.limit : Math.min(q.limit, 10) }, q.deadline);
+  const result = await scan(threads, tree, { pattern: q.pattern, regex: q.regex, caseSensitive: q.caseSensitive, wholeWord: false, files, maxMatches: q.limit, maxPerFile: q.limit }, q.deadline);
   return { matches: result.matches.map((m) => ({ path: tree.index.files[m.file].path, line: m.line, column: m.column, text: m.text })), filesScanned: result.filesScanned, stoppedBy: result.stoppedBy };
 }
 
@@ -109,7 +108,7 @@ export async function findReferences(
   q: { symbol: string; scope?: string; limit: number; deadline: number },
 ): Promise<{ matches: CodeMatch[]; filesScanned: number; stoppedBy: Stop }> {
   const name = q.symbol.split('.').pop() ?? q.symbol;
-  const found = await scan(threads, tree, { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: q.scope ? filesUnder(tree, q.scope) : undefined, maxMatches: q.limit, maxPerFile: Math.min(q.limit, 20) }, q.deadline);
+  const found = await scan(threads, tree, { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: q.scope ? filesUnder(tree, q.scope) : undefined, maxMatches: q.limit, maxPerFile: q.limit }, q.deadline);
   const files = [...new Set(found.matches.map((m) => m.file))].slice(0, MAX_PARSED_FILES);
   const parsed = await outlines(threads, tree, files, q.deadline);
   const declared = new Set(parsed.outlines.flatMap((o) => o.symbols.filter((s) => symbolMatches(s, q.symbol) || s.name === name).map((s) => `${o.file}:${s.line}`)));

@@ -43,6 +43,8 @@ const JS_DEFS: Record<string, SymbolKind> = {
   function_signature: 'function',
   class_declaration: 'class',
   abstract_class_declaration: 'class',
+  // `module.exports = class Application extends Emitter {` (CommonJS) names its class.
+  class: 'class',
   method_definition: 'method',
   method_signature: 'method',
   abstract_method_signature: 'method',
@@ -58,8 +60,8 @@ const JS_DEFS: Record<string, SymbolKind> = {
 };
 const JS: Omit<Grammar, 'wasm'> = {
   defs: JS_DEFS,
-  scopes: new Set(['class_declaration', 'abstract_class_declaration', 'interface_declaration', 'internal_module', 'module']),
-  wrappers: new Set(['program', 'export_statement', 'lexical_declaration', 'variable_declaration', 'class_body', 'interface_body', 'object_type', 'statement_block', 'ambient_declaration', 'expression_statement']),
+  scopes: new Set(['class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'internal_module', 'module']),
+  wrappers: new Set(['program', 'export_statement', 'lexical_declaration', 'variable_declaration', 'class_body', 'interface_body', 'object_type', 'statement_block', 'ambient_declaration', 'expression_statement', 'assignment_expression']),
 };
 
 const GRAMMARS: Record<string, Grammar> = {

@@ -132,7 +132,7 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
   const manifest = await deps.Manifest.findById(`${job.libraryId}@${job.version}`).lean();
   if (!manifest || manifest.generation !== previous.generation || manifest.files.length === 0) return false;
   // A version served without its kept code (built before code was kept) is cloned once to keep it.
-  if (deps.config.code.treeMaxBytes > 0 && !hasKeptTree(deps.config.dataDir, job.libraryId, previous.commit)) return false;
+  if (deps.config.code.treeMaxBytes > 0 && !hasKeptTree(deps.config.code.dir, job.libraryId, previous.commit)) return false;
   const started = Date.now();
   const refs = await listRemote(params.cloneUrl, token, transport).catch((error: unknown) => {
     ctx.log('info', `listing the remote's refs failed (${(error as Error).message}); cloning instead`);
@@ -166,7 +166,7 @@ async function recordSourceState(deps: IndexingDeps, libraryId: string, head: st
 /** Where the build keeps the version's code for the code tools (src/code/). */
 function codePorts(ctx: JobContext, deps: IndexingDeps) {
   return {
-    dataDir: deps.config.dataDir,
+    codeDir: deps.config.code.dir,
     limits: deps.config.code,
     servedCommits: async () => ((await deps.libraries.get(ctx.job.libraryId, { fresh: true }))?.versions ?? []).filter((v) => v.generation > 0 && v.commit).map((v) => v.commit),
     log: (level: 'info' | 'warn', message: string) => ctx.log(level, message),

@@ -15,6 +15,8 @@ import { withProvenanceLine } from '../../retrieval/provenance';
 import { searchAcrossLibraries } from '../../retrieval/search-across';
 import { formatAcrossText } from '../../retrieval/across-format';
 import { getUpgradeGuide } from '../../retrieval/upgrade-guide';
+import { queryCode } from '../../code/code-query';
+import { formatCodeText } from '../../code/code-format';
 import type { DocsBackend } from '../backend';
 
 export interface InProcessOptions {
@@ -43,5 +45,6 @@ export function inProcessBackend(services: Services, principal: Principal, optio
       }),
     searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, input))),
     upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
+    queryCode: (input) => guarded(async () => formatCodeText(await queryCode(services, principal, input))),
   };
 }
