@@ -94,7 +94,7 @@ test.serial("a team reads its private library's code, each version at its own co
 
 test.serial("another team, a member without a team and anonymous callers get library_not_found, and nothing of the code", async (t) => {
   for (const key of [teamB.key, loner.key, undefined]) {
-    for (const query of [{ operation: 'search', query: 'launchSecretEngine' }, { operation: 'read', path: 'src/engine.ts' }, { operation: 'outline', path: 'src' }]) {
+    for (const query of [{ operation: 'search', query: 'launchSecretEngine' }, { operation: 'read', path: 'src/engine.ts' }, { operation: 'outline', path: 'src' }] as Array<Record<string, string>>) {
       const res = await code(key, query);
       t.is(res.status, 404, `${key ? 'keyed' : 'anonymous'} ${query.operation}`);
       t.is(res.body.error, 'library_not_found');
