@@ -83,7 +83,8 @@ export async function queryCode(services: Pick<Services, 'libraries' | 'policies
   if (!GIT_SOURCES.has(library.source)) throw new NotFoundError(`${id} is not a Git library (its source is ${library.source}): the code tools read the repository a library was indexed from.`);
   const commit = choice.record.commit;
   cache ??= new TreeCache(services.config.code.cacheBytes);
-  const tree = commit ? cache.load(keptTreeDir(services.config.code.dir, library._id, commit)) : undefined;
+  // A revision that is not a commit id (a build from pages in memory) has no kept tree.
+  const tree = /^[0-9a-f]{7,64}$/.test(commit) ? cache.load(keptTreeDir(services.config.code.dir, library._id, commit)) : undefined;
   if (!tree) {
     throw new NotFoundError(`The code of ${id} ${choice.served}${commit ? ` (commit ${commit.slice(0, 12)})` : ''} is not kept: it was indexed before code was kept, or code keeping is off (CODE_TREE_MAX_MB=0). Refresh the library (POST /v2/refresh) to keep it.`);
   }
