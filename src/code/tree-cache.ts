@@ -2,7 +2,8 @@
  * Kept trees (kept-tree.ts) read into memory for the code tools: each as three
  * SharedArrayBuffers (content, file offsets, lengths) that the code threads read without a
  * copy, held per process up to CODE_CACHE_MB, least recently used first out. A kept tree
- * never changes once written (a new commit is a new folder), so an entry is never stale.
+ * never changes once written (a new commit is a new folder), so an entry is never stale;
+ * one that was removed is dropped.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,6 +28,13 @@ export class TreeCache {
   /** The tree in `dir`, or undefined when none is kept there. */
   load(dir: string): LoadedTree | undefined {
     const hit = this.entries.get(dir);
+    // A tree removed on disk (its commit no longer served, or its library deleted) is not
+    // served from memory either: one stat, so every instance answers alike.
+    if (hit && !fs.existsSync(path.join(dir, 'tree.json'))) {
+      this.entries.delete(dir);
+      this.bytes -= hit.bytes;
+      return undefined;
+    }
     if (hit) {
       this.entries.delete(dir);
       this.entries.set(dir, hit);

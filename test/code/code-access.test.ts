@@ -7,6 +7,7 @@
  */
 import test from 'ava';
 import fs from 'node:fs';
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
@@ -137,9 +138,34 @@ test.serial('the CLI reads the same code with the same key', async (t) => {
   t.is((denied as { code: number }).code, 4);
 });
 
+test.serial("the team's policy applies to code as to docs: a blocked library is 403 access_denied", async (t) => {
+  const block = await app.request.patch('/v2/policies').set('authorization', `Bearer ${teamA.key}`).send({ libraryFilters: { blockedLibraries: ['/acme/secret-engine'] } });
+  t.is(block.status, 200, JSON.stringify(block.body));
+  const denied = await code(teamA.key, { operation: 'search', query: 'ignition' });
+  t.is(denied.status, 403);
+  t.is(denied.body.error, 'access_denied');
+  await app.request.patch('/v2/policies').set('authorization', `Bearer ${teamA.key}`).send({ libraryFilters: { blockedLibraries: [] } });
+  t.is((await code(teamA.key, { operation: 'search', query: 'ignition' })).status, 200);
+});
+
+test.serial('a version served without kept code (indexed before code was kept) gets it at its next refresh', async (t) => {
+  const before = await code(teamA.key, { operation: 'search', query: 'ignition' });
+  const key = (await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '';
+  fs.rmSync(path.join(libraryCodeDir(app.services.config.code.dir, key), before.body.tree.commit), { recursive: true });
+  const missing = await code(teamA.key, { operation: 'search', query: 'ignition' });
+  t.is(missing.status, 404);
+  t.is(missing.body.error, 'not_found');
+  t.regex(missing.body.message, /is not kept[\s\S]*Refresh the library/);
+  const refresh = await app.request.post('/v2/refresh').set('authorization', `Bearer ${teamA.key}`).send({ libraryName: '/acme/secret-engine' });
+  t.is(refresh.status, 200, JSON.stringify(refresh.body));
+  const after = await code(teamA.key, { operation: 'search', query: 'ignition' });
+  t.is(after.status, 200, JSON.stringify(after.body));
+  t.is(after.body.tree.commit, before.body.tree.commit, 'the same commit, kept again (the commit had not moved)');
+});
+
 test.serial("deleting the library deletes its kept code", async (t) => {
   const dir = libraryCodeDir(app.services.config.code.dir, (await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '');
-  t.is(fs.readdirSync(dir).length, 2, 'one tree per version');
+  t.is(fs.readdirSync(dir).length, 2, `one tree per version: ${fs.readdirSync(dir).join(', ')}; ${JSON.stringify((await app.services.libraries.get((await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '', { fresh: true }))?.versions.map((v) => [v.version, v.commit, v.generation]))}`);
   const del = await app.request.delete('/v2/libraries/acme/secret-engine').set('authorization', `Bearer ${teamA.key}`);
   t.is(del.status, 200, JSON.stringify(del.body));
   t.false(fs.existsSync(dir));
