@@ -65,6 +65,8 @@ export const MAX_CODE_LIMIT = 200;
 /** A read returns at most this many lines and bytes. */
 export const MAX_READ_LINES = 400;
 const MAX_READ_BYTES = 64 * 1024;
+/** An outline lists at most this many symbols (a generated file can declare thousands). */
+const MAX_OUTLINE_SYMBOLS = 1000;
 const GIT_SOURCES = new Set(['github', 'gitlab', 'bitbucket', 'git']);
 
 let cache: TreeCache | undefined;
@@ -122,7 +124,7 @@ export async function queryCode(services: Pick<Services, 'libraries' | 'policies
         if (under.length === 0) throw notInTree(id, scope);
         return { ...base, files: under.slice(0, MAX_CODE_LIMIT * 5).map((i) => tree.index.files[i].path), stoppedBy: under.length > MAX_CODE_LIMIT * 5 ? 'limit' : null };
       }
-      const found = await findDefinitions(threads, tree, { outlineOf: file, limit: Number.MAX_SAFE_INTEGER, deadline });
+      const found = await findDefinitions(threads, tree, { outlineOf: file, limit: MAX_OUTLINE_SYMBOLS, deadline });
       return { ...base, symbols: found.symbols, stoppedBy: found.stoppedBy };
     }
     case 'read': {

@@ -88,7 +88,8 @@ export async function findDefinitions(
     const named = await scan(threads, tree, { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: parseable, maxMatches: MAX_PARSED_FILES, maxPerFile: 1 }, q.deadline);
     candidates = named.matches.map((m) => m.file);
     filesScanned = named.filesScanned;
-    stoppedBy = named.stoppedBy === 'deadline' ? 'deadline' : null;
+    // 'limit': more files name it than are parsed for one question (MAX_PARSED_FILES).
+    stoppedBy = named.stoppedBy;
   }
   const parsed = await outlines(threads, tree, candidates, q.deadline);
   const symbols: FoundSymbol[] = [];
