@@ -46,3 +46,6 @@ parentPort?.on('message', (message: ThreadRequest) => {
     (error: unknown) => parentPort?.postMessage({ id: message.id, error: (error as Error).message, syntax: error instanceof SyntaxError } satisfies ThreadReply),
   );
 });
+
+// Started: the first task's deadline does not count the thread's start (code-workers.ts).
+parentPort?.postMessage('ready');

@@ -25,8 +25,9 @@ test('a thread scans a shared tree and parses its files', async (t) => {
   const threads = new CodeThreads(1);
   t.teardown(() => threads.close());
   const tree = sharedTree(['export function hello() {}\n', 'hello();\n']);
-  const reply = await threads.run({ op: 'scan', tree, request: request('hello', false, Date.now() + 5000) }, Date.now() + 5000);
-  t.true('scan' in reply && reply.scan.matches.length === 2);
+  // 100 ms is less than a new thread takes to start: its start is not the request's time.
+  const reply = await threads.run({ op: 'scan', tree, request: request('hello', false, Date.now() + 100) }, Date.now() + 100);
+  t.true('scan' in reply && reply.scan.matches.length === 2 && reply.scan.stoppedBy === null, JSON.stringify(reply));
   const outline = await threads.run({ op: 'outline', tree, files: [{ file: 0, language: 'typescript' }], deadline: Date.now() + 5000 }, Date.now() + 5000);
   t.true('outlines' in outline && outline.outlines[0].symbols[0].name === 'hello');
 });

@@ -30,9 +30,19 @@ export class CodeThreads {
     });
   }
 
+  private readiness = new WeakMap<Worker, Promise<boolean>>();
+
   private spawn(): Worker {
     const w = new Worker(new URL('./code-boot.mjs', import.meta.url));
     w.unref();
+    this.readiness.set(
+      w,
+      new Promise<boolean>((resolve) => {
+        w.once('message', (m) => resolve(m === 'ready'));
+        w.once('error', () => resolve(false));
+        w.once('exit', () => resolve(false));
+      }),
+    );
     return w;
   }
 
@@ -45,11 +55,26 @@ export class CodeThreads {
       }
       const worker = this.idle.pop() ?? this.spawn();
       this.busy++;
-      this.execute(worker, task);
+      void this.execute(worker, task);
     }
   }
 
-  private execute(worker: Worker, task: Task): void {
+  private async execute(worker: Worker, task: Task): Promise<void> {
+    // A new thread takes a moment to load (TypeScript through tsx): not the request's time.
+    const waiting = Date.now();
+    if (!(await this.readiness.get(worker))) {
+      this.busy--;
+      void worker.terminate();
+      task.reject(new Error('a code-tools thread failed to start'));
+      this.dispatch();
+      return;
+    }
+    const boot = Date.now() - waiting;
+    if (boot > 0) {
+      task.deadline += boot;
+      if (task.message.op === 'scan') task.message = { ...task.message, request: { ...task.message.request, deadline: task.message.request.deadline + boot } };
+      else task.message = { ...task.message, deadline: task.message.deadline + boot };
+    }
     const id = this.nextId++;
     let done = false;
     const finish = (reuse: boolean) => {
