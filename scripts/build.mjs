@@ -17,6 +17,7 @@ export const ENTRY_POINTS = {
   'job-process': 'indexing/jobs/job-process.ts',
   'embed-thread': 'embedding/embed-thread.ts',
   'probe-thread': 'health/probe-thread.ts',
+  'code-thread': 'code/code-thread.ts',
 };
 /** Written last: its time is the build's. */
 const STAMP = '.built';

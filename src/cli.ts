@@ -18,8 +18,9 @@ import { mcpCommand } from './cli/commands/mcp';
 import { askCommand } from './cli/commands/ask';
 import { upgradeCommand } from './cli/commands/upgrade';
 import { projectCommand } from './cli/commands/project';
+import { codeCommand } from './cli/commands/code';
 
-const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, projectCommand, mcpCommand];
+const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, codeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, projectCommand, mcpCommand];
 
 const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 

@@ -90,6 +90,11 @@ const schema = z.object({
   JOB_MAX_HEAP_MB: int(128, 65_536).default('2048'),
   MAX_DOC_FILE_BYTES: int(1024, 100 * 1024 * 1024).default(String(2 * 1024 * 1024)),
   BUNDLE_MAX_BYTES: int(1024, 64 * 1024 ** 3).default(String(1024 ** 3)),
+  CODE_DIR: z.string().min(1).optional(),
+  CODE_TREE_MAX_MB: int(0, 16_384).default('200'),
+  CODE_FILE_MAX_KB: int(1, 16_384).default('512'),
+  CODE_SEARCH_TIMEOUT_MS: int(100, 60_000).default('3000'),
+  CODE_CACHE_MB: int(16, 65_536).default('256'),
   RATE_LIMIT_ANON_PER_MINUTE: int(1, 1_000_000).default('60'),
   RATE_LIMIT_KEY_PER_MINUTE: int(1, 1_000_000).default('600'),
   RATE_LIMIT_EXPENSIVE_PER_MINUTE: int(1, 1_000_000).default('10'),
@@ -175,6 +180,13 @@ export interface Config {
   maxDocFileBytes: number;
   /** The largest library bundle `POST /v2/libraries/import` accepts (compressed bytes). */
   bundleMaxBytes: number;
+  /**
+   * The code kept per indexed Git version (src/code/), under `dir` (CODE_DIR, default
+   * `<dataDir>/code`; shared by the workers that build and the APIs that answer): at most `treeMaxBytes` of text files
+   * (0: keep none), files up to `fileMaxBytes`; a search stops at `searchTimeoutMs`; trees
+   * held in memory per process up to `cacheBytes`.
+   */
+  code: { dir: string; treeMaxBytes: number; fileMaxBytes: number; searchTimeoutMs: number; cacheBytes: number };
   rateLimits: { anonPerMinute: number; keyPerMinute: number; expensivePerMinute: number };
   trustedProxies: string[];
   storeTimeoutMs: number;
@@ -246,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jobMaxHeapMb: e.JOB_MAX_HEAP_MB,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
     bundleMaxBytes: e.BUNDLE_MAX_BYTES,
+    code: { dir: path.resolve(e.CODE_DIR ?? path.join(dataDir, 'code')), treeMaxBytes: e.CODE_TREE_MAX_MB * 1024 * 1024, fileMaxBytes: e.CODE_FILE_MAX_KB * 1024, searchTimeoutMs: e.CODE_SEARCH_TIMEOUT_MS, cacheBytes: e.CODE_CACHE_MB * 1024 * 1024 },
     rateLimits: {
       anonPerMinute: e.RATE_LIMIT_ANON_PER_MINUTE,
       keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,

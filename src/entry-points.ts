@@ -9,6 +9,6 @@
 export const COMPILED = import.meta.url.endsWith('.js');
 
 /** An entry point's file URL: `name` in dist/, or `source` (relative to src/) under tsx. */
-export function entryPoint(name: 'job-process' | 'embed-thread' | 'probe-thread', source: string): URL {
+export function entryPoint(name: 'job-process' | 'embed-thread' | 'probe-thread' | 'code-thread', source: string): URL {
   return COMPILED ? new URL(`./${name}.js`, import.meta.url) : new URL(`./${source}`, import.meta.url);
 }

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import supertest from 'supertest';
 import type Koa from 'koa';
@@ -47,6 +48,8 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
     // Each test process would load the model and embed its fixtures; tests of hybrid
     // retrieval turn it on (test/search/hybrid.test.ts).
     SHELFMARK_EMBEDDINGS: process.env.SHELFMARK_EMBEDDINGS ?? 'off',
+    // Kept code per test (libraries of the same id in other test processes prune their own).
+    CODE_DIR: path.join(os.tmpdir(), `shelfmark-code-${name}`),
     ...overrides,
   });
 }
@@ -76,6 +79,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
       await services.usage.flush();
       await dropTestStores(services);
       await services.close();
+      fs.rmSync(config.code.dir, { recursive: true, force: true });
     },
   };
 }

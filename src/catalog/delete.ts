@@ -7,12 +7,13 @@
  * and a build still running finds it gone when it publishes and removes what it wrote
  * (indexing/pipeline/publish.ts); then its snippets (ids paged out of Elasticsearch and
  * deleted in bulks, no refresh: nothing serves them any more), its manifests (by their exact
- * ids) and an uploaded archive no other library uses. Every step reads by id or deletes what
+ * ids), an uploaded archive no other library uses and the code kept of its versions. Every step reads by id or deletes what
  * it finds, so the store work is the library's own size, not the catalogue's.
  */
 import type { Services } from '../services';
 import type { LibraryRecord, LibrarySourceParams } from '../store/models/library';
 import { releaseArchive } from './archive-files';
+import { deleteKeptTrees } from '../code/kept-tree';
 
 export interface DeletePorts {
   libraries: {
@@ -23,6 +24,8 @@ export interface DeletePorts {
   manifests: { deleteVersions(libraryId: string, versions: readonly string[]): Promise<void> };
   /** Deletes a kept archive no library builds from any more (catalog/archive-files.ts). */
   releaseArchive(params: LibrarySourceParams | null | undefined): Promise<boolean>;
+  /** Deletes the code kept for the library's versions (code/kept-tree.ts). */
+  deleteKeptCode(key: string): void;
 }
 
 export interface DeleteOutcome {
@@ -42,10 +45,11 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
   const snippets = await ports.snippets.deleteLibrary(key);
   await ports.manifests.deleteVersions(key, lib.versions.map((v) => v.version));
   await ports.releaseArchive(lib.sourceParams);
+  ports.deleteKeptCode(key);
   return { deleted, snippets };
 }
 
 /** The ports of `deleteLibrary` from the composition root's services. */
 export function deletePortsOf(services: Pick<Services, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
-  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params) };
+  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params), deleteKeptCode: (key) => deleteKeptTrees(services.config.code.dir, key) };
 }

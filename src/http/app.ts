@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health';
 import { dashboardStatic } from '../dashboard/static';
 import { retrievalRoutes, legacyRoutes } from './routes/retrieval';
 import { versionRoutes } from './routes/versions';
+import { codeRoutes } from './routes/code';
 import { libraryRoutes, v1RefreshRoutes } from './routes/libraries';
 import { uploadRoutes } from './routes/libraries/upload';
 import { sourceRoutes } from './routes/libraries/sources';
@@ -62,7 +63,7 @@ export function appRouters(services: Services): { mcp: Router; health: Router; a
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), versionRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), projectRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
+    for (const routes of [retrievalRoutes(services), versionRoutes(services), codeRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), projectRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
       routes.prefix(prefix);
       api.push(routes);
     }

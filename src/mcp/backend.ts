@@ -51,6 +51,20 @@ export interface UpgradeGuideQuery {
   tokens: number;
 }
 
+/** A question to the code tools (GET /v2/code; code/code-query.ts). */
+export interface CodeQueryInput {
+  libraryId: string;
+  operation: 'search' | 'definition' | 'references' | 'outline' | 'read';
+  query?: string;
+  regex?: boolean;
+  caseSensitive?: boolean;
+  path?: string;
+  startLine?: number;
+  endLine?: number;
+  limit?: number;
+  version?: string;
+}
+
 export interface DocsBackend {
   /** Ranked libraries for a name; throws `no_libraries_found` when nothing matches. */
   searchLibraries(input: { libraryName: string; query?: string }): Promise<LibrarySearchAnswer>;
@@ -60,6 +74,8 @@ export interface DocsBackend {
   searchAcross(input: AcrossQuery): Promise<string>;
   /** The text of one page of an upgrade guide (GET /v2/upgrade-guide). */
   upgradeGuide(input: UpgradeGuideQuery): Promise<string>;
+  /** The text answer of one code-tools operation at the library's indexed commit (GET /v2/code). */
+  queryCode(input: CodeQueryInput): Promise<string>;
 }
 
 /** Where unexpected failures are reported (a pino logger fits). */

@@ -11,6 +11,7 @@ function backendFailingWith(error: unknown): DocsBackend {
     queryDocs: () => Promise.reject(error),
     searchAcross: () => Promise.reject(error),
     upgradeGuide: () => Promise.reject(error),
+    queryCode: () => Promise.reject(error),
   };
 }
 
@@ -39,6 +40,7 @@ test('the backend receives the canonical arguments and the clamped budget', asyn
     },
     searchAcross: () => Promise.reject(new Error('unused')),
     upgradeGuide: () => Promise.reject(new Error('unused')),
+    queryCode: () => Promise.reject(new Error('unused')),
   };
   const result = await callTool(queryDocsTool, { library_id: '/a/b', question: ' how? ', tokens: 20 }, backend, { error: () => undefined });
   t.falsy(result.isError);

@@ -24,7 +24,7 @@ const LAYERS: ReadonlyArray<readonly [layer: string, paths: readonly string[]]> 
   ['search (Elasticsearch)', ['search/']],
   ['platform', ['auth/', 'embedding/', 'health/', 'error-funnel.ts']],
   ['indexing', ['indexing/']],
-  ['use cases', ['catalog/', 'retrieval/', 'projects/']],
+  ['use cases', ['catalog/', 'retrieval/', 'projects/', 'code/']],
   ['composition', ['services.ts']],
   ['adapters', ['http/', 'mcp/', 'dashboard/', 'cli/']],
   ['entry points', ['main.ts', 'cli.ts', 'indexing/jobs/job-process.ts']],

@@ -25,7 +25,7 @@ test('the global key is accepted in SHELFMARK_API_KEY and as a bearer token', as
   for (const [name, value] of [['SHELFMARK_API_KEY', API_KEY], ['Authorization', `Bearer ${API_KEY}`]]) {
     const res = await app.request.post('/mcp').set('Accept', 'application/json, text/event-stream').set(name, value).send(listTools);
     t.is(res.status, 200, name);
-    t.is(res.body.result.tools.length, 5, name);
+    t.is(res.body.result.tools.length, 6, name);
   }
 });
 

@@ -122,7 +122,7 @@ test('every setup on the Connect page works as written: tools listed, a library 
     if (target.kind === 'http') t.is(target.headers.Authorization, `Bearer ${key}`, `${setup.name} sends the key`);
     else t.true(target.args.includes(key), `${setup.name} passes the key`);
     const seen = await assistantCalls(target);
-    t.deepEqual(seen.tools, ['get-library-docs', 'get-upgrade-guide', 'query-docs', 'resolve-library-id', 'search-docs'], setup.name);
+    t.deepEqual(seen.tools, ['get-library-docs', 'get-upgrade-guide', 'query-code', 'query-docs', 'resolve-library-id', 'search-docs'], setup.name);
     t.regex(seen.resolved, /\/acme\/widgets/, setup.name);
     t.regex(seen.docs, /createWidget\("spinner"/, setup.name);
   }

@@ -22,7 +22,7 @@ test.after.always(async () => {
 
 test('lists the tools with their schemas and read-only annotations', async (t) => {
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide']);
+  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
   const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
   for (const tool of tools) {
     t.true(tool.annotations?.readOnlyHint, tool.name);

@@ -29,7 +29,7 @@ test('lists the same tools, schemas and annotations as /mcp', async (t) => {
   try {
     const [overStdio, overHttp] = await Promise.all([stdio.client.listTools(), http.listTools()]);
     t.deepEqual(overStdio.tools, overHttp.tools);
-    t.deepEqual(overStdio.tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide']);
+    t.deepEqual(overStdio.tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
     t.true(overStdio.tools.every((x) => x.annotations?.readOnlyHint === true && x.annotations?.openWorldHint === false));
   } finally {
     await http.close();

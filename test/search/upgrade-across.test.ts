@@ -230,7 +230,7 @@ test('search across a team\'s allowed set and the catalogue: policies and visibi
 
 test('MCP: search-docs and get-upgrade-guide (a library given by name is resolved first)', async (t) => {
   const { tools } = await mcp.listTools();
-  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide']);
+  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
   const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
   t.deepEqual(byName['get-upgrade-guide']!.inputSchema.required, ['library', 'from']);
   t.deepEqual(byName['search-docs']!.inputSchema.required, ['query']);

@@ -25,6 +25,8 @@ import { applyVersionRule } from '../pipeline/version-discovery';
 import { newestRelease } from '../../domain/version-rule';
 import type { GitJobParams } from '../../domain/job-params';
 import type { DocumentSource, SourceSnapshot } from './source';
+import { keepCodeOfBuild } from '../../code/keep-on-build';
+import { hasKeptTree } from '../../code/kept-tree';
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */
 const MIN_CODE_SNIPPETS = 5;
@@ -100,7 +102,10 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
         }
         return { snippets: generated.snippets, files: generated.files.map((f) => ({ path: f.path, hash: f.oid })) };
       },
-      after: (afterCtx) => afterBuild(afterCtx, deps, params, config, tags),
+      async after(afterCtx) {
+        await keepCodeOfBuild(codePorts(afterCtx, deps), job.libraryId, sha, files, (p) => readBlob(commit, p));
+        await afterBuild(afterCtx, deps, params, config, tags);
+      },
       close,
     };
   } catch (error) {
@@ -126,6 +131,8 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
   if (!previous?.commit) return false;
   const manifest = await deps.manifests.get(job.libraryId, job.version);
   if (!manifest || manifest.generation !== previous.generation || manifest.files.length === 0) return false;
+  // A version served without its kept code (built before code was kept) is cloned once to keep it.
+  if (deps.config.code.treeMaxBytes > 0 && !hasKeptTree(deps.config.code.dir, job.libraryId, previous.commit)) return false;
   const started = Date.now();
   const refs = await listRemote(params.cloneUrl, token, transport).catch((error: unknown) => {
     ctx.log('info', `listing the remote's refs failed (${(error as Error).message}); cloning instead`);
@@ -154,6 +161,16 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
 async function recordSourceState(deps: IndexingDeps, libraryId: string, head: string | null, tags: readonly string[]): Promise<void> {
   const sourceState = { checkedAt: new Date(), head, newestTag: newestRelease(tags.filter(isAddressableVersion)) };
   await deps.libraries.modify(libraryId, () => ({ sourceState })).catch((error: unknown) => deps.log.warn({ err: error, libraryId }, 'recording the source state failed'));
+}
+
+/** Where the build keeps the version's code for the code tools (src/code/). */
+function codePorts(ctx: JobContext, deps: IndexingDeps) {
+  return {
+    codeDir: deps.config.code.dir,
+    limits: deps.config.code,
+    servedCommits: async () => ((await deps.libraries.get(ctx.job.libraryId, { fresh: true }))?.versions ?? []).filter((v) => v.generation > 0 && v.commit).map((v) => v.commit),
+    log: (level: 'info' | 'warn', message: string) => ctx.log(level, message),
+  };
 }
 
 /** After a check of latest: the versions the repo config lists and the library's version rule asks for. */

@@ -106,6 +106,14 @@ export function httpBackend(config: HttpBackendOptions): DocsBackend {
     upgradeGuide(input) {
       return get('/v2/upgrade-guide', { libraryId: input.libraryId, from: input.from, to: input.to, page: input.page, tokens: input.tokens, type: 'txt' }, 'text/plain');
     },
+    queryCode(input) {
+      const flag = (v: boolean | undefined) => (v === undefined ? undefined : String(v));
+      return get(
+        '/v2/code',
+        { libraryId: input.libraryId, operation: input.operation, query: input.query, regex: flag(input.regex), caseSensitive: flag(input.caseSensitive), path: input.path, startLine: input.startLine, endLine: input.endLine, limit: input.limit, version: input.version, type: 'txt' },
+        'text/plain',
+      );
+    },
   };
 }
 

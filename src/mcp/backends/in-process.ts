@@ -16,6 +16,8 @@ import { withProvenanceLine } from '../../retrieval/provenance';
 import { searchAcrossLibraries } from '../../retrieval/search-across';
 import { formatAcrossText } from '../../retrieval/across-format';
 import { getUpgradeGuide } from '../../retrieval/upgrade-guide';
+import { queryCode } from '../../code/code-query';
+import { formatCodeText } from '../../code/code-format';
 import type { DocsBackend } from '../backend';
 
 export interface InProcessOptions {
@@ -50,5 +52,6 @@ export function inProcessBackend(services: Services, principal: Principal, optio
       }),
     searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, { ...input, ...(options.projectId ? { projectId: options.projectId } : {}) }))),
     upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
+    queryCode: (input) => guarded(async () => formatCodeText(await queryCode(services, principal, input))),
   };
 }
