@@ -13,7 +13,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import type NodeGitTypes from 'nodegit';
 import { listTree, readBlob, resolveCommit } from '../src/indexing/sources/git';
-import { keepTree, keptTreeDir } from '../src/code/kept-tree';
+import { keepTree, keptTreeDir } from '../src/indexing/code-trees/kept-tree';
 import { TreeCache } from '../src/code/tree-cache';
 import { CodeThreads } from '../src/code/code-workers';
 import { findDefinitions, findReferences, searchTree } from '../src/code/operations';

@@ -13,7 +13,7 @@
 import type { Services } from '../services';
 import type { LibraryRecord, LibrarySourceParams } from '../store/models/library';
 import { releaseArchive } from './archive-files';
-import { deleteKeptTrees } from '../code/kept-tree';
+import { deleteKeptTrees } from '../indexing/code-trees/kept-tree';
 
 export interface DeletePorts {
   libraries: {

@@ -17,7 +17,7 @@ import { usableLibrary } from '../catalog/access';
 import { clientLibraryId } from '../domain/library-keys';
 import { chooseVersion } from '../retrieval/version-choice';
 import { provenanceOf, type Provenance } from '../retrieval/provenance';
-import { keptTreeDir } from './kept-tree';
+import { keptTreeDir } from '../indexing/code-trees/kept-tree';
 import { TreeCache, type LoadedTree } from './tree-cache';
 import { codeThreads } from './code-workers';
 import { filesUnder, findDefinitions, findReferences, searchTree, type CodeMatch, type FoundSymbol } from './operations';

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { KeptTreeIndex } from './kept-tree';
+import type { KeptTreeIndex } from '../indexing/code-trees/kept-tree';
 import type { SharedTree } from './code-thread';
 
 export interface LoadedTree {

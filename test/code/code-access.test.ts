@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { createTestApp, type TestApp } from '../harness';
 import { createRepo, startGitServer, type GitServer } from '../git-server';
 import { memberKey } from '../helpers';
-import { libraryCodeDir } from '../../src/code/kept-tree';
+import { libraryCodeDir } from '../../src/indexing/code-trees/kept-tree';
 import { BIN, connectHttp, connectStdio, textOf } from '../mcp/fixture';
 
 const run = promisify(execFile);

@@ -25,8 +25,8 @@ import { applyVersionRule } from '../pipeline/version-discovery';
 import { newestRelease } from '../../domain/version-rule';
 import type { GitJobParams } from '../../domain/job-params';
 import type { DocumentSource, SourceSnapshot } from './source';
-import { keepCodeOfBuild } from '../../code/keep-on-build';
-import { hasKeptTree } from '../../code/kept-tree';
+import { keepCodeOfBuild } from '../code-trees/keep-on-build';
+import { hasKeptTree } from '../code-trees/kept-tree';
 
 /** Fewer code snippets than this from the docs: fall back to documenting the source. */
 const MIN_CODE_SNIPPETS = 5;

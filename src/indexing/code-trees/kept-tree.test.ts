@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { deleteKeptTrees, hasKeptTree, keepTree, keptTreeDir, planKeptFiles, pruneKeptTrees } from './kept-tree';
-import { TreeCache } from './tree-cache';
+import { TreeCache } from '../../code/tree-cache';
 
 const file = (p: string, size: number, isSymlink = false) => ({ path: p, size, isSymlink });
 
