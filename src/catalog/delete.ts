@@ -24,7 +24,7 @@ export interface DeletePorts {
   manifests: { deleteVersions(libraryId: string, versions: readonly string[]): Promise<void> };
   /** Deletes a kept archive no library builds from any more (catalog/archive-files.ts). */
   releaseArchive(params: LibrarySourceParams | null | undefined): Promise<boolean>;
-  /** Deletes the code kept for the library's versions (code/kept-tree.ts). */
+  /** Deletes the code kept for the library's versions (indexing/code-trees/kept-tree.ts). */
   deleteKeptCode(key: string): void;
 }
 
