@@ -90,7 +90,9 @@ test('a redirect from an allowed origin to a disallowed one is refused; one to a
   const followed = await second.add(`${inside.url}/moved.git`);
   t.is(followed.status, 200, JSON.stringify(followed.body));
   t.is(followed.body.libraryName, '/git/moved');
-  t.is(inside.hits.length, 1, 'one redirect on discovery; the clone then talks to the final URL');
+  // One redirect per attempt at the job (a loaded machine may hand it to a second attempt); the clone then talks to the final URL.
+  const [job] = await second.app.services.jobs.list({ libraryId: '/git/moved', limit: 1 });
+  t.true(inside.hits.length >= 1 && inside.hits.length <= Math.max(1, job?.attempts ?? 1), `${inside.hits.length} redirects for ${job?.attempts} attempt(s)`);
 });
 
 test('a missing repository and a closed port give the same 400 validation_error naming docsRepoUrl', async (t) => {

@@ -49,8 +49,8 @@ test('runClosedLoop keeps N connections busy for the duration and counts statuse
   await withServer(
     (req, res) => {
       seen.add(req.url ?? '');
-      const k = ++n; // every tenth request, counted on arrival (not when its timer fires)
-      setTimeout(() => res.writeHead(k % 10 === 0 ? 503 : 200).end('{}'), 2);
+      const k = ++n; // every third request, counted on arrival (not when its timer fires)
+      setTimeout(() => res.writeHead(k % 3 === 0 ? 503 : 200).end('{}'), 2);
     },
     async (url, connections) => {
       const requests = ['/a', '/b', '/c'].map((p) => ({ method: 'GET' as const, url: new URL(p, url) }));
@@ -59,7 +59,8 @@ test('runClosedLoop keeps N connections busy for the duration and counts statuse
       const took = Date.now() - started;
       t.true(took >= 400 && took < 2000, `took ${took} ms`);
       t.is(run.concurrency, 4);
-      t.true(run.latencies.length > 20);
+      // Several rounds on each connection, even on a loaded machine.
+      t.true(run.latencies.length > 8, `${run.latencies.length} answers`);
       t.true((run.statuses['503'] ?? 0) > 0);
       t.is(failedCount(run), run.statuses['503']);
       t.is(run.latencies.length, run.statuses['200']);
