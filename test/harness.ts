@@ -4,6 +4,8 @@
  * per test file so parallel runs cannot collide, and cleanup afterwards.
  */
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -59,6 +61,19 @@ export interface TestApp {
   app: Koa;
   request: ReturnType<typeof supertest>;
   close(): Promise<void>;
+}
+
+/** The app on a real port (for clients that speak HTTP themselves: MCP, fetch); `close` ends its connections. */
+export async function listenApp(app: TestApp): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer(app.app.callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 /** Builds services and the Koa app on fresh, private stores; `close` drops them. */

@@ -8,6 +8,7 @@
  * Failures are thrown as `AppError`s carrying the spec's error codes, whichever backend
  * raised them, so the tools turn them into the same guidance text.
  */
+import type { CodeRequest } from '../code/code-query';
 import type { LibrarySummary } from '../search/types';
 
 export interface LibrarySearchAnswer {
@@ -52,18 +53,8 @@ export interface UpgradeGuideQuery {
 }
 
 /** A question to the code tools (GET /v2/code; code/code-query.ts). */
-export interface CodeQueryInput {
-  libraryId: string;
-  operation: 'search' | 'definition' | 'references' | 'outline' | 'read';
-  query?: string;
-  regex?: boolean;
-  caseSensitive?: boolean;
-  path?: string;
-  startLine?: number;
-  endLine?: number;
-  limit?: number;
-  version?: string;
-}
+/** What the code tools take (the use case's own request). */
+export type CodeQueryInput = CodeRequest;
 
 export interface DocsBackend {
   /** Ranked libraries for a name; throws `no_libraries_found` when nothing matches. */

@@ -8,11 +8,9 @@
 import test from 'ava';
 import fs from 'node:fs';
 import path from 'node:path';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, type TestApp, listenApp } from '../harness';
 import { createRepo, startGitServer, type GitServer } from '../git-server';
 import { memberKey } from '../helpers';
 import { libraryCodeDir } from '../../src/indexing/code-trees/kept-tree';
@@ -41,7 +39,7 @@ const PY = 'def refuel(engine, litres):\n    """Adds fuel."""\n    return litres
 
 let git: GitServer;
 let app: TestApp;
-let server: http.Server;
+let server: Awaited<ReturnType<typeof listenApp>> | undefined;
 let url: string;
 let teamA: { key: string; teamId?: string };
 let teamB: { key: string; teamId?: string };
@@ -61,13 +59,11 @@ test.before(async () => {
     const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${teamA.key}`).send({ docsRepoUrl, private: true });
     if (res.status !== 200) throw new Error(`adding ${docsRepoUrl}: ${res.status} ${JSON.stringify(res.body)}`);
   }
-  server = http.createServer(app.app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenApp(app);
+  url = server.url;
 });
 test.after.always(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await app?.close();
   await git?.close();
 });

@@ -6,13 +6,11 @@
  * project is used through projectId, an API key bound to it, and MCP (argument and header).
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import test from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT_DIR } from '../../src/config';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, type TestApp, listenApp } from '../harness';
 import { createRepo, startGitServer, type GitServer } from '../git-server';
 import { adminKey, bearer, makeUser, sessionHeaders, type TestUser } from '../auth/fixtures';
 import { seedLibrary } from '../helpers';
@@ -36,7 +34,7 @@ app.use(async (ctx, next) => { await next(); ctx.set('X-Version', '${v}'); });
 
 let git: GitServer;
 let app: TestApp;
-let server: http.Server;
+let server: Awaited<ReturnType<typeof listenApp>> | undefined;
 let url: string;
 let admin: string;
 let owner: TestUser;
@@ -70,14 +68,12 @@ test.before(async () => {
   const res = await upload(owner.key, lock('koa-app'), { name: 'orders-api' });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   projectId = res.body.id;
-  server = http.createServer(app.app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenApp(app);
+  url = server.url;
 });
 
 test.after.always(async () => {
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await app?.close();
   await git?.close();
 });

@@ -5,18 +5,16 @@
  * indexed-vs-latest in library search. A repository with three release tags, indexed as
  * latest (v2.0.0) and the tags v1.0.0 and v1.2.0, through a local Git server.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, type TestApp, listenApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { adminKey } from '../helpers';
 import { connectHttp, textOf } from '../mcp/fixture';
 
 let git: GitServer;
 let app: TestApp;
-let server: http.Server;
+let server: Awaited<ReturnType<typeof listenApp>> | undefined;
 let url: string;
 let mcp: Client;
 
@@ -71,16 +69,14 @@ test.before(async () => {
     const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   }
-  server = http.createServer(app.app.callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  server = await listenApp(app);
+  url = server.url;
   mcp = await connectHttp(url);
 });
 
 test.after.always(async () => {
   await mcp?.close();
-  server?.closeAllConnections();
-  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  await server?.close();
   await app?.close();
   await git?.close();
 });
