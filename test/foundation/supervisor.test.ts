@@ -51,7 +51,13 @@ async function until(check: () => Promise<boolean>, ms: number): Promise<number>
   throw new Error(`not within ${ms} ms`);
 }
 
-const serverAnswers = async () => (await app!.request.get('/v2/libs/search').query({ libraryName: 'nothing-here' })).status === 404;
+/** What the server answered last (a failed wait says it). */
+let lastAnswer = '';
+const serverAnswers = async () => {
+  const res = await app!.request.get('/v2/libs/search').query({ libraryName: 'nothing-here' }).timeout(10_000);
+  lastAnswer = `${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
+  return res.status === 404;
+};
 
 test.serial('the port is kept for the data directory and the supervisor runs', (t) => {
   t.is(fs.readFileSync(path.join(runDir, 'ferretdb.port'), 'utf8').trim(), String(port));
@@ -91,5 +97,9 @@ test.serial('FerretDB wedged (ping answers, queries hang): the supervisor notice
   await reader.close();
   t.regex(supervisorLog(), /reads in a row failed/);
   // The server reconnects by itself: the driver's server selection and the store monitor's retries (as after a kill).
-  t.true(await until(serverAnswers, 30_000) >= 0);
+  const back = await until(serverAnswers, 30_000).catch((error: unknown) => {
+    t.log(`the server's last answer: ${lastAnswer}`);
+    throw error;
+  });
+  t.log(`the server answered again ${back} ms after the restart was seen`);
 });
