@@ -23,7 +23,7 @@ export function bundleFiles(args: string[]): string[] {
 }
 
 /** Bundles per batch, and compressed bytes per batch (a batch's snippets are held in memory until written). */
-const BATCH_FILES = 50;
+const BATCH_FILES = 250;
 const BATCH_BYTES = 32 * 1024 ** 2;
 
 /** Consecutive groups of files, bounded in count and size. */

@@ -15,6 +15,8 @@ export interface WriteTarget {
 }
 
 export const BULK_CHUNK = 1000;
+/** Bulk requests of one write in flight at once. */
+const BULK_CONCURRENCY = 2;
 /**
  * Transport options of the indexing side (bulk writes, refreshes, scans, deletions). The
  * client's short store timeout makes API requests fail fast when the cluster is down; a
@@ -42,17 +44,33 @@ export async function writeAndUpdate(
     ...docs.map((d): Action[] => [{ index: { _index: t.alias, _id: docId(d) } }, d]),
     ...targets.map((target): Action[] => [{ update: { _index: target.index, _id: target.id } }, { doc: retire?.fields ?? {} }]),
   ];
-  for (let i = 0; i < actions.length; i += BULK_CHUNK) {
-    const res = await t.client.bulk({ operations: actions.slice(i, i + BULK_CHUNK).flat(), refresh: false }, BACKGROUND);
-    if (res.errors) {
-      // What this request and earlier ones did write must be visible to the clean-up that
-      // follows (deletions find ids by search), or it stays behind as orphans.
-      await t.client.indices.refresh({ index: t.alias }, BACKGROUND).catch(() => undefined);
-      const item = res.items.find((it) => it.index?.error ?? it.update?.error);
-      const first = item?.index?.error ?? item?.update?.error;
-      throw new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
+  // Two bulk requests in flight: a shard indexes concurrent requests on separate write threads
+  // (Lucene's per-thread writers), so a large write uses more than one core of the cluster.
+  let next = 0;
+  let written = 0;
+  let failure: Error | undefined;
+  const send = async (): Promise<void> => {
+    while (failure === undefined && next < actions.length) {
+      const start = next;
+      next += BULK_CHUNK;
+      const res = await t.client.bulk({ operations: actions.slice(start, start + BULK_CHUNK).flat(), refresh: false }, BACKGROUND);
+      if (res.errors) {
+        const item = res.items.find((it) => it.index?.error ?? it.update?.error);
+        const first = item?.index?.error ?? item?.update?.error;
+        failure ??= new Error(`Elasticsearch rejected snippets: ${first?.type ?? 'error'}: ${first?.reason ?? 'unknown'}`);
+        return;
+      }
+      written += Math.min(BULK_CHUNK, actions.length - start);
+      onProgress?.(Math.min(written, docs.length));
     }
-    onProgress?.(Math.min(i + BULK_CHUNK, docs.length));
+  };
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(BULK_CONCURRENCY, Math.ceil(actions.length / BULK_CHUNK)) }, send));
+  const thrown = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failure !== undefined || thrown) {
+    // What this request and earlier ones did write must be visible to the clean-up that
+    // follows (deletions find ids by search), or it stays behind as orphans.
+    await t.client.indices.refresh({ index: t.alias }, BACKGROUND).catch(() => undefined);
+    throw failure ?? thrown?.reason;
   }
   if (actions.length > 0) await t.client.indices.refresh({ index: t.alias }, BACKGROUND);
   return targets.length;

@@ -46,6 +46,21 @@ test.serial('the strict mapping refuses unknown fields', async (t) => {
   await t.throwsAsync(store.write([bad]), { message: /rejected/ });
 });
 
+test.serial('a write of several bulk requests in flight: every document lands, and a refused one fails the write with what the others wrote visible', async (t) => {
+  const many = Array.from({ length: 2500 }, (_, i) => doc(10_000 + i, 310, `docs/many-${i % 7}.md`));
+  const seen: number[] = [];
+  await store.write(many, (n) => seen.push(n));
+  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 310, baseGeneration: undefined })).length, 2500);
+  t.is(seen.at(-1), 2500, 'progress ends at the number written');
+  // One refused document in the middle of three requests: the write fails naming why, and the
+  // documents the cluster took are searchable (the clean-up that follows finds them by search).
+  const mixed = Array.from({ length: 2500 }, (_, i) => (i === 1200 ? ({ ...doc(20_000 + i, 320), surprise: 1 } as unknown as SnippetDocument) : doc(20_000 + i, 320)));
+  await t.throwsAsync(store.write(mixed), { message: /rejected snippets: strict_dynamic_mapping_exception/ });
+  const visible = (await store.read({ libraryId: '/a/b', version: 'latest', generation: 320, baseGeneration: undefined })).length;
+  t.true(visible >= 999 && visible < 2500, `${visible} visible after the failed write`);
+  await store.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 200 });
+});
+
 test.serial('the index is sorted by library, version and generation', async (t) => {
   const settings = await es.indices.getSettings({ index: store.physical });
   const sort = settings[store.physical].settings?.index?.sort as { field?: string[] } | undefined;
