@@ -124,12 +124,38 @@ es_install() {
   ES_JDK="$jdk"; ES_HOME="$home"; ES_BASE="$base"
 }
 
+# Earlier versions handed the whole data directory to the ES user on every start (the pid
+# file's folder, recursively): give back what is not the node's own, so kept clones, code
+# trees, the secret and FerretDB's files are the invoking user's again.
+reclaim_data_dir() {
+  [ "$(id -u)" = "0" ] || return 0
+  id "$ES_USER" >/dev/null 2>&1 || return 0
+  local entry name
+  [ "$(stat -c %U "$DATA_DIR")" = "$ES_USER" ] && chown "$(id -u)" "$DATA_DIR"
+  rm -f "$DATA_DIR"/es-*.pid
+  for entry in "$DATA_DIR"/* "$DATA_DIR"/.[!.]*; do
+    [ -e "$entry" ] || continue
+    name="$(basename "$entry")"
+    case "$name" in elasticsearch-*|es-data-*|es-logs-*|es-snapshots|es-cluster) continue ;; esac
+    if [ -n "$(find "$entry" -user "$ES_USER" -print -quit 2>/dev/null)" ]; then
+      log "giving $entry back to $(id -un) (an earlier start handed it to $ES_USER)"
+      chown -R "$(id -u)" "$entry"
+    fi
+  done
+}
+
 # Starts `$ES_HOME/bin/elasticsearch` as the ES user with config dir $1, heap $2, pid file $3,
 # logs dir $4; the node's own folders (the rest of the arguments) are handed to the ES user.
 es_start() {
   local conf="$1" heap="$2" espid="$3" logs="$4"
   shift 4
-  if [ "$(id -u)" = "0" ]; then chown "$ES_USER" "$ES_BASE"; chown -R "$ES_USER" "$ES_HOME" "$conf" "$logs" "$(dirname "$espid")" "$@"; fi
+  # Only the node's own folders: the data directory also holds the server's secret, Git clones
+  # and FerretDB's files, which must stay the invoking user's (libgit2 refuses a repository
+  # another user owns). A base outside the clone (es_home_base) is the node's alone.
+  if [ "$(id -u)" = "0" ]; then
+    [ "$ES_BASE" = "$DATA_DIR" ] || chown "$ES_USER" "$ES_BASE"
+    chown -R "$ES_USER" "$ES_HOME" "$conf" "$logs" "$(dirname "$espid")" "$@"
+  fi
   rm -f "$espid"
   local envs=(env ES_JAVA_HOME="$ES_JDK" ES_JAVA_OPTS="-Xms$heap -Xmx$heap" ES_PATH_CONF="$conf")
   if [ "$(id -u)" = "0" ]; then
@@ -168,7 +194,9 @@ xpack.security.enabled: false
 cluster.routing.allocation.disk.threshold_enabled: false
 action.auto_create_index: false
 YML
-  local heap="${SHELFMARK_ES_HEAP:-1g}" espid="$base/es-$version.pid"
+  # The pid file ES writes sits in its logs folder (its own), copied to $RUN_DIR once it answers.
+  local heap="${SHELFMARK_ES_HEAP:-1g}" espid="$logs/es.pid"
+  reclaim_data_dir
   log "starting Elasticsearch $version on 127.0.0.1:$port (JDK $jdk, heap $heap)"
   es_start "$home/config" "$heap" "$espid" "$logs" "$data" "$snapshots"
   local url="http://127.0.0.1:$port" i

@@ -5,7 +5,7 @@
  * and the installation answers as it did at the backup. Then the consistency check finds a
  * version whose snippets are missing.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,6 +20,15 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-backup-stores-'
 const names = { MONGODB_DB: `bk${process.pid}`, SHELFMARK_INDEX_PREFIX: `bk${process.pid}` };
 let urls: { ELASTICSEARCH_URL: string; MONGODB_URI: string };
 let started = false;
+/** The uid of Elasticsearch's user when these tests run as root and it exists (services.sh makes it). */
+const esUser = ((): number | undefined => {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    return Number(execFileSync('id', ['-u', 'shelfmark-es']).toString().trim());
+  } catch {
+    return undefined;
+  }
+})();
 
 function run(file: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string }> {
   const base = { ...process.env };
@@ -44,6 +53,14 @@ async function closeKeeping(app: TestApp): Promise<void> {
 
 test.before(async () => {
   fs.chmodSync(dataDir, 0o755); // Elasticsearch's user must reach it
+  // What the server keeps beside the stores: it must stay the invoking user's through a start
+  // (libgit2 refuses a clone another user owns), and an earlier start's damage is repaired.
+  fs.mkdirSync(path.join(dataDir, 'clones', 'acme'), { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'clones', 'acme', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.mkdirSync(path.join(dataDir, 'code'), { recursive: true });
+  fs.writeFileSync(path.join(dataDir, 'code', 'tree.json'), '{}');
+  if (esUser !== undefined) fs.chownSync(path.join(dataDir, 'code'), esUser, 0);
+  if (esUser !== undefined) fs.chownSync(path.join(dataDir, 'code', 'tree.json'), esUser, 0);
   const up = await run(SERVICES, ['up'], { SHELFMARK_SUPERVISE: '0', SHELFMARK_ES_HEAP: '512m', SHELFMARK_ES_PORT: '9650', SHELFMARK_MONGO_PORT: '27650' });
   started = true;
   if (up.code !== 0) throw new Error(`could not start the private stores: ${up.out}`);
@@ -56,6 +73,22 @@ test.before(async () => {
 test.after.always(async () => {
   if (started) await run(SERVICES, ['down']);
   fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+test.serial('starting the stores hands the node its own folders only: clones, code trees and the data folder stay the invoking user\'s', (t) => {
+  if (process.getuid?.() !== 0) {
+    t.log('not root: Elasticsearch runs as this user and nothing changes hands');
+    t.pass();
+    return;
+  }
+  const owner = (p: string) => fs.statSync(path.join(dataDir, p)).uid;
+  t.is(owner('.'), 0);
+  t.is(owner('clones/acme/HEAD'), 0);
+  t.is(owner('run'), 0);
+  if (esUser !== undefined) {
+    t.is(owner('code/tree.json'), 0, 'what an earlier start handed over is given back');
+    t.is(owner(fs.readdirSync(dataDir).find((n) => n.startsWith('es-data-')) ?? 'missing'), esUser, "the node's data folder is its own");
+  }
 });
 
 test.serial('backup, change, restore: libraries, snippets and keys are back as they were; the check finds missing snippets', async (t) => {
