@@ -8,7 +8,6 @@
 // outside the clone, keyed by nodegit version, Node ABI, platform and arch, and only
 // compiles (then fills the cache) when the cache has no matching build.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
