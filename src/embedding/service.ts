@@ -77,7 +77,7 @@ export class Embeddings {
   embedQuery(query: string): Promise<Float32Array> {
     const key = query.trim().toLowerCase();
     const hit = this.queries.get(key);
-    if (hit) {
+    if (hit !== undefined) {
       // Map order is insertion order: re-inserting keeps hot queries from eviction.
       this.queries.delete(key);
       this.queries.set(key, hit);
