@@ -95,6 +95,7 @@ log(`built in ${Math.round((Date.now() - started) / 1000)} s; cached at ${cacheD
 
 function ensureDebianPackages(names) {
   const missing = names.filter((name) => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: dpkg-query's own format syntax, not a template
     const r = spawnSync('dpkg-query', ['-W', '-f=${Status}', name], { stdio: 'pipe' });
     return r.status !== 0 || !String(r.stdout).includes('install ok installed');
   });

@@ -14,7 +14,9 @@ test.after.always(async () => {
   await app?.close();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the assertions walk the parsed JSON document freely; a wrong path fails its assertion
 type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, any>; securitySchemes: Record<string, unknown> } };
+// biome-ignore lint/suspicious/noExplicitAny: as for Doc
 type Operation = { parameters?: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }>; requestBody?: any; responses: Record<string, any>; security?: unknown[] };
 
 async function document(): Promise<Doc> {

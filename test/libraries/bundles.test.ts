@@ -169,7 +169,7 @@ test.serial('a truncated bundle is refused as truncated and leaves nothing behin
     const kept = await fresh.services.libraries.get(LIB, { fresh: true });
     t.deepEqual(kept?.versions.map((v) => [v.version, v.generation]), [['latest', 1]]);
     const generations = await fresh.services.es.search({ index: fresh.services.snippets.alias, size: 0, query: { term: { libraryId: LIB } }, aggs: { g: { terms: { field: 'generation' } } } });
-    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] }).buckets.map((b) => b.key), [1]);
+    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] } | undefined)?.buckets.map((b) => b.key), [1]);
   } finally {
     await fresh.close();
   }
