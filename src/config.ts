@@ -21,9 +21,6 @@ function packageRoot(from: string): string {
   }
 }
 
-const bool = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max: number) =>
   z
     .string()

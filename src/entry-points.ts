@@ -1,6 +1,6 @@
 /**
  * Where the code that runs in another process or thread starts. Built (`npm run build`),
- * every entry point is a bundle side by side in dist/ (scripts/build.mjs names them) and
+ * every entry point is a bundle side by side in dist/ (scripts/run/build.mjs names them) and
  * runs as it is; as TypeScript (tsx: development, tests), a thread starts from a small .mjs
  * that registers tsx first, since a worker thread does not inherit the loader.
  */

@@ -27,7 +27,7 @@ export function ensureStores(): void {
   const haveEs = Boolean(process.env.ELASTICSEARCH_URL) || fs.existsSync(path.join(runDir, 'es.url'));
   const haveMongo = Boolean(process.env.MONGODB_URI) || fs.existsSync(path.join(runDir, 'mongo.url'));
   if (!haveEs || !haveMongo) {
-    execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'services.sh'), 'up'], { stdio: 'inherit' });
+    execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'stores', 'services.sh'), 'up'], { stdio: 'inherit' });
   }
 }
 

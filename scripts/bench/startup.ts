@@ -11,8 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT_DIR } from '../../src/config';
-import { freePort } from './server';
-import { readProcMemory } from './rss';
+import { freePort } from './harness/server';
+import { readProcMemory } from './harness/rss';
 
 const VARIANTS: Record<string, string[]> = {
   tsx: ['--import', 'tsx', path.join('src', 'main.ts')],
@@ -55,7 +55,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const { values } = parseArgs({ options: { rounds: { type: 'string', default: '5' }, settle: { type: 'string', default: '3' } } });
 const rounds = Number(values.rounds);
 const settleMs = Number(values.settle) * 1000;
-execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'run', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
 const results: Record<string, Awaited<ReturnType<typeof once>>[]> = { tsx: [], built: [] };
 for (let r = 0; r < rounds; r++) for (const [name, args] of Object.entries(VARIANTS)) results[name].push(await once(args, settleMs));
 console.log(`load average before/after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${rounds} rounds alternating, medians:`);

@@ -2,7 +2,7 @@
  * Means over questions (overall, per library, per intent) and the selection of the worst
  * questions for debugging. Pure: the CLI feeds it the per-question results.
  */
-import { median, percentile } from '../bench/stats';
+import { median, percentile } from '../bench/harness/stats';
 import { meanScores, type Qrel, type QueryScores } from './metrics';
 
 export interface EntryResult {

@@ -70,7 +70,7 @@ export class RefreshScheduler {
   start(): void {
     if (this.tickMs <= 0 || this.timer) return;
     this.timer = setInterval(() => {
-      if (this.running) return;
+      if (this.running !== undefined) return;
       this.running = this.tick()
         .catch((error: unknown) => this.services.log.warn({ err: (error as Error).message }, 'scheduled refresh tick failed; trying again next tick'))
         .finally(() => (this.running = undefined));

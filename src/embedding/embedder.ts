@@ -4,7 +4,7 @@
  * JS; token ids identical to the Rust tokenizer). Mean pooling over the attention mask, then
  * L2 normalisation, as sentence-transformers does for this model, so a dot product is the
  * cosine. Nothing is downloaded: the files come from the install step's cache
- * (scripts/install-model.mjs) or SHELFMARK_EMBEDDING_MODEL_DIR.
+ * (scripts/install/install-model.mjs) or SHELFMARK_EMBEDDING_MODEL_DIR.
  *
  * Two graphs of one model when the folder has them (model-files.ts): documents through the
  * fp32 graph (faithful to the reference), queries through the dynamic-int8 graph (about a

@@ -1,6 +1,6 @@
 /**
  * What a model folder holds and which ONNX graph serves which side. The install step
- * (scripts/install-model.mjs) writes `model.onnx` (the int8-weight export, always) and, when
+ * (scripts/install/install-model.mjs) writes `model.onnx` (the int8-weight export, always) and, when
  * it could derive them, `document.onnx` (fp32, fused) and `query.onnx` (dynamic int8) listed
  * with their sha256 in `graphs.json`. A folder without `graphs.json` (an operator's own
  * model, or an install whose derivation failed) serves `model.onnx` for both sides.

@@ -77,7 +77,7 @@ export class Embeddings {
   embedQuery(query: string): Promise<Float32Array> {
     const key = query.trim().toLowerCase();
     const hit = this.queries.get(key);
-    if (hit) {
+    if (hit !== undefined) {
       // Map order is insertion order: re-inserting keeps hot queries from eviction.
       this.queries.delete(key);
       this.queries.set(key, hit);
@@ -127,7 +127,7 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
   const dir = config.embeddings.modelDir ?? defaultModelDir();
   const missing = missingModelFiles(dir);
   if (missing.length > 0) {
-    const why = `no embedding model at ${dir} (missing ${missing.join(', ')}); run \`node scripts/install-model.mjs\` or set SHELFMARK_EMBEDDING_MODEL_DIR`;
+    const why = `no embedding model at ${dir} (missing ${missing.join(', ')}); run \`node scripts/install/install-model.mjs\` or set SHELFMARK_EMBEDDING_MODEL_DIR`;
     if (mode === 'on') throw new ConfigError(`SHELFMARK_EMBEDDINGS=on but ${why}.`);
     log.warn(`${why}: lexical search only`);
     return undefined;
@@ -149,9 +149,9 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
     throw error;
   }
   if (embedder.graphProblem) {
-    log.warn(`embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install-model.mjs\` to derive the graphs again`);
+    log.warn(`embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install/install-model.mjs\` to derive the graphs again`);
   } else if (embedder.queryModelId === embedder.modelId && dir === defaultModelDir()) {
-    log.warn(`embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install-model.mjs\` says why it could not derive them`);
+    log.warn(`embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install/install-model.mjs\` says why it could not derive them`);
   }
   log.info({ model: embedder.modelId, queryModel: embedder.queryModelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
   return new Embeddings(embedder, cache);

@@ -150,7 +150,7 @@ function operation(route: RouteEntry, schema: RouteSchema): RouteConfig {
   responses['431'] = { description: 'The URL and headers are larger than the server accepts (16 KB)' };
   responses.default = { description: 'Any other error (e.g. 503 service_unavailable when a store does not answer)', content: { 'application/json': { schema: errorBody } } };
   if (schema.errorResponse) {
-    for (const [status, r] of Object.entries(responses)) if (r.content?.['application/json']?.schema === errorBody) r.content['application/json'] = { schema: schema.errorResponse };
+    for (const r of Object.values(responses)) if (r.content?.['application/json']?.schema === errorBody) r.content['application/json'] = { schema: schema.errorResponse };
   }
 
   return {

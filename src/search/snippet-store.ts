@@ -167,7 +167,7 @@ export class SnippetStore {
 
   /** Merges the index to one segment now, unless it already is or is too large; one at a time. */
   async compact(): Promise<{ segmentsBefore: number; merged: boolean }> {
-    while (this.compacting) await this.compacting.catch(() => undefined);
+    while (this.compacting !== undefined) await this.compacting.catch(() => undefined);
     const run = (async () => {
       const stats = await this.indexing.indices.stats({ index: this.physical, metric: ['segments', 'store'] }, BACKGROUND);
       const primaries = stats.indices?.[this.physical]?.primaries;

@@ -110,7 +110,7 @@ export class LibraryCache {
 
   /** Reads the current generation (one read at a time); a change drops every cached record. */
   private check(): Promise<void> {
-    if (this.checking) return this.checking;
+    if (this.checking !== undefined) return this.checking;
     const run = this.source
       .read()
       .then((generation) => {

@@ -1,6 +1,6 @@
 /**
  * Authentication and rate limiting on a trivial route (the route `npm run bench` times them
- * on, scripts/bench/middleware.ts): each credential reaches the handler as its principal, a
+ * on, scripts/bench/api/middleware.ts): each credential reaches the handler as its principal, a
  * wrong key is refused, and the key's limit is applied. The timing itself is the bench's.
  */
 import test from 'ava';
@@ -8,7 +8,7 @@ import type http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import supertest from 'supertest';
 import { createTestApp, type TestApp } from '../harness';
-import { guardedRouteApp } from '../../scripts/bench/middleware';
+import { guardedRouteApp } from '../../scripts/bench/api/middleware';
 import { SESSION_COOKIE } from '../../src/http/middlewares/auth';
 import { makeUser, type TestUser } from './fixtures';
 

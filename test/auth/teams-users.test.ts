@@ -1,14 +1,12 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { ADMIN_ID, adminKey, adminSession, bearer, makeUser, sessionHeaders } from './fixtures';
+import { ADMIN_ID, adminSession, bearer, makeUser, sessionHeaders } from './fixtures';
 
 let app: TestApp;
-let admin: string;
 /** Users, teams and members are managed in a dashboard session (keys are refused). */
 let adminS: Record<string, string>;
 test.before(async () => {
   app = await createTestApp();
-  admin = await adminKey(app);
   adminS = await adminSession(app);
 });
 test.after.always(async () => {

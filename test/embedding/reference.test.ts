@@ -1,10 +1,10 @@
 /**
  * The served model (onnxruntime-node, JS tokenizer) against reference vectors computed
- * independently from the fp32 weights (scripts/embedding/reference.py: numpy forward pass,
+ * independently from the fp32 weights (scripts/install/embedding/reference.py: numpy forward pass,
  * Rust tokenizer). Documents go through the fp32 document graph and must stay faithful;
  * queries through the dynamic-int8 query graph, held to a looser bound (its effect on
  * retrieval was measured on the eval: docs/FIGURES.md, Embeddings). Needs the model
- * the install step fetches and derives (scripts/install-model.mjs, run by `npm test`).
+ * the install step fetches and derives (scripts/install/install-model.mjs, run by `npm test`).
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -23,7 +23,7 @@ let embedder: Embedder;
 
 test.before(async () => {
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install-model.mjs (npm test does).`);
+  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   embedder = await loadEmbedder(dir, { maxTokens: 256 });
 });
 test.after.always(async () => {
@@ -50,7 +50,7 @@ test('vectors match the fp32 reference (cosine >= 0.999), one at a time and batc
 test('the default install serves queries from the derived int8 graph and documents from the fp32 one', (t) => {
   if (dir !== defaultModelDir()) return t.pass('an operator\'s own model folder');
   t.is(embedder.graphProblem, undefined);
-  t.not(embedder.queryModelId, embedder.modelId, 'graphs.json is missing: node scripts/install-model.mjs says why the derivation failed');
+  t.not(embedder.queryModelId, embedder.modelId, 'graphs.json is missing: node scripts/install/install-model.mjs says why the derivation failed');
 });
 
 test('query vectors stay close to the reference and to the document vector of the same text', async (t) => {

@@ -1,7 +1,7 @@
 /**
  * Documents are embedded in a thread of their own (src/embedding/threaded.ts): onnxruntime-node
  * runs inference synchronously, so on the main thread a batch holds the event loop for its
- * whole run. Needs the model the install step fetches (scripts/install-model.mjs, run by
+ * whole run. Needs the model the install step fetches (scripts/install/install-model.mjs, run by
  * `npm test`).
  */
 import test from 'ava';
@@ -14,7 +14,7 @@ let inner: Embedder;
 
 test.before(async () => {
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install-model.mjs (npm test does).`);
+  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   inner = await loadEmbedder(dir, options);
 });
 test.after.always(async () => {

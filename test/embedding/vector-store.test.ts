@@ -28,7 +28,7 @@ test.before(async () => {
   await store.ensureIndex();
   const dir = process.env.SHELFMARK_EMBEDDING_MODEL_DIR ?? defaultModelDir();
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install-model.mjs (npm test does).`);
+  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   embedder = await loadEmbedder(dir, { maxTokens: 64 });
 });
 test.after.always(async () => {

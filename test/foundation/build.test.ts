@@ -1,5 +1,5 @@
 /**
- * `npm run build` (scripts/build.mjs): the compiled server starts from its bundle, serves
+ * `npm run build` (scripts/run/build.mjs): the compiled server starts from its bundle, serves
  * the API and the dashboard's static files, and runs a job in a job process that is the
  * compiled dist/job-process.js itself (JOB_ISOLATION=process, the default), not tsx, and
  * that embeds in the compiled embedding thread.
@@ -27,7 +27,7 @@ function childCommands(pid: number): string[] {
 }
 
 test.before(async () => {
-  execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'build.mjs'), '--outdir', OUT], { stdio: 'pipe' });
+  execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'run', 'build.mjs'), '--outdir', OUT], { stdio: 'pipe' });
   git = await startGitServer();
   createRepo(git.root, 'acme/built', [{ files: { 'README.md': '# Built\n\nThe built server indexes this.\n', 'docs/guide.md': '# Guide\n\n## Install\n\nRun `npm install built` to add it.\n\n```js\nimport { built } from "built";\nbuilt.start();\n```\n' } }]);
   app = await createTestApp({ WORKER_MODE: 'off' });

@@ -14,7 +14,7 @@ import { ROOT_DIR } from '../../src/config';
 import { freePort } from '../server-process';
 import { createTestApp, type TestApp } from '../harness';
 
-const SERVICES = path.join(ROOT_DIR, 'scripts', 'services.sh');
+const SERVICES = path.join(ROOT_DIR, 'scripts', 'stores', 'services.sh');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-supervised-'));
 const runDir = path.join(dataDir, 'run');
 let port = 0;

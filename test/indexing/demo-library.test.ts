@@ -9,7 +9,7 @@ import { createTestApp, type TestApp } from '../harness';
 import { adminKey } from '../helpers';
 import { ROOT_DIR } from '../../src/config';
 import { DEMO_LIBRARY_ID, demoFiles, indexDemoLibrary } from '../../src/catalog/demo';
-import { loadCorpus } from '../../scripts/load-corpus';
+import { loadCorpus } from '../../scripts/eval/load-corpus';
 import { FIXTURES_DIR, fixtureRepoVersions } from '../fixtures';
 import { createRepo, startGitServer } from '../git-server';
 

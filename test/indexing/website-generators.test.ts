@@ -3,7 +3,7 @@
  * the small docs in fixtures/sitegen/, served by a local HTTP server, crawled and parsed:
  * the snippets must have the page's headings, code with its language, tables, admonitions
  * and tab labels, and none of the generator's chrome. Builds are cached
- * (scripts/sitegen/build-site.ts); without the generators (scripts/install-site-generators.mjs)
+ * (scripts/install/sitegen/build-site.ts); without the generators (scripts/install/install-site-generators.mjs)
  * these tests skip and say so.
  */
 import path from 'node:path';
@@ -13,7 +13,7 @@ import { createWebFetcher } from '../../src/net/web-fetch';
 import { crawl } from '../../src/indexing/sources/website/crawl';
 import { parseDocument } from '../../src/indexing/parsers/index';
 import type { ParsedSnippet } from '../../src/indexing/types';
-import { buildSite, generatorMissing, type Generator } from '../../scripts/sitegen/build-site';
+import { buildSite, generatorMissing, type Generator } from '../../scripts/install/sitegen/build-site';
 import { startWebSite } from '../web-site';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/sitegen');

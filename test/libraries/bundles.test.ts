@@ -169,7 +169,7 @@ test.serial('a truncated bundle is refused as truncated and leaves nothing behin
     const kept = await fresh.services.libraries.get(LIB, { fresh: true });
     t.deepEqual(kept?.versions.map((v) => [v.version, v.generation]), [['latest', 1]]);
     const generations = await fresh.services.es.search({ index: fresh.services.snippets.alias, size: 0, query: { term: { libraryId: LIB } }, aggs: { g: { terms: { field: 'generation' } } } });
-    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] }).buckets.map((b) => b.key), [1]);
+    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] } | undefined)?.buckets.map((b) => b.key), [1]);
   } finally {
     await fresh.close();
   }
@@ -266,7 +266,7 @@ test.serial('import is for admins; export needs a caller who can see the library
 });
 
 test.serial('the corpus loader (npm run load) imports bundle files, and a second run changes nothing', async (t) => {
-  const { loadBundles, bundleFiles } = await import('../../scripts/load-corpus');
+  const { loadBundles, bundleFiles } = await import('../../scripts/eval/load-corpus');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-bundles-'));
   const fresh = await createTestApp();
   try {
@@ -295,7 +295,7 @@ test.serial('`npm run load -- <folder>` loads the folder it names (not the defau
   try {
     fs.writeFileSync(path.join(dir, 'acme__cookies.shelfmark.gz'), bundle);
     const { config } = fresh.services;
-    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT_DIR, 'scripts', 'load-corpus.ts'), dir], {
+    const run = spawnSync(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT_DIR, 'scripts', 'eval', 'load-corpus.ts'), dir], {
       cwd,
       encoding: 'utf8',
       timeout: 120_000,

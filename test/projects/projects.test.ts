@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import test from 'ava';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ROOT_DIR } from '../../src/config';
 import { createTestApp, type TestApp, listenApp } from '../harness';
 import { createRepo, startGitServer, type GitServer } from '../git-server';

@@ -1,6 +1,6 @@
 /**
- * scripts/backup.sh on a pair of local stores of its own (a second FerretDB and
- * Elasticsearch started by scripts/services.sh in a temporary data directory, on other
+ * scripts/stores/backup.sh on a pair of local stores of its own (a second FerretDB and
+ * Elasticsearch started by scripts/stores/services.sh in a temporary data directory, on other
  * ports; the shared stores are never touched): back up, change the installation, restore,
  * and the installation answers as it did at the backup. Then the consistency check finds a
  * version whose snippets are missing.
@@ -14,8 +14,8 @@ import { ROOT_DIR } from '../../src/config';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, seedLibrary } from '../helpers';
 
-const SERVICES = path.join(ROOT_DIR, 'scripts', 'services.sh');
-const BACKUP = path.join(ROOT_DIR, 'scripts', 'backup.sh');
+const SERVICES = path.join(ROOT_DIR, 'scripts', 'stores', 'services.sh');
+const BACKUP = path.join(ROOT_DIR, 'scripts', 'stores', 'backup.sh');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-backup-stores-'));
 const names = { MONGODB_DB: `bk${process.pid}`, SHELFMARK_INDEX_PREFIX: `bk${process.pid}` };
 let urls: { ELASTICSEARCH_URL: string; MONGODB_URI: string };
@@ -133,7 +133,7 @@ test.serial('backup, change, restore: libraries, snippets and keys are back as t
     // The check names a version whose served generation lost its snippets.
     await app.services.snippets.deleteGenerations({ libraryId: '/acme/kept' });
     const check = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/backup-check.ts'], { cwd: ROOT_DIR, env: { ...process.env, ...urls, ...names, SHELFMARK_DATA_DIR: dataDir } }, (error, stdout, stderr) =>
+      execFile(process.execPath, ['--import', 'tsx', 'scripts/stores/backup-check.ts'], { cwd: ROOT_DIR, env: { ...process.env, ...urls, ...names, SHELFMARK_DATA_DIR: dataDir } }, (error, stdout, stderr) =>
         resolve({ code: error ? Number(error.code) : 0, out: `${stdout}${stderr}` }),
       ),
     );

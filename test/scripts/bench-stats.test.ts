@@ -1,6 +1,6 @@
 /** Percentiles (nearest rank) and run summaries of the benchmark, on hand-computed data. */
 import test from 'ava';
-import { mean, median, percentile, ratio, summarizeLatencies } from '../../scripts/bench/stats';
+import { mean, median, percentile, ratio, summarizeLatencies } from '../../scripts/bench/harness/stats';
 
 const hundred = Array.from({ length: 100 }, (_, i) => i + 1); // 1..100
 

@@ -5,13 +5,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import test from 'ava';
-import { CpuMeter, parseProcStat } from '../../scripts/bench/cpu';
-import { formatCpu } from '../../scripts/bench/report';
-import { parseProcStatus, readProcMemory, RssSampler } from '../../scripts/bench/rss';
-import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../scripts/bench/load';
-import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/workload';
-import { floorRatios, formatRatios, type RunResult } from '../../scripts/bench/report';
-import { summarizeLatencies } from '../../scripts/bench/stats';
+import { CpuMeter, parseProcStat } from '../../scripts/bench/harness/cpu';
+import { formatCpu } from '../../scripts/bench/api/report';
+import { parseProcStatus, readProcMemory, RssSampler } from '../../scripts/bench/harness/rss';
+import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../scripts/bench/harness/load';
+import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/api/workload';
+import { floorRatios, formatRatios, type RunResult } from '../../scripts/bench/api/report';
+import { summarizeLatencies } from '../../scripts/bench/harness/stats';
 
 test('parseProcStatus reads VmRSS and VmHWM in kB', (t) => {
   const text = 'Name:\tnode\nVmPeak:\t 1200000 kB\nVmHWM:\t  250000 kB\nVmRSS:\t  200000 kB\nThreads:\t11\n';

@@ -27,7 +27,7 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
         },
       },
     ]);
-    const out = execFileSync('npx', ['tsx', 'scripts/fidelity-report.ts', bare, '--json'], { cwd: ROOT_DIR, env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const out = execFileSync('npx', ['tsx', 'scripts/eval/fidelity-report.ts', bare, '--json'], { cwd: ROOT_DIR, env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
     const rows = JSON.parse(out.trim().split('\n').pop() ?? '[]') as Record<string, number | string>[];
     t.is(rows.length, 1);
     t.like(rows[0], { repo: 'local/book', placeholders: 1, noLanguage: 1, nonEnglish: 0, duplicates: 0 });

@@ -3,16 +3,16 @@
  * pass/fail rules, the chaos schedule and the job invariants — on hand-made samples.
  */
 import test from 'ava';
-import { parseSoakOptions, UsageError, wantsCorpusLibrary, DEFAULT_CORPUS_LIBS } from '../../scripts/soak/options';
-import { classifyAnswer, errorCodeOf, WEDGE_MS } from '../../scripts/soak/classify';
-import { KindAccumulator, newBucket, summarizeMinute, type HealthSample, type MinuteBucket, type MinuteSummary, type RequestSample } from '../../scripts/soak/minute';
-import { judgeMemory, OutageTracker, passed, verdict, type InvariantReport, type VerdictInput } from '../../scripts/soak/rules';
-import { chaosSchedule, inWindow } from '../../scripts/soak/chaos';
-import { judgeJob } from '../../scripts/soak/invariants';
-import { mcpProblem, multipartBody, pickWeighted } from '../../scripts/soak/mix';
-import { storeReadsOf } from '../../scripts/soak/monitor';
-import { Stopper } from '../../scripts/soak/traffic';
-import { operationQuestions, repoQuestions, soakRepos, libraryIdOfRepo } from '../../scripts/soak/fixtures';
+import { parseSoakOptions, UsageError, wantsCorpusLibrary, DEFAULT_CORPUS_LIBS } from '../../scripts/bench/soak/options';
+import { classifyAnswer, errorCodeOf, WEDGE_MS } from '../../scripts/bench/soak/classify';
+import { KindAccumulator, newBucket, summarizeMinute, type HealthSample, type MinuteBucket, type MinuteSummary, type RequestSample } from '../../scripts/bench/soak/minute';
+import { judgeMemory, OutageTracker, passed, verdict, type InvariantReport, type VerdictInput } from '../../scripts/bench/soak/rules';
+import { chaosSchedule, inWindow } from '../../scripts/bench/soak/chaos';
+import { judgeJob } from '../../scripts/bench/soak/invariants';
+import { mcpProblem, multipartBody, pickWeighted } from '../../scripts/bench/soak/mix';
+import { storeReadsOf } from '../../scripts/bench/soak/monitor';
+import { Stopper } from '../../scripts/bench/soak/traffic';
+import { operationQuestions, repoQuestions, soakRepos, libraryIdOfRepo } from '../../scripts/bench/soak/fixtures';
 
 const parse = (...args: string[]) => parseSoakOptions(args, { corpus: '/corpus' });
 

@@ -53,6 +53,7 @@ const TOLERATED = new Set(['$schema', 'url', 'public_key']);
  * Git refuses these in ref names (git check-ref-format); refusing them here also keeps a
  * tag from reaching git as an option (`-…`) or escaping the refs namespace (`..`).
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: git refuses control characters in ref names (git check-ref-format), so this excludes them
 const REF_NAME = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[^\s~^:?*[\\\x00-\x1f\x7f]+(?<![./])$/;
 const refName = (what: string) => z.string().min(1).max(200).regex(REF_NAME, `must be a valid git ${what} name`);
 

@@ -11,9 +11,9 @@ const MDBOOK_MARKER = /^.*\bANCHOR(?:_END)?:\s*[\w-]+.*$/;
 /** mdBook: the lines between `ANCHOR: name` and `ANCHOR_END: name`, markers of other anchors dropped. */
 export function mdbookAnchor(text: string, anchor: string): string | undefined {
   const lines = text.split('\n');
-  const start = lines.findIndex((l) => new RegExp(`\\bANCHOR:\\s*${escape(anchor)}\\b`).test(l));
+  const start = lines.findIndex((l) => new RegExp(`\\bANCHOR:\\s*${escapeRegExp(anchor)}\\b`).test(l));
   if (start === -1) return undefined;
-  const endRel = lines.slice(start + 1).findIndex((l) => new RegExp(`\\bANCHOR_END:\\s*${escape(anchor)}\\b`).test(l));
+  const endRel = lines.slice(start + 1).findIndex((l) => new RegExp(`\\bANCHOR_END:\\s*${escapeRegExp(anchor)}\\b`).test(l));
   const end = endRel === -1 ? lines.length : start + 1 + endRel;
   return dropMdbookMarkers(lines.slice(start + 1, end).join('\n'));
 }
@@ -133,7 +133,7 @@ export function pythonObject(text: string, name: string): string | undefined {
   let to = lines.length;
   let indent = '';
   for (const part of name.split('.')) {
-    const re = new RegExp(`^${indent}(?:async\\s+)?(?:def|class)\\s+${escape(part)}\\b`);
+    const re = new RegExp(`^${indent}(?:async\\s+)?(?:def|class)\\s+${escapeRegExp(part)}\\b`);
     const i = lines.slice(from, to).findIndex((l) => re.test(l));
     if (i === -1) return undefined;
     const start = from + i;
@@ -161,6 +161,6 @@ function leading(line: string): string {
   return /^[ \t]*/.exec(line)?.[0] ?? '';
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -7,7 +7,7 @@
  */
 import type { ParsedSnippet } from '../types';
 import { PART_LIMITS, sectionSnippets } from './section-parts';
-import type { CodeBlock, DocBlock, HeadingBlock, ProseBlock, SnippetSource } from './blocks';
+import type { CodeBlock, DocBlock, ProseBlock, SnippetSource } from './blocks';
 
 export type { HeadingBlock, ProseBlock, CodeBlock, DocBlock, SnippetSource } from './blocks';
 

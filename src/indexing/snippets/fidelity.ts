@@ -1,7 +1,7 @@
 /**
  * Recognisers of snippets that show the docs' source rather than what readers see:
  * include directives left as written, non-English prose, leftover markup in prose, and
- * duplicated content. Used by the quality score and by scripts/fidelity-report.ts.
+ * duplicated content. Used by the quality score and by scripts/eval/fidelity-report.ts.
  */
 import { judgeLanguage } from '../discover/language';
 import { proseOf } from '../../search/format/fence';

@@ -1,5 +1,5 @@
 /**
- * How readable a library's snippets are as units (scripts/fidelity-report.ts, and tests):
+ * How readable a library's snippets are as units (scripts/eval/fidelity-report.ts, and tests):
  * prose that announces an example the snippet does not hold ("…as follows:" with the code
  * elsewhere), sections split into a prose snippet and code "twins", later parts of long
  * sections, the largest snippet, and pages by kind. Counted the same way for snippets made

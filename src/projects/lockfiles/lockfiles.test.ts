@@ -83,11 +83,13 @@ test('Cargo.lock (BurntSushi/ripgrep, a workspace): members are not packages; th
   t.false(find(pkgs, 'windows-sys')[0]?.direct ?? true, 'only winapi-util does');
 });
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: Maven's ${property} syntax, quoted in the message
+const PROPERTIES_RESOLVED = 'versions from ${properties} are resolved';
 test('pom.xml (spring-projects/spring-petclinic): the parent and the dependencies, managed versions left empty', (t) => {
   const pkgs = read('pom.xml');
   t.deepEqual(pkgs[0], { ecosystem: 'maven', name: 'org.springframework.boot:spring-boot-starter-parent', version: '4.0.3', direct: true });
   t.is(find(pkgs, 'org.springframework.boot:spring-boot-starter-actuator')[0]?.version, '');
-  t.true(pkgs.some((p) => p.version !== '' && p.name !== 'org.springframework.boot:spring-boot-starter-parent'), 'versions from ${properties} are resolved');
+  t.true(pkgs.some((p) => p.version !== '' && p.name !== 'org.springframework.boot:spring-boot-starter-parent'), PROPERTIES_RESOLVED);
   t.throws(() => parseLockfile('pom.xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><project>&e;</project>'), { message: /DOCTYPE/ });
 });
 

@@ -22,13 +22,13 @@ test('team policies become filters with the rule\'s semantics (ids compared lowe
 test('the name query has a clause per matching rule, best score first; an empty name asks nothing', (t) => {
   t.is(buildLibraryNameQuery({ libraryName: ' .. ', size: 10, teams: [] }), undefined);
   const body = buildLibraryNameQuery({ libraryName: 'Next.js', size: 100, teams: [] });
-  const clauses = (body?.query?.bool?.must as Array<{ dis_max: { queries: Array<{ constant_score: { boost: number; filter: Record<string, unknown> } }> } }>)[0].dis_max.queries;
+  const clauses = (body?.query?.bool?.must as Array<{ dis_max: { queries: Array<{ constant_score: { boost: number; filter: Record<string, unknown> } }> } }> | undefined)?.[0]?.dis_max.queries ?? [];
   t.deepEqual(clauses[0], { constant_score: { filter: { term: { normals: 'nextjs' } }, boost: 0.95 } });
   t.true(clauses.some((c) => 'fuzzy' in c.constant_score.filter), 'typos (names of 4 letters or more)');
   t.true(clauses.some((c) => 'prefix' in c.constant_score.filter));
   t.deepEqual(body?.sort, [{ _score: { order: 'desc' } }, { quality: { order: 'desc' } }, { idLower: { order: 'asc' } }]);
   const id = buildLibraryNameQuery({ libraryName: 'https://github.com/Vercel/Next.js', size: 10, teams: [] });
-  t.deepEqual((id?.query?.bool?.must as Array<{ dis_max: { queries: unknown[] } }>)[0].dis_max.queries[0], { constant_score: { filter: { term: { idLower: '/vercel/next.js' } }, boost: 1 } });
+  t.deepEqual((id?.query?.bool?.must as Array<{ dis_max: { queries: unknown[] } }> | undefined)?.[0]?.dis_max.queries[0], { constant_score: { filter: { term: { idLower: '/vercel/next.js' } }, boost: 1 } });
   const short = buildLibraryNameQuery({ libraryName: 'zod', size: 10, teams: [] });
   t.false(JSON.stringify(short).includes('fuzzy'), 'no typo allowed below 4 letters');
 });

@@ -122,4 +122,5 @@ document.getElementById('logout').addEventListener('click', async () => {
 });
 
 window.addEventListener('hashchange', route);
-route();
+// route() shows its own errors on the page: nothing to await here.
+void route();

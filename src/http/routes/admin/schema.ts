@@ -15,7 +15,6 @@ const idParams = z.object({ id });
 const memberParams = z.object({ id, userId: id });
 const hostParams = z.object({ host: z.enum(CREDENTIAL_HOSTS, { errorMap: () => ({ message: `must be one of: ${CREDENTIAL_HOSTS.join(', ')}` }) }) });
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
-const days = z.object({ days: query.int(1, 90, 30) });
 /** A usage window and its chart buckets: hourly ones (`perHour`) for windows of up to 7 days. */
 const usageWindow = z
   .object({ days: query.int(1, 90, 30), bucket: query.oneOf(['day', 'hour'], 'day').openapi({ description: 'hour: also perHour, the last days × 24 UTC hours (days at most 7)' }) })

@@ -12,7 +12,6 @@ import { addRepository, refreshLibrary } from '../../../catalog/add-repo';
 import { isGitHost, parseLibraryId } from '../../../domain/library-ids';
 import { AccessDeniedError, ConflictError, LibraryNotFoundError, NotFoundError } from '../../../errors';
 import { changeSourceSettings } from '../../../catalog/change-source';
-import { canSeeLibrary } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
 import { isAdminLike, type Principal } from '../../../auth/principal';
 import { presentJob, presentLibrary } from '../../presenters/libraries';

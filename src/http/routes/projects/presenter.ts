@@ -15,6 +15,7 @@ export function addActionFor(p: Pick<ProjectPackageRecord, 'ecosystem' | 'name'>
     method: 'POST' as const,
     path: `/v2/add/repo/${host}`,
     body: { docsRepoUrl: web },
+    // biome-ignore lint/suspicious/noThenProperty: the published field name (what to do after the add); this object is never awaited
     then: repo
       ? 'POST /v2/projects/{projectId}/remap once it is indexed'
       : `PATCH /v2/libraries/{id} with aliases ["${registryAlias(p)}"] (admins), then POST /v2/projects/{projectId}/remap`,

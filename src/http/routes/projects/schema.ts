@@ -13,6 +13,7 @@ const lockfileForm = {
 };
 
 const pin = z.object({ libraryId: z.string(), version: z.string(), package: z.string(), ecosystem: z.string(), lockfile: z.string() });
+// biome-ignore lint/suspicious/noThenProperty: the published field name of a suggested add (see the presenter)
 const addAction = z.object({ method: z.literal('POST'), path: z.string(), body: z.object({}).passthrough(), then: z.string() });
 const unmatched = z.object({ ecosystem: z.string(), name: z.string(), version: z.string(), direct: z.boolean(), lockfile: z.string(), add: addAction });
 

@@ -18,7 +18,7 @@ import { RobotsRules } from './robots';
 import { contentHash, fetchMarkdown, fetchPage } from './fetch-page';
 import { readHtmlLinks, readMarkdownLinks } from './page-links';
 import { documentPath, isAssetUrl, markdownAlternate, normalizeUrl, pageKey } from './urls';
-import { MAX_LISTED_SKIPS, type CrawlDeps, type CrawlResult, type CrawlSkip, type PreviousPage, type SkipReason } from './types';
+import { MAX_LISTED_SKIPS, type CrawlDeps, type CrawlResult, type PreviousPage, type SkipReason } from './types';
 
 export interface Frontier {
   url: URL;

@@ -52,7 +52,7 @@ export async function fetchMarkdown(fetcher: WebFetcher, url: string, headers: R
     const res = await fetcher.fetch(url, { headers: { ...headers, accept: 'text/markdown, text/plain;q=0.9' }, signal });
     if (res.status !== 200 || formatOf(res) !== 'md') return undefined;
     return decodeBody(res);
-  } catch (error) {
+  } catch {
     if (signal?.aborted) throw signal.reason;
     return undefined;
   }

@@ -15,7 +15,7 @@ export async function renderKeys({ root, signal }) {
 
   let sortBy = 'createdAt';
   const sorter = h('select', { name: 'sort', id: 'key-sort' }, [['createdAt', 'Newest first'], ['lastUsedAt', 'Last used first'], ['name', 'Name']].map(([v, l]) => h('option', { value: v }, l)));
-  sorter.addEventListener('change', () => { sortBy = sorter.value; refresh(); });
+  sorter.addEventListener('change', () => { sortBy = sorter.value; void refresh(); });
   const byKey = (a, b) => (sortBy === 'name' ? a.name.localeCompare(b.name) || String(b.createdAt).localeCompare(String(a.createdAt)) : String(b[sortBy] ?? '').localeCompare(String(a[sortBy] ?? '')));
 
   async function refresh() {

@@ -55,7 +55,7 @@ export async function renderPolicies({ root, query, signal }) {
   };
   teamSelect.addEventListener('change', () => {
     history.replaceState(null, '', `#/policies?team=${encodeURIComponent(teamSelect.value)}`);
-    load();
+    void load();
   });
   await load();
 }

@@ -176,8 +176,8 @@ export async function renderUsage({ root, query, signal }) {
 
   range.addEventListener('change', () => {
     history.replaceState(null, '', `#/usage${range.value === 'auto' ? '' : `?range=${range.value}`}`);
-    loadOverall();
-    loadLibrary();
+    void loadOverall();
+    void loadLibrary();
   });
   library.addEventListener('change', loadLibrary);
   get('/libraries', undefined, { signal })

@@ -1,0 +1,150 @@
+/**
+ * `npm run fidelity -- <repo> [<repo> ...]`: indexes local Git repositories (bare or with a
+ * work tree) through the real pipeline — the same add-repository use case and worker a
+ * user's request goes through — on private, temporary stores, and prints per repository
+ * how faithful its snippets are to what the docs' readers see: snippets, code snippets,
+ * placeholders (include directives left as written), non-English snippets, code without
+ * a language, snippets with leftover markup in their prose, duplicate snippets, the
+ * benchmark score and the load time; and how readable its snippets are as units (snippets/
+ * shape.ts): prose that announces an example it does not hold ("…as follows:"), sections
+ * split into prose and code twins, later parts of long sections and the largest snippet, pages
+ * of each kind (and the maintainers' pages and stubs among them), include directives resolved
+ * and left. The stores are dropped afterwards.
+ *
+ * A repository is named by its folder (`/work/.mirror/rust-lang+book/repo` → rust-lang/book;
+ * otherwise the folder name); `--json` prints the rows as JSON as well.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createServices, type Services } from '../../src/services';
+import { addRepository } from '../../src/catalog/add-repo';
+import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../../src/indexing/snippets/fidelity';
+import { snippetShape } from '../../src/indexing/snippets/shape';
+import { maintainersPageReason } from '../../src/indexing/discover/defaults';
+
+interface Row {
+  repo: string;
+  files: number;
+  snippets: number;
+  code: number;
+  placeholders: number;
+  nonEnglish: number;
+  noLanguage: number;
+  leftoverMarkup: number;
+  duplicates: number;
+  dangling: number;
+  twins: number;
+  laterParts: number;
+  largest: number;
+  junk: number;
+  kinds: string;
+  includes: string;
+  benchmark: number;
+  seconds: number;
+  error?: string;
+}
+
+function repoName(dir: string): { owner: string; name: string } {
+  const abs = path.resolve(dir);
+  const mirror = /([^/]+)\+([^/]+)\/repo\/?$/.exec(abs);
+  if (mirror) return { owner: mirror[1], name: mirror[2] };
+  return { owner: 'local', name: path.basename(abs).replace(/\.git$/, '') };
+}
+
+async function measure(services: Services, root: string, dir: string): Promise<Row> {
+  const { owner, name } = repoName(dir);
+  const link = path.join(root, owner, `${name}.git`);
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  const gitDir = fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
+  fs.symlinkSync(path.resolve(gitDir), link);
+  const started = Date.now();
+  const row: Row = { repo: `${owner}/${name}`, files: 0, snippets: 0, code: 0, placeholders: 0, nonEnglish: 0, noLanguage: 0, leftoverMarkup: 0, duplicates: 0, dangling: 0, twins: 0, laterParts: 0, largest: 0, junk: 0, kinds: '', includes: '', benchmark: 0, seconds: 0 };
+  try {
+    await addRepository(services, { kind: 'service' }, 'github', { docsRepoUrl: `file://${root}/${owner}/${name}` }, { bases: { github: `file://${root}` }, waitMs: 60 * 60 * 1000 });
+  } catch (error) {
+    row.error = (error as Error).message;
+  }
+  row.seconds = (Date.now() - started) / 1000;
+  const lib = await services.libraries.get(`/${owner}/${name}`, { fresh: true });
+  const latest = lib?.versions.find((v) => v.version === 'latest');
+  if (!latest) return row;
+  const docs = await services.snippets.read({ libraryId: `/${owner}/${name}`, version: 'latest', generation: latest.generation, baseGeneration: latest.baseGeneration });
+  docs.sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
+  row.files = new Set(docs.map((d) => d.path)).size;
+  row.snippets = docs.length;
+  row.code = docs.filter((d) => d.kind === 'code').length;
+  row.placeholders = docs.filter(hasPlaceholder).length;
+  row.nonEnglish = docs.filter(isNonEnglish).length;
+  row.noLanguage = docs.filter((d) => d.kind === 'code' && !d.language.trim()).length;
+  row.leftoverMarkup = docs.filter(hasLeftoverMarkup).length;
+  row.duplicates = duplicateIndexes(docs).size;
+  const shape = snippetShape(docs, (p) => maintainersPageReason(p) !== undefined);
+  row.dangling = shape.dangling;
+  row.twins = shape.twins;
+  row.laterParts = shape.laterParts;
+  row.largest = shape.largest;
+  row.junk = shape.junkPages;
+  row.kinds = Object.entries(shape.pagesByKind).map(([k, n]) => `${k} ${n}`).join(', ');
+  const [job] = await services.jobs.list({ libraryId: `/${owner}/${name}`, limit: 1 });
+  const includes = job?.log.map((l) => /resolved (\d+) includes; (\d+) left as written/.exec(l.message)).find((m) => m);
+  row.includes = includes ? `${includes[1]} / ${includes[2]}` : '0 / 0';
+  row.benchmark = latest.benchmarkScore;
+  return row;
+}
+
+function print(rows: Row[]): void {
+  const head = ['repo', 'files', 'snippets', 'code', 'placeholders', 'non-English', 'no language', 'leftover markup', 'duplicates', 'dangling "as follows:"', 'twins', 'later parts', 'largest', 'junk pages', 'includes ok / left', 'benchmark', 'seconds'];
+  const cells = rows.map((r) => [r.repo, r.files, r.snippets, r.code, r.placeholders, r.nonEnglish, r.noLanguage, r.leftoverMarkup, r.duplicates, r.dangling, r.twins, r.laterParts, r.largest, r.junk, r.includes, r.benchmark, r.seconds.toFixed(1)].map(String));
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  for (const c of cells) console.log(line(c));
+  for (const r of rows) console.log(`${r.repo} pages by kind: ${r.kinds || '-'}`);
+  for (const r of rows.filter((x) => x.error)) console.log(`${r.repo}: ${r.error}`);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const dirs = args.filter((a) => !a.startsWith('--'));
+  if (dirs.length === 0) {
+    console.error('Usage: npm run fidelity -- <git repository folder> [...] [--json]');
+    process.exit(2);
+  }
+  for (const d of dirs) {
+    if (!fs.existsSync(path.join(d, 'HEAD')) && !fs.existsSync(path.join(d, '.git'))) {
+      console.error(`${d} is not a Git repository (no HEAD or .git): pass a bare repository or a clone.`);
+      process.exit(2);
+    }
+  }
+  const name = `fidelity${crypto.randomBytes(4).toString('hex')}`;
+  const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name });
+  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
+  services.startWorker();
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-fidelity-'));
+  const rows: Row[] = [];
+  try {
+    for (const d of dirs) {
+      process.stderr.write(`indexing ${d} ...\n`);
+      rows.push(await measure(services, root, d));
+    }
+    print(rows);
+    if (args.includes('--json')) console.log(JSON.stringify(rows));
+  } finally {
+    await services.worker?.stop();
+    // Elasticsearch 9 refuses wildcard deletes: the indices are named first.
+    const found = await services.es.indices.get({ index: `${config.indexPrefix}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
+    if (Object.keys(found).length > 0) await services.es.indices.delete({ index: Object.keys(found) }).catch(() => undefined);
+    await services.mongo.dropDatabase().catch(() => undefined);
+    await services.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error((error as Error).message);
+  process.exit(1);
+});
