@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import mongoose from 'mongoose';
 import { loadConfig, ROOT_DIR } from '../src/config';
 import { createLogger } from '../src/logger';
-import { createServices } from '../src/services';
+import { createServices, portsOf } from '../src/services';
 import { readDataset } from './eval/dataset';
 import { startServer } from './bench/server';
 import { exportLibraries } from './scale-bench/export';
@@ -112,7 +112,9 @@ async function measureKept(esUrl: string, prefixes: string[], names: ReturnType<
 /** Deletes `n` synthetic libraries of the kept catalogue `--prefix` one after another, timed. */
 async function deleteMany(n: number): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', MONGODB_DB: prefix, SHELFMARK_INDEX_PREFIX: prefix, SHELFMARK_EMBEDDINGS: 'off' });
-  const services = await createServices(config, createLogger('warn', process.stderr));
+  const composition = await createServices(config, createLogger('warn', process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   try {
     const keys: string[] = [];
     for await (const page of services.libraries.scan()) for (const lib of page) if (keys.length < n && lib._id.includes('-labs-')) keys.push(lib._id);
@@ -127,7 +129,7 @@ async function deleteMany(n: number): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     console.log(`deleted ${keys.length} libraries (${snippets} snippets) of ${before} in ${seconds.toFixed(1)} s: ${((seconds * 1000) / keys.length).toFixed(1)} ms each; load average ${loadAverage()}`);
   } finally {
-    await services.close();
+    await lifecycle.close();
   }
 }
 
@@ -146,12 +148,14 @@ async function main(): Promise<void> {
   const bundlesDir = path.resolve(values.bundles as string);
   if (!fs.existsSync(bundlesDir) || fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).length === 0) {
     say(`exporting this installation's libraries into ${bundlesDir} (the bundles every size is made of)`);
-    const services = await createServices(config, createLogger('warn', process.stderr));
+    const composition = await createServices(config, createLogger('warn', process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
     try {
       const files = await exportLibraries(services, bundlesDir);
       if (files.length === 0) throw new Error('this installation has no built library to export: load the corpus first (npm run load), or pass --bundles');
     } finally {
-      await services.close();
+      await lifecycle.close();
     }
   }
   const sourceFiles = fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).sort().map((f) => path.join(bundlesDir, f));

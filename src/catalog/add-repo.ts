@@ -5,7 +5,7 @@
  * configured time for it.
  */
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
@@ -64,7 +64,7 @@ interface HostOverride {
   linkRefs?: { version: string; ref: string }[];
 }
 
-export async function addRepository(services: Services, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
+export async function addRepository(services: Pick<Ports, 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
   const { config } = services;
   const location = locateRepo(host, input.docsRepoUrl, { ...config.gitHosts, ...override.bases }, config.gitAllowedPrefixes);
   const isPrivate = input.private === true;
@@ -138,7 +138,7 @@ export async function addRepository(services: Services, principal: Principal, ho
     teamId: isPrivate ? teamId : null,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   const libraryName = location.ref ? `${location.libraryId}/${location.ref}` : location.libraryId;
   await awaitJob(services, job, override.waitMs ?? config.addWaitSeconds * 1000, !existing);
   return { libraryName, message: `${libraryName} was indexed and is ready to query.`, jobId: job._id };
@@ -157,7 +157,7 @@ function withoutCredentials(raw: string): string {
   }
 }
 
-export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
+export async function refreshLibrary(services: Pick<Ports, 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
@@ -171,7 +171,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
     createdBy: principal.kind === 'user' ? principal.userId : null,
     trigger: 'manual',
   });
-  services.worker?.poke();
+  services.pokeWorker();
   const libraryName = ref ? `${libraryId}/${ref}` : libraryId;
   await awaitJob(services, job, waitMs ?? services.config.addWaitSeconds * 1000, false);
   return { libraryName, message: `${libraryName} was refreshed.`, jobId: job._id };
@@ -183,7 +183,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
  * pending are coalesced into it. Manual refreshes, schedules and webhooks all come here.
  */
 export async function enqueueRefresh(
-  services: Services,
+  services: Pick<Ports, 'jobs' | 'pokeWorker'>,
   lib: LibraryRecord,
   options: { ref: string | undefined; encryptedToken: string | null; createdBy: string | null; trigger: JobTrigger },
 ): Promise<JobRecord> {
@@ -224,12 +224,12 @@ export async function enqueueRefresh(
     teamId: lib.teamId,
     createdBy: options.createdBy,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   return job;
 }
 
 /** Waits for a job; maps its failure to the API error; 504 when it is still running. */
-export async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
+export async function awaitJob(services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'snippets'>, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
   const done = await services.jobs.waitFor(job._id, waitMs);
   if (!done) throw new InternalError('The job disappeared.');
   if (done.state === 'finalized') return;
@@ -246,6 +246,6 @@ export async function awaitJob(services: Services, job: JobRecord, waitMs: numbe
 }
 
 /** Nothing half-written stays behind: a library whose first build failed is removed (by its stored key). */
-async function removeIfNeverBuilt(services: Services, libraryId: string): Promise<void> {
+async function removeIfNeverBuilt(services: Pick<Ports, 'config' | 'libraries' | 'log' | 'manifests' | 'snippets'>, libraryId: string): Promise<void> {
   await deleteLibrary(deletePortsOf(services), libraryId, { onlyIfNeverBuilt: true });
 }

@@ -6,7 +6,7 @@
  * `authorize(principal, operation, resource)` where the rule depends on a team.
  */
 import Router from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { mountKeyRoutes } from './keys';
@@ -15,7 +15,7 @@ import { mountTeamRoutes } from './teams';
 import { mountSettingsRoutes } from './settings';
 import { mountCredentialRoutes } from './credentials';
 
-export function adminRoutes(services: Services): Router {
+export function adminRoutes(services: Pick<Ports, 'accounts' | 'authenticator' | 'config' | 'credentials' | 'keys' | 'libraries' | 'projects' | 'rateLimiter' | 'sessions' | 'settings' | 'teams' | 'trustedProxy' | 'usage' | 'users'>): Router {
   const router = new Router();
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   mountKeyRoutes(router, services, chain);

@@ -5,7 +5,7 @@
  * handler (with the resource-dependent `authorize`).
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../catalog/add-repo';
@@ -28,7 +28,7 @@ import { libraryIdOf } from '../shared-schema';
 import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
 import { listLibraries, updateLibrary } from '../../../catalog/update';
 
-export function libraryRoutes(services: Services): Router {
+export function libraryRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'locks' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'>): Router {
   const router = new Router();
   const expensive = rateLimit(services, { class: 'expensive' });
   const standard = rateLimit(services, { class: 'standard' });
@@ -187,7 +187,7 @@ export function libraryRoutes(services: Services): Router {
 }
 
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
-export function v1RefreshRoutes(services: Services): Router {
+export function v1RefreshRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
   const router = new Router();
   router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), validate(s['libraries.refresh']), async (ctx) => {
     const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);

@@ -4,7 +4,7 @@
  * validate → handler.
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
@@ -15,7 +15,7 @@ import { findLibraryFor } from '../../../catalog/access';
 import { LibraryNotFoundError } from '../../../errors';
 import { authorize } from '../../../auth/permissions';
 
-export function libraryPageRoutes(services: Services): Router {
+export function libraryPageRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 

@@ -5,7 +5,7 @@
  */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { countedContext } from '../../../retrieval/counted-context';
@@ -19,7 +19,7 @@ import { validate } from '../../validate';
 import { projectPins, withPin } from '../../../projects/project-version';
 import { retrievalSchemas as s } from './schema';
 
-export function retrievalRoutes(services: Services): Router {
+export function retrievalRoutes(services: Pick<Ports, 'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy' | 'usage'>): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 
@@ -39,7 +39,7 @@ export function retrievalRoutes(services: Services): Router {
 }
 
 /** The Context7 v1 route: `/api/v1/<owner>/<repo>[/<version>]?topic=&tokens=&type=`. */
-export function legacyRoutes(services: Services): Router {
+export function legacyRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy' | 'usage'>): Router {
   const router = new Router();
   const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json'; version?: string; language?: string; languageOnly?: boolean; projectId?: string }) => {
     const libraryId = `/${p.owner}/${p.repo}${p.version ? `/${p.version}` : ''}`;
@@ -54,7 +54,7 @@ export function legacyRoutes(services: Services): Router {
   return router;
 }
 
-async function respondWithContext(ctx: Context, services: Services, input: ContextRequest & { tokens: number; type: 'txt' | 'json' }): Promise<void> {
+async function respondWithContext(ctx: Context, services: Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>, input: ContextRequest & { tokens: number; type: 'txt' | 'json' }): Promise<void> {
   // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP; the
   // dashboard's playground says so too, and counts apart only from a signed-in session.
   const said = ctx.get('x-shelfmark-channel');
