@@ -23,7 +23,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import mongoose from 'mongoose';
+import { dropStoresNamed } from '../test/drop-stores';
 import { loadConfig, ROOT_DIR } from '../src/config';
 import { createLogger } from '../src/logger';
 import { createServices, portsOf } from '../src/services';
@@ -135,11 +135,7 @@ async function deleteMany(n: number): Promise<void> {
 
 async function dropPrefix(config: { elasticsearchUrl: string; mongodbUri: string }, prefix: string): Promise<void> {
   say(`dropping the database and indices ${prefix}`);
-  const found = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`)).json()) as Record<string, unknown>;
-  if (Object.keys(found).length > 0) await fetch(`${config.elasticsearchUrl}/${Object.keys(found).join(',')}`, { method: 'DELETE' });
-  const conn = await mongoose.createConnection(config.mongodbUri, { dbName: prefix }).asPromise();
-  await conn.dropDatabase();
-  await conn.close();
+  await dropStoresNamed(config, prefix);
 }
 
 async function main(): Promise<void> {

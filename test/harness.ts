@@ -18,7 +18,7 @@ import { createServices, openStores, portsOf, type Lifecycle, type StoreHandles 
 import type { Ports } from '../src/ports';
 import { dropTestStores } from './drop-stores';
 
-export { deleteIndices, dropTestStores } from './drop-stores';
+export { deleteIndices, dropStoresNamed, dropTestStores } from './drop-stores';
 import { createApp } from '../src/http/app';
 
 let storesChecked = false;

@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, dropTestStores, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
 import { UsageStore } from '../../src/store/usage-store';
@@ -226,7 +226,7 @@ function isolatedUsage(t: ExecutionContext, name: string) {
   const usage = new UsageService(new UsageStore(usageDailyModel(db), usageQueryModel(db)), app.services.log, 60_000, 60_000);
   t.teardown(async () => {
     await usage.stop();
-    await db.dropDatabase();
+    await dropTestStores({ mongo: db });
   });
   return { db, usage };
 }
