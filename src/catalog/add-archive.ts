@@ -33,7 +33,10 @@ export const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
 /** The same form fields as an OpenAPI upload. */
 export type ArchiveUploadInput = UploadInput;
 
-export async function addArchive(services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
+/** What `addArchive` reaches (ports.ts). */
+export type AddArchivePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>;
+
+export async function addArchive(services: AddArchivePorts, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading docs needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;

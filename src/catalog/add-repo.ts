@@ -64,7 +64,14 @@ interface HostOverride {
   linkRefs?: { version: string; ref: string }[];
 }
 
-export async function addRepository(services: Pick<Ports, 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
+/** What `addRepository` reaches (ports.ts). */
+export type AddRepositoryPorts = Pick<
+  Ports,
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'snippets' | 'teams'
+>;
+
+export async function addRepository(services: AddRepositoryPorts, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
   const { config } = services;
   const location = locateRepo(host, input.docsRepoUrl, { ...config.gitHosts, ...override.bases }, config.gitAllowedPrefixes);
   const isPrivate = input.private === true;
@@ -157,7 +164,14 @@ function withoutCredentials(raw: string): string {
   }
 }
 
-export async function refreshLibrary(services: Pick<Ports, 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
+/** What `refreshLibrary` reaches (ports.ts). */
+export type RefreshLibraryPorts = Pick<
+  Ports,
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'snippets'
+>;
+
+export async function refreshLibrary(services: RefreshLibraryPorts, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
@@ -228,8 +242,11 @@ export async function enqueueRefresh(
   return job;
 }
 
+/** What `awaitJob` reaches (ports.ts). */
+export type AwaitJobPorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'snippets'>;
+
 /** Waits for a job; maps its failure to the API error; 504 when it is still running. */
-export async function awaitJob(services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'snippets'>, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
+export async function awaitJob(services: AwaitJobPorts, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
   const done = await services.jobs.waitFor(job._id, waitMs);
   if (!done) throw new InternalError('The job disappeared.');
   if (done.state === 'finalized') return;
@@ -245,7 +262,10 @@ export async function awaitJob(services: Pick<Ports, 'config' | 'jobs' | 'librar
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
 }
 
+/** What `removeIfNeverBuilt` reaches (ports.ts). */
+export type RemoveIfNeverBuiltPorts = Pick<Ports, 'config' | 'libraries' | 'log' | 'manifests' | 'snippets'>;
+
 /** Nothing half-written stays behind: a library whose first build failed is removed (by its stored key). */
-async function removeIfNeverBuilt(services: Pick<Ports, 'config' | 'libraries' | 'log' | 'manifests' | 'snippets'>, libraryId: string): Promise<void> {
+async function removeIfNeverBuilt(services: RemoveIfNeverBuiltPorts, libraryId: string): Promise<void> {
   await deleteLibrary(deletePortsOf(services), libraryId, { onlyIfNeverBuilt: true });
 }

@@ -121,7 +121,10 @@ function safeSegment(s: string): string {
   return decoded.replace(/\.(html?|md)$/i, '').replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
-export async function addWebsite(services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>, principal: Principal, input: AddWebsiteBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+/** What `addWebsite` reaches (ports.ts). */
+export type AddWebsitePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>;
+
+export async function addWebsite(services: AddWebsitePorts, principal: Principal, input: AddWebsiteBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: WebsiteJobParams = {
     source: 'website',
     url: input.url,
@@ -136,13 +139,13 @@ export async function addWebsite(services: Pick<Ports, 'config' | 'jobs' | 'libr
   return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, asked, waitMs: options.waitMs });
 }
 
-export async function addLlmsTxt(services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+export async function addLlmsTxt(services: AddWebsitePorts, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: LlmsTxtJobParams = { source: 'llmstxt', url: input.url };
   return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, asked: { url: input.url }, waitMs: options.waitMs });
 }
 
 async function addWeb(
-  services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>,
+  services: AddWebsitePorts,
   principal: Principal,
   libraryId: string,
   params: WebsiteJobParams | LlmsTxtJobParams,

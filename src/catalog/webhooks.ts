@@ -59,9 +59,12 @@ export interface DeliveryOutcome {
 /** A secret no library has: unknown libraries are verified against it, so they cost the same. */
 const NO_SECRET = crypto.randomBytes(32).toString('hex');
 
+/** What `receiveDelivery` reaches (ports.ts). */
+export type ReceiveDeliveryPorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'locks' | 'log' | 'pokeWorker'>;
+
 /** Verifies and acts on one delivery; throws InvalidSignatureError when it does not verify. */
 export async function receiveDelivery(
-  services: Pick<Ports, 'config' | 'jobs' | 'libraries' | 'locks' | 'log' | 'pokeWorker'>,
+  services: ReceiveDeliveryPorts,
   delivery: { host: string; library: unknown; headers: Record<string, string | string[] | undefined>; rawBody: string | undefined; payload: unknown },
 ): Promise<DeliveryOutcome> {
   if (!(GIT_HOSTS as readonly string[]).includes(delivery.host)) throw new ValidationError(`Unknown git host "${delivery.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');

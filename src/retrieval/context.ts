@@ -78,7 +78,10 @@ export function overviewQuery(libraryId: string): string {
 /** How many sections a "nothing relevant" answer names. */
 const NEAREST_SECTIONS = 3;
 
-export async function getContext(services: Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
+/** What `getContext` reaches (ports.ts). */
+export type GetContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>;
+
+export async function getContext(services: GetContextPorts, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
   const { libraryId, version: fromId } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');

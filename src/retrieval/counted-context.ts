@@ -11,7 +11,10 @@ import { NoSnippetsFoundError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
 import { getContext, type ContextAnswer, type ContextRequest } from './context';
 
-export async function countedContext(services: Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {
+/** What `countedContext` reaches (ports.ts). */
+export type CountedContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>;
+
+export async function countedContext(services: CountedContextPorts, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {
   const caller = principal.kind === 'user' ? { keyId: principal.keyId ?? null, callerTeamId: principal.defaultTeamId } : {};
   let answer: ContextAnswer;
   try {

@@ -124,8 +124,11 @@ async function namedLibraries(services: Pick<Ports, 'libraries' | 'policies'>, p
   return Promise.all(unique.map(async (p) => ({ library: await usableLibrary(services, principal, p.libraryId), fromId: p.version })));
 }
 
+/** What `likelyLibraries` reaches (ports.ts). */
+export type LikelyLibrariesPorts = Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'snippets'>;
+
 /** The libraries of a team's allowed set or the catalogue most likely to answer: by content, lexical and semantic. */
-async function likelyLibraries(services: Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'snippets'>, principal: Principal, query: string, scope: 'team' | 'all'): Promise<LibraryRecord[]> {
+async function likelyLibraries(services: LikelyLibrariesPorts, principal: Principal, query: string, scope: 'team' | 'all'): Promise<LibraryRecord[]> {
   if (scope === 'team' && (principal.kind !== 'user' || !principal.defaultTeamId)) {
     throw new ValidationError('scope=team needs a caller in a team (an API key or session); name libraries or use scope=all.', 'scope');
   }
@@ -154,7 +157,10 @@ async function likelyLibraries(services: Pick<Ports, 'catalogIndex' | 'embedding
   return records([...rank.keys()].sort((a, b) => (rank.get(b) ?? 0) - (rank.get(a) ?? 0)).slice(0, max));
 }
 
-export async function searchAcrossLibraries(services: Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>, principal: Principal, request: AcrossRequest): Promise<AcrossAnswer> {
+/** What `searchAcrossLibraries` reaches (ports.ts). */
+export type SearchAcrossLibrariesPorts = Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>;
+
+export async function searchAcrossLibraries(services: SearchAcrossLibrariesPorts, principal: Principal, request: AcrossRequest): Promise<AcrossAnswer> {
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
   if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');

@@ -51,16 +51,22 @@ export interface ReadBatch {
   maxBytes: number;
 }
 
+/** What `importBundleBatch` reaches (ports.ts). */
+export type ImportBundleBatchPorts = Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>;
+
 /** Imports `inputs`; new libraries in one batch, the others one by one. Never throws for one bad bundle. */
-export async function importBundleBatch(services: Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<BatchOutcome[]> {
+export async function importBundleBatch(services: ImportBundleBatchPorts, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<BatchOutcome[]> {
   return publishBatch(services, await readBatch(services, inputs, options));
 }
 
 /** Bundles read at once while a batch is read (file reads and the two id checks overlap). */
 const READ_CONCURRENCY = 4;
 
+/** What `readBatch` reaches (ports.ts). */
+export type ReadBatchPorts = Pick<Ports, 'config' | 'embeddings' | 'libraries' | 'snippets'>;
+
 /** Reads and checks every bundle of a batch; nothing is written yet (so the next batch can be read while one is written). */
-export async function readBatch(services: Pick<Ports, 'config' | 'embeddings' | 'libraries' | 'snippets'>, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<ReadBatch> {
+export async function readBatch(services: ReadBatchPorts, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<ReadBatch> {
   const batch: ReadBatch = { fresh: [], slow: [], failed: [], inputs, force: options.force ?? false, maxBytes: options.maxBytes };
   if (batch.force) {
     batch.slow.push(...inputs);
@@ -87,7 +93,7 @@ export async function readBatch(services: Pick<Ports, 'config' | 'embeddings' | 
 }
 
 /** Publishes a batch read by `readBatch`: the new libraries together, then the others one by one. */
-export async function publishBatch(services: Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>, batch: ReadBatch): Promise<BatchOutcome[]> {
+export async function publishBatch(services: ImportBundleBatchPorts, batch: ReadBatch): Promise<BatchOutcome[]> {
   const outcomes = new Map<string, BatchOutcome>(batch.failed.map((f) => [f.name, f]));
   const slow = [...batch.slow];
   if (batch.fresh.length > 0) {
@@ -108,7 +114,7 @@ export async function publishBatch(services: Pick<Ports, 'config' | 'embeddings'
 }
 
 /** A bundle read and checked whole, its documents under the public key; 'exists' when its library does. */
-async function readWhole(services: Pick<Ports, 'config' | 'embeddings' | 'libraries' | 'snippets'>, input: BundleInput, maxBytes: number): Promise<ReadBundle | 'exists'> {
+async function readWhole(services: ReadBatchPorts, input: BundleInput, maxBytes: number): Promise<ReadBundle | 'exists'> {
   const stream = input.open();
   try {
     const lines = readBundleLines(stream, maxBytes);

@@ -55,7 +55,10 @@ export interface Plan {
   generation?: number;
 }
 
-export async function importBundle(services: Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>, input: Readable, options: ImportOptions): Promise<ImportResult> {
+/** What `importBundle` reaches (ports.ts). */
+export type ImportBundlePorts = Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>;
+
+export async function importBundle(services: ImportBundlePorts, input: Readable, options: ImportOptions): Promise<ImportResult> {
   try {
     return await importLines(services, readBundleLines(input, options.maxBytes), options);
   } catch (error) {
@@ -84,7 +87,7 @@ export async function readHeader(lines: AsyncGenerator<Buffer>): Promise<{ hash:
   }
 }
 
-async function importLines(services: Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
+async function importLines(services: ImportBundlePorts, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
   const { hash, header, clientId } = await readHeader(lines);
 
   const urls = importedRepoUrls(services.config, header.library, clientId);

@@ -30,7 +30,14 @@ export interface InProcessOptions {
   projectId?: string;
 }
 
-export function inProcessBackend(services: Pick<Ports, 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>, principal: Principal, options: InProcessOptions = {}): DocsBackend {
+/** What `inProcessBackend` reaches (ports.ts). */
+export type InProcessBackendPorts = Pick<
+  Ports,
+  'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' |
+  'usage'
+>;
+
+export function inProcessBackend(services: InProcessBackendPorts, principal: Principal, options: InProcessOptions = {}): DocsBackend {
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     if (options.refusal) throw options.refusal;
     try {

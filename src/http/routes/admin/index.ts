@@ -15,7 +15,14 @@ import { mountTeamRoutes } from './teams';
 import { mountSettingsRoutes } from './settings';
 import { mountCredentialRoutes } from './credentials';
 
-export function adminRoutes(services: Pick<Ports, 'accounts' | 'authenticator' | 'config' | 'credentials' | 'keys' | 'libraries' | 'projects' | 'rateLimiter' | 'sessions' | 'settings' | 'teams' | 'trustedProxy' | 'usage' | 'users'>): Router {
+/** What `adminRoutes` reaches (ports.ts). */
+export type AdminRoutesPorts = Pick<
+  Ports,
+  'accounts' | 'authenticator' | 'config' | 'credentials' | 'keys' | 'libraries' | 'projects' |
+  'rateLimiter' | 'sessions' | 'settings' | 'teams' | 'trustedProxy' | 'usage' | 'users'
+>;
+
+export function adminRoutes(services: AdminRoutesPorts): Router {
   const router = new Router();
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   mountKeyRoutes(router, services, chain);

@@ -16,7 +16,10 @@ import type { TeamRecord } from '../../../store/models/team';
 import { presentTeam } from './presenters';
 import { clientLibraryId } from '../../../domain/library-keys';
 
-export function mountTeamRoutes(router: Router, services: Pick<Ports, 'accounts' | 'libraries' | 'teams' | 'users'>, chain: Middleware[]): void {
+/** What `mountTeamRoutes` reaches (ports.ts). */
+export type MountTeamRoutesPorts = Pick<Ports, 'accounts' | 'libraries' | 'teams' | 'users'>;
+
+export function mountTeamRoutes(router: Router, services: MountTeamRoutesPorts, chain: Middleware[]): void {
   /** The team, if the caller may see it; else 404 team_not_found (existence is not revealed). */
   async function visibleTeam(principal: Principal, id: string): Promise<TeamRecord> {
     const team = canSeeTeam(principal, id) ? await services.teams.get(id) : null;

@@ -7,7 +7,10 @@ import type { Ports } from '../../../ports';
 import { ConflictError, TeamNotFoundError } from '../../../errors';
 import { presentUser } from './presenters';
 
-export function mountUserRoutes(router: Router, services: Pick<Ports, 'accounts' | 'sessions' | 'teams' | 'users'>, chain: Middleware[]): void {
+/** What `mountUserRoutes` reaches (ports.ts). */
+export type MountUserRoutesPorts = Pick<Ports, 'accounts' | 'sessions' | 'teams' | 'users'>;
+
+export function mountUserRoutes(router: Router, services: MountUserRoutesPorts, chain: Middleware[]): void {
   router.get('users.list', '/admin/users', ...chain, validate(s['users.list']), async (ctx) => {
     ctx.body = { users: (await services.users.list()).map(presentUser) };
   });

@@ -16,7 +16,10 @@ import { presentTeam } from '../admin/presenters';
 import { validate } from '../../validate';
 import { authSchemas as s } from './schema';
 
-export function authRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'teams' | 'trustedProxy' | 'users'>): Router {
+/** What `authRoutes` reaches (ports.ts). */
+export type AuthRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'teams' | 'trustedProxy' | 'users'>;
+
+export function authRoutes(services: AuthRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
   // Password checks are slow on purpose; they are limited like expensive operations.

@@ -13,7 +13,10 @@ import { queryCode } from '../../../code/code-query';
 import { formatCodeText } from '../../../code/code-format';
 import { codeSchemas as s } from './schema';
 
-export function codeRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'trustedProxy'>): Router {
+/** What `codeRoutes` reaches (ports.ts). */
+export type CodeRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'trustedProxy'>;
+
+export function codeRoutes(services: CodeRoutesPorts): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 

@@ -15,7 +15,10 @@ import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
 import { connectSchemas as s } from './schema';
 
-export function connectRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'trustedProxy'>): Router {
+/** What `connectRoutes` reaches (ports.ts). */
+export type ConnectRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'trustedProxy'>;
+
+export function connectRoutes(services: ConnectRoutesPorts): Router {
   const router = new Router();
   router.get('connect.read', '/connect', guard(services), rateLimit(services, { class: 'standard' }), validate(s['connect.read']), async (ctx) => {
     const configured = services.config.publicUrl;

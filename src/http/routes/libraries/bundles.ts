@@ -17,7 +17,14 @@ import { resolveVersion } from '../../../domain/library-keys';
 import { exportBundleStream } from '../../../catalog/bundles/export';
 import { importBundle } from '../../../catalog/bundles/import';
 
-export function bundleRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
+/** What `bundleRoutes` reaches (ports.ts). */
+export type BundleRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'publishDeps' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function bundleRoutes(services: BundleRoutesPorts): Router {
   const router = new Router();
   // An export is a streamed read (the standard limit, so a script can export a catalogue);
   // an import writes a library (the expensive one, like add and upload).

@@ -28,7 +28,14 @@ import { libraryIdOf } from '../shared-schema';
 import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
 import { listLibraries, updateLibrary } from '../../../catalog/update';
 
-export function libraryRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'locks' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'>): Router {
+/** What `libraryRoutes` reaches (ports.ts). */
+export type LibraryRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'locks' | 'log' | 'manifests' |
+  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'
+>;
+
+export function libraryRoutes(services: LibraryRoutesPorts): Router {
   const router = new Router();
   const expensive = rateLimit(services, { class: 'expensive' });
   const standard = rateLimit(services, { class: 'standard' });
@@ -186,8 +193,15 @@ export function libraryRoutes(services: Pick<Ports, 'authenticator' | 'config' |
   return router;
 }
 
+/** What `v1RefreshRoutes` reaches (ports.ts). */
+export type V1RefreshRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
-export function v1RefreshRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
+export function v1RefreshRoutes(services: V1RefreshRoutesPorts): Router {
   const router = new Router();
   router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), validate(s['libraries.refresh']), async (ctx) => {
     const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);

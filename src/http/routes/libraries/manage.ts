@@ -15,7 +15,14 @@ import { findLibraryFor } from '../../../catalog/access';
 import { LibraryNotFoundError } from '../../../errors';
 import { authorize } from '../../../auth/permissions';
 
-export function libraryPageRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
+/** What `libraryPageRoutes` reaches (ports.ts). */
+export type LibraryPageRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' |
+  'trustedProxy'
+>;
+
+export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 

@@ -13,7 +13,14 @@ import { OPENAPI_UPLOAD_FORM, readUploadForm } from './upload-form';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 
-export function uploadRoutes(services: Pick<Ports, 'authenticator' | 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
+/** What `uploadRoutes` reaches (ports.ts). */
+export type UploadRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function uploadRoutes(services: UploadRoutesPorts): Router {
   const router = new Router();
   router.post(
     'libraries.upload',

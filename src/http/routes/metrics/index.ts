@@ -12,7 +12,10 @@ import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
 import { metricsSchemas as s } from './schema';
 
-export function metricsRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'rateLimiter' | 'settings' | 'trustedProxy' | 'usage'>): Router {
+/** What `metricsRoutes` reaches (ports.ts). */
+export type MetricsRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'rateLimiter' | 'settings' | 'trustedProxy' | 'usage'>;
+
+export function metricsRoutes(services: MetricsRoutesPorts): Router {
   const router = new Router();
   router.get('metrics.read', '/libs/metrics', guard(services), rateLimit(services, { class: 'standard' }), validate(s['metrics.read']), async (ctx) => {
     const { days, bucket } = ctx.state.input.query;

@@ -16,7 +16,14 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
 
-export function policyRoutes(services: Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'teams' | 'trustedProxy'>): Router {
+/** What `policyRoutes` reaches (ports.ts). */
+export type PolicyRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'teams' |
+  'trustedProxy'
+>;
+
+export function policyRoutes(services: PolicyRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 

@@ -49,7 +49,14 @@ function formOrJson(): Middleware {
   };
 }
 
-export function projectRoutes(services: Pick<Ports, 'authenticator' | 'catalogIndex' | 'config' | 'locks' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'trustedProxy'>): Router {
+/** What `projectRoutes` reaches (ports.ts). */
+export type ProjectRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'locks' | 'policies' | 'projects' | 'rateLimiter' |
+  'settings' | 'trustedProxy'
+>;
+
+export function projectRoutes(services: ProjectRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
   const expensive = rateLimit(services, { class: 'expensive' });

@@ -14,7 +14,14 @@ import { formatAcrossJson, formatAcrossText } from '../../../retrieval/across-fo
 import { getUpgradeGuide } from '../../../retrieval/upgrade-guide';
 import { versionSchemas as s } from './schema';
 
-export function versionRoutes(services: Pick<Ports, 'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'>): Router {
+/** What `versionRoutes` reaches (ports.ts). */
+export type VersionRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' |
+  'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function versionRoutes(services: VersionRoutesPorts): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 
