@@ -151,7 +151,7 @@ export async function createServices(config: Readonly<Config>, log: Logger, give
   }
   await ensureIndices(config, log, snippets, catalogIndex, indexingEs, embeddings);
   const jobs = new JobQueue(models.Job, locks, { maxAttempts: config.jobMaxAttempts });
-  const { auth: _models, authHousekeeping, authenticator, accounts, rateLimiter, trustedProxy, ...authStores } = await createAuthServices({ mongo, config, log });
+  const { authHousekeeping, authenticator, accounts, rateLimiter, trustedProxy, ...authStores } = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
   const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias: snippets.alias });
