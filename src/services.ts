@@ -120,6 +120,14 @@ async function ensureIndices(config: Readonly<Config>, log: Logger, snippets: Sn
   if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
 }
 
+/** The background reads of each store (in a thread of their own), which open and close the gate. */
+function startStoreMonitor(config: Readonly<Config>, log: Logger, gate: StoreGate, alias: string): { monitor: StoreMonitor; reads: ThreadProbes } {
+  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias });
+  const monitor = new StoreMonitor({ probes: reads.probes(), gate, log, timeoutMs: Math.min(config.storeTimeoutMs, 2000) });
+  monitor.start();
+  return { monitor, reads };
+}
+
 /**
  * Builds every store and service once, on `handles` (opened here when not given; either way
  * `lifecycle.close` closes them). Nothing starts: the entry points start the worker and the
@@ -154,9 +162,7 @@ export async function createServices(config: Readonly<Config>, log: Logger, give
   const { authHousekeeping, authenticator, accounts, rateLimiter, trustedProxy, ...authStores } = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
-  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias: snippets.alias });
-  const monitor = new StoreMonitor({ probes: reads.probes(), gate, log, timeoutMs: Math.min(config.storeTimeoutMs, 2000) });
-  monitor.start();
+  const { monitor, reads } = startStoreMonitor(config, log, gate, snippets.alias);
   const manifests = new ManifestStore(models.Manifest);
   const stores: Stores = { libraries, catalogIndex, manifests, projects: new ProjectStore(models.Project), locks, snippets, jobs, embeddings, ...authStores };
   let running: RunningWorker | undefined;
