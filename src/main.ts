@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { ConfigError, loadConfig, ROOT_DIR } from './config';
 import { createLogger } from './logger';
-import { createServices } from './services';
+import { createServices, portsOf } from './services';
 import { createApp } from './http/app';
 import { indexDemoLibrary } from './catalog/demo';
 
@@ -22,29 +22,31 @@ async function main(): Promise<void> {
     throw error;
   }
   const log = createLogger(config.logLevel);
-  const services = await createServices(config, log);
+  const composition = await createServices(config, log);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   // The catalogue index follows every write; this repairs what a crash between the two writes
   // left, and builds the index of an installation upgraded from before it (in the background).
-  services.catalogSync.reconcile().then(
+  lifecycle.catalogSync.reconcile().then(
     (r) => { if (r.written + r.removed > 0) log.info(r, 'catalogue index reconciled with the library records'); },
     (error: unknown) => log.warn({ err: (error as Error).message }, 'the catalogue index could not be reconciled; it follows new writes and is checked again at the next start'),
   );
   if (process.argv[2] === 'worker') {
     // A standalone indexing worker: no HTTP, just jobs.
-    services.startWorker();
-    services.scheduler.start();
+    lifecycle.startWorker();
+    lifecycle.scheduler.start();
     log.info('indexing worker started');
     const stop = async () => {
-      await services.close();
+      await lifecycle.close();
       process.exit(0);
     };
     process.on('SIGTERM', () => void stop());
     process.on('SIGINT', () => void stop());
     return;
   }
-  if (config.workerMode === 'in-process') services.startWorker();
-  services.scheduler.start();
-  const app = createApp(services);
+  if (config.workerMode === 'in-process') lifecycle.startWorker();
+  lifecycle.scheduler.start();
+  const app = createApp(services, lifecycle);
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
@@ -68,7 +70,7 @@ async function main(): Promise<void> {
     }, 20_000);
     force.unref();
     server.close(async () => {
-      await services.close();
+      await lifecycle.close();
       log.info('stopped');
       process.exit(0);
     });

@@ -1,18 +1,19 @@
 /**
- * The composition root: connects the stores and builds every service once. HTTP, MCP, the
- * worker and the CLI scripts all receive this object, so they share the same use cases.
+ * The composition root: connects the stores and builds every store and service once, as
+ * `{ stores, useCases, lifecycle }` (ports.ts). Use cases and routes take Picks of the first
+ * two; the entry points (main.ts, the test harness, the scripts) own the lifecycle.
  */
 import type { Connection } from 'mongoose';
 import type { Config } from './config';
 import type { Logger } from './logger';
-import { connectMongo, isMongoUnavailable } from './store/mongo';
-import { checkElasticsearch, createEsClient, createIndexingEsClient, HotSearch, isEsUnavailable, type EsClient, type NodeInfo } from './search/client';
+import { connectMongo } from './store/mongo';
+import { checkElasticsearch, createEsClient, createIndexingEsClient, HotSearch, type EsClient, type NodeInfo } from './search/client';
 import { ThreadProbes } from './health/thread-probes';
 import { StoreGate, StoreMonitor, type StoreName, type StoreReading } from './health/monitor';
-import { StoreUnavailableError } from './errors';
 import { libraryModel, type LibraryModel } from './store/models/library';
 import { jobModel, type JobModel } from './store/models/job';
 import { manifestModel, type ManifestModel } from './store/models/manifest';
+import { authModels, type AuthModels } from './store/models/auth';
 import { ManifestStore } from './store/manifests';
 import { projectModel, type ProjectModel } from './store/models/project';
 import { ProjectStore } from './store/projects';
@@ -25,18 +26,18 @@ import { snippetIndexDefinition } from './search/mappings';
 import type { SnippetDocument } from './search/types';
 import { JobQueue } from './store/jobs';
 import { LockStore, lockModel, type LockModel } from './store/locks';
-import { Worker, type JobHandler } from './indexing/jobs/worker';
-import { ProcessJobRunner } from './indexing/jobs/process-runner';
-import { createJobHandler, versionEnqueuer } from './indexing/pipeline/handler';
+import type { Worker } from './indexing/jobs/worker';
+import { startWorker, type RunningWorker } from './indexing/jobs/start-worker';
+import { versionEnqueuer } from './indexing/pipeline/handler';
 import type { IndexingDeps } from './indexing/pipeline/deps';
-import { BUILD_SOURCES, CRAWL_SOURCES } from './domain/job-params';
 import { decryptSecret } from './auth/crypto';
-import { createAuthServices, type AuthServices } from './auth/compose';
+import { createAuthServices } from './auth/compose';
 import { bootstrapAuth } from './auth/bootstrap';
 import { RefreshScheduler } from './catalog/scheduler';
 import { createEmbeddings, type Embeddings } from './embedding/service';
 import { VectorStore, VECTORS_MAPPING_VERSION } from './search/vector-store';
 import { applyIndexLayout } from './search/index-layout';
+import type { Ports, Stores, UseCaseContext } from './ports';
 
 export interface Models {
   Library: LibraryModel;
@@ -46,45 +47,50 @@ export interface Models {
   Project: ProjectModel;
 }
 
-export interface Services extends AuthServices {
-  config: Readonly<Config>;
-  log: Logger;
+/**
+ * The raw connections and models. Only this file, the stores and whoever opened them (the
+ * test harness, operations scripts) hold them; the composition's parts never expose them.
+ */
+export interface StoreHandles {
   mongo: Connection;
   es: EsClient;
   esInfo: NodeInfo;
   models: Models;
-  libraries: LibraryRepository;
-  /** The catalogue index library search reads (search/catalog-index.ts), and what keeps it in step with the records. */
-  catalogIndex: CatalogIndex;
-  catalogSync: CatalogSync;
-  /** What each built version was made of (bundle export, library deletion). */
-  manifests: ManifestStore;
-  /** Projects: lockfiles and the library versions they pin (projects/). */
-  projects: ProjectStore;
-  /** Locks under a unique id: what must happen once (store/locks.ts). */
-  locks: LockStore;
-  snippets: SnippetStore;
-  jobs: JobQueue;
-  /** Scheduled refreshes (catalog/scheduler.ts); `main` starts its timer. */
-  scheduler: RefreshScheduler;
-  /** The local embedding model and vector cache (undefined: lexical search only). */
-  embeddings?: Embeddings;
-  /** The in-process indexing worker (undefined when WORKER_MODE=off). */
-  worker?: Worker;
-  /** What publishing a generation needs (bundle import shares it with builds). */
-  publishDeps(): { store: SnippetStore; libraries: LibraryRepository; manifests: ManifestStore };
-  /** What a build needs (the worker's jobs and the builds that run without one: OpenAPI uploads). */
-  buildDeps(): IndexingDeps;
-  /** Starts the in-process worker (main and tests call it; scripts may not). */
-  startWorker(): Worker;
-  /** Real reads of each store, now (bounded; never throws). */
-  health(): Promise<Record<StoreName, StoreReading>>;
-  /** The stores as the background probes see them; requests fail fast while one is down. */
-  monitor: StoreMonitor;
+  auth: AuthModels;
+  /** Requests fail fast while the monitor reads a store as down. */
+  gate: StoreGate;
   close(): Promise<void>;
 }
 
-export async function createServices(config: Readonly<Config>, log: Logger): Promise<Services> {
+/** What starts and stops: the entry points start the worker and the scheduler, and close. */
+export interface Lifecycle {
+  /** This process's indexing worker, once `startWorker` ran (WORKER_MODE=in-process, `main worker`). */
+  readonly worker: Worker | undefined;
+  startWorker(): Worker;
+  /** Scheduled refreshes (catalog/scheduler.ts); the entry points start its timer. */
+  scheduler: RefreshScheduler;
+  /** Keeps the catalogue index in step with the records; `main` reconciles it at start. */
+  catalogSync: CatalogSync;
+  /** The stores as the background probes see them; requests fail fast while one is down. */
+  monitor: StoreMonitor;
+  /** Real reads of each store, now (bounded; never throws). */
+  health(): Promise<Record<StoreName, StoreReading>>;
+  close(): Promise<void>;
+}
+
+export interface Composition {
+  stores: Stores;
+  useCases: UseCaseContext;
+  lifecycle: Lifecycle;
+}
+
+/** The stores and the use-case context as one object, to hand out Picks of. */
+export function portsOf(composition: Pick<Composition, 'stores' | 'useCases'>): Ports {
+  return { ...composition.stores, ...composition.useCases };
+}
+
+/** Connects MongoDB and Elasticsearch and makes the models' indexes. */
+export async function openStores(config: Readonly<Config>, log: Logger): Promise<StoreHandles> {
   const gate = new StoreGate();
   const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs, isDown: () => gate.isDown('mongodb') }, log);
   const es = createEsClient(config.elasticsearchNodes, config.storeTimeoutMs);
@@ -98,6 +104,38 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   }
   const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo), Project: projectModel(mongo) };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
+  return { mongo, es, esInfo, models, auth: authModels(mongo), gate, close: async () => void (await Promise.allSettled([mongo.close(), es.close()])) };
+}
+
+/** The snippets index at the current mapping version (migrated, vectors restored) and the indices' replicas. */
+async function ensureIndices(config: Readonly<Config>, log: Logger, snippets: SnippetStore, catalogIndex: CatalogIndex, indexingEs: EsClient, embeddings: Embeddings | undefined): Promise<void> {
+  // A migration copies from `_source`, which holds no vectors since mapping version 4: the cache restores them.
+  const restoreVectors = embeddings && ((docs: SnippetDocument[]) => embeddings.attach(docs));
+  const ensured = await snippets.ensureIndex({ restoreVectors });
+  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
+  const layout = await applyIndexLayout(indexingEs, [snippets.physical, catalogIndex.physical, `${config.indexPrefix}-vectors-v${VECTORS_MAPPING_VERSION}`], config.indexLayout);
+  if (layout.changed.length > 0) log.info({ indices: layout.changed, replicas: config.indexLayout.replicas }, 'index replicas set');
+  // The vector cache has one shard by design (a cache, read by id).
+  const otherShards = layout.otherShards.filter((i) => !i.includes('-vectors-'));
+  if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
+}
+
+/** The background reads of each store (in a thread of their own), which open and close the gate. */
+function startStoreMonitor(config: Readonly<Config>, log: Logger, gate: StoreGate, alias: string): { monitor: StoreMonitor; reads: ThreadProbes } {
+  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias });
+  const monitor = new StoreMonitor({ probes: reads.probes(), gate, log, timeoutMs: Math.min(config.storeTimeoutMs, 2000) });
+  monitor.start();
+  return { monitor, reads };
+}
+
+/**
+ * Builds every store and service once, on `handles` (opened here when not given; either way
+ * `lifecycle.close` closes them). Nothing starts: the entry points start the worker and the
+ * scheduler (the store monitor and auth housekeeping run from here, as the requests need them).
+ */
+export async function createServices(config: Readonly<Config>, log: Logger, given?: StoreHandles): Promise<Composition> {
+  const handles = given ?? (await openStores(config, log));
+  const { mongo, es, esInfo, models, gate } = handles;
   const locks = new LockStore(models.Lock);
   const hotSearch = new HotSearch(config.elasticsearchNodes, config.storeTimeoutMs, () => gate.isDown('elasticsearch'));
   const indexingEs = createIndexingEsClient(config.elasticsearchNodes);
@@ -116,54 +154,27 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
   try {
     embeddings = await createEmbeddings(config, new VectorStore(indexingEs, config.indexPrefix), log);
   } catch (error) {
-    await Promise.allSettled([mongo.close(), es.close(), hotSearch.close(), snippets.close()]);
+    await Promise.allSettled([handles.close(), hotSearch.close(), snippets.close()]);
     throw error;
   }
-  // A migration copies from `_source`, which holds no vectors since mapping version 4: the cache restores them.
-  const vectorSource = embeddings;
-  const restoreVectors = vectorSource && ((docs: SnippetDocument[]) => vectorSource.attach(docs));
-  const ensured = await snippets.ensureIndex({ restoreVectors });
-  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const layout = await applyIndexLayout(indexingEs, [snippets.physical, catalogIndex.physical, `${config.indexPrefix}-vectors-v${VECTORS_MAPPING_VERSION}`], config.indexLayout);
-  if (layout.changed.length > 0) log.info({ indices: layout.changed, replicas: config.indexLayout.replicas }, 'index replicas set');
-  // The vector cache has one shard by design (a cache, read by id).
-  const otherShards = layout.otherShards.filter((i) => !i.includes('-vectors-'));
-  if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
+  await ensureIndices(config, log, snippets, catalogIndex, indexingEs, embeddings);
   const jobs = new JobQueue(models.Job, locks, { maxAttempts: config.jobMaxAttempts });
-  const authServices = await createAuthServices({ mongo, config, log });
+  const { authHousekeeping, authenticator, accounts, rateLimiter, trustedProxy, ...authStores } = await createAuthServices({ mongo, config, log });
   log.info({ elasticsearch: esInfo.version }, 'stores connected');
 
-  const reads = new ThreadProbes({ mongodbUri: config.mongodbUri, mongodbDb: config.mongodbDb, elasticsearchNodes: config.elasticsearchNodes, alias: snippets.alias });
-  const monitor = new StoreMonitor({
-    probes: reads.probes(),
-    gate,
-    log,
-    timeoutMs: Math.min(config.storeTimeoutMs, 2000),
-  });
-  monitor.start();
-  let jobProcesses: ProcessJobRunner | undefined;
+  const { monitor, reads } = startStoreMonitor(config, log, gate, snippets.alias);
   const manifests = new ManifestStore(models.Manifest);
-  const services: Services = {
+  const stores: Stores = { libraries, catalogIndex, manifests, projects: new ProjectStore(models.Project), locks, snippets, jobs, embeddings, ...authStores };
+  let running: RunningWorker | undefined;
+  const pokeWorker = () => running?.worker.poke();
+  const useCases: UseCaseContext = {
     config,
     log,
-    mongo,
-    es,
-    esInfo,
-    models,
-    libraries,
-    catalogIndex,
-    catalogSync,
-    manifests,
-    projects: new ProjectStore(models.Project),
-    locks,
-    snippets,
-    jobs,
-    embeddings,
-    monitor,
-    ...authServices,
-    worker: undefined,
-    // Reads `services` only when it ticks, after this object exists.
-    scheduler: new RefreshScheduler(() => services),
+    authenticator,
+    accounts,
+    rateLimiter,
+    trustedProxy,
+    pokeWorker,
     publishDeps: () => ({ store: snippets, libraries, manifests }),
     buildDeps: () => ({
       config,
@@ -172,51 +183,35 @@ export async function createServices(config: Readonly<Config>, log: Logger): Pro
       libraries,
       manifests,
       decryptToken: (blob) => decryptSecret(blob, config.secret),
-      enqueueVersions: versionEnqueuer(jobs, () => services.worker?.poke()),
+      enqueueVersions: versionEnqueuer(jobs, pokeWorker),
       embeddings,
     }),
-    startWorker() {
-      if (services.worker) return services.worker;
-      const poke = () => services.worker?.poke();
-      let handler: JobHandler;
-      if (config.jobIsolation === 'process') {
-        // Each job in a process of its own (off this event loop); it changes libraries
-        // behind this process's cache, which forgets them when the job ends.
-        const runner = new ProcessJobRunner({ config, log, poke });
-        jobProcesses = runner;
-        handler = (ctx) => runner.handler(ctx).finally(() => libraries.forget(ctx.job.libraryId).catch((error: Error) => log.warn({ err: error.message }, 'could not re-read a library after its job')));
-      } else {
-        handler = createJobHandler(services.buildDeps());
-      }
-      services.worker = new Worker({
-        queue: jobs,
-        handler,
-        log,
-        leaseMs: config.jobLeaseSeconds * 1000,
-        concurrency: config.workerConcurrency,
-        lanes: [
-          { name: 'builds', sources: BUILD_SOURCES.filter((s) => !CRAWL_SOURCES.includes(s)), concurrency: config.workerConcurrency },
-          { name: 'crawls', sources: CRAWL_SOURCES, concurrency: config.workerCrawlConcurrency },
-        ],
-        isTransient: (error) => error instanceof StoreUnavailableError || isEsUnavailable(error) || isMongoUnavailable(error),
-      });
-      services.worker.start();
-      return services.worker;
+  };
+  const scheduler = new RefreshScheduler({ config, log, libraries, jobs, locks, pokeWorker });
+  const lifecycle: Lifecycle = {
+    get worker() {
+      return running?.worker;
     },
+    startWorker() {
+      running ??= startWorker({ config, log, jobs, libraries, buildDeps: useCases.buildDeps }, pokeWorker);
+      return running.worker;
+    },
+    scheduler,
+    catalogSync,
+    monitor,
     health: () => monitor.check(),
     async close() {
       monitor.stop();
       catalogSync.stop();
-      await services.scheduler.stop();
-      await services.worker?.stop();
-      await jobProcesses?.close();
-      await services.authHousekeeping.stop();
+      await scheduler.stop();
+      await running?.stop();
+      await authHousekeeping.stop();
       await snippets.close();
-      await Promise.allSettled([mongo.close(), es.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
+      await Promise.allSettled([handles.close(), indexingEs.close(), hotSearch.close(), reads.close(), embeddings?.close()]);
     },
   };
-  await bootstrapAuth(services);
-  return services;
+  await bootstrapAuth({ ...stores, ...useCases });
+  return { stores, useCases, lifecycle };
 }
 
 /** What a job's own process builds with (indexing/jobs/job-process.ts). */

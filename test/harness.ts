@@ -14,7 +14,11 @@ import supertest from 'supertest';
 import type Koa from 'koa';
 import { loadConfig, ROOT_DIR, type Config } from '../src/config';
 import { createLogger } from '../src/logger';
-import { createServices, type Services } from '../src/services';
+import { createServices, openStores, portsOf, type Lifecycle, type StoreHandles } from '../src/services';
+import type { Ports } from '../src/ports';
+import { dropTestStores } from './drop-stores';
+
+export { deleteIndices, dropStoresNamed, dropTestStores } from './drop-stores';
 import { createApp } from '../src/http/app';
 
 let storesChecked = false;
@@ -57,7 +61,12 @@ export function testConfig(overrides: Record<string, string> = {}): Readonly<Con
 }
 
 export interface TestApp {
-  services: Services;
+  /** What use cases and routes are handed (a superset of each one's Pick). */
+  services: Ports;
+  /** The worker, the scheduler, the monitor, close (what the entry points own). */
+  lifecycle: Lifecycle;
+  /** The raw connections and models, for tests that read or break stores beneath the app. */
+  handles: StoreHandles;
   app: Koa;
   request: ReturnType<typeof supertest>;
   close(): Promise<void>;
@@ -80,33 +89,26 @@ export async function listenApp(app: TestApp): Promise<{ url: string; close(): P
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides);
   const log = createLogger(config.logLevel);
-  const services = await createServices(config, log);
-  if (config.workerMode === 'in-process') services.startWorker();
-  const app = createApp(services);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
+  if (config.workerMode === 'in-process') lifecycle.startWorker();
+  const app = createApp(services, lifecycle);
   return {
     services,
+    lifecycle,
+    handles,
     app,
     request: supertest(app.callback()),
     async close() {
       // Counts still in memory would be written by close() after the drop, leaving a
       // database behind (the supervisor reads every database, so they add up).
-      await services.worker?.stop();
+      await lifecycle.worker?.stop();
       await services.usage.flush();
-      await dropTestStores(services);
-      await services.close();
+      await dropTestStores({ es: handles.es, prefix: config.indexPrefix, mongo: handles.mongo });
+      await lifecycle.close();
       fs.rmSync(config.code.dir, { recursive: true, force: true });
     },
   };
-}
-
-export async function dropTestStores(services: Services): Promise<void> {
-  await deleteIndices(services.es, services.config.indexPrefix);
-  await services.mongo.dropDatabase().catch(() => undefined);
-}
-
-/** Deletes a test's indices by name (Elasticsearch 9 refuses wildcard deletes). */
-export async function deleteIndices(es: Services['es'], prefix: string): Promise<void> {
-  const found = await es.indices.get({ index: `${prefix}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
-  const names = Object.keys(found);
-  if (names.length > 0) await es.indices.delete({ index: names }).catch(() => undefined);
 }

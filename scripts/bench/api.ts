@@ -20,7 +20,8 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, openStores, portsOf, type Lifecycle } from '../../src/services';
+import type { Ports } from '../../src/ports';
 import { loadCorpus, printSummary, type LoadSummary } from '../eval/load-corpus';
 import { readDataset, DatasetError, type EvalEntry } from '../eval/dataset';
 import { gitRevision } from '../eval/revision';
@@ -101,7 +102,7 @@ function parseOptions(argv: string[]): BenchOptions {
 const say = (line: string) => console.error(line);
 
 /** Loads the corpus when the eval's libraries are missing; returns the entries that can run. */
-async function ensureCorpus(services: Services, entries: EvalEntry[], options: BenchOptions): Promise<{ entries: EvalEntry[]; loaded?: LoadSummary[]; skipReason?: string }> {
+async function ensureCorpus(services: Ports, lifecycle: Lifecycle, entries: EvalEntry[], options: BenchOptions): Promise<{ entries: EvalEntry[]; loaded?: LoadSummary[]; skipReason?: string }> {
   let missing = await missingLibraries(services, entries);
   if (missing.length === 0) return { entries };
   let loaded: LoadSummary[] | undefined;
@@ -111,9 +112,9 @@ async function ensureCorpus(services: Services, entries: EvalEntry[], options: B
     }
     say(`Loading the corpus from ${options.corpus} (not indexed yet: ${missing.join(', ')}) …`);
     const started = Date.now();
-    services.startWorker();
+    lifecycle.startWorker();
     loaded = await loadCorpus(services, options.corpus);
-    await services.worker?.stop();
+    await lifecycle.worker?.stop();
     printSummary(loaded, (Date.now() - started) / 1000);
     missing = await missingLibraries(services, entries);
   }
@@ -129,12 +130,16 @@ async function main(): Promise<number> {
   if (options.url) assertLoopback(options.url, 'The server');
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
   assertLoopback(config.elasticsearchUrl, 'Elasticsearch');
-  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const log = createLogger(config.logLevel, process.stderr);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   const servers: StartedServer[] = [];
   let sampler: RssSampler | undefined;
   const notes: string[] = [];
   try {
-    const corpus = await ensureCorpus(services, allEntries, options);
+    const corpus = await ensureCorpus(services, lifecycle, allEntries, options);
     if (corpus.skipReason) {
       console.log(`Benchmark skipped: ${corpus.skipReason}`);
       return 0;
@@ -218,7 +223,7 @@ async function main(): Promise<number> {
         dataset: options.dataset,
         questions: entries.length,
         libraries: [...new Set(entries.map((e) => e.library))],
-        elasticsearch: { url: new URL(config.elasticsearchUrl).origin, version: services.esInfo.version, index: services.snippets.alias },
+        elasticsearch: { url: new URL(config.elasticsearchUrl).origin, version: handles.esInfo.version, index: services.snippets.alias },
         revision: gitRevision(ROOT_DIR),
         node: process.version,
         cpus: os.cpus().length,
@@ -250,7 +255,7 @@ async function main(): Promise<number> {
   } finally {
     sampler?.stop();
     for (const s of servers) await s.stop();
-    await services.close();
+    await lifecycle.close();
   }
 }
 

@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { sendRequest, type RequestSpec } from './harness/load';
 import { percentile } from './harness/stats';
+import { dropStoresNamed } from '../../test/drop-stores';
 import http from 'node:http';
 
 const { values } = parseArgs({
@@ -154,12 +155,7 @@ async function main(): Promise<void> {
     for (const p of [...apis, ...workers]) p.kill('SIGTERM');
     await sleep(3000);
     if (!values.keep) {
-      const found = await fetch(`${urls[0]}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`).then((r) => r.json() as Promise<Record<string, unknown>>, () => ({}));
-      if (Object.keys(found).length > 0) await fetch(`${urls[0]}/${Object.keys(found).join(',')}`, { method: 'DELETE' }).catch(() => undefined);
-      const mongoose = (await import('mongoose')).default;
-      const conn = await mongoose.createConnection(base.mongodbUri, { dbName: prefix }).asPromise();
-      await conn.dropDatabase();
-      await conn.close();
+      await dropStoresNamed({ elasticsearchUrl: urls[0], mongodbUri: base.mongodbUri }, prefix);
     }
   }
 }

@@ -19,7 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, openStores, portsOf } from '../../src/services';
+import { dropTestStores } from '../../test/drop-stores';
+import type { Ports } from '../../src/ports';
 import { addRepository, refreshLibrary } from '../../src/catalog/add-repo';
 import type { JobRecord } from '../../src/store/models/job';
 
@@ -63,7 +65,7 @@ function figures(job: JobRecord | null): string {
   return `${job.state}; ${afterFetch} ms after the fetch (${fetch}; ${total} ms in all); files +${p.filesAdded ?? 0} ~${p.filesChanged ?? 0} -${p.filesRemoved ?? 0}; ${p.snippetsIndexed ?? 0} snippets written${retired ? `, ${retired} retired` : ''} (${p.snippets} served)`;
 }
 
-async function lastJob(services: Services, libraryId: string): Promise<JobRecord | null> {
+async function lastJob(services: Ports, libraryId: string): Promise<JobRecord | null> {
   const [job] = await services.jobs.list({ libraryId, limit: 1 });
   return job ? services.jobs.get(job._id) : null;
 }
@@ -81,8 +83,12 @@ async function main(): Promise<void> {
   const sources = folders.map((f) => path.join(f, fs.readdirSync(f).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).pop() ?? ''));
   const name = `cost${process.pid}${crypto.randomBytes(2).toString('hex')}`;
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name, SHELFMARK_DEMO_LIBRARY: 'off', SCHEDULE_TICK_SECONDS: '0' });
-  const services = await createServices(config, createLogger('warn', process.stderr));
-  services.startWorker();
+  const log = createLogger('warn', process.stderr);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
+  lifecycle.startWorker();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-cost-git-'));
   const bare = path.join(root, 'acme', 'big.git');
   let work: string | undefined;
@@ -100,7 +106,7 @@ async function main(): Promise<void> {
     await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000);
     console.log(`no-change refresh: ${figures(await lastJob(services, '/acme/big'))}`);
 
-    const manifest = await services.models.Manifest.findById('/acme/big@latest').lean();
+    const manifest = await handles.models.Manifest.findById('/acme/big@latest').lean();
     const changed = changeOneFile(work, (manifest?.files ?? []).map((f) => f.p));
     const refreshed = await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000).catch((error: unknown) => error as Error);
     const oneFile = await lastJob(services, '/acme/big');
@@ -121,11 +127,9 @@ async function main(): Promise<void> {
       if (oneFile.finishedAt) console.log(`  +${String(new Date(oneFile.finishedAt).getTime() - last).padStart(6)} ms  (finished)`);
     }
   } finally {
-    await services.worker?.stop();
-    const found = await services.es.indices.get({ index: `${name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
-    if (Object.keys(found).length > 0) await services.es.indices.delete({ index: Object.keys(found) }).catch(() => undefined);
-    await services.mongo.dropDatabase().catch(() => undefined);
-    await services.close();
+    await lifecycle.worker?.stop();
+    await dropTestStores({ es: handles.es, prefix: name, mongo: handles.mongo });
+    await lifecycle.close();
     fs.rmSync(root, { recursive: true, force: true });
     if (work) fs.rmSync(work, { recursive: true, force: true });
   }

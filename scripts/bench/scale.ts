@@ -23,10 +23,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import mongoose from 'mongoose';
+import { dropStoresNamed } from '../../test/drop-stores';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices } from '../../src/services';
+import { createServices, portsOf } from '../../src/services';
 import { readDataset } from '../eval/dataset';
 import { startServer } from './harness/server';
 import { exportLibraries } from './scale/export';
@@ -112,7 +112,9 @@ async function measureKept(esUrl: string, prefixes: string[], names: ReturnType<
 /** Deletes `n` synthetic libraries of the kept catalogue `--prefix` one after another, timed. */
 async function deleteMany(n: number): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', MONGODB_DB: prefix, SHELFMARK_INDEX_PREFIX: prefix, SHELFMARK_EMBEDDINGS: 'off' });
-  const services = await createServices(config, createLogger('warn', process.stderr));
+  const composition = await createServices(config, createLogger('warn', process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   try {
     const keys: string[] = [];
     for await (const page of services.libraries.scan()) for (const lib of page) if (keys.length < n && lib._id.includes('-labs-')) keys.push(lib._id);
@@ -127,17 +129,13 @@ async function deleteMany(n: number): Promise<void> {
     const seconds = (Date.now() - started) / 1000;
     console.log(`deleted ${keys.length} libraries (${snippets} snippets) of ${before} in ${seconds.toFixed(1)} s: ${((seconds * 1000) / keys.length).toFixed(1)} ms each; load average ${loadAverage()}`);
   } finally {
-    await services.close();
+    await lifecycle.close();
   }
 }
 
 async function dropPrefix(config: { elasticsearchUrl: string; mongodbUri: string }, prefix: string): Promise<void> {
   say(`dropping the database and indices ${prefix}`);
-  const found = (await (await fetch(`${config.elasticsearchUrl}/${prefix}-*?ignore_unavailable=true&allow_no_indices=true`)).json()) as Record<string, unknown>;
-  if (Object.keys(found).length > 0) await fetch(`${config.elasticsearchUrl}/${Object.keys(found).join(',')}`, { method: 'DELETE' });
-  const conn = await mongoose.createConnection(config.mongodbUri, { dbName: prefix }).asPromise();
-  await conn.dropDatabase();
-  await conn.close();
+  await dropStoresNamed(config, prefix);
 }
 
 async function main(): Promise<void> {
@@ -146,12 +144,14 @@ async function main(): Promise<void> {
   const bundlesDir = path.resolve(values.bundles as string);
   if (!fs.existsSync(bundlesDir) || fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).length === 0) {
     say(`exporting this installation's libraries into ${bundlesDir} (the bundles every size is made of)`);
-    const services = await createServices(config, createLogger('warn', process.stderr));
+    const composition = await createServices(config, createLogger('warn', process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
     try {
       const files = await exportLibraries(services, bundlesDir);
       if (files.length === 0) throw new Error('this installation has no built library to export: load the corpus first (npm run load), or pass --bundles');
     } finally {
-      await services.close();
+      await lifecycle.close();
     }
   }
   const sourceFiles = fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).sort().map((f) => path.join(bundlesDir, f));

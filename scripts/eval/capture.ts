@@ -14,7 +14,7 @@ import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices } from '../../src/services';
+import { createServices, portsOf } from '../../src/services';
 import { parseLibraryId } from '../../src/domain/library-ids';
 import { resolveVersion } from '../../src/store/libraries';
 import { analyzeQuery } from '../../src/search/analysis';
@@ -32,7 +32,9 @@ async function main(): Promise<void> {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } } });
   const entries = readDataset(path.resolve(positionals[0] ?? '../shared/eval/dev-sections.yaml'));
   const config = loadConfig();
-  const services = await createServices(config, createLogger('warn', process.stderr));
+  const composition = await createServices(config, createLogger('warn', process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   const capture: Capture = { questions: [], docs: {} };
   const keep = (hits: ScoredCandidate[]): CapturedHit[] =>
     hits.map((h) => {
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.dirname(values.out ?? '.'), { recursive: true });
   fs.writeFileSync(values.out ?? '.eval/capture.json', JSON.stringify(capture));
   process.stderr.write(`\ncaptured ${capture.questions.length} questions (${Object.keys(capture.docs).length} snippets) into ${values.out}\n`);
-  await services.close();
+  await lifecycle.close();
 }
 
 main().catch((error: unknown) => {

@@ -20,7 +20,9 @@ import path from 'node:path';
 import crypto from 'node:crypto';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, openStores, portsOf } from '../../src/services';
+import { dropTestStores } from '../../test/drop-stores';
+import type { Ports } from '../../src/ports';
 import { addRepository } from '../../src/catalog/add-repo';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../../src/indexing/snippets/fidelity';
 import { snippetShape } from '../../src/indexing/snippets/shape';
@@ -55,7 +57,7 @@ function repoName(dir: string): { owner: string; name: string } {
   return { owner: 'local', name: path.basename(abs).replace(/\.git$/, '') };
 }
 
-async function measure(services: Services, root: string, dir: string): Promise<Row> {
+async function measure(services: Ports, root: string, dir: string): Promise<Row> {
   const { owner, name } = repoName(dir);
   const link = path.join(root, owner, `${name}.git`);
   fs.mkdirSync(path.dirname(link), { recursive: true });
@@ -122,8 +124,12 @@ async function main(): Promise<void> {
   }
   const name = `fidelity${crypto.randomBytes(4).toString('hex')}`;
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name });
-  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
-  services.startWorker();
+  const log = createLogger(config.logLevel, process.stderr);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
+  lifecycle.startWorker();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-fidelity-'));
   const rows: Row[] = [];
   try {
@@ -134,12 +140,9 @@ async function main(): Promise<void> {
     print(rows);
     if (args.includes('--json')) console.log(JSON.stringify(rows));
   } finally {
-    await services.worker?.stop();
-    // Elasticsearch 9 refuses wildcard deletes: the indices are named first.
-    const found = await services.es.indices.get({ index: `${config.indexPrefix}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
-    if (Object.keys(found).length > 0) await services.es.indices.delete({ index: Object.keys(found) }).catch(() => undefined);
-    await services.mongo.dropDatabase().catch(() => undefined);
-    await services.close();
+    await lifecycle.worker?.stop();
+    await dropTestStores({ es: handles.es, prefix: config.indexPrefix, mongo: handles.mongo });
+    await lifecycle.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices } from '../../src/services';
+import { createServices, portsOf } from '../../src/services';
 import { loadCorpus, printSummary } from './load/corpus';
 import { bundleFiles, loadBundles } from './load/bundles';
 
@@ -47,8 +47,10 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
-  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
-  if (bundles.length === 0) services.startWorker();
+  const composition = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
+  if (bundles.length === 0) lifecycle.startWorker();
   const started = Date.now();
   try {
     const summary = bundles.length > 0 ? await loadBundles(services, bundles, { force: args.force }) : await loadCorpus(services, path.resolve(dir), { only: args.only, force: args.force });
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
     const { segmentsBefore, merged } = await services.snippets.compact();
     if (merged) console.log(`merged the snippets index from ${segmentsBefore} segments into one in ${((Date.now() - mergeStarted) / 1000).toFixed(1)} s`);
   } finally {
-    await services.close();
+    await lifecycle.close();
   }
 }
 

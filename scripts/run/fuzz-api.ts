@@ -28,7 +28,9 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, openStores, portsOf } from '../../src/services';
+import { dropTestStores } from '../../test/drop-stores';
+import type { Ports } from '../../src/ports';
 import { createApp } from '../../src/http/app';
 import { seedLibrary } from '../../test/helpers';
 
@@ -65,15 +67,19 @@ async function main(): Promise<void> {
     RATE_LIMIT_KEY_PER_MINUTE: '1000000',
     RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000',
   });
-  const services = await createServices(config, createLogger(config.logLevel));
-  if (config.workerMode === 'in-process') services.startWorker();
+  const log = createLogger(config.logLevel);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
+  if (config.workerMode === 'in-process') lifecycle.startWorker();
   // A user's own key (not the global API_KEY): its routes (keys, credentials) need a user.
   const apiKey = await fuzzCredential(services, values.auth);
   console.log(`calling the API as: ${values.auth}`);
   // A library to aim the library operations at: with random ids they would all answer 404
   // and never reach their bodies' checks (the config file below names it for them).
   await seedLibrary({ services }, FUZZ_LIBRARY, { 'docs/guide.md': '# Guide\n\n## Setting a widget up\n\nCall `setup()` once:\n\n```js\nsetup({ size: 3 });\n```\n' });
-  const server = createApp(services).listen(0, '127.0.0.1');
+  const server = createApp(services, lifecycle).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const project = apiKey ? await seedProject(base, apiKey) : undefined;
@@ -109,12 +115,10 @@ async function main(): Promise<void> {
     if (summary.overTarget.length) console.log(`operations rejecting >= ${REJECTION_TARGET * 100}% of valid requests: ${summary.overTarget.join(', ')}`);
   } finally {
     server.close();
-    await services.worker?.stop();
+    await lifecycle.worker?.stop();
     await services.usage.flush();
-    const found = await services.es.indices.get({ index: `${name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
-    if (Object.keys(found).length) await services.es.indices.delete({ index: Object.keys(found) }).catch(() => undefined);
-    await services.mongo.dropDatabase().catch(() => undefined);
-    await services.close();
+    await dropTestStores({ es: handles.es, prefix: name, mongo: handles.mongo });
+    await lifecycle.close();
   }
   process.exit(code);
 }
@@ -146,7 +150,7 @@ function schemathesisConfig(project?: string): string {
 }
 
 /** The key the run sends (none for `anonymous`): an admin's, or a member's who owns a team. */
-async function fuzzCredential(services: Services, auth: string): Promise<string | undefined> {
+async function fuzzCredential(services: Ports, auth: string): Promise<string | undefined> {
   if (auth === 'anonymous') return undefined;
   const password = crypto.randomBytes(16).toString('hex');
   if (auth === 'admin-key') {

@@ -6,7 +6,8 @@
  */
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, portsOf } from '../../src/services';
+import type { Ports } from '../../src/ports';
 
 export interface CheckedVersion {
   libraryId: string;
@@ -16,7 +17,7 @@ export interface CheckedVersion {
   found: number;
 }
 
-export async function checkServedGenerations(services: Services): Promise<CheckedVersion[]> {
+export async function checkServedGenerations(services: Ports): Promise<CheckedVersion[]> {
   const out: CheckedVersion[] = [];
   for (const lib of await services.libraries.list()) {
     for (const v of lib.versions.filter((x) => x.generation > 0)) {
@@ -29,7 +30,9 @@ export async function checkServedGenerations(services: Services): Promise<Checke
 
 async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', WORKER_MODE: 'off' });
-  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const composition = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   try {
     const checked = await checkServedGenerations(services);
     const bad = checked.filter((c) => c.found !== c.expected);
@@ -38,7 +41,7 @@ async function main(): Promise<void> {
     for (const b of bad) console.log(`MISMATCH ${b.libraryId} (${b.version}): generation ${b.generation} has ${b.found} snippets, the record says ${b.expected}: refresh this library`);
     process.exitCode = bad.length > 0 ? 1 : 0;
   } finally {
-    await services.close();
+    await lifecycle.close();
   }
 }
 

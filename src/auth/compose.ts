@@ -6,7 +6,7 @@
 import type { Connection } from 'mongoose';
 import type { Config } from '../config';
 import type { Logger } from '../logger';
-import { authModels, type AuthModels } from '../store/models/auth';
+import { authModels } from '../store/models/auth';
 import { LockStore, lockModel } from '../store/locks';
 import { UsageStore } from '../store/usage-store';
 import { UserService } from './users';
@@ -23,8 +23,6 @@ import { trustedProxyMatcher, type TrustCheck } from './client-address';
 import { AccountService } from './accounts';
 
 export interface AuthServices {
-  /** The accounts-and-access models (tests inspect raw documents through them). */
-  auth: AuthModels;
   /** Credentials → principal; login, logout, change of credentials. */
   authenticator: AuthService;
   users: UserService;
@@ -77,7 +75,6 @@ export async function createAuthServices(deps: { mongo: Connection; config: Read
   timer.unref();
 
   return {
-    auth: models,
     authenticator,
     users,
     accounts: new AccountService({ users, teams, keys, sessions, credentials }),

@@ -6,7 +6,7 @@
  * library a caller names (`usableLibrary`: visibility, then the team's policy), and before it adds one (`requirePolicyAllows`): HTTP and MCP refuse
  * a hidden or denied library alike because neither checks it itself.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { canSeeLibrary } from '../auth/authorize';
 import type { LibraryRecord } from '../store/models/library';
@@ -33,7 +33,7 @@ export interface FindLibraryOptions {
  * The copy of `clientId` the caller addresses, or null (no such library, or none the caller
  * may see: the caller cannot tell which).
  */
-export async function findLibraryFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord | null> {
+export async function findLibraryFor(services: Pick<Ports, 'libraries'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord | null> {
   if (options.teamId !== undefined) {
     const copy = await services.libraries.findCopy(clientId, options.teamId, options);
     return copy && canSeeLibrary(principal, copy) ? copy : null;
@@ -47,7 +47,7 @@ export async function findLibraryFor(services: Pick<Services, 'libraries'>, prin
  * when no record holds it (usage of a deleted or never-added library is not private); none
  * when the client id's own record is a copy the caller cannot see.
  */
-export async function usageKeyFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string): Promise<string | undefined> {
+export async function usageKeyFor(services: Pick<Ports, 'libraries'>, principal: Principal, clientId: string): Promise<string | undefined> {
   const copy = await findLibraryFor(services, principal, clientId);
   if (copy) return copy._id;
   return (await services.libraries.get(clientId)) ? undefined : clientId;
@@ -57,7 +57,7 @@ export async function usageKeyFor(services: Pick<Services, 'libraries'>, princip
  * The stored key to filter records (jobs) of `clientId` by: the caller's copy's key, or the
  * client id itself when the caller has no copy to see (which then matches nothing private).
  */
-export async function libraryKeyFor(services: Pick<Services, 'libraries'>, principal: Principal, clientId: string): Promise<string> {
+export async function libraryKeyFor(services: Pick<Ports, 'libraries'>, principal: Principal, clientId: string): Promise<string> {
   return (await findLibraryFor(services, principal, clientId))?._id ?? clientId;
 }
 
@@ -66,7 +66,7 @@ export async function libraryKeyFor(services: Pick<Services, 'libraries'>, princ
  * The copy of `clientId` the caller addresses and may use: `library_not_found` when there is
  * none it may see (hidden and absent alike), `access_denied` when its team's policy excludes it.
  */
-export async function usableLibrary(services: Pick<Services, 'libraries' | 'policies'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord> {
+export async function usableLibrary(services: Pick<Ports, 'libraries' | 'policies'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord> {
   const lib = await findLibraryFor(services, principal, clientId, options);
   if (!lib) throw new LibraryNotFoundError(clientId);
   await requirePolicyAllows(services, principal, { id: clientId, source: lib.source, trustScore: lib.trustScore });
@@ -74,7 +74,7 @@ export async function usableLibrary(services: Pick<Services, 'libraries' | 'poli
 }
 
 /** `access_denied` unless the caller's team policy admits the library (one being added, too). */
-export async function requirePolicyAllows(services: Pick<Services, 'policies'>, principal: Principal, candidate: PolicyLibrary): Promise<void> {
+export async function requirePolicyAllows(services: Pick<Ports, 'policies'>, principal: Principal, candidate: PolicyLibrary): Promise<void> {
   const policy = await services.policies.forPrincipal(principal);
   if (!policy.allows(candidate)) throw new AccessDeniedError(candidate.id);
 }

@@ -14,7 +14,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
 import { DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
@@ -33,7 +33,10 @@ export const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
 /** The same form fields as an OpenAPI upload. */
 export type ArchiveUploadInput = UploadInput;
 
-export async function addArchive(services: Services, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
+/** What `addArchive` reaches (ports.ts). */
+export type AddArchivePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>;
+
+export async function addArchive(services: AddArchivePorts, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading docs needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
@@ -96,7 +99,7 @@ export async function addArchive(services: Services, principal: Principal, input
     teamId: scope,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   await awaitJob(services, job, options.waitMs ?? services.config.addWaitSeconds * 1000, !existing);
   return { libraryName: libraryId, message: `${libraryId} was indexed and is ready to query.`, jobId: job._id };
 }

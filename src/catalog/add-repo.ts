@@ -5,7 +5,7 @@
  * configured time for it.
  */
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
@@ -64,7 +64,14 @@ interface HostOverride {
   linkRefs?: { version: string; ref: string }[];
 }
 
-export async function addRepository(services: Services, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
+/** What `addRepository` reaches (ports.ts). */
+export type AddRepositoryPorts = Pick<
+  Ports,
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'snippets' | 'teams'
+>;
+
+export async function addRepository(services: AddRepositoryPorts, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
   const { config } = services;
   const location = locateRepo(host, input.docsRepoUrl, { ...config.gitHosts, ...override.bases }, config.gitAllowedPrefixes);
   const isPrivate = input.private === true;
@@ -138,7 +145,7 @@ export async function addRepository(services: Services, principal: Principal, ho
     teamId: isPrivate ? teamId : null,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   const libraryName = location.ref ? `${location.libraryId}/${location.ref}` : location.libraryId;
   await awaitJob(services, job, override.waitMs ?? config.addWaitSeconds * 1000, !existing);
   return { libraryName, message: `${libraryName} was indexed and is ready to query.`, jobId: job._id };
@@ -157,7 +164,14 @@ function withoutCredentials(raw: string): string {
   }
 }
 
-export async function refreshLibrary(services: Services, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
+/** What `refreshLibrary` reaches (ports.ts). */
+export type RefreshLibraryPorts = Pick<
+  Ports,
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'snippets'
+>;
+
+export async function refreshLibrary(services: RefreshLibraryPorts, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
   if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
@@ -171,7 +185,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
     createdBy: principal.kind === 'user' ? principal.userId : null,
     trigger: 'manual',
   });
-  services.worker?.poke();
+  services.pokeWorker();
   const libraryName = ref ? `${libraryId}/${ref}` : libraryId;
   await awaitJob(services, job, waitMs ?? services.config.addWaitSeconds * 1000, false);
   return { libraryName, message: `${libraryName} was refreshed.`, jobId: job._id };
@@ -183,7 +197,7 @@ export async function refreshLibrary(services: Services, principal: Principal, i
  * pending are coalesced into it. Manual refreshes, schedules and webhooks all come here.
  */
 export async function enqueueRefresh(
-  services: Services,
+  services: Pick<Ports, 'jobs' | 'pokeWorker'>,
   lib: LibraryRecord,
   options: { ref: string | undefined; encryptedToken: string | null; createdBy: string | null; trigger: JobTrigger },
 ): Promise<JobRecord> {
@@ -224,12 +238,15 @@ export async function enqueueRefresh(
     teamId: lib.teamId,
     createdBy: options.createdBy,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   return job;
 }
 
+/** What `awaitJob` reaches (ports.ts). */
+export type AwaitJobPorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'snippets'>;
+
 /** Waits for a job; maps its failure to the API error; 504 when it is still running. */
-export async function awaitJob(services: Services, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
+export async function awaitJob(services: AwaitJobPorts, job: JobRecord, waitMs: number, isNewLibrary: boolean): Promise<void> {
   const done = await services.jobs.waitFor(job._id, waitMs);
   if (!done) throw new InternalError('The job disappeared.');
   if (done.state === 'finalized') return;
@@ -245,7 +262,10 @@ export async function awaitJob(services: Services, job: JobRecord, waitMs: numbe
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);
 }
 
+/** What `removeIfNeverBuilt` reaches (ports.ts). */
+export type RemoveIfNeverBuiltPorts = Pick<Ports, 'config' | 'libraries' | 'log' | 'manifests' | 'snippets'>;
+
 /** Nothing half-written stays behind: a library whose first build failed is removed (by its stored key). */
-async function removeIfNeverBuilt(services: Services, libraryId: string): Promise<void> {
+async function removeIfNeverBuilt(services: RemoveIfNeverBuiltPorts, libraryId: string): Promise<void> {
   await deleteLibrary(deletePortsOf(services), libraryId, { onlyIfNeverBuilt: true });
 }

@@ -19,7 +19,7 @@
  * ones is a 409 (they change through PATCH /v2/libraries/{id}; source-settings.ts).
  */
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
@@ -121,7 +121,10 @@ function safeSegment(s: string): string {
   return decoded.replace(/\.(html?|md)$/i, '').replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
-export async function addWebsite(services: Services, principal: Principal, input: AddWebsiteBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+/** What `addWebsite` reaches (ports.ts). */
+export type AddWebsitePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>;
+
+export async function addWebsite(services: AddWebsitePorts, principal: Principal, input: AddWebsiteBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: WebsiteJobParams = {
     source: 'website',
     url: input.url,
@@ -136,13 +139,13 @@ export async function addWebsite(services: Services, principal: Principal, input
   return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, asked, waitMs: options.waitMs });
 }
 
-export async function addLlmsTxt(services: Services, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+export async function addLlmsTxt(services: AddWebsitePorts, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
   const params: LlmsTxtJobParams = { source: 'llmstxt', url: input.url };
   return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, asked: { url: input.url }, waitMs: options.waitMs });
 }
 
 async function addWeb(
-  services: Services,
+  services: AddWebsitePorts,
   principal: Principal,
   libraryId: string,
   params: WebsiteJobParams | LlmsTxtJobParams,
@@ -185,7 +188,7 @@ async function addWeb(
     teamId: scope,
     createdBy: principal.kind === 'user' ? principal.userId : null,
   });
-  services.worker?.poke();
+  services.pokeWorker();
   await awaitJob(services, job, options.waitMs ?? services.config.addWaitSeconds * 1000, !existing);
   return { libraryName: libraryId, message: `${libraryId} was indexed and is ready to query.`, jobId: job._id };
 }

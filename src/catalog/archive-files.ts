@@ -11,11 +11,11 @@
  * it again" and nothing half-written stays.)
  */
 import fs from 'node:fs';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { LibrarySourceParams } from '../store/models/library';
 import { archivePath } from '../indexing/sources/archive/source';
 
-export async function releaseArchive(services: Pick<Services, 'config' | 'libraries' | 'log'>, params: LibrarySourceParams | null | undefined): Promise<boolean> {
+export async function releaseArchive(services: Pick<Ports, 'config' | 'libraries' | 'log'>, params: LibrarySourceParams | null | undefined): Promise<boolean> {
   if (params?.source !== 'archive') return false;
   if ((await services.libraries.countArchiveUsers(params.sha256)) > 0) return false;
   try {

@@ -3,7 +3,7 @@
  * caller addresses and may use (visibility, then the team's policy, as context does), one of
  * its versions, and a page of its served snippets with facets (search/queries/browse.ts).
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { usableLibrary } from './access';
 import { clientLibraryId, resolveVersion } from '../store/libraries';
@@ -32,7 +32,7 @@ export interface BrowseResult {
   facets: BrowseFacets;
 }
 
-export async function browseSnippets(services: Pick<Services, 'libraries' | 'policies' | 'snippets'>, principal: Principal, input: BrowseRequest): Promise<BrowseResult> {
+export async function browseSnippets(services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>, principal: Principal, input: BrowseRequest): Promise<BrowseResult> {
   const lib = await usableLibrary(services, principal, input.libraryId, { fresh: true, teamId: input.teamId });
   const version = resolveVersion(lib, input.version === 'latest' ? undefined : input.version);
   if (!version) return { libraryId: clientLibraryId(lib._id), version: input.version ?? 'latest', total: 0, from: input.from, size: input.size, snippets: [], facets: { kinds: [], pages: [], pageKinds: [] } };

@@ -4,7 +4,7 @@
  * publishes.
  */
 import { z } from 'zod';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import type { LibraryRecord } from '../store/models/library';
 import type { JobRecord } from '../store/models/job';
@@ -35,7 +35,7 @@ const FIELDS_OF: Record<string, readonly (keyof SourceOptionsInput)[]> = {
  * Queues a build of `lib` with new source settings (stored when it publishes); null when
  * they equal the stored ones. The caller was authorized for `libraries.update` on `lib`.
  */
-export async function changeSourceSettings(services: Services, principal: Principal, lib: LibraryRecord, input: SourceOptionsInput): Promise<JobRecord | null> {
+export async function changeSourceSettings(services: Pick<Ports, 'config' | 'jobs' | 'pokeWorker'>, principal: Principal, lib: LibraryRecord, input: SourceOptionsInput): Promise<JobRecord | null> {
   const id = clientLibraryId(lib._id);
   const kind = isGitHost(lib.source) ? 'git' : lib.source;
   const allowed = FIELDS_OF[kind];
@@ -74,6 +74,6 @@ export async function changeSourceSettings(services: Services, principal: Princi
       job = await services.jobs.enqueue({ ...base, kind: 'add-llmstxt', params, encryptedHeaders: headers });
     }
   }
-  services.worker?.poke();
+  services.pokeWorker();
   return job;
 }

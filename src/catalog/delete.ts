@@ -10,7 +10,7 @@
  * ids), an uploaded archive no other library uses and the code kept of its versions. Every step reads by id or deletes what
  * it finds, so the store work is the library's own size, not the catalogue's.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { LibraryRecord, LibrarySourceParams } from '../store/models/library';
 import { releaseArchive } from './archive-files';
 import { deleteKeptTrees } from '../indexing/code-trees/kept-tree';
@@ -50,6 +50,6 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
 }
 
 /** The ports of `deleteLibrary` from the composition root's services. */
-export function deletePortsOf(services: Pick<Services, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
+export function deletePortsOf(services: Pick<Ports, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
   return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params), deleteKeptCode: (key) => deleteKeptTrees(services.config.code.dir, key) };
 }

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import { addRepository } from './add-repo';
 import { writeBareRepo } from '../util/git-snapshot';
 
@@ -52,11 +52,18 @@ function buildRepo(root: string, files: string[], bare: string): void {
   );
 }
 
+/** What `indexDemoLibrary` reaches (ports.ts). */
+export type IndexDemoLibraryPorts = Pick<
+  Ports,
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'snippets' | 'teams'
+>;
+
 /**
  * Adds the demo library when the catalogue is empty (and the demo is on). Waits for its
  * build; callers run it in the background after the server listens.
  */
-export async function indexDemoLibrary(services: Services, options: { root: string; waitMs?: number }): Promise<DemoOutcome> {
+export async function indexDemoLibrary(services: IndexDemoLibraryPorts, options: { root: string; waitMs?: number }): Promise<DemoOutcome> {
   if (!services.config.demoLibrary) return { added: false, reason: 'disabled' };
   if (await services.libraries.any()) return { added: false, reason: 'catalogue_not_empty' };
   const files = demoFiles(options.root);

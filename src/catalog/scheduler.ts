@@ -12,7 +12,10 @@
  * keeps its reason in `check.lastError` for the dashboard. The tick's leader also removes
  * old scheduler locks and webhook delivery locks (catalog/webhooks.ts).
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
+
+/** What the scheduler reads and writes. */
+export type SchedulerPorts = Pick<Ports, 'config' | 'log' | 'libraries' | 'jobs' | 'locks' | 'pokeWorker'>;
 import type { LibraryRecord } from '../store/models/library';
 import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
 import { INSTANCE_ID } from '../store/locks';
@@ -55,13 +58,9 @@ export class RefreshScheduler {
   private purgedAt = 0;
 
   constructor(
-    private readonly servicesOf: () => Services,
+    private readonly services: SchedulerPorts,
     private readonly holder = INSTANCE_ID,
   ) {}
-
-  private get services(): Services {
-    return this.servicesOf();
-  }
 
   private get tickMs(): number {
     return this.services.config.scheduleTickSeconds * 1000;

@@ -9,7 +9,7 @@
  * is content nobody else can check, and the public catalogue is shared by every caller of the
  * installation, anonymous ones included. A caller without a team (the service key) publishes.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { isAdminLike } from '../auth/principal';
 import { ConflictError, DuplicateRepoError, ForbiddenError, PayloadTooLargeError, ValidationError } from '../errors';
@@ -44,7 +44,14 @@ export function slugify(title: string): string {
     .slice(0, 80);
 }
 
-export async function uploadOpenApi(services: Services, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
+/** What `uploadOpenApi` reaches (ports.ts). */
+export type UploadOpenApiPorts = Pick<
+  Ports,
+  'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'policies' |
+  'snippets'
+>;
+
+export async function uploadOpenApi(services: UploadOpenApiPorts, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
@@ -91,8 +98,11 @@ export async function uploadOpenApi(services: Services, principal: Principal, in
 /** How long an upload waits for another build of its library to end. */
 const UPLOAD_SLOT_WAIT_MS = 60_000;
 
+/** What `publishUpload` reaches (ports.ts). */
+export type PublishUploadPorts = Pick<Ports, 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'snippets'>;
+
 async function publishUpload(
-  services: Services,
+  services: PublishUploadPorts,
   principal: Principal,
   input: UploadInput,
   target: { parsed: OpenApiParseResult; libraryId: string; key: string; scope: string | null; teamId: string | null; title: string; existing: boolean },

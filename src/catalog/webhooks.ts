@@ -10,7 +10,7 @@
  * queued or running.
  */
 import crypto from 'node:crypto';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { LibraryRecord } from '../store/models/library';
 import { decryptSecret, encryptSecret } from '../auth/crypto';
 import { InvalidSignatureError, LibraryNotFoundError, ValidationError } from '../errors';
@@ -41,7 +41,7 @@ const NO_PUSHES: Record<Exclude<LibraryRecord['source'], GitHost>, string> = {
 };
 
 /** Creates (or replaces: the old secret stops working) the push webhook of a Git library. */
-export async function createWebhook(services: Services, lib: LibraryRecord, host: GitHost): Promise<CreatedWebhook> {
+export async function createWebhook(services: Pick<Ports, 'config' | 'libraries'>, lib: LibraryRecord, host: GitHost): Promise<CreatedWebhook> {
   if (!isGitHost(lib.source)) throw new ValidationError(`${clientLibraryId(lib._id)} ${NO_PUSHES[lib.source]}; it has no repository to receive pushes from. Webhooks are for libraries added from a Git repository.`);
   const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
   const encryptedSecret = encryptSecret(secret, services.config.secret, secretContext(lib._id));
@@ -59,9 +59,12 @@ export interface DeliveryOutcome {
 /** A secret no library has: unknown libraries are verified against it, so they cost the same. */
 const NO_SECRET = crypto.randomBytes(32).toString('hex');
 
+/** What `receiveDelivery` reaches (ports.ts). */
+export type ReceiveDeliveryPorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'locks' | 'log' | 'pokeWorker'>;
+
 /** Verifies and acts on one delivery; throws InvalidSignatureError when it does not verify. */
 export async function receiveDelivery(
-  services: Services,
+  services: ReceiveDeliveryPorts,
   delivery: { host: string; library: unknown; headers: Record<string, string | string[] | undefined>; rawBody: string | undefined; payload: unknown },
 ): Promise<DeliveryOutcome> {
   if (!(GIT_HOSTS as readonly string[]).includes(delivery.host)) throw new ValidationError(`Unknown git host "${delivery.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
@@ -113,7 +116,7 @@ export async function receiveDelivery(
   return { accepted: true, message: `A push to ${hit} queued a refresh of ${clientLibraryId(lib._id)}.`, jobId: job._id };
 }
 
-function openSecret(services: Services, lib: LibraryRecord): string | null {
+function openSecret(services: Pick<Ports, 'config'>, lib: LibraryRecord): string | null {
   try {
     return decryptSecret(lib.webhook?.encryptedSecret ?? '', services.config.secret, secretContext(lib._id));
   } catch {

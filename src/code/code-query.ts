@@ -9,7 +9,7 @@
  * has one deadline (CODE_SEARCH_TIMEOUT_MS); the answer says which commit it read and
  * whether it stopped early.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, NotFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
@@ -71,7 +71,7 @@ const GIT_SOURCES = new Set(['github', 'gitlab', 'bitbucket', 'git']);
 
 let cache: TreeCache | undefined;
 
-export async function queryCode(services: Pick<Services, 'libraries' | 'policies' | 'config'>, principal: Principal, request: CodeRequest): Promise<CodeAnswer> {
+export async function queryCode(services: Pick<Ports, 'libraries' | 'policies' | 'config'>, principal: Principal, request: CodeRequest): Promise<CodeAnswer> {
   const deadline = Date.now() + services.config.code.searchTimeoutMs;
   const { libraryId, version: fromId } = parseLibraryId(request.libraryId);
   const query = request.query?.trim() ?? '';

@@ -1,5 +1,5 @@
 /**
- * createApp(services): the Koa application. Middleware order reads like a checklist:
+ * createApp(ports, lifecycle): the Koa application. Middleware order reads like a checklist:
  * request context → error funnel → body parsing → routes → JSON 404.
  */
 import Koa from 'koa';
@@ -7,7 +7,8 @@ import './state'; // ctx.state's declared shape (Koa module augmentation)
 import type Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import { compression } from './middlewares/compression';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
+import type { Lifecycle } from '../services';
 import { errorFunnel } from '../error-funnel';
 import { requestContext } from './middlewares/request-context';
 import { healthRoutes } from './routes/health';
@@ -30,19 +31,19 @@ import { projectRoutes } from './routes/projects';
 import { metricsRoutes } from './routes/metrics';
 import { connectRoutes } from './routes/connect';
 
-export function createApp(services: Services): Koa {
+export function createApp(services: Ports, lifecycle: Pick<Lifecycle, 'monitor' | 'health'>): Koa {
   const app = new Koa({ proxy: false });
   app.silent = true; // the error funnel logs; Koa's default stderr logging would duplicate it
   app.use(requestContext({ log: services.log }));
   // Requests keep the store monitor probing every second (it slows down when idle); liveness checks touch no store.
   app.use(async function storeActivity(ctx, next) {
-    if (ctx.path !== '/livez' && ctx.path !== '/ping') services.monitor.touch();
+    if (ctx.path !== '/livez' && ctx.path !== '/ping') lifecycle.monitor.touch();
     await next();
   });
   app.use(compression()); // gzip/brotli for JSON, text and the dashboard's files (errors included)
-  app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => services.monitor.suspect(store) }));
+  app.use(errorFunnel({ log: services.log, onStoreUnavailable: (store) => lifecycle.monitor.suspect(store) }));
   app.use(requireApiKeyEverywhere(services)); // only while API_KEY is set: every endpoint needs a token
-  const routers = appRouters(services);
+  const routers = appRouters(services, lifecycle);
   app.use(routers.mcp.routes()); // /mcp parses its own body: bad JSON is a JSON-RPC parse error
   app.use(bodyParser({ enableTypes: ['json'], jsonLimit: '1mb', strict: true }));
   app.use(routers.health.routes()).use(routers.health.allowedMethods());
@@ -59,7 +60,7 @@ export function createApp(services: Services): Koa {
  * Every router of the app. Each route is named after its operation in the permissions
  * table (auth/permissions.ts); the route-table test reads them from here.
  */
-export function appRouters(services: Services): { mcp: Router; health: Router; api: Router[] } {
+export function appRouters(services: Ports, lifecycle: Pick<Lifecycle, 'health'>): { mcp: Router; health: Router; api: Router[] } {
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
@@ -69,5 +70,5 @@ export function appRouters(services: Services): { mcp: Router; health: Router; a
     }
   }
   api.push(legacyRoutes(services), v1RefreshRoutes(services));
-  return { mcp: mcpRoutes(services), health: healthRoutes(services), api };
+  return { mcp: mcpRoutes(services), health: healthRoutes(lifecycle), api };
 }

@@ -13,7 +13,7 @@ import Router from '@koa/router';
 import bodyParser from 'koa-bodyparser';
 import type { Context, Middleware, Next } from 'koa';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import { guard, requestAuth } from '../http/middlewares/auth';
 import { rateLimit, rateLimitRefusal } from '../http/middlewares/rate-limit';
 import { RateLimitError } from '../errors';
@@ -65,6 +65,9 @@ function parseJsonRpcBody(): Middleware {
   };
 }
 
+/** What `rateLimitToolCalls` reaches (ports.ts). */
+export type RateLimitToolCallsPorts = Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'trustedProxy'>;
+
 /**
  * The API's rate-limit middleware, except that a refused `tools/call` is let through with
  * the refusal recorded, for the tools to answer with it. Other MCP messages over the limit
@@ -72,7 +75,7 @@ function parseJsonRpcBody(): Middleware {
  * call of a batch counts once more, so a batch costs what its calls would cost alone (when
  * they do not all fit, every call of the batch is answered with the refusal).
  */
-function rateLimitToolCalls(services: Services, limit: Middleware): Middleware {
+function rateLimitToolCalls(services: RateLimitToolCallsPorts, limit: Middleware): Middleware {
   return async function rateLimitToolCallsMiddleware(ctx: Context, next: Next) {
     let admitted = false;
     try {
@@ -96,7 +99,14 @@ function rateLimitToolCalls(services: Services, limit: Middleware): Middleware {
   };
 }
 
-export function mcpRoutes(services: Services): Router {
+/** What `mcpRoutes` reaches (ports.ts). */
+export type McpRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'log' | 'policies' |
+  'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy' | 'usage'
+>;
+
+export function mcpRoutes(services: McpRoutesPorts): Router {
   const router = new Router();
 
   router.post(

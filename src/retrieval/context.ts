@@ -7,7 +7,7 @@
  * ceiling, or 404 no_snippets_found naming the nearest sections when nothing is relevant.
  * Shared by HTTP (json/txt), the legacy v1 route and MCP.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
@@ -78,7 +78,10 @@ export function overviewQuery(libraryId: string): string {
 /** How many sections a "nothing relevant" answer names. */
 const NEAREST_SECTIONS = 3;
 
-export async function getContext(services: Services, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
+/** What `getContext` reaches (ports.ts). */
+export type GetContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>;
+
+export async function getContext(services: GetContextPorts, principal: Principal, request: ContextRequest): Promise<ContextAnswer> {
   const { libraryId, version: fromId } = parseLibraryId(request.libraryId);
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
@@ -130,7 +133,7 @@ export async function getContext(services: Services, principal: Principal, reque
  * has nothing to search.
  */
 export async function answerInLibrary(
-  services: Services,
+  services: Pick<Ports, 'embeddings' | 'snippets'>,
   library: LibraryRecord,
   choice: VersionChoice,
   question: { query: string; analyzed: AnalyzedQuery; budget: number; language?: AnswerInput['language'] },
@@ -167,7 +170,7 @@ export function languageOf(request: Pick<ContextRequest, 'language' | 'languageO
  * long section without the parts before it, with those parts read (it is served from its
  * opening part on).
  */
-async function completeAnswer(services: Services, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number): Promise<AnswerResult> {
+async function completeAnswer(services: Pick<Ports, 'embeddings' | 'snippets'>, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number): Promise<AnswerResult> {
   let result = answerFromLegs(input);
   if (result.exhausted && underfilled(result.snippets, input.budget) && input.lexical.length === size && size < MAX_CANDIDATES) {
     const next = await searchLegs(services, library, requested, input.analyzed, input.query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
@@ -205,12 +208,12 @@ export function mergeCandidates(first: readonly ScoredCandidate[], next: readonl
 interface Legs {
   lexical: ScoredCandidate[];
   semantic: ScoredCandidate[];
-  stats: Awaited<ReturnType<Services['snippets']['termStats']>>;
+  stats: Awaited<ReturnType<Ports['snippets']['termStats']>>;
   queryVector?: Float32Array;
 }
 
 async function searchLegs(
-  services: Services,
+  services: Pick<Ports, 'embeddings' | 'snippets'>,
   library: LibraryRecord,
   requested: string | undefined,
   analyzed: AnalyzedQuery,

@@ -4,14 +4,17 @@
  * team; a question that found nothing counts as a zero-result query of the library it asked
  * (the usage page links it there), and the error goes on to the caller.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import type { UsageChannel } from '../auth/usage';
 import { NoSnippetsFoundError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
 import { getContext, type ContextAnswer, type ContextRequest } from './context';
 
-export async function countedContext(services: Services, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {
+/** What `countedContext` reaches (ports.ts). */
+export type CountedContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>;
+
+export async function countedContext(services: CountedContextPorts, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {
   const caller = principal.kind === 'user' ? { keyId: principal.keyId ?? null, callerTeamId: principal.defaultTeamId } : {};
   let answer: ContextAnswer;
   try {

@@ -12,7 +12,7 @@
  * For a team's set or the catalogue, the libraries asked in full are chosen first by one
  * collapsed lexical search and one kNN search over all of them (the best `across.maxLibraries`).
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
@@ -116,7 +116,7 @@ export function mergeAnswers(
   return relevant.filter((s) => packed.has(s)).map(({ order: _order, ...s }) => s);
 }
 
-async function namedLibraries(services: Services, principal: Principal, ids: readonly string[]): Promise<Array<{ library: LibraryRecord; fromId?: string }>> {
+async function namedLibraries(services: Pick<Ports, 'libraries' | 'policies'>, principal: Principal, ids: readonly string[]): Promise<Array<{ library: LibraryRecord; fromId?: string }>> {
   if (ids.length > MAX_NAMED_LIBRARIES) throw new ValidationError(`libraries names at most ${MAX_NAMED_LIBRARIES} libraries.`, 'libraries');
   const parsed = ids.map((raw) => parseLibraryId(raw));
   const unique = [...new Map(parsed.map((p) => [`${p.libraryId}@${p.version ?? ''}`, p])).values()];
@@ -124,8 +124,11 @@ async function namedLibraries(services: Services, principal: Principal, ids: rea
   return Promise.all(unique.map(async (p) => ({ library: await usableLibrary(services, principal, p.libraryId), fromId: p.version })));
 }
 
+/** What `likelyLibraries` reaches (ports.ts). */
+export type LikelyLibrariesPorts = Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'snippets'>;
+
 /** The libraries of a team's allowed set or the catalogue most likely to answer: by content, lexical and semantic. */
-async function likelyLibraries(services: Services, principal: Principal, query: string, scope: 'team' | 'all'): Promise<LibraryRecord[]> {
+async function likelyLibraries(services: LikelyLibrariesPorts, principal: Principal, query: string, scope: 'team' | 'all'): Promise<LibraryRecord[]> {
   if (scope === 'team' && (principal.kind !== 'user' || !principal.defaultTeamId)) {
     throw new ValidationError('scope=team needs a caller in a team (an API key or session); name libraries or use scope=all.', 'scope');
   }
@@ -154,7 +157,10 @@ async function likelyLibraries(services: Services, principal: Principal, query: 
   return records([...rank.keys()].sort((a, b) => (rank.get(b) ?? 0) - (rank.get(a) ?? 0)).slice(0, max));
 }
 
-export async function searchAcrossLibraries(services: Services, principal: Principal, request: AcrossRequest): Promise<AcrossAnswer> {
+/** What `searchAcrossLibraries` reaches (ports.ts). */
+export type SearchAcrossLibrariesPorts = Pick<Ports, 'catalogIndex' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets'>;
+
+export async function searchAcrossLibraries(services: SearchAcrossLibrariesPorts, principal: Principal, request: AcrossRequest): Promise<AcrossAnswer> {
   const query = request.query.trim();
   if (!query) throw new ValidationError('query is required: the question to find documentation for.', 'query');
   if (query.length > 2000) throw new ValidationError('query is too long (at most 2000 characters).', 'query');

@@ -8,7 +8,7 @@
  * token budget (retrieval/upgrade/). Snippets are read per served generation once and kept in
  * a small per-process cache, so paging through a guide reads the store once.
  */
-import type { Services } from '../services';
+import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, TagNotFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
@@ -45,7 +45,7 @@ export interface UpgradeGuideAnswer extends UpgradeGuidePage {
 const cache = new Map<string, GuideSnippet[]>();
 const CACHE_ENTRIES = 8;
 
-async function versionSnippets(services: Services, lib: LibraryRecord, choice: VersionChoice): Promise<GuideSnippet[]> {
+async function versionSnippets(services: Pick<Ports, 'snippets'>, lib: LibraryRecord, choice: VersionChoice): Promise<GuideSnippet[]> {
   const v = choice.record;
   const key = `${lib._id}\u0000${v.version}\u0000${v.generation}\u0000${v.baseGeneration ?? v.generation}`;
   const hit = cache.get(key);
@@ -88,7 +88,7 @@ function guideVersion(choice: VersionChoice): GuideVersion {
   return { version: choice.served, commit: choice.record.commit, indexedAt: new Date(choice.record.lastUpdateDate).toISOString() };
 }
 
-export async function getUpgradeGuide(services: Services, principal: Principal, request: UpgradeGuideRequest): Promise<UpgradeGuideAnswer> {
+export async function getUpgradeGuide(services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>, principal: Principal, request: UpgradeGuideRequest): Promise<UpgradeGuideAnswer> {
   const parsed = parseLibraryId(request.libraryId);
   if (parsed.version !== undefined) throw new ValidationError('libraryId names no version for an upgrade guide: give the versions as from and to.', 'libraryId');
   const fromName = request.from.trim();

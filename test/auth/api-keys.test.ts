@@ -64,7 +64,7 @@ test('create shows the value once; list shows only its prefix; only a hash is st
   t.deepEqual(Object.keys(listed).sort(), ['createdAt', 'id', 'lastUsedAt', 'name', 'prefix', 'projectId']);
   t.false(JSON.stringify(list.body).includes(created.body.value));
 
-  const raw = await app.services.mongo.collection('api_keys').findOne({ _id: created.body.id } as never);
+  const raw = await app.handles.mongo.collection('api_keys').findOne({ _id: created.body.id } as never);
   t.truthy(raw);
   t.false(JSON.stringify(raw).includes(created.body.value.slice(12)), 'the value is not stored');
   t.regex(String(raw?.hash), /^[0-9a-f]{64}$/);
@@ -163,8 +163,8 @@ test('a key is found by the id derived from its hash; keys stored with older ran
   t.is(body.id, apiKeyIdFor(hashApiKey(body.value)));
   // A key as earlier versions stored it: a random id, found through the hash index.
   const legacy = `smk_${'L'.repeat(43)}`;
-  const adminUser = await app.services.mongo.collection('api_keys').findOne({ _id: body.id } as never);
-  await app.services.mongo.collection('api_keys').insertOne({ _id: 'key_0123456789abcdef01', userId: adminUser?.userId, name: 'legacy', hash: hashApiKey(legacy), prefix: legacy.slice(0, 12), createdAt: new Date(), lastUsedAt: null } as never);
+  const adminUser = await app.handles.mongo.collection('api_keys').findOne({ _id: body.id } as never);
+  await app.handles.mongo.collection('api_keys').insertOne({ _id: 'key_0123456789abcdef01', userId: adminUser?.userId, name: 'legacy', hash: hashApiKey(legacy), prefix: legacy.slice(0, 12), createdAt: new Date(), lastUsedAt: null } as never);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 200);
   t.is((await app.request.delete('/v2/admin/keys/key_0123456789abcdef01').set(adminS)).status, 200);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 401, 'revoked at once');

@@ -3,12 +3,15 @@ import { PassThrough } from 'node:stream';
 import supertest from 'supertest';
 import { testConfig, dropTestStores } from '../harness';
 import { createLogger } from '../../src/logger';
-import { createServices, type Services } from '../../src/services';
+import { createServices, openStores, portsOf, type Lifecycle, type StoreHandles } from '../../src/services';
+import type { Ports } from '../../src/ports';
 import { createApp } from '../../src/http/app';
 import { bearer } from './fixtures';
 
 // Built by hand (not createTestApp) to capture every log line at debug level.
-let services: Services;
+let services: Ports;
+let lifecycle: Lifecycle;
+let handles: StoreHandles;
 let request: ReturnType<typeof supertest>;
 const logLines: string[] = [];
 let key: string;
@@ -20,8 +23,13 @@ const TOKEN = 'ghp_SuperSecretHostingToken1234567890abcd';
 test.before(async () => {
   const stream = new PassThrough();
   stream.on('data', (c: Buffer) => logLines.push(c.toString()));
-  services = await createServices(testConfig({ LOG_LEVEL: 'debug' }), createLogger('debug', stream));
-  request = supertest(createApp(services).callback());
+  const config = testConfig({ LOG_LEVEL: 'debug' });
+  const log = createLogger('debug', stream);
+  handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  ({ lifecycle } = composition);
+  services = portsOf(composition);
+  request = supertest(createApp(services, lifecycle).callback());
   const user = await services.users.create({ username: 'cred-user', password: 'password-123', role: 'member' });
   userId = user._id;
   key = (await services.keys.create(userId, 'k')).value;
@@ -32,8 +40,8 @@ test.before(async () => {
 });
 test.after.always(async () => {
   if (services) {
-    await dropTestStores(services);
-    await services.close();
+    await dropTestStores({ es: handles.es, prefix: services.config.indexPrefix, mongo: handles.mongo });
+    await lifecycle.close();
   }
 });
 
@@ -43,7 +51,7 @@ test.serial('PUT stores the token encrypted at rest; GET shows only connected an
   t.deepEqual({ host: put.body.host, connected: put.body.connected, last4: put.body.last4 }, { host: 'github', connected: true, last4: 'abcd' });
   t.false(JSON.stringify(put.body).includes(TOKEN.slice(0, -4)));
 
-  const raw = await services.mongo.collection('credentials').findOne({ userId });
+  const raw = await handles.mongo.collection('credentials').findOne({ userId });
   t.truthy(raw);
   const rawText = JSON.stringify(raw);
   t.false(rawText.includes(TOKEN), 'the raw document does not hold the token');
@@ -62,8 +70,8 @@ test.serial('tokenFor gives the git indexer the decrypted token; other users and
   t.is(await services.credentials.tokenFor(userId, 'gitlab'), undefined);
   t.is(await services.credentials.tokenFor('usr_other', 'github'), undefined);
   // A sealed token moved to another record does not open there.
-  const raw = await services.mongo.collection('credentials').findOne({ userId });
-  await services.mongo.collection('credentials').insertOne({ _id: 'usr_thief:github', userId: 'usr_thief', host: 'github', encryptedToken: raw?.encryptedToken, last4: '' } as never);
+  const raw = await handles.mongo.collection('credentials').findOne({ userId });
+  await handles.mongo.collection('credentials').insertOne({ _id: 'usr_thief:github', userId: 'usr_thief', host: 'github', encryptedToken: raw?.encryptedToken, last4: '' } as never);
   t.is(await services.credentials.tokenFor('usr_thief', 'github'), undefined);
 });
 

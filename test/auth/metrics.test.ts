@@ -1,5 +1,5 @@
 import test, { type ExecutionContext } from 'ava';
-import { createTestApp, type TestApp } from '../harness';
+import { createTestApp, dropTestStores, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
 import { UsageStore } from '../../src/store/usage-store';
@@ -86,11 +86,11 @@ test('queries are stored without secrets, and at most a bounded number per libra
   usage.record({ libraryId: '/leaky/lib', channel: 'api', tokens: 1, query: 'use key smk_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG with password=hunter22' });
   for (let i = 0; i < MAX_QUERIES_PER_DAY + 15; i++) usage.record({ libraryId: '/many/queries', channel: 'txt', tokens: 1, query: `question number ${i}` });
   await usage.flush();
-  const raw = await app.services.mongo.collection('usage_queries').find({ libraryId: '/leaky/lib' }).toArray();
+  const raw = await app.handles.mongo.collection('usage_queries').find({ libraryId: '/leaky/lib' }).toArray();
   t.is(raw.length, 1);
   t.false(JSON.stringify(raw).includes('abcdefghijklmnopqrstuvwxyz'));
   t.false(JSON.stringify(raw).includes('hunter22'));
-  t.is(await app.services.mongo.collection('usage_queries').countDocuments({ libraryId: '/many/queries' }), MAX_QUERIES_PER_DAY);
+  t.is(await app.handles.mongo.collection('usage_queries').countDocuments({ libraryId: '/many/queries' }), MAX_QUERIES_PER_DAY);
   const res = await metrics({ libraryId: '/many/queries' });
   t.is(res.body.totals.requests, MAX_QUERIES_PER_DAY + 15, 'requests are all counted');
   t.is(res.body.topQueries.length, 10);
@@ -152,7 +152,7 @@ test('usage by API key and by team, and zero-result queries with their library: 
 });
 
 /** What is stored for a library, summed over the writers' documents (as metrics reads do). */
-const stored = async (libraryId: string, db = app.services.mongo) => {
+const stored = async (libraryId: string, db = app.handles.mongo) => {
   const days = await db.collection('usage_daily').find({ libraryId }).toArray();
   const docs = await db.collection('usage_queries').find({ libraryId }).toArray();
   const sum = (field: string) => days.reduce((n, d) => n + ((d[field] as number | undefined) ?? 0), 0);
@@ -166,7 +166,8 @@ const waitFor = async (check: () => Promise<boolean>, ms = 5000) => {
 };
 
 test('the timer writes day counts each time, query counts only once their interval has passed (an explicit flush writes all)', async (t) => {
-  const { mongo, log } = app.services;
+  const { mongo } = app.handles;
+  const { log } = app.services;
   const started = Date.now();
   const usage = new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 50, 3000);
   const lib = `/timer/lib-${Date.now()}`;
@@ -187,7 +188,8 @@ test('the timer writes day counts each time, query counts only once their interv
 });
 
 test('instances flushing the same counters at once stay exact: each writes only its own documents', async (t) => {
-  const { mongo, log } = app.services;
+  const { mongo } = app.handles;
+  const { log } = app.services;
   const lib = `/race/lib-${Date.now()}`;
   const instances = Array.from({ length: 4 }, () => new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 60_000));
   const recordRound = () => {
@@ -220,11 +222,11 @@ test('instances flushing the same counters at once stay exact: each writes only 
  * counts libraries across the shared one.
  */
 function isolatedUsage(t: ExecutionContext, name: string) {
-  const db = app.services.mongo.useDb(`${app.services.mongo.name}_${name}`);
+  const db = app.handles.mongo.useDb(`${app.handles.mongo.name}_${name}`);
   const usage = new UsageService(new UsageStore(usageDailyModel(db), usageQueryModel(db)), app.services.log, 60_000, 60_000);
   t.teardown(async () => {
     await usage.stop();
-    await db.dropDatabase();
+    await dropTestStores({ mongo: db });
   });
   return { db, usage };
 }

@@ -1,8 +1,6 @@
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
-import mongoose from 'mongoose';
-import { deleteIndices, ensureStores, uniqueName } from '../harness';
-import { createEsClient } from '../../src/search/client';
+import { dropStoresNamed, ensureStores, uniqueName } from '../harness';
 import { loadConfig, ROOT_DIR } from '../../src/config';
 import { WINDOW_MS } from '../../src/auth/rate-limiter';
 
@@ -54,13 +52,7 @@ test.after.always(async () => {
     })),
   );
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  const conn = await mongoose.createConnection(config.mongodbUri, { dbName: name }).asPromise();
-  await conn.dropDatabase();
-  await conn.close();
-  // Elasticsearch refuses wildcard deletes: list the test's indices, then delete them by name.
-  const es = createEsClient(config.elasticsearchUrl, 10_000);
-  await deleteIndices(es, name);
-  await es.close();
+  await dropStoresNamed(config, name);
 });
 
 test('two server processes sharing one MongoDB hold a combined rate limit', async (t) => {

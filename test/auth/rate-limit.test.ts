@@ -101,7 +101,7 @@ test('parallel requests never exceed the limit (FerretDB uses unique slots, not 
 });
 
 test('both counting strategies count a window and purge it once it has ended', async (t) => {
-  const Model = app.services.auth.RateCounter;
+  const Model = app.handles.auth.RateCounter;
   let now = 0;
   const limits = { anonPerMinute: 2, keyPerMinute: 4, expensivePerMinute: 1 };
   for (const strategy of [new IncrementCounter(Model), new SlotCounter(Model)]) {
@@ -123,7 +123,7 @@ test('both counting strategies count a window and purge it once it has ended', a
 });
 
 test('large limits reserve blocks: few store writes, and two instances together never pass the limit', async (t) => {
-  const Model = app.services.auth.RateCounter;
+  const Model = app.handles.auth.RateCounter;
   t.is(blockSize(3), 1);
   t.is(blockSize(100), 5);
   t.is(blockSize(1_000_000), 1000);
@@ -157,7 +157,7 @@ test('large limits reserve blocks: few store writes, and two instances together 
 });
 
 test('one instance admits exactly the limit with blocks, numbering remaining down to 0', async (t) => {
-  const Model = app.services.auth.RateCounter;
+  const Model = app.handles.auth.RateCounter;
   const now = Date.UTC(2031, 0, 1, 0, 3, 5);
   const limiter = new RateLimiter(Model, new SlotCounter(Model), { anonPerMinute: 60, keyPerMinute: 60, expensivePerMinute: 60 }, () => now);
   const id = `exact-${Date.now()}`;

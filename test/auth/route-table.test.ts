@@ -171,7 +171,7 @@ function cases(): Case[] {
 }
 
 test('every route is named after an operation of the table, and every operation has a route', (t) => {
-  const routers = appRouters(app.services);
+  const routers = appRouters(app.services, app.lifecycle);
   const named = new Set<string>();
   const unnamed: string[] = [];
   for (const router of [routers.mcp, routers.health, ...routers.api]) {

@@ -30,7 +30,7 @@ test('login sets an httpOnly SameSite=Strict session cookie and a readable CSRF 
   t.regex(csrf?.attrs ?? '', /samesite=strict/);
   const claims = jwt.verify(session?.value ?? '', app.services.config.secret, { algorithms: ['HS256'] }) as jwt.JwtPayload;
   t.is(claims.sub, user.userId);
-  t.truthy(await app.services.auth.Session.findById(claims.jti).lean(), 'the session is stored in MongoDB');
+  t.truthy(await app.handles.auth.Session.findById(claims.jti).lean(), 'the session is stored in MongoDB');
 });
 
 test('over https (via a trusted proxy) the cookies are Secure', async (t) => {
@@ -112,10 +112,10 @@ test('forged or tampered session tokens are ignored', async (t) => {
 test('expired sessions are purged by the timed deleteMany', async (t) => {
   const s = await login(app, user.username, user.password);
   const jti = (jwt.decode(/shelfmark_session=([^;]+)/.exec(s.cookie)?.[1] ?? '') as jwt.JwtPayload).jti ?? '';
-  await app.services.auth.Session.updateOne({ _id: jti }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
+  await app.handles.auth.Session.updateOne({ _id: jti }, { $set: { expiresAt: new Date(Date.now() - 1000) } });
   t.is((await app.request.get('/v2/auth/me').set('Cookie', s.cookie)).status, 401, 'an expired record is refused before the purge');
   t.true((await app.services.sessions.purgeExpired()) >= 1);
-  t.is(await app.services.auth.Session.findById(jti).lean(), null);
+  t.is(await app.handles.auth.Session.findById(jti).lean(), null);
 });
 
 test('PATCH /v2/auth/me switches the default team (only to own teams)', async (t) => {

@@ -126,6 +126,6 @@ test('deleting a team removes it from its members and drops its policy', async (
   t.is((await app.request.delete(`/v2/admin/teams/${owner.teamId}`).set(ownerS)).status, 403, 'owners cannot delete teams');
   t.is((await app.request.delete(`/v2/admin/teams/${owner.teamId}`).set(adminS)).status, 200);
   t.deepEqual((await app.services.users.require(owner.userId)).memberships, []);
-  t.is(await app.services.auth.Policy.findById(owner.teamId).lean(), null);
+  t.is(await app.handles.auth.Policy.findById(owner.teamId).lean(), null);
   t.is((await app.request.get(`/v2/admin/teams/${owner.teamId}`).set(adminS)).status, 404);
 });

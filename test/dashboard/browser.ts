@@ -34,7 +34,7 @@ export interface LiveServer {
 /** createTestApp + the in-process worker + an HTTP server on 127.0.0.1:<ephemeral>. */
 export async function startLiveServer(overrides: Record<string, string> = {}): Promise<LiveServer> {
   const testApp = await createTestApp(overrides);
-  testApp.services.startWorker();
+  testApp.lifecycle.startWorker();
   const server = http.createServer(testApp.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -304,7 +304,7 @@ test.serial('refresh from the library page opens the new job, polled until it en
 });
 
 test.serial('a job page updates itself while the job waits and runs, and a queued job can be cancelled', async (t) => {
-  const worker = server.test.services.worker;
+  const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   const states = async (until: string[]) => {
     const seen: string[] = [];

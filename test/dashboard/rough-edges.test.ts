@@ -232,7 +232,7 @@ test.serial('progress counts files done against files to do; the files the filte
 });
 
 test.serial('the jobs list keeps focus while it follows a running job, has filters, and stops polling when idle', async (t) => {
-  const worker = server.test.services.worker;
+  const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
   const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
@@ -270,7 +270,7 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
 });
 
 test.serial('progress bars by stage: patched in place as a job moves through its stages, the failing stage marked, polling stops when it ends', async (t) => {
-  const worker = server.test.services.worker;
+  const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
   const jobs = server.test.services.jobs;
@@ -328,7 +328,7 @@ test.serial('progress bars by stage: patched in place as a job moves through its
 });
 
 test.serial("an ended job's page runs it again (a new job, followed to the end) and can remove it", async (t) => {
-  const worker = server.test.services.worker;
+  const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
   const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });

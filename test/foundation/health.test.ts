@@ -49,7 +49,7 @@ test('every response carries a request id', async (t) => {
 });
 
 test('a main thread busy for seconds does not make a healthy store look down (the reads run in their own thread)', async (t) => {
-  const { monitor } = t0.services;
+  const { monitor } = t0.lifecycle;
   const downs: string[] = [];
   const watch = setInterval(() => {
     for (const store of ['mongodb', 'elasticsearch'] as const) if (monitor.reading(store)?.status === 'down') downs.push(store);

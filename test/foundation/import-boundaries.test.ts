@@ -2,8 +2,8 @@
  * The layers of docs/ARCHITECTURE.md ("Layers"), checked on the real imports of src/ (the
  * TypeScript compiler's syntax tree, import-graph.ts): no file imports a higher layer, no
  * import cycle (src/ and the dashboard's modules), and no raw mongoose model call outside
- * the stores that own the collections. Tolerated exceptions are listed with their reason; one
- * that is no longer needed fails too, so the lists only shrink.
+ * the stores that own the collections. The model owners are listed; one that no longer calls
+ * a model fails too, so the list only shrinks.
  */
 import test from 'ava';
 import fs from 'node:fs';
@@ -24,17 +24,10 @@ const LAYERS: ReadonlyArray<readonly [layer: string, paths: readonly string[]]> 
   ['search (Elasticsearch)', ['search/']],
   ['platform', ['auth/', 'embedding/', 'health/', 'error-funnel.ts']],
   ['indexing', ['indexing/']],
-  ['use cases', ['catalog/', 'retrieval/', 'projects/', 'code/']],
+  ['use cases', ['ports.ts', 'catalog/', 'retrieval/', 'projects/', 'code/']],
   ['composition', ['services.ts']],
   ['adapters', ['http/', 'mcp/', 'dashboard/', 'cli/']],
   ['entry points', ['main.ts', 'cli.ts', 'indexing/jobs/job-process.ts']],
-];
-
-/** Upward imports allowed for now, each with its reason (from: prefix of the importing file). */
-const TOLERATED: ReadonlyArray<{ from: string; to: string; typeOnly: true; why: string }> = [
-  { from: 'catalog/', to: 'services.ts', typeOnly: true, why: 'use cases take the Services bag; issue 34 item 1 gives them narrow ports' },
-  { from: 'retrieval/', to: 'services.ts', typeOnly: true, why: 'use cases take the Services bag; issue 34 item 1 gives them narrow ports' },
-  { from: 'code/', to: 'services.ts', typeOnly: true, why: 'use cases take the Services bag; issue 34 item 1 gives them narrow ports' },
 ];
 
 /** Outside store/, only these own a collection and call its model (auth's repositories). */
@@ -52,14 +45,13 @@ function layerOf(file: string): number {
   return best;
 }
 
-const tolerated = (e: ImportEdge) => TOLERATED.some((t) => e.from.startsWith(t.from) && e.to === t.to && e.typeOnly);
 const upward = (e: ImportEdge) => layerOf(e.to) > layerOf(e.from);
 const show = (e: ImportEdge) => `${e.from} → ${e.to}${e.typeOnly ? ' (types)' : ''}`;
 
 test('the scan sees the code (it would pass vacuously otherwise)', (t) => {
   t.true(files.length > 300, `${files.length} files`);
   t.true(edges.some((e) => e.from === 'http/app.ts' && e.to === 'error-funnel.ts'));
-  t.true(edges.some((e) => e.from === 'catalog/access.ts' && e.to === 'services.ts' && e.typeOnly), 'type-only imports are seen and marked');
+  t.true(edges.some((e) => e.from === 'catalog/access.ts' && e.to === 'ports.ts' && e.typeOnly), 'type-only imports are seen and marked');
   t.true(edges.some((e) => e.from === 'embedding/threaded.ts' && e.to === 'entry-points.ts' && !e.typeOnly));
 });
 
@@ -67,16 +59,12 @@ test('every file of src/ has a layer', (t) => {
   t.deepEqual(files.map((f) => path.relative(SRC, f)).filter((f) => layerOf(f) < 0), [], 'add its folder to LAYERS');
 });
 
-test('no file imports a layer above its own, beyond the tolerated ones', (t) => {
-  t.deepEqual(edges.filter((e) => upward(e) && !tolerated(e)).map(show), []);
+test('no file imports a layer above its own (use cases take ports.ts, not the composition root)', (t) => {
+  t.deepEqual(edges.filter(upward).map(show), []);
 });
 
-test('each tolerated upward import is still needed', (t) => {
-  for (const rule of TOLERATED) t.true(edges.some((e) => upward(e) && e.from.startsWith(rule.from) && e.to === rule.to), `${rule.from} → ${rule.to} is gone: remove it from TOLERATED`);
-});
-
-test('no import cycles in src/ (tolerated upward imports aside)', (t) => {
-  t.deepEqual(importCycles(edges.filter((e) => !tolerated(e))), []);
+test('no import cycles in src/', (t) => {
+  t.deepEqual(importCycles(edges), []);
 });
 
 test('no import cycles among the dashboard\'s browser modules', (t) => {

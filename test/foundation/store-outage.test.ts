@@ -90,7 +90,7 @@ test.serial('MongoDB down: /healthz is 503 naming it, promptly; recovers by itse
 
 /** Waits until the background probes have marked `store` down (or up). */
 async function monitorSays(store: 'mongodb' | 'elasticsearch', status: 'up' | 'down', ms = 10_000): Promise<boolean> {
-  return waitFor(async () => app.services.monitor.reading(store)?.status === status, ms);
+  return waitFor(async () => app.lifecycle.monitor.reading(store)?.status === status, ms);
 }
 
 test.serial('MongoDB hanging (it accepts connections, answers nothing, as a wedged FerretDB answers no query): once known down, requests fail fast', async (t) => {
@@ -126,7 +126,7 @@ test.serial('Elasticsearch answering 503 (no shard available) is a 503, not a 50
   await seedLibrary(app, '/shard/lib', { 'docs/a.md': '# Shard\n\n## Widgets\n\nWidgets are made like this.\n\n```js\nwidget()\n```\n' });
   // Point the snippets alias at an index whose only shard cannot be allocated: every search
   // then fails with no_shard_available_action_exception, HTTP 503 (as while a node starts).
-  const es = app.services.es;
+  const es = app.handles.es;
   const { alias, physical } = app.services.snippets;
   const unassigned = `${app.services.config.indexPrefix}-unassigned`;
   await es.indices.create({ index: unassigned, settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' }, wait_for_active_shards: 0 }, { ignore: [400] });

@@ -108,7 +108,7 @@ test.serial('unsafe archives are refused with a clear error and leave nothing be
     ['not an archive', Buffer.from('# just markdown\n'), 'a.zip', 400, /must be a zip or a tar\.gz/],
   ];
   const before = kept();
-  const jobsBefore = await app.services.models.Job.countDocuments({});
+  const jobsBefore = await app.handles.models.Job.countDocuments({});
   for (const [name, file, fileName, status, message] of cases) {
     const res = await upload(file, { libraryTitle: `Evil ${name}` }, fileName);
     t.is(res.status, status, `${name}: ${JSON.stringify(res.body)}`);
@@ -117,7 +117,7 @@ test.serial('unsafe archives are refused with a clear error and leave nothing be
     t.regex(res.body.message, /^archiveFile/, `${name} names the field`);
   }
   t.deepEqual(kept(), before, 'no archive was kept');
-  t.is(await app.services.models.Job.countDocuments({}), jobsBefore, 'no job was made');
+  t.is(await app.handles.models.Job.countDocuments({}), jobsBefore, 'no job was made');
   const libs = await app.request.get('/v2/libraries').set('authorization', `Bearer ${key}`);
   t.false(JSON.stringify(libs.body).includes('evil'), 'no library was made');
 });

@@ -80,7 +80,7 @@ test.serial('adds a website: crawls it, answers 200 with /websites/<host>_<path>
   // The headers reached the site (its own origin) ...
   t.true(site.requests.some((r) => r.url.startsWith('/docs/') && r.headers.authorization === SECRET));
   // ... and are stored encrypted, never in params.
-  const stored = await app.services.models.Job.findOne({ kind: 'add-website' }).lean();
+  const stored = await app.handles.models.Job.findOne({ kind: 'add-website' }).lean();
   t.truthy(stored?.encryptedHeaders);
   t.false(JSON.stringify(stored).includes('site-token-7f3a9c'));
 });

@@ -27,7 +27,7 @@ test.before(async () => {
   key = await adminKey(a);
 });
 test.after.always(async () => {
-  await b?.services.close();
+  await b?.lifecycle.close();
   await a?.close();
   await git?.close();
 });

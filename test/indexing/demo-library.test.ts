@@ -31,7 +31,7 @@ test.serial('the test harness leaves the demo off', async (t) => {
 
 test.serial("an empty catalogue gets Shelfmark's own docs, which answer at once; a second start adds nothing", async (t) => {
   app = await createTestApp({ SHELFMARK_DEMO_LIBRARY: 'on' });
-  app.services.startWorker();
+  app.lifecycle.startWorker();
   const files = demoFiles(ROOT_DIR);
   t.true(files.includes('README.md') && files.includes('docs/ARCHITECTURE.md'), files.join(' '));
   const outcome = await indexDemoLibrary(app.services, { root: ROOT_DIR });

@@ -17,6 +17,7 @@ import type { WebsiteJobParams } from '../../src/domain/job-params';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
 import { testJobParams } from '../helpers';
+import { dropTestStores } from '../drop-stores';
 
 let conn: Connection;
 let Job: JobModel;
@@ -31,7 +32,7 @@ test.before(async () => {
   locks = new LockStore(lockModel(conn));
 });
 test.after.always(async () => {
-  await conn?.dropDatabase();
+  await dropTestStores({ mongo: conn });
   await conn?.close();
 });
 test.afterEach.always(async () => {

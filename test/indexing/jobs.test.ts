@@ -9,6 +9,7 @@ import { JobFailure } from '../../src/indexing/jobs/failure';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
 import { testJobParams } from '../helpers';
+import { dropTestStores } from '../drop-stores';
 
 let conn: Connection;
 let queue: JobQueue;
@@ -22,7 +23,7 @@ test.before(async () => {
   queue = new JobQueue(Job, new LockStore(lockModel(conn)));
 });
 test.after.always(async () => {
-  await conn?.dropDatabase();
+  await dropTestStores({ mongo: conn });
   await conn?.close();
 });
 

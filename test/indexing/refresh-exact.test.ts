@@ -141,7 +141,7 @@ test.serial('a manifest without figures (an older one) or with figures of other 
   const otherChecks = (kept?.figures ?? []).map((f) => ({ ...f, t: f.t + 1000 }));
   t.true(otherChecks.length > 0);
   for (const [n, stale] of [{ $unset: { figures: 1, figuresVersion: 1 } }, { $set: { figures: otherChecks, figuresVersion: FIGURES_VERSION + 1 } }].entries()) {
-    await app.services.models.Manifest.updateOne({ _id: `${LIB}@latest` }, stale);
+    await app.handles.models.Manifest.updateOne({ _id: `${LIB}@latest` }, stale);
     commitToRepo(bare, { 'notes/other.md': `# Other\n\n## Something else ${n}\n\nA page about something else entirely, changed ${n}.\n` });
     const job = await refresh();
     t.is(job.state, 'finalized', messages(job).join('\n'));

@@ -38,17 +38,17 @@ test.serial('ticks skip the scan while nothing changed, is due or pending; a cha
   try {
     const now = Date.now();
     const minute = (n: number) => new Date(now + n * 60_000 + 1);
-    t.true((await app.services.scheduler.tick(minute(1))).leader);
+    t.true((await app.lifecycle.scheduler.tick(minute(1))).leader);
     t.is(counter.scans(), 1, 'the first tick scans');
-    await app.services.scheduler.tick(minute(2));
-    await app.services.scheduler.tick(minute(3));
+    await app.lifecycle.scheduler.tick(minute(2));
+    await app.lifecycle.scheduler.tick(minute(3));
     t.is(counter.scans(), 1, 'nothing changed, nothing due: no scan');
     await app.services.libraries.modify('/rest/one', () => ({ aliases: ['uno'] }));
-    await app.services.scheduler.tick(minute(4));
+    await app.lifecycle.scheduler.tick(minute(4));
     t.is(counter.scans(), 2, 'a library changed: the next tick scans');
-    await app.services.scheduler.tick(minute(5));
+    await app.lifecycle.scheduler.tick(minute(5));
     t.is(counter.scans(), 2);
-    const due = await app.services.scheduler.tick(new Date(now + 25 * HOUR));
+    const due = await app.lifecycle.scheduler.tick(new Date(now + 25 * HOUR));
     t.is(counter.scans(), 3, 'its check came due: scanned');
     t.deepEqual(due.enqueued, ['/rest/one'], 'and the refresh was enqueued; not for a library with no source to fetch (a bundle import)');
   } finally {

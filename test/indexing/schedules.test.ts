@@ -8,12 +8,12 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
 import { adminKey, servedSnippets } from '../helpers';
-import { createServices, type Services } from '../../src/services';
+import { createServices, type Lifecycle } from '../../src/services';
 import { createLogger } from '../../src/logger';
 
 let git: GitServer;
 let app: TestApp;
-let second: Services;
+let second: Lifecycle;
 let key: string;
 const HOUR = 3_600_000;
 const LIBS = ['acme/one', 'acme/two', 'acme/three'];
@@ -25,7 +25,7 @@ test.before(async () => {
   for (const lib of LIBS) createRepo(git.root, lib, [{ files: { 'README.md': doc(lib.split('/')[1]) } }]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, REFRESH_DEFAULT_HOURS: 'github=0' });
   // A second instance on the same stores (no worker: it only schedules).
-  second = await createServices(app.services.config, createLogger('silent'));
+  second = (await createServices(app.services.config, createLogger('silent'))).lifecycle;
   key = await adminKey(app);
   for (const lib of LIBS) {
     const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/${lib}` });
@@ -84,15 +84,15 @@ test.serial('two instances with due schedules never refresh the same library twi
   // The race is over one due check each. The worker waits until it is over: a refresh that
   // finished meanwhile would make its library due again at this simulated hour (its next
   // check is an hour after it ended), and a second refresh would then be right, not a race.
-  await app.services.worker?.stop();
+  await app.lifecycle.worker?.stop();
   // Same slot: one lease holder.
-  const ticks = await Promise.all([app.services.scheduler.tick(later), second.scheduler.tick(later)]);
+  const ticks = await Promise.all([app.lifecycle.scheduler.tick(later), second.scheduler.tick(later)]);
   t.is(ticks.filter((r) => r.leader).length, 1, 'one instance holds the tick');
   // Past the lease: both instances race over the same due checks, several times each.
-  const rounds = await Promise.all([0, 1, 2, 3].flatMap(() => [app.services.scheduler.runDue(later), second.scheduler.runDue(later)]));
+  const rounds = await Promise.all([0, 1, 2, 3].flatMap(() => [app.lifecycle.scheduler.runDue(later), second.scheduler.runDue(later)]));
   const enqueued = [...ticks.flatMap((r) => r.enqueued), ...rounds.flatMap((r) => r.enqueued)];
   t.deepEqual([...enqueued].sort(), LIBS.map((l) => `/${l}`).sort(), 'each due library enqueued once in all');
-  app.services.worker?.start();
+  app.lifecycle.worker?.start();
   for (const lib of LIBS) {
     const jobs = await scheduledJobs(`/${lib}`);
     t.is(jobs.length, 1, `${lib}: one scheduled refresh`);
@@ -102,7 +102,7 @@ test.serial('two instances with due schedules never refresh the same library twi
   // The next ticks record the outcomes once and enqueue nothing (the next check is an hour
   // after the refresh ended).
   const now = new Date();
-  const after = await Promise.all([app.services.scheduler.runDue(now), second.scheduler.runDue(now)]);
+  const after = await Promise.all([app.lifecycle.scheduler.runDue(now), second.scheduler.runDue(now)]);
   t.deepEqual(after.flatMap((r) => r.recorded).sort(), LIBS.map((l) => `/${l}`).sort());
   t.deepEqual(after.flatMap((r) => r.enqueued), []);
   const res = await app.request.get('/v2/libraries/acme/two').set(auth);
@@ -116,7 +116,7 @@ test.serial('a scheduled refresh picks up a new commit', async (t) => {
   commitToRepo(`${git.root}/acme/three.git`, { 'docs/new.md': doc('freshly') });
   const lib = await app.services.libraries.get('/acme/three', { fresh: true });
   const due = new Date(new Date(lib?.check?.nextCheckAt ?? 0).getTime() + 1000);
-  const r = await app.services.scheduler.runDue(due);
+  const r = await app.lifecycle.scheduler.runDue(due);
   t.true(r.enqueued.includes('/acme/three'));
   const jobs = await scheduledJobs('/acme/three');
   t.is(jobs.length, 2);
@@ -129,7 +129,7 @@ test.serial('a scheduled refresh picks up a new commit', async (t) => {
 async function settle(): Promise<void> {
   const end = Date.now() + 60_000;
   while ((await app.services.jobs.countOpen()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  await app.services.scheduler.runDue(new Date());
+  await app.lifecycle.scheduler.runDue(new Date());
 }
 
 test.serial('a failing library backs off and its state says why', async (t) => {
@@ -138,7 +138,7 @@ test.serial('a failing library backs off and its state says why', async (t) => {
   let at = new Date(Date.now() + 4 * HOUR);
   const waits: number[] = [];
   for (let i = 0; i < 2; i++) {
-    const r = await app.services.scheduler.runDue(at);
+    const r = await app.lifecycle.scheduler.runDue(at);
     t.true(r.enqueued.includes('/acme/two'), `attempt ${i + 1} enqueued`);
     const jobs = await scheduledJobs('/acme/two');
     t.is((await app.services.jobs.waitFor(jobs[0]._id, 60_000))?.state, 'failed');
@@ -149,7 +149,7 @@ test.serial('a failing library backs off and its state says why', async (t) => {
     const next = new Date(lib?.check?.nextCheckAt ?? 0);
     waits.push(next.getTime() - new Date(lib?.check?.lastCheckedAt ?? 0).getTime());
     // Not due before the backoff has passed.
-    const early = await app.services.scheduler.runDue(new Date(next.getTime() - 1000));
+    const early = await app.lifecycle.scheduler.runDue(new Date(next.getTime() - 1000));
     t.false(early.enqueued.includes('/acme/two'));
     at = new Date(next.getTime() + 1000);
   }

@@ -44,7 +44,7 @@ test.serial('creating a hook shows its secret once; it is stored encrypted and n
   t.regex(res.body.secret, /^whs_[A-Za-z0-9_-]{40,}$/);
   t.is(res.body.path, '/v2/webhooks/github?library=%2Facme%2Fgadgets');
   hook = { path: res.body.path, secret: res.body.secret };
-  const stored = await app.services.models.Library.findById('/acme/gadgets').lean();
+  const stored = await app.handles.models.Library.findById('/acme/gadgets').lean();
   t.truthy(stored?.webhook?.encryptedSecret);
   t.false(JSON.stringify(stored).includes(hook.secret), 'the stored record holds no plain secret');
   const read = await app.request.get('/v2/libraries/acme/gadgets').set(auth());
@@ -77,7 +77,7 @@ test.serial('websites, llms.txt files, archives and OpenAPI uploads have no push
     t.is(res.body.error, 'validation_error');
     t.regex(res.body.message, kind.says);
     t.regex(res.body.message, /Webhooks are for libraries added from a Git repository/);
-    const stored = await app.services.models.Library.findById(kind.id).lean();
+    const stored = await app.handles.models.Library.findById(kind.id).lean();
     t.falsy(stored?.webhook?.encryptedSecret, `${kind.source}: no hook is stored`);
   }
 });
@@ -171,7 +171,7 @@ test.serial('GitLab, Bitbucket and generic git schemes verify on hooks made for 
 });
 
 test.serial('pushes arriving while a refresh is queued are coalesced into it', async (t) => {
-  await app.services.worker?.stop();
+  await app.lifecycle.worker?.stop();
   try {
     const ids = new Set<string>();
     for (const n of [1, 2, 3]) {
@@ -182,7 +182,7 @@ test.serial('pushes arriving while a refresh is queued are coalesced into it', a
     }
     t.is(ids.size, 1, 'one refresh for three pushes');
   } finally {
-    app.services.worker?.start();
+    app.lifecycle.worker?.start();
   }
 });
 

@@ -13,6 +13,7 @@ import { Worker } from '../../src/indexing/jobs/worker';
 import { createLogger } from '../../src/logger';
 import { testConfig } from '../harness';
 import { testJobParams } from '../helpers';
+import { dropTestStores } from '../drop-stores';
 
 let conn: Connection;
 let queue: JobQueue;
@@ -27,7 +28,7 @@ test.before(async () => {
   queue = new JobQueue(Job, new LockStore(lockModel(conn)));
 });
 test.after.always(async () => {
-  await conn?.dropDatabase();
+  await dropTestStores({ mongo: conn });
   await conn?.close();
 });
 

@@ -69,8 +69,8 @@ function forge(records: unknown[]): Buffer {
 const importBundle = (body: Buffer) => app.request.post('/v2/libraries/import').set('authorization', `Bearer ${key}`).set('content-type', 'application/gzip').send(body);
 
 async function countOf(libraryId: string): Promise<number> {
-  await app.services.es.indices.refresh({ index: app.services.snippets.alias });
-  return (await app.services.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } })).count;
+  await app.handles.es.indices.refresh({ index: app.services.snippets.alias });
+  return (await app.handles.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } })).count;
 }
 
 test.serial('a cloneUrl outside GIT_ALLOWED_URL_PREFIXES is not stored, so no refresh clones it', async (t) => {
@@ -83,7 +83,7 @@ test.serial('a cloneUrl outside GIT_ALLOWED_URL_PREFIXES is not stored, so no re
   t.is(refresh.status, 400, JSON.stringify(refresh.body));
   t.regex(refresh.body.message, /no repository this server may clone/);
   // Nor does the scheduler: the library says why, and the other libraries' checks go on.
-  await app.services.scheduler.runDue(new Date(Date.now() + 7 * 24 * 3_600_000));
+  await app.lifecycle.scheduler.runDue(new Date(Date.now() + 7 * 24 * 3_600_000));
   t.is((await app.services.jobs.list({ libraryId: '/git/outside' })).length, 0);
   t.regex((await app.services.libraries.get('/git/outside', { fresh: true }))?.check?.lastError ?? '', /no repository this server may clone/);
   // The remedy the answer names: added again from its repository, it refreshes from then on.

@@ -48,8 +48,8 @@ function importInto(app: TestApp, key: string, body: Buffer, query = '') {
 }
 
 async function snippetCount(app: TestApp, libraryId: string): Promise<number> {
-  await app.services.es.indices.refresh({ index: app.services.snippets.alias });
-  const res = await app.services.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } });
+  await app.handles.es.indices.refresh({ index: app.services.snippets.alias });
+  const res = await app.handles.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } });
   return res.count;
 }
 
@@ -127,7 +127,7 @@ test.serial('a bundle imported into another installation answers context exactly
   t.is(after?.rev, before?.rev, 'the library record was not written');
   t.is(await snippetCount(target, LIB), count);
   // The target's manifest came with the bundle, so a refresh there can reuse unchanged files.
-  const manifest = await target.services.models.Manifest.findById(`${LIB}@latest`).lean();
+  const manifest = await target.handles.models.Manifest.findById(`${LIB}@latest`).lean();
   t.deepEqual(manifest?.files.map((f) => f.p).sort(), Object.keys(PAGES).sort());
 });
 
@@ -142,7 +142,7 @@ test.serial('a tampered bundle (edited and re-compressed) fails its checksum and
     t.regex(res.body.message, /checksum/);
     t.is(await fresh.services.libraries.get(LIB, { fresh: true }), null);
     t.is(await snippetCount(fresh, LIB), 0);
-    t.is(await fresh.services.models.Manifest.countDocuments({}), 0);
+    t.is(await fresh.handles.models.Manifest.countDocuments({}), 0);
   } finally {
     await fresh.close();
   }
@@ -168,8 +168,8 @@ test.serial('a truncated bundle is refused as truncated and leaves nothing behin
     t.is(res.status, 400);
     const kept = await fresh.services.libraries.get(LIB, { fresh: true });
     t.deepEqual(kept?.versions.map((v) => [v.version, v.generation]), [['latest', 1]]);
-    const generations = await fresh.services.es.search({ index: fresh.services.snippets.alias, size: 0, query: { term: { libraryId: LIB } }, aggs: { g: { terms: { field: 'generation' } } } });
-    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] } | undefined)?.buckets.map((b) => b.key), [1]);
+    const generations = await fresh.handles.es.search({ index: fresh.services.snippets.alias, size: 0, query: { term: { libraryId: LIB } }, aggs: { g: { terms: { field: 'generation' } } } });
+    t.deepEqual((generations.aggregations?.g as { buckets: { key: number }[] }).buckets.map((b) => b.key), [1]);
   } finally {
     await fresh.close();
   }

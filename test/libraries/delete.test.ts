@@ -23,8 +23,8 @@ test.after.always(async () => {
 });
 
 async function snippetCount(libraryId: string): Promise<number> {
-  await app.services.es.indices.refresh({ index: app.services.snippets.alias });
-  return (await app.services.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } })).count;
+  await app.handles.es.indices.refresh({ index: app.services.snippets.alias });
+  return (await app.handles.es.count({ index: app.services.snippets.alias, query: { term: { libraryId } } })).count;
 }
 
 test.serial('DELETE /v2/libraries/... removes the record, snippets, manifests and catalogue entry, and nothing of a neighbour', async (t) => {
@@ -54,7 +54,7 @@ test.serial('DELETE /v2/libraries/... removes the record, snippets, manifests an
 test.serial('every MongoDB operation of a deletion names one document by _id', async (t) => {
   await seedLibrary(app, '/del/counted', PAGES);
   const operations: Array<{ collection: string; method: string; filter: unknown }> = [];
-  app.services.mongo.set('debug', (collection: string, method: string, filter: unknown) => {
+  app.handles.mongo.set('debug', (collection: string, method: string, filter: unknown) => {
     // Usage counters are flushed in the background by earlier requests: not the deletion's.
     if (!collection.startsWith('usage')) operations.push({ collection, method, filter });
   });
@@ -63,7 +63,7 @@ test.serial('every MongoDB operation of a deletion names one document by _id', a
     t.true(outcome.deleted);
     t.true(outcome.snippets > 0);
   } finally {
-    app.services.mongo.set('debug', false);
+    app.handles.mongo.set('debug', false);
   }
   t.true(operations.length > 0, 'the operations were seen');
   const unbounded = operations.filter((o) => {

@@ -48,7 +48,7 @@ async function openApp(): Promise<TestApp> {
 
 async function closeKeeping(app: TestApp): Promise<void> {
   await app.services.usage.flush();
-  await app.services.close();
+  await app.lifecycle.close();
 }
 
 test.before(async () => {

@@ -49,7 +49,7 @@ test.serial('a write the index refused is made again from the record when Elasti
   const cutOff = new CatalogIndex(createEsClient(url, 2000), new HotSearch(url, 2000), app.services.config.indexPrefix);
   const sync = new CatalogSync(cutOff, app.services.log);
   // Another instance, whose Elasticsearch goes through the proxy.
-  const other = new LibraryRepository(app.services.models.Library, app.services.locks, new CatalogGeneration(app.services.mongo), { observer: sync });
+  const other = new LibraryRepository(app.handles.models.Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { observer: sync });
   sync.attach(other);
   await proxy.stop();
   try {
@@ -73,11 +73,11 @@ test.serial('reconcile writes what the index missed and removes what no record h
   await app.services.catalogIndex.put([catalogDocument({ ...catalogEntryOf(ghost), key: '/sync/gone', summary: { ...catalogEntryOf(ghost).summary, id: '/sync/gone' } })]);
   t.false(await indexed('/sync/two'));
   t.true(await indexed('/sync/gone'));
-  const outcome = await app.services.catalogSync.reconcile();
+  const outcome = await app.lifecycle.catalogSync.reconcile();
   t.true(outcome.written >= 1);
   t.is(outcome.removed, 1);
   t.true(await indexed('/sync/two'));
   t.false(await indexed('/sync/gone'));
-  const again = await app.services.catalogSync.reconcile();
+  const again = await app.lifecycle.catalogSync.reconcile();
   t.deepEqual([again.written, again.removed], [0, 0], 'a second reconcile finds nothing to do');
 });

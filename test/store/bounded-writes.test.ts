@@ -32,7 +32,7 @@ test.after.always(async () => {
 /** A read of the metadata store, which must answer within a second. */
 async function readAnswersWithinASecond(): Promise<number> {
   const started = performance.now();
-  await withTimeout(app.services.models.Library.findById('/wedge/one').lean(), 1000);
+  await withTimeout(app.handles.models.Library.findById('/wedge/one').lean(), 1000);
   return performance.now() - started;
 }
 
@@ -52,7 +52,7 @@ test.serial('100 distinct anonymous questions over two libraries, then a flush a
 });
 
 test.serial('a bulk larger than the pool goes through in bounded commands, and concurrent flushes of many instances do not wedge', async (t) => {
-  const coll = rawCollection(app.services.models.Lock);
+  const coll = rawCollection(app.handles.models.Lock);
   const docs = Array.from({ length: 300 }, (_, i) => ({ _id: `bulk-${i}`, holder: 'test', at: new Date(), data: { n: 0 } }));
   t.is(await insertDocuments(coll, docs), 300);
   const result = await bulkUpdate(
@@ -64,7 +64,8 @@ test.serial('a bulk larger than the pool goes through in bounded commands, and c
 
   // Twelve instances flush 40 new queries each at the same moment (480 statements, where
   // twelve concurrent commands of 40 used to hold every connection).
-  const { mongo, log } = app.services;
+  const { mongo } = app.handles;
+  const { log } = app.services;
   const instances = Array.from({ length: 12 }, () => new UsageService(new UsageStore(usageDailyModel(mongo), usageQueryModel(mongo)), log, 60_000));
   for (const [i, usage] of instances.entries()) {
     for (let q = 0; q < 40; q++) usage.record({ libraryId: `/flush/lib${q % 4}`, channel: 'api', tokens: 1, query: `instance ${i} question ${q}` });
@@ -76,7 +77,7 @@ test.serial('a bulk larger than the pool goes through in bounded commands, and c
 });
 
 test('the store layer refuses unbounded bulks made through a model', async (t) => {
-  const { Lock } = app.services.models;
+  const { Lock } = app.handles.models;
   const updates = Array.from({ length: MAX_UPDATE_STATEMENTS + 1 }, (_, i) => ({ updateOne: { filter: { _id: `x${i}` }, update: { $set: { holder: 'y' } } } }));
   await t.throwsAsync(Lock.bulkWrite(updates), { instanceOf: UnboundedWriteError });
   const many = Array.from({ length: MAX_INSERT_DOCUMENTS + 1 }, (_, i) => ({ _id: `y${i}`, holder: 'test', at: new Date(), data: {} }));

@@ -10,7 +10,7 @@ let app: TestApp;
 let Library: LibraryModel;
 test.before(async () => {
   app = await createTestApp({ WORKER_MODE: 'off' });
-  Library = app.services.models.Library;
+  Library = app.handles.models.Library;
 });
 test.after.always(async () => {
   await app?.close();
@@ -35,14 +35,14 @@ function countReads(): { reads: () => number; restore: () => void } {
 
 /** The real generation, with its reads counted. */
 function countedGeneration(): GenerationSource & { reads: number } {
-  const real = new CatalogGeneration(app.services.mongo);
+  const real = new CatalogGeneration(app.handles.mongo);
   const counted = { reads: 0, read: () => (counted.reads++, real.read()), bump: () => real.bump() };
   return counted;
 }
 
 test.serial('a record is served from memory while the generation stands; another instance\'s write is seen after one check', async (t) => {
-  const here = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.services.mongo), { checkMs: 100 });
-  const there = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.services.mongo), { checkMs: 100 });
+  const here = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { checkMs: 100 });
+  const there = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { checkMs: 100 });
   await createLibrary(there, '/cache/a');
   t.is((await here.get('/cache/a'))?.title, 'before');
   const counter = countReads();
@@ -67,7 +67,7 @@ test.serial('a record is served from memory while the generation stands; another
 });
 
 test.serial('local writes and fresh reads are seen at once; a deleted record reads as null', async (t) => {
-  const repo = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.services.mongo), { checkMs: 10_000 });
+  const repo = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { checkMs: 10_000 });
   await createLibrary(repo, '/cache/b');
   await repo.get('/cache/b');
   await repo.modify('/cache/b', () => ({ title: 'local' }));

@@ -15,7 +15,7 @@ test.after.always(async () => {
 const manifest = (id: string) => ({ _id: id, generation: 1, files: [{ p: 'README.md', h: 'h' }] });
 
 test('get reads one version; deleteVersions removes that library\'s versions only, its id taken literally', async (t) => {
-  const { Manifest } = app.services.models;
+  const { Manifest } = app.handles.models;
   for (const id of ['/m/a.b@latest', '/m/a.b@1.0.0', '/m/a.bc@latest', '/m/aXb@latest']) await Manifest.create(manifest(id));
   t.deepEqual((await app.services.manifests.get('/m/a.b', '1.0.0'))?.files, [{ p: 'README.md', h: 'h' }]);
   t.is(await app.services.manifests.get('/m/a.b', '2.0.0'), null);
@@ -26,7 +26,7 @@ test('get reads one version; deleteVersions removes that library\'s versions onl
 });
 
 test('putMany records a bulk import\'s manifests, replacing one left by a library of the same key', async (t) => {
-  const { Manifest } = app.services.models;
+  const { Manifest } = app.handles.models;
   await Manifest.create({ _id: '/p/left@latest', generation: 1, files: [] });
   await app.services.manifests.putMany([
     { _id: '/p/new@latest', generation: 5, files: [{ p: 'a.md', h: '1' }] },

@@ -5,7 +5,7 @@
  * reason when the stores have no auth module yet.
  */
 import crypto from 'node:crypto';
-import type { Services } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { ROOT_DIR } from '../../../src/config';
 import type { EvalEntry } from '../../eval/dataset';
 import { runClosedLoop } from '../harness/load';
@@ -16,8 +16,8 @@ import { contextRequests } from './workload';
 
 export type BenchKey = { value: string; dispose(): Promise<void> } | { skipped: string };
 
-export async function createBenchKey(services: Services): Promise<BenchKey> {
-  const { accounts, keys } = services as Partial<Services>;
+export async function createBenchKey(services: Ports): Promise<BenchKey> {
+  const { accounts, keys } = services as Partial<Ports>;
   if (typeof accounts?.createUser !== 'function' || typeof keys?.create !== 'function') {
     return { skipped: 'the auth module (accounts, keys) is not available in this build' };
   }
@@ -47,7 +47,7 @@ export const AUTH_BASELINES: Record<string, string> = {
  * runs on the same process.
  */
 export async function measureAuth(
-  services: Services,
+  services: Ports,
   url: string,
   entries: readonly EvalEntry[],
   options: { apiKey?: string; durationMs: number; existingServer: boolean },

@@ -10,7 +10,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { createServices, type Services } from '../../../src/services';
+import { createServices, portsOf } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { loadConfig } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
 import { authenticate, SESSION_COOKIE } from '../../../src/http/middlewares/auth';
@@ -25,7 +26,7 @@ export interface MiddlewareOverhead {
 }
 
 /** A Koa app with `/bare` and `/guarded` (authenticate + rate limit, answering the principal's kind). */
-export function guardedRouteApp(services: Services): http.Server {
+export function guardedRouteApp(services: Ports): http.Server {
   const koa = new Koa();
   koa.use(errorFunnel({ log: services.log }));
   const router = new Router();
@@ -44,15 +45,17 @@ export function guardedRouteApp(services: Services): http.Server {
 export async function measureMiddlewareOverhead(env: NodeJS.ProcessEnv, requests = 1000): Promise<MiddlewareOverhead> {
   const unlimited = { RATE_LIMIT_ANON_PER_MINUTE: '1000000', RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000', WORKER_MODE: 'off' };
   const config = loadConfig({ ...env, ...unlimited });
-  const services = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const composition = await createServices(config, createLogger(config.logLevel, process.stderr));
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   try {
     return await measureOn(services, requests);
   } finally {
-    await services.close();
+    await lifecycle.close();
   }
 }
 
-async function measureOn(services: Services, requests: number): Promise<MiddlewareOverhead> {
+async function measureOn(services: Ports, requests: number): Promise<MiddlewareOverhead> {
   const user = await services.accounts.createUser({ username: `bench-${crypto.randomBytes(4).toString('hex')}`, password: crypto.randomBytes(24).toString('base64url'), role: 'member' });
   const server = guardedRouteApp(services);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });

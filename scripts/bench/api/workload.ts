@@ -3,7 +3,7 @@
  * `/v2/context` and `/v2/libs/search`, and the floor — the same context candidate query
  * sent straight to Elasticsearch, built exactly as src/retrieval/context.ts builds it.
  */
-import type { Services } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { resolveVersion } from '../../../src/store/libraries';
 import { buildContextQuery } from '../../../src/search/queries/context';
 import { candidatesFor } from '../../../src/retrieval/context';
@@ -62,7 +62,7 @@ export interface FloorQueries {
  * The Elasticsearch request of each question: buildContextQuery plus the current
  * generation of the resolved version, read from MongoDB like the server does.
  */
-export async function elasticsearchFloorRequests(services: Services, entries: readonly EvalEntry[]): Promise<FloorQueries> {
+export async function elasticsearchFloorRequests(services: Ports, entries: readonly EvalEntry[]): Promise<FloorQueries> {
   const url = new URL(`/${services.snippets.alias}/_search`, services.config.elasticsearchUrl);
   // The same response filtering as SnippetStore.searchHits.
   url.searchParams.set('filter_path', 'hits.hits._source,hits.hits._score');
@@ -88,7 +88,7 @@ export async function elasticsearchFloorRequests(services: Services, entries: re
 }
 
 /** Dataset libraries with no servable latest version (what has to be loaded first). */
-export async function missingLibraries(services: Services, entries: readonly EvalEntry[]): Promise<string[]> {
+export async function missingLibraries(services: Ports, entries: readonly EvalEntry[]): Promise<string[]> {
   const missing: string[] = [];
   for (const id of new Set(entries.map((e) => e.library))) {
     const lib = await services.libraries.get(id, { fresh: true });

@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import type { Services } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { exportBundleStream } from '../../../src/catalog/bundles/export';
 
 /** Writes `<dir>/<owner>__<repo>.shelfmark.gz` for each built public library; returns the files. */
-export async function exportLibraries(services: Services, dir: string): Promise<string[]> {
+export async function exportLibraries(services: Ports, dir: string): Promise<string[]> {
   fs.mkdirSync(dir, { recursive: true });
   const files: string[] = [];
   for await (const page of services.libraries.scan()) {

@@ -57,7 +57,7 @@ export async function prepareOwnServers(options: SoakOptions, name: string, data
   let git: GitServer | undefined;
   try {
     const admin = await createAdminAccess(stores.services);
-    const corpus = await loadCorpusLibraries(stores.services, options, datasetFile, say);
+    const corpus = await loadCorpusLibraries(stores, options, datasetFile, say);
     if (corpus.note) notes.push(corpus.note);
     const soakGit = await startSoakGit(options.chaos);
     git = soakGit.git;

@@ -9,7 +9,9 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { loadConfig, ROOT_DIR } from '../../../src/config';
 import { createLogger } from '../../../src/logger';
-import { createServices, type Services } from '../../../src/services';
+import { createServices, openStores, portsOf, type Lifecycle, type StoreHandles } from '../../../src/services';
+import { dropTestStores } from '../../../test/drop-stores';
+import type { Ports } from '../../../src/ports';
 import { DEFAULT_ADMIN_ID } from '../../../src/auth/bootstrap';
 import { loadCorpus, readManifest } from '../../eval/load-corpus';
 import { libraryIdOf, readDataset } from '../../eval/dataset';
@@ -20,7 +22,9 @@ export interface PrivateStores {
   name: string;
   /** Environment for the servers the soak starts (the stores' names). */
   env: Record<string, string>;
-  services: Services;
+  services: Ports;
+  lifecycle: Lifecycle;
+  handles: StoreHandles;
   /** Local files of this run (the corpus' Git copies); removed at the end. */
   runDir: string;
 }
@@ -37,10 +41,14 @@ export async function openPrivateStores(name: string): Promise<PrivateStores> {
   const env = { MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name };
   // The loader keeps its Git copies under the data dir: a private one, with the stores and secret of the default one.
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', ...env, SHELFMARK_DATA_DIR: runDir, ELASTICSEARCH_URL: base.elasticsearchUrl, MONGODB_URI: base.mongodbUri, SHELFMARK_SECRET: base.secret });
-  const services = await createServices(config, createLogger('warn', process.stderr));
+  const log = createLogger('warn', process.stderr);
+  const handles = await openStores(config, log);
+  const composition = await createServices(config, log, handles);
+  const { lifecycle } = composition;
+  const services = portsOf(composition);
   // The soak's own connection only sets up and cleans up: no store probes while it runs.
-  services.monitor.stop();
-  return { name, env, services, runDir };
+  lifecycle.monitor.stop();
+  return { name, env, services, lifecycle, handles, runDir };
 }
 
 export interface AdminAccess {
@@ -49,7 +57,7 @@ export interface AdminAccess {
 }
 
 /** The default administrator with changed credentials (as after the first login) and a key of theirs. */
-export async function createAdminAccess(services: Services): Promise<AdminAccess> {
+export async function createAdminAccess(services: Ports): Promise<AdminAccess> {
   const password = crypto.randomBytes(24).toString('base64url');
   await services.users.setCredentials(DEFAULT_ADMIN_ID, { password });
   const { value } = await services.keys.create(DEFAULT_ADMIN_ID, 'shelfmark soak');
@@ -63,16 +71,16 @@ export interface CorpusQuestions {
 }
 
 /** Loads the chosen corpus libraries (when the corpus and the eval set exist) and returns their eval questions. */
-export async function loadCorpusLibraries(services: Services, options: Pick<SoakOptions, 'corpus' | 'corpusLibs'>, datasetFile: string, say: (line: string) => void): Promise<CorpusQuestions> {
+export async function loadCorpusLibraries({ services, lifecycle }: Pick<PrivateStores, 'services' | 'lifecycle'>, options: Pick<SoakOptions, 'corpus' | 'corpusLibs'>, datasetFile: string, say: (line: string) => void): Promise<CorpusQuestions> {
   if (options.corpusLibs?.length === 0) return { questions: [], libraries: [], note: 'corpus not loaded (--corpus-libs none)' };
   if (!fs.existsSync(path.join(options.corpus, 'MANIFEST.tsv'))) return { questions: [], libraries: [], note: `no corpus at ${options.corpus}: context traffic goes to what the soak adds` };
   if (!fs.existsSync(datasetFile)) return { questions: [], libraries: [], note: `no eval questions at ${datasetFile}: corpus not loaded` };
   const only = [...new Set(readManifest(options.corpus).map((r) => r.library))].filter((id) => wantsCorpusLibrary(options, id));
   if (only.length === 0) return { questions: [], libraries: [], note: `none of --corpus-libs ${options.corpusLibs?.join(',')} is in ${options.corpus}` };
   say(`Loading ${only.length} corpus libraries into the soak's stores (${only.join(', ')}) …`);
-  services.startWorker();
+  lifecycle.startWorker();
   const summary = await loadCorpus(services, options.corpus, { only });
-  await services.worker?.stop();
+  await lifecycle.worker?.stop();
   const loaded = summary.filter((s) => s.status !== 'failed').map((s) => s.library);
   const failed = summary.filter((s) => s.status === 'failed');
   const questions = readDataset(datasetFile)
@@ -83,12 +91,7 @@ export async function loadCorpusLibraries(services: Services, options: Pick<Soak
 
 /** Drops the soak's database and indices and its local files. */
 export async function dropPrivateStores(stores: PrivateStores): Promise<void> {
-  const { services } = stores;
-  const found = await services.es.indices.get({ index: `${stores.name}-*`, allow_no_indices: true, ignore_unavailable: true }).catch(() => ({}));
-  const names = Object.keys(found);
-  // Elasticsearch 9 refuses wildcard deletes: by name.
-  if (names.length > 0) await services.es.indices.delete({ index: names });
-  await services.mongo.dropDatabase();
-  await services.close();
+  await dropTestStores({ es: stores.handles.es, prefix: stores.name, mongo: stores.handles.mongo });
+  await stores.lifecycle.close();
   fs.rmSync(stores.runDir, { recursive: true, force: true });
 }

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Services } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { publishBatch, readBatch, type BundleInput, type ReadBatch } from '../../../src/catalog/bundles/import-batch';
 import type { LoadSummary } from './corpus';
 import { createProgress } from './progress';
@@ -46,7 +46,7 @@ export function batches(files: readonly string[], maxFiles = BATCH_FILES, maxByt
 }
 
 /** Imports bundles a batch at a time; a bad one is reported and the rest go on. */
-export async function loadBundles(services: Services, files: string[], options: { force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
+export async function loadBundles(services: Ports, files: string[], options: { force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
   const summary: LoadSummary[] = [];
   const progress = createProgress(files.length, 'bundles', { quiet: options.quiet });
   let done = 0;

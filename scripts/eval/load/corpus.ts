@@ -11,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeBareRepo } from '../../../src/util/git-snapshot';
-import type { Services } from '../../../src/services';
+import type { Ports } from '../../../src/ports';
 import { addRepository } from '../../../src/catalog/add-repo';
 import { createProgress } from './progress';
 
@@ -80,7 +80,7 @@ export interface LoadSummary {
   error?: string;
 }
 
-export async function loadCorpus(services: Services, corpusDir: string, options: { only?: string[]; force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
+export async function loadCorpus(services: Ports, corpusDir: string, options: { only?: string[]; force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
   const rows = readManifest(corpusDir);
   const byLib = new Map<string, ManifestRow[]>();
   for (const r of rows) if (!options.only || options.only.includes(r.library)) byLib.set(r.library, [...(byLib.get(r.library) ?? []), r]);

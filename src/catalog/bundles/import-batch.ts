@@ -14,7 +14,7 @@
  * holds build slots and compares generations; so does everything when `force` is given.
  */
 import type { Readable } from 'node:stream';
-import type { Services } from '../../services';
+import type { Ports } from '../../ports';
 import type { SnippetDocument } from '../../search/types';
 import type { LibraryRecord } from '../../store/models/library';
 import { firstRevision } from '../../store/libraries';
@@ -51,16 +51,22 @@ export interface ReadBatch {
   maxBytes: number;
 }
 
+/** What `importBundleBatch` reaches (ports.ts). */
+export type ImportBundleBatchPorts = Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>;
+
 /** Imports `inputs`; new libraries in one batch, the others one by one. Never throws for one bad bundle. */
-export async function importBundleBatch(services: Services, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<BatchOutcome[]> {
+export async function importBundleBatch(services: ImportBundleBatchPorts, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<BatchOutcome[]> {
   return publishBatch(services, await readBatch(services, inputs, options));
 }
 
 /** Bundles read at once while a batch is read (file reads and the two id checks overlap). */
 const READ_CONCURRENCY = 4;
 
+/** What `readBatch` reaches (ports.ts). */
+export type ReadBatchPorts = Pick<Ports, 'config' | 'embeddings' | 'libraries' | 'snippets'>;
+
 /** Reads and checks every bundle of a batch; nothing is written yet (so the next batch can be read while one is written). */
-export async function readBatch(services: Services, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<ReadBatch> {
+export async function readBatch(services: ReadBatchPorts, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<ReadBatch> {
   const batch: ReadBatch = { fresh: [], slow: [], failed: [], inputs, force: options.force ?? false, maxBytes: options.maxBytes };
   if (batch.force) {
     batch.slow.push(...inputs);
@@ -87,7 +93,7 @@ export async function readBatch(services: Services, inputs: readonly BundleInput
 }
 
 /** Publishes a batch read by `readBatch`: the new libraries together, then the others one by one. */
-export async function publishBatch(services: Services, batch: ReadBatch): Promise<BatchOutcome[]> {
+export async function publishBatch(services: ImportBundleBatchPorts, batch: ReadBatch): Promise<BatchOutcome[]> {
   const outcomes = new Map<string, BatchOutcome>(batch.failed.map((f) => [f.name, f]));
   const slow = [...batch.slow];
   if (batch.fresh.length > 0) {
@@ -108,7 +114,7 @@ export async function publishBatch(services: Services, batch: ReadBatch): Promis
 }
 
 /** A bundle read and checked whole, its documents under the public key; 'exists' when its library does. */
-async function readWhole(services: Services, input: BundleInput, maxBytes: number): Promise<ReadBundle | 'exists'> {
+async function readWhole(services: ReadBatchPorts, input: BundleInput, maxBytes: number): Promise<ReadBundle | 'exists'> {
   const stream = input.open();
   try {
     const lines = readBundleLines(stream, maxBytes);
@@ -137,7 +143,7 @@ async function readWhole(services: Services, input: BundleInput, maxBytes: numbe
  * Writes the batch's snippets (one refresh), then inserts its records; returns the client ids
  * whose key another writer took meanwhile (their snippets are deleted again).
  */
-async function publishNew(services: Services, batch: ReadBundle[]): Promise<Set<string>> {
+async function publishNew(services: Pick<Ports, 'libraries' | 'manifests' | 'snippets'>, batch: ReadBundle[]): Promise<Set<string>> {
   const all = batch.flatMap((b) => b.docs);
   try {
     await services.snippets.write(all);

@@ -14,7 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { Services } from '../../services';
+import type { Ports } from '../../ports';
 import type { SnippetDocument } from '../../search/types';
 import type { LibraryRecord, LibraryVersionRecord } from '../../store/models/library';
 import { ConflictError, PayloadTooLargeError, ValidationError } from '../../errors';
@@ -55,7 +55,10 @@ export interface Plan {
   generation?: number;
 }
 
-export async function importBundle(services: Services, input: Readable, options: ImportOptions): Promise<ImportResult> {
+/** What `importBundle` reaches (ports.ts). */
+export type ImportBundlePorts = Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>;
+
+export async function importBundle(services: ImportBundlePorts, input: Readable, options: ImportOptions): Promise<ImportResult> {
   try {
     return await importLines(services, readBundleLines(input, options.maxBytes), options);
   } catch (error) {
@@ -84,7 +87,7 @@ export async function readHeader(lines: AsyncGenerator<Buffer>): Promise<{ hash:
   }
 }
 
-async function importLines(services: Services, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
+async function importLines(services: ImportBundlePorts, lines: AsyncGenerator<Buffer>, options: ImportOptions): Promise<ImportResult> {
   const { hash, header, clientId } = await readHeader(lines);
 
   const urls = importedRepoUrls(services.config, header.library, clientId);
@@ -177,7 +180,7 @@ function versionRecord(v: BundleVersion, generation: number): LibraryVersionReco
  * checks the trailer, the counts and that nothing follows it.
  */
 export async function streamSnippets(
-  services: Pick<Services, 'snippets' | 'embeddings'>,
+  services: Pick<Ports, 'snippets' | 'embeddings'>,
   lines: AsyncGenerator<Buffer>,
   hash: ReturnType<typeof createHash>,
   /** `write`: where each batch goes (default: the snippets index; a batch import collects them). */
@@ -275,7 +278,7 @@ export function storedDocument(doc: Record<string, unknown> & { id: string; vers
 }
 
 /** Runs `work` holding the build slot of every version (one build of a version at a time). */
-async function holdSlots<T>(services: Services, key: string, versions: string[], work: () => Promise<T>): Promise<T> {
+async function holdSlots<T>(services: Pick<Ports, 'jobs'>, key: string, versions: string[], work: () => Promise<T>): Promise<T> {
   const [first, ...rest] = versions;
   if (first === undefined) return work();
   return services.jobs.inBuildSlot(key, first, SLOT_WAIT_MS, () => holdSlots(services, key, rest, work));

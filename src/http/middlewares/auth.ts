@@ -9,7 +9,7 @@
  * rate-limit middleware then only awaits that count.
  */
 import type { Context, Middleware } from 'koa';
-import type { Services } from '../../services';
+import type { Ports } from '../../ports';
 import type { Authenticated } from '../../auth/authenticator';
 import type { RateDecision, RateTier } from '../../auth/rate-limiter';
 import type { AnonymousOperation } from '../../auth/settings';
@@ -23,7 +23,7 @@ export const SESSION_COOKIE = 'shelfmark_session';
 export const CSRF_COOKIE = 'shelfmark_csrf';
 export const CSRF_HEADER = 'x-csrf-token';
 
-type AuthDeps = Pick<Services, 'config' | 'authenticator' | 'settings' | 'rateLimiter' | 'trustedProxy'>;
+type AuthDeps = Pick<Ports, 'config' | 'authenticator' | 'settings' | 'rateLimiter' | 'trustedProxy'>;
 
 export interface AuthenticateOptions {
   /** Whether a caller must be authenticated (always true while API_KEY is set). */

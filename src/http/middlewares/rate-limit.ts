@@ -6,12 +6,15 @@
  * Responses carry RateLimit-Limit/-Remaining/-Reset; a refusal is 429 with Retry-After.
  */
 import type { Middleware } from 'koa';
-import type { Services } from '../../services';
+import type { Ports } from '../../ports';
 import type { RateClass, RateDecision, RateTier } from '../../auth/rate-limiter';
 import { RateLimitError } from '../../errors';
 import { requestAuth } from './auth';
 
-export function rateLimit(services: Pick<Services, 'config' | 'authenticator' | 'settings' | 'rateLimiter' | 'trustedProxy'>, options: { class: RateClass }): Middleware {
+/** What `rateLimit` reaches (ports.ts). */
+export type RateLimitPorts = Pick<Ports, 'config' | 'authenticator' | 'settings' | 'rateLimiter' | 'trustedProxy'>;
+
+export function rateLimit(services: RateLimitPorts, options: { class: RateClass }): Middleware {
   return async function rateLimitMiddleware(ctx, next) {
     const auth = requestAuth(services, ctx);
     const decisions = options.class === 'expensive'

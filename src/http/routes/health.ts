@@ -1,6 +1,6 @@
 import { Router } from '@koa/router';
 import type { Middleware } from 'koa';
-import type { Services } from '../../services';
+import type { Lifecycle } from '../../services';
 import type { StoreReading } from '../../health/monitor';
 import { validate } from '../validate';
 import { openApiDocumentOf } from '../openapi';
@@ -13,10 +13,10 @@ import { healthSchemas as s } from './health-schema';
  * says only that the process serves (no store I/O: for restarts, not for routing).
  * `GET /ping` for MCP clients.
  */
-export function healthRoutes(services: Services): Router {
+export function healthRoutes(lifecycle: Pick<Lifecycle, 'health'>): Router {
   const router = new Router();
   const readiness: Middleware = async (ctx) => {
-    const stores = await services.health();
+    const stores = await lifecycle.health();
     const down = Object.entries(stores)
       .filter(([, r]) => r.error !== undefined)
       .map(([name]) => name);

@@ -4,7 +4,7 @@
  * Store and library errors are mapped to AppErrors here, at the boundary, so the tools see
  * one error family whichever backend they run on.
  */
-import type { Services } from '../../services';
+import type { Ports } from '../../ports';
 import type { Principal } from '../../auth/principal';
 import type { AppError } from '../../errors';
 import { countedContext } from '../../retrieval/counted-context';
@@ -30,7 +30,14 @@ export interface InProcessOptions {
   projectId?: string;
 }
 
-export function inProcessBackend(services: Services, principal: Principal, options: InProcessOptions = {}): DocsBackend {
+/** What `inProcessBackend` reaches (ports.ts). */
+export type InProcessBackendPorts = Pick<
+  Ports,
+  'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' |
+  'usage'
+>;
+
+export function inProcessBackend(services: InProcessBackendPorts, principal: Principal, options: InProcessOptions = {}): DocsBackend {
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
     if (options.refusal) throw options.refusal;
     try {

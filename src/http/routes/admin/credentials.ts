@@ -6,14 +6,14 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { assertUser } from '../../../auth/authorize';
 import { CREDENTIAL_HOSTS, type CredentialSummary } from '../../../auth/credentials';
 import { NotFoundError } from '../../../errors';
 
 const present = (c: CredentialSummary) => ({ host: c.host, connected: true, last4: c.last4, createdAt: c.createdAt, updatedAt: c.updatedAt });
 
-export function mountCredentialRoutes(router: Router, services: Services, chain: Middleware[]): void {
+export function mountCredentialRoutes(router: Router, services: Pick<Ports, 'credentials'>, chain: Middleware[]): void {
   router.get('credentials.list', '/admin/credentials', ...chain, validate(s['credentials.list']), async (ctx) => {
     const { principal } = ctx.state;
     assertUser(principal);

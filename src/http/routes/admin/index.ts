@@ -6,7 +6,7 @@
  * `authorize(principal, operation, resource)` where the rule depends on a team.
  */
 import Router from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { mountKeyRoutes } from './keys';
@@ -15,7 +15,14 @@ import { mountTeamRoutes } from './teams';
 import { mountSettingsRoutes } from './settings';
 import { mountCredentialRoutes } from './credentials';
 
-export function adminRoutes(services: Services): Router {
+/** What `adminRoutes` reaches (ports.ts). */
+export type AdminRoutesPorts = Pick<
+  Ports,
+  'accounts' | 'authenticator' | 'config' | 'credentials' | 'keys' | 'libraries' | 'projects' |
+  'rateLimiter' | 'sessions' | 'settings' | 'teams' | 'trustedProxy' | 'usage' | 'users'
+>;
+
+export function adminRoutes(services: AdminRoutesPorts): Router {
   const router = new Router();
   const chain = [guard(services), rateLimit(services, { class: 'standard' })];
   mountKeyRoutes(router, services, chain);

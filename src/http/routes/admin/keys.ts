@@ -3,13 +3,13 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { assertUser } from '../../../auth/authorize';
 import { NotFoundError } from '../../../errors';
 import { presentKey } from './presenters';
 import { projectFor } from '../../../projects/projects';
 
-export function mountKeyRoutes(router: Router, services: Services, chain: Middleware[]): void {
+export function mountKeyRoutes(router: Router, services: Pick<Ports, 'keys' | 'projects'>, chain: Middleware[]): void {
   router.get('keys.list', '/admin/keys', ...chain, validate(s['keys.list']), async (ctx) => {
     const { principal } = ctx.state;
     assertUser(principal);

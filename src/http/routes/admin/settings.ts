@@ -3,7 +3,7 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { PLANS } from '../../../auth/plans';
 import { ANONYMOUS_OPERATIONS } from '../../../auth/settings';
 import { clientLibraryId, teamOfLibraryKey } from '../../../domain/library-keys';
@@ -17,7 +17,10 @@ const DESCRIPTIONS: Record<(typeof ANONYMOUS_OPERATIONS)[number], string> = {
   jobs: 'Read indexing jobs (GET /v2/jobs)',
 };
 
-export function mountSettingsRoutes(router: Router, services: Services, chain: Middleware[]): void {
+/** What `mountSettingsRoutes` reaches (ports.ts). */
+export type MountSettingsRoutesPorts = Pick<Ports, 'keys' | 'settings' | 'teams' | 'usage'>;
+
+export function mountSettingsRoutes(router: Router, services: MountSettingsRoutesPorts, chain: Middleware[]): void {
   router.get('plans.read', '/admin/plans', ...chain, validate(s['plans.read']), (ctx) => {
     ctx.body = { plans: PLANS.map((p) => ({ id: p.id, name: p.name, privateRepositories: p.privateRepositories })) };
   });

@@ -7,7 +7,7 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { isAdminLike, type Principal } from '../../../auth/principal';
 import { assertAdmin, canSeeTeam } from '../../../auth/authorize';
 import { authorize } from '../../../auth/permissions';
@@ -16,7 +16,10 @@ import type { TeamRecord } from '../../../store/models/team';
 import { presentTeam } from './presenters';
 import { clientLibraryId } from '../../../domain/library-keys';
 
-export function mountTeamRoutes(router: Router, services: Services, chain: Middleware[]): void {
+/** What `mountTeamRoutes` reaches (ports.ts). */
+export type MountTeamRoutesPorts = Pick<Ports, 'accounts' | 'libraries' | 'teams' | 'users'>;
+
+export function mountTeamRoutes(router: Router, services: MountTeamRoutesPorts, chain: Middleware[]): void {
   /** The team, if the caller may see it; else 404 team_not_found (existence is not revealed). */
   async function visibleTeam(principal: Principal, id: string): Promise<TeamRecord> {
     const team = canSeeTeam(principal, id) ? await services.teams.get(id) : null;

@@ -3,11 +3,14 @@ import type { Router } from '@koa/router';
 import type { Middleware } from 'koa';
 import { validate } from '../../validate';
 import { adminSchemas as s } from './schema';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { ConflictError, TeamNotFoundError } from '../../../errors';
 import { presentUser } from './presenters';
 
-export function mountUserRoutes(router: Router, services: Services, chain: Middleware[]): void {
+/** What `mountUserRoutes` reaches (ports.ts). */
+export type MountUserRoutesPorts = Pick<Ports, 'accounts' | 'sessions' | 'teams' | 'users'>;
+
+export function mountUserRoutes(router: Router, services: MountUserRoutesPorts, chain: Middleware[]): void {
   router.get('users.list', '/admin/users', ...chain, validate(s['users.list']), async (ctx) => {
     ctx.body = { users: (await services.users.list()).map(presentUser) };
   });

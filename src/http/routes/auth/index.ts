@@ -5,7 +5,7 @@
  */
 import Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import type { IssuedSession } from '../../../auth/sessions';
 import type { UserRecord } from '../../../store/models/user';
 import { guard, CSRF_COOKIE, SESSION_COOKIE } from '../../middlewares/auth';
@@ -16,7 +16,10 @@ import { presentTeam } from '../admin/presenters';
 import { validate } from '../../validate';
 import { authSchemas as s } from './schema';
 
-export function authRoutes(services: Services): Router {
+/** What `authRoutes` reaches (ports.ts). */
+export type AuthRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'teams' | 'trustedProxy' | 'users'>;
+
+export function authRoutes(services: AuthRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
   // Password checks are slow on purpose; they are limited like expensive operations.
@@ -65,7 +68,7 @@ export function authRoutes(services: Services): Router {
   return router;
 }
 
-async function presentMe(services: Services, user: UserRecord, via: 'session' | 'api_key') {
+async function presentMe(services: Pick<Ports, 'teams'>, user: UserRecord, via: 'session' | 'api_key') {
   const teams = await services.teams.list(user.memberships.map((m) => m.teamId));
   const roles = new Map(user.memberships.map((m) => [m.teamId, m.role]));
   return {
@@ -80,13 +83,13 @@ async function presentMe(services: Services, user: UserRecord, via: 'session' | 
 }
 
 /** Cookies are Secure when the request came over https (directly, or via a trusted proxy). */
-function isHttps(services: Services, ctx: Context): boolean {
+function isHttps(services: Pick<Ports, 'trustedProxy'>, ctx: Context): boolean {
   if (ctx.secure) return true;
   const peer = ctx.req.socket.remoteAddress ?? '';
   return services.trustedProxy(peer) && ctx.get('x-forwarded-proto').split(',')[0].trim() === 'https';
 }
 
-function setSessionCookies(services: Services, ctx: Context, session: IssuedSession): void {
+function setSessionCookies(services: Pick<Ports, 'trustedProxy'>, ctx: Context, session: IssuedSession): void {
   const secure = isHttps(services, ctx);
   if (secure) ctx.cookies.secure = true;
   const common = { sameSite: 'strict' as const, secure, path: '/', expires: session.expiresAt, overwrite: true };

@@ -5,7 +5,7 @@
  * the use case.
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
@@ -13,7 +13,10 @@ import { queryCode } from '../../../code/code-query';
 import { formatCodeText } from '../../../code/code-format';
 import { codeSchemas as s } from './schema';
 
-export function codeRoutes(services: Services): Router {
+/** What `codeRoutes` reaches (ports.ts). */
+export type CodeRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'trustedProxy'>;
+
+export function codeRoutes(services: CodeRoutesPorts): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 

@@ -8,14 +8,17 @@ import net from 'node:net';
 import path from 'node:path';
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { ROOT_DIR } from '../../../config';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
 import { connectSchemas as s } from './schema';
 
-export function connectRoutes(services: Services): Router {
+/** What `connectRoutes` reaches (ports.ts). */
+export type ConnectRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'rateLimiter' | 'settings' | 'trustedProxy'>;
+
+export function connectRoutes(services: ConnectRoutesPorts): Router {
   const router = new Router();
   router.get('connect.read', '/connect', guard(services), rateLimit(services, { class: 'standard' }), validate(s['connect.read']), async (ctx) => {
     const configured = services.config.publicUrl;
@@ -35,7 +38,7 @@ export function connectRoutes(services: Services): Router {
 }
 
 /** The origin this request came to; a trusted proxy's forwarded scheme and host win. */
-function requestOrigin(services: Services, ctx: Context): string {
+function requestOrigin(services: Pick<Ports, 'config' | 'trustedProxy'>, ctx: Context): string {
   const viaProxy = services.trustedProxy(ctx.req.socket.remoteAddress ?? '');
   const proto = (viaProxy && ctx.get('x-forwarded-proto').split(',')[0].trim()) || ctx.protocol;
   const host = (viaProxy && ctx.get('x-forwarded-host').split(',')[0].trim()) || ctx.host;

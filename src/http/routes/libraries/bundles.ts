@@ -5,7 +5,7 @@
  * BUNDLE_MAX_BYTES) and publishes it in one step.
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { LibraryNotFoundError, PayloadTooLargeError, ValidationError } from '../../../errors';
@@ -17,7 +17,14 @@ import { resolveVersion } from '../../../domain/library-keys';
 import { exportBundleStream } from '../../../catalog/bundles/export';
 import { importBundle } from '../../../catalog/bundles/import';
 
-export function bundleRoutes(services: Services): Router {
+/** What `bundleRoutes` reaches (ports.ts). */
+export type BundleRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'publishDeps' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function bundleRoutes(services: BundleRoutesPorts): Router {
   const router = new Router();
   // An export is a streamed read (the standard limit, so a script can export a catalogue);
   // an import writes a library (the expensive one, like add and upload).

@@ -5,7 +5,7 @@
  * handler (with the resource-dependent `authorize`).
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { addRepository, refreshLibrary } from '../../../catalog/add-repo';
@@ -27,7 +27,14 @@ import { libraryIdOf } from '../shared-schema';
 import { deleteLibrary, deletePortsOf } from '../../../catalog/delete';
 import { listLibraries, updateLibrary } from '../../../catalog/update';
 
-export function libraryRoutes(services: Services): Router {
+/** What `libraryRoutes` reaches (ports.ts). */
+export type LibraryRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'locks' | 'log' | 'manifests' |
+  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'
+>;
+
+export function libraryRoutes(services: LibraryRoutesPorts): Router {
   const router = new Router();
   const expensive = rateLimit(services, { class: 'expensive' });
   const standard = rateLimit(services, { class: 'standard' });
@@ -185,8 +192,15 @@ export function libraryRoutes(services: Services): Router {
   return router;
 }
 
+/** What `v1RefreshRoutes` reaches (ports.ts). */
+export type V1RefreshRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
-export function v1RefreshRoutes(services: Services): Router {
+export function v1RefreshRoutes(services: V1RefreshRoutesPorts): Router {
   const router = new Router();
   router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), validate(s['libraries.refresh']), async (ctx) => {
     const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);

@@ -4,7 +4,7 @@
  * validate → handler.
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
@@ -15,7 +15,14 @@ import { findLibraryFor } from '../../../catalog/access';
 import { LibraryNotFoundError } from '../../../errors';
 import { authorize } from '../../../auth/permissions';
 
-export function libraryPageRoutes(services: Services): Router {
+/** What `libraryPageRoutes` reaches (ports.ts). */
+export type LibraryPageRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' |
+  'trustedProxy'
+>;
+
+export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 

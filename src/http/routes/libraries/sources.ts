@@ -6,7 +6,7 @@
  */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
@@ -16,7 +16,14 @@ import { addLlmsTxt, addWebsite } from '../../../catalog/add-web';
 import { addArchive, type ArchiveUploadInput } from '../../../catalog/add-archive';
 import { ARCHIVE_UPLOAD_FORM, sourceSchemas as s } from './sources-schema';
 
-export function sourceRoutes(services: Services): Router {
+/** What `sourceRoutes` reaches (ports.ts). */
+export type SourceRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
+  'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'
+>;
+
+export function sourceRoutes(services: SourceRoutesPorts): Router {
   const router = new Router();
   const expensive = rateLimit(services, { class: 'expensive' });
 

@@ -4,7 +4,7 @@
  * limits and fields are in upload-form.ts.
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart } from '../../middlewares/multipart';
@@ -13,7 +13,14 @@ import { OPENAPI_UPLOAD_FORM, readUploadForm } from './upload-form';
 import { validate } from '../../validate';
 import { librarySchemas as s } from './schema';
 
-export function uploadRoutes(services: Services): Router {
+/** What `uploadRoutes` reaches (ports.ts). */
+export type UploadRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
+  'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function uploadRoutes(services: UploadRoutesPorts): Router {
   const router = new Router();
   router.post(
     'libraries.upload',

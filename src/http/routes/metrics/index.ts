@@ -4,7 +4,7 @@
  * see) answers zeros, so existence is not revealed.
  */
 import Router from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { parseLibraryId } from '../../../domain/library-ids';
 import { usageKeyFor } from '../../../catalog/access';
 import { guard } from '../../middlewares/auth';
@@ -12,7 +12,10 @@ import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
 import { metricsSchemas as s } from './schema';
 
-export function metricsRoutes(services: Services): Router {
+/** What `metricsRoutes` reaches (ports.ts). */
+export type MetricsRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'rateLimiter' | 'settings' | 'trustedProxy' | 'usage'>;
+
+export function metricsRoutes(services: MetricsRoutesPorts): Router {
   const router = new Router();
   router.get('metrics.read', '/libs/metrics', guard(services), rateLimit(services, { class: 'standard' }), validate(s['metrics.read']), async (ctx) => {
     const { days, bucket } = ctx.state.input.query;

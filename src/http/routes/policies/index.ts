@@ -4,7 +4,7 @@
  * Members read; team owners and admins change it.
  */
 import Router from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import type { Principal } from '../../../auth/principal';
 import { validate } from '../../validate';
 import { policySchemas as s } from './schema';
@@ -16,7 +16,14 @@ import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
 
-export function policyRoutes(services: Services): Router {
+/** What `policyRoutes` reaches (ports.ts). */
+export type PolicyRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'teams' |
+  'trustedProxy'
+>;
+
+export function policyRoutes(services: PolicyRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
 

@@ -6,7 +6,7 @@
  */
 import { Router } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { receiveMultipart, type MultipartOptions } from '../../middlewares/multipart';
@@ -49,7 +49,14 @@ function formOrJson(): Middleware {
   };
 }
 
-export function projectRoutes(services: Services): Router {
+/** What `projectRoutes` reaches (ports.ts). */
+export type ProjectRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'locks' | 'policies' | 'projects' | 'rateLimiter' |
+  'settings' | 'trustedProxy'
+>;
+
+export function projectRoutes(services: ProjectRoutesPorts): Router {
   const router = new Router();
   const standard = rateLimit(services, { class: 'standard' });
   const expensive = rateLimit(services, { class: 'expensive' });

@@ -5,7 +5,7 @@
  */
 import { Router } from '@koa/router';
 import type { Context } from 'koa';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { countedContext } from '../../../retrieval/counted-context';
@@ -19,7 +19,14 @@ import { validate } from '../../validate';
 import { projectPins, withPin } from '../../../projects/project-version';
 import { retrievalSchemas as s } from './schema';
 
-export function retrievalRoutes(services: Services): Router {
+/** What `retrievalRoutes` reaches (ports.ts). */
+export type RetrievalRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' |
+  'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy' | 'usage'
+>;
+
+export function retrievalRoutes(services: RetrievalRoutesPorts): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 
@@ -38,8 +45,15 @@ export function retrievalRoutes(services: Services): Router {
   return router;
 }
 
+/** What `legacyRoutes` reaches (ports.ts). */
+export type LegacyRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'rateLimiter' |
+  'settings' | 'snippets' | 'trustedProxy' | 'usage'
+>;
+
 /** The Context7 v1 route: `/api/v1/<owner>/<repo>[/<version>]?topic=&tokens=&type=`. */
-export function legacyRoutes(services: Services): Router {
+export function legacyRoutes(services: LegacyRoutesPorts): Router {
   const router = new Router();
   const respond = async (ctx: Context, p: { owner: string; repo: string; version?: string }, q: { topic?: string; query?: string; tokens: number; type: 'txt' | 'json'; version?: string; language?: string; languageOnly?: boolean; projectId?: string }) => {
     const libraryId = `/${p.owner}/${p.repo}${p.version ? `/${p.version}` : ''}`;
@@ -54,7 +68,10 @@ export function legacyRoutes(services: Services): Router {
   return router;
 }
 
-async function respondWithContext(ctx: Context, services: Services, input: ContextRequest & { tokens: number; type: 'txt' | 'json' }): Promise<void> {
+/** What `respondWithContext` reaches (ports.ts). */
+export type RespondWithContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>;
+
+async function respondWithContext(ctx: Context, services: RespondWithContextPorts, input: ContextRequest & { tokens: number; type: 'txt' | 'json' }): Promise<void> {
   // The stdio MCP bridge reaches us over HTTP and says so, so its calls count as MCP; the
   // dashboard's playground says so too, and counts apart only from a signed-in session.
   const said = ctx.get('x-shelfmark-channel');

@@ -5,7 +5,7 @@
  * like context (they are reads of context: the same operation in the permissions table).
  */
 import { Router } from '@koa/router';
-import type { Services } from '../../../services';
+import type { Ports } from '../../../ports';
 import { guard } from '../../middlewares/auth';
 import { rateLimit } from '../../middlewares/rate-limit';
 import { validate } from '../../validate';
@@ -14,7 +14,14 @@ import { formatAcrossJson, formatAcrossText } from '../../../retrieval/across-fo
 import { getUpgradeGuide } from '../../../retrieval/upgrade-guide';
 import { versionSchemas as s } from './schema';
 
-export function versionRoutes(services: Services): Router {
+/** What `versionRoutes` reaches (ports.ts). */
+export type VersionRoutesPorts = Pick<
+  Ports,
+  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' |
+  'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+>;
+
+export function versionRoutes(services: VersionRoutesPorts): Router {
   const router = new Router();
   const limit = rateLimit(services, { class: 'standard' });
 
