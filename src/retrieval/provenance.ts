@@ -36,6 +36,10 @@ export interface Provenance {
   newerRelease: string | null;
   /** Whether the served branch is behind its source's head (null: unknown, or a tag, which does not move). */
   behindSource: boolean | null;
+  /** The id asked for, when it is a source merged into `libraryId` (catalog/merged-sources.ts). */
+  redirectedFrom?: string;
+  /** A merged library: the other sources' versions read with the served one. */
+  mergedSources?: Array<{ libraryId: string; version: string }>;
 }
 
 function release(name: string | null | undefined): semver.SemVer | null {

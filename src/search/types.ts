@@ -101,6 +101,8 @@ export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb
 export const CONTEXT_SOURCE_FIELDS = [
   'id', 'kind', 'title', 'description', 'content', 'language', 'code',
   'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part',
+  // Which source a candidate came from: a merged library's near-duplicates are removed across sources only.
+  'libraryId',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
 /** One snippet as a context query returns it. */
