@@ -154,4 +154,8 @@ export interface LibrarySummary {
   sourceLatest?: string | null;
   /** With a project (projects/project-version.ts `withPin`): the version its lockfile pins. */
   pinnedVersion?: string;
+  /** A source merged into another library (catalog/merged-sources.ts): that library's id. */
+  mergedInto?: string;
+  /** In a search answer: the id that matched, a source merged into this library. */
+  redirectedFrom?: string;
 }
