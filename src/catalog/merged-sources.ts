@@ -60,7 +60,8 @@ async function mergedLibraryOf(services: Pick<Services, 'libraries'>, source: Li
  */
 export function joiningVersion(source: Pick<LibraryRecord, 'versions'>, link: Pick<MergedSourceRecord, 'joins'>, version: string): LibraryVersionRecord | undefined {
   const built = source.versions.filter((v) => v.generation > 0);
-  const same = built.find((v) => v.version === version);
+  // A source's default version joins only the version it is pinned to, not the merged library's default by name.
+  const same = version !== 'latest' ? built.find((v) => v.version === version) : undefined;
   if (same) return same;
   if (version !== link.joins) return undefined;
   return built.find((v) => v.version === 'latest') ?? built[0];
