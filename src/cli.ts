@@ -12,6 +12,7 @@ import { searchCommand } from './cli/commands/search';
 import { contextCommand } from './cli/commands/context';
 import { jobsCommand } from './cli/commands/jobs';
 import { refreshCommand } from './cli/commands/refresh';
+import { sourcesCommand } from './cli/commands/sources';
 import { exportCommand, importCommand } from './cli/commands/bundles';
 import { keysCommand } from './cli/commands/keys';
 import { mcpCommand } from './cli/commands/mcp';
@@ -20,7 +21,7 @@ import { upgradeCommand } from './cli/commands/upgrade';
 import { projectCommand } from './cli/commands/project';
 import { codeCommand } from './cli/commands/code';
 
-const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, codeCommand, jobsCommand, refreshCommand, exportCommand, importCommand, keysCommand, projectCommand, mcpCommand];
+const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, codeCommand, jobsCommand, refreshCommand, sourcesCommand, exportCommand, importCommand, keysCommand, projectCommand, mcpCommand];
 
 const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 

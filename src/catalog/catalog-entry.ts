@@ -25,6 +25,7 @@ export function toSummary(lib: LibraryRecord): LibrarySummary {
     aliases: lib.aliases,
     latestIndexed: latestIndexed(lib),
     sourceLatest: lib.sourceState?.newestTag ?? null,
+    ...(lib.mergedInto ? { mergedInto: clientLibraryId(lib.mergedInto) } : {}),
   };
 }
 

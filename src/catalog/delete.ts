@@ -7,7 +7,8 @@
  * and a build still running finds it gone when it publishes and removes what it wrote
  * (indexing/pipeline/publish.ts); then its snippets (ids paged out of Elasticsearch and
  * deleted in bulks, no refresh: nothing serves them any more), its manifests (by their exact
- * ids), an uploaded archive no other library uses and the code kept of its versions. Every step reads by id or deletes what
+ * ids), an uploaded archive no other library uses and the code kept of its versions; a merged
+ * library's sources with it. Every step reads by id or deletes what
  * it finds, so the store work is the library's own size, not the catalogue's.
  */
 import type { Ports } from '../ports';
@@ -19,6 +20,7 @@ export interface DeletePorts {
   libraries: {
     get(key: string, options: { fresh: true }): Promise<LibraryRecord | null>;
     delete(key: string): Promise<boolean>;
+    modify(key: string, change: (lib: LibraryRecord) => Partial<LibraryRecord> | null): Promise<LibraryRecord | null>;
   };
   snippets: { deleteLibrary(libraryId: string): Promise<number> };
   manifests: { deleteVersions(libraryId: string, versions: readonly string[]): Promise<void> };
@@ -46,7 +48,12 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
   await ports.manifests.deleteVersions(key, lib.versions.map((v) => v.version));
   await ports.releaseArchive(lib.sourceParams);
   ports.deleteKeptCode(key);
-  return { deleted, snippets };
+  // Merged libraries (catalog/merged-sources.ts): a source leaves its merged library's list; a
+  // merged library's sources go with it (each its own whole delete, through this function).
+  if (lib.mergedInto) await ports.libraries.modify(lib.mergedInto, (m) => ((m.mergedSources ?? []).some((s) => s.key === key) ? { mergedSources: (m.mergedSources ?? []).filter((s) => s.key !== key) } : null));
+  let total = snippets;
+  for (const source of lib.mergedSources ?? []) total += (await deleteLibrary(ports, source.key)).snippets;
+  return { deleted, snippets: total };
 }
 
 /** The ports of `deleteLibrary` from the composition root's services. */

@@ -83,7 +83,25 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
     }
   }
   const ranked = rankLibraries({ libraryName, query, libraries: matches.map((m) => m.library), contentScores });
-  return { libraries: ranked.slice(0, MAX_RESULTS).map((r) => r.library), searchFilterApplied: policy.applied };
+  return { libraries: redirectMergedSources(ranked.map((r) => r.library)).slice(0, MAX_RESULTS), searchFilterApplied: policy.applied };
+}
+
+/**
+ * A source merged into another library answers as that library, saying which id matched
+ * (catalog/merged-sources.ts); each library once, at the rank of its best match. Pure.
+ */
+export function redirectMergedSources(libraries: readonly LibrarySummary[]): LibrarySummary[] {
+  const out: LibrarySummary[] = [];
+  const seen = new Set<string>();
+  const listed = new Set(libraries.map((l) => l.id));
+  for (const library of libraries) {
+    const id = library.mergedInto ?? library.id;
+    if (seen.has(id)) continue;
+    if (library.mergedInto && listed.has(library.mergedInto)) continue;
+    seen.add(id);
+    out.push(library.mergedInto ? { ...library, id, redirectedFrom: library.id, mergedInto: undefined } : library);
+  }
+  return out;
 }
 
 /**

@@ -11,7 +11,9 @@ import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
-import { usableLibrary } from '../catalog/access';
+import { sourceScopes, usableServedLibrary } from '../catalog/merged-sources';
+import type { SourceScope } from '../search/served';
+import { crossSourceDuplicates } from './merged-dedupe';
 import { clientLibraryId, resolveVersion } from '../domain/library-keys';
 import type { LibraryRecord, LibraryVersionRecord } from '../store/models/library';
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
@@ -89,7 +91,8 @@ export async function getContext(services: GetContextPorts, principal: Principal
   const budget = request.tokens ?? DEFAULT_TOKENS;
   const language = languageOf(request);
 
-  let library = await usableLibrary(services, principal, libraryId);
+  // A merged source's old id serves its merged library (catalog/merged-sources.ts).
+  let { library, redirectedFrom } = await usableServedLibrary(services, principal, libraryId);
   const projectId = requestProject(principal, request.projectId);
   const { version, pinned } = await versionFromProject(services, principal, projectId, library, fromId, request.version);
   const choose = (lib: LibraryRecord) => {
@@ -106,7 +109,7 @@ export async function getContext(services: GetContextPorts, principal: Principal
   let legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   if (legs === undefined || legs.lexical.length + legs.semantic.length === 0) {
     // A cached library record may name a generation that was just replaced: read it fresh once.
-    library = await usableLibrary(services, principal, libraryId, { fresh: true });
+    ({ library, redirectedFrom } = await usableServedLibrary(services, principal, libraryId, { fresh: true }));
     choice = choose(library);
     legs = choice && (await searchLegs(services, library, recordName(choice), analyzed, query, size));
   }
@@ -115,8 +118,8 @@ export async function getContext(services: GetContextPorts, principal: Principal
     throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
   const requested = recordName(choice);
-  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId, version: choice.record.version, overview: request.overview, ...(language ? { language } : {}) };
-  const result = await completeAnswer(services, library, requested, input, size);
+  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId: clientLibraryId(library._id), version: choice.record.version, overview: request.overview, ...(language ? { language } : {}) };
+  const result = await completeAnswer(services, library, requested, input, size, legs.also);
   if (result.snippets.length === 0) {
     if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
     if (result.noneInLanguage) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [], language: request.language ?? '' });
@@ -124,7 +127,12 @@ export async function getContext(services: GetContextPorts, principal: Principal
   }
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
-  return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: provenanceOf(library, choice) };
+  return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: { ...provenanceOf(library, choice), ...mergedProvenance(redirectedFrom, legs.also) } };
+}
+
+/** What a merged library's answer adds to its provenance: the id asked for when redirected, the other sources read. */
+function mergedProvenance(redirectedFrom: string | undefined, also: readonly SourceScope[]): Pick<Provenance, 'redirectedFrom' | 'mergedSources'> {
+  return { ...(redirectedFrom ? { redirectedFrom } : {}), ...(also.length > 0 ? { mergedSources: also.map((s) => ({ libraryId: clientLibraryId(s.libraryId), version: s.version })) } : {}) };
 }
 
 /**
@@ -133,7 +141,7 @@ export async function getContext(services: GetContextPorts, principal: Principal
  * has nothing to search.
  */
 export async function answerInLibrary(
-  services: Pick<Ports, 'embeddings' | 'snippets'>,
+  services: Pick<Ports, 'embeddings' | 'snippets' | 'libraries'>,
   library: LibraryRecord,
   choice: VersionChoice,
   question: { query: string; analyzed: AnalyzedQuery; budget: number; language?: AnswerInput['language'] },
@@ -144,7 +152,7 @@ export async function answerInLibrary(
   if (!legs || legs.lexical.length + legs.semantic.length === 0) return undefined;
   const { language, ...rest } = question;
   const input: AnswerInput = { ...legs, ...rest, libraryId: clientLibraryId(library._id), version: choice.record.version, ...(language ? { language } : {}) };
-  return completeAnswer(services, library, requested, input, size);
+  return completeAnswer(services, library, requested, input, size, legs.also);
 }
 
 /** The version name the stores know a chosen record by (undefined: the default branch). */
@@ -170,19 +178,21 @@ export function languageOf(request: Pick<ContextRequest, 'language' | 'languageO
  * long section without the parts before it, with those parts read (it is served from its
  * opening part on).
  */
-async function completeAnswer(services: Pick<Ports, 'embeddings' | 'snippets'>, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number): Promise<AnswerResult> {
+async function completeAnswer(services: Pick<Ports, 'embeddings' | 'snippets' | 'libraries'>, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number, also: SourceScope[]): Promise<AnswerResult> {
   let result = answerFromLegs(input);
   if (result.exhausted && underfilled(result.snippets, input.budget) && input.lexical.length === size && size < MAX_CANDIDATES) {
     const next = await searchLegs(services, library, requested, input.analyzed, input.query, Math.min(MAX_CANDIDATES, size * 3) - size, size);
     if (next && next.lexical.length > 0) {
-      input = { ...input, lexical: mergeCandidates(input.lexical, next.lexical) };
+      const lexical = mergeCandidates(input.lexical, next.lexical);
+      const dropped = also.length > 0 ? crossSourceDuplicates([...lexical, ...input.semantic].map((c) => c.doc)) : new Set<string>();
+      input = { ...input, lexical: lexical.filter((c) => !dropped.has(c.doc.id)), semantic: input.semantic.filter((c) => !dropped.has(c.doc.id)) };
       result = answerFromLegs(input);
     }
   }
   const missing = missingParts(result.snippets);
   const version = resolveVersion(library, requested);
   if (missing.length === 0 || !version) return result;
-  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration, also };
   const read = await services.snippets.sectionParts({ ...scope, wanted: missing.map((m) => ({ path: m.path, below: m.below })) });
   const parts = read.filter((c) => isPartOf(c.doc, missing));
   return parts.length > 0 ? answerFromLegs({ ...input, parts }) : result;
@@ -206,6 +216,8 @@ export function mergeCandidates(first: readonly ScoredCandidate[], next: readonl
 }
 
 interface Legs {
+  /** A merged library: the versions of its other sources searched with it. */
+  also: SourceScope[];
   lexical: ScoredCandidate[];
   semantic: ScoredCandidate[];
   stats: Awaited<ReturnType<Ports['snippets']['termStats']>>;
@@ -213,7 +225,7 @@ interface Legs {
 }
 
 async function searchLegs(
-  services: Pick<Ports, 'embeddings' | 'snippets'>,
+  services: Pick<Ports, 'embeddings' | 'snippets' | 'libraries'>,
   library: LibraryRecord,
   requested: string | undefined,
   analyzed: AnalyzedQuery,
@@ -223,7 +235,8 @@ async function searchLegs(
 ): Promise<Legs | undefined> {
   const version = resolveVersion(library, requested);
   if (!version) return undefined;
-  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
+  const also = await sourceScopes(services, library, version.version);
+  const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration, also };
   const body = buildContextQuery({ ...scope, query, size, from, analyzed });
   const embeddings = services.embeddings;
   const vectors = { vectors: embeddings !== undefined };
@@ -239,5 +252,13 @@ async function searchLegs(
         }))
       : undefined,
   ]);
-  return { lexical, stats, semantic: semantic?.hits ?? [], ...(semantic ? { queryVector: semantic.vector } : {}) };
+  const legs = { also, lexical, stats, semantic: semantic?.hits ?? [], ...(semantic ? { queryVector: semantic.vector } : {}) };
+  return also.length > 0 ? withoutCrossSourceCopies(legs) : legs;
+}
+
+/** Both legs without the poorer copy of a page two sources hold (retrieval/merged-dedupe.ts). */
+function withoutCrossSourceCopies(legs: Legs): Legs {
+  const dropped = crossSourceDuplicates([...legs.lexical, ...legs.semantic].map((c) => c.doc));
+  if (dropped.size === 0) return legs;
+  return { ...legs, lexical: legs.lexical.filter((c) => !dropped.has(c.doc.id)), semantic: legs.semantic.filter((c) => !dropped.has(c.doc.id)) };
 }

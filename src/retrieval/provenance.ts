@@ -36,6 +36,10 @@ export interface Provenance {
   newerRelease: string | null;
   /** Whether the served branch is behind its source's head (null: unknown, or a tag, which does not move). */
   behindSource: boolean | null;
+  /** The id asked for, when it is a source merged into `libraryId` (catalog/merged-sources.ts). */
+  redirectedFrom?: string;
+  /** A merged library: the other sources' versions read with the served one. */
+  mergedSources?: Array<{ libraryId: string; version: string }>;
 }
 
 function release(name: string | null | undefined): semver.SemVer | null {
@@ -79,7 +83,9 @@ export function provenanceLine(p: Provenance): string {
   const why = p.reason ? ` (${p.reason.replace(/\.$/, '')})` : '';
   const newer = p.newerRelease ? `; newer release: ${p.newerRelease}` : '';
   const behind = p.behindSource === true ? '; behind its source (a refresh is due)' : p.behindSource === false ? '; up to date with its source' : '';
-  return `Docs: ${p.libraryId} ${p.versionServed.version}${commit}, indexed ${p.versionServed.indexedAt.slice(0, 10)}; ${asked}, served ${p.versionServed.version}${why}; latest indexed: ${p.latestIndexed}${newer}${behind}.`;
+  const redirected = p.redirectedFrom ? ` (${p.redirectedFrom} is merged into ${p.libraryId}: use that id)` : '';
+  const merged = p.mergedSources && p.mergedSources.length > 0 ? `; also from ${p.mergedSources.map((s) => `${s.libraryId} ${s.version}`).join(', ')}` : '';
+  return `Docs: ${p.libraryId} ${p.versionServed.version}${commit}${redirected}, indexed ${p.versionServed.indexedAt.slice(0, 10)}; ${asked}, served ${p.versionServed.version}${why}; latest indexed: ${p.latestIndexed}${newer}${behind}${merged}.`;
 }
 
 /** A text answer under its provenance line. */

@@ -16,7 +16,7 @@ import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { NoSnippetsFoundError, ValidationError } from '../errors';
 import { parseLibraryId } from '../domain/library-ids';
-import { usableLibrary } from '../catalog/access';
+import { usableServedLibrary } from '../catalog/merged-sources';
 import { usableCatalogue } from '../catalog/find';
 import { clientLibraryId } from '../domain/library-keys';
 import type { LibraryRecord } from '../store/models/library';
@@ -121,7 +121,9 @@ async function namedLibraries(services: Pick<Ports, 'libraries' | 'policies'>, p
   const parsed = ids.map((raw) => parseLibraryId(raw));
   const unique = [...new Map(parsed.map((p) => [`${p.libraryId}@${p.version ?? ''}`, p])).values()];
   // Visibility and policy per library, as context: library_not_found, access_denied.
-  return Promise.all(unique.map(async (p) => ({ library: await usableLibrary(services, principal, p.libraryId), fromId: p.version })));
+  // A merged source's id answers as its merged library (catalog/merged-sources.ts), once.
+  const named = await Promise.all(unique.map(async (p) => ({ library: (await usableServedLibrary(services, principal, p.libraryId)).library, fromId: p.version })));
+  return [...new Map(named.map((n) => [`${n.library._id}@${n.fromId ?? ''}`, n])).values()];
 }
 
 /** What `likelyLibraries` reaches (ports.ts). */
@@ -135,7 +137,12 @@ async function likelyLibraries(services: LikelyLibrariesPorts, principal: Princi
   // The catalogue index holds who may use what: the candidates cost the same whatever the catalogue's size.
   const usable = (await usableCatalogue(services, principal, SEARCH_WEIGHTS.across.maxCandidates)).filter((c) => c.latest !== null && c.latest.generation > 0);
   const max = SEARCH_WEIGHTS.across.maxLibraries;
-  const records = async (keys: readonly string[]) => (await Promise.all(keys.map((k) => services.libraries.get(k)))).filter((l): l is LibraryRecord => l !== null);
+  // A merged source is searched as part of its merged library (catalog/merged-sources.ts), once.
+  const records = async (keys: readonly string[]) => {
+    const found = (await Promise.all(keys.map((k) => services.libraries.get(k)))).filter((l): l is LibraryRecord => l !== null);
+    const served = await Promise.all(found.map(async (l) => (l.mergedInto ? ((await services.libraries.get(l.mergedInto)) ?? l) : l)));
+    return [...new Map(served.map((l) => [l._id, l])).values()];
+  };
   if (usable.length <= max) return records(usable.map((c) => c.key));
   const scopes = usable.map((c) => ({ libraryId: c.key, version: 'latest', generation: c.latest?.generation ?? 0, baseGeneration: c.latest?.baseGeneration }));
   const lexicalBody = buildLibraryContentQuery({ libraryIds: usable.map((c) => c.key), query, generations: scopes });

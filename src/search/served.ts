@@ -39,3 +39,27 @@ export function servedFilter(v: ServedGeneration): estypes.QueryDslQueryContaine
 export function versionFilter(scope: { libraryId: string; version: string } & ServedGeneration): estypes.QueryDslQueryContainer[] {
   return [{ term: { libraryId: scope.libraryId } }, { term: { version: scope.version } }, servedFilter(scope)];
 }
+
+/** One version of one source of a merged library, with its served generation. */
+export type SourceScope = { libraryId: string; version: string } & ServedGeneration;
+
+/**
+ * The filter of a query over one version (`generation` absent: every generation) and, for a
+ * merged library, the versions of its other sources that join it (`also`): the documents of
+ * any of them. Without `also` it is exactly the one version's filter, so plain libraries'
+ * queries do not change.
+ */
+export function scopesFilter(scope: { libraryId: string; version: string; generation?: number; baseGeneration?: number; also?: readonly SourceScope[] }): estypes.QueryDslQueryContainer[] {
+  const own: estypes.QueryDslQueryContainer[] = [
+    { term: { libraryId: scope.libraryId } },
+    { term: { version: scope.version } },
+    ...(scope.generation !== undefined ? [servedFilter({ generation: scope.generation, baseGeneration: scope.baseGeneration })] : []),
+  ];
+  if (!scope.also || scope.also.length === 0) return own;
+  return [{ bool: { should: [{ bool: { filter: own } }, ...scope.also.map((s) => ({ bool: { filter: versionFilter(s) } }))], minimum_should_match: 1 } }];
+}
+
+/** The key part that tells merged scopes apart (caches keyed by scope). */
+export function alsoKey(also: readonly SourceScope[] | undefined): string {
+  return (also ?? []).map((s) => `${s.libraryId}@${s.version}@${s.generation}@${s.baseGeneration ?? ''}`).join('|');
+}

@@ -23,7 +23,7 @@ import type { ScoredCandidate, SnippetDocument } from './types';
 import { SnippetLru, searchCandidates, type VectorRead } from './candidate-cache';
 import { TermStatsCache, type TermStats } from './term-stats';
 import { buildSectionPartsQuery, type SectionPartsInput } from './queries/section-parts';
-import { baseOf, versionFilter, type ServedGeneration } from './served';
+import { baseOf, versionFilter, type ServedGeneration, type SourceScope } from './served';
 import { BACKGROUND, deleteUnseen, deleteWhere, updateWhere, writeAndUpdate, type WriteTarget } from './snippet-writes';
 import { copyIndex, olderIndices, type RestoreVectors } from './snippet-migration';
 
@@ -32,7 +32,7 @@ import { copyIndex, olderIndices, type RestoreVectors } from './snippet-migratio
  * named (undefined for a record from before incremental builds): reading a refreshed version
  * by its generation alone would miss every snippet its refresh kept.
  */
-export type VersionScope = { libraryId: string; version: string; generation: number; baseGeneration: number | undefined };
+export type VersionScope = { libraryId: string; version: string; generation: number; baseGeneration: number | undefined; also?: readonly SourceScope[] };
 
 /**
  * 3: the `embedding` dense_vector field. 4: `retired` (incremental builds, search/served.ts),

@@ -6,6 +6,7 @@
  * costs no request, and the one it needs asks only for the terms not seen yet.
  */
 import { buildTermStatsQuery, type TermStatsScope } from './queries/term-stats';
+import { alsoKey } from './served';
 
 /** Document frequencies of terms within one library version, and its snippet count. */
 export interface TermStats {
@@ -26,7 +27,7 @@ export class TermStatsCache {
   constructor(private readonly fetch: TermStatsFetch, private readonly capacity = SCOPES) {}
 
   async stats(scope: TermStatsScope, terms: readonly string[]): Promise<TermStats> {
-    const key = `${scope.libraryId}\u0000${scope.version}\u0000${scope.generation ?? ''}\u0000${scope.baseGeneration ?? ''}`;
+    const key = `${scope.libraryId}\u0000${scope.version}\u0000${scope.generation ?? ''}\u0000${scope.baseGeneration ?? ''}\u0000${alsoKey(scope.also)}`;
     let entry = this.scopes.get(key);
     // A full version starts afresh before the terms to ask are chosen (clearing after the
     // request lost the question's known terms, which then counted as in no snippet).

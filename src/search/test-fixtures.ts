@@ -35,6 +35,7 @@ export function contextSnippet(overrides: Partial<ContextSnippet> = {}): Context
   const doc = snippetDocument();
   return {
     id: `s${counter}`,
+    libraryId: doc.libraryId,
     kind: doc.kind,
     title: doc.title,
     description: doc.description,

@@ -101,6 +101,8 @@ export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb
 export const CONTEXT_SOURCE_FIELDS = [
   'id', 'kind', 'title', 'description', 'content', 'language', 'code',
   'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part',
+  // Which source a candidate came from: a merged library's near-duplicates are removed across sources only.
+  'libraryId',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
 /** One snippet as a context query returns it. */
@@ -152,4 +154,8 @@ export interface LibrarySummary {
   sourceLatest?: string | null;
   /** With a project (projects/project-version.ts `withPin`): the version its lockfile pins. */
   pinnedVersion?: string;
+  /** A source merged into another library (catalog/merged-sources.ts): that library's id. */
+  mergedInto?: string;
+  /** In a search answer: the id that matched, a source merged into this library. */
+  redirectedFrom?: string;
 }

@@ -399,6 +399,22 @@ test.serial('a website is crawled from the add page; its job and library pages s
   t.regex((await page.locator('dl.facts').textContent()) ?? '', /scope subpages/);
 });
 
+test.serial("a library's sources: the website is merged into the repository's library from its page, and its own page says so", async (t) => {
+  const websiteId = `/websites/127.0.0.1-${site.port}_gadgets`;
+  await go('/library/acme/widgets');
+  await page.getByRole('heading', { name: 'Sources' }).waitFor();
+  await page.getByLabel('Library id').fill(websiteId);
+  await page.getByRole('button', { name: 'Merge in' }).click();
+  await page.locator('#flash', { hasText: `${websiteId} is now a source of /acme/widgets` }).waitFor();
+  const row = page.getByRole('row', { name: new RegExp(websiteId.replace(/[.]/g, '\\.')) });
+  t.regex((await row.textContent()) ?? '', /merged \(joins latest\)/);
+  await web.shot('13c-library-sources');
+  t.is((await api('/v2/libraries/acme/widgets/sources')).status, 401, 'the sources route needs a key or a session, like the library');
+  await go(`/library${websiteId}`);
+  await page.getByText('This library is a source of').waitFor();
+  t.is(await page.getByRole('button', { name: 'Merge in' }).count(), 0, 'a source is not offered a merge of its own');
+});
+
 test.serial('permissions: an operation allowed without authentication, then taken back', async (t) => {
   t.is((await api('/v2/jobs')).status, 401);
   await go('/permissions');

@@ -71,6 +71,9 @@ export function presentLibrary(lib: LibraryRecord) {
     // Whether a push webhook exists; its secret is never presented.
     webhook: { configured: Boolean(lib.webhook?.encryptedSecret), createdAt: lib.webhook?.createdAt ?? null },
     versions: versionNames(lib),
+    // A merged library's source: the library its id now answers with (catalog/merged-sources.ts).
+    mergedInto: lib.mergedInto ? clientLibraryId(lib.mergedInto) : null,
+    mergedSources: (lib.mergedSources ?? []).map((s) => clientLibraryId(s.key)),
     builds: lib.versions.map((v) => ({
       version: v.version,
       ref: v.ref,

@@ -61,6 +61,7 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     versions: Array.isArray(json.versions) ? json.versions : [],
     ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
     ...(typeof json.pinnedVersion === 'string' ? { pinnedVersion: json.pinnedVersion } : {}),
+    ...(typeof json.redirectedFrom === 'string' ? { redirectedFrom: json.redirectedFrom } : {}),
   };
 }
 

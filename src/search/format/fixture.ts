@@ -6,6 +6,7 @@ export const RANKED_FIXTURE: RankedSnippet[] = [
     score: 0.91234567,
     doc: {
       id: 'c1',
+      libraryId: '/koajs/koa',
       kind: 'code',
       title: 'Setting a signed cookie',
       description: 'Set a cookie that the client cannot forge:',
@@ -24,6 +25,7 @@ export const RANKED_FIXTURE: RankedSnippet[] = [
     score: 0.5,
     doc: {
       id: 'i1',
+      libraryId: '/koajs/koa',
       kind: 'info',
       title: 'Cookies',
       description: '',
@@ -42,6 +44,7 @@ export const RANKED_FIXTURE: RankedSnippet[] = [
     score: 0.25,
     doc: {
       id: 'c2',
+      libraryId: '/koajs/koa',
       kind: 'code',
       title: 'Markdown inside code',
       description: '',

@@ -23,6 +23,8 @@ export interface LibrarySearchResultJson {
   sourceLatest?: string | null;
   /** With a project: the version its lockfile pins. */
   pinnedVersion?: string;
+  /** The id that matched: a source merged into this library, which serves it now. */
+  redirectedFrom?: string;
 }
 
 export const LIBRARY_SEPARATOR = '\n----------\n';
@@ -45,6 +47,7 @@ export function presentLibrary(library: LibrarySummary): LibrarySearchResultJson
     versions: [...library.versions],
     ...(library.latestIndexed !== undefined ? { latestIndexed: library.latestIndexed, sourceLatest: library.sourceLatest ?? null } : {}),
     ...(library.pinnedVersion !== undefined ? { pinnedVersion: library.pinnedVersion } : {}),
+    ...(library.redirectedFrom !== undefined ? { redirectedFrom: library.redirectedFrom } : {}),
   };
 }
 
@@ -71,6 +74,7 @@ export function formatLibraryText(library: LibrarySummary): string {
     const source = library.sourceLatest ? (library.sourceLatest.replace(/^v/, '') === library.latestIndexed.replace(/^v/, '') ? ' (the source\'s newest release)' : `; the source's newest release: ${library.sourceLatest}`) : '';
     lines.push(`- Latest indexed: ${library.latestIndexed}${source}`);
   }
+  if (library.redirectedFrom) lines.push(`- Merged: ${library.redirectedFrom} is now one of this library's sources (use ${library.id})`);
   if (library.pinnedVersion) lines.push(`- Pinned by your project: ${library.pinnedVersion} (query-docs answers at this version unless you name another)`);
   return lines.join('\n');
 }

@@ -16,7 +16,7 @@ test('buildContextQuery produces the exact request', (t) => {
   t.deepEqual(body, {
     size: 80,
     track_total_hits: false,
-    _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part'],
+    _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part', 'libraryId'],
     query: {
       bool: {
         filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: '3.2.0' } }, { bool: { filter: [{ range: { generation: { gte: 7, lte: 7 } } }], must_not: [{ range: { retired: { lte: 7 } } }] } }],
@@ -69,6 +69,22 @@ test('without a generation there is no generation filter', (t) => {
   const body = buildContextQuery({ libraryId: '/pallets/flask', version: '3.1.3', query: 'blueprint url_prefix', size: 60 });
   t.deepEqual(body.query?.bool?.filter, [{ term: { libraryId: '/pallets/flask' } }, { term: { version: '3.1.3' } }]);
   t.is(body.size, 60);
+});
+
+test("a merged library's query matches its own served version or any joining source's", (t) => {
+  const body = buildContextQuery({ libraryId: '/koajs/koa', version: 'latest', generation: 9, baseGeneration: 7, also: [{ libraryId: '/websites/koajs-com', version: 'latest', generation: 4 }], query: 'cookie', size: 30 });
+  const served = (generation: number, base: number) => ({ bool: { filter: [{ range: { generation: { gte: base, lte: generation } } }], must_not: [{ range: { retired: { lte: generation } } }] } });
+  t.deepEqual(body.query?.bool?.filter, [
+    {
+      bool: {
+        should: [
+          { bool: { filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: 'latest' } }, served(9, 7)] } },
+          { bool: { filter: [{ term: { libraryId: '/websites/koajs-com' } }, { term: { version: 'latest' } }, served(4, 4)] } },
+        ],
+        minimum_should_match: 1,
+      },
+    },
+  ]);
 });
 
 test('a question of stop words only filters without scoring clauses', (t) => {

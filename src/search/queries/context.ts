@@ -8,7 +8,7 @@ import type { estypes } from '@elastic/elasticsearch';
 import { analyzeQuery, analyzeText, type AnalyzedQuery } from '../analysis';
 import { CONTEXT_SOURCE_FIELDS } from '../types';
 import { SEARCH_WEIGHTS, type QueryWeights } from '../weights';
-import { servedFilter } from '../served';
+import { scopesFilter, type SourceScope } from '../served';
 
 /** A search request without its index. */
 export type SearchRequestBody = Omit<estypes.SearchRequest, 'index'>;
@@ -20,6 +20,8 @@ export interface ContextQueryInput {
   /** The generation being served (from MongoDB, with its base: served.ts); without it every generation matches. */
   generation?: number;
   baseGeneration?: number;
+  /** A merged library: the versions of its other sources served with this one (served.ts `scopesFilter`). */
+  also?: readonly SourceScope[];
   query: string;
   size: number;
   /** Candidates to skip: the next page of a query whose first page left the budget unfilled. */
@@ -100,9 +102,7 @@ export function buildContextQuery(input: ContextQueryInput, weights: QueryWeight
     query: {
       bool: {
         filter: [
-          { term: { libraryId: input.libraryId } },
-          { term: { version: input.version } },
-          ...(input.generation !== undefined ? [servedFilter({ generation: input.generation, baseGeneration: input.baseGeneration })] : []),
+          ...scopesFilter(input),
         ],
         ...(should.length > 0 ? { should, minimum_should_match: 1 } : {}),
       },

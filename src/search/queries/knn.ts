@@ -7,13 +7,15 @@
 import { CONTEXT_SOURCE_FIELDS } from '../types';
 import { SEARCH_WEIGHTS, type HybridWeights } from '../weights';
 import type { SearchRequestBody } from './context';
-import { servedFilter } from '../served';
+import { scopesFilter, type SourceScope } from '../served';
 
 export interface KnnQueryInput {
   libraryId: string;
   version: string;
   generation?: number;
   baseGeneration?: number;
+  /** A merged library: the versions of its other sources served with this one (served.ts `scopesFilter`). */
+  also?: readonly SourceScope[];
   vector: ArrayLike<number>;
   size: number;
 }
@@ -30,9 +32,7 @@ export function buildKnnQuery(input: KnnQueryInput, weights: HybridWeights = SEA
       k: input.size,
       num_candidates: Math.min(10_000, Math.max(100, input.size * weights.numCandidatesFactor)),
       filter: [
-        { term: { libraryId: input.libraryId } },
-        { term: { version: input.version } },
-        ...(input.generation !== undefined ? [servedFilter({ generation: input.generation, baseGeneration: input.baseGeneration })] : []),
+        ...scopesFilter(input),
       ],
     },
   };

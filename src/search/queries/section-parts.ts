@@ -5,13 +5,15 @@
  * (same title and heading path).
  */
 import type { SearchRequestBody } from './context';
-import { servedFilter } from '../served';
+import { scopesFilter, type SourceScope } from '../served';
 
 export interface SectionPartsInput {
   libraryId: string;
   version: string;
   generation?: number;
   baseGeneration?: number;
+  /** A merged library: the versions of its other sources served with this one (served.ts `scopesFilter`). */
+  also?: readonly SourceScope[];
   /** Pages and the highest part wanted on each (exclusive). */
   wanted: { path: string; below: number }[];
 }
@@ -26,9 +28,7 @@ export function buildSectionPartsQuery(input: SectionPartsInput): SearchRequestB
     query: {
       bool: {
         filter: [
-          { term: { libraryId: input.libraryId } },
-          { term: { version: input.version } },
-          ...(input.generation !== undefined ? [servedFilter({ generation: input.generation, baseGeneration: input.baseGeneration })] : []),
+          ...scopesFilter(input),
           { bool: { should: input.wanted.map((w) => ({ bool: { filter: [{ term: { path: w.path } }, { range: { part: { lt: w.below } } }] } })), minimum_should_match: 1 } },
         ],
       },

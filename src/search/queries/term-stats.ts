@@ -8,7 +8,7 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { SearchRequestBody } from './context';
-import { servedFilter } from '../served';
+import { scopesFilter, type SourceScope } from '../served';
 
 /** The analysed fields a term is counted in. */
 export const TERM_FIELDS = ['searchTitle', 'searchBreadcrumb', 'searchBody', 'searchCode', 'searchPath', 'searchIdentifiers'] as const;
@@ -18,6 +18,8 @@ export interface TermStatsScope {
   version: string;
   generation?: number;
   baseGeneration?: number;
+  /** A merged library: the versions of its other sources served with this one (served.ts `scopesFilter`). */
+  also?: readonly SourceScope[];
 }
 
 export function buildTermStatsQuery(scope: TermStatsScope, terms: readonly string[]): SearchRequestBody {
@@ -29,9 +31,7 @@ export function buildTermStatsQuery(scope: TermStatsScope, terms: readonly strin
     query: {
       bool: {
         filter: [
-          { term: { libraryId: scope.libraryId } },
-          { term: { version: scope.version } },
-          ...(scope.generation !== undefined ? [servedFilter({ generation: scope.generation, baseGeneration: scope.baseGeneration })] : []),
+          ...scopesFilter(scope),
         ],
       },
     },

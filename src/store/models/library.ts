@@ -65,6 +65,19 @@ export interface LibrarySourceState {
   newestTag: string | null;
 }
 
+/**
+ * One more source of a merged library (catalog/merged-sources.ts): another library record, built
+ * and refreshed on its own, whose snippets the merged library serves with its own.
+ */
+export interface MergedSourceRecord {
+  /** The source's stored key (same scope as the merged library). */
+  key: string;
+  source: LibrarySource;
+  /** The merged library's version that the source's default version joins when it has no version of that name. */
+  joins: string;
+  addedAt: Date;
+}
+
 export interface LibraryRecord {
   /**
    * The stored key: the client id (`/koajs/koa`) for a public library, `<client id>~<teamId>`
@@ -115,6 +128,10 @@ export interface LibraryRecord {
    * null on hooks made before: the library's own host).
    */
   webhook?: { encryptedSecret: string | null; createdAt: Date | null; host?: string | null };
+  /** A merged library: its other sources, served with its own snippets as one version set. */
+  mergedSources?: MergedSourceRecord[];
+  /** A source of a merged library: the merged library's key (its old id redirects there). */
+  mergedInto?: string | null;
   /** Optimistic-concurrency revision: every write checks and bumps it. */
   rev: number;
   createdAt: Date;
@@ -169,6 +186,8 @@ const librarySchema = new Schema<LibraryRecord>(
       everyHours: { type: Number, default: 0 },
     },
     versionRule: { type: Schema.Types.Mixed, default: null },
+    mergedSources: { type: [{ _id: false, key: String, source: String, joins: String, addedAt: Date }], default: undefined },
+    mergedInto: { type: String, default: null },
     sourceParams: { type: Schema.Types.Mixed, default: null },
     crawl: { type: Schema.Types.Mixed, default: null },
     webhook: {

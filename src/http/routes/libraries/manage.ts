@@ -1,6 +1,6 @@
 /**
  * What a library's page does besides reading and editing its record (index.ts): browsing its
- * snippets, and removing its push webhook. Chains as everywhere: guard → rate limit →
+ * snippets, its sources (merged libraries), and removing its push webhook. Chains as everywhere: guard → rate limit →
  * validate → handler.
  */
 import { Router } from '@koa/router';
@@ -14,6 +14,7 @@ import { browseSnippets } from '../../../catalog/browse';
 import { findLibraryFor } from '../../../catalog/access';
 import { LibraryNotFoundError } from '../../../errors';
 import { authorize } from '../../../auth/permissions';
+import { addLibrarySource, listLibrarySources } from '../../../catalog/merged-sources';
 
 /** What `libraryPageRoutes` reaches (ports.ts). */
 export type LibraryPageRoutesPorts = Pick<
@@ -39,6 +40,17 @@ export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
       from: query.from,
       size: query.size,
     });
+  });
+
+  router.get('libraries.read', '/libraries/:owner/:repo/sources', guard(services), standard, validate(s['libraries.sources']), async (ctx) => {
+    const { params, query } = ctx.state.input;
+    ctx.body = await listLibrarySources(services, ctx.state.principal, libraryIdOf(params), query.teamId !== undefined ? { teamId: query.teamId } : {});
+  });
+
+  // The library and the source decide who may merge (admins, or the team's owners): catalog/merged-sources.ts.
+  router.post('libraries.update', '/libraries/:owner/:repo/sources', guard(services), standard, validate(s['libraries.sources.add']), async (ctx) => {
+    const { params, query, body } = ctx.state.input;
+    ctx.body = await addLibrarySource(services, ctx.state.principal, libraryIdOf(params), { source: body.source, ...(body.joins !== undefined ? { joins: body.joins } : {}), ...(query.teamId !== undefined ? { teamId: query.teamId } : {}) });
   });
 
   router.delete('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, validate(s['libraries.webhook.delete']), async (ctx) => {

@@ -31,6 +31,7 @@ const librarySearchResult = z
     latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
     pinnedVersion: z.string().openapi({ description: 'With a project: the version its lockfile pins (context answers from it when no version is named)' }),
     sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
+    redirectedFrom: z.string().openapi({ description: 'The id that matched: a source merged into this library, which now serves it' }),
   })
   .partial()
   .passthrough()
@@ -48,6 +49,8 @@ export const provenanceJson = z
     source: z.object({ checkedAt: z.string(), newestRelease: z.string().nullable() }).nullable(),
     newerRelease: z.string().nullable(),
     behindSource: z.boolean().nullable(),
+    redirectedFrom: z.string().optional().openapi({ description: 'The id asked for, a source merged into this library, which serves it now' }),
+    mergedSources: z.array(z.object({ libraryId: z.string(), version: z.string() })).optional().openapi({ description: "A merged library: the other sources' versions read with the served one" }),
   })
   .openapi('Provenance', { description: 'Library, version asked and served (tag, commit, indexed at, how chosen), newest indexed version, and the source at its last check' });
 

@@ -1,5 +1,6 @@
 // One library, in three tabs: Overview (what it is, its source and that source's state, its
-// versions — builds of one commit shown as one —, recent jobs, refresh and delete), Snippets
+// versions — builds of one commit shown as one —, its sources (merged libraries), recent
+// jobs, refresh and delete), Snippets
 // (a browser: words, kind, page, version; each snippet readable and copyable), and, for
 // admins, Settings (title, description, aliases, trust, schedule, version rule, webhook).
 // A member whose team's policy excludes the library is told so in words.
@@ -13,6 +14,7 @@ import { findNewJob, jobsTable, jobHref } from './jobs.js';
 import { versionGroups } from './libraries.js';
 import { snippetBrowser } from './library-snippets.js';
 import { ruleText, settingsForms } from './library-settings.js';
+import { sourcesSection } from './library-sources.js';
 
 const TABS = [['overview', 'Overview'], ['snippets', 'Snippets'], ['settings', 'Settings']];
 
@@ -44,6 +46,8 @@ export async function renderLibrary({ root, params, query, signal }) {
     return `#/library${id}${q.size ? `?${q}` : ''}`;
   };
   let snippetsPanel = null;
+  // Read once per page: a poll redraws the overview without asking for the sources again.
+  let sources = null;
   let settingsPanel = null;
   const afterSave = async () => {
     await load();
@@ -101,6 +105,7 @@ export async function renderLibrary({ root, params, query, signal }) {
       versionGroups(lib),
       { empty: 'No version has been built yet.' },
     ),
+    ...(sources ??= sourcesSection({ path, copy, lib, canManage: canManage(), signal })),
     crawlReport(lib.crawl, { heading: 'Latest crawl report' }),
     h('h2', 'Recent jobs'),
     jobsTable(lib.jobs ?? []),
@@ -153,10 +158,10 @@ export async function renderLibrary({ root, params, query, signal }) {
     }, 'Refresh');
   };
 
-  // Admins delete any library; a team's owners their private ones (the API decides; members are not offered it).
+  // Admins delete or merge into any library; a team's owners their private ones (the API decides; members are not offered it).
+  const canManage = () => isAdmin() || (lib.private && (session.me?.teams ?? []).some((t) => t.id === lib.teamId && t.myRole === 'owner'));
   const deleteButton = () => {
-    const owner = lib.private && (session.me?.teams ?? []).some((t) => t.id === lib.teamId && t.myRole === 'owner');
-    if (!isAdmin() && !owner) return null;
+    if (!canManage()) return null;
     return h('button.danger', {
       type: 'button',
       onclick: async (e) => {
