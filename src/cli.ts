@@ -21,7 +21,22 @@ import { upgradeCommand } from './cli/commands/upgrade';
 import { projectCommand } from './cli/commands/project';
 import { codeCommand } from './cli/commands/code';
 
-const COMMANDS: Command[] = [addCommand, searchCommand, contextCommand, askCommand, upgradeCommand, codeCommand, jobsCommand, refreshCommand, sourcesCommand, exportCommand, importCommand, keysCommand, projectCommand, mcpCommand];
+const COMMANDS: Command[] = [
+  addCommand,
+  searchCommand,
+  contextCommand,
+  askCommand,
+  upgradeCommand,
+  codeCommand,
+  jobsCommand,
+  refreshCommand,
+  sourcesCommand,
+  exportCommand,
+  importCommand,
+  keysCommand,
+  projectCommand,
+  mcpCommand,
+];
 
 const USAGE = `Usage: shelfmark <command> [options]     (shelfmark <command> --help for its options)
 
@@ -50,7 +65,10 @@ try {
   await main(process.argv.slice(2));
 } catch (error) {
   if (error instanceof CliError) {
-    if (json) process.stdout.write(`${JSON.stringify({ error: error.code ?? 'cli_error', message: error.message, status: error.status ?? null, exitCode: error.exitCode })}\n`);
+    if (json)
+      process.stdout.write(
+        `${JSON.stringify({ error: error.code ?? 'cli_error', message: error.message, status: error.status ?? null, exitCode: error.exitCode })}\n`,
+      );
     process.stderr.write(`shelfmark: ${error.message}\n`);
     process.exitCode = error.exitCode;
   } else {

@@ -68,9 +68,16 @@ test('GIT_CA_FILE must be a readable PEM bundle; GIT_TLS_PINNED entries are pars
   t.regex(e.message, /GIT_TLS_PINNED/);
 });
 
-test('REFRESH_DEFAULT_HOURS sets each source kind\'s schedule; unnamed kinds never refresh', (t) => {
+test("REFRESH_DEFAULT_HOURS sets each source kind's schedule; unnamed kinds never refresh", (t) => {
   t.deepEqual(loadConfig(base).refreshDefaultHours, { github: 24, gitlab: 24, bitbucket: 24, git: 24, website: 72, llmstxt: 24 });
-  t.deepEqual(loadConfig({ ...base, REFRESH_DEFAULT_HOURS: 'github=6, git=0' }).refreshDefaultHours, { github: 6, gitlab: 0, bitbucket: 0, git: 0, website: 0, llmstxt: 0 });
+  t.deepEqual(loadConfig({ ...base, REFRESH_DEFAULT_HOURS: 'github=6, git=0' }).refreshDefaultHours, {
+    github: 6,
+    gitlab: 0,
+    bitbucket: 0,
+    git: 0,
+    website: 0,
+    llmstxt: 0,
+  });
   for (const bad of ['github', 'openapi=3', 'github=-1', 'github=99999', 'gitlab=two']) {
     const e = t.throws(() => loadConfig({ ...base, REFRESH_DEFAULT_HOURS: bad }), { instanceOf: ConfigError }, bad);
     t.regex(e.message, /REFRESH_DEFAULT_HOURS/);

@@ -28,7 +28,12 @@ const int = (min: number, max: number) =>
     .transform(Number)
     .refine((n) => n >= min && n <= max, `must be between ${min} and ${max}`);
 const url = z.string().url('must be a URL');
-const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 /** A list whose entries `check` accepts (it throws a message naming the bad entry). */
 const checkedList = <T>(check: (entries: string[]) => T) =>
   list.transform((entries, ctx) => {
@@ -46,9 +51,18 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // One URL, or several comma-separated (the nodes of a cluster: requests go to any that answers).
   ELASTICSEARCH_URL: list.pipe(z.array(url).min(1, 'must name at least one URL')).optional(),
-  MONGODB_URI: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://').optional(),
-  MONGODB_DB: z.string().regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1-60 letters, digits, _ or -').default('shelfmark'),
-  SHELFMARK_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'must be lowercase letters, digits, _ or - (max 41)').default('shelfmark'),
+  MONGODB_URI: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must start with mongodb:// or mongodb+srv://')
+    .optional(),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,60}$/, 'must be 1-60 letters, digits, _ or -')
+    .default('shelfmark'),
+  SHELFMARK_INDEX_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9_-]{0,40}$/, 'must be lowercase letters, digits, _ or - (max 41)')
+    .default('shelfmark'),
   SHELFMARK_INDEX_SHARDS: int(1, 64).default('1'),
   SHELFMARK_INDEX_REPLICAS: int(0, 5).default('0'),
   SHELFMARK_DATA_DIR: z.string().optional(),
@@ -59,7 +73,10 @@ const schema = z.object({
   SHELFMARK_PUBLIC_URL: z
     .string()
     .url('must be a URL')
-    .refine((u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).username && !new URL(u).password && !new URL(u).search && !new URL(u).hash, 'must be an http(s) URL without credentials, query or fragment')
+    .refine(
+      (u) => /^https?:$/.test(new URL(u).protocol) && !new URL(u).username && !new URL(u).password && !new URL(u).search && !new URL(u).hash,
+      'must be an http(s) URL without credentials, query or fragment',
+    )
     .optional(),
   GITHUB_BASE_URL: url.default('https://github.com'),
   GITLAB_BASE_URL: url.default('https://gitlab.com'),
@@ -68,13 +85,16 @@ const schema = z.object({
     UrlAllowList.parse(entries);
     return entries;
   }).default(''),
-  GIT_CA_FILE: z.string().superRefine((file, ctx) => {
-    try {
-      readCaBundle(file);
-    } catch (error) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a readable PEM file of CA certificates: ${(error as Error).message}` });
-    }
-  }).optional(),
+  GIT_CA_FILE: z
+    .string()
+    .superRefine((file, ctx) => {
+      try {
+        readCaBundle(file);
+      } catch (error) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `must be a readable PEM file of CA certificates: ${(error as Error).message}` });
+      }
+    })
+    .optional(),
   GIT_TLS_PINNED: checkedList(parseTlsPins).default(''),
   ADD_WAIT_SECONDS: int(0, 3600).default('300'),
   WORKER_MODE: z.enum(['in-process', 'off']).default('in-process'),
@@ -203,7 +223,15 @@ export interface Config {
    * host names and CIDRs that may be fetched although private/loopback/link-local
    * (WEB_ALLOWED_HOSTS); limits per page; politeness per host.
    */
-  web: { allowedHosts: string[]; maxPageBytes: number; pageTimeoutMs: number; concurrencyPerHost: number; delayMs: number; maxUrls: number; maxMinutes: number };
+  web: {
+    allowedHosts: string[];
+    maxPageBytes: number;
+    pageTimeoutMs: number;
+    concurrencyPerHost: number;
+    delayMs: number;
+    maxUrls: number;
+    maxMinutes: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -217,11 +245,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
   }
   const e = parsed.data;
   const dataDir = path.resolve(e.SHELFMARK_DATA_DIR ?? path.join(ROOT_DIR, '.data'));
-  const elasticsearchNodes = e.ELASTICSEARCH_URL ?? readRunFile(dataDir, 'es.url')?.split(',').map((u) => u.trim()).filter(Boolean) ?? [];
+  const elasticsearchNodes =
+    e.ELASTICSEARCH_URL ??
+    readRunFile(dataDir, 'es.url')
+      ?.split(',')
+      .map((u) => u.trim())
+      .filter(Boolean) ??
+    [];
   const elasticsearchUrl = elasticsearchNodes[0];
   const mongodbUri = e.MONGODB_URI ?? readRunFile(dataDir, 'mongo.url');
   if (!elasticsearchUrl) {
-    throw new ConfigError('ELASTICSEARCH_URL is not set and no local Elasticsearch is running: run `npm run services -- up` (or `npm start`), or set ELASTICSEARCH_URL.');
+    throw new ConfigError(
+      'ELASTICSEARCH_URL is not set and no local Elasticsearch is running: run `npm run services -- up` (or `npm start`), or set ELASTICSEARCH_URL.',
+    );
   }
   if (!mongodbUri) {
     throw new ConfigError('MONGODB_URI is not set and no local FerretDB is running: run `npm run services -- up` (or `npm start`), or set MONGODB_URI.');
@@ -255,7 +291,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     jobMaxHeapMb: e.JOB_MAX_HEAP_MB,
     maxDocFileBytes: e.MAX_DOC_FILE_BYTES,
     bundleMaxBytes: e.BUNDLE_MAX_BYTES,
-    code: { dir: path.resolve(e.CODE_DIR ?? path.join(dataDir, 'code')), treeMaxBytes: e.CODE_TREE_MAX_MB * 1024 * 1024, fileMaxBytes: e.CODE_FILE_MAX_KB * 1024, searchTimeoutMs: e.CODE_SEARCH_TIMEOUT_MS, cacheBytes: e.CODE_CACHE_MB * 1024 * 1024 },
+    code: {
+      dir: path.resolve(e.CODE_DIR ?? path.join(dataDir, 'code')),
+      treeMaxBytes: e.CODE_TREE_MAX_MB * 1024 * 1024,
+      fileMaxBytes: e.CODE_FILE_MAX_KB * 1024,
+      searchTimeoutMs: e.CODE_SEARCH_TIMEOUT_MS,
+      cacheBytes: e.CODE_CACHE_MB * 1024 * 1024,
+    },
     rateLimits: {
       anonPerMinute: e.RATE_LIMIT_ANON_PER_MINUTE,
       keyPerMinute: e.RATE_LIMIT_KEY_PER_MINUTE,

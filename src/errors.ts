@@ -124,7 +124,11 @@ export class ValidationError extends AppError {
 
 export class InvalidLibraryIdError extends AppError {
   constructor(libraryId: string) {
-    super(400, 'invalid_library_id', `Invalid library ID "${libraryId}". Expected /<owner>/<repo>, /<source>/<id>, optionally followed by /<version> or @<version>.`);
+    super(
+      400,
+      'invalid_library_id',
+      `Invalid library ID "${libraryId}". Expected /<owner>/<repo>, /<source>/<id>, optionally followed by /<version> or @<version>.`,
+    );
   }
 }
 
@@ -162,9 +166,14 @@ export class LibraryNotFoundError extends AppError {
 export class TagNotFoundError extends AppError {
   constructor(libraryId: string, tag: string, availableTags: string[], nearest: string | null = null, advice = '') {
     const list = availableTags.length > 0 ? availableTags.join(', ') : 'none';
-    super(404, 'tag_not_found', `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}${advice ? ` ${advice}` : ''}`, {
-      details: { libraryId, availableVersions: availableTags, nearest, requested: tag },
-    });
+    super(
+      404,
+      'tag_not_found',
+      `Version "${tag}" of ${libraryId} does not exist. Available versions: ${list}.${nearest ? ` Nearest: ${nearest}.` : ''}${advice ? ` ${advice}` : ''}`,
+      {
+        details: { libraryId, availableVersions: availableTags, nearest, requested: tag },
+      },
+    );
   }
 }
 
@@ -206,9 +215,15 @@ export class NoLibrariesFoundError extends AppError {
   /** `hiddenByPolicy`: libraries whose names match but the caller's team policy hides (said as such). */
   constructor(libraryName: string, suggestions: readonly string[] = [], hiddenByPolicy: readonly string[] = []) {
     const hint = suggestions.length > 0 ? ` Libraries with a similar name: ${suggestions.join(', ')}.` : '';
-    const hidden = hiddenByPolicy.length > 0 ? ` Your team's library policy hides ${hiddenByPolicy.length === 1 ? 'the library' : 'the libraries'} with this name: ${hiddenByPolicy.join(', ')}.` : '';
+    const hidden =
+      hiddenByPolicy.length > 0
+        ? ` Your team's library policy hides ${hiddenByPolicy.length === 1 ? 'the library' : 'the libraries'} with this name: ${hiddenByPolicy.join(', ')}.`
+        : '';
     super(404, 'no_libraries_found', `No libraries match "${libraryName}"${hidden ? ' that your team may use' : ''}.${hidden}${hint}`, {
-      details: { ...(suggestions.length > 0 ? { suggestions: [...suggestions] } : {}), ...(hiddenByPolicy.length > 0 ? { hiddenByPolicy: [...hiddenByPolicy] } : {}) },
+      details: {
+        ...(suggestions.length > 0 ? { suggestions: [...suggestions] } : {}),
+        ...(hiddenByPolicy.length > 0 ? { hiddenByPolicy: [...hiddenByPolicy] } : {}),
+      },
     });
   }
 }
@@ -266,7 +281,10 @@ export class InternalError extends AppError {
 export class StoreUnavailableError extends AppError {
   readonly store: 'elasticsearch' | 'mongodb';
   constructor(store: 'elasticsearch' | 'mongodb', cause?: unknown) {
-    super(503, 'service_unavailable', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, { cause, details: { store } });
+    super(503, 'service_unavailable', `${store === 'elasticsearch' ? 'Elasticsearch' : 'MongoDB'} is unavailable; try again shortly.`, {
+      cause,
+      details: { store },
+    });
     this.store = store;
   }
 }

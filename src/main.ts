@@ -28,8 +28,11 @@ async function main(): Promise<void> {
   // The catalogue index follows every write; this repairs what a crash between the two writes
   // left, and builds the index of an installation upgraded from before it (in the background).
   lifecycle.catalogSync.reconcile().then(
-    (r) => { if (r.written + r.removed > 0) log.info(r, 'catalogue index reconciled with the library records'); },
-    (error: unknown) => log.warn({ err: (error as Error).message }, 'the catalogue index could not be reconciled; it follows new writes and is checked again at the next start'),
+    (r) => {
+      if (r.written + r.removed > 0) log.info(r, 'catalogue index reconciled with the library records');
+    },
+    (error: unknown) =>
+      log.warn({ err: (error as Error).message }, 'the catalogue index could not be reconciled; it follows new writes and is checked again at the next start'),
   );
   if (process.argv[2] === 'worker') {
     // A standalone indexing worker: no HTTP, just jobs.
@@ -55,7 +58,13 @@ async function main(): Promise<void> {
   log.info({ port, host: config.host }, `Shelfmark listening on http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`);
   // First run: something to try at once (in the background; the server already answers).
   indexDemoLibrary(services, { root: ROOT_DIR }).then(
-    (outcome) => { if (outcome.added) log.info({ library: outcome.libraryName }, 'the catalogue was empty: indexed Shelfmark\'s own docs as a demo library (SHELFMARK_DEMO_LIBRARY=off turns this off)'); },
+    (outcome) => {
+      if (outcome.added)
+        log.info(
+          { library: outcome.libraryName },
+          "the catalogue was empty: indexed Shelfmark's own docs as a demo library (SHELFMARK_DEMO_LIBRARY=off turns this off)",
+        );
+    },
     (error: unknown) => log.warn({ err: (error as Error).message }, 'the demo library could not be indexed'),
   );
 

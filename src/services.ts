@@ -92,7 +92,10 @@ export function portsOf(composition: Pick<Composition, 'stores' | 'useCases'>): 
 /** Connects MongoDB and Elasticsearch and makes the models' indexes. */
 export async function openStores(config: Readonly<Config>, log: Logger): Promise<StoreHandles> {
   const gate = new StoreGate();
-  const mongo = await connectMongo({ uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs, isDown: () => gate.isDown('mongodb') }, log);
+  const mongo = await connectMongo(
+    { uri: config.mongodbUri, dbName: config.mongodbDb, timeoutMs: config.storeTimeoutMs, isDown: () => gate.isDown('mongodb') },
+    log,
+  );
   const es = createEsClient(config.elasticsearchNodes, config.storeTimeoutMs);
   let esInfo: NodeInfo;
   try {
@@ -102,22 +105,47 @@ export async function openStores(config: Readonly<Config>, log: Logger): Promise
     await es.close();
     throw new Error(`Elasticsearch at ${config.elasticsearchNodes.join(', ')} is not usable: ${(error as Error).message}`, { cause: error });
   }
-  const models: Models = { Library: libraryModel(mongo), Job: jobModel(mongo), Manifest: manifestModel(mongo), Lock: lockModel(mongo), Project: projectModel(mongo) };
+  const models: Models = {
+    Library: libraryModel(mongo),
+    Job: jobModel(mongo),
+    Manifest: manifestModel(mongo),
+    Lock: lockModel(mongo),
+    Project: projectModel(mongo),
+  };
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));
   return { mongo, es, esInfo, models, auth: authModels(mongo), gate, close: async () => void (await Promise.allSettled([mongo.close(), es.close()])) };
 }
 
 /** The snippets index at the current mapping version (migrated, vectors restored) and the indices' replicas. */
-async function ensureIndices(config: Readonly<Config>, log: Logger, snippets: SnippetStore, catalogIndex: CatalogIndex, indexingEs: EsClient, embeddings: Embeddings | undefined): Promise<void> {
+async function ensureIndices(
+  config: Readonly<Config>,
+  log: Logger,
+  snippets: SnippetStore,
+  catalogIndex: CatalogIndex,
+  indexingEs: EsClient,
+  embeddings: Embeddings | undefined,
+): Promise<void> {
   // A migration copies from `_source`, which holds no vectors since mapping version 4: the cache restores them.
   const restoreVectors = embeddings && ((docs: SnippetDocument[]) => embeddings.attach(docs));
   const ensured = await snippets.ensureIndex({ restoreVectors });
-  if (ensured.migrated) log.info({ from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets }, 'snippets index moved to the current mapping version');
-  const layout = await applyIndexLayout(indexingEs, [snippets.physical, catalogIndex.physical, `${config.indexPrefix}-vectors-v${VECTORS_MAPPING_VERSION}`], config.indexLayout);
+  if (ensured.migrated)
+    log.info(
+      { from: ensured.migrated.from, to: snippets.physical, snippets: ensured.migrated.snippets },
+      'snippets index moved to the current mapping version',
+    );
+  const layout = await applyIndexLayout(
+    indexingEs,
+    [snippets.physical, catalogIndex.physical, `${config.indexPrefix}-vectors-v${VECTORS_MAPPING_VERSION}`],
+    config.indexLayout,
+  );
   if (layout.changed.length > 0) log.info({ indices: layout.changed, replicas: config.indexLayout.replicas }, 'index replicas set');
   // The vector cache has one shard by design (a cache, read by id).
   const otherShards = layout.otherShards.filter((i) => !i.includes('-vectors-'));
-  if (otherShards.length > 0) log.warn({ indices: otherShards, shards: config.indexLayout.shards }, 'these indices were created with another shard count; it changes only when they are made again');
+  if (otherShards.length > 0)
+    log.warn(
+      { indices: otherShards, shards: config.indexLayout.shards },
+      'these indices were created with another shard count; it changes only when they are made again',
+    );
 }
 
 /** The background reads of each store (in a thread of their own), which open and close the gate. */

@@ -20,7 +20,12 @@ function readTree(dir: string, rel = ''): Record<string, string> {
 
 /** `acme__widgets` → its versions in MANIFEST order, each tagged with its version. */
 export function fixtureRepoVersions(folder: string): RepoVersion[] {
-  const manifest = fs.readFileSync(path.join(FIXTURES_DIR, 'MANIFEST.tsv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const manifest = fs
+    .readFileSync(path.join(FIXTURES_DIR, 'MANIFEST.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   const library = `/${folder.replace('__', '/')}`;
   return manifest.filter((c) => c[0] === library).map((c) => ({ files: readTree(path.join(FIXTURES_DIR, 'repos', folder, c[1])), tag: c[1] }));
 }

@@ -18,11 +18,22 @@ export async function adminKey(t: TestApp): Promise<string> {
 }
 
 /** A member (optionally owner of a new team with a plan) and their key. */
-export async function memberKey(t: TestApp, options: { teamPlan?: 'free' | 'pro' | 'enterprise'; owner?: boolean; username?: string } = {}): Promise<{ key: string; userId: string; teamId?: string }> {
-  const user = await t.services.accounts.createUser({ username: options.username ?? `m${Math.random().toString(36).slice(2, 10)}`, password: 'password123', role: 'member' });
+export async function memberKey(
+  t: TestApp,
+  options: { teamPlan?: 'free' | 'pro' | 'enterprise'; owner?: boolean; username?: string } = {},
+): Promise<{ key: string; userId: string; teamId?: string }> {
+  const user = await t.services.accounts.createUser({
+    username: options.username ?? `m${Math.random().toString(36).slice(2, 10)}`,
+    password: 'password123',
+    role: 'member',
+  });
   let teamId: string | undefined;
   if (options.teamPlan) {
-    const team = await t.services.accounts.createTeam({ name: `team ${user.username}`, plan: options.teamPlan, ownerId: options.owner === false ? null : user._id });
+    const team = await t.services.accounts.createTeam({
+      name: `team ${user.username}`,
+      plan: options.teamPlan,
+      ownerId: options.owner === false ? null : user._id,
+    });
     teamId = team._id;
     if (options.owner === false) await t.services.accounts.addMember(team._id, user._id, 'member');
   }
@@ -39,8 +50,17 @@ export async function seedLibrary(t: Pick<TestApp, 'services'>, libraryId: strin
   const { detachedContext } = await import('../src/indexing/jobs/detached');
   const { memorySnapshot } = await import('../src/indexing/sources/memory-source');
   await t.services.libraries.ensure({
-    _id: libraryId, source: 'github', title: libraryId.split('/').pop() ?? libraryId, description: '', repoUrl: `https://example.test${libraryId}`,
-    cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
+    _id: libraryId,
+    source: 'github',
+    title: libraryId.split('/').pop() ?? libraryId,
+    description: '',
+    repoUrl: `https://example.test${libraryId}`,
+    cloneUrl: '',
+    branch: 'main',
+    private: false,
+    teamId: null,
+    trustScore: 7,
+    options: { skipVersionFiltering: false, generateDocs: false },
   });
   const snapshot = memorySnapshot(pages, { fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}` });
   const ctx = detachedContext({ kind: 'add-repo', params: testJobParams(), libraryId, version: 'latest' });
@@ -56,7 +76,15 @@ export async function servedSnippets(t: TestApp, libraryId: string, version = 'l
 
 /** Params of a Git job for tests whose handler does not build (the queue, the worker, the API). */
 export function testJobParams(): GitJobParams {
-  return { source: 'git', host: 'git', cloneUrl: 'file:///nowhere', webUrl: '', skipVersionFiltering: false, generateDocs: false, followPreviousVersions: false };
+  return {
+    source: 'git',
+    host: 'git',
+    cloneUrl: 'file:///nowhere',
+    webUrl: '',
+    skipVersionFiltering: false,
+    generateDocs: false,
+    followPreviousVersions: false,
+  };
 }
 
 /**
@@ -82,7 +110,9 @@ export async function servedSnippetsWithVectors(t: TestApp, libraryId: string, v
  * its examples in place in `content`; an operation's or code doc's snippet has its one block
  * in `code`), with the snippet's path.
  */
-export function codeBlocks(docs: readonly Pick<SnippetDocument, 'path' | 'content' | 'code' | 'language' | 'kind'>[]): Array<{ path: string; language: string; code: string }> {
+export function codeBlocks(
+  docs: readonly Pick<SnippetDocument, 'path' | 'content' | 'code' | 'language' | 'kind'>[],
+): Array<{ path: string; language: string; code: string }> {
   return docs.flatMap((d) => {
     const blocks = d.content !== '' ? fencedBlocks(d.content) : d.kind === 'code' ? [{ language: d.language, code: d.code }] : [];
     return blocks.map((b) => ({ path: d.path, language: b.language, code: b.code }));

@@ -25,12 +25,23 @@ export async function freePort(): Promise<number> {
 }
 
 /** `nodeArgs`: what node runs (the TypeScript entry through tsx unless told, e.g. a built dist/main.js). */
-export async function startServerProcess(env: Record<string, string>, nodeArgs = ['--import', 'tsx', path.join(ROOT_DIR, 'src', 'main.ts')]): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeArgs = ['--import', 'tsx', path.join(ROOT_DIR, 'src', 'main.ts')],
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT_DIR,
     // Embeddings off unless asked for, as in the in-process harness (a child would load the model and embed every fixture).
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', PORT: String(port), SHELFMARK_EMBEDDINGS: process.env.SHELFMARK_EMBEDDINGS ?? 'off', SHELFMARK_DEMO_LIBRARY: 'off', ...env },
+    env: {
+      ...process.env,
+      LOG_LEVEL: 'info',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SHELFMARK_EMBEDDINGS: process.env.SHELFMARK_EMBEDDINGS ?? 'off',
+      SHELFMARK_DEMO_LIBRARY: 'off',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -41,7 +52,10 @@ export async function startServerProcess(env: Record<string, string>, nodeArgs =
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
     if (Date.now() > until) throw new Error(`server did not start: ${out}`);
-    const up = await fetch(`${url}/ping`).then((r) => r.ok, () => false);
+    const up = await fetch(`${url}/ping`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (up) break;
     await new Promise((r) => setTimeout(r, 150));
   }

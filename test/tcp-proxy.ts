@@ -76,5 +76,13 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     sockets.clear();
     if (!server) await listen();
   };
-  return { get port() { return port; }, stop, start, hang, close: stop };
+  return {
+    get port() {
+      return port;
+    },
+    stop,
+    start,
+    hang,
+    close: stop,
+  };
 }

@@ -37,7 +37,23 @@ function read(name: string, keyName: string): KeyPair {
 /** A self-signed certificate for `cn` with the given subjectAltNames. */
 export function selfSigned(cn: string, altNames: string[]): KeyPair {
   const n = `self${counter++}`;
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-keyout', `${n}.key`, '-out', `${n}.crt`, '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${altNames.join(',')}`);
+  openssl(
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '2',
+    '-keyout',
+    `${n}.key`,
+    '-out',
+    `${n}.crt`,
+    '-subj',
+    `/CN=${cn}`,
+    '-addext',
+    `subjectAltName=${altNames.join(',')}`,
+  );
   return read(`${n}.crt`, `${n}.key`);
 }
 
@@ -53,7 +69,23 @@ export function createCa(name = 'Shelfmark Test CA'): TestCa {
       const leaf = `leaf${counter++}`;
       fs.writeFileSync(path.join(dir, `${leaf}.ext`), `subjectAltName=${altNames.join(',')}\n`);
       openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${leaf}.key`, '-out', `${leaf}.csr`, '-subj', '/CN=git server');
-      openssl('x509', '-req', '-in', `${leaf}.csr`, '-CA', `${n}.crt`, '-CAkey', `${n}.key`, '-CAcreateserial', '-days', '2', '-out', `${leaf}.crt`, '-extfile', `${leaf}.ext`);
+      openssl(
+        'x509',
+        '-req',
+        '-in',
+        `${leaf}.csr`,
+        '-CA',
+        `${n}.crt`,
+        '-CAkey',
+        `${n}.key`,
+        '-CAcreateserial',
+        '-days',
+        '2',
+        '-out',
+        `${leaf}.crt`,
+        '-extfile',
+        `${leaf}.ext`,
+      );
       return read(`${leaf}.crt`, `${leaf}.key`);
     },
   };

@@ -66,7 +66,8 @@ export async function startWebSite(options: WebSiteOptions = {}): Promise<WebSit
       if (options.root) {
         const file = path.join(options.root, decodeURIComponent(c));
         if (!file.startsWith(options.root)) return undefined;
-        if (fs.existsSync(file) && fs.statSync(file).isFile()) return { body: fs.readFileSync(file), type: TYPES[path.extname(file)] ?? 'application/octet-stream' };
+        if (fs.existsSync(file) && fs.statSync(file).isFile())
+          return { body: fs.readFileSync(file), type: TYPES[path.extname(file)] ?? 'application/octet-stream' };
       }
     }
     return undefined;

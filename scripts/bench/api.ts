@@ -81,7 +81,8 @@ function parseOptions(argv: string[]): BenchOptions {
   const duration = Number(values.duration);
   if (!(duration >= 1 && duration <= 300)) throw new UsageError(`--duration must be 1 to 300 seconds.\n${USAGE}`);
   const clients = (values.clients ?? '').split(',').map(Number);
-  if (clients.length === 0 || clients.some((c) => !Number.isInteger(c) || c < 1 || c > 256)) throw new UsageError(`--clients must be whole numbers from 1 to 256, comma-separated.\n${USAGE}`);
+  if (clients.length === 0 || clients.some((c) => !Number.isInteger(c) || c < 1 || c > 256))
+    throw new UsageError(`--clients must be whole numbers from 1 to 256, comma-separated.\n${USAGE}`);
   const pid = values.pid === undefined ? undefined : Number(values.pid);
   if (pid !== undefined && !Number.isInteger(pid)) throw new UsageError(`--pid must be a process id.\n${USAGE}`);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -102,13 +103,21 @@ function parseOptions(argv: string[]): BenchOptions {
 const say = (line: string) => console.error(line);
 
 /** Loads the corpus when the eval's libraries are missing; returns the entries that can run. */
-async function ensureCorpus(services: Ports, lifecycle: Lifecycle, entries: EvalEntry[], options: BenchOptions): Promise<{ entries: EvalEntry[]; loaded?: LoadSummary[]; skipReason?: string }> {
+async function ensureCorpus(
+  services: Ports,
+  lifecycle: Lifecycle,
+  entries: EvalEntry[],
+  options: BenchOptions,
+): Promise<{ entries: EvalEntry[]; loaded?: LoadSummary[]; skipReason?: string }> {
   let missing = await missingLibraries(services, entries);
   if (missing.length === 0) return { entries };
   let loaded: LoadSummary[] | undefined;
   if (!options.skipLoad) {
     if (!fs.existsSync(path.join(options.corpus, 'MANIFEST.tsv'))) {
-      return { entries: [], skipReason: `${missing.length} of the eval's libraries are not indexed and the corpus folder ${options.corpus} is absent: load the libraries (npm run load -- <corpus>) or pass --corpus.` };
+      return {
+        entries: [],
+        skipReason: `${missing.length} of the eval's libraries are not indexed and the corpus folder ${options.corpus} is absent: load the libraries (npm run load -- <corpus>) or pass --corpus.`,
+      };
     }
     say(`Loading the corpus from ${options.corpus} (not indexed yet: ${missing.join(', ')}) …`);
     const started = Date.now();
@@ -169,14 +178,28 @@ async function main(): Promise<number> {
     const contextJson = contextRequests(url, entries, undefined, 'json');
     const search = searchRequests(url, entries);
     say(`Checking ${entries.length} questions once (context, libs/search, Elasticsearch) …`);
-    const checks = { context: await checkPass(context), 'context (json)': await checkPass(contextJson), search: await checkPass(search), elasticsearch: await checkPass(floor.requests) };
+    const checks = {
+      context: await checkPass(context),
+      'context (json)': await checkPass(contextJson),
+      search: await checkPass(search),
+      elasticsearch: await checkPass(floor.requests),
+    };
     for (const [name, c] of Object.entries(checks)) {
-      say(`  ${name}: ${Object.entries(c.statuses).map(([s, n]) => `${n} × ${s}`).join(', ')}`);
+      say(
+        `  ${name}: ${Object.entries(c.statuses)
+          .map(([s, n]) => `${n} × ${s}`)
+          .join(', ')}`,
+      );
       if (c.firstFailure) notes.push(`${name}: first non-2xx answer: ${c.firstFailure}`);
     }
-    if (!anySuccess(checks.context.statuses)) throw new BenchError(`/v2/context answered no question with 2xx: ${checks.context.firstFailure ?? 'no answer'}. Check that the server runs this build and the corpus is loaded.`);
+    if (!anySuccess(checks.context.statuses))
+      throw new BenchError(
+        `/v2/context answered no question with 2xx: ${checks.context.firstFailure ?? 'no answer'}. Check that the server runs this build and the corpus is loaded.`,
+      );
     if (Object.values(checks).some((c) => (c.statuses['429'] ?? 0) > 0)) {
-      throw new BenchError('The server rate-limits the benchmark (429), so its figures would measure refusals: restart it with RATE_LIMIT_ANON_PER_MINUTE=1000000 RATE_LIMIT_KEY_PER_MINUTE=1000000, or run without --url to let the bench start its own.');
+      throw new BenchError(
+        'The server rate-limits the benchmark (429), so its figures would measure refusals: restart it with RATE_LIMIT_ANON_PER_MINUTE=1000000 RATE_LIMIT_KEY_PER_MINUTE=1000000, or run without --url to let the bench start its own.',
+      );
     }
 
     const targets: Array<[string, RequestSpec[]]> = [
@@ -199,7 +222,16 @@ async function main(): Promise<number> {
     const gone = servers[0]?.exitStatus();
     if (gone !== undefined) notes.push(`The server exited during the run (${gone}); its last output:\n${servers[0].outputTail()}`);
 
-    const auth = options.auth && gone === undefined ? await measureAuth(services, url, entries, { apiKey: options.apiKey, durationMs: options.durationMs, existingServer: options.url !== undefined }, notes) : [];
+    const auth =
+      options.auth && gone === undefined
+        ? await measureAuth(
+            services,
+            url,
+            entries,
+            { apiKey: options.apiKey, durationMs: options.durationMs, existingServer: options.url !== undefined },
+            notes,
+          )
+        : [];
     if (options.auth) say('Authentication and rate-limiting middlewares on a trivial route (1,000 sequential requests per mode) …');
     const middleware = options.auth ? await measureMiddlewareOverhead({ ...process.env, LOG_LEVEL: 'warn' }) : undefined;
 
@@ -208,9 +240,15 @@ async function main(): Promise<number> {
     if (ratios.length > 0) console.log(`\nServer context vs. the same query straight to Elasticsearch\n${formatRatios(ratios)}`);
     const cpuTable = formatCpu(runs);
     if (cpuTable) console.log(`\nCPU milliseconds per request, by process (all share the machine's ${os.cpus().length} cores)\n${cpuTable}`);
-    if (rss) console.log(`\nServer memory (pid ${rss.pid}, ${rss.samples} samples): RSS ${rss.startRssMb} MB at start, peak sampled ${rss.peakSampledRssMb} MB, VmHWM ${rss.peakRssMb} MB`);
+    if (rss)
+      console.log(
+        `\nServer memory (pid ${rss.pid}, ${rss.samples} samples): RSS ${rss.startRssMb} MB at start, peak sampled ${rss.peakSampledRssMb} MB, VmHWM ${rss.peakRssMb} MB`,
+      );
     if (auth.length > 0) console.log(`\nAuthentication and rate limiting (context, 1 client)\n${formatAuth(auth, AUTH_BASELINES)}`);
-    if (middleware) console.log(`\nThe same middlewares alone, on a trivial route in this process (sequential, keep-alive; rate counters: ${middleware.counterStrategy})\n${formatMiddlewareOverhead(middleware)}`);
+    if (middleware)
+      console.log(
+        `\nThe same middlewares alone, on a trivial route in this process (sequential, keep-alive; rate counters: ${middleware.counterStrategy})\n${formatMiddlewareOverhead(middleware)}`,
+      );
     if (notes.length > 0) console.log(`\nNotes\n${notes.map((n) => `  - ${n}`).join('\n')}`);
 
     const report = {

@@ -53,7 +53,11 @@ function services(...args: string[]): Promise<void> {
 /** A server or worker, its output in `<data>/logs/cluster-run-<name>.log`. */
 function start(name: string, args: string[], env: Record<string, string>): ChildProcess {
   const out = fs.openSync(path.join(ROOT_DIR, '.data', 'logs', `cluster-run-${name}.log`), 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), ...args], { cwd: ROOT_DIR, env: { ...process.env, ...env }, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), ...args], {
+    cwd: ROOT_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', out, out],
+  });
   child.on('exit', (code, signal) => say(`${name} exited (${signal ?? code})`));
   return child;
 }
@@ -87,12 +91,28 @@ async function main(): Promise<void> {
   const prefix = `cluster${Date.now().toString(36)}`;
   const gitRoot = path.join(base.dataDir, 'corpus-git');
   const env = {
-    ELASTICSEARCH_URL: nodes, MONGODB_URI: base.mongodbUri, MONGODB_DB: prefix, SHELFMARK_INDEX_PREFIX: prefix, SHELFMARK_INDEX_SHARDS: '2', SHELFMARK_INDEX_REPLICAS: '1',
-    SHELFMARK_EMBEDDINGS: 'off', SHELFMARK_DEMO_LIBRARY: 'off', LOG_LEVEL: 'warn', API_KEY, WORKER_MODE: 'off', GITHUB_BASE_URL: `file://${gitRoot}`,
-    RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', ADD_WAIT_SECONDS: '900',
+    ELASTICSEARCH_URL: nodes,
+    MONGODB_URI: base.mongodbUri,
+    MONGODB_DB: prefix,
+    SHELFMARK_INDEX_PREFIX: prefix,
+    SHELFMARK_INDEX_SHARDS: '2',
+    SHELFMARK_INDEX_REPLICAS: '1',
+    SHELFMARK_EMBEDDINGS: 'off',
+    SHELFMARK_DEMO_LIBRARY: 'off',
+    LOG_LEVEL: 'warn',
+    API_KEY,
+    WORKER_MODE: 'off',
+    GITHUB_BASE_URL: `file://${gitRoot}`,
+    RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+    ADD_WAIT_SECONDS: '900',
   };
   say(`seeding ${SEEDED.length} libraries from bundles into ${prefix}`);
-  const seed = spawnSync(process.execPath, ['--import', 'tsx', path.join('scripts', 'eval', 'load-corpus.ts'), ...SEEDED.map((s) => path.join(values.bundles as string, `${s}.shelfmark.gz`))], { cwd: ROOT_DIR, env: { ...process.env, ...env }, encoding: 'utf8' });
+  const seed = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', path.join('scripts', 'eval', 'load-corpus.ts'), ...SEEDED.map((s) => path.join(values.bundles as string, `${s}.shelfmark.gz`))],
+    { cwd: ROOT_DIR, env: { ...process.env, ...env }, encoding: 'utf8' },
+  );
   if (seed.status !== 0) throw new Error(`seeding failed: ${seed.stderr}`);
   const apis = [start('api-a', [], { ...env, PORT: '3220', HOST: '127.0.0.1' }), start('api-b', [], { ...env, PORT: '3221', HOST: '127.0.0.1' })];
   const workers = [start('worker-1', ['worker'], env), start('worker-2', ['worker'], env)];
@@ -101,14 +121,31 @@ async function main(): Promise<void> {
   const healthLog: Array<{ at: number; status: string; nodes: number; unassigned: number }> = [];
   const events: Record<string, number> = {};
   try {
-    for (const url of apiUrls) for (let i = 0; i < 120 && (await fetch(`${url}/healthz`).then((r) => r.status, () => 0)) !== 200; i++) await sleep(500);
+    for (const url of apiUrls)
+      for (
+        let i = 0;
+        i < 120 &&
+        (await fetch(`${url}/healthz`).then(
+          (r) => r.status,
+          () => 0,
+        )) !== 200;
+        i++
+      )
+        await sleep(500);
     const t0 = Date.now();
     const seconds = Number(values.seconds) * 1000;
     const auth = { authorization: `Bearer ${API_KEY}` };
     const reads: RequestSpec[] = [];
     for (const [i, lib] of ['/psf/requests', '/encode/httpx', '/axios/axios', '/pallets/click'].entries()) {
       for (const api of apiUrls) {
-        reads.push({ method: 'GET', url: new URL(`/v2/context?libraryId=${encodeURIComponent(lib)}&query=${encodeURIComponent(['timeouts', 'proxies', 'interceptors', 'options'][i])}`, api), headers: auth });
+        reads.push({
+          method: 'GET',
+          url: new URL(
+            `/v2/context?libraryId=${encodeURIComponent(lib)}&query=${encodeURIComponent(['timeouts', 'proxies', 'interceptors', 'options'][i])}`,
+            api,
+          ),
+          headers: auth,
+        });
         reads.push({ method: 'GET', url: new URL(`/v2/libs/search?libraryName=${lib.split('/')[2]}`, api), headers: auth });
       }
     }
@@ -123,7 +160,11 @@ async function main(): Promise<void> {
     });
     const adds = ADDED.map(async (repo, i) => {
       await sleep(5000 + i * 3000);
-      const res = await fetch(`${apiUrls[i % 2]}/v2/add/repo/github`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ docsRepoUrl: `file://${gitRoot}/${repo}` }) });
+      const res = await fetch(`${apiUrls[i % 2]}/v2/add/repo/github`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ docsRepoUrl: `file://${gitRoot}/${repo}` }),
+      });
       return { repo, status: res.status, body: await res.text(), at: Date.now() - t0 };
     });
     const watch = (async () => {
@@ -150,7 +191,13 @@ async function main(): Promise<void> {
     const [added] = await Promise.all([Promise.all(adds), ...clients, watch]);
     agent.destroy();
     report(samples, healthLog, events, added);
-    await checkJobs(apiUrls[0], auth, ADDED.map((r) => `/${r}`), urls[0], prefix);
+    await checkJobs(
+      apiUrls[0],
+      auth,
+      ADDED.map((r) => `/${r}`),
+      urls[0],
+      prefix,
+    );
   } finally {
     for (const p of [...apis, ...workers]) p.kill('SIGTERM');
     await sleep(3000);
@@ -160,7 +207,12 @@ async function main(): Promise<void> {
   }
 }
 
-function report(samples: Sample[], healthLog: Array<{ at: number; status: string; nodes: number; unassigned: number }>, events: Record<string, number>, added: Array<{ repo: string; status: number; at: number }>): void {
+function report(
+  samples: Sample[],
+  healthLog: Array<{ at: number; status: string; nodes: number; unassigned: number }>,
+  events: Record<string, number>,
+  added: Array<{ repo: string; status: number; at: number }>,
+): void {
   const killed = events.killed ?? Infinity;
   const restarted = events.restarted ?? Infinity;
   const greenAfter = (from: number, nodes: number) => healthLog.find((h) => h.at > from && h.status === 'green' && h.nodes === nodes)?.at;
@@ -172,15 +224,25 @@ function report(samples: Sample[], healthLog: Array<{ at: number; status: string
     ['rejoining', restarted, green3 ?? Infinity],
     ['green again', green3 ?? Infinity, Infinity],
   ];
-  console.log(`\nnode killed at ${(killed / 1000).toFixed(0)} s; cluster green on 2 nodes ${green2 !== undefined ? `${((green2 - killed) / 1000).toFixed(0)} s after the kill` : 'never'}; node started at ${(restarted / 1000).toFixed(0)} s, answering at ${((events.rejoined ?? 0) / 1000).toFixed(0)} s; green on 3 nodes ${green3 !== undefined ? `${((green3 - restarted) / 1000).toFixed(0)} s after the start` : 'not within the run'}`);
-  console.log('health over time:', healthLog.filter((h, i) => i === 0 || h.status !== healthLog[i - 1].status || h.nodes !== healthLog[i - 1].nodes).map((h) => `${(h.at / 1000).toFixed(0)}s ${h.status}/${h.nodes}n/${h.unassigned}u`).join(', '));
+  console.log(
+    `\nnode killed at ${(killed / 1000).toFixed(0)} s; cluster green on 2 nodes ${green2 !== undefined ? `${((green2 - killed) / 1000).toFixed(0)} s after the kill` : 'never'}; node started at ${(restarted / 1000).toFixed(0)} s, answering at ${((events.rejoined ?? 0) / 1000).toFixed(0)} s; green on 3 nodes ${green3 !== undefined ? `${((green3 - restarted) / 1000).toFixed(0)} s after the start` : 'not within the run'}`,
+  );
+  console.log(
+    'health over time:',
+    healthLog
+      .filter((h, i) => i === 0 || h.status !== healthLog[i - 1].status || h.nodes !== healthLog[i - 1].nodes)
+      .map((h) => `${(h.at / 1000).toFixed(0)}s ${h.status}/${h.nodes}n/${h.unassigned}u`)
+      .join(', '),
+  );
   for (const [name, from, to] of phases) {
     const inPhase = samples.filter((s) => s.at >= from && s.at < to);
     if (inPhase.length === 0) continue;
     const byStatus: Record<string, number> = {};
     for (const s of inPhase) byStatus[s.status] = (byStatus[s.status] ?? 0) + 1;
     const ok = inPhase.filter((s) => s.status === 200).map((s) => s.ms);
-    console.log(`${name.padEnd(16)} ${String(inPhase.length).padStart(6)} requests  by status ${JSON.stringify(byStatus)}  p50 ${percentile(ok, 50)?.toFixed(1)} ms  p99 ${percentile(ok, 99)?.toFixed(1)} ms`);
+    console.log(
+      `${name.padEnd(16)} ${String(inPhase.length).padStart(6)} requests  by status ${JSON.stringify(byStatus)}  p50 ${percentile(ok, 50)?.toFixed(1)} ms  p99 ${percentile(ok, 99)?.toFixed(1)} ms`,
+    );
   }
   console.log('adds:', added.map((a) => `${a.repo} ${a.status} at ${(a.at / 1000).toFixed(0)} s`).join('; '));
 }
@@ -189,11 +251,21 @@ function report(samples: Sample[], healthLog: Array<{ at: number; status: string
 async function checkJobs(api: string, auth: Record<string, string>, libraries: string[], es: string, prefix: string): Promise<void> {
   await fetch(`${es}/${prefix}-snippets/_refresh`, { method: 'POST' });
   for (const lib of libraries) {
-    const jobs = (await (await fetch(`${api}/v2/jobs?libraryId=${encodeURIComponent(lib)}`, { headers: auth })).json()) as { jobs: Array<{ id: string; state: string; attempts?: number }> };
+    const jobs = (await (await fetch(`${api}/v2/jobs?libraryId=${encodeURIComponent(lib)}`, { headers: auth })).json()) as {
+      jobs: Array<{ id: string; state: string; attempts?: number }>;
+    };
     const record = (await (await fetch(`${api}/v2/libraries${lib}`, { headers: auth })).json()) as { totalSnippets?: number };
-    const stored = (await (await fetch(`${es}/${prefix}-snippets/_count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { term: { libraryId: lib } } }) })).json()) as { count: number };
+    const stored = (await (
+      await fetch(`${es}/${prefix}-snippets/_count`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: { term: { libraryId: lib } } }),
+      })
+    ).json()) as { count: number };
     const ctx = await fetch(`${api}/v2/context?libraryId=${encodeURIComponent(lib)}&query=install`, { headers: auth });
-    console.log(`${lib}: jobs ${jobs.jobs.map((j) => `${j.id} ${j.state}${j.attempts !== undefined ? ` (attempts ${j.attempts})` : ''}`).join(', ')}; the record counts ${record.totalSnippets ?? '?'} snippets, the index holds ${stored.count} of it (all generations); context ${ctx.status}`);
+    console.log(
+      `${lib}: jobs ${jobs.jobs.map((j) => `${j.id} ${j.state}${j.attempts !== undefined ? ` (attempts ${j.attempts})` : ''}`).join(', ')}; the record counts ${record.totalSnippets ?? '?'} snippets, the index holds ${stored.count} of it (all generations); context ${ctx.status}`,
+    );
   }
 }
 

@@ -52,14 +52,23 @@ async function main(): Promise<void> {
     const files = await listTree(commit);
     const listed = performance.now() - t0;
     t0 = performance.now();
-    const index = await keepTree({ codeDir, libraryKey: '/bench/repo', commit: commit.sha(), files, read: (p) => readBlob(commit, p), limits: { treeMaxBytes: 200 << 20, fileMaxBytes: 512 << 10 } });
+    const index = await keepTree({
+      codeDir,
+      libraryKey: '/bench/repo',
+      commit: commit.sha(),
+      files,
+      read: (p) => readBlob(commit, p),
+      limits: { treeMaxBytes: 200 << 20, fileMaxBytes: 512 << 10 },
+    });
     const kept = performance.now() - t0;
     if (!index) throw new Error('nothing kept');
     t0 = performance.now();
     const tree = new TreeCache(1 << 30).load(keptTreeDir(codeDir, '/bench/repo', commit.sha()));
     const loaded = performance.now() - t0;
     if (!tree) throw new Error('the kept tree did not load');
-    console.log(`repository ${repoPath} @ ${ref} (${commit.sha().slice(0, 12)}): ${files.length} files in the tree, ${index.files.length} kept (${(index.totalBytes / 1048576).toFixed(1)} MB; left out ${JSON.stringify(index.omitted)})`);
+    console.log(
+      `repository ${repoPath} @ ${ref} (${commit.sha().slice(0, 12)}): ${files.length} files in the tree, ${index.files.length} kept (${(index.totalBytes / 1048576).toFixed(1)} MB; left out ${JSON.stringify(index.omitted)})`,
+    );
     console.log(`listing the tree ${listed.toFixed(0)} ms, keeping it ${kept.toFixed(0)} ms, loading it ${loaded.toFixed(0)} ms`);
 
     // Identifiers of the repository's own code (camelCase and snake_case words of 6+ letters).
@@ -70,10 +79,14 @@ async function main(): Promise<void> {
     const ids = sample([...words].sort(), SAMPLES);
     const threads = new CodeThreads();
     const kinds: Record<string, (id: string) => Promise<unknown>> = {
-      'literal (smart case)': (id) => searchTree(threads, tree, { pattern: id, regex: false, caseSensitive: /[A-Z]/.test(id), limit: 30, deadline: Date.now() + TIMEOUT_MS }),
-      'literal, ignoring case': (id) => searchTree(threads, tree, { pattern: id, regex: false, caseSensitive: false, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
-      regex: (id) => searchTree(threads, tree, { pattern: `\\b${id}\\s*[(=:]`, regex: true, caseSensitive: true, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
-      'literal, no match (reads every file)': (id) => searchTree(threads, tree, { pattern: `${id}_not_in_the_repo`, regex: false, caseSensitive: true, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
+      'literal (smart case)': (id) =>
+        searchTree(threads, tree, { pattern: id, regex: false, caseSensitive: /[A-Z]/.test(id), limit: 30, deadline: Date.now() + TIMEOUT_MS }),
+      'literal, ignoring case': (id) =>
+        searchTree(threads, tree, { pattern: id, regex: false, caseSensitive: false, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
+      regex: (id) =>
+        searchTree(threads, tree, { pattern: `\\b${id}\\s*[(=:]`, regex: true, caseSensitive: true, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
+      'literal, no match (reads every file)': (id) =>
+        searchTree(threads, tree, { pattern: `${id}_not_in_the_repo`, regex: false, caseSensitive: true, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
       references: (id) => findReferences(threads, tree, { symbol: id, limit: 30, deadline: Date.now() + TIMEOUT_MS }),
       definition: (id) => findDefinitions(threads, tree, { symbol: id, limit: 10, deadline: Date.now() + TIMEOUT_MS }),
     };
@@ -95,11 +108,21 @@ async function main(): Promise<void> {
       }
       times.sort((a, b) => a - b);
       if (kind !== 'definition' && kind !== 'references') all.push(...times);
-      console.log(kind.padEnd(40), ...[50, 90, 99].map((p) => percentile(times, p).toFixed(1).padStart(8)), times[times.length - 1].toFixed(1).padStart(8), String(partial).padStart(8));
+      console.log(
+        kind.padEnd(40),
+        ...[50, 90, 99].map((p) => percentile(times, p).toFixed(1).padStart(8)),
+        times[times.length - 1].toFixed(1).padStart(8),
+        String(partial).padStart(8),
+      );
     }
     all.sort((a, b) => a - b);
     console.log(`\nall searches: p50 ${percentile(all, 50).toFixed(1)} ms, p99 ${percentile(all, 99).toFixed(1)} ms over ${all.length} requests`);
-    console.log(`load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores; RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`);
+    console.log(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} on ${os.cpus().length} cores; RSS ${(process.memoryUsage().rss / 1048576).toFixed(0)} MB`,
+    );
     await threads.close();
   } finally {
     fs.rmSync(codeDir, { recursive: true, force: true });

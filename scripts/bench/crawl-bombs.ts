@@ -25,7 +25,13 @@ import { startServer } from './harness/server';
 import { createAdminAccess, dropPrivateStores, openPrivateStores, soakName } from './soak/stores';
 import { createRepo, startGitServer } from '../../test/git-server';
 
-const { values } = parseArgs({ options: { root: { type: 'string', default: ROOT_DIR }, 'limit-seconds': { type: 'string', default: '240' }, only: { type: 'string', default: 'links,delay,sitemaps' } } });
+const { values } = parseArgs({
+  options: {
+    root: { type: 'string', default: ROOT_DIR },
+    'limit-seconds': { type: 'string', default: '240' },
+    only: { type: 'string', default: 'links,delay,sitemaps' },
+  },
+});
 const LIMIT_MS = Number(values['limit-seconds']) * 1000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -46,20 +52,34 @@ async function site(routes: (p: string, origin: string) => { type?: string; body
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   s.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  s.close = () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); });
+  s.close = () =>
+    new Promise((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
   return s;
 }
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
-const thousandLinks = page('Links', `<p>Every page of this site.</p>${Array.from({ length: 1000 }, (_, i) => `<a href="/p${i}.html">page ${i}</a>`).join(' ')}`);
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const thousandLinks = page(
+  'Links',
+  `<p>Every page of this site.</p>${Array.from({ length: 1000 }, (_, i) => `<a href="/p${i}.html">page ${i}</a>`).join(' ')}`,
+);
 const linksSite = () => site((p) => (p === '/' ? { body: thousandLinks } : /^\/p\d+\.html$/.test(p) ? { body: homePage } : undefined));
-const delaySite = () => site((p) => (p === '/robots.txt' ? { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 100\n' } : p === '/' ? { body: thousandLinks } : undefined));
+const delaySite = () =>
+  site((p) => (p === '/robots.txt' ? { type: 'text/plain', body: 'User-agent: *\nCrawl-delay: 100\n' } : p === '/' ? { body: thousandLinks } : undefined));
 /** 80,000 URLs a sitemap: just under 5 MB of XML (WEB_MAX_PAGE_BYTES is 5 MiB); 50 of them are 4 M URLs. */
-const sitemap = (origin: string, n: number) => `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 80_000 }, (_, i) => `<url><loc>${origin}/s${n}/page-${i}.html</loc></url>`).join('')}</urlset>`;
-const homePage = page('Widgets', '<h2>Spinning a widget</h2><p>Call <code>widget.spin()</code> with a rate to spin a widget; it stops when the rate is zero.</p><pre><code class="language-js">widget.spin({ rate: 3 });</code></pre>');
+const sitemap = (origin: string, n: number) =>
+  `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 80_000 }, (_, i) => `<url><loc>${origin}/s${n}/page-${i}.html</loc></url>`).join('')}</urlset>`;
+const homePage = page(
+  'Widgets',
+  '<h2>Spinning a widget</h2><p>Call <code>widget.spin()</code> with a rate to spin a widget; it stops when the rate is zero.</p><pre><code class="language-js">widget.spin({ rate: 3 });</code></pre>',
+);
 const sitemapSite = () =>
   site((p, origin) => {
-    if (p === '/robots.txt') return { type: 'text/plain', body: ['User-agent: *', ...Array.from({ length: 50 }, (_, n) => `Sitemap: ${origin}/sitemap-${n}.xml`)].join('\n') };
+    if (p === '/robots.txt')
+      return { type: 'text/plain', body: ['User-agent: *', ...Array.from({ length: 50 }, (_, n) => `Sitemap: ${origin}/sitemap-${n}.xml`)].join('\n') };
     if (p === '/') return { body: homePage };
     const m = /^\/sitemap-(\d+)\.xml$/.exec(p);
     return m ? { type: 'application/xml', body: sitemap(origin, Number(m[1])) } : undefined;
@@ -80,7 +100,10 @@ function rssSampler(pid: number): { stop(): { server: number; jobs: number } } {
   const timer = setInterval(() => {
     try {
       peak.server = Math.max(peak.server, rss(pid));
-      peak.jobs = Math.max(peak.jobs, children(pid).reduce((n, k) => n + (fs.existsSync(`/proc/${k}`) ? rss(k) : 0), 0));
+      peak.jobs = Math.max(
+        peak.jobs,
+        children(pid).reduce((n, k) => n + (fs.existsSync(`/proc/${k}`) ? rss(k) : 0), 0),
+      );
     } catch {
       // a process that just ended
     }
@@ -105,7 +128,10 @@ function livezSampler(url: string): { stop(): Promise<{ max: number; p99: number
   const loop = (async () => {
     while (running) {
       const started = performance.now();
-      await fetch(`${url}/livez`).then((r) => r.text(), () => '');
+      await fetch(`${url}/livez`).then(
+        (r) => r.text(),
+        () => '',
+      );
       times.push(performance.now() - started);
       await sleep(20);
     }
@@ -132,16 +158,41 @@ async function main(): Promise<void> {
     const member = await services.accounts.createUser({ username: 'team-b-dev', password: 'team-b-password', role: 'member' });
     await services.accounts.createTeam({ name: 'team B', plan: 'pro', ownerId: member._id });
     const teamB = (await services.keys.create(member._id, 'team B')).value;
-    createRepo(git.root, 'teamb/widgets', [{ files: { 'README.md': '# Widgets\n\nWidgets turn.\n', 'docs/start.md': '# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n```bash\nnpm install widgets\n```\n' } }]);
-    const small = await site((p) => (p === '/llms-full.txt' ? { type: 'text/plain', body: '# Gadgets\n\n## Using gadgets\n\nCall `gadget.spin()` to spin a gadget at its rate.\n' } : undefined));
+    createRepo(git.root, 'teamb/widgets', [
+      {
+        files: {
+          'README.md': '# Widgets\n\nWidgets turn.\n',
+          'docs/start.md': '# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n```bash\nnpm install widgets\n```\n',
+        },
+      },
+    ]);
+    const small = await site((p) =>
+      p === '/llms-full.txt'
+        ? { type: 'text/plain', body: '# Gadgets\n\n## Using gadgets\n\nCall `gadget.spin()` to spin a gadget at its rate.\n' }
+        : undefined,
+    );
     sites.push(small);
 
     const server = await startServer(values.root, {
-      extraEnv: { ...stores.env, LOG_LEVEL: 'warn', WORKER_MODE: 'in-process', WEB_ALLOWED_HOSTS: '127.0.0.1', GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, ADD_WAIT_SECONDS: '0', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', SHELFMARK_EMBEDDINGS: 'off', SHELFMARK_DEMO_LIBRARY: 'off' },
+      extraEnv: {
+        ...stores.env,
+        LOG_LEVEL: 'warn',
+        WORKER_MODE: 'in-process',
+        WEB_ALLOWED_HOSTS: '127.0.0.1',
+        GIT_ALLOWED_URL_PREFIXES: `${git.url}/`,
+        ADD_WAIT_SECONDS: '0',
+        RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+        SHELFMARK_EMBEDDINGS: 'off',
+        SHELFMARK_DEMO_LIBRARY: 'off',
+      },
     });
     stop = server.stop;
     const call = async (key: string, method: string, p: string, body?: unknown) => {
-      const res = await fetch(`${server.url}${p}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${server.url}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     };
     const jobOf = (answer: { body: Record<string, unknown> }) => /GET \/v2\/jobs\/(\S+?)\./.exec(String(answer.body.message))?.[1] ?? '';
@@ -154,7 +205,12 @@ async function main(): Promise<void> {
       }
     };
 
-    console.log(`server ${values.root} (pid ${server.pid}), load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    console.log(
+      `server ${values.root} (pid ${server.pid}), load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
     // The machine's own noise: /livez with nothing running, for 10 s.
     const idle = livezSampler(server.url);
     await sleep(10_000);
@@ -177,8 +233,14 @@ async function main(): Promise<void> {
         await sleep(2000);
         const t0 = Date.now();
         const [repo, llms] = await Promise.all([
-          call(teamB, 'POST', '/v2/add/repo/git', { docsRepoUrl: `${git.url}/teamb/widgets.git`, private: true }).then(async (r) => ({ r, job: await waitJob(jobOf(r), LIMIT_MS) })),
-          call(teamB, 'POST', '/v2/add/llmstxt', { url: `${small.origin}/llms-full.txt`, private: true }).then(async (r) => ({ r, job: await waitJob(jobOf(r), LIMIT_MS) })),
+          call(teamB, 'POST', '/v2/add/repo/git', { docsRepoUrl: `${git.url}/teamb/widgets.git`, private: true }).then(async (r) => ({
+            r,
+            job: await waitJob(jobOf(r), LIMIT_MS),
+          })),
+          call(teamB, 'POST', '/v2/add/llmstxt', { url: `${small.origin}/llms-full.txt`, private: true }).then(async (r) => ({
+            r,
+            job: await waitJob(jobOf(r), LIMIT_MS),
+          })),
         ]);
         others = `; team B's Git add ${repo.job.state} in ${((Date.parse(String(repo.job.finishedAt)) - t0) / 1000 || NaN).toFixed(1)} s, llms-full.txt add ${llms.job.state} in ${((Date.parse(String(llms.job.finishedAt)) - t0) / 1000 || NaN).toFixed(1)} s`;
       }
@@ -201,7 +263,12 @@ async function main(): Promise<void> {
         `${bomb.padEnd(9)} ${outcome} · ${seconds} s · ${target.requests} requests to the site · RSS peak server ${peaks.server} MB, job processes ${peaks.jobs} MB · server CPU ${usedCpu} ms · /livez max ${l.max} ms, p99 ${l.p99} ms (${l.n} asked; this script's own event-loop delay max ${Math.round(ownLag.max / 1e6)} ms)${others}`,
       );
     }
-    console.log(`load average at the end ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(
+      `load average at the end ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
+    );
   } finally {
     await stop?.();
     await Promise.all(sites.map((s) => s.close()));

@@ -15,7 +15,9 @@ import { crawl } from '../../src/indexing/sources/website/crawl';
 import { parseDocument } from '../../src/indexing/parsers/index';
 import { startWebSite } from '../../test/web-site';
 
-const { values } = parseArgs({ options: { pages: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '4' }, delay: { type: 'string', default: '0' } } });
+const { values } = parseArgs({
+  options: { pages: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '4' }, delay: { type: 'string', default: '0' } },
+});
 const PAGES = Number(values.pages);
 const CONCURRENCY = Number(values.concurrency);
 const DELAY = Number(values.delay);
@@ -38,15 +40,28 @@ print(result)</code></pre>
 }
 
 async function main(): Promise<void> {
-  const files: Record<string, string> = { '/index.html': pageHtml(0).replace('<h1>Topic 0</h1>', '<h1>Bench docs</h1><a href="/docs/section-0/page-0.html">Start</a>') };
+  const files: Record<string, string> = {
+    '/index.html': pageHtml(0).replace('<h1>Topic 0</h1>', '<h1>Bench docs</h1><a href="/docs/section-0/page-0.html">Start</a>'),
+  };
   for (let i = 0; i < PAGES - 1; i++) files[`/docs/section-${i % 10}/page-${i}.html`] = pageHtml(i);
   const site = await startWebSite({ files });
-  const urls = Object.keys(files).map((p) => `<url><loc>http://docs.bench:${site.port}${p}</loc></url>`).join('');
+  const urls = Object.keys(files)
+    .map((p) => `<url><loc>http://docs.bench:${site.port}${p}</loc></url>`)
+    .join('');
   site.set('/sitemap.xml', `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls}</urlset>`, 'application/xml');
   const fetcher = createWebFetcher({ lookup: async () => [{ address: '127.0.0.1', family: 4 }], allow: HostAllowList.parse(['docs.bench']) });
   let peakRss = process.memoryUsage().rss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
-  const options = { url: `http://docs.bench:${site.port}/`, scope: 'hostname' as const, maxPages: PAGES + 10, maxDepth: 50, include: [], exclude: [], concurrency: CONCURRENCY, delayMs: DELAY };
+  const options = {
+    url: `http://docs.bench:${site.port}/`,
+    scope: 'hostname' as const,
+    maxPages: PAGES + 10,
+    maxDepth: 50,
+    include: [],
+    exclude: [],
+    concurrency: CONCURRENCY,
+    delayMs: DELAY,
+  };
   const progress = (p: { fetched: number }) => {
     if (p.fetched % 250 === 0 && p.fetched > 0) process.stderr.write(`[crawl-bench] ${p.fetched} pages\n`);
   };

@@ -29,7 +29,11 @@ const root = path.resolve(values.root ?? ROOT_DIR);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function start(args: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), ...args], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return child;
 }
 
@@ -55,7 +59,12 @@ async function main(): Promise<void> {
     await waitHealthy(`http://127.0.0.1:${env.PORT}`);
     await sleep(settle * 1000);
     const supervisor = Number(fs.readFileSync(path.join(config.dataDir, 'run', 'supervisor.pid'), 'utf8').trim());
-    const pids: Partial<Record<CpuProcess | 'worker' | 'supervisor', number>> = { server: server.pid, worker: worker.pid, supervisor, ...storePids(config.dataDir, config.elasticsearchUrl) };
+    const pids: Partial<Record<CpuProcess | 'worker' | 'supervisor', number>> = {
+      server: server.pid,
+      worker: worker.pid,
+      supervisor,
+      ...storePids(config.dataDir, config.elasticsearchUrl),
+    };
     const meter = new CpuMeter(pids as Partial<Record<CpuProcess, number>>);
     const done = meter.start();
     const load = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');

@@ -26,7 +26,13 @@ import { addRepository, refreshLibrary } from '../../src/catalog/add-repo';
 import type { JobRecord } from '../../src/store/models/job';
 
 const principal = { kind: 'service' } as const;
-const env = { ...process.env, GIT_AUTHOR_NAME: 'shelfmark', GIT_AUTHOR_EMAIL: 'cost@shelfmark', GIT_COMMITTER_NAME: 'shelfmark', GIT_COMMITTER_EMAIL: 'cost@shelfmark' };
+const env = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'shelfmark',
+  GIT_AUTHOR_EMAIL: 'cost@shelfmark',
+  GIT_COMMITTER_NAME: 'shelfmark',
+  GIT_COMMITTER_EMAIL: 'cost@shelfmark',
+};
 
 /** One repository of the sources' newest versions (several: each in a folder of its own name, for a bigger library). */
 function buildRepo(sources: string[], bare: string): string {
@@ -73,16 +79,33 @@ async function lastJob(services: Ports, libraryId: string): Promise<JobRecord | 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const given = args.filter((a) => !a.startsWith('--'));
-  const folders = (given.length > 0 ? given : ['sqlalchemy__sqlalchemy', 'pallets__flask'].map((r) => path.join('..', 'shared', 'corpus', 'repos', r))).map((f) => path.resolve(f));
+  const folders = (given.length > 0 ? given : ['sqlalchemy__sqlalchemy', 'pallets__flask'].map((r) => path.join('..', 'shared', 'corpus', 'repos', r))).map(
+    (f) => path.resolve(f),
+  );
   const missing = folders.find((f) => !fs.existsSync(f));
   if (missing) {
     console.error(`No corpus repository at ${missing}: pass folders of shared/corpus/repos (../shared is absent on this machine?).`);
     process.exit(2);
   }
   // Each folder's newest version (its subfolders are versions).
-  const sources = folders.map((f) => path.join(f, fs.readdirSync(f).sort((a, b) => a.localeCompare(b, undefined, { numeric: true })).pop() ?? ''));
+  const sources = folders.map((f) =>
+    path.join(
+      f,
+      fs
+        .readdirSync(f)
+        .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+        .pop() ?? '',
+    ),
+  );
   const name = `cost${process.pid}${crypto.randomBytes(2).toString('hex')}`;
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name, SHELFMARK_DEMO_LIBRARY: 'off', SCHEDULE_TICK_SECONDS: '0' });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    MONGODB_DB: name,
+    SHELFMARK_INDEX_PREFIX: name,
+    SHELFMARK_DEMO_LIBRARY: 'off',
+    SCHEDULE_TICK_SECONDS: '0',
+  });
   const log = createLogger('warn', process.stderr);
   const handles = await openStores(config, log);
   const composition = await createServices(config, log, handles);
@@ -107,7 +130,10 @@ async function main(): Promise<void> {
     console.log(`no-change refresh: ${figures(await lastJob(services, '/acme/big'))}`);
 
     const manifest = await handles.models.Manifest.findById('/acme/big@latest').lean();
-    const changed = changeOneFile(work, (manifest?.files ?? []).map((f) => f.p));
+    const changed = changeOneFile(
+      work,
+      (manifest?.files ?? []).map((f) => f.p),
+    );
     const refreshed = await refreshLibrary(services, principal, { libraryName: '/acme/big' }, 30 * 60 * 1000).catch((error: unknown) => error as Error);
     const oneFile = await lastJob(services, '/acme/big');
     if (refreshed instanceof Error) {

@@ -64,7 +64,11 @@ async function runLoader(env: Record<string, string>, target: string, libraries:
   const started = Date.now();
   let output = '';
   const code = await new Promise<number | null>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT_DIR, 'scripts', 'eval', 'load-corpus.ts'), target], { cwd: ROOT_DIR, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT_DIR, 'scripts', 'eval', 'load-corpus.ts'), target], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (c: Buffer) => (output += c.toString()));
     child.stderr.on('data', (c: Buffer) => {
       const text = c.toString();
@@ -81,7 +85,14 @@ async function runLoader(env: Record<string, string>, target: string, libraries:
 }
 
 /** One catalogue measured by a fresh server on its prefix (database of the same name). */
-async function measureSize(esUrl: string, env: Record<string, string>, prefix: string, names: ReturnType<typeof searchNames>, entries: ReturnType<typeof readDataset>, load?: SizeFigures['load']): Promise<SizeFigures> {
+async function measureSize(
+  esUrl: string,
+  env: Record<string, string>,
+  prefix: string,
+  names: ReturnType<typeof searchNames>,
+  entries: ReturnType<typeof readDataset>,
+  load?: SizeFigures['load'],
+): Promise<SizeFigures> {
   const server = await startServer(ROOT_DIR, { port: Number(values.port), extraEnv: env });
   try {
     const search = await measureTarget(searchSpecs(server.url, names), clients, durationMs, [200, 404]);
@@ -90,7 +101,19 @@ async function measureSize(esUrl: string, env: Record<string, string>, prefix: s
     const es = await esFigures(esUrl, prefix);
     const count = (await (await fetch(`${esUrl}/${prefix}-snippets/_count`)).json()) as { count: number };
     const libraries = (await (await fetch(`${esUrl}/${prefix}-libraries/_count`)).json()) as { count: number };
-    return { libraries: libraries.count, snippets: count.count, search, context, serverRssMb: memory.rssMb, serverPeakRssMb: memory.peakMb, esHeapUsedMb: es.heapUsedMb, esHeapMaxMb: es.heapMaxMb, esDiskMb: es.diskMb, load, loadAverage: loadAverage() };
+    return {
+      libraries: libraries.count,
+      snippets: count.count,
+      search,
+      context,
+      serverRssMb: memory.rssMb,
+      serverPeakRssMb: memory.peakMb,
+      esHeapUsedMb: es.heapUsedMb,
+      esHeapMaxMb: es.heapMaxMb,
+      esDiskMb: es.diskMb,
+      load,
+      loadAverage: loadAverage(),
+    };
   } finally {
     await server.stop();
   }
@@ -127,7 +150,9 @@ async function deleteMany(n: number): Promise<void> {
       if ((i + 1) % 100 === 0) say(`${i + 1} deleted, ${((Date.now() - started) / (i + 1)).toFixed(1)} ms each`);
     }
     const seconds = (Date.now() - started) / 1000;
-    console.log(`deleted ${keys.length} libraries (${snippets} snippets) of ${before} in ${seconds.toFixed(1)} s: ${((seconds * 1000) / keys.length).toFixed(1)} ms each; load average ${loadAverage()}`);
+    console.log(
+      `deleted ${keys.length} libraries (${snippets} snippets) of ${before} in ${seconds.toFixed(1)} s: ${((seconds * 1000) / keys.length).toFixed(1)} ms each; load average ${loadAverage()}`,
+    );
   } finally {
     await lifecycle.close();
   }
@@ -145,8 +170,8 @@ async function main(): Promise<void> {
   if (!fs.existsSync(bundlesDir) || fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).length === 0) {
     say(`exporting this installation's libraries into ${bundlesDir} (the bundles every size is made of)`);
     const composition = await createServices(config, createLogger('warn', process.stderr));
-  const { lifecycle } = composition;
-  const services = portsOf(composition);
+    const { lifecycle } = composition;
+    const services = portsOf(composition);
     try {
       const files = await exportLibraries(services, bundlesDir);
       if (files.length === 0) throw new Error('this installation has no built library to export: load the corpus first (npm run load), or pass --bundles');
@@ -154,11 +179,18 @@ async function main(): Promise<void> {
       await lifecycle.close();
     }
   }
-  const sourceFiles = fs.readdirSync(bundlesDir).filter((f) => f.endsWith('.shelfmark.gz')).sort().map((f) => path.join(bundlesDir, f));
+  const sourceFiles = fs
+    .readdirSync(bundlesDir)
+    .filter((f) => f.endsWith('.shelfmark.gz'))
+    .sort()
+    .map((f) => path.join(bundlesDir, f));
   const sources = sourceFiles.map(readSourceBundle);
   const realIds = sources.map((s) => s.header.library.id);
   const entries = readDataset(path.resolve(values.dataset as string)).filter((e) => realIds.includes(e.library));
-  const names = searchNames(realIds, realIds.map((id) => id.split('/')[2] ?? id));
+  const names = searchNames(
+    realIds,
+    realIds.map((id) => id.split('/')[2] ?? id),
+  );
   if (values.measure) {
     await measureKept(config.elasticsearchUrl, values.measure.split(','), names, entries);
     return;
@@ -175,7 +207,9 @@ async function main(): Promise<void> {
     say(`loading ${n} small libraries (load ${loadAverage()})`);
     try {
       const load = await runLoader(env, work, n);
-      console.log(`${n} small libraries (10-29 snippets) loaded at ${load?.perSecond} libraries/s (${load?.seconds.toFixed(1)} s; merge ${load?.mergeSeconds ?? 0} s); load average ${loadAverage()}`);
+      console.log(
+        `${n} small libraries (10-29 snippets) loaded at ${load?.perSecond} libraries/s (${load?.seconds.toFixed(1)} s; merge ${load?.mergeSeconds ?? 0} s); load average ${loadAverage()}`,
+      );
     } finally {
       fs.rmSync(work, { recursive: true, force: true });
       await dropPrefix(config, prefix);

@@ -99,7 +99,11 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
   }
 
   t0 = Date.now();
-  const recorder = new Recorder(servers.map((s) => s.name), clock, chaosOpen);
+  const recorder = new Recorder(
+    servers.map((s) => s.name),
+    clock,
+    chaosOpen,
+  );
   sink = (r) => recorder.request(r);
   const monitor = new Monitor(servers, recorder, clock, chaosOpen, stopper);
   const questionFor = corpusQuestionFinder(prepared, writer);
@@ -120,7 +124,9 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     });
   }
 
-  say(`Soaking for ${options.minutes} min: ${options.clients} readers at ${options.rps} req/s in all, ${servers.length} servers${writer ? `, a write every ${WRITE_EVERY_MS / 1000} s` : ''}${chaos ? ', chaos' : ''} …`);
+  say(
+    `Soaking for ${options.minutes} min: ${options.clients} readers at ${options.rps} req/s in all, ${servers.length} servers${writer ? `, a write every ${WRITE_EVERY_MS / 1000} s` : ''}${chaos ? ', chaos' : ''} …`,
+  );
   const errors: string[] = [];
   const guard = (what: string, p: Promise<void>) =>
     p.catch((error: unknown) => {
@@ -131,7 +137,15 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
     ...Array.from({ length: options.clients }, (_, i) => guard(`reader ${i + 1}`, readerLoop(deps, (options.clients * 1000) / options.rps, i * 1000))),
     guard('health', monitor.healthLoop(HEALTH_EVERY_MS)),
     guard('rss', monitor.rssLoop(prepared.pids, RSS_EVERY_MS)),
-    ...(key ? [guard('admin', adminLoop({ ...deps, key }, ADMIN_EVERY_MS, prepared.login, (body) => catalogue(body, pool, writer))), guard('jobs', monitor.jobsLoop(client, key, JOBS_EVERY_MS))] : []),
+    ...(key
+      ? [
+          guard(
+            'admin',
+            adminLoop({ ...deps, key }, ADMIN_EVERY_MS, prepared.login, (body) => catalogue(body, pool, writer)),
+          ),
+          guard('jobs', monitor.jobsLoop(client, key, JOBS_EVERY_MS)),
+        ]
+      : []),
     ...(writer ? [guard('writer', writer.loop(WRITE_EVERY_MS))] : []),
     ...(chaos ? [guard('chaos', chaos.run(runMs))] : []),
   ];
@@ -166,10 +180,27 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
 
   let jobs: unknown[] = [];
   let retriedJobLogs: Record<string, string[]> = {};
-  let invariants: InvariantReport = { jobs: 0, stuck: [], failed: [], ranTwice: [], explainedRetries: [], halfBuilt: [], checkedLibraries: 0, skipped: key ? undefined : 'no admin key (--url without --api-key)' };
+  let invariants: InvariantReport = {
+    jobs: 0,
+    stuck: [],
+    failed: [],
+    ranTwice: [],
+    explainedRetries: [],
+    halfBuilt: [],
+    checkedLibraries: 0,
+    skipped: key ? undefined : 'no admin key (--url without --api-key)',
+  };
   if (key && !interrupted() && !abandoned) {
     say('Checking the invariants (jobs ended, none twice, every listed version serves snippets) …');
-    const checker = new InvariantChecker({ servers, key, windows: chaos?.windows ?? [], startedAtMs: t0, questionFor, added: [...(writer?.added.keys() ?? [])], log: say });
+    const checker = new InvariantChecker({
+      servers,
+      key,
+      windows: chaos?.windows ?? [],
+      startedAtMs: t0,
+      questionFor,
+      added: [...(writer?.added.keys() ?? [])],
+      log: say,
+    });
     const open = await checker.drain(DRAIN_MS);
     if (open !== 0) say(`  ${open < 0 ? 'the jobs list could not be read' : `${open} job(s) still open`} after ${DRAIN_MS / 1000} s`);
     invariants = await checker.check();
@@ -179,14 +210,29 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
   } else if (interrupted() || abandoned) invariants.skipped = interrupted() ? 'interrupted' : 'every server exited';
 
   const memory = servers.filter((s) => prepared.pids[s.name] !== undefined).map((s) => judgeMemory(s.name, recorder.rss[s.name] ?? [], endedMs));
-  const checks = verdict({ minutes: recorder.minutes, longOutages: recorder.outages.long, memory, chaos: options.chaos, kills: chaos?.kills ?? [], invariants, serverExits: [...exited.values()] });
-  if (errors.length > 0) checks.push({ rule: "the soak's own loops ran without error", status: 'fail', detail: errors.map((e) => e.split('\n')[0]).join('; ') });
-  if (interrupted() || abandoned) checks.push({ rule: 'the soak ran its full time', status: 'fail', detail: `${interrupted() ? 'interrupted' : 'stopped when every server had exited'} after ${(endedMs / 60_000).toFixed(1)} min` });
+  const checks = verdict({
+    minutes: recorder.minutes,
+    longOutages: recorder.outages.long,
+    memory,
+    chaos: options.chaos,
+    kills: chaos?.kills ?? [],
+    invariants,
+    serverExits: [...exited.values()],
+  });
+  if (errors.length > 0)
+    checks.push({ rule: "the soak's own loops ran without error", status: 'fail', detail: errors.map((e) => e.split('\n')[0]).join('; ') });
+  if (interrupted() || abandoned)
+    checks.push({
+      rule: 'the soak ran its full time',
+      status: 'fail',
+      detail: `${interrupted() ? 'interrupted' : 'stopped when every server had exited'} after ${(endedMs / 60_000).toFixed(1)} min`,
+    });
 
   const names = servers.map((s) => s.name);
   console.log(`\nPer minute (latencies of answered requests; store reads from /healthz, p50/p99 in ms)\n${formatMinuteTable(recorder.minutes, names)}`);
   console.log(`\nCalls over the whole run\n${formatKindTable(recorder.kinds.totals())}`);
-  if (chaos) console.log(`\nChaos (recovery = context and search 200 through every server and the store read again by every /healthz)\n${formatKills(chaos.kills)}`);
+  if (chaos)
+    console.log(`\nChaos (recovery = context and search 200 through every server and the store read again by every /healthz)\n${formatKills(chaos.kills)}`);
   if (memory.length > 0) console.log(`\nMemory (median RSS over 30 s)\n${formatMemory(memory)}`);
   console.log(`\nInvariants: ${invariants.skipped ?? `${invariants.jobs} jobs, ${invariants.checkedLibraries} libraries`}`);
   if (prepared.notes.length > 0) console.log(`\nNotes\n${prepared.notes.map((n) => `  - ${n}`).join('\n')}`);
@@ -195,7 +241,17 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
 
   const out = path.resolve(options.out ?? path.join(ROOT_DIR, '.soak', `soak-${startedAt.toISOString().replace(/[:.]/g, '-')}.json`));
   const report = {
-    config: { ...options, apiKey: options.apiKey ? '(given)' : undefined, servers, pids: prepared.pids, stores: prepared.own?.stores.name, revision: gitRevision(ROOT_DIR), node: process.version, startedAt: startedAt.toISOString(), ranMs: endedMs },
+    config: {
+      ...options,
+      apiKey: options.apiKey ? '(given)' : undefined,
+      servers,
+      pids: prepared.pids,
+      stores: prepared.own?.stores.name,
+      revision: gitRevision(ROOT_DIR),
+      node: process.version,
+      startedAt: startedAt.toISOString(),
+      ranMs: endedMs,
+    },
     minutes: recorder.minutes,
     calls: recorder.kinds.totals(),
     rss: recorder.rss,
@@ -222,7 +278,13 @@ async function soak(options: SoakOptions, prepared: Prepared, stopper: Stopper, 
  * Watches the servers every second (the soak's own through their process handles, --url
  * ones through /proc when --pid was given) and reports each exit once.
  */
-async function watchServers(prepared: Prepared, clock: () => number, stopper: Stopper, exited: Map<string, string>, report: (line: string) => void): Promise<void> {
+async function watchServers(
+  prepared: Prepared,
+  clock: () => number,
+  stopper: Stopper,
+  exited: Map<string, string>,
+  report: (line: string) => void,
+): Promise<void> {
   while (!stopper.stopped) {
     for (const [i, server] of prepared.servers.entries()) {
       if (exited.has(server.name)) continue;
@@ -251,7 +313,10 @@ function groupBy(questions: ReadonlyArray<{ libraryId: string; query: string }>)
 /** A question for a library: one of its eval questions, the one it was added with, or a generic one. */
 function corpusQuestionFinder(prepared: Prepared, writer: SoakWriter | undefined): (libraryId: string) => string {
   return (libraryId) =>
-    prepared.questions.find((q) => q.libraryId === libraryId || q.libraryId.startsWith(`${libraryId}/`))?.query ?? writer?.added.get(libraryId)?.question ?? writer?.questionsFor(libraryId)[0]?.query ?? `${libraryId.split('/').pop()} getting started`;
+    prepared.questions.find((q) => q.libraryId === libraryId || q.libraryId.startsWith(`${libraryId}/`))?.query ??
+    writer?.added.get(libraryId)?.question ??
+    writer?.questionsFor(libraryId)[0]?.query ??
+    `${libraryId.split('/').pop()} getting started`;
 }
 
 /** Puts libraries (and versions) the catalogue lists as built into the question pool. */

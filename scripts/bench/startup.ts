@@ -34,7 +34,10 @@ async function once(args: string[], settleMs: number): Promise<{ readyMs: number
     for (;;) {
       if (child.exitCode !== null) throw new Error(`exited: ${err}`);
       if (performance.now() - started > 120_000) throw new Error(`not ready in 120 s: ${err}`);
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.status === 200, () => false);
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.status === 200,
+        () => false,
+      );
       if (ok) break;
       await sleep(20);
     }
@@ -58,8 +61,15 @@ const settleMs = Number(values.settle) * 1000;
 execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'run', 'build.mjs'), '--if-stale'], { stdio: 'inherit' });
 const results: Record<string, Awaited<ReturnType<typeof once>>[]> = { tsx: [], built: [] };
 for (let r = 0; r < rounds; r++) for (const [name, args] of Object.entries(VARIANTS)) results[name].push(await once(args, settleMs));
-console.log(`load average before/after: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${rounds} rounds alternating, medians:`);
+console.log(
+  `load average before/after: ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, ${rounds} rounds alternating, medians:`,
+);
 for (const [name, runs] of Object.entries(results)) {
   const f = (k: keyof (typeof runs)[number]) => median(runs.map((x) => x[k])).toFixed(k === 'readyMs' ? 0 : 1);
-  console.log(`${name.padEnd(6)} ready ${f('readyMs')} ms   RSS at ready ${f('readyRssMb')} MB   after ${settleMs / 1000} s ${f('settledRssMb')} MB   (ready ms: ${runs.map((x) => x.readyMs.toFixed(0)).join(', ')})`);
+  console.log(
+    `${name.padEnd(6)} ready ${f('readyMs')} ms   RSS at ready ${f('readyRssMb')} MB   after ${settleMs / 1000} s ${f('settledRssMb')} MB   (ready ms: ${runs.map((x) => x.readyMs.toFixed(0)).join(', ')})`,
+  );
 }

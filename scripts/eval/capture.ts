@@ -29,7 +29,10 @@ import { libraryIdOf, readDataset } from './dataset';
 import { phrase, VARIANTS } from './variants';
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } },
+  });
   const entries = readDataset(path.resolve(positionals[0] ?? '../shared/eval/dev-sections.yaml'));
   const config = loadConfig();
   const composition = await createServices(config, createLogger('warn', process.stderr));
@@ -38,7 +41,11 @@ async function main(): Promise<void> {
   const capture: Capture = { questions: [], docs: {} };
   const keep = (hits: ScoredCandidate[]): CapturedHit[] =>
     hits.map((h) => {
-      capture.docs[h.doc.id] ??= { doc: h.doc, text: h.evidence?.text ?? { searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '' }, ...(h.evidence?.vector ? { vector: Array.from(h.evidence.vector) } : {}) };
+      capture.docs[h.doc.id] ??= {
+        doc: h.doc,
+        text: h.evidence?.text ?? { searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '' },
+        ...(h.evidence?.vector ? { vector: Array.from(h.evidence.vector) } : {}),
+      };
       return { id: h.doc.id, score: h.score };
     });
   const ask = async (q: Omit<CapturedQuestion, 'lexical' | 'semantic' | 'version' | 'stats' | 'queryVector'>) => {
@@ -49,9 +56,14 @@ async function main(): Promise<void> {
     const scope = { libraryId: library._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration };
     const analyzed = analyzeQuery(q.query);
     const vectors = { vectors: services.embeddings !== undefined };
-    const lexical = await services.snippets.searchCandidates(buildContextQuery({ ...scope, query: q.query, size: candidatesFor(DEFAULT_TOKENS), analyzed }), vectors);
+    const lexical = await services.snippets.searchCandidates(
+      buildContextQuery({ ...scope, query: q.query, size: candidatesFor(DEFAULT_TOKENS), analyzed }),
+      vectors,
+    );
     const queryVector = services.embeddings ? await services.embeddings.embedQuery(q.query) : undefined;
-    const semantic = queryVector ? await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector: queryVector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors) : [];
+    const semantic = queryVector
+      ? await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector: queryVector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors)
+      : [];
     const stats = await services.snippets.termStats(scope, analyzed.terms);
     capture.questions.push({
       ...q,
@@ -64,13 +76,23 @@ async function main(): Promise<void> {
   };
   for (const e of entries) {
     for (const variant of VARIANTS) {
-      await ask({ set: 'dev', index: e.index, variant, library: e.library, libraryId: libraryIdOf(e), intent: e.intent, query: phrase(e.query, e.library, variant), sections: e.sections ?? [] });
+      await ask({
+        set: 'dev',
+        index: e.index,
+        variant,
+        library: e.library,
+        libraryId: libraryIdOf(e),
+        intent: e.intent,
+        query: phrase(e.query, e.library, variant),
+        sections: e.sections ?? [],
+      });
     }
     process.stderr.write('.');
   }
   if (values['off-topic']) {
     const doc = yaml.load(fs.readFileSync(values['off-topic'], 'utf8')) as { entries: Array<{ library: string; query: string }> };
-    for (const [index, e] of doc.entries.entries()) await ask({ set: 'off-topic', index, variant: 'original', library: e.library, libraryId: e.library, intent: 'off-topic', query: e.query, sections: [] });
+    for (const [index, e] of doc.entries.entries())
+      await ask({ set: 'off-topic', index, variant: 'original', library: e.library, libraryId: e.library, intent: 'off-topic', query: e.query, sections: [] });
   }
   fs.mkdirSync(path.dirname(values.out ?? '.'), { recursive: true });
   fs.writeFileSync(values.out ?? '.eval/capture.json', JSON.stringify(capture));

@@ -39,7 +39,10 @@ export interface Capture {
 }
 
 /** The legs of a captured question as getContext has them. */
-export function legsOf(capture: Capture, q: CapturedQuestion): { lexical: ScoredCandidate[]; semantic: ScoredCandidate[]; stats: TermStats; queryVector?: Float32Array } {
+export function legsOf(
+  capture: Capture,
+  q: CapturedQuestion,
+): { lexical: ScoredCandidate[]; semantic: ScoredCandidate[]; stats: TermStats; queryVector?: Float32Array } {
   const hit = (h: CapturedHit): ScoredCandidate => {
     const d = capture.docs[h.id]!;
     return { doc: d.doc, score: h.score, evidence: { text: d.text, ...(d.vector ? { vector: Float32Array.from(d.vector) } : {}) } };
@@ -51,4 +54,3 @@ export function legsOf(capture: Capture, q: CapturedQuestion): { lexical: Scored
     ...(q.queryVector ? { queryVector: Float32Array.from(q.queryVector) } : {}),
   };
 }
-

@@ -83,7 +83,15 @@ export async function fetchContext(options: ContextClientOptions, libraryId: str
       text = await res.text();
     } catch (error) {
       const cause = (error as { cause?: { code?: string } }).cause?.code;
-      return { status: 0, latencyMs: performance.now() - started, paths: [], tokens: 0, snippets: [], error: `request failed: ${cause ?? (error as Error).message}`, rateLimited };
+      return {
+        status: 0,
+        latencyMs: performance.now() - started,
+        paths: [],
+        tokens: 0,
+        snippets: [],
+        error: `request failed: ${cause ?? (error as Error).message}`,
+        rateLimited,
+      };
     }
     const latencyMs = performance.now() - started;
     if (res.status === 429 && rateLimited < maxRetries) {

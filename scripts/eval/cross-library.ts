@@ -10,16 +10,39 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 
-interface Label { library: string; path: string; heading?: string }
-interface Question { query: string; libraries: string[]; labels: Label[] }
-interface Snippet { libraryId: string; source: { path: string }; breadcrumb: string[]; title: string; tokens: number }
+interface Label {
+  library: string;
+  path: string;
+  heading?: string;
+}
+interface Question {
+  query: string;
+  libraries: string[];
+  labels: Label[];
+}
+interface Snippet {
+  libraryId: string;
+  source: { path: string };
+  breadcrumb: string[];
+  title: string;
+  tokens: number;
+}
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { url: { type: 'string', default: process.env.SHELFMARK_URL ?? 'http://127.0.0.1:3000' }, scope: { type: 'string' }, tokens: { type: 'string', default: '5000' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    url: { type: 'string', default: process.env.SHELFMARK_URL ?? 'http://127.0.0.1:3000' },
+    scope: { type: 'string' },
+    tokens: { type: 'string', default: '5000' },
+  },
+});
 const file = positionals[0] ?? 'eval/cross-library.yaml';
 const questions = (yaml.load(fs.readFileSync(file, 'utf8')) as { questions: Question[] }).questions;
 
 const matches = (s: Snippet, l: Label) =>
-  s.libraryId === l.library && s.source.path === l.path && (!l.heading || [...s.breadcrumb, s.title].join(' > ').toLowerCase().includes(l.heading.toLowerCase()));
+  s.libraryId === l.library &&
+  s.source.path === l.path &&
+  (!l.heading || [...s.breadcrumb, s.title].join(' > ').toLowerCase().includes(l.heading.toLowerCase()));
 
 let hit3 = 0;
 let both5 = 0;
@@ -41,7 +64,11 @@ for (const q of questions) {
   if (each) both5++;
   tokens += snippets.reduce((n, s) => n + s.tokens, 0);
   const libs = [...new Set(snippets.map((s) => s.libraryId))].join(' ');
-  console.log(`${rank >= 0 && rank < 3 ? 'HIT ' : 'miss'} ${each ? 'both' : '    '} first@${rank < 0 ? '-' : rank + 1} ${res.status} ${q.query.slice(0, 70)} [${libs}]${body.message ? ` ${body.message}` : ''}`);
+  console.log(
+    `${rank >= 0 && rank < 3 ? 'HIT ' : 'miss'} ${each ? 'both' : '    '} first@${rank < 0 ? '-' : rank + 1} ${res.status} ${q.query.slice(0, 70)} [${libs}]${body.message ? ` ${body.message}` : ''}`,
+  );
 }
 const n = questions.length;
-console.log(`\nS-Hit@3 ${(hit3 / n).toFixed(3)} (${hit3}/${n})  both@5 ${(both5 / n).toFixed(3)} (${both5}/${n})  mean tokens ${Math.round(tokens / n)}  (${values.scope ? `scope=${values.scope}` : 'libraries named'})`);
+console.log(
+  `\nS-Hit@3 ${(hit3 / n).toFixed(3)} (${hit3}/${n})  both@5 ${(both5 / n).toFixed(3)} (${both5}/${n})  mean tokens ${Math.round(tokens / n)}  (${values.scope ? `scope=${values.scope}` : 'libraries named'})`,
+);

@@ -64,7 +64,8 @@ export function parseDataset(doc: unknown, name = 'dataset'): EvalEntry[] {
     const qrels = e.qrels.map((q: unknown, j: number) => {
       const r = q as Record<string, unknown>;
       if (typeof r?.path !== 'string' || r.path === '') throw new DatasetError(`${where}: qrel ${j + 1} has no path.`);
-      if (typeof r.grade !== 'number' || !Number.isInteger(r.grade) || r.grade < 0) throw new DatasetError(`${where}: qrel ${r.path} needs a whole-number grade ≥ 0.`);
+      if (typeof r.grade !== 'number' || !Number.isInteger(r.grade) || r.grade < 0)
+        throw new DatasetError(`${where}: qrel ${r.path} needs a whole-number grade ≥ 0.`);
       if (r.section !== undefined && typeof r.section !== 'string') throw new DatasetError(`${where}: qrel ${r.path} has a section that is not a string.`);
       return { path: r.path, grade: r.grade, section: typeof r.section === 'string' ? r.section : undefined };
     });

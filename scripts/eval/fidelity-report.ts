@@ -64,9 +64,34 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   const gitDir = fs.existsSync(path.join(dir, '.git')) ? path.join(dir, '.git') : dir;
   fs.symlinkSync(path.resolve(gitDir), link);
   const started = Date.now();
-  const row: Row = { repo: `${owner}/${name}`, files: 0, snippets: 0, code: 0, placeholders: 0, nonEnglish: 0, noLanguage: 0, leftoverMarkup: 0, duplicates: 0, dangling: 0, twins: 0, laterParts: 0, largest: 0, junk: 0, kinds: '', includes: '', benchmark: 0, seconds: 0 };
+  const row: Row = {
+    repo: `${owner}/${name}`,
+    files: 0,
+    snippets: 0,
+    code: 0,
+    placeholders: 0,
+    nonEnglish: 0,
+    noLanguage: 0,
+    leftoverMarkup: 0,
+    duplicates: 0,
+    dangling: 0,
+    twins: 0,
+    laterParts: 0,
+    largest: 0,
+    junk: 0,
+    kinds: '',
+    includes: '',
+    benchmark: 0,
+    seconds: 0,
+  };
   try {
-    await addRepository(services, { kind: 'service' }, 'github', { docsRepoUrl: `file://${root}/${owner}/${name}` }, { bases: { github: `file://${root}` }, waitMs: 60 * 60 * 1000 });
+    await addRepository(
+      services,
+      { kind: 'service' },
+      'github',
+      { docsRepoUrl: `file://${root}/${owner}/${name}` },
+      { bases: { github: `file://${root}` }, waitMs: 60 * 60 * 1000 },
+    );
   } catch (error) {
     row.error = (error as Error).message;
   }
@@ -74,7 +99,12 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   const lib = await services.libraries.get(`/${owner}/${name}`, { fresh: true });
   const latest = lib?.versions.find((v) => v.version === 'latest');
   if (!latest) return row;
-  const docs = await services.snippets.read({ libraryId: `/${owner}/${name}`, version: 'latest', generation: latest.generation, baseGeneration: latest.baseGeneration });
+  const docs = await services.snippets.read({
+    libraryId: `/${owner}/${name}`,
+    version: 'latest',
+    generation: latest.generation,
+    baseGeneration: latest.baseGeneration,
+  });
   docs.sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine);
   row.files = new Set(docs.map((d) => d.path)).size;
   row.snippets = docs.length;
@@ -90,7 +120,9 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   row.laterParts = shape.laterParts;
   row.largest = shape.largest;
   row.junk = shape.junkPages;
-  row.kinds = Object.entries(shape.pagesByKind).map(([k, n]) => `${k} ${n}`).join(', ');
+  row.kinds = Object.entries(shape.pagesByKind)
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const [job] = await services.jobs.list({ libraryId: `/${owner}/${name}`, limit: 1 });
   const includes = job?.log.map((l) => /resolved (\d+) includes; (\d+) left as written/.exec(l.message)).find((m) => m);
   row.includes = includes ? `${includes[1]} / ${includes[2]}` : '0 / 0';
@@ -99,8 +131,46 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
 }
 
 function print(rows: Row[]): void {
-  const head = ['repo', 'files', 'snippets', 'code', 'placeholders', 'non-English', 'no language', 'leftover markup', 'duplicates', 'dangling "as follows:"', 'twins', 'later parts', 'largest', 'junk pages', 'includes ok / left', 'benchmark', 'seconds'];
-  const cells = rows.map((r) => [r.repo, r.files, r.snippets, r.code, r.placeholders, r.nonEnglish, r.noLanguage, r.leftoverMarkup, r.duplicates, r.dangling, r.twins, r.laterParts, r.largest, r.junk, r.includes, r.benchmark, r.seconds.toFixed(1)].map(String));
+  const head = [
+    'repo',
+    'files',
+    'snippets',
+    'code',
+    'placeholders',
+    'non-English',
+    'no language',
+    'leftover markup',
+    'duplicates',
+    'dangling "as follows:"',
+    'twins',
+    'later parts',
+    'largest',
+    'junk pages',
+    'includes ok / left',
+    'benchmark',
+    'seconds',
+  ];
+  const cells = rows.map((r) =>
+    [
+      r.repo,
+      r.files,
+      r.snippets,
+      r.code,
+      r.placeholders,
+      r.nonEnglish,
+      r.noLanguage,
+      r.leftoverMarkup,
+      r.duplicates,
+      r.dangling,
+      r.twins,
+      r.laterParts,
+      r.largest,
+      r.junk,
+      r.includes,
+      r.benchmark,
+      r.seconds.toFixed(1),
+    ].map(String),
+  );
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
   const line = (c: string[]) => c.map((x, i) => (i === 0 ? x.padEnd(widths[i]) : x.padStart(widths[i]))).join('  ');
   console.log(line(head));

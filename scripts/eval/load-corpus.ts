@@ -28,8 +28,24 @@ export interface LoadArgs {
 
 /** The command line of `npm run load` (options anywhere; every other argument is a path). */
 export function parseLoadArgs(argv: string[]): LoadArgs {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { only: { type: 'string' }, force: { type: 'boolean', default: false } } });
-  return { paths: positionals, ...(values.only ? { only: values.only.split(',').map((s) => s.trim()).filter(Boolean) } : {}), force: values.force ?? false };
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: { only: { type: 'string' }, force: { type: 'boolean', default: false } },
+  });
+  return {
+    paths: positionals,
+    ...(values.only
+      ? {
+          only: values.only
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
+    force: values.force ?? false,
+  };
 }
 
 async function main(): Promise<void> {
@@ -43,7 +59,9 @@ async function main(): Promise<void> {
   const dir = args.paths[0] ?? path.resolve('..', 'shared', 'corpus');
   const bundles = bundleFiles(args.paths);
   if (bundles.length === 0 && !fs.existsSync(path.join(dir, 'MANIFEST.tsv'))) {
-    console.error(`No MANIFEST.tsv and no *.shelfmark.gz bundle in ${args.paths.join(', ') || dir}: pass a folder laid out like shared/corpus, or bundle files (or a folder of them).`);
+    console.error(
+      `No MANIFEST.tsv and no *.shelfmark.gz bundle in ${args.paths.join(', ') || dir}: pass a folder laid out like shared/corpus, or bundle files (or a folder of them).`,
+    );
     process.exit(2);
   }
   const config = loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' });
@@ -53,7 +71,10 @@ async function main(): Promise<void> {
   if (bundles.length === 0) lifecycle.startWorker();
   const started = Date.now();
   try {
-    const summary = bundles.length > 0 ? await loadBundles(services, bundles, { force: args.force }) : await loadCorpus(services, path.resolve(dir), { only: args.only, force: args.force });
+    const summary =
+      bundles.length > 0
+        ? await loadBundles(services, bundles, { force: args.force })
+        : await loadCorpus(services, path.resolve(dir), { only: args.only, force: args.force });
     printSummary(summary, (Date.now() - started) / 1000);
     process.exitCode = summary.some((s) => s.status === 'failed') ? 1 : 0;
     // The server compacts 10 s after its last build; this process ends sooner and would

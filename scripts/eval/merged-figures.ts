@@ -41,7 +41,9 @@ async function serveAsWebsite(root: string): Promise<{ origin: string; pages: nu
     const url = decodeURIComponent((req.url ?? '/').split('?')[0]);
     if (url === '/') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.end(`<!doctype html><html><head><title>Docs</title></head><body><main><h1>Docs</h1><ul>${pages.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`);
+      res.end(
+        `<!doctype html><html><head><title>Docs</title></head><body><main><h1>Docs</h1><ul>${pages.map((p) => `<li><a href="${p}">${p}</a></li>`).join('')}</ul></main></body></html>`,
+      );
       return;
     }
     if (!pages.includes(url)) {
@@ -51,7 +53,9 @@ async function serveAsWebsite(root: string): Promise<{ origin: string; pages: nu
     const markdown = fs.readFileSync(path.join(root, url), 'utf8');
     const title = /^#\s+(.+)$/m.exec(markdown)?.[1] ?? url;
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html><head><title>${title}</title></head><body><nav><a href="/">Docs</a></nav><main>${marked.parse(markdown, { async: false })}</main></body></html>`);
+    res.end(
+      `<!doctype html><html><head><title>${title}</title></head><body><nav><a href="/">Docs</a></nav><main>${marked.parse(markdown, { async: false })}</main></body></html>`,
+    );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -59,11 +63,17 @@ async function serveAsWebsite(root: string): Promise<{ origin: string; pages: nu
 }
 
 /** The served snippets of the merged library's latest version, from every source, before and after de-duplication. */
-async function countMerged(services: Pick<Ports, 'libraries' | 'snippets'>, libraryId: string): Promise<{ perSource: Record<string, { served: number; dropped: number }>; before: number; after: number }> {
+async function countMerged(
+  services: Pick<Ports, 'libraries' | 'snippets'>,
+  libraryId: string,
+): Promise<{ perSource: Record<string, { served: number; dropped: number }>; before: number; after: number }> {
   const lib = await services.libraries.get(libraryId, { fresh: true });
   const latest = lib?.versions.find((v) => v.version === 'latest');
   if (!lib || !latest) throw new Error(`${libraryId} has no latest version`);
-  const scopes = [{ libraryId: lib._id, version: 'latest', generation: latest.generation, baseGeneration: latest.baseGeneration }, ...(await sourceScopes(services, lib, 'latest'))];
+  const scopes = [
+    { libraryId: lib._id, version: 'latest', generation: latest.generation, baseGeneration: latest.baseGeneration },
+    ...(await sourceScopes(services, lib, 'latest')),
+  ];
   const perSource: Record<string, { served: number; dropped: number }> = {};
   const docs = [];
   for (const s of scopes) {
@@ -93,7 +103,12 @@ async function main(): Promise<void> {
       const site = await serveAsWebsite(path.resolve(target));
       try {
         console.error(`serving ${site.pages} pages of ${target} as HTML at ${site.origin}`);
-        const added = await addWebsite(services, { kind: 'service' }, { url: `${site.origin}/`, scope: 'hostname', maxPages: 500, maxDepth: 5, include: [], exclude: [] }, { waitMs: 30 * 60 * 1000 });
+        const added = await addWebsite(
+          services,
+          { kind: 'service' },
+          { url: `${site.origin}/`, scope: 'hostname', maxPages: 500, maxDepth: 5, include: [], exclude: [] },
+          { waitMs: 30 * 60 * 1000 },
+        );
         const website = await services.libraries.get(added.libraryName, { fresh: true });
         console.log(`website ${added.libraryName}: ${website?.versions.find((v) => v.version === 'latest')?.totalSnippets ?? 0} snippets`);
       } finally {
@@ -105,8 +120,11 @@ async function main(): Promise<void> {
     const library = values.library as string;
     await addLibrarySource(services, { kind: 'service' }, library, { source: target });
     const counts = await countMerged(services, library);
-    for (const [id, n] of Object.entries(counts.perSource)) console.log(`  ${id}: ${n.served} snippets, ${n.dropped} of them the poorer copy of another source's`);
-    console.log(`merged ${library} latest: ${counts.before} snippets before cross-source de-duplication, ${counts.after} after (${counts.before - counts.after} poorer copies not served)`);
+    for (const [id, n] of Object.entries(counts.perSource))
+      console.log(`  ${id}: ${n.served} snippets, ${n.dropped} of them the poorer copy of another source's`);
+    console.log(
+      `merged ${library} latest: ${counts.before} snippets before cross-source de-duplication, ${counts.after} after (${counts.before - counts.after} poorer copies not served)`,
+    );
   } finally {
     await lifecycle.close();
   }

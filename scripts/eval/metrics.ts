@@ -87,8 +87,7 @@ export interface QueryScores {
   recall: Record<Cutoff, number>;
 }
 
-const byCutoff = (f: (k: number) => number): Record<Cutoff, number> =>
-  Object.fromEntries(CUTOFFS.map((k) => [k, f(k)])) as Record<Cutoff, number>;
+const byCutoff = (f: (k: number) => number): Record<Cutoff, number> => Object.fromEntries(CUTOFFS.map((k) => [k, f(k)])) as Record<Cutoff, number>;
 
 /** Scores one ranked list against its qrels. */
 export function scoreRanking(ranked: readonly string[], qrels: readonly Qrel[]): QueryScores {

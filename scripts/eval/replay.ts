@@ -30,11 +30,18 @@ function withOverrides(base: SearchWeights, sets: readonly string[]): SearchWeig
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { explain: { type: 'string' }, set: { type: 'string', multiple: true }, variant: { type: 'string', default: 'original' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { explain: { type: 'string' }, set: { type: 'string', multiple: true }, variant: { type: 'string', default: 'original' } },
+  });
   const capture = JSON.parse(fs.readFileSync(positionals[0] ?? '.eval/capture.json', 'utf8')) as Capture;
   const captured = capture.questions;
   const weights = withOverrides(SEARCH_WEIGHTS, values.set ?? []);
-  const answer = (q: CapturedQuestion) => answerFromLegs({ ...legsOf(capture, q), analyzed: analyzeQuery(q.query), budget: DEFAULT_TOKENS, query: q.query, libraryId: q.library, version: q.version }, weights);
+  const answer = (q: CapturedQuestion) =>
+    answerFromLegs(
+      { ...legsOf(capture, q), analyzed: analyzeQuery(q.query), budget: DEFAULT_TOKENS, query: q.query, libraryId: q.library, version: q.version },
+      weights,
+    );
 
   if (values.explain) {
     const q = captured.find((c) => c.set === 'dev' && c.index === Number(values.explain) - 1 && c.variant === values.variant);
@@ -44,19 +51,35 @@ function main(): void {
     for (const [i, s] of result.ranked.slice(0, 25).entries()) {
       const grade = snippetGrade({ path: s.doc.path, title: s.doc.title, breadcrumb: s.doc.breadcrumb, tokens: s.doc.tokens }, q.sections);
       const inAnswer = result.snippets.some((a) => a.doc.id === s.doc.id) ? '*' : ' ';
-      console.log(`${inAnswer}${String(i + 1).padStart(3)} ${fixed(s.score)} cos ${fixed(s.cosine)} cov ${fixed(s.coverage, 2)} [${grade || '-'}] ${s.doc.pageKind ?? ''} ${s.doc.path} | ${s.doc.breadcrumb.slice(1).join(' > ')} (${s.doc.tokens}${s.doc.part !== undefined ? ` part ${s.doc.part}` : ''})`);
+      console.log(
+        `${inAnswer}${String(i + 1).padStart(3)} ${fixed(s.score)} cos ${fixed(s.cosine)} cov ${fixed(s.coverage, 2)} [${grade || '-'}] ${s.doc.pageKind ?? ''} ${s.doc.path} | ${s.doc.breadcrumb.slice(1).join(' > ')} (${s.doc.tokens}${s.doc.part !== undefined ? ` part ${s.doc.part}` : ''})`,
+      );
     }
     return;
   }
 
-  const score = (q: CapturedQuestion): SectionScores => scoreSections(answer(q).snippets.map((s) => ({ path: s.doc.path, title: s.doc.title, breadcrumb: s.doc.breadcrumb, tokens: s.doc.tokens })), q.sections);
+  const score = (q: CapturedQuestion): SectionScores =>
+    scoreSections(
+      answer(q).snippets.map((s) => ({ path: s.doc.path, title: s.doc.title, breadcrumb: s.doc.breadcrumb, tokens: s.doc.tokens })),
+      q.sections,
+    );
   const dev = captured.filter((c) => c.set === 'dev');
   const rows: string[][] = [];
   const variants = [...new Set(dev.map((c) => c.variant))];
   for (const variant of variants) {
     const list = dev.filter((c) => c.variant === variant);
     const s = summarizeSections(list.map(score));
-    rows.push([variant, String(s.n), fixed(s.mrr), fixed(s.hit[1]), fixed(s.hit[3]), fixed(s.any), fixed(s.medianTokens, 0), fixed(s.relevantShare), fixed(s.medianSnippets, 0)]);
+    rows.push([
+      variant,
+      String(s.n),
+      fixed(s.mrr),
+      fixed(s.hit[1]),
+      fixed(s.hit[3]),
+      fixed(s.any),
+      fixed(s.medianTokens, 0),
+      fixed(s.relevantShare),
+      fixed(s.medianSnippets, 0),
+    ]);
   }
   const off = captured.filter((c) => c.set === 'off-topic');
   if (off.length > 0) {
@@ -67,10 +90,15 @@ function main(): void {
   const original = dev.filter((c) => c.variant === 'original');
   const groups = new Map<string, SectionScores[]>();
   for (const q of original) for (const key of [`library ${q.library}`, `intent ${q.intent}`]) groups.set(key, [...(groups.get(key) ?? []), score(q)]);
-  console.log(formatTable(['group', 'n', 'S-MRR', 'S-Hit@1', 'S-any', 'tok p50', 'rel share'], [...groups.entries()].sort().map(([k, list]) => {
-    const s = summarizeSections(list);
-    return [k, String(s.n), fixed(s.mrr), fixed(s.hit[1]), fixed(s.any), fixed(s.medianTokens, 0), fixed(s.relevantShare)];
-  })));
+  console.log(
+    formatTable(
+      ['group', 'n', 'S-MRR', 'S-Hit@1', 'S-any', 'tok p50', 'rel share'],
+      [...groups.entries()].sort().map(([k, list]) => {
+        const s = summarizeSections(list);
+        return [k, String(s.n), fixed(s.mrr), fixed(s.hit[1]), fixed(s.any), fixed(s.medianTokens, 0), fixed(s.relevantShare)];
+      }),
+    ),
+  );
 }
 
 main();

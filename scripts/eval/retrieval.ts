@@ -137,7 +137,9 @@ async function main(): Promise<number> {
     onRateLimited: (waitMs) => {
       if (warnedRateLimit) return;
       warnedRateLimit = true;
-      process.stderr.write(`\nrate limited (429): waiting ${(waitMs / 1000).toFixed(0)} s and retrying; pass --api-key or raise RATE_LIMIT_ANON_PER_MINUTE for faster runs\n`);
+      process.stderr.write(
+        `\nrate limited (429): waiting ${(waitMs / 1000).toFixed(0)} s and retrying; pass --api-key or raise RATE_LIMIT_ANON_PER_MINUTE for faster runs\n`,
+      );
     },
   };
   console.error(`Scoring ${entries.length} questions from ${displayPath(options.dataset)} against ${options.url} (${options.concurrency} at a time)`);
@@ -159,14 +161,20 @@ async function main(): Promise<number> {
   if (options.worst > 0) console.log(`\nWorst questions (top 3 paths; [grade], [-] = not in qrels)\n${formatWorst(results, options.worst)}`);
   const sectioned = results.filter((r): r is ScoredEntry & { sectionScores: SectionScores } => r.sectionScores !== undefined);
   if (sectioned.length > 0) {
-    console.log(`\nSnippet level (shared/eval/README.md; S-MRR over every rank, tokens = Σ snippets' tokens, rel share = Σ relevant / Σ tokens)\n${formatSectionTable(sectioned.map((r) => ({ library: r.library, intent: r.intent, scores: r.sectionScores })))}`);
+    console.log(
+      `\nSnippet level (shared/eval/README.md; S-MRR over every rank, tokens = Σ snippets' tokens, rel share = Σ relevant / Σ tokens)\n${formatSectionTable(sectioned.map((r) => ({ library: r.library, intent: r.intent, scores: r.sectionScores })))}`,
+    );
   }
   const variants: VariantSummary[] = [];
   if (options.paraphrase && sectioned.length > 0) {
     variants.push({ variant: 'original', summary: summarizeSections(sectioned.map((r) => r.sectionScores)), fileMrr: aggregates.overall.scores.mrr });
     for (const variant of VARIANTS.slice(1)) {
       const again = await mapPool(entries, options.concurrency, (entry) => scoreEntry(client, entry, variant));
-      variants.push({ variant, summary: summarizeSections(again.map((r) => r.sectionScores ?? scoreSections([], []))), fileMrr: aggregate(again).overall.scores.mrr });
+      variants.push({
+        variant,
+        summary: summarizeSections(again.map((r) => r.sectionScores ?? scoreSections([], []))),
+        fileMrr: aggregate(again).overall.scores.mrr,
+      });
     }
     console.log(`\nParaphrases (each question reworded; Δ = S-MRR minus the original's)\n${formatVariantTable(variants)}`);
   }
@@ -193,19 +201,27 @@ async function main(): Promise<number> {
     ...(sectioned.length > 0 ? { sections: summarizeSections(sectioned.map((r) => r.sectionScores)) } : {}),
     ...(variants.length > 0 ? { variants } : {}),
     ...(offTopic.length > 0 ? { offTopic: { nothingRelevant: offTopic.filter(saidNothingRelevant).length / offTopic.length, results: offTopic } } : {}),
-    errors: results.filter((r) => r.error !== undefined).map((r) => ({ index: r.index, libraryId: r.libraryId, query: r.query, status: r.status, error: r.error })),
+    errors: results
+      .filter((r) => r.error !== undefined)
+      .map((r) => ({ index: r.index, libraryId: r.libraryId, query: r.query, status: r.status, error: r.error })),
     entries: results,
   };
   fs.mkdirSync(path.dirname(options.out), { recursive: true });
   fs.writeFileSync(options.out, `${JSON.stringify(report, null, 2)}\n`);
   const o = aggregates.overall;
-  console.log(`\nMRR ${o.scores.mrr.toFixed(3)}  Hit@1 ${o.scores.hit[1].toFixed(3)}  Hit@5 ${o.scores.hit[5].toFixed(3)}  nDCG@5 ${o.scores.ndcg[5].toFixed(3)}  (${o.n} questions, ${o.errors} errors)`);
+  console.log(
+    `\nMRR ${o.scores.mrr.toFixed(3)}  Hit@1 ${o.scores.hit[1].toFixed(3)}  Hit@5 ${o.scores.hit[5].toFixed(3)}  nDCG@5 ${o.scores.ndcg[5].toFixed(3)}  (${o.n} questions, ${o.errors} errors)`,
+  );
   if (sectioned.length > 0) {
     const s = summarizeSections(sectioned.map((r) => r.sectionScores));
-    console.log(`S-MRR ${s.mrr.toFixed(3)}  S-Hit@1 ${s.hit[1].toFixed(3)}  S-Hit@3 ${s.hit[3].toFixed(3)}  S-any ${s.any.toFixed(3)}  median tokens ${s.medianTokens.toFixed(0)}  relevant share ${s.relevantShare.toFixed(3)}`);
+    console.log(
+      `S-MRR ${s.mrr.toFixed(3)}  S-Hit@1 ${s.hit[1].toFixed(3)}  S-Hit@3 ${s.hit[3].toFixed(3)}  S-any ${s.any.toFixed(3)}  median tokens ${s.medianTokens.toFixed(0)}  relevant share ${s.relevantShare.toFixed(3)}`,
+    );
     const shapes = sectioned.map((r) => answerShape(r.snippets));
     const with_ = (f: (x: ReturnType<typeof answerShape>) => number) => shapes.filter((x) => f(x) > 0).length;
-    console.log(`answers with prose/code twins of one section: ${with_((x) => x.twins)}/${shapes.length}; with parts out of order or without their opening part: ${with_((x) => x.partsOutOfOrder)}/${shapes.length}`);
+    console.log(
+      `answers with prose/code twins of one section: ${with_((x) => x.twins)}/${shapes.length}; with parts out of order or without their opening part: ${with_((x) => x.partsOutOfOrder)}/${shapes.length}`,
+    );
   }
   if (offTopic.length > 0) console.log(`off-topic answered "nothing relevant": ${offTopic.filter(saidNothingRelevant).length}/${offTopic.length}`);
   console.log(`Wrote ${displayPath(options.out)}`);
@@ -222,7 +238,14 @@ async function askOffTopic(client: ContextClientOptions, file: string, concurren
   if (entries.length === 0) throw new DatasetError(`${file}: expected a non-empty \`entries:\` list of { library, query }.`);
   return mapPool(entries, concurrency, async (e) => {
     const call = await fetchContext(client, e.library, e.query);
-    return { library: e.library, query: e.query, status: call.status, ...(call.error ? { error: call.error } : {}), tokens: call.tokens, snippets: call.snippets.length };
+    return {
+      library: e.library,
+      query: e.query,
+      status: call.status,
+      ...(call.error ? { error: call.error } : {}),
+      tokens: call.tokens,
+      snippets: call.snippets.length,
+    };
   });
 }
 

@@ -2,7 +2,10 @@
 import { execFileSync } from 'node:child_process';
 
 export function gitRevision(cwd?: string): string | undefined {
-  const git = (...args: string[]) => execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   try {
     const head = git('rev-parse', '--short', 'HEAD');
     return git('status', '--porcelain') === '' ? head : `${head}+dirty`;

@@ -82,9 +82,20 @@ export function formatOffTopic(results: readonly OffTopicResult[]): string {
   for (const r of results) byLibrary.set(r.library, [...(byLibrary.get(r.library) ?? []), r]);
   const row = (name: string, list: readonly OffTopicResult[]) => {
     const answered = list.filter((r) => !saidNothingRelevant(r));
-    return [name, String(list.length), fixed(list.filter(saidNothingRelevant).length / Math.max(1, list.length)), String(answered.length), fixed(answered.reduce((n, r) => n + r.tokens, 0) / Math.max(1, answered.length), 0)];
+    return [
+      name,
+      String(list.length),
+      fixed(list.filter(saidNothingRelevant).length / Math.max(1, list.length)),
+      String(answered.length),
+      fixed(answered.reduce((n, r) => n + r.tokens, 0) / Math.max(1, answered.length), 0),
+    ];
   };
-  const table = formatTable(['group', 'n', 'nothing-relevant', 'answered', 'tokens when answered'], [row('overall', results), ...[...byLibrary.keys()].sort().map((k) => row(`library ${k}`, byLibrary.get(k) ?? []))]);
-  const wrong = results.filter((r) => !saidNothingRelevant(r)).map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''} (${r.snippets} snippets, ${r.tokens} tokens)`);
+  const table = formatTable(
+    ['group', 'n', 'nothing-relevant', 'answered', 'tokens when answered'],
+    [row('overall', results), ...[...byLibrary.keys()].sort().map((k) => row(`library ${k}`, byLibrary.get(k) ?? []))],
+  );
+  const wrong = results
+    .filter((r) => !saidNothingRelevant(r))
+    .map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''} (${r.snippets} snippets, ${r.tokens} tokens)`);
   return wrong.length > 0 ? `${table}\n\nAnswered although off-topic:\n${wrong.join('\n')}` : table;
 }

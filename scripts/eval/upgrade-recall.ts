@@ -11,15 +11,32 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import yaml from 'js-yaml';
 
-interface Guide { library: string; from: string; to: string; file?: string; skipUnder?: string[]; changes?: string[] }
+interface Guide {
+  library: string;
+  from: string;
+  to: string;
+  file?: string;
+  skipUnder?: string[];
+  changes?: string[];
+}
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { url: { type: 'string', default: process.env.SHELFMARK_URL ?? 'http://127.0.0.1:3000' }, corpus: { type: 'string', default: '../shared/corpus' }, tokens: { type: 'string', default: '5000' }, show: { type: 'boolean', default: false } },
+  options: {
+    url: { type: 'string', default: process.env.SHELFMARK_URL ?? 'http://127.0.0.1:3000' },
+    corpus: { type: 'string', default: '../shared/corpus' },
+    tokens: { type: 'string', default: '5000' },
+    show: { type: 'boolean', default: false },
+  },
 });
 const guides = (yaml.load(fs.readFileSync(positionals[0] ?? 'eval/upgrade-guides.yaml', 'utf8')) as { guides: Guide[] }).guides;
 
-const norm = (s: string) => s.toLowerCase().replace(/[`*_"'’]/g, '').replace(/[^a-z0-9$.]+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[`*_"'’]/g, '')
+    .replace(/[^a-z0-9$.]+/g, ' ')
+    .trim();
 
 /** The leaf headings of a Markdown file (level 2+), outside fenced code, skipping those under `skipUnder`. */
 export function listedChanges(markdown: string, skipUnder: readonly string[]): string[] {
@@ -30,7 +47,15 @@ export function listedChanges(markdown: string, skipUnder: readonly string[]): s
     if (/^\s*(```|~~~)/.test(line)) fence = !fence;
     const m = !fence && /^(#{2,6})\s+(.*?)\s*#*\s*$/.exec(line);
     // Inline HTML (VitePress badges) and links' targets are markup, not the heading's words.
-    if (m) headings.push({ level: m[1]!.length, text: m[2]!.replace(/<[^>]*>/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/\s+/g, ' ').trim() });
+    if (m)
+      headings.push({
+        level: m[1]!.length,
+        text: m[2]!
+          .replace(/<[^>]*>/g, '')
+          .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+          .replace(/\s+/g, ' ')
+          .trim(),
+      });
   }
   const out: string[] = [];
   const path: string[] = [];

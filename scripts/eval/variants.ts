@@ -25,6 +25,10 @@ export function phrase(query: string, library: string, variant: Variant): string
     case 'in-library':
       return `${bare} in ${libraryName(library)}?`;
     case 'lower-no-punct':
-      return q.toLowerCase().replace(/[^\p{L}\p{N}\s]+/gu, ' ').replace(/\s+/g, ' ').trim();
+      return q
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
   }
 }

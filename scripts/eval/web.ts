@@ -25,7 +25,9 @@ import { startWebSite } from '../../test/web-site';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SHARED = path.resolve(ROOT, '..', 'shared');
 
-const { values } = parseArgs({ options: { library: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:3000' }, 'api-key': { type: 'string' } } });
+const { values } = parseArgs({
+  options: { library: { type: 'string' }, url: { type: 'string', default: 'http://127.0.0.1:3000' }, 'api-key': { type: 'string' } },
+});
 if (!values.library) throw new Error('usage: npx tsx scripts/eval/web.ts --library /encode/httpx --url http://127.0.0.1:3999 [--api-key smk_...]');
 const library = values.library;
 const corpus = path.join(SHARED, 'corpus');
@@ -70,7 +72,11 @@ const site = await startWebSite({ root: dir });
 const siteUrl = `http://127.0.0.1:${site.port}/`;
 const headers: Record<string, string> = { 'content-type': 'application/json', ...(values['api-key'] ? { authorization: `Bearer ${values['api-key']}` } : {}) };
 const addStarted = Date.now();
-const res = await fetch(`${values.url}/v2/add/website`, { method: 'POST', headers, body: JSON.stringify({ url: siteUrl, scope: 'hostname', maxPages: 2000, maxDepth: 10 }) });
+const res = await fetch(`${values.url}/v2/add/website`, {
+  method: 'POST',
+  headers,
+  body: JSON.stringify({ url: siteUrl, scope: 'hostname', maxPages: 2000, maxDepth: 10 }),
+});
 const answer = (await res.json()) as Record<string, unknown>;
 await site.close();
 if (!res.ok) throw new Error(`add/website answered ${res.status}: ${JSON.stringify(answer)}`);
@@ -87,13 +93,32 @@ const slug = library.slice(1).replace('/', '__');
 const gitSet = path.join(out, `${slug}-git.yaml`);
 const webSet = path.join(out, `${slug}-website.yaml`);
 fs.writeFileSync(gitSet, yaml.dump({ entries }));
-fs.writeFileSync(webSet, yaml.dump({ entries: entries.map(({ version: _v, ...e }) => ({ ...e, library: webLibrary, qrels: e.qrels.map((q) => ({ ...q, path: toSite(q.path) })) })) }));
+fs.writeFileSync(
+  webSet,
+  yaml.dump({ entries: entries.map(({ version: _v, ...e }) => ({ ...e, library: webLibrary, qrels: e.qrels.map((q) => ({ ...q, path: toSite(q.path) })) })) }),
+);
 
 // 4. Both evals.
-for (const [name, set] of [['git', gitSet], ['website', webSet]] as const) {
+for (const [name, set] of [
+  ['git', gitSet],
+  ['website', webSet],
+] as const) {
   console.error(`[web-eval] eval on the ${name} copy (${entries.length} questions)`);
-  execFileSync(process.execPath, ['--import=tsx', path.join(ROOT, 'scripts', 'eval', 'retrieval.ts'), set, '--url', values.url, '--out', path.join(out, `${slug}-${name}.json`), ...(values['api-key'] ? ['--api-key', values['api-key']] : [])], {
-    stdio: 'inherit',
-    cwd: ROOT,
-  });
+  execFileSync(
+    process.execPath,
+    [
+      '--import=tsx',
+      path.join(ROOT, 'scripts', 'eval', 'retrieval.ts'),
+      set,
+      '--url',
+      values.url,
+      '--out',
+      path.join(out, `${slug}-${name}.json`),
+      ...(values['api-key'] ? ['--api-key', values['api-key']] : []),
+    ],
+    {
+      stdio: 'inherit',
+      cwd: ROOT,
+    },
+  );
 }

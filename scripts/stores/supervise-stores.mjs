@@ -73,7 +73,12 @@ async function readMongo(url) {
   if (!mongoClient || mongoClientUrl !== url) {
     await mongoClient?.close().catch(() => undefined);
     mongoClientUrl = url;
-    mongoClient = new mongoose.mongo.MongoClient(url, { maxPoolSize: 8, serverSelectionTimeoutMS: READ_TIMEOUT_MS, connectTimeoutMS: READ_TIMEOUT_MS, socketTimeoutMS: READ_TIMEOUT_MS });
+    mongoClient = new mongoose.mongo.MongoClient(url, {
+      maxPoolSize: 8,
+      serverSelectionTimeoutMS: READ_TIMEOUT_MS,
+      connectTimeoutMS: READ_TIMEOUT_MS,
+      socketTimeoutMS: READ_TIMEOUT_MS,
+    });
   }
   const admin = mongoClient.db('admin');
   const { databases } = await withTimeout(admin.command({ listDatabases: 1, nameOnly: true }), READ_TIMEOUT_MS, 'listDatabases');
@@ -88,7 +93,11 @@ async function readMongo(url) {
 }
 
 async function readEs(url) {
-  const res = await withTimeout(fetch(`${url}/_cluster/health?timeout=2s`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }), READ_TIMEOUT_MS + 100, 'cluster health');
+  const res = await withTimeout(
+    fetch(`${url}/_cluster/health?timeout=2s`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }),
+    READ_TIMEOUT_MS + 100,
+    'cluster health',
+  );
   if (!res.ok && res.status !== 408) throw new Error(`cluster health answered ${res.status}`);
   await res.arrayBuffer();
 }

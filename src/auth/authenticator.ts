@@ -73,7 +73,8 @@ export class AuthService {
       if (config.apiKey && safeEqual(value, config.apiKey)) {
         return { identity: `svc:${address}`, tier: 'key', resolve: async () => SERVICE };
       }
-      if (!value.startsWith(API_KEY_PREFIX)) throw new InvalidApiKeyError(`Invalid API key: keys start with "${API_KEY_PREFIX}". Create one in the dashboard (API keys).`);
+      if (!value.startsWith(API_KEY_PREFIX))
+        throw new InvalidApiKeyError(`Invalid API key: keys start with "${API_KEY_PREFIX}". Create one in the dashboard (API keys).`);
       if (!API_KEY_PATTERN.test(value)) throw new InvalidApiKeyError('Invalid API key: it is malformed (truncated or with extra characters?).');
       const hash = hashApiKey(value);
       return { identity: `key:${hash.slice(0, 32)}`, tier: 'key', resolve: memo(() => this.resolveKey(hash)) };
@@ -84,7 +85,11 @@ export class AuthService {
         return { identity: `user:${claims.sub}`, tier: 'key', resolve: memo(() => this.resolveSession(claims, credentials)) };
       }
     }
-    const anonymous: Authenticated = { principal: { kind: 'anonymous', clientId: address }, mustChangePassword: false, ...(credentials.sessionToken ? { staleSession: true } : {}) };
+    const anonymous: Authenticated = {
+      principal: { kind: 'anonymous', clientId: address },
+      mustChangePassword: false,
+      ...(credentials.sessionToken ? { staleSession: true } : {}),
+    };
     return { identity: `ip:${address}`, tier: 'anonymous', resolve: async () => anonymous };
   }
 
@@ -134,7 +139,11 @@ export class AuthService {
    * Changes a user's password (and optionally username) after checking the current one,
    * clears the forced change of the default credentials, and ends the user's other sessions.
    */
-  async changeCredentials(userId: string, input: { currentPassword: string; newPassword: string; username?: string }, keepSessionId?: string): Promise<UserRecord> {
+  async changeCredentials(
+    userId: string,
+    input: { currentPassword: string; newPassword: string; username?: string },
+    keepSessionId?: string,
+  ): Promise<UserRecord> {
     const user = await this.deps.users.require(userId);
     if (!(await verifyPassword(user.passwordHash, input.currentPassword))) throw new ValidationError('currentPassword is wrong.', 'currentPassword');
     const pw = input.newPassword;

@@ -30,7 +30,9 @@ export function assertUser(principal: Principal): asserts principal is UserPrinc
 export function assertCanAddPrivateRepo(principal: Principal, team: { _id: string; plan: string } | null): void {
   if (!team) throw new ForbiddenError('Adding a private repository needs a team: you are not a member of any team.');
   if (!planIncludesPrivateRepos(team.plan)) {
-    throw new ForbiddenError(`Your team's plan (${team.plan}) does not include private repositories; an admin can move the team to the pro or enterprise plan.`);
+    throw new ForbiddenError(
+      `Your team's plan (${team.plan}) does not include private repositories; an admin can move the team to the pro or enterprise plan.`,
+    );
   }
   if (principal.kind === 'service') return;
   if (principal.kind === 'user' && (principal.role === 'admin' || isTeamOwner(principal, team._id))) return;
@@ -60,4 +62,3 @@ export function canSeeLibrary(principal: Principal, library: { private: boolean;
   if (principal.role === 'admin') return true;
   return library.teamId !== null && principal.teamIds.includes(library.teamId);
 }
-

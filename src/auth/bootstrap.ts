@@ -15,7 +15,13 @@ export const DEFAULT_TEAM_NAME = 'default';
 export const DEFAULT_ADMIN_ID = 'usr_admin';
 export const DEFAULT_TEAM_ID = 'team_default';
 
-export async function bootstrapAuth(services: { config: Readonly<Config>; log: Logger; users: UserService; teams: TeamService; settings: SettingsService }): Promise<void> {
+export async function bootstrapAuth(services: {
+  config: Readonly<Config>;
+  log: Logger;
+  users: UserService;
+  teams: TeamService;
+  settings: SettingsService;
+}): Promise<void> {
   const { config, log, users, teams, settings } = services;
   await settings.ensure();
   if ((await users.count()) === 0) {

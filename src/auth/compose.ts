@@ -46,7 +46,12 @@ export interface AuthServices {
 export const USAGE_RETENTION_DAYS = 400;
 const HOUSEKEEPING_MS = 60_000;
 
-export async function createAuthServices(deps: { mongo: Connection; config: Readonly<Config>; log: Logger; counter?: 'increment' | 'slots' }): Promise<AuthServices> {
+export async function createAuthServices(deps: {
+  mongo: Connection;
+  config: Readonly<Config>;
+  log: Logger;
+  counter?: 'increment' | 'slots';
+}): Promise<AuthServices> {
   const { mongo, config, log } = deps;
   const models = authModels(mongo);
   await Promise.all(Object.values(models).map((m) => m.createIndexes()));

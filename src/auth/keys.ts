@@ -73,7 +73,8 @@ export class ApiKeyService {
   async lookupByHash(hash: string): Promise<ApiKeyLookup | null> {
     // Straight from the driver, by the id derived from the hash (keys made before ids were
     // derived are found by the hash index): every request with a key does this.
-    const found = ((await this.ApiKey.collection.findOne({ _id: apiKeyIdFor(hash) } as never)) ?? (await this.ApiKey.collection.findOne({ hash }))) as ApiKeyLookup | null;
+    const found = ((await this.ApiKey.collection.findOne({ _id: apiKeyIdFor(hash) } as never)) ??
+      (await this.ApiKey.collection.findOne({ hash }))) as ApiKeyLookup | null;
     // The index lookup is by hash; the comparison below is constant-time regardless.
     if (!found || !safeEqual(found.hash, hash)) return null;
     return found;

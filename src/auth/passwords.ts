@@ -8,7 +8,12 @@ import { promisify } from 'node:util';
 export const MIN_PASSWORD_LENGTH = 8;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-const scrypt = promisify(crypto.scrypt) as (password: crypto.BinaryLike, salt: crypto.BinaryLike, keylen: number, options: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  password: crypto.BinaryLike,
+  salt: crypto.BinaryLike,
+  keylen: number,
+  options: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const PARAMS = { N: 32768, r: 8, p: 1 };
 const KEY_LENGTH = 64;
 const maxmem = (N: number, r: number) => 128 * N * r * 2;

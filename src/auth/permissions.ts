@@ -56,14 +56,22 @@ export const PERMISSIONS = {
   'libraries.refresh': { audience: 'user', anonymous: 'refresh', says: 'signed-in users who can see the library' },
   'libraries.list': { audience: 'user', says: 'signed-in users (private libraries of their teams only)' },
   'libraries.read': { audience: 'user', says: 'signed-in users who can see the library' },
-  'libraries.update': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a team's private copy: also its team's owners (its source settings and webhook)" },
+  'libraries.update': {
+    audience: 'user',
+    resource: (p, r) => r.private === true && ownsTeam(p, r),
+    says: "admins; a team's private copy: also its team's owners (its source settings and webhook)",
+  },
   'libraries.export': { audience: 'user', says: 'signed-in users who can see the library' },
   'libraries.import': { audience: 'admin', says: 'admins' },
   'libraries.delete': { audience: 'user', resource: (p, r) => r.private === true && ownsTeam(p, r), says: "admins; a private library: also its team's owners" },
-  'webhooks.receive': { audience: 'anyone', says: 'anyone holding the hook\'s secret (each delivery is signed; no key is needed)' },
+  'webhooks.receive': { audience: 'anyone', says: "anyone holding the hook's secret (each delivery is signed; no key is needed)" },
   'jobs.list': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
   'jobs.read': { audience: 'user', anonymous: 'jobs', says: 'signed-in users (jobs of their teams and public libraries)' },
-  'jobs.cancel': { audience: 'user', resource: (p, r) => r.createdBy === p.userId || ownsTeam(p, r), says: "the user who started the job, its team's owners and admins (an ended job's record is removed)" },
+  'jobs.cancel': {
+    audience: 'user',
+    resource: (p, r) => r.createdBy === p.userId || ownsTeam(p, r),
+    says: "the user who started the job, its team's owners and admins (an ended job's record is removed)",
+  },
   'policies.read': { audience: 'user', anonymous: 'policies', says: 'members of the team' },
   'policies.update': { audience: 'user', resource: ownsTeam, says: "the team's owners and admins" },
   'metrics.read': { audience: 'user', anonymous: 'metrics', says: 'signed-in users (zeros for libraries they cannot see)' },
@@ -90,7 +98,12 @@ export const PERMISSIONS = {
   'teams.delete': { audience: 'admin', sessionOnly: true, says: 'admins, in a dashboard session' },
   'teams.members.add': { audience: 'user', sessionOnly: true, resource: ownsTeam, says: "the team's owners and admins, in a dashboard session" },
   'teams.members.update': { audience: 'user', sessionOnly: true, resource: ownsTeam, says: "the team's owners and admins, in a dashboard session" },
-  'teams.members.remove': { audience: 'user', sessionOnly: true, resource: (p, r) => r.userId === p.userId || ownsTeam(p, r), says: "the team's owners and admins, or members leaving, in a dashboard session" },
+  'teams.members.remove': {
+    audience: 'user',
+    sessionOnly: true,
+    resource: (p, r) => r.userId === p.userId || ownsTeam(p, r),
+    says: "the team's owners and admins, or members leaving, in a dashboard session",
+  },
   'plans.read': { audience: 'user', says: 'signed-in users' },
   'permissions.read': { audience: 'admin', says: 'admins' },
   'permissions.update': { audience: 'admin', sessionOnly: true, says: 'admins, in a dashboard session' },
@@ -117,7 +130,8 @@ export function isOperation(name: string): name is Operation {
   return Object.hasOwn(PERMISSIONS, name);
 }
 
-const SESSION_ONLY = 'This action needs a dashboard session: sign in at /dashboard. API keys cannot manage keys, users, teams, passwords, credentials or permission settings.';
+const SESSION_ONLY =
+  'This action needs a dashboard session: sign in at /dashboard. API keys cannot manage keys, users, teams, passwords, credentials or permission settings.';
 
 /**
  * Asserts that `principal` may perform `operation` (on `resource`, for rules that depend on
@@ -131,7 +145,8 @@ export function authorize(principal: Principal, operation: Operation, resource?:
     if (rule.anonymous && !rule.resource) return; // the guard checked the permission setting
     throw new ForbiddenError(`This action needs a signed-in user: ${rule.says}.`);
   }
-  if (rule.account && principal.kind !== 'user') throw new ForbiddenError('This action is about a user account; the global API_KEY has none (use a personal API key or sign in).');
+  if (rule.account && principal.kind !== 'user')
+    throw new ForbiddenError('This action is about a user account; the global API_KEY has none (use a personal API key or sign in).');
   if (rule.sessionOnly && !(principal.kind === 'user' && principal.via === 'session')) throw new ForbiddenError(SESSION_ONLY);
   if (isAdminLike(principal)) return;
   if (principal.kind !== 'user' || rule.audience === 'admin') throw new ForbiddenError(`This action requires the admin role (${rule.says}).`);

@@ -4,7 +4,16 @@
  * a second per instance (searches are hot); a change is seen by this instance at once.
  */
 import type { PolicyModel, PolicyRecord } from '../store/models/policy';
-import { applyPolicyPatch, defaultPolicy, isDefaultPolicy, libraryAllowedByPolicy, type LibraryFilters, type LibraryPolicy, type PolicyLibrary, type PolicyPatch } from './policy';
+import {
+  applyPolicyPatch,
+  defaultPolicy,
+  isDefaultPolicy,
+  libraryAllowedByPolicy,
+  type LibraryFilters,
+  type LibraryPolicy,
+  type PolicyLibrary,
+  type PolicyPatch,
+} from './policy';
 import type { Principal } from './principal';
 
 export interface AppliedPolicy {

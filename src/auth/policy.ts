@@ -84,10 +84,14 @@ export function libraryIdProblem(value: string): string | undefined {
   } catch {
     return 'is not a library id (like /owner/repo)';
   }
-  if (parsed.version !== undefined || value.replace(/\/+$/, '') !== parsed.libraryId) return `names a version; a policy lists whole libraries (${parsed.libraryId})`;
+  if (parsed.version !== undefined || value.replace(/\/+$/, '') !== parsed.libraryId)
+    return `names a version; a policy lists whole libraries (${parsed.libraryId})`;
   return undefined;
 }
-const libraryList = z.array(libraryIdSchema).max(10_000).transform((ids) => [...new Set(ids)]);
+const libraryList = z
+  .array(libraryIdSchema)
+  .max(10_000)
+  .transform((ids) => [...new Set(ids)]);
 
 /** The body of `PATCH /v2/policies`: any subset of `libraryFilters`, nothing else. */
 export const policyPatchSchema = z
@@ -99,7 +103,10 @@ export const policyPatchSchema = z
         exceptedLibraries: libraryList,
         minTrustScore: z.number().min(0).max(10).nullable(),
         allowedLibraries: libraryList,
-        sourceTypes: z.array(z.enum(POLICY_SOURCE_TYPES)).max(POLICY_SOURCE_TYPES.length).transform((s) => [...new Set(s)]),
+        sourceTypes: z
+          .array(z.enum(POLICY_SOURCE_TYPES))
+          .max(POLICY_SOURCE_TYPES.length)
+          .transform((s) => [...new Set(s)]),
       })
       .partial()
       .strict(),

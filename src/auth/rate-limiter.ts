@@ -59,7 +59,11 @@ export class IncrementCounter implements CounterStrategy {
   async reserve(key: string, size: number, _windowStart: number, expiresAt: Date): Promise<number> {
     for (let attempt = 0; ; attempt++) {
       try {
-        const doc = await this.Counter.findOneAndUpdate({ _id: key }, { $inc: { count: size }, $setOnInsert: { expiresAt } }, { upsert: true, returnDocument: 'after' }).lean();
+        const doc = await this.Counter.findOneAndUpdate(
+          { _id: key },
+          { $inc: { count: size }, $setOnInsert: { expiresAt } },
+          { upsert: true, returnDocument: 'after' },
+        ).lean();
         return (doc?.count ?? size) - size + 1;
       } catch (error) {
         // Two first hits racing to create the document: the loser retries as an update.

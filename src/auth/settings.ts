@@ -12,9 +12,11 @@ export class SettingsService {
 
   /** Creates the settings document (everything off) unless it exists. */
   async ensure(): Promise<void> {
-    await this.Settings.updateOne({ _id: 'global' }, { $setOnInsert: { anonymous: ALL_OFF, updatedAt: new Date() } }, { upsert: true }).catch((error: unknown) => {
-      if (!/E11000/.test((error as Error).message)) throw error;
-    });
+    await this.Settings.updateOne({ _id: 'global' }, { $setOnInsert: { anonymous: ALL_OFF, updatedAt: new Date() } }, { upsert: true }).catch(
+      (error: unknown) => {
+        if (!/E11000/.test((error as Error).message)) throw error;
+      },
+    );
   }
 
   async anonymousPermissions(): Promise<AnonymousPermissions> {

@@ -104,7 +104,9 @@ export function lowScoreQueries(rows: Iterable<Pick<AskedQuery, 'libraryId' | 'q
     if (list.length < MIN_SCORED_QUESTIONS) continue;
     const median = medianOf(list.map((q) => q.score));
     if (!(median > 0)) continue;
-    for (const q of list) if (q.score < LOW_SCORE_SHARE * median) out.push({ libraryId: q.libraryId, query: q.query, count: q.count, relativeScore: Math.round((q.score / median) * 100) / 100 });
+    for (const q of list)
+      if (q.score < LOW_SCORE_SHARE * median)
+        out.push({ libraryId: q.libraryId, query: q.query, count: q.count, relativeScore: Math.round((q.score / median) * 100) / 100 });
   }
   return out.sort((a, b) => a.relativeScore - b.relativeScore || b.count - a.count || a.query.localeCompare(b.query)).slice(0, limit);
 }
@@ -116,7 +118,10 @@ function medianOf(values: number[]): number {
 }
 
 /** Questions that found nothing, summed per library and question, most frequent first. */
-export function rankZeroResultQueries(rows: Iterable<{ libraryId: string; query: string; zero?: number }>, limit = 20): Array<{ libraryId: string; query: string; count: number }> {
+export function rankZeroResultQueries(
+  rows: Iterable<{ libraryId: string; query: string; zero?: number }>,
+  limit = 20,
+): Array<{ libraryId: string; query: string; count: number }> {
   const zero = new Map<string, { libraryId: string; query: string; count: number }>();
   for (const q of rows) {
     const key = `${q.libraryId}|${q.query}`;

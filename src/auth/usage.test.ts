@@ -44,8 +44,18 @@ test('lowScoreQueries: a question is low against its own library, summed over da
     { libraryId: '/big/lib', query: 'unscored', count: 3, scoreSum: 0, scored: 0 },
   ];
   const low = lowScoreQueries(rows);
-  t.deepEqual(low.map((q) => [q.libraryId, q.query, q.count]).sort(), [['/big/lib', 'q5', 1], ['/small/lib', 'q5', 3]]);
-  t.true(low.every((q) => q.relativeScore > 0 && q.relativeScore < 0.5), JSON.stringify(low));
-  t.is(low.find((q) => q.libraryId === '/few/lib'), undefined, `fewer than ${MIN_SCORED_QUESTIONS} questions: no distribution yet`);
+  t.deepEqual(low.map((q) => [q.libraryId, q.query, q.count]).sort(), [
+    ['/big/lib', 'q5', 1],
+    ['/small/lib', 'q5', 3],
+  ]);
+  t.true(
+    low.every((q) => q.relativeScore > 0 && q.relativeScore < 0.5),
+    JSON.stringify(low),
+  );
+  t.is(
+    low.find((q) => q.libraryId === '/few/lib'),
+    undefined,
+    `fewer than ${MIN_SCORED_QUESTIONS} questions: no distribution yet`,
+  );
   t.deepEqual(lowScoreQueries(shape.map((s, i) => row('/even/lib', `q${i}`, 5))), [], 'questions that score alike are none of them low');
 });

@@ -15,7 +15,27 @@ import type { Logger } from '../logger';
 import { chunked, MAX_UPDATE_STATEMENTS } from '../store/bulk';
 import type { UsageIncrement, UsageStore } from '../store/usage-store';
 import { lowScoreQueries, normaliseQueries, rankZeroResultQueries, type AskedQuery, type LowScoreQuery } from './usage-queries';
-import { ALL_LIBRARIES, BY_KEY, BY_TEAM, callerUsage, dailyTotals, emptyCounts, fillDays, hourIncrements, fillHours, isLibraryRow, lastDays, lastHours, totalsOf, utcDate, type CallerUsage, type DayUsage, type HourUsage, type PendingDay, type UsageTotals } from './usage-days';
+import {
+  ALL_LIBRARIES,
+  BY_KEY,
+  BY_TEAM,
+  callerUsage,
+  dailyTotals,
+  emptyCounts,
+  fillDays,
+  hourIncrements,
+  fillHours,
+  isLibraryRow,
+  lastDays,
+  lastHours,
+  totalsOf,
+  utcDate,
+  type CallerUsage,
+  type DayUsage,
+  type HourUsage,
+  type PendingDay,
+  type UsageTotals,
+} from './usage-days';
 
 export { normaliseQuery, queryHash } from './usage-queries';
 
@@ -253,24 +273,44 @@ export class UsageService {
     const ops = entries.map((e): [Unwritten, UsageIncrement] => {
       if (e.kind === 'day') {
         const d = e.day;
-        return [e, {
-          _id: `${d.libraryId}|${d.date}|${writer}`,
-          inc: { api: d.api, txt: d.txt, mcp: d.mcp, playground: d.playground, requests: d.api + d.txt + d.mcp + d.playground, tokens: d.tokens, ...hourIncrements(d) },
-          setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
-        }];
+        return [
+          e,
+          {
+            _id: `${d.libraryId}|${d.date}|${writer}`,
+            inc: {
+              api: d.api,
+              txt: d.txt,
+              mcp: d.mcp,
+              playground: d.playground,
+              requests: d.api + d.txt + d.mcp + d.playground,
+              tokens: d.tokens,
+              ...hourIncrements(d),
+            },
+            setOnInsert: { libraryId: d.libraryId, date: d.date, teamId: d.teamId, writer },
+          },
+        ];
       }
       const q = e.query;
-      return [e, {
-        _id: `${e.key}|${writer}`,
-        inc: { count: q.count, zero: q.zero ?? 0, scoreSum: q.scoreSum ?? 0, scored: q.scored ?? 0 },
-        setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer },
-      }];
+      return [
+        e,
+        {
+          _id: `${e.key}|${writer}`,
+          inc: { count: q.count, zero: q.zero ?? 0, scoreSum: q.scoreSum ?? 0, scored: q.scored ?? 0 },
+          setOnInsert: { libraryId: q.libraryId, date: q.date, query: q.query, writer },
+        },
+      ];
     });
     try {
       for (const kind of ['day', 'query'] as const) {
-        for (const chunk of chunked(ops.filter(([e]) => e.kind === kind), MAX_UPDATE_STATEMENTS)) {
+        for (const chunk of chunked(
+          ops.filter(([e]) => e.kind === kind),
+          MAX_UPDATE_STATEMENTS,
+        )) {
           await this.turn(async () => {
-            await this.store.increment(kind, chunk.map(([, op]) => op));
+            await this.store.increment(
+              kind,
+              chunk.map(([, op]) => op),
+            );
             for (const [e] of chunk) this.unwritten.delete(e);
           });
         }
@@ -307,10 +347,7 @@ export class UsageService {
     // Hourly buckets of the last days × 24 hours reach into the day before the first date.
     const rowsFrom = bucket === 'hour' ? lastDays(days + 1, now)[0] : dates[0];
     return this.inTurn(async (pending) => {
-      const [daily, queries] = await Promise.all([
-        this.store.days(libraryId, rowsFrom),
-        this.store.queries(libraryId, dates[0]),
-      ]);
+      const [daily, queries] = await Promise.all([this.store.days(libraryId, rowsFrom), this.store.queries(libraryId, dates[0])]);
       const rows = [...daily, ...pending.days.filter((d) => d.libraryId === libraryId)];
       const perDay = fillDays(dates, rows);
       const perHour = bucket === 'hour' ? fillHours(lastHours(days * 24, now), rows) : undefined;
@@ -329,7 +366,14 @@ export class UsageService {
   /** The answer for a library nobody has used (or the caller may not see). */
   empty(libraryId: string, days: number, now = new Date(), bucket: UsageBucket = 'day'): LibraryMetrics {
     const perDay = fillDays(lastDays(days, now), []);
-    return { libraryId, days, perDay, ...(bucket === 'hour' ? { perHour: fillHours(lastHours(days * 24, now), []) } : {}), totals: totalsOf(perDay), topQueries: [] };
+    return {
+      libraryId,
+      days,
+      perDay,
+      ...(bucket === 'hour' ? { perHour: fillHours(lastHours(days * 24, now), []) } : {}),
+      totals: totalsOf(perDay),
+      topQueries: [],
+    };
   }
 
   /** Requests and tokens per day over all libraries, and the most used libraries. */
@@ -350,10 +394,11 @@ export class UsageService {
         requests.set(d.libraryId, (requests.get(d.libraryId) ?? 0) + d.api + d.txt + d.mcp + d.playground);
         tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + d.tokens);
       }
-      const top = [...requests]
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-        .slice(0, 10);
-      const tokenDocs = await this.store.tokensOf(top.map(([id]) => id), dates[0]);
+      const top = [...requests].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, 10);
+      const tokenDocs = await this.store.tokensOf(
+        top.map(([id]) => id),
+        dates[0],
+      );
       for (const d of tokenDocs) tokens.set(d.libraryId, (tokens.get(d.libraryId) ?? 0) + (d.tokens ?? 0));
       const topLibraries = top.map(([libraryId, n]) => ({ libraryId, requests: n, tokens: tokens.get(libraryId) ?? 0 }));
       return { days, perDay, ...(perHour ? { perHour } : {}), totals: totalsOf(perDay), topLibraries };
@@ -390,4 +435,3 @@ export class UsageService {
     await this.flush();
   }
 }
-

@@ -185,4 +185,3 @@ export function userPrincipal(user: UserRecord, via: 'api_key' | 'session', keyI
     ownerOf: user.memberships.filter((m) => m.role === 'owner').map((m) => m.teamId),
   };
 }
-

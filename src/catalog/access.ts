@@ -33,7 +33,12 @@ export interface FindLibraryOptions {
  * The copy of `clientId` the caller addresses, or null (no such library, or none the caller
  * may see: the caller cannot tell which).
  */
-export async function findLibraryFor(services: Pick<Ports, 'libraries'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord | null> {
+export async function findLibraryFor(
+  services: Pick<Ports, 'libraries'>,
+  principal: Principal,
+  clientId: string,
+  options: FindLibraryOptions = {},
+): Promise<LibraryRecord | null> {
   if (options.teamId !== undefined) {
     const copy = await services.libraries.findCopy(clientId, options.teamId, options);
     return copy && canSeeLibrary(principal, copy) ? copy : null;
@@ -61,12 +66,16 @@ export async function libraryKeyFor(services: Pick<Ports, 'libraries'>, principa
   return (await findLibraryFor(services, principal, clientId))?._id ?? clientId;
 }
 
-
 /**
  * The copy of `clientId` the caller addresses and may use: `library_not_found` when there is
  * none it may see (hidden and absent alike), `access_denied` when its team's policy excludes it.
  */
-export async function usableLibrary(services: Pick<Ports, 'libraries' | 'policies'>, principal: Principal, clientId: string, options: FindLibraryOptions = {}): Promise<LibraryRecord> {
+export async function usableLibrary(
+  services: Pick<Ports, 'libraries' | 'policies'>,
+  principal: Principal,
+  clientId: string,
+  options: FindLibraryOptions = {},
+): Promise<LibraryRecord> {
   const lib = await findLibraryFor(services, principal, clientId, options);
   if (!lib) throw new LibraryNotFoundError(clientId);
   await requirePolicyAllows(services, principal, { id: clientId, source: lib.source, trustScore: lib.trustScore });

@@ -36,11 +36,17 @@ export type ArchiveUploadInput = UploadInput;
 /** What `addArchive` reaches (ports.ts). */
 export type AddArchivePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>;
 
-export async function addArchive(services: AddArchivePorts, principal: Principal, input: ArchiveUploadInput, options: { waitMs?: number } = {}): Promise<AddResult> {
+export async function addArchive(
+  services: AddArchivePorts,
+  principal: Principal,
+  input: ArchiveUploadInput,
+  options: { waitMs?: number } = {},
+): Promise<AddResult> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
   if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading docs needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
-  if (isPublic && !isAdminLike(principal)) throw new ForbiddenError('Only admins can publish an uploaded archive to every caller (public=true); without it the library is private to your team.');
+  if (isPublic && !isAdminLike(principal))
+    throw new ForbiddenError('Only admins can publish an uploaded archive to every caller (public=true); without it the library is private to your team.');
   const scope = isPublic ? null : teamId;
 
   const format = sniffArchive(input.file);
@@ -83,7 +89,10 @@ export async function addArchive(services: AddArchivePorts, principal: Principal
   });
   // A title or description the uploader typed is the library's: builds keep it (the docs' own
   // README title would otherwise replace it, and the field would only have named the id).
-  const typed = { ...(input.libraryTitle?.trim() ? { title, titleSetByAdmin: true } : {}), ...(input.description?.trim() ? { description: input.description.trim(), descriptionSetByAdmin: true } : {}) };
+  const typed = {
+    ...(input.libraryTitle?.trim() ? { title, titleSetByAdmin: true } : {}),
+    ...(input.description?.trim() ? { description: input.description.trim(), descriptionSetByAdmin: true } : {}),
+  };
   if (Object.keys(typed).length > 0) await services.libraries.modify(key, () => typed);
   if (existing) {
     // The replacing upload is what the library builds from from now on (a refresh reads it):

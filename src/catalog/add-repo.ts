@@ -9,7 +9,17 @@ import type { Ports } from '../ports';
 import type { Principal } from '../auth/principal';
 import { assertCanAddPrivateRepo } from '../auth/authorize';
 import { encryptSecret } from '../auth/crypto';
-import { ConflictError, DuplicateRepoError, errorFromParts, InternalError, isErrorCode, LibraryNotFoundError, TimeoutError, ValidationError, type ErrorDetails } from '../errors';
+import {
+  ConflictError,
+  DuplicateRepoError,
+  errorFromParts,
+  InternalError,
+  isErrorCode,
+  LibraryNotFoundError,
+  TimeoutError,
+  ValidationError,
+  type ErrorDetails,
+} from '../errors';
 import { isAddressableVersion, isGitHost, locateRepo, parseLibraryId, type GitHost } from '../domain/library-ids';
 import { requirePolicyAllows, usableLibrary } from './access';
 import { clientLibraryId } from '../domain/library-keys';
@@ -29,7 +39,10 @@ export const addRepoBody = z.object({
     .min(1, 'docsRepoUrl is required')
     .max(2000)
     .url('docsRepoUrl must be an absolute URL')
-    .regex(/^([Hh][Tt][Tt][Pp][Ss]?|[Ss][Ss][Hh]|[Gg][Ii][Tt]):\/\/[^\s/@?#]+(\/[^\s?#]*)?$|^[Ff][Ii][Ll][Ee]:\/\/\/[^\s?#]*$/, 'docsRepoUrl must be an absolute http(s), ssh, git or file URL without credentials, query or fragment'),
+    .regex(
+      /^([Hh][Tt][Tt][Pp][Ss]?|[Ss][Ss][Hh]|[Gg][Ii][Tt]):\/\/[^\s/@?#]+(\/[^\s?#]*)?$|^[Ff][Ii][Ll][Ee]:\/\/\/[^\s?#]*$/,
+      'docsRepoUrl must be an absolute http(s), ssh, git or file URL without credentials, query or fragment',
+    ),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
   private: z.boolean({ invalid_type_error: 'private must be a boolean' }).optional(),
   skipVersionFiltering: z.boolean({ invalid_type_error: 'skipVersionFiltering must be a boolean' }).optional(),
@@ -42,7 +55,10 @@ export const refreshBody = z.object({
   // The pattern is the whole check, so the API document says it (isAddressableVersion, as a regex).
   branch: z
     .string({ invalid_type_error: 'branch must be a string' })
-    .regex(/^(?!latest$)(?!\.+$)[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/, 'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")')
+    .regex(
+      /^(?!latest$)(?!\.+$)[A-Za-z0-9_.][A-Za-z0-9_.+-]{0,99}$/,
+      'branch must be a tag or branch name a client can address as a version: letters, digits, ".", "_", "+", "-" (at most 100; not "latest")',
+    )
     .optional(),
   gitToken: z.string({ invalid_type_error: 'gitToken must be a string' }).min(1).max(1000).optional(),
 });
@@ -67,11 +83,16 @@ interface HostOverride {
 /** What `addRepository` reaches (ports.ts). */
 export type AddRepositoryPorts = Pick<
   Ports,
-  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
-  'snippets' | 'teams'
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'
 >;
 
-export async function addRepository(services: AddRepositoryPorts, principal: Principal, host: GitHost, input: AddRepoBody, override: HostOverride = {}): Promise<AddResult> {
+export async function addRepository(
+  services: AddRepositoryPorts,
+  principal: Principal,
+  host: GitHost,
+  input: AddRepoBody,
+  override: HostOverride = {},
+): Promise<AddResult> {
   const { config } = services;
   const location = locateRepo(host, input.docsRepoUrl, { ...config.gitHosts, ...override.bases }, config.gitAllowedPrefixes);
   const isPrivate = input.private === true;
@@ -92,7 +113,11 @@ export async function addRepository(services: AddRepositoryPorts, principal: Pri
     throw new DuplicateRepoError(`The private repository ${location.libraryId} is already in your team. Use POST /v2/refresh to update it.`);
   }
   // An existing library is rebuilt with its stored URL and options; other ones are PATCH's (source-settings.ts).
-  const asked = { cloneUrl: location.cloneUrl, skipVersionFiltering: input.skipVersionFiltering, generateDocs: input.generateDocs === undefined ? undefined : input.generateDocs && isPrivate };
+  const asked = {
+    cloneUrl: location.cloneUrl,
+    skipVersionFiltering: input.skipVersionFiltering,
+    generateDocs: input.generateDocs === undefined ? undefined : input.generateDocs && isPrivate,
+  };
   if (existing) refuseSettingsChange(existing, changedGitSettings(existing, asked));
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(location.libraryId, scope));
   const skipVersionFiltering = existing ? (existing.options?.skipVersionFiltering ?? false) : input.skipVersionFiltering === true;
@@ -165,18 +190,16 @@ function withoutCredentials(raw: string): string {
 }
 
 /** What `refreshLibrary` reaches (ports.ts). */
-export type RefreshLibraryPorts = Pick<
-  Ports,
-  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
-  'snippets'
->;
+export type RefreshLibraryPorts = Pick<Ports, 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets'>;
 
 export async function refreshLibrary(services: RefreshLibraryPorts, principal: Principal, input: RefreshBody, waitMs?: number): Promise<AddResult> {
   const { libraryId, version: idVersion } = parseLibraryId(input.libraryName);
   const lib = await usableLibrary(services, principal, libraryId, { fresh: true });
-  if (lib.source === 'openapi') throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
+  if (lib.source === 'openapi')
+    throw new ValidationError(`${libraryId} was uploaded as an OpenAPI document; upload it again with force=true to replace it.`, 'libraryName');
   const ref = input.branch ?? idVersion;
-  if (ref !== undefined && !isAddressableVersion(ref)) throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
+  if (ref !== undefined && !isAddressableVersion(ref))
+    throw new ValidationError(`The version in libraryName ("${ref}") is not one a client can address.`, 'libraryName');
   let token = input.gitToken;
   if (!token && principal.kind === 'user' && lib.private) token = await services.credentials.tokenFor(principal.userId, lib.source);
   const job = await enqueueRefresh(services, lib, {
@@ -203,14 +226,19 @@ export async function enqueueRefresh(
 ): Promise<JobRecord> {
   const { ref } = options;
   const host = lib.source;
-  if (host === 'openapi') throw new ValidationError(`${clientLibraryId(lib._id)} was uploaded as an OpenAPI document; it has no source to refresh from.`, 'libraryName');
+  if (host === 'openapi')
+    throw new ValidationError(`${clientLibraryId(lib._id)} was uploaded as an OpenAPI document; it has no source to refresh from.`, 'libraryName');
   const version = ref ?? 'latest';
   const running = await services.jobs.active(lib._id, version);
   if (running) return running;
   let params: BuildParams;
   if (isGitHost(host)) {
     // A library imported from a bundle whose URL this server may not clone has none (bundles/repo-urls.ts).
-    if (!lib.cloneUrl) throw new ValidationError(`${clientLibraryId(lib._id)} has no repository this server may clone (it was imported from a bundle); add it from its repository to refresh it.`, 'libraryName');
+    if (!lib.cloneUrl)
+      throw new ValidationError(
+        `${clientLibraryId(lib._id)} has no repository this server may clone (it was imported from a bundle); add it from its repository to refresh it.`,
+        'libraryName',
+      );
     params = {
       source: 'git',
       host,
@@ -223,7 +251,8 @@ export async function enqueueRefresh(
     };
   } else {
     if (!lib.sourceParams) throw new ValidationError(`${clientLibraryId(lib._id)} has no source to refresh from; add it again.`, 'libraryName');
-    if (ref !== undefined) throw new ValidationError(`${clientLibraryId(lib._id)} is a ${host} library: it has one version, latest, and no branches or tags.`, 'branch');
+    if (ref !== undefined)
+      throw new ValidationError(`${clientLibraryId(lib._id)} is a ${host} library: it has one version, latest, and no branches or tags.`, 'branch');
     params = lib.sourceParams;
   }
   const job = await services.jobs.enqueue({
@@ -256,7 +285,8 @@ export async function awaitJob(services: AwaitJobPorts, job: JobRecord, waitMs: 
     const message = hideServerPaths(done.error ?? 'Indexing failed.');
     // The failure's code and details were stored as data: the same error comes back.
     if (done.errorCode === 'library_not_found') throw new LibraryNotFoundError(clientLibraryId(job.libraryId));
-    if (done.errorCode && done.errorCode !== 'internal_error' && isErrorCode(done.errorCode)) throw errorFromParts(done.errorCode, message, (done.errorDetails ?? {}) as ErrorDetails);
+    if (done.errorCode && done.errorCode !== 'internal_error' && isErrorCode(done.errorCode))
+      throw errorFromParts(done.errorCode, message, (done.errorDetails ?? {}) as ErrorDetails);
     throw new InternalError(`Indexing failed (job ${job._id}). See GET /v2/jobs/${job._id} for its log.`);
   }
   throw new TimeoutError(`Processing is still running after ${Math.round(waitMs / 1000)} s; it carries on. Follow it with GET /v2/jobs/${job._id}.`);

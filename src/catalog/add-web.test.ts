@@ -20,6 +20,8 @@ test('the website body: defaults left to the use case, limits and header rules c
   t.false(addWebsiteBody.safeParse({ url: 'https://example.com/', maxPages: 5001 }).success);
   t.false(addWebsiteBody.safeParse({ url: 'https://example.com/', headers: { 'Bad Name': 'x' } }).success);
   t.false(addWebsiteBody.safeParse({ url: 'https://example.com/', headers: { Connection: 'close' } }).success);
-  t.false(addWebsiteBody.safeParse({ url: 'https://example.com/', headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])) }).success);
+  t.false(
+    addWebsiteBody.safeParse({ url: 'https://example.com/', headers: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`X-${i}`, 'v'])) }).success,
+  );
   t.true(addWebsiteBody.safeParse({ url: 'https://example.com/', headers: { Cookie: 'a=b', 'X-Token': 't' } }).success);
 });

@@ -38,7 +38,8 @@ export const MAX_CRAWL_DEPTH = 20;
  * (so a request the document allows is not refused for its shape); the URL parser has the
  * last word.
  */
-export const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/([A-Za-z0-9._~\u00A0-\uFFFF-]+|\[[0-9A-Fa-f:.]+\])(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\S*)?$/;
+export const HTTP_URL_PATTERN =
+  /^[Hh][Tt][Tt][Pp][Ss]?:\/\/([A-Za-z0-9._~\u00A0-\uFFFF-]+|\[[0-9A-Fa-f:.]+\])(:(6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4}))?([/?#]\S*)?$/;
 
 const httpUrl = (field: string) =>
   z
@@ -58,7 +59,13 @@ const httpUrl = (field: string) =>
 
 const patterns = (field: string) =>
   z
-    .array(z.string({ invalid_type_error: `${field} must be a list of strings` }).min(1, `${field} entries must not be empty`).max(500, `${field} entries are at most 500 characters`), { invalid_type_error: `${field} must be a list of strings` })
+    .array(
+      z
+        .string({ invalid_type_error: `${field} must be a list of strings` })
+        .min(1, `${field} entries must not be empty`)
+        .max(500, `${field} entries are at most 500 characters`),
+      { invalid_type_error: `${field} must be a list of strings` },
+    )
     .max(100, `${field} has at most 100 entries`)
     .optional();
 
@@ -66,13 +73,34 @@ const patterns = (field: string) =>
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]{1,100}$/;
 /** A header value as RFC 9110 and undici take it: tab, visible ASCII, obs-text (0x80–0xFF). */
 export const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-export const RESERVED_HEADERS = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'proxy-authorization', 'proxy-connection']);
+export const RESERVED_HEADERS = new Set([
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'proxy-authorization',
+  'proxy-connection',
+]);
 
 export const addWebsiteBody = z.object({
   url: httpUrl('url'),
   scope: z.enum(['page', 'subpages', 'hostname'], { errorMap: () => ({ message: 'scope must be one of: page, subpages, hostname' }) }).optional(),
-  maxPages: z.number({ invalid_type_error: 'maxPages must be a number' }).int('maxPages must be a whole number').min(1, 'maxPages must be at least 1').max(MAX_CRAWL_PAGES, `maxPages must be at most ${MAX_CRAWL_PAGES}`).optional(),
-  maxDepth: z.number({ invalid_type_error: 'maxDepth must be a number' }).int('maxDepth must be a whole number').min(0, 'maxDepth must be at least 0').max(MAX_CRAWL_DEPTH, `maxDepth must be at most ${MAX_CRAWL_DEPTH}`).optional(),
+  maxPages: z
+    .number({ invalid_type_error: 'maxPages must be a number' })
+    .int('maxPages must be a whole number')
+    .min(1, 'maxPages must be at least 1')
+    .max(MAX_CRAWL_PAGES, `maxPages must be at most ${MAX_CRAWL_PAGES}`)
+    .optional(),
+  maxDepth: z
+    .number({ invalid_type_error: 'maxDepth must be a number' })
+    .int('maxDepth must be a whole number')
+    .min(0, 'maxDepth must be at least 0')
+    .max(MAX_CRAWL_DEPTH, `maxDepth must be at most ${MAX_CRAWL_DEPTH}`)
+    .optional(),
   include: patterns('include'),
   exclude: patterns('exclude'),
   headers: z
@@ -101,12 +129,19 @@ export type AddLlmsTxtBody = z.infer<typeof addLlmsTxtBody>;
 /** The library id of a site (`/websites/…`) or llms.txt (`/llmstxt/…`); see the module comment. */
 export function webLibraryId(kind: 'websites' | 'llmstxt', raw: string): string {
   const url = new URL(raw);
-  const host = url.hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/[^a-z0-9.-]+/g, '-') + (url.port ? `-${url.port}` : '');
+  const host =
+    url.hostname
+      .toLowerCase()
+      .replace(/^\[|\]$/g, '')
+      .replace(/[^a-z0-9.-]+/g, '-') + (url.port ? `-${url.port}` : '');
   let segments = url.pathname.split('/').filter((s) => s !== '');
   if (kind === 'llmstxt' && /^llms(-full)?\.txt$/i.test(segments[segments.length - 1] ?? '')) segments = segments.slice(0, -1);
   if (kind === 'websites' && /^index\.html?$/i.test(segments[segments.length - 1] ?? '')) segments = segments.slice(0, -1);
   const slug = [host, ...segments.map((s) => safeSegment(s))].filter((s) => s !== '').join('_');
-  const id = slug.replace(/^[-.]+/, '').slice(0, 100).replace(/[-_.]+$/, '');
+  const id = slug
+    .replace(/^[-.]+/, '')
+    .slice(0, 100)
+    .replace(/[-_.]+$/, '');
   if (!id) throw new ValidationError('url: no library id can be made from this URL.', 'url');
   return `/${kind}/${id}`;
 }
@@ -118,13 +153,21 @@ function safeSegment(s: string): string {
   } catch {
     // kept as sent
   }
-  return decoded.replace(/\.(html?|md)$/i, '').replace(/[^A-Za-z0-9.-]+/g, '-').replace(/^-+|-+$/g, '');
+  return decoded
+    .replace(/\.(html?|md)$/i, '')
+    .replace(/[^A-Za-z0-9.-]+/g, '-')
+    .replace(/^-+|-+$/g, '');
 }
 
 /** What `addWebsite` reaches (ports.ts). */
 export type AddWebsitePorts = Pick<Ports, 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'>;
 
-export async function addWebsite(services: AddWebsitePorts, principal: Principal, input: AddWebsiteBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+export async function addWebsite(
+  services: AddWebsitePorts,
+  principal: Principal,
+  input: AddWebsiteBody,
+  options: { waitMs?: number } = {},
+): Promise<AddResult> {
   const params: WebsiteJobParams = {
     source: 'website',
     url: input.url,
@@ -136,12 +179,27 @@ export async function addWebsite(services: AddWebsitePorts, principal: Principal
   };
   const headers = input.headers && Object.keys(input.headers).length > 0 ? encryptSecret(JSON.stringify(input.headers), services.config.secret) : null;
   const { private: _private, ...asked } = input;
-  return addWeb(services, principal, webLibraryId('websites', input.url), params, { isPrivate: input.private === true, headers, asked, waitMs: options.waitMs });
+  return addWeb(services, principal, webLibraryId('websites', input.url), params, {
+    isPrivate: input.private === true,
+    headers,
+    asked,
+    waitMs: options.waitMs,
+  });
 }
 
-export async function addLlmsTxt(services: AddWebsitePorts, principal: Principal, input: AddLlmsTxtBody, options: { waitMs?: number } = {}): Promise<AddResult> {
+export async function addLlmsTxt(
+  services: AddWebsitePorts,
+  principal: Principal,
+  input: AddLlmsTxtBody,
+  options: { waitMs?: number } = {},
+): Promise<AddResult> {
   const params: LlmsTxtJobParams = { source: 'llmstxt', url: input.url };
-  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, { isPrivate: input.private === true, headers: null, asked: { url: input.url }, waitMs: options.waitMs });
+  return addWeb(services, principal, webLibraryId('llmstxt', input.url), params, {
+    isPrivate: input.private === true,
+    headers: null,
+    asked: { url: input.url },
+    waitMs: options.waitMs,
+  });
 }
 
 async function addWeb(

@@ -32,10 +32,23 @@ export interface BrowseResult {
   facets: BrowseFacets;
 }
 
-export async function browseSnippets(services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>, principal: Principal, input: BrowseRequest): Promise<BrowseResult> {
+export async function browseSnippets(
+  services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>,
+  principal: Principal,
+  input: BrowseRequest,
+): Promise<BrowseResult> {
   const lib = await usableLibrary(services, principal, input.libraryId, { fresh: true, teamId: input.teamId });
   const version = resolveVersion(lib, input.version === 'latest' ? undefined : input.version);
-  if (!version) return { libraryId: clientLibraryId(lib._id), version: input.version ?? 'latest', total: 0, from: input.from, size: input.size, snippets: [], facets: { kinds: [], pages: [], pageKinds: [] } };
+  if (!version)
+    return {
+      libraryId: clientLibraryId(lib._id),
+      version: input.version ?? 'latest',
+      total: 0,
+      from: input.from,
+      size: input.size,
+      snippets: [],
+      facets: { kinds: [], pages: [], pageKinds: [] },
+    };
   const body = buildBrowseQuery({
     scope: { libraryId: lib._id, version: version.version, generation: version.generation, baseGeneration: version.baseGeneration },
     q: input.q,

@@ -44,11 +44,21 @@ export class CatalogSync implements LibraryObserver {
   }
 
   async changed(records: readonly LibraryRecord[], options: { refresh?: boolean } = {}): Promise<void> {
-    if (this.isDown()) return this.later(records.map((r) => r._id), new Error('Elasticsearch is down'));
+    if (this.isDown())
+      return this.later(
+        records.map((r) => r._id),
+        new Error('Elasticsearch is down'),
+      );
     try {
-      await this.index.put(records.map((r) => catalogDocument(catalogEntryOf(r))), options);
+      await this.index.put(
+        records.map((r) => catalogDocument(catalogEntryOf(r))),
+        options,
+      );
     } catch (error) {
-      this.later(records.map((r) => r._id), error);
+      this.later(
+        records.map((r) => r._id),
+        error,
+      );
     }
   }
 

@@ -17,7 +17,9 @@ import { addRepoBody } from './add-repo';
 import { addWebsiteBody, webLibraryId } from './add-web';
 import { changedWebSettings } from './source-settings';
 
-const websiteFields = addWebsiteBody.pick({ url: true, scope: true, maxPages: true, maxDepth: true, include: true, exclude: true, headers: true }).partial().shape;
+const websiteFields = addWebsiteBody
+  .pick({ url: true, scope: true, maxPages: true, maxDepth: true, include: true, exclude: true, headers: true })
+  .partial().shape;
 const gitFields = addRepoBody.pick({ skipVersionFiltering: true, generateDocs: true }).shape;
 
 /** `sourceOptions` of PATCH /v2/libraries/{id}: the fields of the library's source kind. */
@@ -35,34 +37,62 @@ const FIELDS_OF: Record<string, readonly (keyof SourceOptionsInput)[]> = {
  * Queues a build of `lib` with new source settings (stored when it publishes); null when
  * they equal the stored ones. The caller was authorized for `libraries.update` on `lib`.
  */
-export async function changeSourceSettings(services: Pick<Ports, 'config' | 'jobs' | 'pokeWorker'>, principal: Principal, lib: LibraryRecord, input: SourceOptionsInput): Promise<JobRecord | null> {
+export async function changeSourceSettings(
+  services: Pick<Ports, 'config' | 'jobs' | 'pokeWorker'>,
+  principal: Principal,
+  lib: LibraryRecord,
+  input: SourceOptionsInput,
+): Promise<JobRecord | null> {
   const id = clientLibraryId(lib._id);
   const kind = isGitHost(lib.source) ? 'git' : lib.source;
   const allowed = FIELDS_OF[kind];
-  if (!allowed) throw new ValidationError(`${id} is ${lib.source === 'archive' ? 'an uploaded archive' : 'an uploaded OpenAPI document'}: it has no source settings; upload it again to change it.`, 'sourceOptions');
+  if (!allowed)
+    throw new ValidationError(
+      `${id} is ${lib.source === 'archive' ? 'an uploaded archive' : 'an uploaded OpenAPI document'}: it has no source settings; upload it again to change it.`,
+      'sourceOptions',
+    );
   for (const field of Object.keys(input) as (keyof SourceOptionsInput)[]) {
-    if (input[field] !== undefined && !allowed.includes(field)) throw new ValidationError(`sourceOptions.${field} does not apply to a ${lib.source} library (it has: ${allowed.join(', ')}).`, `sourceOptions.${field}`);
+    if (input[field] !== undefined && !allowed.includes(field))
+      throw new ValidationError(`sourceOptions.${field} does not apply to a ${lib.source} library (it has: ${allowed.join(', ')}).`, `sourceOptions.${field}`);
   }
   const createdBy = principal.kind === 'user' ? principal.userId : null;
   const base = { libraryId: lib._id, version: 'latest', trigger: 'settings' as const, teamId: lib.teamId, createdBy };
   let job: JobRecord;
   if (kind === 'git') {
     const generateDocs = input.generateDocs ?? lib.options?.generateDocs ?? false;
-    if (generateDocs && !lib.private) throw new ValidationError('sourceOptions.generateDocs applies to private repositories only.', 'sourceOptions.generateDocs');
+    if (generateDocs && !lib.private)
+      throw new ValidationError('sourceOptions.generateDocs applies to private repositories only.', 'sourceOptions.generateDocs');
     const skipVersionFiltering = input.skipVersionFiltering ?? lib.options?.skipVersionFiltering ?? false;
     if (skipVersionFiltering === (lib.options?.skipVersionFiltering ?? false) && generateDocs === (lib.options?.generateDocs ?? false)) return null;
     if (!isGitHost(lib.source)) return null;
-    const params: GitJobParams = { source: 'git', host: lib.source, cloneUrl: lib.cloneUrl, webUrl: lib.repoUrl, skipVersionFiltering, generateDocs, followPreviousVersions: true };
+    const params: GitJobParams = {
+      source: 'git',
+      host: lib.source,
+      cloneUrl: lib.cloneUrl,
+      webUrl: lib.repoUrl,
+      skipVersionFiltering,
+      generateDocs,
+      followPreviousVersions: true,
+    };
     const encryptedToken = lib.private ? await services.jobs.lastToken(lib._id) : null;
     job = await services.jobs.enqueue({ ...base, kind: 'add-repo', params, encryptedToken });
   } else {
     const stored = lib.sourceParams;
-    if (!stored || (stored.source !== 'website' && stored.source !== 'llmstxt')) throw new ValidationError(`${id} has no source settings to change; add it again.`, 'sourceOptions');
+    if (!stored || (stored.source !== 'website' && stored.source !== 'llmstxt'))
+      throw new ValidationError(`${id} has no source settings to change; add it again.`, 'sourceOptions');
     if (input.url !== undefined && webLibraryId(stored.source === 'website' ? 'websites' : 'llmstxt', input.url) !== id) {
-      throw new ValidationError(`sourceOptions.url names another library (${webLibraryId(stored.source === 'website' ? 'websites' : 'llmstxt', input.url)}); a library's URL can only change within its own id.`, 'sourceOptions.url');
+      throw new ValidationError(
+        `sourceOptions.url names another library (${webLibraryId(stored.source === 'website' ? 'websites' : 'llmstxt', input.url)}); a library's URL can only change within its own id.`,
+        'sourceOptions.url',
+      );
     }
     if (changedWebSettings(stored, input).length === 0) return null;
-    const headers = input.headers === undefined ? await services.jobs.lastHeaders(lib._id) : Object.keys(input.headers).length > 0 ? encryptSecret(JSON.stringify(input.headers), services.config.secret) : null;
+    const headers =
+      input.headers === undefined
+        ? await services.jobs.lastHeaders(lib._id)
+        : Object.keys(input.headers).length > 0
+          ? encryptSecret(JSON.stringify(input.headers), services.config.secret)
+          : null;
     if (stored.source === 'website') {
       const params: WebsiteJobParams = {
         ...stored,

@@ -45,12 +45,18 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
   if (options.onlyIfNeverBuilt && lib.versions.some((v) => v.generation > 0)) return { deleted: false, snippets: 0 };
   const deleted = await ports.libraries.delete(key);
   const snippets = await ports.snippets.deleteLibrary(key);
-  await ports.manifests.deleteVersions(key, lib.versions.map((v) => v.version));
+  await ports.manifests.deleteVersions(
+    key,
+    lib.versions.map((v) => v.version),
+  );
   await ports.releaseArchive(lib.sourceParams);
   ports.deleteKeptCode(key);
   // Merged libraries (catalog/merged-sources.ts): a source leaves its merged library's list; a
   // merged library's sources go with it (each its own whole delete, through this function).
-  if (lib.mergedInto) await ports.libraries.modify(lib.mergedInto, (m) => ((m.mergedSources ?? []).some((s) => s.key === key) ? { mergedSources: (m.mergedSources ?? []).filter((s) => s.key !== key) } : null));
+  if (lib.mergedInto)
+    await ports.libraries.modify(lib.mergedInto, (m) =>
+      (m.mergedSources ?? []).some((s) => s.key === key) ? { mergedSources: (m.mergedSources ?? []).filter((s) => s.key !== key) } : null,
+    );
   let total = snippets;
   for (const source of lib.mergedSources ?? []) total += (await deleteLibrary(ports, source.key)).snippets;
   return { deleted, snippets: total };
@@ -58,5 +64,11 @@ export async function deleteLibrary(ports: DeletePorts, key: string, options: { 
 
 /** The ports of `deleteLibrary` from the composition root's services. */
 export function deletePortsOf(services: Pick<Ports, 'libraries' | 'snippets' | 'manifests' | 'config' | 'log'>): DeletePorts {
-  return { libraries: services.libraries, snippets: services.snippets, manifests: services.manifests, releaseArchive: (params) => releaseArchive(services, params), deleteKeptCode: (key) => deleteKeptTrees(services.config.code.dir, key) };
+  return {
+    libraries: services.libraries,
+    snippets: services.snippets,
+    manifests: services.manifests,
+    releaseArchive: (params) => releaseArchive(services, params),
+    deleteKeptCode: (key) => deleteKeptTrees(services.config.code.dir, key),
+  };
 }

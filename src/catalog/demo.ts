@@ -55,8 +55,7 @@ function buildRepo(root: string, files: string[], bare: string): void {
 /** What `indexDemoLibrary` reaches (ports.ts). */
 export type IndexDemoLibraryPorts = Pick<
   Ports,
-  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
-  'snippets' | 'teams'
+  'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' | 'snippets' | 'teams'
 >;
 
 /**

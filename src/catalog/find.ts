@@ -21,7 +21,14 @@ import { NoLibrariesFoundError, ValidationError } from '../errors';
 import { preferredCopies } from '../domain/library-keys';
 import { matchLibraryNames, rankLibraries, suggestLibraries } from '../search/catalog';
 import { summaryOf } from '../search/catalog-document';
-import { buildLibrariesByNamesQuery, buildLibraryNameQuery, buildLibrarySuggestQuery, CATALOG_HIT_FIELDS, catalogFilters, type CatalogScope } from '../search/queries/catalog';
+import {
+  buildLibrariesByNamesQuery,
+  buildLibraryNameQuery,
+  buildLibrarySuggestQuery,
+  CATALOG_HIT_FIELDS,
+  catalogFilters,
+  type CatalogScope,
+} from '../search/queries/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
 
 export interface SearchResult {
@@ -64,7 +71,14 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   const matches = matchLibraryNames(libraryName, summaries);
   if (matches.length === 0) {
     const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }));
-    throw new NoLibrariesFoundError(libraryName, suggestLibraries(libraryName, near.map((c) => c.summary)), await hiddenByPolicy(ports, principal, policy, scope, libraryName));
+    throw new NoLibrariesFoundError(
+      libraryName,
+      suggestLibraries(
+        libraryName,
+        near.map((c) => c.summary),
+      ),
+      await hiddenByPolicy(ports, principal, policy, scope, libraryName),
+    );
   }
 
   // The content score orders libraries whose names match alike; one match needs no search.
@@ -73,7 +87,12 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   if (query && matches.length > 1) {
     const matchedIds = new Set(matches.map((m) => m.library.id));
     const scored = candidates.filter((c) => matchedIds.has(c.summary.id) && c.latest !== null);
-    const generations = scored.map((c) => ({ libraryId: c._id, version: 'latest', generation: c.latest?.generation ?? 0, baseGeneration: c.latest?.baseGeneration }));
+    const generations = scored.map((c) => ({
+      libraryId: c._id,
+      version: 'latest',
+      generation: c.latest?.generation ?? 0,
+      baseGeneration: c.latest?.baseGeneration,
+    }));
     const body = buildLibraryContentQuery({ libraryIds: scored.map((c) => c._id), query, generations });
     if (body) {
       // Snippets carry the stored key; the ranking reads client ids (one copy each, above).
@@ -108,7 +127,11 @@ export function redirectMergedSources(libraries: readonly LibrarySummary[]): Lib
  * Every built library copy the caller may use, from the catalogue index (at most `size`, most
  * trusted first): the candidates of a search across libraries that names none.
  */
-export async function usableCatalogue(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, size: number): Promise<Array<{ key: string; id: string; latest: CatalogHit['latest'] }>> {
+export async function usableCatalogue(
+  ports: Pick<FindPorts, 'catalogIndex' | 'policies'>,
+  principal: Principal,
+  size: number,
+): Promise<Array<{ key: string; id: string; latest: CatalogHit['latest'] }>> {
   const policy = await ports.policies.forPrincipal(principal);
   const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
   const body = { size, _source: [...CATALOG_HIT_FIELDS], sort: [{ trustScore: 'desc' }, { key: 'asc' }], query: { bool: catalogFilters(scope) } };
@@ -119,7 +142,12 @@ export async function usableCatalogue(ports: Pick<FindPorts, 'catalogIndex' | 'p
  * The library copies the caller may use (visibility and policy as in search) whose normalised
  * names or client ids are among the given ones, at most `size`: a project's mapping candidates.
  */
-export async function librariesNamed(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, names: { normals: readonly string[]; ids: readonly string[] }, size = 2000): Promise<Array<{ summary: LibrarySummary; source: string }>> {
+export async function librariesNamed(
+  ports: Pick<FindPorts, 'catalogIndex' | 'policies'>,
+  principal: Principal,
+  names: { normals: readonly string[]; ids: readonly string[] },
+  size = 2000,
+): Promise<Array<{ summary: LibrarySummary; source: string }>> {
   const policy = await ports.policies.forPrincipal(principal);
   const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
   const found = await usable(ports, principal, policy, scope, buildLibrariesByNamesQuery({ ...names, size, ...scope }));
@@ -136,9 +164,15 @@ async function hiddenByPolicy(ports: FindPorts, principal: Principal, policy: Ap
   const body = buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...unfiltered });
   if (!body) return [];
   const hits = await ports.catalogIndex.search<CatalogHit>(body);
-  const visible = preferredCopies(hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : [])).filter((c) => canSeeLibrary(principal, c)), scope.teams);
+  const visible = preferredCopies(
+    hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : [])).filter((c) => canSeeLibrary(principal, c)),
+    scope.teams,
+  );
   const hidden = visible.filter((c) => !policy.allows({ id: c.summary.id, source: c.source, trustScore: c.summary.trustScore ?? 0 }));
-  return matchLibraryNames(libraryName, hidden.map((c) => c.summary)).map((m) => m.library.id);
+  return matchLibraryNames(
+    libraryName,
+    hidden.map((c) => c.summary),
+  ).map((m) => m.library.id);
 }
 
 function candidateOf(doc: CatalogHit): Candidate {
@@ -150,10 +184,19 @@ function candidateOf(doc: CatalogHit): Candidate {
  * may see and use it: the index filtered already; the same rules again in Node are cheap on a
  * hundred hits and keep one definition authoritative (auth/policy.ts, domain/library-keys.ts).
  */
-async function usable(ports: Pick<FindPorts, 'catalogIndex'>, principal: Principal, policy: AppliedPolicy, scope: CatalogScope, body: object | undefined): Promise<Candidate[]> {
+async function usable(
+  ports: Pick<FindPorts, 'catalogIndex'>,
+  principal: Principal,
+  policy: AppliedPolicy,
+  scope: CatalogScope,
+  body: object | undefined,
+): Promise<Candidate[]> {
   if (!body) return [];
   const hits = await ports.catalogIndex.search<CatalogHit>(body);
   const found = hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : []));
-  const visible = preferredCopies(found.filter((c) => canSeeLibrary(principal, c)), scope.teams);
+  const visible = preferredCopies(
+    found.filter((c) => canSeeLibrary(principal, c)),
+    scope.teams,
+  );
   return visible.filter((c) => policy.allows({ id: c.summary.id, source: c.source, trustScore: c.summary.trustScore ?? 0 }));
 }

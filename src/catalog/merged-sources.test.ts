@@ -5,7 +5,18 @@ import type { LibraryVersionRecord } from '../store/models/library';
 import type { LibrarySummary } from '../search/types';
 
 const v = (version: string, generation = 5): LibraryVersionRecord =>
-  ({ version, ref: version, tags: [], commit: '', generation, state: 'finalized', totalSnippets: 1, totalTokens: 1, benchmarkScore: 0, lastUpdateDate: new Date(0) }) as LibraryVersionRecord;
+  ({
+    version,
+    ref: version,
+    tags: [],
+    commit: '',
+    generation,
+    state: 'finalized',
+    totalSnippets: 1,
+    totalTokens: 1,
+    benchmarkScore: 0,
+    lastUpdateDate: new Date(0),
+  }) as LibraryVersionRecord;
 
 test("a source's version of the same name joins it; its default version joins only the pinned one", (t) => {
   const website = { versions: [v('latest')] };
@@ -20,11 +31,32 @@ test("a source's version of the same name joins it; its default version joins on
   t.is(joiningVersion({ versions: [v('latest', 0)] }, { joins: 'latest' }, 'latest'), undefined, 'never built: nothing joins');
 });
 
-const summary = (id: string, mergedInto?: string): LibrarySummary => ({ id, title: id, description: '', branch: '', lastUpdateDate: new Date(0), state: 'finalized', totalTokens: 0, totalSnippets: 0, benchmarkScore: 0, versions: [], ...(mergedInto ? { mergedInto } : {}) });
+const summary = (id: string, mergedInto?: string): LibrarySummary => ({
+  id,
+  title: id,
+  description: '',
+  branch: '',
+  lastUpdateDate: new Date(0),
+  state: 'finalized',
+  totalTokens: 0,
+  totalSnippets: 0,
+  benchmarkScore: 0,
+  versions: [],
+  ...(mergedInto ? { mergedInto } : {}),
+});
 
 test('library search answers a merged source as its library, once', (t) => {
   const out = redirectMergedSources([summary('/websites/koajs-com', '/koajs/koa'), summary('/other/lib'), summary('/koajs/koa')]);
-  t.deepEqual(out.map((s) => s.id), ['/other/lib', '/koajs/koa']);
+  t.deepEqual(
+    out.map((s) => s.id),
+    ['/other/lib', '/koajs/koa'],
+  );
   const alone = redirectMergedSources([summary('/websites/koajs-com', '/koajs/koa'), summary('/other/lib')]);
-  t.deepEqual(alone.map((s) => [s.id, s.redirectedFrom]), [['/koajs/koa', '/websites/koajs-com'], ['/other/lib', undefined]]);
+  t.deepEqual(
+    alone.map((s) => [s.id, s.redirectedFrom]),
+    [
+      ['/koajs/koa', '/websites/koajs-com'],
+      ['/other/lib', undefined],
+    ],
+  );
 });

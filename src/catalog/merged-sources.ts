@@ -38,7 +38,12 @@ export interface ServedLibrary {
  * The library `clientId` serves: the caller's copy (visibility, then policy: `usableLibrary`),
  * or, when that copy is a source merged into another library, the merged library.
  */
-export async function usableServedLibrary(services: LibraryPorts, principal: Principal, clientId: string, options: { fresh?: boolean } = {}): Promise<ServedLibrary> {
+export async function usableServedLibrary(
+  services: LibraryPorts,
+  principal: Principal,
+  clientId: string,
+  options: { fresh?: boolean } = {},
+): Promise<ServedLibrary> {
   const library = await usableLibrary(services, principal, clientId, options);
   const merged = await mergedLibraryOf(services, library, options);
   if (!merged || !canSeeLibrary(principal, merged)) return { library };
@@ -58,7 +63,11 @@ async function mergedLibraryOf(services: Pick<Ports, 'libraries'>, source: Libra
  * its default version (`latest`, else its first) when `version` is the one it joins. Only
  * built versions join. Pure.
  */
-export function joiningVersion(source: Pick<LibraryRecord, 'versions'>, link: Pick<MergedSourceRecord, 'joins'>, version: string): LibraryVersionRecord | undefined {
+export function joiningVersion(
+  source: Pick<LibraryRecord, 'versions'>,
+  link: Pick<MergedSourceRecord, 'joins'>,
+  version: string,
+): LibraryVersionRecord | undefined {
   const built = source.versions.filter((v) => v.generation > 0);
   // A source's default version joins only the version it is pinned to, not the merged library's default by name.
   const same = version !== 'latest' ? built.find((v) => v.version === version) : undefined;
@@ -77,7 +86,13 @@ export async function sourceScopes(services: Pick<Ports, 'libraries'>, library: 
     const source = sources[i];
     if (!source || source.mergedInto !== library._id) return;
     const v = joiningVersion(source, link, version);
-    if (v) scopes.push({ libraryId: source._id, version: v.version, generation: v.generation, ...(v.baseGeneration !== undefined ? { baseGeneration: v.baseGeneration } : {}) });
+    if (v)
+      scopes.push({
+        libraryId: source._id,
+        version: v.version,
+        generation: v.generation,
+        ...(v.baseGeneration !== undefined ? { baseGeneration: v.baseGeneration } : {}),
+      });
   });
   return scopes;
 }
@@ -114,31 +129,47 @@ export async function addLibrarySource(services: LibraryPorts, principal: Princi
   if (!target) throw new LibraryNotFoundError(clientId);
   authorize(principal, 'libraries.update', target);
   const sourceId = input.source.trim();
-  if (parseLibraryId(sourceId).version !== undefined) throw new ValidationError('source must be a library id without a version (e.g. /websites/koajs-com): every version of it joins.', 'source');
-  const source = await usableLibrary(services, principal, parseLibraryId(sourceId).libraryId, { fresh: true, ...(input.teamId !== undefined ? { teamId: input.teamId } : {}) });
+  if (parseLibraryId(sourceId).version !== undefined)
+    throw new ValidationError('source must be a library id without a version (e.g. /websites/koajs-com): every version of it joins.', 'source');
+  const source = await usableLibrary(services, principal, parseLibraryId(sourceId).libraryId, {
+    fresh: true,
+    ...(input.teamId !== undefined ? { teamId: input.teamId } : {}),
+  });
   authorize(principal, 'libraries.update', source);
   const joins = input.joins?.trim() || 'latest';
   if (source._id === target._id) throw new ValidationError(`${sourceId} is the library itself.`, 'source');
   if (source.private !== target.private || (source.teamId ?? null) !== (target.teamId ?? null)) {
-    throw new ValidationError(`${sourceId} and ${clientId} are not in the same scope (public, or the same team's private copies): a source is served to everyone who sees the library.`, 'source');
+    throw new ValidationError(
+      `${sourceId} and ${clientId} are not in the same scope (public, or the same team's private copies): a source is served to everyone who sees the library.`,
+      'source',
+    );
   }
-  if (target.mergedInto) throw new ValidationError(`${clientId} is itself a source of ${clientLibraryId(target.mergedInto)}: add ${sourceId} there.`, 'libraryId');
+  if (target.mergedInto)
+    throw new ValidationError(`${clientId} is itself a source of ${clientLibraryId(target.mergedInto)}: add ${sourceId} there.`, 'libraryId');
   if ((source.mergedSources ?? []).length > 0) throw new ValidationError(`${sourceId} is a merged library itself: merge its sources one by one.`, 'source');
-  if (source.mergedInto && source.mergedInto !== target._id) throw new ValidationError(`${sourceId} is already a source of ${clientLibraryId(source.mergedInto)}: delete it there first.`, 'source');
+  if (source.mergedInto && source.mergedInto !== target._id)
+    throw new ValidationError(`${sourceId} is already a source of ${clientLibraryId(source.mergedInto)}: delete it there first.`, 'source');
   if (!target.versions.some((v) => v.version === joins) && joins !== 'latest') {
     throw new ValidationError(`joins must be an indexed version of ${clientId}: ${target.versions.map((v) => v.version).join(', ') || 'latest'}.`, 'joins');
   }
   // The merged record first: it alone decides what is served (a source whose merged record does
   // not list it is not redirected), so a crash between the two writes serves nothing twice.
   const link: MergedSourceRecord = { key: source._id, source: source.source, joins, addedAt: new Date() };
-  const merged = await services.libraries.modify(target._id, (lib) => ({ mergedSources: [...(lib.mergedSources ?? []).filter((s) => s.key !== source._id), link] }));
+  const merged = await services.libraries.modify(target._id, (lib) => ({
+    mergedSources: [...(lib.mergedSources ?? []).filter((s) => s.key !== source._id), link],
+  }));
   if (!merged) throw new LibraryNotFoundError(clientId);
   await services.libraries.modify(source._id, (lib) => (lib.mergedInto === target._id ? null : { mergedInto: target._id }));
   return viewOf(services, merged);
 }
 
 /** The sources of the library `clientId` addresses (its own first), as the caller may see it. */
-export async function listLibrarySources(services: LibraryPorts, principal: Principal, clientId: string, options: { teamId?: string } = {}): Promise<LibrarySourcesView> {
+export async function listLibrarySources(
+  services: LibraryPorts,
+  principal: Principal,
+  clientId: string,
+  options: { teamId?: string } = {},
+): Promise<LibrarySourcesView> {
   const library = await usableLibrary(services, principal, clientId, options);
   return viewOf(services, library);
 }
@@ -152,7 +183,11 @@ async function viewOf(services: Pick<Ports, 'libraries'>, library: LibraryRecord
     source: lib.source,
     state: lib.state,
     joins: link?.joins ?? null,
-    versions: lib.versions.map((v) => ({ version: v.version, totalSnippets: v.totalSnippets, lastUpdateDate: v.lastUpdateDate ? new Date(v.lastUpdateDate).toISOString() : null })),
+    versions: lib.versions.map((v) => ({
+      version: v.version,
+      totalSnippets: v.totalSnippets,
+      lastUpdateDate: v.lastUpdateDate ? new Date(v.lastUpdateDate).toISOString() : null,
+    })),
   });
   const merged = links.flatMap((link, i) => {
     const lib = sources[i];

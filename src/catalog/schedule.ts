@@ -16,9 +16,20 @@ export const DEFAULT_SCHEDULE: LibrarySchedule = { mode: 'default', everyHours: 
 export const EMPTY_CHECK: LibraryCheckState = { lastCheckedAt: null, nextCheckAt: null, failures: 0, lastError: null, pendingJobId: null };
 
 /** `PATCH /v2/libraries/{id}` `schedule`: "default", "never", or hours between refreshes. */
-export const scheduleInput = z.union([z.literal('default'), z.literal('never'), z.number({ invalid_type_error: 'schedule must be "default", "never" or a number of hours' }).int('schedule hours must be a whole number').min(1, 'schedule hours must be at least 1').max(8760, 'schedule hours must be at most 8760 (a year)')], {
-  errorMap: () => ({ message: 'schedule must be "default", "never" or a whole number of hours from 1 to 8760' }),
-});
+export const scheduleInput = z.union(
+  [
+    z.literal('default'),
+    z.literal('never'),
+    z
+      .number({ invalid_type_error: 'schedule must be "default", "never" or a number of hours' })
+      .int('schedule hours must be a whole number')
+      .min(1, 'schedule hours must be at least 1')
+      .max(8760, 'schedule hours must be at most 8760 (a year)'),
+  ],
+  {
+    errorMap: () => ({ message: 'schedule must be "default", "never" or a whole number of hours from 1 to 8760' }),
+  },
+);
 export type ScheduleInput = z.infer<typeof scheduleInput>;
 
 export function scheduleFromInput(input: ScheduleInput): LibrarySchedule {
@@ -66,7 +77,7 @@ export function presentSchedule(lib: LibraryRecord, defaults: Config['refreshDef
     mode: schedule.mode,
     everyHours: hours > 0 ? hours : null,
     lastCheckedAt: check.lastCheckedAt ? new Date(check.lastCheckedAt).toISOString() : null,
-    nextCheckAt: hours > 0 ? (check.nextCheckAt ? new Date(check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours))?.toISOString() ?? null : null,
+    nextCheckAt: hours > 0 ? ((check.nextCheckAt ? new Date(check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours))?.toISOString() ?? null) : null,
     failures: check.failures,
     lastError: check.lastError,
   };

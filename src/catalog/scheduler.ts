@@ -108,49 +108,52 @@ export class RefreshScheduler {
     const enqueued: string[] = [];
     const recorded: string[] = [];
     const memo: ScanMemo = { generation: generation ?? '', nextDueAt: Number.POSITIVE_INFINITY, pending: false };
-    for await (const page of this.services.libraries.scan()) for (const listed of page) {
-      let lib: LibraryRecord | null = listed;
-      const hours = effectiveHours(lib, defaults);
-      const pending = lib.check?.pendingJobId;
-      if (pending) {
-        const job = await this.services.jobs.get(pending);
-        if (job && !TERMINAL_JOB_STATES.includes(job.state)) {
-          memo.pending = true;
+    for await (const page of this.services.libraries.scan())
+      for (const listed of page) {
+        let lib: LibraryRecord | null = listed;
+        const hours = effectiveHours(lib, defaults);
+        const pending = lib.check?.pendingJobId;
+        if (pending) {
+          const job = await this.services.jobs.get(pending);
+          if (job && !TERMINAL_JOB_STATES.includes(job.state)) {
+            memo.pending = true;
+            continue;
+          }
+          const outcome = await this.record(lib, pending, job, hours, now);
+          if (outcome.wrote) recorded.push(lib._id);
+          lib = outcome.lib;
+          if (!lib || lib.check?.pendingJobId) continue;
+        }
+        // A library with nothing to fetch is tried once, so it says why (check.lastError), then skipped.
+        if (hours <= 0 || !lib.versions.some((v) => v.generation > 0) || (!refreshable(lib) && lib.check?.lastError)) continue;
+        const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
+        if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
+        if (!due || due > now) continue;
+        if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
+        let job: JobRecord;
+        try {
+          job = await enqueueRefresh(this.services, lib, {
+            ref: undefined,
+            encryptedToken: lib.private ? await this.services.jobs.lastToken(lib._id) : null,
+            createdBy: null,
+            trigger: 'schedule',
+          });
+        } catch (error) {
+          // Nothing to refresh from (a library imported without a repository this server may
+          // clone): said on the library, checked again an interval later, the others go on.
+          if (!(error instanceof ValidationError)) throw error;
+          await this.services.libraries.modify(lib._id, (current) => ({
+            check: { ...EMPTY_CHECK, ...(current.check ?? {}), lastError: error.message, nextCheckAt: nextCheckAfter(now, hours) },
+          }));
           continue;
         }
-        const outcome = await this.record(lib, pending, job, hours, now);
-        if (outcome.wrote) recorded.push(lib._id);
-        lib = outcome.lib;
-        if (!lib || lib.check?.pendingJobId) continue;
+        await this.services.libraries.modify(lib._id, (current) => ({
+          check: { ...EMPTY_CHECK, ...(current.check ?? {}), pendingJobId: job._id, nextCheckAt: nextCheckAfter(now, hours) },
+        }));
+        this.services.log.info({ libraryId: lib._id, jobId: job._id }, 'scheduled refresh enqueued');
+        enqueued.push(lib._id);
+        memo.pending = true;
       }
-      // A library with nothing to fetch is tried once, so it says why (check.lastError), then skipped.
-      if (hours <= 0 || !lib.versions.some((v) => v.generation > 0) || (!refreshable(lib) && lib.check?.lastError)) continue;
-      const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
-      if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
-      if (!due || due > now) continue;
-      if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
-      let job: JobRecord;
-      try {
-        job = await enqueueRefresh(this.services, lib, {
-          ref: undefined,
-          encryptedToken: lib.private ? await this.services.jobs.lastToken(lib._id) : null,
-          createdBy: null,
-          trigger: 'schedule',
-        });
-      } catch (error) {
-        // Nothing to refresh from (a library imported without a repository this server may
-        // clone): said on the library, checked again an interval later, the others go on.
-        if (!(error instanceof ValidationError)) throw error;
-        await this.services.libraries.modify(lib._id, (current) => ({ check: { ...EMPTY_CHECK, ...(current.check ?? {}), lastError: error.message, nextCheckAt: nextCheckAfter(now, hours) } }));
-        continue;
-      }
-      await this.services.libraries.modify(lib._id, (current) => ({
-        check: { ...EMPTY_CHECK, ...(current.check ?? {}), pendingJobId: job._id, nextCheckAt: nextCheckAfter(now, hours) },
-      }));
-      this.services.log.info({ libraryId: lib._id, jobId: job._id }, 'scheduled refresh enqueued');
-      enqueued.push(lib._id);
-      memo.pending = true;
-    }
     if (generation !== undefined) this.memo = memo;
     return { enqueued, recorded };
   }
@@ -159,7 +162,13 @@ export class RefreshScheduler {
    * Writes a finished check's outcome once (a recorder that loses the revision re-reads and
    * finds no pending job); returns the library as it is now.
    */
-  private async record(lib: LibraryRecord, jobId: string, job: JobRecord | null, hours: number, now: Date): Promise<{ wrote: boolean; lib: LibraryRecord | null }> {
+  private async record(
+    lib: LibraryRecord,
+    jobId: string,
+    job: JobRecord | null,
+    hours: number,
+    now: Date,
+  ): Promise<{ wrote: boolean; lib: LibraryRecord | null }> {
     let wrote = false;
     const updated = await this.services.libraries.modify(lib._id, (current) => {
       const check = { ...EMPTY_CHECK, ...(current.check ?? {}) };

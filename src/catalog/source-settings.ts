@@ -47,8 +47,8 @@ export function changedWebSettings(stored: WebsiteJobParams | LlmsTxtJobParams, 
 export function changedGitSettings(lib: LibraryRecord, asked: { cloneUrl: string; skipVersionFiltering?: boolean; generateDocs?: boolean }): string[] {
   const changed: string[] = [];
   if (lib.cloneUrl && asked.cloneUrl !== lib.cloneUrl) changed.push('docsRepoUrl');
-  if (asked.skipVersionFiltering !== undefined && asked.skipVersionFiltering !== (lib.options?.skipVersionFiltering ?? false)) changed.push('skipVersionFiltering');
+  if (asked.skipVersionFiltering !== undefined && asked.skipVersionFiltering !== (lib.options?.skipVersionFiltering ?? false))
+    changed.push('skipVersionFiltering');
   if (asked.generateDocs !== undefined && asked.generateDocs !== (lib.options?.generateDocs ?? false)) changed.push('generateDocs');
   return changed;
 }
-

@@ -73,7 +73,11 @@ export async function updateLibrary(
           ...(changes.trustScore !== undefined ? { trustScore: changes.trustScore, trustScoreSetByAdmin: true } : {}),
           // A title or description set here stays across builds; null hands it back to the docs (at the next build).
           ...(changes.title !== undefined ? (changes.title === null ? { titleSetByAdmin: false } : { title: changes.title, titleSetByAdmin: true }) : {}),
-          ...(changes.description !== undefined ? (changes.description === null ? { descriptionSetByAdmin: false } : { description: changes.description, descriptionSetByAdmin: true }) : {}),
+          ...(changes.description !== undefined
+            ? changes.description === null
+              ? { descriptionSetByAdmin: false }
+              : { description: changes.description, descriptionSetByAdmin: true }
+            : {}),
           ...(changes.aliases !== undefined ? { aliases: changes.aliases } : {}),
           ...(schedule ? { schedule, check: rescheduled(current, schedule, ports.config.refreshDefaultHours) } : {}),
           ...(changes.versionRule !== undefined ? { versionRule: changes.versionRule } : {}),

@@ -45,15 +45,12 @@ export function slugify(title: string): string {
 }
 
 /** What `uploadOpenApi` reaches (ports.ts). */
-export type UploadOpenApiPorts = Pick<
-  Ports,
-  'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'policies' |
-  'snippets'
->;
+export type UploadOpenApiPorts = Pick<Ports, 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'policies' | 'snippets'>;
 
 export async function uploadOpenApi(services: UploadOpenApiPorts, principal: Principal, input: UploadInput): Promise<{ libraryName: string; message: string }> {
   const teamId = principal.kind === 'user' ? principal.defaultTeamId : null;
-  if (principal.kind === 'user' && !teamId) throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
+  if (principal.kind === 'user' && !teamId)
+    throw new ForbiddenError('Uploading an OpenAPI specification needs a team project: ask an admin to add you to a team.');
   const isPublic = input.public ?? teamId === null;
   if (isPublic && !isAdminLike(principal)) {
     throw new ForbiddenError('Only admins can publish an OpenAPI upload to every caller (public=true); without it the library is private to your team.');
@@ -129,7 +126,14 @@ async function publishUpload(
   });
   try {
     // The same build as a queued job's (pipeline/build.ts), run here so the upload answers with its result.
-    const ctx = detachedContext({ kind: 'openapi', params: { source: 'openapi' }, libraryId: key, version: 'latest', teamId, createdBy: principal.kind === 'user' ? principal.userId : null });
+    const ctx = detachedContext({
+      kind: 'openapi',
+      params: { source: 'openapi' },
+      libraryId: key,
+      version: 'latest',
+      teamId,
+      createdBy: principal.kind === 'user' ? principal.userId : null,
+    });
     const totals = await buildVersion(ctx, services.buildDeps(), snap);
     const snippets = totals?.totalSnippets ?? 0;
     await services.jobs.record({

@@ -20,11 +20,14 @@ test('GitLab sends the secret itself; Bitbucket and git sign the body', (t) => {
   t.false(verifyDelivery('gitlab', { 'x-gitlab-token': `${secret}x` }, body, secret));
   t.false(verifyDelivery('gitlab', { 'x-hub-signature-256': signBody(secret, body) }, body, secret));
   t.true(verifyDelivery('bitbucket', { 'x-hub-signature': signBody(secret, body) }, body, secret));
-  t.true(verifyDelivery('git', { 'x-shelfmark-signature': signBody(secret, body).toUpperCase().replace('SHA256', 'sha256') }, body, secret), 'hex case does not matter');
+  t.true(
+    verifyDelivery('git', { 'x-shelfmark-signature': signBody(secret, body).toUpperCase().replace('SHA256', 'sha256') }, body, secret),
+    'hex case does not matter',
+  );
   t.false(verifyDelivery('git', { 'x-hub-signature-256': signBody(secret, body) }, body, secret));
 });
 
-test('delivery ids come from each host\'s header, else from the body', (t) => {
+test("delivery ids come from each host's header, else from the body", (t) => {
   t.is(deliveryId('github', { 'x-github-delivery': 'abc' }, body), 'abc');
   t.is(deliveryId('gitlab', { 'x-gitlab-event-uuid': 'u1' }, body), 'u1');
   t.is(deliveryId('bitbucket', { 'x-hook-uuid': 'h1' }, body), 'h1');
@@ -36,6 +39,9 @@ test('pushed branches and tags; deletions are not updates', (t) => {
   t.deepEqual(pushedRefs('gitlab', { ref: 'refs/tags/v1.2.0', after: 'a1' }), { branches: [], tags: ['v1.2.0'] });
   t.deepEqual(pushedRefs('github', { ref: 'refs/heads/main', deleted: true }), { branches: [], tags: [] });
   t.deepEqual(pushedRefs('gitlab', { ref: 'refs/heads/main', after: '0000000000000000000000000000000000000000' }), { branches: [], tags: [] });
-  t.deepEqual(pushedRefs('bitbucket', { push: { changes: [{ new: { type: 'branch', name: 'dev' } }, { new: null }, { new: { type: 'tag', name: 'v2' } }] } }), { branches: ['dev'], tags: ['v2'] });
+  t.deepEqual(pushedRefs('bitbucket', { push: { changes: [{ new: { type: 'branch', name: 'dev' } }, { new: null }, { new: { type: 'tag', name: 'v2' } }] } }), {
+    branches: ['dev'],
+    tags: ['v2'],
+  });
   t.deepEqual(pushedRefs('git', 'nonsense'), { branches: [], tags: [] });
 });

@@ -42,7 +42,10 @@ const NO_PUSHES: Record<Exclude<LibraryRecord['source'], GitHost>, string> = {
 
 /** Creates (or replaces: the old secret stops working) the push webhook of a Git library. */
 export async function createWebhook(services: Pick<Ports, 'config' | 'libraries'>, lib: LibraryRecord, host: GitHost): Promise<CreatedWebhook> {
-  if (!isGitHost(lib.source)) throw new ValidationError(`${clientLibraryId(lib._id)} ${NO_PUSHES[lib.source]}; it has no repository to receive pushes from. Webhooks are for libraries added from a Git repository.`);
+  if (!isGitHost(lib.source))
+    throw new ValidationError(
+      `${clientLibraryId(lib._id)} ${NO_PUSHES[lib.source]}; it has no repository to receive pushes from. Webhooks are for libraries added from a Git repository.`,
+    );
   const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
   const encryptedSecret = encryptSecret(secret, services.config.secret, secretContext(lib._id));
   const updated = await services.libraries.modify(lib._id, () => ({ webhook: { encryptedSecret, createdAt: new Date(), host } }));
@@ -67,7 +70,8 @@ export async function receiveDelivery(
   services: ReceiveDeliveryPorts,
   delivery: { host: string; library: unknown; headers: Record<string, string | string[] | undefined>; rawBody: string | undefined; payload: unknown },
 ): Promise<DeliveryOutcome> {
-  if (!(GIT_HOSTS as readonly string[]).includes(delivery.host)) throw new ValidationError(`Unknown git host "${delivery.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
+  if (!(GIT_HOSTS as readonly string[]).includes(delivery.host))
+    throw new ValidationError(`Unknown git host "${delivery.host}". Use one of: ${GIT_HOSTS.join(', ')}.`, 'host');
   const host = delivery.host as GitHost;
   if (delivery.rawBody === undefined) throw new ValidationError('Send the delivery as JSON (Content-Type: application/json).');
   const key = typeof delivery.library === 'string' && delivery.library.length <= 300 ? delivery.library : null;
@@ -103,7 +107,12 @@ export async function receiveDelivery(
     }
   }
   if (!hit) {
-    const what = refs.branches.length > 0 ? `a push to ${refs.branches.join(', ')} (the library tracks ${tracked || 'its default branch'})` : refs.tags.length > 0 ? `tag ${refs.tags.join(', ')} (${rule ? 'the version rule does not select it' : 'tags become versions only by a version rule, which this library has none of'})` : 'no branch update';
+    const what =
+      refs.branches.length > 0
+        ? `a push to ${refs.branches.join(', ')} (the library tracks ${tracked || 'its default branch'})`
+        : refs.tags.length > 0
+          ? `tag ${refs.tags.join(', ')} (${rule ? 'the version rule does not select it' : 'tags become versions only by a version rule, which this library has none of'})`
+          : 'no branch update';
     return { accepted: false, message: `Nothing to refresh: the delivery is ${what}.` };
   }
   const job = await enqueueRefresh(services, lib, {

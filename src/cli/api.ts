@@ -46,10 +46,18 @@ export class ApiClient {
     }
     let res: Response;
     try {
-      res = await fetch(this.url(path, options.query), { method, headers, body, ...(options.body && isStream(options.body) ? { duplex: 'half' } : {}) } as RequestInit);
+      res = await fetch(this.url(path, options.query), {
+        method,
+        headers,
+        body,
+        ...(options.body && isStream(options.body) ? { duplex: 'half' } : {}),
+      } as RequestInit);
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new CliError(`Could not reach the Shelfmark server at ${this.options.apiUrl} (${cause?.code ?? cause?.message ?? (error as Error).message}). Is it running? Set SHELFMARK_API_URL or --api-url.`, EXIT.failed);
+      throw new CliError(
+        `Could not reach the Shelfmark server at ${this.options.apiUrl} (${cause?.code ?? cause?.message ?? (error as Error).message}). Is it running? Set SHELFMARK_API_URL or --api-url.`,
+        EXIT.failed,
+      );
     }
     if (!res.ok) throw await errorOf(res);
     return res;
@@ -75,7 +83,10 @@ export class ApiClient {
 
   async signOut(): Promise<void> {
     if (!this.session) return;
-    await this.request('POST', '/v2/auth/logout').then((r) => r.body?.cancel(), () => undefined);
+    await this.request('POST', '/v2/auth/logout').then(
+      (r) => r.body?.cancel(),
+      () => undefined,
+    );
     this.session = undefined;
   }
 }

@@ -57,7 +57,8 @@ export function parseCommand(command: Pick<Command, 'name' | 'usage'>, argv: str
     process.exit(EXIT.ok);
   }
   if (parsed.positionals.length < positionals.min) throw new CliError(`${command.name}: missing argument.\n\n${command.usage}`, EXIT.usage);
-  if (parsed.positionals.length > positionals.max) throw new CliError(`${command.name}: unexpected argument "${parsed.positionals[positionals.max]}".\n\n${command.usage}`, EXIT.usage);
+  if (parsed.positionals.length > positionals.max)
+    throw new CliError(`${command.name}: unexpected argument "${parsed.positionals[positionals.max]}".\n\n${command.usage}`, EXIT.usage);
   const apiUrl = (values['api-url'] as string | undefined) ?? (process.env.SHELFMARK_API_URL || 'http://localhost:3000');
   let url: URL;
   try {
@@ -94,6 +95,10 @@ export function intOption(value: string | boolean | undefined, name: string, ran
 export function table(head: string[], rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ').trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (c ?? '').padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n');
 }

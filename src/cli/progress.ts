@@ -14,7 +14,10 @@ const SILENT: Progress = { update: () => undefined, setTotal: () => undefined, s
 
 export function progressBar(options: { json: boolean; format: string; total: number }): Progress {
   if (options.json || !process.stderr.isTTY) return SILENT;
-  const bar = new cliProgress.SingleBar({ format: options.format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 20 }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: options.format, stream: process.stderr, hideCursor: true, clearOnComplete: true, etaBuffer: 20 },
+    cliProgress.Presets.shades_classic,
+  );
   bar.start(options.total, 0, {});
   return {
     update: (value, payload) => bar.update(value, payload ?? {}),

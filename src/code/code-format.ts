@@ -56,7 +56,8 @@ export function formatCodeText(answer: CodeAnswer): string {
         return `definition of ${answer.query}: ${plural(symbols.length, 'declaration')}${scanned}.${stopNote(answer, 'narrow with path.')}\n\n${symbols.map((s) => symbolLine(s, true)).join('\n')}`;
       }
       case 'outline': {
-        if (answer.files) return `files under this path: ${answer.files.length}${answer.stoppedBy ? ' (the first ones)' : ''}; outline one of them for its symbols.\n\n${answer.files.join('\n')}`;
+        if (answer.files)
+          return `files under this path: ${answer.files.length}${answer.stoppedBy ? ' (the first ones)' : ''}; outline one of them for its symbols.\n\n${answer.files.join('\n')}`;
         const symbols = answer.symbols ?? [];
         const p = symbols[0]?.path ?? '';
         if (symbols.length === 0) return 'outline: no declarations found (a language without a grammar here, or a file without declarations); read it instead.';

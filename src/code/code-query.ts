@@ -82,13 +82,16 @@ export async function queryCode(services: Pick<Ports, 'libraries' | 'policies' |
   const choice = chooseVersion(library, fromId, request.version);
   if (!choice) throw new NoSnippetsFoundError(`${libraryId} (it is still being indexed)`);
   const id = clientLibraryId(library._id);
-  if (!GIT_SOURCES.has(library.source)) throw new NotFoundError(`${id} is not a Git library (its source is ${library.source}): the code tools read the repository a library was indexed from.`);
+  if (!GIT_SOURCES.has(library.source))
+    throw new NotFoundError(`${id} is not a Git library (its source is ${library.source}): the code tools read the repository a library was indexed from.`);
   const commit = choice.record.commit;
   cache ??= new TreeCache(services.config.code.cacheBytes);
   // A revision that is not a commit id (a build from pages in memory) has no kept tree.
   const tree = /^[0-9a-f]{7,64}$/.test(commit) ? cache.load(keptTreeDir(services.config.code.dir, library._id, commit)) : undefined;
   if (!tree) {
-    throw new NotFoundError(`The code of ${id} ${choice.served}${commit ? ` (commit ${commit.slice(0, 12)})` : ''} is not kept: it was indexed before code was kept, or code keeping is off (CODE_TREE_MAX_MB=0). Refresh the library (POST /v2/refresh) to keep it.`);
+    throw new NotFoundError(
+      `The code of ${id} ${choice.served}${commit ? ` (commit ${commit.slice(0, 12)})` : ''} is not kept: it was indexed before code was kept, or code keeping is off (CODE_TREE_MAX_MB=0). Refresh the library (POST /v2/refresh) to keep it.`,
+    );
   }
   const base: Omit<CodeAnswer, 'stoppedBy'> = {
     libraryId: id,
@@ -101,13 +104,21 @@ export async function queryCode(services: Pick<Ports, 'libraries' | 'policies' |
   switch (request.operation) {
     case 'search': {
       if (!query) throw new ValidationError('search needs query: the text (or with regex, the pattern) to find.', 'query');
-      const found = await searchTree(threads, tree, { pattern: query, regex: request.regex ?? false, caseSensitive: request.caseSensitive ?? /[A-Z]/.test(query), scope, limit, deadline });
+      const found = await searchTree(threads, tree, {
+        pattern: query,
+        regex: request.regex ?? false,
+        caseSensitive: request.caseSensitive ?? /[A-Z]/.test(query),
+        scope,
+        limit,
+        deadline,
+      });
       return { ...base, query, matches: found.matches, filesScanned: found.filesScanned, stoppedBy: found.stoppedBy };
     }
     case 'definition':
     case 'references': {
       if (!query) throw new ValidationError(`${request.operation} needs query: the symbol's name, e.g. "createServer" or "Application.use".`, 'query');
-      if (!/^[\p{L}\p{N}_$]+(?:[.:#]{1,2}[\p{L}\p{N}_$]+)*$/u.test(query)) throw new ValidationError('query must be a symbol name (letters, digits, _ and $, parts joined by "." or "::"), e.g. "Application.use".', 'query');
+      if (!/^[\p{L}\p{N}_$]+(?:[.:#]{1,2}[\p{L}\p{N}_$]+)*$/u.test(query))
+        throw new ValidationError('query must be a symbol name (letters, digits, _ and $, parts joined by "." or "::"), e.g. "Application.use".', 'query');
       const symbol = query.replace(/::|#/g, '.');
       if (request.operation === 'definition') {
         const found = await findDefinitions(threads, tree, { symbol, scope, limit, deadline });
@@ -122,7 +133,11 @@ export async function queryCode(services: Pick<Ports, 'libraries' | 'policies' |
       if (file === undefined) {
         const under = filesUnder(tree, scope);
         if (under.length === 0) throw notInTree(id, scope);
-        return { ...base, files: under.slice(0, MAX_CODE_LIMIT * 5).map((i) => tree.index.files[i].path), stoppedBy: under.length > MAX_CODE_LIMIT * 5 ? 'limit' : null };
+        return {
+          ...base,
+          files: under.slice(0, MAX_CODE_LIMIT * 5).map((i) => tree.index.files[i].path),
+          stoppedBy: under.length > MAX_CODE_LIMIT * 5 ? 'limit' : null,
+        };
       }
       const found = await findDefinitions(threads, tree, { outlineOf: file, limit: MAX_OUTLINE_SYMBOLS, deadline });
       return { ...base, symbols: found.symbols, stoppedBy: found.stoppedBy };
@@ -141,7 +156,9 @@ function fileOf(tree: LoadedTree, p: string): number | undefined {
 }
 
 function notInTree(id: string, p: string): NotFoundError {
-  return new NotFoundError(`${p} is not a kept file or folder of ${id} at this version (binary files and files over the size caps are not kept). Use outline on a folder, or search, to find it.`);
+  return new NotFoundError(
+    `${p} is not a kept file or folder of ${id} at this version (binary files and files over the size caps are not kept). Use outline on a folder, or search, to find it.`,
+  );
 }
 
 /** Lines `startLine`..`endLine` (1-based, inclusive) of a file, within the read caps. */

@@ -43,7 +43,8 @@ async function handle(message: ThreadRequest): Promise<ThreadReply> {
 parentPort?.on('message', (message: ThreadRequest) => {
   handle(message).then(
     (reply) => parentPort?.postMessage(reply),
-    (error: unknown) => parentPort?.postMessage({ id: message.id, error: (error as Error).message, syntax: error instanceof SyntaxError } satisfies ThreadReply),
+    (error: unknown) =>
+      parentPort?.postMessage({ id: message.id, error: (error as Error).message, syntax: error instanceof SyntaxError } satisfies ThreadReply),
   );
 });
 

@@ -19,7 +19,15 @@ function sharedTree(files: string[]): SharedTree {
   return { content, offsets, lengths };
 }
 
-const request = (pattern: string, regex: boolean, deadline: number) => ({ pattern, regex, caseSensitive: true, wholeWord: false, maxMatches: 10, maxPerFile: 10, deadline });
+const request = (pattern: string, regex: boolean, deadline: number) => ({
+  pattern,
+  regex,
+  caseSensitive: true,
+  wholeWord: false,
+  maxMatches: 10,
+  maxPerFile: 10,
+  deadline,
+});
 
 test('a thread scans a shared tree and parses its files', async (t) => {
   const threads = new CodeThreads(1);
@@ -36,7 +44,9 @@ test('a bad pattern is a validation error; a pattern that backtracks without end
   const threads = new CodeThreads(1);
   t.teardown(() => threads.close());
   const tree = sharedTree([`${'a'.repeat(40)}!\n`, 'plain line\n']);
-  await t.throwsAsync(threads.run({ op: 'scan', tree, request: request('(oops', true, Date.now() + 5000) }, Date.now() + 5000), { instanceOf: ValidationError });
+  await t.throwsAsync(threads.run({ op: 'scan', tree, request: request('(oops', true, Date.now() + 5000) }, Date.now() + 5000), {
+    instanceOf: ValidationError,
+  });
   const started = Date.now();
   // (a|aa)+$ against 40 a's and a "!" backtracks ~fib(40) times: minutes, unless stopped.
   await t.throwsAsync(threads.run({ op: 'scan', tree, request: request('(a|aa)+$', true, Date.now() + 300) }, Date.now() + 300), { instanceOf: TimeoutError });

@@ -91,7 +91,8 @@ export class CodeThreads {
     const onMessage = (reply: ThreadReply) => {
       if (reply.id !== id || done) return;
       finish(true);
-      if ('error' in reply) task.reject(reply.syntax ? new ValidationError(`query is not a valid regular expression: ${reply.error}`, 'query') : new Error(reply.error));
+      if ('error' in reply)
+        task.reject(reply.syntax ? new ValidationError(`query is not a valid regular expression: ${reply.error}`, 'query') : new Error(reply.error));
       else task.resolve(reply);
     };
     const onError = (error: Error) => {
@@ -99,11 +100,16 @@ export class CodeThreads {
       finish(false);
       task.reject(error);
     };
-    const timer = setTimeout(() => {
-      if (done) return;
-      finish(false);
-      task.reject(new TimeoutError('The search did not finish in time (a regular expression that backtracks heavily?). Simplify the pattern or narrow it with path.'));
-    }, Math.max(0, task.deadline - Date.now()) + GRACE_MS);
+    const timer = setTimeout(
+      () => {
+        if (done) return;
+        finish(false);
+        task.reject(
+          new TimeoutError('The search did not finish in time (a regular expression that backtracks heavily?). Simplify the pattern or narrow it with path.'),
+        );
+      },
+      Math.max(0, task.deadline - Date.now()) + GRACE_MS,
+    );
     timer.unref();
     worker.on('message', onMessage);
     worker.on('error', onError);

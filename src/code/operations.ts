@@ -49,7 +49,12 @@ async function scan(threads: CodeThreads, tree: LoadedTree, request: Omit<ScanRe
   return reply.scan;
 }
 
-async function outlines(threads: CodeThreads, tree: LoadedTree, files: number[], deadline: number): Promise<{ outlines: Array<{ file: number; symbols: CodeSymbol[] }>; stoppedBy: 'deadline' | null }> {
+async function outlines(
+  threads: CodeThreads,
+  tree: LoadedTree,
+  files: number[],
+  deadline: number,
+): Promise<{ outlines: Array<{ file: number; symbols: CodeSymbol[] }>; stoppedBy: 'deadline' | null }> {
   const withLanguage = files.flatMap((file) => {
     const language = languageOfPath(tree.index.files[file].path);
     return language ? [{ file, language }] : [];
@@ -66,8 +71,17 @@ export async function searchTree(
   q: { pattern: string; regex: boolean; caseSensitive: boolean; scope?: string; limit: number; deadline: number },
 ): Promise<{ matches: CodeMatch[]; filesScanned: number; stoppedBy: Stop }> {
   const files = q.scope ? filesUnder(tree, q.scope) : undefined;
-  const result = await scan(threads, tree, { pattern: q.pattern, regex: q.regex, caseSensitive: q.caseSensitive, wholeWord: false, files, maxMatches: q.limit, maxPerFile: q.limit }, q.deadline);
-  return { matches: result.matches.map((m) => ({ path: tree.index.files[m.file].path, line: m.line, column: m.column, text: m.text })), filesScanned: result.filesScanned, stoppedBy: result.stoppedBy };
+  const result = await scan(
+    threads,
+    tree,
+    { pattern: q.pattern, regex: q.regex, caseSensitive: q.caseSensitive, wholeWord: false, files, maxMatches: q.limit, maxPerFile: q.limit },
+    q.deadline,
+  );
+  return {
+    matches: result.matches.map((m) => ({ path: tree.index.files[m.file].path, line: m.line, column: m.column, text: m.text })),
+    filesScanned: result.filesScanned,
+    stoppedBy: result.stoppedBy,
+  };
 }
 
 /**
@@ -87,7 +101,12 @@ export async function findDefinitions(
   else {
     const name = (q.symbol ?? '').split('.').pop() ?? '';
     const parseable = filesUnder(tree, q.scope).filter((i) => languageOfPath(tree.index.files[i].path) !== undefined);
-    const named = await scan(threads, tree, { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: parseable, maxMatches: MAX_PARSED_FILES, maxPerFile: 1 }, q.deadline);
+    const named = await scan(
+      threads,
+      tree,
+      { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: parseable, maxMatches: MAX_PARSED_FILES, maxPerFile: 1 },
+      q.deadline,
+    );
     candidates = named.matches.map((m) => m.file);
     filesScanned = named.filesScanned;
     // 'limit': more files name it than are parsed for one question (MAX_PARSED_FILES).
@@ -99,7 +118,10 @@ export async function findDefinitions(
     for (const s of o.symbols) if (q.symbol === undefined || symbolMatches(s, q.symbol)) symbols.push({ ...s, path: tree.index.files[o.file].path });
   }
   // Declarations before mere members of the same name; shallower paths (the library's own API) first.
-  const rank = (s: FoundSymbol) => (s.kind === 'field' || s.kind === 'variable' ? 1 : 0) + s.path.split('/').length / 100 + (/(^|\/)(tests?|__tests__|spec|specs|examples?|playground|fixtures?|demos?|e2e|benchmarks?|docs?|scripts)\//.test(s.path) ? 1 : 0);
+  const rank = (s: FoundSymbol) =>
+    (s.kind === 'field' || s.kind === 'variable' ? 1 : 0) +
+    s.path.split('/').length / 100 +
+    (/(^|\/)(tests?|__tests__|spec|specs|examples?|playground|fixtures?|demos?|e2e|benchmarks?|docs?|scripts)\//.test(s.path) ? 1 : 0);
   if (q.symbol !== undefined) symbols.sort((a, b) => rank(a) - rank(b) || a.path.localeCompare(b.path) || a.line - b.line);
   return { symbols: symbols.slice(0, q.limit), filesScanned, stoppedBy: parsed.stoppedBy ?? (symbols.length > q.limit ? 'limit' : stoppedBy) };
 }
@@ -111,10 +133,31 @@ export async function findReferences(
   q: { symbol: string; scope?: string; limit: number; deadline: number },
 ): Promise<{ matches: CodeMatch[]; filesScanned: number; stoppedBy: Stop }> {
   const name = q.symbol.split('.').pop() ?? q.symbol;
-  const found = await scan(threads, tree, { pattern: name, regex: false, caseSensitive: true, wholeWord: true, files: q.scope ? filesUnder(tree, q.scope) : undefined, maxMatches: q.limit, maxPerFile: q.limit }, q.deadline);
+  const found = await scan(
+    threads,
+    tree,
+    {
+      pattern: name,
+      regex: false,
+      caseSensitive: true,
+      wholeWord: true,
+      files: q.scope ? filesUnder(tree, q.scope) : undefined,
+      maxMatches: q.limit,
+      maxPerFile: q.limit,
+    },
+    q.deadline,
+  );
   const files = [...new Set(found.matches.map((m) => m.file))].slice(0, MAX_PARSED_FILES);
   const parsed = await outlines(threads, tree, files, q.deadline);
-  const declared = new Set(parsed.outlines.flatMap((o) => o.symbols.filter((s) => symbolMatches(s, q.symbol) || s.name === name).map((s) => `${o.file}:${s.line}`)));
-  const matches = found.matches.map((m) => ({ path: tree.index.files[m.file].path, line: m.line, column: m.column, text: m.text, kind: declared.has(`${m.file}:${m.line}`) ? ('definition' as const) : ('reference' as const) }));
+  const declared = new Set(
+    parsed.outlines.flatMap((o) => o.symbols.filter((s) => symbolMatches(s, q.symbol) || s.name === name).map((s) => `${o.file}:${s.line}`)),
+  );
+  const matches = found.matches.map((m) => ({
+    path: tree.index.files[m.file].path,
+    line: m.line,
+    column: m.column,
+    text: m.text,
+    kind: declared.has(`${m.file}:${m.line}`) ? ('definition' as const) : ('reference' as const),
+  }));
   return { matches, filesScanned: found.filesScanned, stoppedBy: found.stoppedBy };
 }

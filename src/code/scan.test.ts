@@ -12,7 +12,16 @@ function treeOf(files: string[]): ScanTree {
   return { content: Buffer.concat(bufs), offsets, lengths: bufs.map((b) => b.length) };
 }
 
-const req = (over: Partial<ScanRequest>): ScanRequest => ({ pattern: '', regex: false, caseSensitive: true, wholeWord: false, maxMatches: 100, maxPerFile: 100, deadline: Date.now() + 10_000, ...over });
+const req = (over: Partial<ScanRequest>): ScanRequest => ({
+  pattern: '',
+  regex: false,
+  caseSensitive: true,
+  wholeWord: false,
+  maxMatches: 100,
+  maxPerFile: 100,
+  deadline: Date.now() + 10_000,
+  ...over,
+});
 
 const tree = treeOf([
   'const a = createServer();\n// createServer again\nnothing here\n',
@@ -24,7 +33,12 @@ test('a case-sensitive literal finds each line once, with file, line and column 
   const r = scanTree(tree, req({ pattern: 'createServer' }));
   t.deepEqual(
     r.matches.map((m) => [m.file, m.line, m.column]),
-    [[0, 1, 11], [0, 2, 4], [1, 1, 6], [2, 1, 10]],
+    [
+      [0, 1, 11],
+      [0, 2, 4],
+      [1, 1, 6],
+      [2, 1, 10],
+    ],
   );
   t.is(r.matches[2].text, 'é 😀 createServer(x) // unicode before the match');
   t.is(r.filesScanned, 3);
@@ -35,12 +49,23 @@ test('a case-sensitive literal finds each line once, with file, line and column 
 test('case-insensitive and whole-word searches take the RegExp path', (t) => {
   t.is(scanTree(tree, req({ pattern: 'createserver', caseSensitive: false })).matches.length, 5);
   const whole = scanTree(tree, req({ pattern: 'createServer', wholeWord: true }));
-  t.deepEqual(whole.matches.map((m) => [m.file, m.line]), [[0, 1], [0, 2], [1, 1]], 'createServerless is another identifier');
+  t.deepEqual(
+    whole.matches.map((m) => [m.file, m.line]),
+    [
+      [0, 1],
+      [0, 2],
+      [1, 1],
+    ],
+    'createServerless is another identifier',
+  );
 });
 
 test('a regex matches within a line; a literal is never read as a pattern', (t) => {
   const r = scanTree(tree, req({ pattern: '^let \\w+ =', regex: true }));
-  t.deepEqual(r.matches.map((m) => [m.file, m.line, m.text]), [[2, 2, 'let CREATESERVER = 1;']]);
+  t.deepEqual(
+    r.matches.map((m) => [m.file, m.line, m.text]),
+    [[2, 2, 'let CREATESERVER = 1;']],
+  );
   t.is(scanTree(tree, req({ pattern: 'a = c(' })).matches.length, 0);
   t.is(scanTree(treeOf(['x = f(a[0]);\n']), req({ pattern: 'f(a[0])', caseSensitive: false })).matches.length, 1, 'special characters are escaped');
   t.throws(() => compilePattern({ pattern: '(unclosed', regex: true, caseSensitive: true, wholeWord: false }), { instanceOf: SyntaxError });
@@ -48,14 +73,23 @@ test('a regex matches within a line; a literal is never read as a pattern', (t) 
 
 test('an empty match counts each line once and the scan ends', (t) => {
   const r = scanTree(treeOf(['a\nb\nc']), req({ pattern: '^', regex: true }));
-  t.deepEqual(r.matches.map((m) => m.line), [1, 2, 3]);
+  t.deepEqual(
+    r.matches.map((m) => m.line),
+    [1, 2, 3],
+  );
 });
 
 test('bounds: results, per file, a file subset, and the deadline', (t) => {
   t.is(scanTree(tree, req({ pattern: 'createServer', maxMatches: 2 })).stoppedBy, 'limit');
   t.is(scanTree(tree, req({ pattern: 'createServer', maxMatches: 2 })).matches.length, 2);
-  t.deepEqual(scanTree(tree, req({ pattern: 'createServer', maxPerFile: 1 })).matches.map((m) => m.file), [0, 1, 2]);
-  t.deepEqual(scanTree(tree, req({ pattern: 'createServer', files: [2] })).matches.map((m) => m.file), [2]);
+  t.deepEqual(
+    scanTree(tree, req({ pattern: 'createServer', maxPerFile: 1 })).matches.map((m) => m.file),
+    [0, 1, 2],
+  );
+  t.deepEqual(
+    scanTree(tree, req({ pattern: 'createServer', files: [2] })).matches.map((m) => m.file),
+    [2],
+  );
   const late = scanTree(tree, req({ pattern: 'createServer', deadline: Date.now() - 1 }));
   t.is(late.stoppedBy, 'deadline');
   t.is(late.filesScanned, 0);

@@ -61,7 +61,19 @@ const JS_DEFS: Record<string, SymbolKind> = {
 const JS: Omit<Grammar, 'wasm'> = {
   defs: JS_DEFS,
   scopes: new Set(['class_declaration', 'abstract_class_declaration', 'class', 'interface_declaration', 'internal_module', 'module']),
-  wrappers: new Set(['program', 'export_statement', 'lexical_declaration', 'variable_declaration', 'class_body', 'interface_body', 'object_type', 'statement_block', 'ambient_declaration', 'expression_statement', 'assignment_expression']),
+  wrappers: new Set([
+    'program',
+    'export_statement',
+    'lexical_declaration',
+    'variable_declaration',
+    'class_body',
+    'interface_body',
+    'object_type',
+    'statement_block',
+    'ambient_declaration',
+    'expression_statement',
+    'assignment_expression',
+  ]),
 };
 
 const GRAMMARS: Record<string, Grammar> = {
@@ -76,33 +88,96 @@ const GRAMMARS: Record<string, Grammar> = {
   },
   go: {
     wasm: 'tree-sitter-go.wasm',
-    defs: { function_declaration: 'function', method_declaration: 'method', type_spec: 'type', type_alias: 'type', const_spec: 'constant', var_spec: 'variable' },
+    defs: {
+      function_declaration: 'function',
+      method_declaration: 'method',
+      type_spec: 'type',
+      type_alias: 'type',
+      const_spec: 'constant',
+      var_spec: 'variable',
+    },
     scopes: new Set(),
     wrappers: new Set(['source_file', 'type_declaration', 'const_declaration', 'var_declaration', 'var_spec_list']),
   },
   rust: {
     wasm: 'tree-sitter-rust.wasm',
-    defs: { function_item: 'function', function_signature_item: 'method', struct_item: 'class', enum_item: 'enum', union_item: 'class', trait_item: 'interface', impl_item: 'class', mod_item: 'module', const_item: 'constant', static_item: 'variable', type_item: 'type', macro_definition: 'function' },
+    defs: {
+      function_item: 'function',
+      function_signature_item: 'method',
+      struct_item: 'class',
+      enum_item: 'enum',
+      union_item: 'class',
+      trait_item: 'interface',
+      impl_item: 'class',
+      mod_item: 'module',
+      const_item: 'constant',
+      static_item: 'variable',
+      type_item: 'type',
+      macro_definition: 'function',
+    },
     scopes: new Set(['trait_item', 'impl_item', 'mod_item']),
     wrappers: new Set(['source_file', 'declaration_list']),
   },
   java: {
     wasm: 'tree-sitter-java.wasm',
-    defs: { class_declaration: 'class', interface_declaration: 'interface', enum_declaration: 'enum', record_declaration: 'class', annotation_type_declaration: 'interface', method_declaration: 'method', constructor_declaration: 'method' },
+    defs: {
+      class_declaration: 'class',
+      interface_declaration: 'interface',
+      enum_declaration: 'enum',
+      record_declaration: 'class',
+      annotation_type_declaration: 'interface',
+      method_declaration: 'method',
+      constructor_declaration: 'method',
+    },
     scopes: new Set(['class_declaration', 'interface_declaration', 'enum_declaration', 'record_declaration']),
     wrappers: new Set(['program', 'class_body', 'interface_body', 'enum_body', 'enum_body_declarations']),
   },
   csharp: {
     wasm: 'tree-sitter-c-sharp.wasm',
-    defs: { namespace_declaration: 'module', file_scoped_namespace_declaration: 'module', class_declaration: 'class', struct_declaration: 'class', interface_declaration: 'interface', record_declaration: 'class', enum_declaration: 'enum', method_declaration: 'method', constructor_declaration: 'method', property_declaration: 'field', delegate_declaration: 'type' },
-    scopes: new Set(['namespace_declaration', 'file_scoped_namespace_declaration', 'class_declaration', 'struct_declaration', 'interface_declaration', 'record_declaration']),
+    defs: {
+      namespace_declaration: 'module',
+      file_scoped_namespace_declaration: 'module',
+      class_declaration: 'class',
+      struct_declaration: 'class',
+      interface_declaration: 'interface',
+      record_declaration: 'class',
+      enum_declaration: 'enum',
+      method_declaration: 'method',
+      constructor_declaration: 'method',
+      property_declaration: 'field',
+      delegate_declaration: 'type',
+    },
+    scopes: new Set([
+      'namespace_declaration',
+      'file_scoped_namespace_declaration',
+      'class_declaration',
+      'struct_declaration',
+      'interface_declaration',
+      'record_declaration',
+    ]),
     wrappers: new Set(['compilation_unit', 'declaration_list']),
   },
   cpp: {
     wasm: 'tree-sitter-cpp.wasm',
-    defs: { function_definition: 'function', class_specifier: 'class', struct_specifier: 'class', enum_specifier: 'enum', namespace_definition: 'module', type_definition: 'type' },
+    defs: {
+      function_definition: 'function',
+      class_specifier: 'class',
+      struct_specifier: 'class',
+      enum_specifier: 'enum',
+      namespace_definition: 'module',
+      type_definition: 'type',
+    },
     scopes: new Set(['class_specifier', 'struct_specifier', 'namespace_definition']),
-    wrappers: new Set(['translation_unit', 'declaration_list', 'field_declaration_list', 'template_declaration', 'linkage_specification', 'preproc_if', 'preproc_ifdef', 'preproc_else']),
+    wrappers: new Set([
+      'translation_unit',
+      'declaration_list',
+      'field_declaration_list',
+      'template_declaration',
+      'linkage_specification',
+      'preproc_if',
+      'preproc_ifdef',
+      'preproc_else',
+    ]),
   },
   ruby: {
     wasm: 'tree-sitter-ruby.wasm',
@@ -112,7 +187,15 @@ const GRAMMARS: Record<string, Grammar> = {
   },
   php: {
     wasm: 'tree-sitter-php.wasm',
-    defs: { function_definition: 'function', class_declaration: 'class', interface_declaration: 'interface', trait_declaration: 'class', enum_declaration: 'enum', method_declaration: 'method', namespace_definition: 'module' },
+    defs: {
+      function_definition: 'function',
+      class_declaration: 'class',
+      interface_declaration: 'interface',
+      trait_declaration: 'class',
+      enum_declaration: 'enum',
+      method_declaration: 'method',
+      namespace_definition: 'module',
+    },
     scopes: new Set(['class_declaration', 'interface_declaration', 'trait_declaration', 'enum_declaration', 'namespace_definition']),
     wrappers: new Set(['program', 'declaration_list', 'compound_statement', 'enum_declaration_list']),
   },
@@ -120,11 +203,31 @@ const GRAMMARS: Record<string, Grammar> = {
 };
 
 const EXTENSIONS: Record<string, string> = {
-  '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'tsx',
-  '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascript',
-  '.py': 'python', '.pyi': 'python', '.go': 'go', '.rs': 'rust', '.java': 'java', '.cs': 'csharp',
-  '.c': 'cpp', '.h': 'cpp', '.cc': 'cpp', '.cpp': 'cpp', '.cxx': 'cpp', '.hpp': 'cpp', '.hh': 'cpp',
-  '.rb': 'ruby', '.php': 'php', '.sh': 'bash', '.bash': 'bash',
+  '.ts': 'typescript',
+  '.mts': 'typescript',
+  '.cts': 'typescript',
+  '.tsx': 'tsx',
+  '.js': 'javascript',
+  '.mjs': 'javascript',
+  '.cjs': 'javascript',
+  '.jsx': 'javascript',
+  '.py': 'python',
+  '.pyi': 'python',
+  '.go': 'go',
+  '.rs': 'rust',
+  '.java': 'java',
+  '.cs': 'csharp',
+  '.c': 'cpp',
+  '.h': 'cpp',
+  '.cc': 'cpp',
+  '.cpp': 'cpp',
+  '.cxx': 'cpp',
+  '.hpp': 'cpp',
+  '.hh': 'cpp',
+  '.rb': 'ruby',
+  '.php': 'php',
+  '.sh': 'bash',
+  '.bash': 'bash',
 };
 
 /** The grammar that reads a file, by its extension (undefined: no outline for it). */
@@ -192,7 +295,14 @@ export async function outlineOf(text: string, language: string): Promise<CodeSym
         // A declarator that destructures (`const { a } = …`) names no one symbol.
         if (name && /^[\p{L}\p{N}_$:~.<>\\-]+$/u.test(name)) {
           const asMember = kind === 'function' && container !== undefined && language !== 'go' ? 'method' : kind;
-          out.push({ name, kind: asMember, line: child.startPosition.row + 1, endLine: child.endPosition.row + 1, ...(container ? { container } : {}), signature: signatureOf(lines, child.startPosition.row) });
+          out.push({
+            name,
+            kind: asMember,
+            line: child.startPosition.row + 1,
+            endLine: child.endPosition.row + 1,
+            ...(container ? { container } : {}),
+            signature: signatureOf(lines, child.startPosition.row),
+          });
         }
         if (grammar.scopes.has(child.type)) visit(child.childForFieldName('body') ?? child, name ?? container, depth + 1);
       } else if (grammar.wrappers.has(child.type)) {

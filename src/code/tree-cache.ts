@@ -67,7 +67,13 @@ export class TreeCache {
       o[i] = f.offset;
       l[i] = f.length;
     });
-    const tree: LoadedTree = { dir, index, shared: { content, offsets, lengths }, byPath: new Map(index.files.map((f, i) => [f.path, i])), bytes: index.totalBytes + index.files.length * 120 };
+    const tree: LoadedTree = {
+      dir,
+      index,
+      shared: { content, offsets, lengths },
+      byPath: new Map(index.files.map((f, i) => [f.path, i])),
+      bytes: index.totalBytes + index.files.length * 120,
+    };
     this.entries.set(dir, tree);
     this.bytes += tree.bytes;
     while (this.bytes > this.maxBytes && this.entries.size > 1) {

@@ -114,9 +114,12 @@ export function fingerprintFiles(files: Map<string, StaticFile>, version: string
   const ext = '(?:js|css|svg|png|ico)';
   for (const [rel, file] of files) {
     let text: string | undefined;
-    if (rel.endsWith('.html')) text = file.body.toString('utf8').replace(new RegExp(`(\\s(?:href|src)=")((?!\\w+:|/|#)[^"?]+\\.${ext})"`, 'g'), `$1$2?v=${version}"`);
-    else if (rel.endsWith('.js') && !rel.startsWith('/vendor/')) text = file.body.toString('utf8').replace(new RegExp(`(["'\`])(\\.{1,2}/[^"'\`\\s?]+\\.${ext})\\1`, 'g'), `$1$2?v=${version}$1`);
-    else if (rel.endsWith('.css')) text = file.body.toString('utf8').replace(new RegExp(`url\\((["']?)((?!\\w+:|/|#)[^"')?]+\\.${ext})\\1\\)`, 'g'), `url($1$2?v=${version}$1)`);
+    if (rel.endsWith('.html'))
+      text = file.body.toString('utf8').replace(new RegExp(`(\\s(?:href|src)=")((?!\\w+:|/|#)[^"?]+\\.${ext})"`, 'g'), `$1$2?v=${version}"`);
+    else if (rel.endsWith('.js') && !rel.startsWith('/vendor/'))
+      text = file.body.toString('utf8').replace(new RegExp(`(["'\`])(\\.{1,2}/[^"'\`\\s?]+\\.${ext})\\1`, 'g'), `$1$2?v=${version}$1`);
+    else if (rel.endsWith('.css'))
+      text = file.body.toString('utf8').replace(new RegExp(`url\\((["']?)((?!\\w+:|/|#)[^"')?]+\\.${ext})\\1\\)`, 'g'), `url($1$2?v=${version}$1)`);
     if (text === undefined) out.set(rel, file);
     else {
       const body = Buffer.from(text);

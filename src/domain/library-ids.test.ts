@@ -55,7 +55,9 @@ test('file URLs and name keys', (t) => {
 
 test('locateRepo compares canonical URLs and derives the id and clone URL from the canonical form', (t) => {
   t.throws(() => locateRepo('git', 'http://127.0.0.1:18099/x/y.git', bases, ['http://127.0.0.1:1809/']), { instanceOf: ValidationError });
-  t.throws(() => locateRepo('git', 'https://git.example.com/allowed/../secret/y.git', bases, ['https://git.example.com/allowed/']), { instanceOf: ValidationError });
+  t.throws(() => locateRepo('git', 'https://git.example.com/allowed/../secret/y.git', bases, ['https://git.example.com/allowed/']), {
+    instanceOf: ValidationError,
+  });
   t.throws(() => locateRepo('git', 'https://git.example.com/allowedx/y.git', bases, ['https://git.example.com/allowed']), { instanceOf: ValidationError });
   t.like(locateRepo('git', 'HTTPS://GIT.Example.com:443/team/./sub/../Lib.git/', bases, ['https://git.example.com/team']), {
     libraryId: '/git/lib',

@@ -41,7 +41,10 @@ export function normaliseVersionTag(raw: string): string | undefined {
     .split(/[^A-Za-z0-9_.+-]+/)
     .map((p) => p.replace(/^[+-]+|[+-]+$/g, ''))
     .filter((p) => p !== '' && !/^\.+$/.test(p));
-  const tag = pieces.join('-').slice(0, 100).replace(/[-+.]+$/, '');
+  const tag = pieces
+    .join('-')
+    .slice(0, 100)
+    .replace(/[-+.]+$/, '');
   return tag && isAddressableVersion(tag) ? tag : undefined;
 }
 
@@ -110,7 +113,8 @@ export function locateRepo(host: GitHost, docsRepoUrl: string, bases: HostBases,
   if (url.search || url.hash) throw new ValidationError('docsRepoUrl must not contain a query or fragment.', 'docsRepoUrl');
 
   if (host === 'git') {
-    if (!['http:', 'https:', 'file:', 'ssh:', 'git:'].includes(url.protocol)) throw new ValidationError('docsRepoUrl has an unsupported scheme.', 'docsRepoUrl');
+    if (!['http:', 'https:', 'file:', 'ssh:', 'git:'].includes(url.protocol))
+      throw new ValidationError('docsRepoUrl has an unsupported scheme.', 'docsRepoUrl');
     const canonical = repoUrlAllowList(host, bases, allowedGitPrefixes).match(url);
     if (!canonical) throw new ValidationError('docsRepoUrl is not under an allowed git URL prefix (GIT_ALLOWED_URL_PREFIXES).', 'docsRepoUrl');
     const slug = decodeSegment(canonical.segments.at(-1) ?? '')
@@ -136,9 +140,13 @@ export function locateRepo(host: GitHost, docsRepoUrl: string, bases: HostBases,
   if (tail[0] === '-') tail.shift();
   if (tail.length >= 2 && (tail[0] === 'tree' || tail[0] === 'src')) ref = decodeSegment(tail.slice(1).join('/'));
   else if (tail.length > 0) throw new ValidationError(`docsRepoUrl must look like ${shownBase}/<owner>/<repo> (optionally /tree/<tag>).`, 'docsRepoUrl');
-  if (![owner, repo].every((p) => SEGMENT.test(p) && p !== '.' && p !== '..')) throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
+  if (![owner, repo].every((p) => SEGMENT.test(p) && p !== '.' && p !== '..'))
+    throw new ValidationError('docsRepoUrl has an invalid owner or repository name.', 'docsRepoUrl');
   if (ref !== undefined && !isAddressableVersion(ref)) {
-    throw new ValidationError('The tag in docsRepoUrl is not a version a client can address (letters, digits, ".", "_", "+", "-"; not "latest").', 'docsRepoUrl');
+    throw new ValidationError(
+      'The tag in docsRepoUrl is not a version a client can address (letters, digits, ".", "_", "+", "-"; not "latest").',
+      'docsRepoUrl',
+    );
   }
   return {
     libraryId: `/${owner}/${repo}`,

@@ -4,7 +4,16 @@ import { TagNotFoundError } from '../errors';
 import type { LibraryVersionRecord } from '../store/models/library';
 
 const v = (version: string, tags: string[] = [], generation = 1): LibraryVersionRecord => ({
-  version, ref: version, tags, commit: 'c', generation, state: 'finalized', totalSnippets: 1, totalTokens: 1, benchmarkScore: 1, lastUpdateDate: new Date(0),
+  version,
+  ref: version,
+  tags,
+  commit: 'c',
+  generation,
+  state: 'finalized',
+  totalSnippets: 1,
+  totalTokens: 1,
+  benchmarkScore: 1,
+  lastUpdateDate: new Date(0),
 });
 const lib = { _id: '/koajs/koa', versions: [v('latest', ['3.2.0']), v('2.16.4'), v('1.0.0', [], 0)] };
 

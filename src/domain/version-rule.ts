@@ -13,7 +13,8 @@ import { isAddressableVersion } from './library-ids';
 
 export type VersionRule = { kind: 'minors'; count: number } | { kind: 'range'; range: string } | { kind: 'pattern'; pattern: string };
 
-const RULE_FORMS = 'versionRule must be null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}';
+const RULE_FORMS =
+  'versionRule must be null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}';
 
 const ruleSchema = z.union([
   z.object({ kind: z.literal('minors'), count: z.number().int().min(1).max(50) }).strict(),
@@ -41,7 +42,10 @@ function releaseOf(tag: string): semver.SemVer | null {
 }
 
 function globToRegex(pattern: string): RegExp {
-  const body = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const body = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${body}$`);
 }
 

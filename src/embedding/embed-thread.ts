@@ -31,7 +31,11 @@ parentPort?.on('message', (request: EmbedRequest | 'close') => {
   embedder
     .then((e) => e.embed(request.texts))
     .then(
-      (vectors) => parentPort?.postMessage({ id: request.id, vectors } satisfies EmbedReply, vectors.map((v) => v.buffer as ArrayBuffer)),
+      (vectors) =>
+        parentPort?.postMessage(
+          { id: request.id, vectors } satisfies EmbedReply,
+          vectors.map((v) => v.buffer as ArrayBuffer),
+        ),
       (error: unknown) => parentPort?.postMessage({ id: request.id, error: (error as Error).message ?? String(error) } satisfies EmbedReply),
     );
 });

@@ -90,10 +90,12 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
     const size = batch.length * width;
     const ids = new BigInt64Array(size);
     const mask = new BigInt64Array(size);
-    batch.forEach((row, r) => row.forEach((id, c) => {
-      ids[r * width + c] = BigInt(id);
-      mask[r * width + c] = 1n;
-    }));
+    batch.forEach((row, r) =>
+      row.forEach((id, c) => {
+        ids[r * width + c] = BigInt(id);
+        mask[r * width + c] = 1n;
+      }),
+    );
     const shape = [batch.length, width];
     const feeds: Record<string, Tensor> = {
       input_ids: new ort.Tensor('int64', ids, shape),
@@ -125,7 +127,10 @@ export async function loadEmbedder(dir: string, options: EmbedderOptions = {}): 
       const out = new Array<Float32Array>(texts.length);
       for (let i = 0; i < tokenized.length; i += batchSize) {
         const slice = tokenized.slice(i, i + batchSize);
-        const vectors = await runBatch(await documents(), slice.map((t) => t.ids));
+        const vectors = await runBatch(
+          await documents(),
+          slice.map((t) => t.ids),
+        );
         slice.forEach((t, j) => (out[t.index] = vectors[j]));
       }
       return out;

@@ -12,7 +12,10 @@ function folder(files: Record<string, string>): string {
 }
 const sha = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const manifest = (document: string, query: string) =>
-  JSON.stringify({ document: { file: 'document.onnx', sha256: sha(document), optimization: 'basic' }, query: { file: 'query.onnx', sha256: sha(query), optimization: 'basic' } });
+  JSON.stringify({
+    document: { file: 'document.onnx', sha256: sha(document), optimization: 'basic' },
+    query: { file: 'query.onnx', sha256: sha(query), optimization: 'basic' },
+  });
 
 test('a folder without graphs.json serves model.onnx for both sides, optimised at load', (t) => {
   const dir = folder({ 'model.onnx': 'single' });

@@ -149,9 +149,13 @@ export async function createEmbeddings(config: Readonly<Config>, cache: VectorCa
     throw error;
   }
   if (embedder.graphProblem) {
-    log.warn(`embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install/install-model.mjs\` to derive the graphs again`);
+    log.warn(
+      `embedding model at ${dir}: ${embedder.graphProblem}; its model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3): run \`node scripts/install/install-model.mjs\` to derive the graphs again`,
+    );
   } else if (embedder.queryModelId === embedder.modelId && dir === defaultModelDir()) {
-    log.warn(`embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install/install-model.mjs\` says why it could not derive them`);
+    log.warn(
+      `embedding model at ${dir} has no derived graphs (graphs.json): model.onnx serves documents and queries (~10 ms CPU per uncached query instead of ~3); \`node scripts/install/install-model.mjs\` says why it could not derive them`,
+    );
   }
   log.info({ model: embedder.modelId, queryModel: embedder.queryModelId, dir }, 'embeddings on: hybrid retrieval (lexical + kNN)');
   return new Embeddings(embedder, cache);

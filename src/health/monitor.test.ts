@@ -35,7 +35,15 @@ test('without requests the monitor probes at the idle interval; a request brings
 
 test('a store that is down is probed at the short interval even when idle', async (t) => {
   let n = 0;
-  const probes: StoreProbe[] = [{ name: 'mongodb', read: async () => { n++; throw new Error('down'); } }];
+  const probes: StoreProbe[] = [
+    {
+      name: 'mongodb',
+      read: async () => {
+        n++;
+        throw new Error('down');
+      },
+    },
+  ];
   const gate = new StoreGate();
   const monitor = new StoreMonitor({ probes, gate, log: createLogger('silent'), intervalMs: 20, idleIntervalMs: 5000, idleAfterMs: 0 });
   await monitor.check();

@@ -103,7 +103,13 @@ export class StoreMonitor {
     this.timeoutMs = options.timeoutMs ?? 2000;
     this.downAfter = options.downAfter ?? 2;
     for (const probe of options.probes) {
-      this.stores.set(probe.name, { probe, failures: 0, recent: [], running: undefined, reading: { status: 'up', latencyMs: null, p50Ms: null, p99Ms: null, checkedAt: null } });
+      this.stores.set(probe.name, {
+        probe,
+        failures: 0,
+        recent: [],
+        running: undefined,
+        reading: { status: 'up', latencyMs: null, p50Ms: null, p99Ms: null, checkedAt: null },
+      });
     }
   }
 

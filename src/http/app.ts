@@ -64,7 +64,22 @@ export function appRouters(services: Ports, lifecycle: Pick<Lifecycle, 'health'>
   const api: Router[] = [];
   // The API is mounted at /v2 and again at /api/v2, so a base URL ending in /api works.
   for (const prefix of ['/v2', '/api/v2']) {
-    for (const routes of [retrievalRoutes(services), versionRoutes(services), codeRoutes(services), libraryRoutes(services), libraryPageRoutes(services), uploadRoutes(services), sourceRoutes(services), bundleRoutes(services), authRoutes(services), adminRoutes(services), policyRoutes(services), projectRoutes(services), metricsRoutes(services), connectRoutes(services)]) {
+    for (const routes of [
+      retrievalRoutes(services),
+      versionRoutes(services),
+      codeRoutes(services),
+      libraryRoutes(services),
+      libraryPageRoutes(services),
+      uploadRoutes(services),
+      sourceRoutes(services),
+      bundleRoutes(services),
+      authRoutes(services),
+      adminRoutes(services),
+      policyRoutes(services),
+      projectRoutes(services),
+      metricsRoutes(services),
+      connectRoutes(services),
+    ]) {
       routes.prefix(prefix);
       api.push(routes);
     }

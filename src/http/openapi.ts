@@ -18,7 +18,6 @@ import { schemaOf, type RouteSchema } from './validate';
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
-
 /** `{ error, message }` and the structured details some codes carry beside them (errors.ts). */
 export const errorBody = z
   .object({
@@ -28,9 +27,15 @@ export const errorBody = z
     libraryId: z.string().optional().openapi({ description: 'tag_not_found: the library asked for' }),
     availableVersions: z.array(z.string()).optional().openapi({ description: 'tag_not_found: the versions that exist' }),
     nearest: z.string().nullable().optional().openapi({ description: 'tag_not_found: the version nearest to the one asked for' }),
-    nearestSections: z.array(z.string()).optional().openapi({ description: 'no_snippets_found: the sections nearest to the question, though none is relevant to it' }),
+    nearestSections: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'no_snippets_found: the sections nearest to the question, though none is relevant to it' }),
     suggestions: z.array(z.string()).optional().openapi({ description: 'no_libraries_found: library ids with a similar name' }),
-    hiddenByPolicy: z.array(z.string()).optional().openapi({ description: "no_libraries_found: libraries whose name matches but the caller's team policy hides" }),
+    hiddenByPolicy: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: "no_libraries_found: libraries whose name matches but the caller's team policy hides" }),
     retryAfter: z.number().int().optional().openapi({ description: 'rate_limit_exceeded: seconds until a retry can pass' }),
     store: z.enum(['elasticsearch', 'mongodb']).optional().openapi({ description: 'service_unavailable: the store that did not answer' }),
   })
@@ -56,7 +61,7 @@ export function routeTable(app: Koa): RouteEntry[] {
   const entries: RouteEntry[] = [];
   for (const mw of app.middleware as Array<{ router?: Router }>) {
     for (const layer of (mw.router?.stack ?? []) as Layer[]) {
-      if (typeof layer.path !== "string" || layer.path.startsWith('/api/v2/')) continue;
+      if (typeof layer.path !== 'string' || layer.path.startsWith('/api/v2/')) continue;
       const names = layer.stack.map((fn) => fn.name);
       for (const m of layer.methods) {
         if (!['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].includes(m)) continue;
@@ -96,9 +101,23 @@ export function openApiDocumentOf(app: Koa): unknown {
 export function buildOpenApiDocument(routes: RouteEntry[]): ReturnType<OpenApiGeneratorV31['generateDocument']> {
   const registry = new OpenAPIRegistry();
   registry.register('Error', errorBody);
-  registry.registerComponent('securitySchemes', 'bearer', { type: 'http', scheme: 'bearer', description: 'An API key (smk_...), from the dashboard under API keys' });
-  registry.registerComponent('securitySchemes', 'apiKeyHeader', { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key for MCP clients (also accepted as SHELFMARK_API_KEY)' });
-  registry.registerComponent('securitySchemes', 'session', { type: 'apiKey', in: 'cookie', name: 'shelfmark_session', description: "The dashboard's session (unsafe methods also need X-CSRF-Token)" });
+  registry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (smk_...), from the dashboard under API keys',
+  });
+  registry.registerComponent('securitySchemes', 'apiKeyHeader', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'The same key for MCP clients (also accepted as SHELFMARK_API_KEY)',
+  });
+  registry.registerComponent('securitySchemes', 'session', {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'shelfmark_session',
+    description: "The dashboard's session (unsafe methods also need X-CSRF-Token)",
+  });
   const seen = new Set<string>();
   for (const route of routes) {
     const key = `${route.method} ${route.path}`;
@@ -133,7 +152,11 @@ function operation(route: RouteEntry, schema: RouteSchema): RouteConfig {
 
   const responses: Record<string, ResponseConfig> = {};
   const ok = String(schema.status ?? 200);
-  responses[ok] = { description: Number(ok) >= 300 ? schema.summary : 'OK', content: success(schema), ...(route.rateLimited ? { headers: rateLimitHeaders } : {}) };
+  responses[ok] = {
+    description: Number(ok) >= 300 ? schema.summary : 'OK',
+    content: success(schema),
+    ...(route.rateLimited ? { headers: rateLimitHeaders } : {}),
+  };
   for (const [status, r] of Object.entries(schema.responses ?? {})) {
     responses[status] = { description: r.description, ...(r.schema ? { content: { 'application/json': { schema: r.schema } } } : {}) };
   }
@@ -148,9 +171,13 @@ function operation(route: RouteEntry, schema: RouteSchema): RouteConfig {
   }
   // Node answers a request line and headers over its limit (16 KB) itself, without a body.
   responses['431'] = { description: 'The URL and headers are larger than the server accepts (16 KB)' };
-  responses.default = { description: 'Any other error (e.g. 503 service_unavailable when a store does not answer)', content: { 'application/json': { schema: errorBody } } };
+  responses.default = {
+    description: 'Any other error (e.g. 503 service_unavailable when a store does not answer)',
+    content: { 'application/json': { schema: errorBody } },
+  };
   if (schema.errorResponse) {
-    for (const r of Object.values(responses)) if (r.content?.['application/json']?.schema === errorBody) r.content['application/json'] = { schema: schema.errorResponse };
+    for (const r of Object.values(responses))
+      if (r.content?.['application/json']?.schema === errorBody) r.content['application/json'] = { schema: schema.errorResponse };
   }
 
   return {

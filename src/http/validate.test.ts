@@ -62,7 +62,10 @@ test('each kind of bad input is 400 validation_error with a message naming the f
 test('the middleware remembers its schema for the OpenAPI generator', (t) => {
   const { checked, schema } = app();
   t.is(schemaOf(checked), schema);
-  t.is(schemaOf(() => undefined), undefined);
+  t.is(
+    schemaOf(() => undefined),
+    undefined,
+  );
 });
 
 test('the body is checked when the handler reads it: a refusal the handler makes first wins', async (t) => {

@@ -125,25 +125,32 @@ export const query = {
   },
   /** A team id (`?teamId=`): one value of at most 100 characters. */
   teamId() {
-    return z.preprocess(single, z.string().max(100, 'must be one team id').optional()).openapi({ type: 'string', description: "Address this team's private copy (admins and the team's members); without it the caller's team's copy, else the public one" });
+    return z.preprocess(single, z.string().max(100, 'must be one team id').optional()).openapi({
+      type: 'string',
+      description: "Address this team's private copy (admins and the team's members); without it the caller's team's copy, else the public one",
+    });
   },
   /** "true"/"1" → true, "false"/"0" → false, absent → the default. */
   flag(fallback = false) {
-    return z.preprocess(single, z.enum(['true', 'false', '1', '0'], { errorMap: () => ({ message: 'must be true or false' }) }).optional()).transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
+    return z
+      .preprocess(single, z.enum(['true', 'false', '1', '0'], { errorMap: () => ({ message: 'must be true or false' }) }).optional())
+      .transform((v) => (v === undefined ? fallback : v === 'true' || v === '1'));
   },
   /** A whole number within bounds, or the default when absent. */
   int(min: number, max: number, fallback: number) {
     const message = `must be a whole number from ${min} to ${max}`;
-    return z.preprocess(
-      single,
-      z
-        .string()
-        .regex(/^\d+$/, message)
-        .transform(Number)
-        .pipe(z.number().int().min(min, message).max(max, message))
-        .optional()
-        .transform((n) => n ?? fallback),
-    ).openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
+    return z
+      .preprocess(
+        single,
+        z
+          .string()
+          .regex(/^\d+$/, message)
+          .transform(Number)
+          .pipe(z.number().int().min(min, message).max(max, message))
+          .optional()
+          .transform((n) => n ?? fallback),
+      )
+      .openapi({ type: 'integer', minimum: min, maximum: max, default: fallback });
   },
   /** One of a few words, or the default when absent. */
   oneOf<const T extends readonly [string, ...string[]]>(values: T, fallback: T[number]) {

@@ -70,7 +70,9 @@ export const versionArguments = {
   projectId: z
     .string()
     .optional()
-    .describe("Optional: a Shelfmark project (prj_...) made from the code base's lockfile: without a version, the library is answered at the version the project pins."),
+    .describe(
+      "Optional: a Shelfmark project (prj_...) made from the code base's lockfile: without a version, the library is answered at the version the project pins.",
+    ),
 };
 
 /** The version and language inputs of a call, as the backend takes them. */
@@ -78,5 +80,10 @@ export function versionInputs(args: ToolArguments): { version?: string; language
   const version = pickString(args, ['version', 'libraryVersion']);
   const language = pickString(args, ['language', 'lang']);
   const projectId = pickString(args, ['projectId', 'project', 'project_id']);
-  return { ...(version ? { version } : {}), ...(language ? { language } : {}), ...(args.languageOnly === true ? { languageOnly: true } : {}), ...(projectId ? { projectId } : {}) };
+  return {
+    ...(version ? { version } : {}),
+    ...(language ? { language } : {}),
+    ...(args.languageOnly === true ? { languageOnly: true } : {}),
+    ...(projectId ? { projectId } : {}),
+  };
 }

@@ -54,11 +54,14 @@ export function toolFailure(error: unknown): ToolFailure {
       const versions = availableVersions(error);
       const id = error.details.libraryId;
       const latest = id ? ` or ${id} (without a version) for the latest documentation` : ' or the library ID without a version for the latest documentation';
-      const choice = versions.length > 0
-        ? `Use one of the available versions: ${versions.map((v) => (id ? `${id}/${v}` : v)).join(', ')}${latest}.`
-        : `No other versions are indexed: use${latest.replace(/^ or/, '')}.`;
+      const choice =
+        versions.length > 0
+          ? `Use one of the available versions: ${versions.map((v) => (id ? `${id}/${v}` : v)).join(', ')}${latest}.`
+          : `No other versions are indexed: use${latest.replace(/^ or/, '')}.`;
       const nearest = error.details.nearest;
-      const closer = nearest ? ` If the user accepts a nearby version, call again with version "closest:${error.details.requested ?? nearest}" (the answer then says which version it served).` : '';
+      const closer = nearest
+        ? ` If the user accepts a nearby version, call again with version "closest:${error.details.requested ?? nearest}" (the answer then says which version it served).`
+        : '';
       return { text: `${message} ${choice}${closer} Do not substitute another version without telling the user.`, unexpected: false };
     }
     case 'no_snippets_found':
@@ -69,7 +72,10 @@ export function toolFailure(error: unknown): ToolFailure {
         unexpected: false,
       };
     case 'no_libraries_found':
-      return { text: `${message} Try another spelling or the package's plain name; the library may not be indexed on this Shelfmark server.`, unexpected: false };
+      return {
+        text: `${message} Try another spelling or the package's plain name; the library may not be indexed on this Shelfmark server.`,
+        unexpected: false,
+      };
     case 'access_denied':
       return {
         text: `${message} Your team's library policy does not allow it: choose another library from resolve-library-id, or ask a team admin to allow this one.`,

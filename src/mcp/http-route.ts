@@ -102,8 +102,19 @@ function rateLimitToolCalls(services: RateLimitToolCallsPorts, limit: Middleware
 /** What `mcpRoutes` reaches (ports.ts). */
 export type McpRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'log' | 'policies' |
-  'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy' | 'usage'
+  | 'authenticator'
+  | 'catalogIndex'
+  | 'config'
+  | 'embeddings'
+  | 'libraries'
+  | 'log'
+  | 'policies'
+  | 'projects'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'trustedProxy'
+  | 'usage'
 >;
 
 export function mcpRoutes(services: McpRoutesPorts): Router {
@@ -120,7 +131,10 @@ export function mcpRoutes(services: McpRoutesPorts): Router {
       const log = ctx.state.log ?? services.log;
       // The session's project: MCP clients set headers per server, so a project is one header away.
       const project = ctx.get('x-shelfmark-project').trim();
-      const backend = inProcessBackend(services, ctx.state.principal, { refusal: ctx.state.mcpRefusal, ...(project ? { projectId: project.slice(0, 40) } : {}) });
+      const backend = inProcessBackend(services, ctx.state.principal, {
+        refusal: ctx.state.mcpRefusal,
+        ...(project ? { projectId: project.slice(0, 40) } : {}),
+      });
       const server = createMcpServer(backend, { log });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       ctx.respond = false; // the transport writes the response

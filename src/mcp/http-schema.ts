@@ -3,10 +3,18 @@ import { z } from 'zod';
 import type { RouteSchema } from '../http/validate';
 import { errorBody } from '../http/openapi';
 
-const message = z.object({ jsonrpc: z.literal('2.0'), method: z.string().optional(), id: z.union([z.string(), z.number(), z.null()]).optional() }).passthrough();
+const message = z
+  .object({ jsonrpc: z.literal('2.0'), method: z.string().optional(), id: z.union([z.string(), z.number(), z.null()]).optional() })
+  .passthrough();
 
 /** A JSON-RPC error outside any request: bad JSON, a bad message, Accept without both types (the SDK's 400/406/415). */
-const jsonRpcError = z.object({ jsonrpc: z.literal('2.0'), error: z.object({ code: z.number(), message: z.string() }).passthrough(), id: z.union([z.string(), z.number(), z.null()]) }).openapi('JsonRpcError');
+const jsonRpcError = z
+  .object({
+    jsonrpc: z.literal('2.0'),
+    error: z.object({ code: z.number(), message: z.string() }).passthrough(),
+    id: z.union([z.string(), z.number(), z.null()]),
+  })
+  .openapi('JsonRpcError');
 
 /** GET, DELETE and the rest: a JSON-RPC 405 (stateless: no stream to open, no session to end). */
 export const mcpOtherMethods: RouteSchema = {
@@ -25,7 +33,12 @@ export const MAX_MCP_BATCH = 20;
  * error). The batch limit is said in words: as `maxItems` it crashed schemathesis 4.32's
  * generator on this union (a Python AST recursion error, in both seeds tried).
  */
-const mcpMessage = z.union([message, z.array(message).openapi({ description: `A JSON-RPC batch: at most ${MAX_MCP_BATCH} messages (more: a -32600 error), each tool call counted against the rate limit` })]);
+const mcpMessage = z.union([
+  message,
+  z
+    .array(message)
+    .openapi({ description: `A JSON-RPC batch: at most ${MAX_MCP_BATCH} messages (more: a -32600 error), each tool call counted against the rate limit` }),
+]);
 
 export const mcpSchema: RouteSchema = {
   documentedBody: mcpMessage,

@@ -17,7 +17,9 @@ function backendFailingWith(error: unknown): DocsBackend {
 
 test('an expected failure is an isError result with guidance, not logged', async (t) => {
   const logged: object[] = [];
-  const result = await callTool(queryDocsTool, { libraryId: '/a/b', query: 'q' }, backendFailingWith(new LibraryNotFoundError('/a/b')), { error: (d) => logged.push(d) });
+  const result = await callTool(queryDocsTool, { libraryId: '/a/b', query: 'q' }, backendFailingWith(new LibraryNotFoundError('/a/b')), {
+    error: (d) => logged.push(d),
+  });
   t.true(result.isError);
   t.regex(JSON.stringify(result.content), /resolve-library-id/);
   t.is(logged.length, 0);
@@ -25,7 +27,9 @@ test('an expected failure is an isError result with guidance, not logged', async
 
 test('an unexpected failure is a generic isError result and is logged with the tool name', async (t) => {
   const logged: Array<{ tool?: string }> = [];
-  const result = await callTool(queryDocsTool, { libraryId: '/a/b', query: 'q' }, backendFailingWith(new TypeError('x is undefined')), { error: (d) => logged.push(d) });
+  const result = await callTool(queryDocsTool, { libraryId: '/a/b', query: 'q' }, backendFailingWith(new TypeError('x is undefined')), {
+    error: (d) => logged.push(d),
+  });
   t.deepEqual(result, { content: [{ type: 'text', text: UNEXPECTED_FAILURE_TEXT }], isError: true });
   t.is(logged[0]?.tool, 'query-docs');
 });

@@ -20,7 +20,12 @@ export interface StdioOptions {
  * answered, as nothing else keeps it alive) or it is told to stop.
  */
 export async function runStdioServer(options: StdioOptions): Promise<void> {
-  const backend = httpBackend({ apiUrl: options.apiUrl, apiKey: options.apiKey, projectId: options.projectId, userAgent: `shelfmark-mcp-stdio/${SHELFMARK_VERSION}` });
+  const backend = httpBackend({
+    apiUrl: options.apiUrl,
+    apiKey: options.apiKey,
+    projectId: options.projectId,
+    userAgent: `shelfmark-mcp-stdio/${SHELFMARK_VERSION}`,
+  });
   const server = createMcpServer(backend, { log: options.log });
   const transport = new StdioServerTransport();
   let closing = false;

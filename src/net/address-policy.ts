@@ -28,7 +28,10 @@ export class HostAllowList {
     const names = new Set<string>();
     const cidrs: Array<[ipaddr.IPv4 | ipaddr.IPv6, number]> = [];
     for (const raw of entries) {
-      const entry = raw.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+      const entry = raw
+        .trim()
+        .toLowerCase()
+        .replace(/^\[(.*)\]$/, '$1');
       if (!entry) continue;
       if (entry.includes('/')) {
         try {
@@ -97,5 +100,7 @@ export function refusedAddress(host: string, address: string, allow: HostAllowLi
   if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
   if (allow.allowsName(host.replace(/^\[(.*)\]$/, '$1')) || allow.allowsAddress(address)) return undefined;
   const range = addressRange(address);
-  return range === 'unicast' ? undefined : `${host} resolves to ${address} (${range}), which is not a public address; an operator can allow it with WEB_ALLOWED_HOSTS`;
+  return range === 'unicast'
+    ? undefined
+    : `${host} resolves to ${address} (${range}), which is not a public address; an operator can allow it with WEB_ALLOWED_HOSTS`;
 }

@@ -13,7 +13,15 @@ test('pins: host:port=sha256/<hex>, colons optional, hosts canonical', (t) => {
 });
 
 test('pins: a missing port, a short or non-hex fingerprint or another hash are refused', (t) => {
-  for (const bad of [`git.internal=sha256/${FP}`, 'git.internal:443=sha256/ABCD', `git.internal:443=sha1/${FP}`, `git.internal:443=${FP}`, `git.internal:99999=sha256/${FP}`, `git.internal:443=sha256/${'zz'.repeat(32)}`, `::1:443=sha256/${FP}`]) {
+  for (const bad of [
+    `git.internal=sha256/${FP}`,
+    'git.internal:443=sha256/ABCD',
+    `git.internal:443=sha1/${FP}`,
+    `git.internal:443=${FP}`,
+    `git.internal:99999=sha256/${FP}`,
+    `git.internal:443=sha256/${'zz'.repeat(32)}`,
+    `::1:443=sha256/${FP}`,
+  ]) {
     t.throws(() => parseTlsPins([bad]), undefined, bad);
   }
 });

@@ -13,7 +13,13 @@ fs.symlinkSync(path.join(tmp, 'allowed'), path.join(tmp, 'alias'));
 test.after.always(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 test('canonical form: lowercase scheme and host, explicit default ports, resolved dot segments', (t) => {
-  t.like(canonicalizeUrl('HTTPS://Git.Example.COM/a/b/'), { scheme: 'https:', host: 'git.example.com', port: '443', segments: ['a', 'b'], href: 'https://git.example.com/a/b' });
+  t.like(canonicalizeUrl('HTTPS://Git.Example.COM/a/b/'), {
+    scheme: 'https:',
+    host: 'git.example.com',
+    port: '443',
+    segments: ['a', 'b'],
+    href: 'https://git.example.com/a/b',
+  });
   t.like(canonicalizeUrl('http://h:80/x'), { port: '80', href: 'http://h/x' });
   t.like(canonicalizeUrl('http://h:8080/a/./b/../c'), { port: '8080', segments: ['a', 'c'], href: 'http://h:8080/a/c' });
   t.like(canonicalizeUrl('http://h/a/%2e%2E/b/%2E/c'), { segments: ['b', 'c'] });
@@ -27,7 +33,17 @@ test('canonical form: lowercase scheme and host, explicit default ports, resolve
 });
 
 test('unsafe or ambiguous URLs have no canonical form', (t) => {
-  for (const bad of ['not a url', '/relative/path', 'https://user:pw@h/x', 'https://user@h/x', 'http://h/a%2Fb', 'http://h/a%2f..%2fb', 'http://h/a%5cb', 'http://h/a%00b', 'file://otherhost/etc']) {
+  for (const bad of [
+    'not a url',
+    '/relative/path',
+    'https://user:pw@h/x',
+    'https://user@h/x',
+    'http://h/a%2Fb',
+    'http://h/a%2f..%2fb',
+    'http://h/a%5cb',
+    'http://h/a%00b',
+    'file://otherhost/etc',
+  ]) {
     t.is(canonicalizeUrl(bad), undefined, bad);
   }
 });
@@ -60,10 +76,22 @@ test('paths match by whole segments; trailing slashes do not matter', (t) => {
 
 test('dot segments and encoded dot segments cannot climb out of an entry', (t) => {
   const list = UrlAllowList.parse(['http://h/allowed/']);
-  for (const bad of ['http://h/allowed/../secret/repo.git', 'http://h/allowed/%2e%2e/secret', 'http://h/allowed/%2E%2E/secret', 'http://h/allowed/.%2e/secret', 'http://h/allowed//../../secret', 'http://h/allowed/x/../../secret', 'http://h/allowed%2F..%2Fsecret']) {
+  for (const bad of [
+    'http://h/allowed/../secret/repo.git',
+    'http://h/allowed/%2e%2e/secret',
+    'http://h/allowed/%2E%2E/secret',
+    'http://h/allowed/.%2e/secret',
+    'http://h/allowed//../../secret',
+    'http://h/allowed/x/../../secret',
+    'http://h/allowed%2F..%2Fsecret',
+  ]) {
     t.false(list.allows(bad), bad);
   }
-  t.is(list.match('http://h/allowed/x/../repo.git')?.href, 'http://h/allowed/repo.git', 'a dot segment that stays inside is fine, and the canonical URL is what gets used');
+  t.is(
+    list.match('http://h/allowed/x/../repo.git')?.href,
+    'http://h/allowed/repo.git',
+    'a dot segment that stays inside is fine, and the canonical URL is what gets used',
+  );
 });
 
 test('IPv6 literals compare canonically', (t) => {

@@ -43,7 +43,24 @@ async function reason(p: Promise<unknown>): Promise<string> {
 
 test('address ranges: loopback, private, link-local, metadata, CGNAT, ULA, mapped, multicast are refused; public passes', (t) => {
   const none = HostAllowList.empty;
-  for (const a of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fc00::1', 'fd00:ec2::254', '::ffff:10.0.0.1', '::ffff:127.0.0.1', 'ff02::1']) {
+  for (const a of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fc00::1',
+    'fd00:ec2::254',
+    '::ffff:10.0.0.1',
+    '::ffff:127.0.0.1',
+    'ff02::1',
+  ]) {
     t.truthy(refusedAddress('h', a, none), a);
   }
   for (const a of ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946', '::ffff:93.184.216.34']) t.is(refusedAddress('h', a, none), undefined, a);
@@ -121,7 +138,8 @@ test('the name is resolved once per connection and the socket pinned to that add
 test('only http and https are fetched', async (t) => {
   const fetcher = createWebFetcher();
   t.teardown(() => fetcher.close());
-  for (const u of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://example.com/', 'data:text/plain,hi']) t.is(await reason(fetcher.fetch(u)), 'scheme', u);
+  for (const u of ['file:///etc/passwd', 'ftp://example.com/', 'gopher://example.com/', 'data:text/plain,hi'])
+    t.is(await reason(fetcher.fetch(u)), 'scheme', u);
 });
 
 test('a redirect to 127.0.0.1 is re-checked and refused; a redirect to another scheme too', async (t) => {
@@ -208,7 +226,9 @@ test('a page that does not answer in time fails with timeout', async (t) => {
 test('https: the socket dials the checked address while SNI and the certificate check keep the host name', async (t) => {
   const ca = createCa();
   const leaf = ca.issue(['DNS:docs.test']);
-  const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req, res) => res.end(`sni=${(req.socket as import('node:tls').TLSSocket).servername} host=${req.headers.host}`));
+  const server = https.createServer({ key: leaf.key, cert: leaf.cert }, (req, res) =>
+    res.end(`sni=${(req.socket as import('node:tls').TLSSocket).servername} host=${req.headers.host}`),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => server.close());
   const port = (server.address() as AddressInfo).port;

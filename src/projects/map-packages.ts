@@ -41,7 +41,6 @@ function affixedNames(ecosystem: string, name: string): string[] {
   return a ? [base, ...a.prefixes.map((x) => x + base), ...a.suffixes.map((x) => base + x)] : [base];
 }
 
-
 export interface PackageMatch {
   libraryId: string;
   matchedBy: MatchRule;
@@ -96,13 +95,20 @@ export function catalogueKeys(packages: readonly Pick<LockedPackage, 'ecosystem'
 export function matchPackage(p: Pick<LockedPackage, 'ecosystem' | 'name'>, candidates: readonly CandidateLibrary[]): PackageMatch | null {
   const alias = registryAlias(p);
   const repo = p.ecosystem === 'go' ? goModuleRepository(p.name) : null;
-  const plain = new Set(packageNames(p).map(normalizeName).filter((n) => n !== ''));
+  const plain = new Set(
+    packageNames(p)
+      .map(normalizeName)
+      .filter((n) => n !== ''),
+  );
   const affixed = new Set(packageNames(p).flatMap((n) => affixedNames(p.ecosystem, n)));
   const repoName = (c: CandidateLibrary) => c.id.split('/').filter(Boolean)[1] ?? '';
   const rules: Array<[MatchRule, (c: CandidateLibrary) => boolean]> = [
     ['registry-name', (c) => c.aliases.some((a) => a.toLowerCase() === alias)],
     ['repository', (c) => repo !== null && c.id.toLowerCase() === repo],
-    ['name', (c) => [c.title, ...c.aliases.filter((a) => !a.includes(':'))].some((n) => plain.has(normalizeName(n))) || affixed.has(normalizeName(repoName(c)))],
+    [
+      'name',
+      (c) => [c.title, ...c.aliases.filter((a) => !a.includes(':'))].some((n) => plain.has(normalizeName(n))) || affixed.has(normalizeName(repoName(c))),
+    ],
   ];
   // Among libraries of one name, the one whose id names the package's language (/python-babel/babel for PyPI's babel).
   const language = AFFIXES[p.ecosystem]?.language;
@@ -128,7 +134,11 @@ export const PACKAGES_PER_QUERY = 500;
 const CANDIDATES_PER_QUERY = 5000;
 
 /** Every package's library (null when none matches), from one catalogue query per 500 packages. */
-export async function mapPackages(ports: Pick<FindPorts, 'catalogIndex' | 'policies'>, principal: Principal, packages: readonly Pick<LockedPackage, 'ecosystem' | 'name'>[]): Promise<Array<PackageMatch | null>> {
+export async function mapPackages(
+  ports: Pick<FindPorts, 'catalogIndex' | 'policies'>,
+  principal: Principal,
+  packages: readonly Pick<LockedPackage, 'ecosystem' | 'name'>[],
+): Promise<Array<PackageMatch | null>> {
   const out: Array<PackageMatch | null> = [];
   for (let i = 0; i < packages.length; i += PACKAGES_PER_QUERY) {
     const chunk = packages.slice(i, i + PACKAGES_PER_QUERY);

@@ -3,7 +3,15 @@ import { mappingOf, pinFor, pinsOf } from './pins';
 import type { ProjectPackageRecord } from '../store/models/project';
 
 const pkg = (name: string, version: string, extra: Partial<ProjectPackageRecord> = {}): ProjectPackageRecord => ({
-  ecosystem: 'cargo', name, version, direct: false, lockfile: 'Cargo.lock', libraryId: '/rust-lang/regex', matchedBy: 'registry-name', alternatives: [], ...extra,
+  ecosystem: 'cargo',
+  name,
+  version,
+  direct: false,
+  lockfile: 'Cargo.lock',
+  libraryId: '/rust-lang/regex',
+  matchedBy: 'registry-name',
+  alternatives: [],
+  ...extra,
 });
 
 test('one pin per library: the package named like the repository, then the surest rule, then a direct one, then the newest version; unversioned and unmapped packages pin nothing', (t) => {
@@ -18,7 +26,10 @@ test('one pin per library: the package named like the repository, then the sures
     pkg('@koa/router', '13.1.0', { ecosystem: 'npm', libraryId: '/koajs/router', matchedBy: 'registry-name' }),
     pkg('koa-router', '12.0.0', { ecosystem: 'npm', libraryId: '/koajs/router', matchedBy: 'name' }),
   ]);
-  t.deepEqual(pins.map((p) => `${p.libraryId}@${p.version} (${p.package})`), ['/koajs/router@13.1.0 (@koa/router)', '/rust-lang/regex@1.11.1 (regex)', '/serde-rs/serde@1.0.229 (serde)']);
+  t.deepEqual(
+    pins.map((p) => `${p.libraryId}@${p.version} (${p.package})`),
+    ['/koajs/router@13.1.0 (@koa/router)', '/rust-lang/regex@1.11.1 (regex)', '/serde-rs/serde@1.0.229 (serde)'],
+  );
   t.is(pinFor(pins, '/Serde-RS/serde')?.version, '1.0.229');
   t.is(pinFor(pins, '/koajs/koa'), undefined);
 });

@@ -30,7 +30,13 @@ export function pinsOf(packages: readonly ProjectPackageRecord[]): ProjectPinRec
   }
   return [...byLibrary.entries()]
     .map(([libraryId, list]) => {
-      const best = [...list].sort((a, b) => NAMED_LIKE_REPOSITORY(a) - NAMED_LIKE_REPOSITORY(b) || RULE_RANK(a) - RULE_RANK(b) || Number(b.direct) - Number(a.direct) || newer(a.version, b.version))[0] as ProjectPackageRecord;
+      const best = [...list].sort(
+        (a, b) =>
+          NAMED_LIKE_REPOSITORY(a) - NAMED_LIKE_REPOSITORY(b) ||
+          RULE_RANK(a) - RULE_RANK(b) ||
+          Number(b.direct) - Number(a.direct) ||
+          newer(a.version, b.version),
+      )[0] as ProjectPackageRecord;
       return { libraryId, version: best.version, package: best.name, ecosystem: best.ecosystem, lockfile: best.lockfile };
     })
     .sort((a, b) => a.libraryId.localeCompare(b.libraryId));

@@ -49,7 +49,8 @@ export function pinnedVersion(
 ): { version: string | undefined; pinned?: ProjectPinUse } {
   const ask = parseVersionAsk(version);
   const bareClosest = ask.kind === 'closest' && ask.target === undefined;
-  if (fromId !== undefined || !(ask.kind === 'default' || bareClosest) || (version !== undefined && version.trim().toLowerCase() === 'latest')) return { version };
+  if (fromId !== undefined || !(ask.kind === 'default' || bareClosest) || (version !== undefined && version.trim().toLowerCase() === 'latest'))
+    return { version };
   const pin = pinFor(project.pins, clientLibraryId(library._id));
   if (!pin) return { version };
   return { version: bareClosest ? `closest:${pin.version}` : pin.version, pinned: { projectId: project._id, pin } };
@@ -59,7 +60,12 @@ export function pinnedVersion(
 export function asPinned(choice: VersionChoice, pinned: ProjectPinUse | undefined): VersionChoice {
   if (!pinned) return choice;
   const why = pinReason(pinned.projectId, pinned.pin);
-  return { ...choice, requested: pinned.pin.version, resolution: choice.resolution === 'closest' ? 'closest' : 'pinned', reason: choice.reason ? `${why}; ${choice.reason}` : `${why}.` };
+  return {
+    ...choice,
+    requested: pinned.pin.version,
+    resolution: choice.resolution === 'closest' ? 'closest' : 'pinned',
+    reason: choice.reason ? `${why}; ${choice.reason}` : `${why}.`,
+  };
 }
 
 /** A pinned version that is not indexed: the 404 says which project pins it and what to do. */
@@ -71,7 +77,11 @@ export function pinnedNotIndexed(error: unknown, pinned: ProjectPinUse | undefin
 }
 
 /** The pins of the request's project (none without one): library search shows them as `pinnedVersion`. */
-export async function projectPins(ports: Pick<ProjectPorts, 'projects'>, principal: Principal, projectId: string | undefined): Promise<readonly ProjectPinRecord[]> {
+export async function projectPins(
+  ports: Pick<ProjectPorts, 'projects'>,
+  principal: Principal,
+  projectId: string | undefined,
+): Promise<readonly ProjectPinRecord[]> {
   const id = requestProject(principal, projectId);
   return id === undefined ? [] : (await projectFor(ports, principal, id, { packages: false })).pins;
 }

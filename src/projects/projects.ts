@@ -36,7 +36,12 @@ export type LockfileInput = { upload: LockfileUpload } | { url: string; filename
 export const PROJECT_ID = /^prj_[a-z0-9]{16}$/;
 
 /** The project the caller addresses: 404 `not_found` alike when absent or not theirs. */
-export async function projectFor(ports: Pick<ProjectPorts, 'projects'>, principal: Principal, projectId: string, options: { packages?: boolean } = {}): Promise<ProjectRecord> {
+export async function projectFor(
+  ports: Pick<ProjectPorts, 'projects'>,
+  principal: Principal,
+  projectId: string,
+  options: { packages?: boolean } = {},
+): Promise<ProjectRecord> {
   const boundKey = principal.kind === 'user' && principal.projectId === projectId;
   const missing = new NotFoundError(
     boundKey
@@ -77,7 +82,8 @@ function cleanName(name: string | undefined, fallback: string): string {
 
 export function cleanFilename(raw: string): string {
   const filename = raw.replace(/\\/g, '/').replace(/^\/+/, '');
-  if (filename === '' || filename.length > 300 || filename.split('/').includes('..')) throw new ValidationError('The lockfile needs a file name such as "package-lock.json" (at most 300 characters, no "..").', 'filename');
+  if (filename === '' || filename.length > 300 || filename.split('/').includes('..'))
+    throw new ValidationError('The lockfile needs a file name such as "package-lock.json" (at most 300 characters, no "..").', 'filename');
   return filename;
 }
 
@@ -91,11 +97,18 @@ export async function withLockfile(ports: ProjectPorts, project: ProjectRecord, 
   const filename = cleanFilename(upload.filename);
   const { kind, packages } = parseLockfile(filename, decodeLockfile(upload));
   const others = project.packages.filter((p) => p.lockfile !== filename);
-  if (others.length + packages.length > MAX_PACKAGES) throw new ValidationError(`A project holds at most ${MAX_PACKAGES} packages; this lockfile would make ${others.length + packages.length}.`, 'lockfile');
+  if (others.length + packages.length > MAX_PACKAGES)
+    throw new ValidationError(`A project holds at most ${MAX_PACKAGES} packages; this lockfile would make ${others.length + packages.length}.`, 'lockfile');
   const lockfiles = project.lockfiles.filter((l) => l.filename !== filename);
   if (lockfiles.length >= MAX_LOCKFILES) throw new ValidationError(`A project holds at most ${MAX_LOCKFILES} lockfiles.`, 'lockfile');
   const matches = await mapPackages(ports, projectViewer(project), packages);
-  const added: ProjectPackageRecord[] = packages.map((p, i) => ({ ...p, lockfile: filename, libraryId: matches[i]?.libraryId ?? null, matchedBy: matches[i]?.matchedBy ?? null, alternatives: matches[i]?.alternatives ?? [] }));
+  const added: ProjectPackageRecord[] = packages.map((p, i) => ({
+    ...p,
+    lockfile: filename,
+    libraryId: matches[i]?.libraryId ?? null,
+    matchedBy: matches[i]?.matchedBy ?? null,
+    alternatives: matches[i]?.alternatives ?? [],
+  }));
   const all = [...others, ...added];
   return {
     ...project,
@@ -107,7 +120,11 @@ export async function withLockfile(ports: ProjectPorts, project: ProjectRecord, 
   };
 }
 
-export async function createProject(ports: ProjectPorts, principal: Principal, input: { name?: string; teamId?: string; lockfile: LockfileInput }): Promise<ProjectRecord> {
+export async function createProject(
+  ports: ProjectPorts,
+  principal: Principal,
+  input: { name?: string; teamId?: string; lockfile: LockfileInput },
+): Promise<ProjectRecord> {
   if (principal.kind !== 'user') throw new ForbiddenError('Projects belong to a user or team: sign in or use a personal API key.');
   const teamId = input.teamId ?? principal.defaultTeamId;
   if (teamId && !principal.teamIds.includes(teamId) && !isAdminLike(principal)) throw new TeamNotFoundError(teamId);
@@ -144,13 +161,21 @@ export async function uploadLockfile(ports: ProjectPorts, principal: Principal, 
 export async function remapProject(ports: ProjectPorts, principal: Principal, projectId: string): Promise<ProjectRecord> {
   const project = await projectFor(ports, principal, projectId);
   const matches = await mapPackages(ports, projectViewer(project), project.packages);
-  const packages = project.packages.map((p, i) => ({ ...p, libraryId: matches[i]?.libraryId ?? null, matchedBy: matches[i]?.matchedBy ?? null, alternatives: matches[i]?.alternatives ?? [] }));
+  const packages = project.packages.map((p, i) => ({
+    ...p,
+    libraryId: matches[i]?.libraryId ?? null,
+    matchedBy: matches[i]?.matchedBy ?? null,
+    alternatives: matches[i]?.alternatives ?? [],
+  }));
   return ports.projects.replace({ ...project, packages, pins: pinsOf(packages), mapping: mappingOf(packages), mappedAt: new Date() });
 }
 
 export async function deleteProject(ports: Pick<ProjectPorts, 'projects'>, principal: Principal, projectId: string): Promise<void> {
   const project = await projectFor(ports, principal, projectId, { packages: false });
-  const mayDelete = isAdminLike(principal) || (principal.kind === 'user' && (project.createdBy === principal.userId || (project.teamId !== null && principal.ownerOf?.includes(project.teamId) === true)));
+  const mayDelete =
+    isAdminLike(principal) ||
+    (principal.kind === 'user' &&
+      (project.createdBy === principal.userId || (project.teamId !== null && principal.ownerOf?.includes(project.teamId) === true)));
   if (!mayDelete) throw new ForbiddenError("Only the project's creator, its team's owners and admins may delete it.");
   await ports.projects.delete(project._id);
 }

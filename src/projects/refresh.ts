@@ -26,7 +26,11 @@ export interface RefreshOutcome {
 
 async function refresh(ports: ProjectPorts, project: ProjectRecord): Promise<RefreshOutcome> {
   const pointed = project.lockfiles.filter((l) => l.url);
-  if (pointed.length === 0) throw new ValidationError('This project has no lockfile fetched from a URL: upload the new lockfile instead (PUT /v2/projects/{projectId}/lockfile).', 'url');
+  if (pointed.length === 0)
+    throw new ValidationError(
+      'This project has no lockfile fetched from a URL: upload the new lockfile instead (PUT /v2/projects/{projectId}/lockfile).',
+      'url',
+    );
   const outcome: RefreshOutcome = { project, changed: [], unchanged: [], failed: [] };
   let next = project;
   for (const lockfile of pointed) {
@@ -57,9 +61,16 @@ const secretContext = (projectId: string) => `project-webhook:${projectId}`;
 /** Creates (or replaces: the old secret stops working) the project's push webhook; the secret is returned once. */
 export async function createProjectWebhook(ports: ProjectPorts, principal: Principal, projectId: string): Promise<{ path: string; secret: string }> {
   const project = await projectFor(ports, principal, projectId);
-  if (!project.lockfiles.some((l) => l.url)) throw new ValidationError('A push webhook refreshes the lockfiles fetched from a URL, and this project has none: create it (or add a lockfile) with url.', 'url');
+  if (!project.lockfiles.some((l) => l.url))
+    throw new ValidationError(
+      'A push webhook refreshes the lockfiles fetched from a URL, and this project has none: create it (or add a lockfile) with url.',
+      'url',
+    );
   const secret = `whs_${crypto.randomBytes(32).toString('base64url')}`;
-  await ports.projects.replace({ ...project, webhook: { encryptedSecret: encryptSecret(secret, ports.config.secret, secretContext(project._id)), createdAt: new Date() } });
+  await ports.projects.replace({
+    ...project,
+    webhook: { encryptedSecret: encryptSecret(secret, ports.config.secret, secretContext(project._id)), createdAt: new Date() },
+  });
   return { path: `/v2/projects/${project._id}/push`, secret };
 }
 
@@ -87,6 +98,11 @@ export async function receiveProjectPush(
     return { accepted: false, message: 'This delivery repeats one received before (the same signed body); a replay is ignored.' };
   }
   const outcome = await refresh(ports, project);
-  const message = outcome.changed.length > 0 ? `Refreshed ${outcome.changed.join(', ')}.` : outcome.failed.length > 0 ? 'No lockfile could be refreshed.' : 'The lockfiles are unchanged.';
+  const message =
+    outcome.changed.length > 0
+      ? `Refreshed ${outcome.changed.join(', ')}.`
+      : outcome.failed.length > 0
+        ? 'No lockfile could be refreshed.'
+        : 'The lockfiles are unchanged.';
   return { accepted: true, message, changed: outcome.changed, unchanged: outcome.unchanged, failed: outcome.failed };
 }

@@ -118,7 +118,16 @@ export async function getContext(services: GetContextPorts, principal: Principal
     throw new NoSnippetsFoundError(libraryId, { query, nearestSections: [] });
   }
   const requested = recordName(choice);
-  const input: AnswerInput = { ...legs, analyzed, budget, query, libraryId: clientLibraryId(library._id), version: choice.record.version, overview: request.overview, ...(language ? { language } : {}) };
+  const input: AnswerInput = {
+    ...legs,
+    analyzed,
+    budget,
+    query,
+    libraryId: clientLibraryId(library._id),
+    version: choice.record.version,
+    overview: request.overview,
+    ...(language ? { language } : {}),
+  };
   const result = await completeAnswer(services, library, requested, input, size, legs.also);
   if (result.snippets.length === 0) {
     if (result.nothingRelevant) throw new NoSnippetsFoundError(libraryId, { query, nearestSections: nearestSections(result) });
@@ -127,12 +136,22 @@ export async function getContext(services: GetContextPorts, principal: Principal
   }
   const tokens = result.snippets.reduce((n, s) => n + s.doc.tokens, 0);
   const top = legs.lexical.reduce((m, c) => Math.max(m, c.score), 0);
-  return { library, version: choice.record, snippets: result.snippets, tokens, scorePerTerm: top / Math.max(1, analyzed.terms.length), provenance: { ...provenanceOf(library, choice), ...mergedProvenance(redirectedFrom, legs.also) } };
+  return {
+    library,
+    version: choice.record,
+    snippets: result.snippets,
+    tokens,
+    scorePerTerm: top / Math.max(1, analyzed.terms.length),
+    provenance: { ...provenanceOf(library, choice), ...mergedProvenance(redirectedFrom, legs.also) },
+  };
 }
 
 /** What a merged library's answer adds to its provenance: the id asked for when redirected, the other sources read. */
 function mergedProvenance(redirectedFrom: string | undefined, also: readonly SourceScope[]): Pick<Provenance, 'redirectedFrom' | 'mergedSources'> {
-  return { ...(redirectedFrom ? { redirectedFrom } : {}), ...(also.length > 0 ? { mergedSources: also.map((s) => ({ libraryId: clientLibraryId(s.libraryId), version: s.version })) } : {}) };
+  return {
+    ...(redirectedFrom ? { redirectedFrom } : {}),
+    ...(also.length > 0 ? { mergedSources: also.map((s) => ({ libraryId: clientLibraryId(s.libraryId), version: s.version })) } : {}),
+  };
 }
 
 /**
@@ -167,7 +186,8 @@ export function languageOf(request: Pick<ContextRequest, 'language' | 'languageO
     if (request.languageOnly) throw new ValidationError('languageOnly needs language: the code language to keep (e.g. "python").', 'languageOnly');
     return undefined;
   }
-  if (name.length > 40 || !/^[\w#+.-]+$/.test(name)) throw new ValidationError('language must be a code language name such as "python", "typescript" or "bash".', 'language');
+  if (name.length > 40 || !/^[\w#+.-]+$/.test(name))
+    throw new ValidationError('language must be a code language name such as "python", "typescript" or "bash".', 'language');
   return { name: normaliseLanguage(name), only: request.languageOnly === true };
 }
 
@@ -178,7 +198,14 @@ export function languageOf(request: Pick<ContextRequest, 'language' | 'languageO
  * long section without the parts before it, with those parts read (it is served from its
  * opening part on).
  */
-async function completeAnswer(services: Pick<Ports, 'embeddings' | 'snippets' | 'libraries'>, library: LibraryRecord, requested: string | undefined, input: AnswerInput, size: number, also: SourceScope[]): Promise<AnswerResult> {
+async function completeAnswer(
+  services: Pick<Ports, 'embeddings' | 'snippets' | 'libraries'>,
+  library: LibraryRecord,
+  requested: string | undefined,
+  input: AnswerInput,
+  size: number,
+  also: SourceScope[],
+): Promise<AnswerResult> {
   let result = answerFromLegs(input);
   if (result.exhausted && underfilled(result.snippets, input.budget) && input.lexical.length === size && size < MAX_CANDIDATES) {
     const next = await searchLegs(services, library, requested, input.analyzed, input.query, Math.min(MAX_CANDIDATES, size * 3) - size, size);

@@ -14,7 +14,12 @@ import { getContext, type ContextAnswer, type ContextRequest } from './context';
 /** What `countedContext` reaches (ports.ts). */
 export type CountedContextPorts = Pick<Ports, 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>;
 
-export async function countedContext(services: CountedContextPorts, principal: Principal, request: ContextRequest, channel: UsageChannel): Promise<ContextAnswer> {
+export async function countedContext(
+  services: CountedContextPorts,
+  principal: Principal,
+  request: ContextRequest,
+  channel: UsageChannel,
+): Promise<ContextAnswer> {
   const caller = principal.kind === 'user' ? { keyId: principal.keyId ?? null, callerTeamId: principal.defaultTeamId } : {};
   let answer: ContextAnswer;
   try {
@@ -26,7 +31,15 @@ export async function countedContext(services: CountedContextPorts, principal: P
     }
     throw error;
   }
-  services.usage.record({ libraryId: answer.library._id, channel, tokens: answer.tokens, query: request.query, teamId: answer.library.teamId, score: answer.scorePerTerm, ...caller });
+  services.usage.record({
+    libraryId: answer.library._id,
+    channel,
+    tokens: answer.tokens,
+    query: request.query,
+    teamId: answer.library.teamId,
+    score: answer.scorePerTerm,
+    ...caller,
+  });
   return answer;
 }
 

@@ -7,7 +7,11 @@ const doc = (id: string, libraryId: string, content: string, title = 'Spinning a
 
 test('the same section from the repository and the website is one: the copy with the example is kept', (t) => {
   const repo = doc('r1', '/acme/gizmo', `${PROSE}\n\nSee [the API](../api.md#spin) for details.`);
-  const site = doc('w1', '/websites/gizmo', `${PROSE}\n\nSee [the API](https://gizmo.dev/api.html#spin) for details.\n\n\`\`\`js\ngizmo.spin({ rate: 3 });\n\`\`\``);
+  const site = doc(
+    'w1',
+    '/websites/gizmo',
+    `${PROSE}\n\nSee [the API](https://gizmo.dev/api.html#spin) for details.\n\n\`\`\`js\ngizmo.spin({ rate: 3 });\n\`\`\``,
+  );
   t.deepEqual([...crossSourceDuplicates([repo, site])], ['r1']);
   // Either order: the richer copy wins, not the first.
   t.deepEqual([...crossSourceDuplicates([site, repo])], ['r1']);
@@ -23,7 +27,12 @@ test("a source's own near-copies are left alone (its build judged them), and dif
   const a = doc('a', '/acme/gizmo', PROSE);
   const b = doc('b', '/acme/gizmo', `${PROSE} Really.`);
   t.deepEqual([...crossSourceDuplicates([a, b])], []);
-  const other = doc('c', '/websites/gizmo', 'Polish the chrome housing of a gizmo with a dry cloth; solvents dull the finish and void the warranty of the gizmo for good.', 'Polishing');
+  const other = doc(
+    'c',
+    '/websites/gizmo',
+    'Polish the chrome housing of a gizmo with a dry cloth; solvents dull the finish and void the warranty of the gizmo for good.',
+    'Polishing',
+  );
   t.deepEqual([...crossSourceDuplicates([a, other])], []);
 });
 

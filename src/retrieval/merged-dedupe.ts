@@ -44,9 +44,7 @@ export function richness(doc: Comparable): [number, number] {
  * other sources: a question's pool is ~100 snippets.
  */
 export function crossSourceDuplicates(docs: readonly Comparable[]): Set<string> {
-  const order = docs
-    .map((doc, i) => ({ doc, i, rich: richness(doc) }))
-    .sort((a, b) => b.rich[0] - a.rich[0] || b.rich[1] - a.rich[1] || a.i - b.i);
+  const order = docs.map((doc, i) => ({ doc, i, rich: richness(doc) })).sort((a, b) => b.rich[0] - a.rich[0] || b.rich[1] - a.rich[1] || a.i - b.i);
   const dropped = new Set<string>();
   const kept: Array<{ source: string; exact: string; shingles: Uint32Array }> = [];
   const seen = new Set<string>();
@@ -55,7 +53,12 @@ export function crossSourceDuplicates(docs: readonly Comparable[]): Set<string> 
     seen.add(doc.id);
     const exact = normaliseForDedupe(comparableText(doc));
     const shingles = exact.length >= MIN_LENGTH ? shingleHashes(exact) : new Uint32Array(0);
-    const copy = kept.some((k) => k.source !== doc.libraryId && (k.exact === exact || (shingles.length > 0 && k.shingles.length > 0 && jaccard(shingles, k.shingles, CROSS_SOURCE_THRESHOLD) >= CROSS_SOURCE_THRESHOLD)));
+    const copy = kept.some(
+      (k) =>
+        k.source !== doc.libraryId &&
+        (k.exact === exact ||
+          (shingles.length > 0 && k.shingles.length > 0 && jaccard(shingles, k.shingles, CROSS_SOURCE_THRESHOLD) >= CROSS_SOURCE_THRESHOLD)),
+    );
     if (copy) dropped.add(doc.id);
     else kept.push({ source: doc.libraryId, exact, shingles });
   }

@@ -24,7 +24,15 @@ test('libraries weigh by their best cosine against the best library; the relativ
   );
   // b weighs 1 - 0.03/0.15 = 0.8: its best leads after a's (0.8), b2 (0.4) falls below 0.55 × 1;
   // c weighs 0 and is left out, d found nothing relevant, e nothing to search.
-  t.deepEqual(merged.map((s) => [s.libraryId, s.doc.id]), [['/a/strong', 'a1'], ['/b/close', 'b1'], ['/a/strong', 'a2'], ['/a/strong', 'a3']]);
+  t.deepEqual(
+    merged.map((s) => [s.libraryId, s.doc.id]),
+    [
+      ['/a/strong', 'a1'],
+      ['/b/close', 'b1'],
+      ['/a/strong', 'a2'],
+      ['/a/strong', 'a3'],
+    ],
+  );
   t.is(merged[1]!.version, '2.0.0', 'each snippet is labelled with its library and version');
 });
 
@@ -33,7 +41,18 @@ test('named libraries each lead with their best section, and the budget takes wh
     { libraryId: '/a/strong', version: '1', result: result(0.7, [snippet('a1', 1), snippet('a2', 0.9)]) },
     { libraryId: '/c/far', version: '3', result: result(0.5, [snippet('c1', 1), snippet('c2', 0.9)]) },
   ];
-  t.deepEqual(mergeAnswers(asked, 5000, { leadEach: true }).map((s) => s.doc.id), ['a1', 'c1', 'a2']);
-  t.deepEqual(mergeAnswers(asked, 250, { leadEach: true }).map((s) => s.doc.id), ['a1', 'c1'], '100 + 4 + 100 fits 250, a third does not');
-  t.deepEqual(mergeAnswers(asked, 5000).map((s) => s.doc.id), ['a1', 'a2'], 'without leadEach a far library adds nothing');
+  t.deepEqual(
+    mergeAnswers(asked, 5000, { leadEach: true }).map((s) => s.doc.id),
+    ['a1', 'c1', 'a2'],
+  );
+  t.deepEqual(
+    mergeAnswers(asked, 250, { leadEach: true }).map((s) => s.doc.id),
+    ['a1', 'c1'],
+    '100 + 4 + 100 fits 250, a third does not',
+  );
+  t.deepEqual(
+    mergeAnswers(asked, 5000).map((s) => s.doc.id),
+    ['a1', 'a2'],
+    'without leadEach a far library adds nothing',
+  );
 });

@@ -116,13 +116,19 @@ export function mergeAnswers(
   return relevant.filter((s) => packed.has(s)).map(({ order: _order, ...s }) => s);
 }
 
-async function namedLibraries(services: Pick<Ports, 'libraries' | 'policies'>, principal: Principal, ids: readonly string[]): Promise<Array<{ library: LibraryRecord; fromId?: string }>> {
+async function namedLibraries(
+  services: Pick<Ports, 'libraries' | 'policies'>,
+  principal: Principal,
+  ids: readonly string[],
+): Promise<Array<{ library: LibraryRecord; fromId?: string }>> {
   if (ids.length > MAX_NAMED_LIBRARIES) throw new ValidationError(`libraries names at most ${MAX_NAMED_LIBRARIES} libraries.`, 'libraries');
   const parsed = ids.map((raw) => parseLibraryId(raw));
   const unique = [...new Map(parsed.map((p) => [`${p.libraryId}@${p.version ?? ''}`, p])).values()];
   // Visibility and policy per library, as context: library_not_found, access_denied.
   // A merged source's id answers as its merged library (catalog/merged-sources.ts), once.
-  const named = await Promise.all(unique.map(async (p) => ({ library: (await usableServedLibrary(services, principal, p.libraryId)).library, fromId: p.version })));
+  const named = await Promise.all(
+    unique.map(async (p) => ({ library: (await usableServedLibrary(services, principal, p.libraryId)).library, fromId: p.version })),
+  );
   return [...new Map(named.map((n) => [`${n.library._id}@${n.fromId ?? ''}`, n])).values()];
 }
 
@@ -176,7 +182,10 @@ export async function searchAcrossLibraries(services: SearchAcrossLibrariesPorts
   const named = (request.libraries ?? []).map((l) => l.trim()).filter(Boolean);
   if (named.length > 0 && request.scope) throw new ValidationError('Name libraries or give a scope, not both.', 'scope');
   const scope: AcrossScope = named.length > 0 ? 'named' : (request.scope ?? 'all');
-  const targets = scope === 'named' ? await namedLibraries(services, principal, named) : (await likelyLibraries(services, principal, query, scope as 'team' | 'all')).map((library) => ({ library, fromId: undefined }));
+  const targets =
+    scope === 'named'
+      ? await namedLibraries(services, principal, named)
+      : (await likelyLibraries(services, principal, query, scope as 'team' | 'all')).map((library) => ({ library, fromId: undefined }));
   if (targets.length === 0) throw new NoSnippetsFoundError(scope === 'team' ? "your team's allowed libraries" : 'the catalogue');
 
   const analyzed = analyzeQuery(query);
@@ -213,7 +222,12 @@ export async function searchAcrossLibraries(services: SearchAcrossLibrariesPorts
   const libraries = ready
     .map((a) => {
       const id = clientLibraryId(a.library._id);
-      return { libraryId: id, provenance: a.provenance, snippets: snippets.filter((s) => s.libraryId === id).length, relevant: !!a.result && !a.result.nothingRelevant };
+      return {
+        libraryId: id,
+        provenance: a.provenance,
+        snippets: snippets.filter((s) => s.libraryId === id).length,
+        relevant: !!a.result && !a.result.nothingRelevant,
+      };
     })
     .sort((a, b) => (order.get(a.libraryId) ?? Infinity) - (order.get(b.libraryId) ?? Infinity));
   return { scope, snippets, tokens: snippets.reduce((n, s) => n + s.doc.tokens, 0), libraries };

@@ -37,7 +37,17 @@ export interface UpgradeGuideAnswer extends UpgradeGuidePage {
   libraryId: string;
   from: GuideVersion;
   to: GuideVersion;
-  counts: { guideSections: number; releaseNoteSections: number; breaking: number; deprecated: number; codemods: number; apiRemoved: number; apiChanged: number; apiDeprecated: number; apiAdded: number };
+  counts: {
+    guideSections: number;
+    releaseNoteSections: number;
+    breaking: number;
+    deprecated: number;
+    codemods: number;
+    apiRemoved: number;
+    apiChanged: number;
+    apiDeprecated: number;
+    apiAdded: number;
+  };
   missing: string[];
 }
 
@@ -54,9 +64,17 @@ async function versionSnippets(services: Pick<Ports, 'snippets'>, lib: LibraryRe
     cache.set(key, hit);
     return hit;
   }
-  const docs = await services.snippets.read({ libraryId: lib._id, version: v.version, generation: v.generation, baseGeneration: v.baseGeneration, fields: GUIDE_FIELDS });
+  const docs = await services.snippets.read({
+    libraryId: lib._id,
+    version: v.version,
+    generation: v.generation,
+    baseGeneration: v.baseGeneration,
+    fields: GUIDE_FIELDS,
+  });
   // Document order, so guides read as written; links as clients may see them.
-  const snippets = (docs as GuideSnippet[]).map((d) => ({ ...d, url: presentedSourceUrl(d) })).sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine || (a.part ?? 0) - (b.part ?? 0));
+  const snippets = (docs as GuideSnippet[])
+    .map((d) => ({ ...d, url: presentedSourceUrl(d) }))
+    .sort((a, b) => a.path.localeCompare(b.path) || a.startLine - b.startLine || (a.part ?? 0) - (b.part ?? 0));
   cache.set(key, snippets);
   while (cache.size > CACHE_ENTRIES) cache.delete(cache.keys().next().value as string);
   return snippets;
@@ -78,7 +96,13 @@ function chosen(lib: LibraryRecord, name: string, field: 'from' | 'to'): Version
   } catch (error) {
     if (error instanceof TagNotFoundError) {
       const available = error.details.availableVersions ?? [];
-      throw new TagNotFoundError(error.details.libraryId ?? clientLibraryId(lib._id), name, available, error.details.nearest ?? null, `(${field}) ${howToAdd(lib, name)}`);
+      throw new TagNotFoundError(
+        error.details.libraryId ?? clientLibraryId(lib._id),
+        name,
+        available,
+        error.details.nearest ?? null,
+        `(${field}) ${howToAdd(lib, name)}`,
+      );
     }
     throw error;
   }
@@ -88,9 +112,14 @@ function guideVersion(choice: VersionChoice): GuideVersion {
   return { version: choice.served, commit: choice.record.commit, indexedAt: new Date(choice.record.lastUpdateDate).toISOString() };
 }
 
-export async function getUpgradeGuide(services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>, principal: Principal, request: UpgradeGuideRequest): Promise<UpgradeGuideAnswer> {
+export async function getUpgradeGuide(
+  services: Pick<Ports, 'libraries' | 'policies' | 'snippets'>,
+  principal: Principal,
+  request: UpgradeGuideRequest,
+): Promise<UpgradeGuideAnswer> {
   const parsed = parseLibraryId(request.libraryId);
-  if (parsed.version !== undefined) throw new ValidationError('libraryId names no version for an upgrade guide: give the versions as from and to.', 'libraryId');
+  if (parsed.version !== undefined)
+    throw new ValidationError('libraryId names no version for an upgrade guide: give the versions as from and to.', 'libraryId');
   const fromName = request.from.trim();
   if (!fromName) throw new ValidationError('from is required: the version you upgrade from (e.g. "2.16.4").', 'from');
   const page = request.page ?? 1;
@@ -102,7 +131,8 @@ export async function getUpgradeGuide(services: Pick<Ports, 'libraries' | 'polic
   const to = chosen(lib, request.to?.trim() || 'latest', 'to');
   const fromV = looseVersion(from.served);
   const toV = looseVersion(to.served);
-  if (from.record.version === to.record.version) throw new ValidationError(`from and to are the same indexed version (${to.served}): nothing to upgrade.`, 'to');
+  if (from.record.version === to.record.version)
+    throw new ValidationError(`from and to are the same indexed version (${to.served}): nothing to upgrade.`, 'to');
   if (fromV && toV && !fromV.compare(toV)) throw new ValidationError(`from (${from.served}) and to (${to.served}) are the same version.`, 'to');
   if (fromV && toV && fromV.compare(toV) > 0) throw new ValidationError(`from (${from.served}) is newer than to (${to.served}): swap them.`, 'from');
 
@@ -117,10 +147,14 @@ export async function getUpgradeGuide(services: Pick<Ports, 'libraries' | 'polic
       `No migration guide or release notes between ${from.served} and ${to.served} are indexed for ${id}. Changelogs are left out of indexing by default: name the changelog in the repository's shelfmark.json or context7.json folders (e.g. "folders": ["docs", "CHANGES.rst"]) to index it, then refresh.`,
     );
   } else if (releaseNotes.length === 0) {
-    missing.push(`No release notes (changelog) of ${id} are indexed: changelogs are left out by default (name it in the repository's shelfmark.json or context7.json folders to index it).`);
+    missing.push(
+      `No release notes (changelog) of ${id} are indexed: changelogs are left out by default (name it in the repository's shelfmark.json or context7.json folders to index it).`,
+    );
   }
   if (diff.counted.from === 0 || diff.counted.to === 0) {
-    missing.push(`No API reference of ${diff.counted.from === 0 ? from.served : to.served} documents symbols under their own headings: the API diff needs reference pages, generated code docs (generateDocs) or an OpenAPI document of both versions.`);
+    missing.push(
+      `No API reference of ${diff.counted.from === 0 ? from.served : to.served} documents symbols under their own headings: the API diff needs reference pages, generated code docs (generateDocs) or an OpenAPI document of both versions.`,
+    );
   }
   const parts = { libraryId: id, from: guideVersion(from), to: guideVersion(to), guides, releaseNotes, notes, otherReleaseNotes, diff, missing };
   const answer = upgradeGuidePage(parts, page, budget, countTokens);

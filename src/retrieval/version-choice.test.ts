@@ -5,7 +5,16 @@ import type { LibraryRecord, LibraryVersionRecord } from '../store/models/librar
 
 const at = new Date('2026-11-01T10:00:00Z');
 const version = (name: string, tags: string[] = [], commit = `c-${name}`): LibraryVersionRecord => ({
-  version: name, ref: name === 'latest' ? 'main' : name, tags, commit, generation: 1, state: 'finalized', totalSnippets: 1, totalTokens: 1, benchmarkScore: 1, lastUpdateDate: at,
+  version: name,
+  ref: name === 'latest' ? 'main' : name,
+  tags,
+  commit,
+  generation: 1,
+  state: 'finalized',
+  totalSnippets: 1,
+  totalTokens: 1,
+  benchmarkScore: 1,
+  lastUpdateDate: at,
 });
 // latest is 3.2.0; 2.16.4 and 2.15.0 are indexed apart; 3.0.0-rc.1 a pre-release.
 const lib = {
@@ -86,9 +95,15 @@ test('provenance: served tag, commit and date, latest indexed, newer releases an
   t.is(latest.behindSource, true, 'the source head moved past the served commit');
   t.is(latest.newerRelease, '3.3.0', 'a release the source has and the index does not');
   t.deepEqual(latest.source, { checkedAt: '2026-11-02T00:00:00.000Z', newestRelease: '3.3.0' });
-  const current = provenanceOf({ ...lib, sourceState: { checkedAt: new Date('2026-11-02T00:00:00Z'), head: 'head', newestTag: '3.2.0' } }, chooseVersion(lib, undefined, undefined)!);
+  const current = provenanceOf(
+    { ...lib, sourceState: { checkedAt: new Date('2026-11-02T00:00:00Z'), head: 'head', newestTag: '3.2.0' } },
+    chooseVersion(lib, undefined, undefined)!,
+  );
   t.is(current.behindSource, false);
   t.is(current.newerRelease, null);
   const line = provenanceLine(provenanceOf(lib, chooseVersion(lib, undefined, 'closest:2.16.1')!));
-  t.is(line, 'Docs: /koajs/koa 2.16.4 @ c-2.16.4, indexed 2026-11-01; asked closest:2.16.1, served 2.16.4 (2.16.1 is not indexed; 2.16.4 is the closest indexed version (same release line)); latest indexed: 3.2.0; newer release: 3.2.0.');
+  t.is(
+    line,
+    'Docs: /koajs/koa 2.16.4 @ c-2.16.4, indexed 2026-11-01; asked closest:2.16.1, served 2.16.4 (2.16.1 is not indexed; 2.16.4 is the closest indexed version (same release line)); latest indexed: 3.2.0; newer release: 3.2.0.',
+  );
 });

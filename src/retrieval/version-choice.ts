@@ -45,10 +45,12 @@ export function parseVersionAsk(raw: string | undefined): VersionAsk {
   if (text.length > 100) throw new ValidationError('version is too long (at most 100 characters).', 'version');
   if (RANGE_SYNTAX.test(text)) {
     const range = semver.validRange(text.replace(/\bv(?=\d)/g, ''));
-    if (range === null) throw new ValidationError(`version "${text}" is neither a version nor a semver range (e.g. "3.2.0", "^3", "~8.2", "closest:2.15").`, 'version');
+    if (range === null)
+      throw new ValidationError(`version "${text}" is neither a version nor a semver range (e.g. "3.2.0", "^3", "~8.2", "closest:2.15").`, 'version');
     return { kind: 'range', range: text };
   }
-  if (!/^[A-Za-z0-9_.][A-Za-z0-9_.+-]*$/.test(text)) throw new ValidationError(`version "${text}" is not a version name (letters, digits and . _ + -), a semver range or closest.`, 'version');
+  if (!/^[A-Za-z0-9_.][A-Za-z0-9_.+-]*$/.test(text))
+    throw new ValidationError(`version "${text}" is not a version name (letters, digits and . _ + -), a semver range or closest.`, 'version');
   return { kind: 'exact', version: text };
 }
 
@@ -77,7 +79,10 @@ export function chooseVersion(lib: Pick<LibraryRecord, '_id' | 'versions'>, from
     if (ask.kind === 'closest' && ask.target === undefined) ask = { kind: 'closest', target: fromId };
     else if (ask.kind === 'default' && rawAsk === undefined) ask = { kind: 'exact', version: fromId };
     else if (!(ask.kind === 'exact' && ask.version.replace(/^v/, '') === fromId.replace(/^v/, ''))) {
-      throw new ValidationError(`The library id names version "${fromId}" and version is "${rawAsk}": name the version once (in the id or in version).`, 'version');
+      throw new ValidationError(
+        `The library id names version "${fromId}" and version is "${rawAsk}": name the version once (in the id or in version).`,
+        'version',
+      );
     }
   }
   const available = versionNames({ versions: lib.versions.filter((v) => v.generation > 0) });
@@ -99,9 +104,16 @@ export function chooseVersion(lib: Pick<LibraryRecord, '_id' | 'versions'>, from
     const best = matching[0];
     const record = best && byName(lib, best.name);
     if (!best || !record) throw new TagNotFoundError(id, ask.range, available, null);
-    return { record, requested: ask.range, resolution: 'range', served: best.name, reason: `${best.name} is the newest indexed version in the range "${ask.range}".` };
+    return {
+      record,
+      requested: ask.range,
+      resolution: 'range',
+      served: best.name,
+      reason: `${best.name} is the newest indexed version in the range "${ask.range}".`,
+    };
   }
-  if (ask.target === undefined) throw new ValidationError('version "closest" needs a version to be close to: "closest:2.15.0", or a version in the library id.', 'version');
+  if (ask.target === undefined)
+    throw new ValidationError('version "closest" needs a version to be close to: "closest:2.15.0", or a version in the library id.', 'version');
   const exact = byName(lib, ask.target) ?? tryResolve(lib, ask.target);
   if (exact) return { record: exact, requested: `closest:${ask.target}`, resolution: 'exact', served: servedName(exact), reason: '' };
   const nearest = nearestVersion(ask.target, available);

@@ -60,7 +60,7 @@ test('analyzeQuery: terms, identifiers, expansions', (t) => {
 });
 
 test('analyzeQuery: quoted segments become exact phrases or identifiers', (t) => {
-  const q = analyzeQuery("error 'required_error' does not exist in \"type of field\" after upgrading");
+  const q = analyzeQuery('error \'required_error\' does not exist in "type of field" after upgrading');
   t.deepEqual(q.exactPhrases, [['type', 'field']]);
   t.deepEqual(q.phrases[0], ['type', 'field']);
   t.true(q.identifiers.includes('required_error'));
@@ -72,7 +72,11 @@ test('analyzeQuery: quoted segments become exact phrases or identifiers', (t) =>
 
 test('analyzeQuery: clauses become proximity phrases', (t) => {
   const q = analyzeQuery('koa vs express: why no router, body parser or bundled middleware');
-  t.deepEqual(q.phrases, [['koa', 'express'], ['no', 'router'], ['bodi', 'parser', 'bundl', 'middlewar']]);
+  t.deepEqual(q.phrases, [
+    ['koa', 'express'],
+    ['no', 'router'],
+    ['bodi', 'parser', 'bundl', 'middlewar'],
+  ]);
   t.deepEqual(q.exactPhrases, []);
 });
 

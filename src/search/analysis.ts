@@ -170,12 +170,18 @@ function queryIdentifiers(query: string, quoted: string[]): string[] {
 const CODE_CUES: ReadonlyArray<readonly [RegExp, number]> = [
   [/\bhow (do|can|should|would|to)\b/, 0.2],
   [/\b(examples?|samples?|snippets?|usage|syntax|code|implement|write|recipe)\b/, 0.2],
-  [/^(\S+\s)?(set|create|add|make|use|configure|get|send|upload|build|define|register|mount|serve|attach|enable|disable|turn|cancel|mock|call|parse|validate|store|rotate|retry|split|allow|return|install|run|start|stop|read|convert|generate|load|handle|catch|render|pass|change|update|delete|remove|limit|redirect|stream)\b/, 0.15],
+  [
+    /^(\S+\s)?(set|create|add|make|use|configure|get|send|upload|build|define|register|mount|serve|attach|enable|disable|turn|cancel|mock|call|parse|validate|store|rotate|retry|split|allow|return|install|run|start|stop|read|convert|generate|load|handle|catch|render|pass|change|update|delete|remove|limit|redirect|stream)\b/,
+    0.15,
+  ],
 ];
 
 const CONCEPT_CUES: ReadonlyArray<readonly [RegExp, number]> = [
   [/\bwhy\b/, 0.3],
-  [/\b(what is|what are|what's|whats|difference|differences|differ|vs\.?|versus|compare[ds]?|comparison|explain|concepts?|overview|philosophy|pros and cons|trade-?offs?|worth)\b/, 0.25],
+  [
+    /\b(what is|what are|what's|whats|difference|differences|differ|vs\.?|versus|compare[ds]?|comparison|explain|concepts?|overview|philosophy|pros and cons|trade-?offs?|worth)\b/,
+    0.25,
+  ],
   [/\b(when (should|to|is|does)|should i|is it|does it|do i (have|need))\b/, 0.1],
   [/\b(in what order|how does|how do .* work|lifecycle|under the hood|internally)\b/, 0.15],
 ];
@@ -193,8 +199,14 @@ export function codeIntent(query: string, identifierCount: number): number {
 export function analyzeQuery(query: string): AnalyzedQuery {
   const terms = [...new Set(analyzeText(query))];
   const quoted = quotedSegments(query);
-  const exactPhrases = quoted.filter((q) => /\s/.test(q)).map((q) => analyzeText(q)).filter((p) => p.length >= 2);
-  const clauses = query.split(CLAUSE_RE).map((c) => analyzeText(c)).filter((p) => p.length >= 2);
+  const exactPhrases = quoted
+    .filter((q) => /\s/.test(q))
+    .map((q) => analyzeText(q))
+    .filter((p) => p.length >= 2);
+  const clauses = query
+    .split(CLAUSE_RE)
+    .map((c) => analyzeText(c))
+    .filter((p) => p.length >= 2);
   const phrases = [...new Map([...exactPhrases, ...clauses].map((p) => [p.join(' '), p])).values()];
   const identifiers = queryIdentifiers(query, quoted);
   const termSet = new Set(terms);

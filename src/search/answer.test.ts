@@ -7,14 +7,38 @@ import type { RankedSnippet, SnippetDocument } from './types';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
-const stats = { total: 200, df: new Map([['timeout', 5], ['set', 60], ['cooki', 8]]) };
+const stats = {
+  total: 200,
+  df: new Map([
+    ['timeout', 5],
+    ['set', 60],
+    ['cooki', 8],
+  ]),
+};
 const info = (title: string, content: string, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> => ({
-  kind: 'info', title, breadcrumb: ['Guide', title], pageTitle: 'Guide', description: '', content, language: '', code: '', tokens: 100, ...over,
+  kind: 'info',
+  title,
+  breadcrumb: ['Guide', title],
+  pageTitle: 'Guide',
+  description: '',
+  content,
+  language: '',
+  code: '',
+  tokens: 100,
+  ...over,
 });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
 const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {}): AnswerInput => ({
-  lexical, semantic: [], analyzed: analyzeQuery('set a timeout'), stats, budget: 5000, libraryId: '/acme/http', version: '3.2.0', query: 'set a timeout', ...over,
+  lexical,
+  semantic: [],
+  analyzed: analyzeQuery('set a timeout'),
+  stats,
+  budget: 5000,
+  libraryId: '/acme/http',
+  version: '3.2.0',
+  query: 'set a timeout',
+  ...over,
 });
 const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
 
@@ -32,13 +56,19 @@ test('nothing is relevant when the best cosine in the pool is below the floor', 
 });
 
 test('without vectors, nothing is relevant when no snippet holds the coverage floor of the question', (t) => {
-  const unrelated = [scoredCandidate(info('Proxies', 'Proxies are configured per client.')), scoredCandidate(info('Auth', 'Pass credentials with every call.'))];
+  const unrelated = [
+    scoredCandidate(info('Proxies', 'Proxies are configured per client.')),
+    scoredCandidate(info('Auth', 'Pass credentials with every call.')),
+  ];
   const none = answerFromLegs(input(unrelated, { query: 'how do I bake sourdough bread', analyzed: analyzeQuery('how do I bake sourdough bread') }));
   t.true(none.nothingRelevant);
   t.deepEqual(none.snippets, []);
   const one = answerFromLegs(input([...unrelated, scoredCandidate(info('Timeouts', 'A timeout applies to each request.'))]));
   t.false(one.nothingRelevant);
-  t.deepEqual(one.snippets.map((s) => s.doc.title), ['Timeouts']);
+  t.deepEqual(
+    one.snippets.map((s) => s.doc.title),
+    ['Timeouts'],
+  );
   // The floors themselves, on re-scored rows.
   const row = (cosine: number | undefined, coverage: number) => ({ cosine, coverage }) as RescoredCandidate;
   t.true(nothingRelevant([], false, w));
@@ -62,7 +92,13 @@ test('the answer stops where relevance falls below a share of the best snippet',
 });
 
 const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {}) =>
-  info('Timeout options', `Part ${k}: set the timeout of a request with these options.`, { part: k, startLine, path: 'docs/api/client.md', breadcrumb: ['Client', 'Timeout options'], ...over });
+  info('Timeout options', `Part ${k}: set the timeout of a request with these options.`, {
+    part: k,
+    startLine,
+    path: 'docs/api/client.md',
+    breadcrumb: ['Client', 'Timeout options'],
+    ...over,
+  });
 
 test('parts of one section come together where its best part ranks, in order, the opening part first', (t) => {
   const [p0, p1, p2, p3] = [part(0, 10), part(1, 40), part(2, 70), part(3, 90)].map((o) => scoredCandidate(o).doc);
@@ -80,7 +116,11 @@ test('parts of one section come together where its best part ranks, in order, th
     groups.map((g) => g.map((s) => [s.doc.id, s.score])),
     [
       // Part 0 was not selected but is in the pool: it leads; part 3 comes after the last chosen part, so it stays out.
-      [[p0.id, 0.9], [p1.id, 0.9], [p2.id, 0.9]],
+      [
+        [p0.id, 0.9],
+        [p1.id, 0.9],
+        [p2.id, 0.9],
+      ],
       [[other.id, 0.8]],
       [[sameTitleElsewhere.id, 0.6]],
     ],
@@ -131,5 +171,8 @@ test('parts read apart are served before the later part that made the answer, no
   const opening = scoredCandidate(info('Options', 'Options of a client.', { part: 0, path: 'docs/a.md', startLine: 10 }));
   const result = answerFromLegs(input([later], { parts: [opening] }));
   t.deepEqual(ids(result.snippets), [opening.doc.id, later.doc.id]);
-  t.false(result.ranked.some((r) => r.doc.id === opening.doc.id), 'the opening part is not part of the ranking');
+  t.false(
+    result.ranked.some((r) => r.doc.id === opening.doc.id),
+    'the opening part is not part of the ranking',
+  );
 });

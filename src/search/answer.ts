@@ -171,11 +171,19 @@ function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedS
 export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEARCH_WEIGHTS): AnswerResult {
   const pool = candidatePool(input.lexical, input.semantic.slice(0, weights.answer.knnHits));
   const question = changeQuestion(input.query, input.libraryId);
-  const targets = targetVersions(question, input.version, pool.map((c) => c.doc));
+  const targets = targetVersions(
+    question,
+    input.version,
+    pool.map((c) => c.doc),
+  );
   const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
-    .map((r) => ({ ...r, score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer) }))
+    .map((r) => ({
+      ...r,
+      score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer),
+    }))
     .sort((a, b) => b.score - a.score);
-  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer)) return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
+  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer))
+    return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const language = input.language;
   // Asked strictly: the sections with examples only in other languages are not answers (prose stays).
   const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;

@@ -5,8 +5,7 @@ import type { RankedSnippet } from './types';
 
 const ranked = (...tokens: number[]): RankedSnippet[] => tokens.map((n, i) => ({ doc: contextSnippet({ id: `s${i}`, tokens: n }), score: 100 - i }));
 const ids = (snippets: RankedSnippet[]): string[] => snippets.map((s) => s.doc.id);
-const cost = (snippets: RankedSnippet[]): number =>
-  snippets.reduce((n, s) => n + s.doc.tokens, 0) + Math.max(0, snippets.length - 1) * SEPARATOR_TOKENS;
+const cost = (snippets: RankedSnippet[]): number => snippets.reduce((n, s) => n + s.doc.tokens, 0) + Math.max(0, snippets.length - 1) * SEPARATOR_TOKENS;
 
 test('the bounds of the budget', (t) => {
   t.is(DEFAULT_TOKENS, 5000);
@@ -36,13 +35,16 @@ test('exactly the budget fits; an oversized first snippet is skipped', (t) => {
 
 test('never exceeds the budget on random input', (t) => {
   let seed = 7;
-  const random = (): number => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = (): number => (seed = (seed * 16807) % 2147483647) / 2147483647;
   for (let round = 0; round < 200; round++) {
     const budget = 100 + Math.floor(random() * 5000);
     const snippets = ranked(...Array.from({ length: 40 }, () => 1 + Math.floor(random() * 800)));
     const packed = packSnippetsToBudget(snippets, budget);
     t.true(cost(packed) <= budget);
     const order = ids(packed).map((id) => Number(id.slice(1)));
-    t.deepEqual(order, [...order].sort((a, b) => a - b));
+    t.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+    );
   }
 });

@@ -74,7 +74,14 @@ export function candidateSource(vectors: VectorRead): object {
 /** Splits a read `_source` into the context fields and the evidence. */
 function cachedFrom(source: SourceRead): CachedCandidate {
   const { embedding, searchTitle, searchBreadcrumb, searchBody, searchCode, searchPath, searchIdentifiers, ...doc } = source;
-  const text = { searchTitle: searchTitle ?? '', searchBreadcrumb: searchBreadcrumb ?? '', searchBody: searchBody ?? '', searchCode: searchCode ?? '', searchPath: searchPath ?? '', searchIdentifiers: searchIdentifiers ?? '' };
+  const text = {
+    searchTitle: searchTitle ?? '',
+    searchBreadcrumb: searchBreadcrumb ?? '',
+    searchBody: searchBody ?? '',
+    searchCode: searchCode ?? '',
+    searchPath: searchPath ?? '',
+    searchIdentifiers: searchIdentifiers ?? '',
+  };
   return { doc, evidence: Array.isArray(embedding) ? { text, vector: Float32Array.from(embedding) } : { text } };
 }
 
@@ -83,7 +90,13 @@ function cachedFrom(source: SourceRead): CachedCandidate {
  * numbers only, then takes each snippet with its evidence from `cache` or, for those it
  * lacks, from one `ids` search of the same index. Candidates come back in the search's order.
  */
-export async function searchCandidates(hot: Pick<HotSearch, 'search'>, index: string, body: object, cache: SnippetLru, vectors: VectorRead = 'none'): Promise<ScoredCandidate[]> {
+export async function searchCandidates(
+  hot: Pick<HotSearch, 'search'>,
+  index: string,
+  body: object,
+  cache: SnippetLru,
+  vectors: VectorRead = 'none',
+): Promise<ScoredCandidate[]> {
   const hits = await hot.search<never>(index, { ...body, _source: false, seq_no_primary_term: true });
   // Each hit's snippet from the cache, looked up once; the ones it lacks are read by id.
   const docs = hits.map((h) => {

@@ -70,7 +70,9 @@ export class CatalogIndex {
    */
   async put(docs: readonly CatalogDocument[], options: { refresh?: boolean } = {}): Promise<void> {
     for (let i = 0; i < docs.length; i += BULK_DOCS) {
-      const operations = docs.slice(i, i + BULK_DOCS).flatMap((doc) => [{ index: { _index: this.alias, _id: doc.key, version: doc.changedAt, version_type: 'external_gte' as const } }, doc]);
+      const operations = docs
+        .slice(i, i + BULK_DOCS)
+        .flatMap((doc) => [{ index: { _index: this.alias, _id: doc.key, version: doc.changedAt, version_type: 'external_gte' as const } }, doc]);
       const res = await this.es.bulk({ operations }, docs.length > BULK_DOCS ? BACKGROUND : WRITE);
       if (res.errors) throwFirst(res.items, 'index');
     }
@@ -101,7 +103,14 @@ export class CatalogIndex {
     let after: estypes.SortResults | undefined;
     for (;;) {
       const res = await this.es.search<CatalogStamp>(
-        { index: this.alias, size: pageSize, _source: ['key', 'changedAt'], sort: [{ key: 'asc' }], query: { match_all: {} }, ...(after ? { search_after: after } : {}) },
+        {
+          index: this.alias,
+          size: pageSize,
+          _source: ['key', 'changedAt'],
+          sort: [{ key: 'asc' }],
+          query: { match_all: {} },
+          ...(after ? { search_after: after } : {}),
+        },
         BACKGROUND,
       );
       const hits = res.hits.hits;

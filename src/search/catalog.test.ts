@@ -83,7 +83,11 @@ test('an unknown name matches nothing, whatever the content says', (t) => {
   t.deepEqual(top('kubernetes'), []);
   t.deepEqual(top(''), []);
   // Names we do not have are never resolved to a library whose docs mention the words.
-  const content = new Map([['/encode/httpx', 10], ['/psf/requests', 9], ['/koajs/koa', 1]]);
+  const content = new Map([
+    ['/encode/httpx', 10],
+    ['/psf/requests', 9],
+    ['/koajs/koa', 1],
+  ]);
   t.deepEqual(top('python http client', content), []);
   for (const name of ['django', 'prisma', 'sveltekit', 'nestjs', 'tailwind']) t.deepEqual(top(name, content), [], name);
   const withoutNext = CATALOG.filter((l) => l.id !== '/vercel/next.js');
@@ -103,8 +107,15 @@ test('padding after the real matches is cut', (t) => {
     ['/acme/tool', '/b/tools-extra', '/d/toolx'],
     'the owner-only match beside an exact name is padding; a 3-letter name is no typo of a 4-letter one',
   );
-  t.deepEqual(matchLibraryNames('other', libraries).map((m) => m.library.id), ['/tool/other']);
-  t.deepEqual(matchLibraryNames('acme', libraries).map((m) => m.library.id), ['/acme/tool'], 'an owner alone still answers when nothing else matches');
+  t.deepEqual(
+    matchLibraryNames('other', libraries).map((m) => m.library.id),
+    ['/tool/other'],
+  );
+  t.deepEqual(
+    matchLibraryNames('acme', libraries).map((m) => m.library.id),
+    ['/acme/tool'],
+    'an owner alone still answers when nothing else matches',
+  );
   // Within a matched set, content still reorders.
   const reordered = rankLibraries({ libraryName: 'react', libraries: CATALOG, contentScores: new Map([['/remix-run/react-router', 10]]) });
   t.deepEqual(reordered.map((r) => r.library.id).sort(), ['/reactjs/react.dev', '/remix-run/react-router'], 'nothing but the two name matches');
@@ -119,8 +130,14 @@ test('suggestions for a name nobody matched are near names only', (t) => {
 
 test('content reorders libraries whose names match alike', (t) => {
   const libraries = [library('/a/router', 'router'), library('/b/router', 'router')];
-  const content = new Map([['/b/router', 5], ['/a/router', 1]]);
-  t.deepEqual(rankLibraries({ libraryName: 'router', libraries, contentScores: content }).map((r) => r.library.id), ['/b/router', '/a/router']);
+  const content = new Map([
+    ['/b/router', 5],
+    ['/a/router', 1],
+  ]);
+  t.deepEqual(
+    rankLibraries({ libraryName: 'router', libraries, contentScores: content }).map((r) => r.library.id),
+    ['/b/router', '/a/router'],
+  );
 });
 
 test('quality signals break ties', (t) => {
@@ -130,7 +147,10 @@ test('quality signals break ties', (t) => {
     library('/unknown/tool', 'tool', { trustScore: undefined }),
   ];
   const ranked = rankLibraries({ libraryName: 'tool', libraries });
-  t.deepEqual(ranked.map((r) => r.library.id), ['/high/tool', '/unknown/tool', '/low/tool']);
+  t.deepEqual(
+    ranked.map((r) => r.library.id),
+    ['/high/tool', '/unknown/tool', '/low/tool'],
+  );
   t.true(ranked[0].score > ranked[1].score);
 });
 

@@ -23,12 +23,19 @@ export interface RankedLibrary {
 
 /** Lowercase letters and digits only, accents removed: "Next.js" → "nextjs". */
 export function normalizeName(name: string): string {
-  return name.normalize('NFKD').toLowerCase().replace(/[^a-z0-9]/g, '');
+  return name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
 }
 
 /** The name without the decorations projects add: ".com"/".dev" sites, "js" suffixes, "docs". */
 export function coreName(name: string): string {
-  const lower = name.toLowerCase().trim().replace(/\.(com|org|io|dev|net)$/, '').replace(/[-_. ]?docs?$|^docs?[-_. ]/, '');
+  const lower = name
+    .toLowerCase()
+    .trim()
+    .replace(/\.(com|org|io|dev|net)$/, '')
+    .replace(/[-_. ]?docs?$|^docs?[-_. ]/, '');
   const normal = normalizeName(lower);
   return normal.length > 4 && normal.endsWith('js') ? normal.slice(0, -2) : normal;
 }
@@ -67,7 +74,10 @@ export function allowedTypos(a: string, b: string): number {
 
 /** `https://github.com/Owner/Repo`, `owner/repo`, `/owner/repo/v1` → `/owner/repo` (lowercase); undefined for a plain name. */
 export function asLibraryId(name: string): string | undefined {
-  const path = name.trim().replace(/^[a-z]+:\/\/[^/]+/i, '').replace(/\.git$/, '');
+  const path = name
+    .trim()
+    .replace(/^[a-z]+:\/\/[^/]+/i, '')
+    .replace(/\.git$/, '');
   const segments = path.split('/').filter((s) => s !== '');
   return segments.length >= 2 ? `/${segments[0]}/${segments[1].split('@')[0]}`.toLowerCase() : undefined;
 }
@@ -80,7 +90,10 @@ export interface NameForms {
 
 /** The forms a name is compared in: normalised, core (decorations off) and its words. */
 export function formsOf(name: string): NameForms {
-  const words = name.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
+  const words = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((w) => w !== '');
   return { normal: normalizeName(name), core: coreName(name), words };
 }
 
@@ -144,7 +157,11 @@ export function rankLibraries(input: RankLibrariesInput, weights: CatalogWeights
  * `weights.padding` × the best name score is dropped. Pure and cheap (no store), so the
  * search asks Elasticsearch about content only when several names match.
  */
-export function matchLibraryNames(libraryName: string, libraries: readonly LibrarySummary[], weights: CatalogWeights = SEARCH_WEIGHTS.catalog): RankedLibrary[] {
+export function matchLibraryNames(
+  libraryName: string,
+  libraries: readonly LibrarySummary[],
+  weights: CatalogWeights = SEARCH_WEIGHTS.catalog,
+): RankedLibrary[] {
   const scored = libraries.map((library) => ({ library, score: nameMatchScore(libraryName, library) })).filter((m) => m.score > 0);
   const best = Math.max(0, ...scored.map((m) => m.score));
   return scored.filter((m) => m.score >= best * weights.padding);
@@ -168,5 +185,8 @@ export function suggestLibraries(libraryName: string, libraries: readonly Librar
     }
     if (Number.isFinite(distance)) near.push({ id: library.id, distance });
   }
-  return near.sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id)).slice(0, limit).map((n) => n.id);
+  return near
+    .sort((a, b) => a.distance - b.distance || a.id.localeCompare(b.id))
+    .slice(0, limit)
+    .map((n) => n.id);
 }

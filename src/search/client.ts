@@ -9,7 +9,6 @@ import { StoreUnavailableError } from '../errors';
 
 export type EsClient = Client;
 
-
 /**
  * Parses responses with plain JSON.parse instead of secure-json-parse, which scans every
  * response for `__proto__` keys and cost 3% of the server's CPU under load. Our responses
@@ -32,7 +31,13 @@ class PlainJsonSerializer extends Serializer {
  */
 export function createEsClient(nodes: string | readonly string[], timeoutMs: number): Client {
   const list = typeof nodes === 'string' ? [nodes] : [...nodes];
-  return new Client({ nodes: list, requestTimeout: timeoutMs, maxRetries: list.length > 1 ? list.length : 1, compression: false, Serializer: PlainJsonSerializer });
+  return new Client({
+    nodes: list,
+    requestTimeout: timeoutMs,
+    maxRetries: list.length > 1 ? list.length : 1,
+    compression: false,
+    Serializer: PlainJsonSerializer,
+  });
 }
 
 /**
@@ -120,7 +125,11 @@ export class HotSearch {
    * connection before answering is left alone for 5 s and the request goes to the next one.
    */
   search<T>(index: string, body: object): Promise<Array<HotHit<T>>> {
-    return this.post<{ hits?: { hits?: Array<HotHit<T>> } }>(index, 'hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term', body).then(
+    return this.post<{ hits?: { hits?: Array<HotHit<T>> } }>(
+      index,
+      'hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term',
+      body,
+    ).then(
       // With filter_path, a search without hits answers `{}`.
       (answer) => answer.hits?.hits ?? [],
     );
@@ -234,7 +243,11 @@ function isConnectionFailure(error: unknown): boolean {
 /** An undici failure as the Elasticsearch client's error class (timeout or connection). */
 function transportError(error: unknown): Error {
   const message = (error as Error).message ?? String(error);
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError || error instanceof undiciErrors.ConnectTimeoutError) {
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.BodyTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError
+  ) {
     return new errors.TimeoutError(`Elasticsearch did not answer in time: ${message}`);
   }
   return new errors.ConnectionError(`Elasticsearch is unreachable: ${message}`);

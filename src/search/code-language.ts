@@ -8,17 +8,52 @@ import { fencedBlocks } from './format/fence';
 import type { ContextSnippet } from './types';
 
 const ALIASES: Record<string, string> = {
-  ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript',
-  js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript', node: 'javascript', nodejs: 'javascript',
-  py: 'python', python3: 'python', py3: 'python', pycon: 'python', ipython: 'python',
-  sh: 'shell', bash: 'shell', zsh: 'shell', console: 'shell', shellsession: 'shell', 'shell-session': 'shell', terminal: 'shell',
-  yml: 'yaml', golang: 'go', rs: 'rust', rb: 'ruby', kt: 'kotlin', 'c++': 'cpp', cxx: 'cpp', 'c#': 'csharp', cs: 'csharp',
-  htm: 'html', vue: 'vue', svelte: 'svelte', md: 'markdown', mdx: 'markdown', jsonc: 'json', json5: 'json',
+  ts: 'typescript',
+  tsx: 'typescript',
+  mts: 'typescript',
+  cts: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  mjs: 'javascript',
+  cjs: 'javascript',
+  node: 'javascript',
+  nodejs: 'javascript',
+  py: 'python',
+  python3: 'python',
+  py3: 'python',
+  pycon: 'python',
+  ipython: 'python',
+  sh: 'shell',
+  bash: 'shell',
+  zsh: 'shell',
+  console: 'shell',
+  shellsession: 'shell',
+  'shell-session': 'shell',
+  terminal: 'shell',
+  yml: 'yaml',
+  golang: 'go',
+  rs: 'rust',
+  rb: 'ruby',
+  kt: 'kotlin',
+  'c++': 'cpp',
+  cxx: 'cpp',
+  'c#': 'csharp',
+  cs: 'csharp',
+  htm: 'html',
+  vue: 'vue',
+  svelte: 'svelte',
+  md: 'markdown',
+  mdx: 'markdown',
+  jsonc: 'json',
+  json5: 'json',
 };
 
 /** One name per language: lower case, aliases folded (`TS` → typescript, `py` → python). */
 export function normaliseLanguage(name: string): string {
-  const lower = name.trim().toLowerCase().replace(/^language-/, '');
+  const lower = name
+    .trim()
+    .toLowerCase()
+    .replace(/^language-/, '');
   return ALIASES[lower] ?? lower;
 }
 

@@ -36,7 +36,12 @@ export function fuseReciprocalRank(lists: ReadonlyArray<readonly ScoredCandidate
  * that to 0..1 would turn noise into rank. A snippet missing from a list gets 0 from it.
  * Best first; ties keep the order of first appearance (lexical list first).
  */
-export function blendScores(lexical: readonly ScoredCandidate[], semantic: readonly ScoredCandidate[], semanticWeight: number, cosineScale = 0.2): ScoredCandidate[] {
+export function blendScores(
+  lexical: readonly ScoredCandidate[],
+  semantic: readonly ScoredCandidate[],
+  semanticWeight: number,
+  cosineScale = 0.2,
+): ScoredCandidate[] {
   let maxLex = 0;
   for (const c of lexical) maxLex = Math.max(maxLex, c.score);
   let maxSem = -Infinity;
@@ -62,7 +67,11 @@ export function blendScores(lexical: readonly ScoredCandidate[], semantic: reado
  * neighbours often lie within 0.02 of each other, and stretching that to 0..1 would turn
  * noise into rank.
  */
-export function semanticGrades(semantic: readonly ScoredCandidate[], cosineScale: number, confident = 0): Map<string, { doc: ScoredCandidate['doc']; grade: number }> {
+export function semanticGrades(
+  semantic: readonly ScoredCandidate[],
+  cosineScale: number,
+  confident = 0,
+): Map<string, { doc: ScoredCandidate['doc']; grade: number }> {
   let best = confident;
   for (const c of semantic) best = Math.max(best, c.score);
   const grades = new Map<string, { doc: ScoredCandidate['doc']; grade: number }>();

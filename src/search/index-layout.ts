@@ -14,7 +14,12 @@ export interface IndexLayout {
 
 /** Sets the replica count of `indices` where it differs; returns the indices whose shard count differs from the layout's. */
 export async function applyIndexLayout(es: EsClient, indices: readonly string[], layout: IndexLayout): Promise<{ changed: string[]; otherShards: string[] }> {
-  const settings = await es.indices.getSettings({ index: [...indices], name: ['index.number_of_replicas', 'index.number_of_shards'], flat_settings: true, ignore_unavailable: true });
+  const settings = await es.indices.getSettings({
+    index: [...indices],
+    name: ['index.number_of_replicas', 'index.number_of_shards'],
+    flat_settings: true,
+    ignore_unavailable: true,
+  });
   const changed: string[] = [];
   const otherShards: string[] = [];
   for (const [index, value] of Object.entries(settings)) {

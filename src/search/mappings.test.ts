@@ -44,7 +44,10 @@ test('settings: one shard, no replica, sorted by library/version/generation, a s
   t.deepEqual(snippetIndexDefinition({ esMajor: 8 }), { settings: SNIPPET_INDEX_SETTINGS, mappings: SNIPPET_MAPPINGS });
   t.is(SNIPPET_MAPPINGS._source, undefined);
   // ... 9.x leaves them out, so hits never load them (migrations and exports restore them from the cache).
-  t.deepEqual(snippetIndexDefinition({ esMajor: 9 }), { settings: { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } }, mappings: SNIPPET_MAPPINGS });
+  t.deepEqual(snippetIndexDefinition({ esMajor: 9 }), {
+    settings: { ...SNIPPET_INDEX_SETTINGS, mapping: { exclude_source_vectors: true } },
+    mappings: SNIPPET_MAPPINGS,
+  });
 });
 
 test('page kind and version are keyword filters, a section part a short integer', (t) => {

@@ -97,9 +97,13 @@ export const SNIPPET_MAPPINGS: estypes.MappingTypeMapping = {
  * On 8.x the vectors stay in `_source`: its only way to leave them out, a mapping-level
  * `_source.excludes`, loses them on every partial update.
  */
-export function snippetIndexDefinition(options: { esMajor: number; shards?: number }): { settings: estypes.IndicesIndexSettings; mappings: estypes.MappingTypeMapping } {
+export function snippetIndexDefinition(options: { esMajor: number; shards?: number }): {
+  settings: estypes.IndicesIndexSettings;
+  mappings: estypes.MappingTypeMapping;
+} {
   const base = options.shards !== undefined ? { ...SNIPPET_INDEX_SETTINGS, number_of_shards: options.shards } : SNIPPET_INDEX_SETTINGS;
-  const settings: estypes.IndicesIndexSettings = options.esMajor >= 9 ? { ...base, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : base;
+  const settings: estypes.IndicesIndexSettings =
+    options.esMajor >= 9 ? { ...base, mapping: { exclude_source_vectors: true } as estypes.IndicesMappingLimitSettings } : base;
   return { settings, mappings: SNIPPET_MAPPINGS };
 }
 
@@ -107,7 +111,10 @@ const analyse = (text: string): string => analyzeText(text).join(' ');
 
 /** The path's words: folders and file name without its extension. */
 export function pathWords(path: string): string {
-  return path.replace(/\.[A-Za-z0-9]+$/, '').split('/').join(' ');
+  return path
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .split('/')
+    .join(' ');
 }
 
 /** Page title and breadcrumb without the repetition of a breadcrumb that starts with the title. */

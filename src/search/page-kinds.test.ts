@@ -44,10 +44,11 @@ test('targetVersions: the versions named, else the served major, else the newest
   t.deepEqual(targetVersions(changeQuestion('breaking changes'), 'latest', [{ pageKind: 'guide' }]), []);
 });
 
-test('pageKindFactor: guides, reference and examples are never weighed; maintainers\' pages and stubs always are', (t) => {
+test("pageKindFactor: guides, reference and examples are never weighed; maintainers' pages and stubs always are", (t) => {
   for (const query of ['how do I set a cookie', 'what changed in koa 3']) {
     const question = changeQuestion(query);
-    for (const pageKind of ['guide', 'reference', 'example', undefined] as const) t.is(pageKindFactor({ pageKind }, question, [3]), 1, `${pageKind} / ${query}`);
+    for (const pageKind of ['guide', 'reference', 'example', undefined] as const)
+      t.is(pageKindFactor({ pageKind }, question, [3]), 1, `${pageKind} / ${query}`);
     t.is(pageKindFactor({ pageKind: 'internal' }, question, [3]), w.internal);
     t.is(pageKindFactor({ pageKind: 'stub' }, question, [3]), w.internal);
   }

@@ -43,7 +43,9 @@ export function changeQuestion(query: string, libraryId = ''): ChangeQuestion {
   const names = libraryNames(libraryId);
   const name = names.length > 0 ? `(?:(?:${names.join('|')})\\s+)?` : '';
   // Where it goes: "8 → 9", "from v2 to v3", "koa 2 to 3", "between 1.4 and 2.0".
-  take(new RegExp(`(?:\\bfrom\\s+|\\bbetween\\s+)?${name}\\b${NUMBER}\\s*(?:→|->|=>|\\bto\\b|\\band\\b)\\s*${name}${NUMBER}`, 'gi'), (m) => versions.add(Number(m[2])));
+  take(new RegExp(`(?:\\bfrom\\s+|\\bbetween\\s+)?${name}\\b${NUMBER}\\s*(?:→|->|=>|\\bto\\b|\\band\\b)\\s*${name}${NUMBER}`, 'gi'), (m) =>
+    versions.add(Number(m[2])),
+  );
   // What it leaves: "from koa 2".
   take(new RegExp(`\\bfrom\\s+${name}${NUMBER}`, 'gi'), (m) => from.add(Number(m[1])));
   // What it names: "koa 3", "v4", "version 9", "to mongoose 9".
@@ -77,7 +79,12 @@ export function targetVersions(question: ChangeQuestion, served: string, pool: r
 }
 
 /** The multiplier of a snippet's score for its page's kind, given the question. */
-export function pageKindFactor(doc: Pick<ContextSnippet, 'pageKind' | 'pageVersion'>, question: ChangeQuestion, targets: readonly number[], w: PageKindWeights = SEARCH_WEIGHTS.pageKinds): number {
+export function pageKindFactor(
+  doc: Pick<ContextSnippet, 'pageKind' | 'pageVersion'>,
+  question: ChangeQuestion,
+  targets: readonly number[],
+  w: PageKindWeights = SEARCH_WEIGHTS.pageKinds,
+): number {
   const kind = doc.pageKind ?? 'guide';
   if (kind === 'guide' || kind === 'reference' || kind === 'example') return 1;
   if (kind === 'internal' || kind === 'stub') return w.internal;

@@ -15,8 +15,15 @@ const candidate = (path: string, score: number, overrides: Parameters<typeof con
 
 test('one page cannot fill the top when other pages are close', (t) => {
   const candidates = [
-    candidate('a.md', 10), candidate('a.md', 9.8), candidate('a.md', 9.6), candidate('a.md', 9.4),
-    candidate('b.md', 9), candidate('c.md', 8.8), candidate('d.md', 8.6), candidate('e.md', 8.4), candidate('f.md', 8.2),
+    candidate('a.md', 10),
+    candidate('a.md', 9.8),
+    candidate('a.md', 9.6),
+    candidate('a.md', 9.4),
+    candidate('b.md', 9),
+    candidate('c.md', 8.8),
+    candidate('d.md', 8.6),
+    candidate('e.md', 8.4),
+    candidate('f.md', 8.2),
   ];
   const ranked = rerankCandidates(candidates, QUERY);
   t.is(ranked.length, candidates.length);
@@ -28,10 +35,17 @@ test('one page cannot fill the top when other pages are close', (t) => {
 
 test('a page that dominates the evidence keeps several of the first places', (t) => {
   const candidates = [
-    candidate('a.md', 10), candidate('a.md', 9.9), candidate('a.md', 9.8), candidate('a.md', 9.7),
-    candidate('b.md', 2), candidate('c.md', 1.8), candidate('d.md', 1.5),
+    candidate('a.md', 10),
+    candidate('a.md', 9.9),
+    candidate('a.md', 9.8),
+    candidate('a.md', 9.7),
+    candidate('b.md', 2),
+    candidate('c.md', 1.8),
+    candidate('d.md', 1.5),
   ];
-  const top3 = rerankCandidates(candidates, QUERY).slice(0, 3).map((r) => r.doc.path);
+  const top3 = rerankCandidates(candidates, QUERY)
+    .slice(0, 3)
+    .map((r) => r.doc.path);
   t.deepEqual(top3, ['a.md', 'a.md', 'a.md']);
 });
 
@@ -46,8 +60,14 @@ test('scores come out non-increasing and every unique candidate is kept', (t) =>
 test('code-vs-prose balance follows wantsCode', (t) => {
   const code = candidate('code.md', 5, { kind: 'code' });
   const info = candidate('info.md', 5, { kind: 'info', code: '', content: 'Cookies are signed with app.keys.' });
-  t.deepEqual(rerankCandidates([info, code], withQuery({ wantsCode: 0.9 })).map((r) => r.doc.kind), ['code', 'info']);
-  t.deepEqual(rerankCandidates([code, info], withQuery({ wantsCode: 0.1 })).map((r) => r.doc.kind), ['info', 'code']);
+  t.deepEqual(
+    rerankCandidates([info, code], withQuery({ wantsCode: 0.9 })).map((r) => r.doc.kind),
+    ['code', 'info'],
+  );
+  t.deepEqual(
+    rerankCandidates([code, info], withQuery({ wantsCode: 0.1 })).map((r) => r.doc.kind),
+    ['info', 'code'],
+  );
   t.is(kindFactor('code', 0.5, SEARCH_WEIGHTS.rerank), 1);
   t.is(kindFactor('info', 0.5, SEARCH_WEIGHTS.rerank), 1);
 });
@@ -76,13 +96,22 @@ test('duplicates of the same code are dropped, the first kept', (t) => {
   const first = candidate('5x/api.md', 5, { code: 'app.use(express.json())' });
   const copy = candidate('4x/api.md', 4, { code: 'app.use(express.json())\n' });
   const other = candidate('x.md', 3, { code: 'app.use(cors())' });
-  t.deepEqual(withoutDuplicates([first, copy, other]).map((c) => c.doc.path), ['5x/api.md', 'x.md']);
-  t.deepEqual(rerankCandidates([first, copy, other], QUERY).map((r) => r.doc.path), ['5x/api.md', 'x.md']);
+  t.deepEqual(
+    withoutDuplicates([first, copy, other]).map((c) => c.doc.path),
+    ['5x/api.md', 'x.md'],
+  );
+  t.deepEqual(
+    rerankCandidates([first, copy, other], QUERY).map((r) => r.doc.path),
+    ['5x/api.md', 'x.md'],
+  );
 });
 
 test('without scores the received order is kept', (t) => {
   const candidates = [candidate('a.md', 0), candidate('b.md', 0), candidate('c.md', 0)];
-  t.deepEqual(rerankCandidates(candidates, QUERY).map((r) => r.doc.path), ['a.md', 'b.md', 'c.md']);
+  t.deepEqual(
+    rerankCandidates(candidates, QUERY).map((r) => r.doc.path),
+    ['a.md', 'b.md', 'c.md'],
+  );
   t.deepEqual(rerankCandidates([], QUERY), []);
 });
 
@@ -99,9 +128,10 @@ test('re-ranking 100 candidates takes under 2 ms', (t) => {
   const query = withQuery({ identifiers: ['ctx.cookies.set', 'cookies.set', 'httponly'], wantsCode: 0.8 });
   for (let i = 0; i < 20; i++) rerankCandidates(candidates, query);
   const runs = 50;
-  const perRun = cpuMs(() => {
-    for (let i = 0; i < runs; i++) rerankCandidates(candidates, query);
-  }).ms / runs;
+  const perRun =
+    cpuMs(() => {
+      for (let i = 0; i < runs; i++) rerankCandidates(candidates, query);
+    }).ms / runs;
   t.log(`rerank of 100 candidates: ${perRun.toFixed(3)} ms`);
   t.true(perRun < 2);
 });
@@ -126,5 +156,8 @@ test('duplicates are found whatever the surrounding whitespace; texts that share
   const a = candidate('a.md', 3, { code: `  ${head}-ONE-${head}\n` });
   const b = candidate('b.md', 2, { code: `${head}-TWO-${head}` }); // same length, same ends
   const c = candidate('c.md', 1, { code: `\t${head}-ONE-${head}` });
-  t.deepEqual(withoutDuplicates([a, b, c]).map((x) => x.doc.path), ['a.md', 'b.md']);
+  t.deepEqual(
+    withoutDuplicates([a, b, c]).map((x) => x.doc.path),
+    ['a.md', 'b.md'],
+  );
 });

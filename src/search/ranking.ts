@@ -84,7 +84,19 @@ export function withoutDuplicates(candidates: readonly ScoredCandidate[]): Score
 
 /** The whitespace String.prototype.trim removes that occurs in text (ASCII and the common Unicode spaces). */
 function isSpace(code: number): boolean {
-  return code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029 || code === 0x3000 || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x202f || code === 0x205f;
+  return (
+    code === 32 ||
+    (code >= 9 && code <= 13) ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x3000 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x1680 ||
+    code === 0x202f ||
+    code === 0x205f
+  );
 }
 
 /** The multiplier of the code-vs-prose balance for one snippet kind. */
@@ -185,6 +197,8 @@ export function rerankCandidates(
     const page = maxEvidence > 0 ? evidence[s.page]! / maxEvidence : 0;
     s.score = weights.snippet * s.base + weights.page * page;
   }
-  const decayOf = evidence.map((value) => (totalEvidence > 0 && value / totalEvidence >= weights.dominantShare ? weights.dominantDecay : weights.samePageDecay));
+  const decayOf = evidence.map((value) =>
+    totalEvidence > 0 && value / totalEvidence >= weights.dominantShare ? weights.dominantDecay : weights.samePageDecay,
+  );
   return diversify(scored, pageOf.size, decayOf);
 }

@@ -10,8 +10,13 @@ export function elasticsearchReadProbe(urls: string | readonly string[], alias: 
   const nodes = (typeof urls === 'string' ? [urls] : [...urls]).map((url) => {
     const u = new URL(url);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (u.username || u.password) headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
-    return { pool: new Pool(u.origin, { connections: 2 }), headers, path: `${u.pathname.replace(/\/+$/, '')}/${encodeURIComponent(alias)}/_search?size=0&filter_path=took` };
+    if (u.username || u.password)
+      headers.authorization = `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`;
+    return {
+      pool: new Pool(u.origin, { connections: 2 }),
+      headers,
+      path: `${u.pathname.replace(/\/+$/, '')}/${encodeURIComponent(alias)}/_search?size=0&filter_path=took`,
+    };
   });
   let preferred = 0;
   return {
@@ -26,7 +31,15 @@ export function elasticsearchReadProbe(urls: string | readonly string[], alias: 
         const left = Math.floor(timeoutMs - (performance.now() - started));
         if (left <= 0) break;
         try {
-          const res = await node.pool.request({ method: 'POST', path: node.path, headers: node.headers, body: '{}', headersTimeout: left, bodyTimeout: left, signal: AbortSignal.timeout(left) });
+          const res = await node.pool.request({
+            method: 'POST',
+            path: node.path,
+            headers: node.headers,
+            body: '{}',
+            headersTimeout: left,
+            bodyTimeout: left,
+            signal: AbortSignal.timeout(left),
+          });
           const text = await res.body.text();
           if (res.statusCode < 200 || res.statusCode >= 300) throw new Error(`Elasticsearch answered ${res.statusCode}: ${text.slice(0, 200)}`);
           preferred = at;

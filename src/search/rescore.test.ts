@@ -6,7 +6,17 @@ import type { TermStats } from './term-stats';
 import { SEARCH_WEIGHTS } from './weights';
 
 const stats = (total: number, df: Record<string, number>): TermStats => ({ total, df: new Map(Object.entries(df)) });
-const info = (title: string, content: string, over = {}) => ({ kind: 'info' as const, title, breadcrumb: ['Guide', title], pageTitle: 'Guide', description: '', content, language: '', code: '', ...over });
+const info = (title: string, content: string, over = {}) => ({
+  kind: 'info' as const,
+  title,
+  breadcrumb: ['Guide', title],
+  pageTitle: 'Guide',
+  description: '',
+  content,
+  language: '',
+  code: '',
+  ...over,
+});
 const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) < 1e-6;
 
 test('countToken counts whole tokens only', (t) => {
@@ -18,7 +28,7 @@ test('countToken counts whole tokens only', (t) => {
   t.is(countToken('', 'set'), 0);
 });
 
-test("libraryIdf: a word every snippet of the library has weighs about nothing, a rare one most", (t) => {
+test('libraryIdf: a word every snippet of the library has weighs about nothing, a rare one most', (t) => {
   const s = stats(1000, { ctx: 1000, cooki: 1 });
   t.true(libraryIdf(s, 'ctx') < 0.001);
   t.true(near(libraryIdf(s, 'cooki'), Math.log(1 + 999.5 / 1.5)));
@@ -32,14 +42,20 @@ test("the library's own frequencies decide: a word all its snippets share does n
   const cookies = scoredCandidate(info('Cookies', 'Cookies are read from the request, see ctx for more words here.'));
   // In koa every snippet says ctx: cookies decide.
   const koa = rescoreCandidates([busy, cookies], analyzed, stats(500, { ctx: 500, cooki: 12 }), undefined);
-  t.deepEqual(koa.map((r) => r.doc.id), [cookies.doc.id, busy.doc.id]);
+  t.deepEqual(
+    koa.map((r) => r.doc.id),
+    [cookies.doc.id, busy.doc.id],
+  );
   t.true(koa[0].parts.lexical > 10 * koa[1].parts.lexical, 'ctx weighs nearly nothing in koa');
   // Coverage counts the question's words a snippet holds, whatever their weight: ctx is still there.
   t.true(near(koa[1].coverage, 0.5));
   t.true(near(koa[0].coverage, 1));
   // In a library where ctx is rare and cookies are everywhere, the other way round.
   const other = rescoreCandidates([busy, cookies], analyzed, stats(500, { ctx: 3, cooki: 500 }), undefined);
-  t.deepEqual(other.map((r) => r.doc.id), [busy.doc.id, cookies.doc.id]);
+  t.deepEqual(
+    other.map((r) => r.doc.id),
+    [busy.doc.id, cookies.doc.id],
+  );
 });
 
 test('a heading that carries the question lifts a snippet above the same words in the body', (t) => {
@@ -47,7 +63,10 @@ test('a heading that carries the question lifts a snippet above the same words i
   const plain = scoredCandidate(info('Configuration', body));
   const titled = scoredCandidate(info('Timeouts', body));
   const out = rescoreCandidates([plain, titled], analyzeQuery('timeout'), stats(100, { timeout: 4 }), undefined);
-  t.deepEqual(out.map((r) => r.doc.id), [titled.doc.id, plain.doc.id]);
+  t.deepEqual(
+    out.map((r) => r.doc.id),
+    [titled.doc.id, plain.doc.id],
+  );
   t.deepEqual(out[0].parts.title, 1);
   t.deepEqual(out[0].parts.headings, 1);
   t.deepEqual([out[1].parts.title, out[1].parts.headings], [0, 0]);
@@ -73,7 +92,11 @@ test('cosines are graded from the best one down to 0 at the scale below it', (t)
   t.is(of(noVector)?.cosine, undefined);
   t.truthy(of(noVector));
   t.is(grade(noVector), 0);
-  t.deepEqual(out.map((r) => r.doc.id), [pool[1], pool[2], pool[0], noVector].map((c) => c.doc.id), 'ties keep the pool order');
+  t.deepEqual(
+    out.map((r) => r.doc.id),
+    [pool[1], pool[2], pool[0], noVector].map((c) => c.doc.id),
+    'ties keep the pool order',
+  );
   // Without the question's vector nothing is graded.
   t.true(rescoreCandidates(pool, analyzeQuery('timeout'), stats(100, {}), undefined).every((r) => r.cosine === undefined && r.parts.semantic === 0));
 });
@@ -91,7 +114,10 @@ test('the score is the weighted sum of its parts; lexical is BM25F over the best
     t.true(r.parts.lexical >= 0 && r.parts.lexical <= 1);
     t.true(near(r.score, w.lexical * r.parts.lexical + w.semantic * r.parts.semantic + w.title * r.parts.title + w.headings * r.parts.headings));
   }
-  t.deepEqual(out.map((r) => r.doc.title), ['Timeouts', 'Retries', 'Proxies']);
+  t.deepEqual(
+    out.map((r) => r.doc.title),
+    ['Timeouts', 'Retries', 'Proxies'],
+  );
   t.is(out[2].parts.lexical, 0);
   t.deepEqual(rescoreCandidates([], analyzeQuery('x'), stats(1, {}), undefined), []);
 });

@@ -135,7 +135,15 @@ export function rescoreCandidates(
     }
     const vector = c.evidence?.vector;
     const cosine = queryVector && vector ? dot(queryVector, vector) : undefined;
-    return { doc: c.doc, bm25, cosine, coverage: terms.length > 0 ? covered / terms.length : 0, title: inTitle / totalIdf, headings: inHeadings / totalIdf, index: i };
+    return {
+      doc: c.doc,
+      bm25,
+      cosine,
+      coverage: terms.length > 0 ? covered / terms.length : 0,
+      title: inTitle / totalIdf,
+      headings: inHeadings / totalIdf,
+      index: i,
+    };
   });
   let maxBm25 = 0;
   let bestCosine = -Infinity;
@@ -147,7 +155,14 @@ export function rescoreCandidates(
     const grade = r.cosine === undefined ? 0 : Math.max(0, 1 - (bestCosine - r.cosine) / w.cosineScale);
     const lexical = maxBm25 > 0 ? r.bm25 / maxBm25 : 0;
     const score = w.lexical * lexical + w.semantic * grade + w.title * r.title + w.headings * r.headings;
-    return { doc: r.doc, score, cosine: r.cosine, coverage: r.coverage, parts: { lexical, semantic: grade, title: r.title, headings: r.headings }, index: r.index };
+    return {
+      doc: r.doc,
+      score,
+      cosine: r.cosine,
+      coverage: r.coverage,
+      parts: { lexical, semantic: grade, title: r.title, headings: r.headings },
+      index: r.index,
+    };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
   return scored.map(({ index: _index, ...rest }) => rest);

@@ -49,7 +49,13 @@ export type SourceScope = { libraryId: string; version: string } & ServedGenerat
  * any of them. Without `also` it is exactly the one version's filter, so plain libraries'
  * queries do not change.
  */
-export function scopesFilter(scope: { libraryId: string; version: string; generation?: number; baseGeneration?: number; also?: readonly SourceScope[] }): estypes.QueryDslQueryContainer[] {
+export function scopesFilter(scope: {
+  libraryId: string;
+  version: string;
+  generation?: number;
+  baseGeneration?: number;
+  also?: readonly SourceScope[];
+}): estypes.QueryDslQueryContainer[] {
   const own: estypes.QueryDslQueryContainer[] = [
     { term: { libraryId: scope.libraryId } },
     { term: { version: scope.version } },

@@ -281,9 +281,17 @@ export class SnippetStore {
    * requests as the writes, behind one refresh. Readers of `served` still see the marked ones
    * (retired > served) until the version switches to `generation`. Returns how many were marked.
    */
-  async writeRetiring(docs: SnippetDocument[], scope: { libraryId: string; version: string; served: ServedGeneration; keep: readonly string[] }, generation: number, onProgress?: (written: number) => void): Promise<number> {
+  async writeRetiring(
+    docs: SnippetDocument[],
+    scope: { libraryId: string; version: string; served: ServedGeneration; keep: readonly string[] },
+    generation: number,
+    onProgress?: (written: number) => void,
+  ): Promise<number> {
     const query: estypes.QueryDslQueryContainer = {
-      bool: { filter: versionFilter({ libraryId: scope.libraryId, version: scope.version, ...scope.served }), must_not: scope.keep.length > 0 ? [{ terms: { path: [...scope.keep] } }] : [] },
+      bool: {
+        filter: versionFilter({ libraryId: scope.libraryId, version: scope.version, ...scope.served }),
+        must_not: scope.keep.length > 0 ? [{ terms: { path: [...scope.keep] } }] : [],
+      },
     };
     return writeAndUpdate(this.target, docs, { query, fields: { retired: generation } }, onProgress);
   }
@@ -391,7 +399,6 @@ export class SnippetStore {
     const vectors: VectorRead = !options.vectors ? 'none' : (this.options.esMajor ?? 9) >= 9 ? 'rebuild' : 'source';
     return searchCandidates(this.options.hot, this.alias, body, this.candidates, vectors);
   }
-
 }
 
 function chunked<T>(items: T[], size: number): T[][] {

@@ -24,7 +24,15 @@ test('the first question asks for its terms within the library version, in one r
   });
   const stats = await cache.stats({ ...koa, baseGeneration: 3 }, ['cooki', 'ctx', 'zzz']);
   t.is(stats.total, 812);
-  t.deepEqual([...stats.df], [['cooki', 40], ['ctx', 700], ['zzz', 0]], 'a term no snippet has counts 0');
+  t.deepEqual(
+    [...stats.df],
+    [
+      ['cooki', 40],
+      ['ctx', 700],
+      ['zzz', 0],
+    ],
+    'a term no snippet has counts 0',
+  );
   t.deepEqual(bodies, [
     {
       size: 0,
@@ -38,7 +46,11 @@ test('the first question asks for its terms within the library version, in one r
           ],
         },
       },
-      aggs: { df: { filters: { filters: Object.fromEntries(['cooki', 'ctx', 'zzz'].map((term) => [term, { multi_match: { query: term, fields: [...TERM_FIELDS] } }])) } } },
+      aggs: {
+        df: {
+          filters: { filters: Object.fromEntries(['cooki', 'ctx', 'zzz'].map((term) => [term, { multi_match: { query: term, fields: [...TERM_FIELDS] } }])) },
+        },
+      },
     },
   ]);
 });

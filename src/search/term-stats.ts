@@ -24,7 +24,10 @@ const TERMS_PER_SCOPE = 20_000;
 export class TermStatsCache {
   private readonly scopes = new Map<string, { total: number; df: Map<string, number> }>();
 
-  constructor(private readonly fetch: TermStatsFetch, private readonly capacity = SCOPES) {}
+  constructor(
+    private readonly fetch: TermStatsFetch,
+    private readonly capacity = SCOPES,
+  ) {}
 
   async stats(scope: TermStatsScope, terms: readonly string[]): Promise<TermStats> {
     const key = `${scope.libraryId}\u0000${scope.version}\u0000${scope.generation ?? ''}\u0000${scope.baseGeneration ?? ''}\u0000${alsoKey(scope.also)}`;

@@ -88,19 +88,34 @@ export interface SnippetDocument extends SnippetContent {
 }
 
 /** The analysed fields of a snippet not analysed yet (`toIndexedSnippet` fills them in). */
-export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb' | 'searchBody' | 'searchCode' | 'searchPath' | 'searchIdentifiers'> = Object.freeze({
-  searchTitle: '',
-  searchBreadcrumb: '',
-  searchBody: '',
-  searchCode: '',
-  searchPath: '',
-  searchIdentifiers: '',
-});
+export const UNANALYSED: Pick<SnippetDocument, 'searchTitle' | 'searchBreadcrumb' | 'searchBody' | 'searchCode' | 'searchPath' | 'searchIdentifiers'> =
+  Object.freeze({
+    searchTitle: '',
+    searchBreadcrumb: '',
+    searchBody: '',
+    searchCode: '',
+    searchPath: '',
+    searchIdentifiers: '',
+  });
 
 /** The stored fields a context query returns (`_source`), enough to rank and to render. */
 export const CONTEXT_SOURCE_FIELDS = [
-  'id', 'kind', 'title', 'description', 'content', 'language', 'code',
-  'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part',
+  'id',
+  'kind',
+  'title',
+  'description',
+  'content',
+  'language',
+  'code',
+  'breadcrumb',
+  'pageTitle',
+  'path',
+  'url',
+  'startLine',
+  'tokens',
+  'pageKind',
+  'pageVersion',
+  'part',
   // Which source a candidate came from: a merged library's near-duplicates are removed across sources only.
   'libraryId',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
@@ -109,7 +124,14 @@ export const CONTEXT_SOURCE_FIELDS = [
 export type ContextSnippet = Pick<SnippetDocument, (typeof CONTEXT_SOURCE_FIELDS)[number]>;
 
 /** The analysed fields a candidate is re-scored with in Node (search/rescore.ts), as the index stores them. */
-export const EVIDENCE_FIELDS = ['searchTitle', 'searchBreadcrumb', 'searchBody', 'searchCode', 'searchPath', 'searchIdentifiers'] as const satisfies ReadonlyArray<keyof SnippetDocument>;
+export const EVIDENCE_FIELDS = [
+  'searchTitle',
+  'searchBreadcrumb',
+  'searchBody',
+  'searchCode',
+  'searchPath',
+  'searchIdentifiers',
+] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
 /** What re-scoring reads of a candidate besides its content: its analysed text and its vector. */
 export interface CandidateEvidence {

@@ -43,7 +43,10 @@ export interface IdDocument extends mongo.Document {
  * The driver's collection without its unbounded bulk methods: writes of many documents go
  * through {@link bulkUpdate} and {@link insertDocuments}.
  */
-export type BoundedCollection<T extends mongo.Document = IdDocument> = Omit<mongo.Collection<T>, 'bulkWrite' | 'insertMany' | 'initializeOrderedBulkOp' | 'initializeUnorderedBulkOp'>;
+export type BoundedCollection<T extends mongo.Document = IdDocument> = Omit<
+  mongo.Collection<T>,
+  'bulkWrite' | 'insertMany' | 'initializeOrderedBulkOp' | 'initializeUnorderedBulkOp'
+>;
 
 /** One multi-statement command at a time per process. */
 let lane: Promise<unknown> = Promise.resolve();
@@ -71,7 +74,10 @@ export interface BulkUpdateResult {
  * {@link MAX_UPDATE_STATEMENTS}, one command after another, in the process's bulk lane.
  * Statements are applied in order; a failure stops at its command (earlier commands stay).
  */
-export async function bulkUpdate<T extends mongo.Document>(collection: BoundedCollection<T>, statements: ReadonlyArray<mongo.AnyBulkWriteOperation<T>>): Promise<BulkUpdateResult> {
+export async function bulkUpdate<T extends mongo.Document>(
+  collection: BoundedCollection<T>,
+  statements: ReadonlyArray<mongo.AnyBulkWriteOperation<T>>,
+): Promise<BulkUpdateResult> {
   const result: BulkUpdateResult = { matchedCount: 0, modifiedCount: 0, upsertedCount: 0 };
   const full = collection as mongo.Collection<T>;
   for (const chunk of chunked(statements, MAX_UPDATE_STATEMENTS)) {
@@ -93,7 +99,10 @@ async function singleUpdate<T extends mongo.Document>(collection: mongo.Collecti
 }
 
 /** Inserts documents in commands of at most {@link MAX_INSERT_DOCUMENTS}, in order. */
-export async function insertDocuments<T extends mongo.Document>(collection: BoundedCollection<T>, docs: ReadonlyArray<mongo.OptionalUnlessRequiredId<T>>): Promise<number> {
+export async function insertDocuments<T extends mongo.Document>(
+  collection: BoundedCollection<T>,
+  docs: ReadonlyArray<mongo.OptionalUnlessRequiredId<T>>,
+): Promise<number> {
   let inserted = 0;
   const full = collection as mongo.Collection<T>;
   for (const chunk of chunked(docs, MAX_INSERT_DOCUMENTS)) {

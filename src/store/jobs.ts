@@ -113,7 +113,16 @@ export class JobQueue {
   }
 
   /** Records work done inline (an OpenAPI upload) so it shows in the job history. */
-  async record(job: { kind: Extract<JobKind, 'openapi'>; libraryId: string; version: string; teamId: string | null; createdBy: string | null; message: string; snippets: number; snippetsEmbedded?: number }): Promise<void> {
+  async record(job: {
+    kind: Extract<JobKind, 'openapi'>;
+    libraryId: string;
+    version: string;
+    teamId: string | null;
+    createdBy: string | null;
+    message: string;
+    snippets: number;
+    snippetsEmbedded?: number;
+  }): Promise<void> {
     const now = new Date();
     await this.Job.create({
       _id: `job_${crypto.randomBytes(9).toString('base64url')}`,
@@ -139,7 +148,9 @@ export class JobQueue {
     const now = new Date();
     const query = lane ? { $and: [claimable(now), { 'params.source': { $in: [...lane.sources] } }] } : claimable(now);
     // Without their logs and reports: a window of candidates is read on every poll.
-    const found = (await this.Job.find(query).select({ log: 0, crawl: 0 }).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean()).map(typed).filter((j): j is JobRecord => j !== null);
+    const found = (await this.Job.find(query).select({ log: 0, crawl: 0 }).sort({ createdAt: 1 }).limit(CLAIM_WINDOW).lean())
+      .map(typed)
+      .filter((j): j is JobRecord => j !== null);
     if (found.length === 0) return null;
     const candidates = lane ? fairOrder(found, await this.runningByRequester(now, lane), lane) : found;
     for (const job of candidates.slice(0, CLAIM_BATCH)) {
@@ -217,7 +228,10 @@ export class JobQueue {
    */
   async renew(id: string, owner: string, leaseMs: number, attempt: number): Promise<'ok' | 'lost' | 'cancelled'> {
     if ((await this.outcome(id)) === 'cancelled') return 'cancelled';
-    const r = await this.Job.updateOne({ _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { 'lease.until': new Date(Date.now() + leaseMs) } });
+    const r = await this.Job.updateOne(
+      { _id: id, 'lease.owner': owner, state: { $nin: TERMINAL_JOB_STATES } },
+      { $set: { 'lease.until': new Date(Date.now() + leaseMs) } },
+    );
     if (r.matchedCount !== 1) return 'lost';
     const next = await this.locks.get(claimKey(id, attempt + 1));
     return next && next.holder !== owner ? 'lost' : 'ok';
@@ -315,7 +329,18 @@ export class JobQueue {
     const log = appendLog((await this.get(job._id))?.log ?? [], 'error', `failed: ${message}`);
     await this.Job.updateOne(
       { _id: job._id, state: { $nin: TERMINAL_JOB_STATES } },
-      { $set: { state: 'failed', failedStage: job.state, error: message, errorCode: 'internal_error', errorDetails: null, finishedAt: new Date(), lease: { owner: null, until: null }, log } },
+      {
+        $set: {
+          state: 'failed',
+          failedStage: job.state,
+          error: message,
+          errorCode: 'internal_error',
+          errorDetails: null,
+          finishedAt: new Date(),
+          lease: { owner: null, until: null },
+          log,
+        },
+      },
     );
     await this.locks.releaseAll(`job:${job._id}:claim:`);
     await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
@@ -323,7 +348,10 @@ export class JobQueue {
 
   /** Writes the state an end lock decided (idempotent; repairs a write a claim overtook). */
   private async settle(id: string, outcome: 'cancelled' | 'failed'): Promise<void> {
-    await this.Job.updateOne({ _id: id, state: { $nin: TERMINAL_JOB_STATES } }, { $set: { state: outcome, finishedAt: new Date(), lease: { owner: null, until: null } } });
+    await this.Job.updateOne(
+      { _id: id, state: { $nin: TERMINAL_JOB_STATES } },
+      { $set: { state: outcome, finishedAt: new Date(), lease: { owner: null, until: null } } },
+    );
     this.ended.emit(id);
   }
 
@@ -342,7 +370,10 @@ export class JobQueue {
     const q: Record<string, unknown> = {};
     if (filter.libraryId) q.libraryId = filter.libraryId;
     if (filter.teamIds) q.$or = [{ teamId: null }, { teamId: { $in: filter.teamIds } }];
-    const docs = await this.Job.find(q).sort({ createdAt: -1 }).limit(filter.limit ?? 50).lean();
+    const docs = await this.Job.find(q)
+      .sort({ createdAt: -1 })
+      .limit(filter.limit ?? 50)
+      .lean();
     return docs.map(typed).filter((j): j is JobRecord => j !== null);
   }
 
@@ -385,7 +416,10 @@ export class JobQueue {
    * webhook refresh of a private library clones with the token its last build used.
    */
   async lastToken(libraryId: string): Promise<string | null> {
-    const job = await this.Job.findOne({ libraryId, encryptedToken: { $ne: null } }).sort({ createdAt: -1 }).select({ encryptedToken: 1 }).lean<Pick<JobRecord, 'encryptedToken'>>();
+    const job = await this.Job.findOne({ libraryId, encryptedToken: { $ne: null } })
+      .sort({ createdAt: -1 })
+      .select({ encryptedToken: 1 })
+      .lean<Pick<JobRecord, 'encryptedToken'>>();
     return job?.encryptedToken ?? null;
   }
 
@@ -395,7 +429,10 @@ export class JobQueue {
    * failed does not change.
    */
   async lastHeaders(libraryId: string): Promise<string | null> {
-    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null }, state: 'finalized' }).sort({ createdAt: -1 }).select({ encryptedHeaders: 1 }).lean();
+    const job = await this.Job.findOne({ libraryId, encryptedHeaders: { $ne: null }, state: 'finalized' })
+      .sort({ createdAt: -1 })
+      .select({ encryptedHeaders: 1 })
+      .lean();
     return job?.encryptedHeaders ?? null;
   }
 

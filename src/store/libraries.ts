@@ -19,9 +19,21 @@ import { LibraryCache, type GenerationSource, type LibraryCacheOptions } from '.
 import { inScope, keysInScope, privateLibraryKey, SCOPE_SEPARATOR, type LibraryScope } from '../domain/library-keys';
 
 // The key rules moved to the domain layer (domain/library-keys.ts); re-exported for code that still imports them here.
-export { clientLibraryId, teamOfLibraryKey, privateLibraryKey, scopeRank, preferredCopies, versionNames, resolveVersion, type LibraryScope } from '../domain/library-keys';
+export {
+  clientLibraryId,
+  teamOfLibraryKey,
+  privateLibraryKey,
+  scopeRank,
+  preferredCopies,
+  versionNames,
+  resolveVersion,
+  type LibraryScope,
+} from '../domain/library-keys';
 
-export type NewLibrary = Pick<LibraryRecord, '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'> &
+export type NewLibrary = Pick<
+  LibraryRecord,
+  '_id' | 'source' | 'title' | 'description' | 'repoUrl' | 'cloneUrl' | 'branch' | 'private' | 'teamId' | 'trustScore' | 'options'
+> &
   Partial<Pick<LibraryRecord, 'aliases' | 'nameKeys' | 'sourceParams'>>;
 
 /** Told after every write of a library record (the catalogue index follows them: catalog/catalog-sync.ts). */
@@ -165,7 +177,9 @@ export class LibraryRepository {
     let inserted = [...records];
     if (failed) {
       // Which ones landed: FerretDB's duplicate-key error does not say reliably, so each is read back.
-      const stored = await Promise.all(records.map((r) => this.Library.findById(r._id).select({ rev: 1, createdAt: 1 }).lean<Pick<LibraryRecord, 'rev' | 'createdAt'>>()));
+      const stored = await Promise.all(
+        records.map((r) => this.Library.findById(r._id).select({ rev: 1, createdAt: 1 }).lean<Pick<LibraryRecord, 'rev' | 'createdAt'>>()),
+      );
       inserted = records.filter((r, i) => stored[i]?.rev === r.rev && new Date(stored[i]?.createdAt ?? 0).getTime() === new Date(r.createdAt).getTime());
       // A record of ours whose command failed after an earlier duplicate: not inserted, so not taken either.
       const landed = new Set(inserted.map((r) => r._id));
@@ -202,7 +216,11 @@ export class LibraryRepository {
    * Switches a version to a new generation (the one step that makes a build visible), unless
    * the version already serves a newer generation (then the record is returned unchanged).
    */
-  async publishVersion(id: string, version: LibraryVersionRecord, meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>): Promise<LibraryRecord | null> {
+  async publishVersion(
+    id: string,
+    version: LibraryVersionRecord,
+    meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>,
+  ): Promise<LibraryRecord | null> {
     return this.publishVersions(id, [version], meta);
   }
 
@@ -210,7 +228,11 @@ export class LibraryRepository {
    * Switches several versions at once, in one revision (an imported bundle): all of them or,
    * when any already serves a newer generation, none (the record is returned unchanged).
    */
-  async publishVersions(id: string, published: LibraryVersionRecord[], meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>): Promise<LibraryRecord | null> {
+  async publishVersions(
+    id: string,
+    published: LibraryVersionRecord[],
+    meta: Partial<Pick<LibraryRecord, 'title' | 'description' | 'branch'>>,
+  ): Promise<LibraryRecord | null> {
     return this.modify(id, (lib) => {
       if (published.some((p) => lib.versions.some((v) => v.version === p.version && v.generation > p.generation))) return null;
       const names = new Set(published.map((p) => p.version));
@@ -218,7 +240,13 @@ export class LibraryRepository {
       versions.sort((a, b) => (a.version === 'latest' ? -1 : b.version === 'latest' ? 1 : b.version.localeCompare(a.version, undefined, { numeric: true })));
       // A title or description an admin set stays; the build's own applies otherwise.
       const { title, description, ...rest } = meta;
-      return { ...rest, ...(title !== undefined && !lib.titleSetByAdmin ? { title } : {}), ...(description !== undefined && !lib.descriptionSetByAdmin ? { description } : {}), versions, state: 'finalized' };
+      return {
+        ...rest,
+        ...(title !== undefined && !lib.titleSetByAdmin ? { title } : {}),
+        ...(description !== undefined && !lib.descriptionSetByAdmin ? { description } : {}),
+        versions,
+        state: 'finalized',
+      };
     });
   }
 
@@ -252,4 +280,3 @@ export class LibraryRepository {
 export function firstRevision(now = Date.now()): number {
   return now * 1000;
 }
-

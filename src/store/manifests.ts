@@ -33,13 +33,23 @@ export class ManifestStore {
    * Records what a generation was made of. Figures and checks describe that generation only:
    * a build that has none clears them.
    */
-  async record(libraryId: string, version: string, built: { generation: number; files: { p: string; h: string }[]; figures?: { files: StoredFileFigures[]; version: number }; checked?: PageChecks }): Promise<void> {
+  async record(
+    libraryId: string,
+    version: string,
+    built: { generation: number; files: { p: string; h: string }[]; figures?: { files: StoredFileFigures[]; version: number }; checked?: PageChecks },
+  ): Promise<void> {
     const { generation, files, figures, checked } = built;
     const unset = { ...(figures ? {} : { figures: 1, figuresVersion: 1 }), ...(checked ? {} : { checked: 1 }) };
     await this.Manifest.updateOne(
       { _id: `${libraryId}@${version}` },
       {
-        $set: { generation, files, ...(figures ? { figures: figures.files, figuresVersion: figures.version } : {}), ...(checked ? { checked } : {}), updatedAt: new Date() },
+        $set: {
+          generation,
+          files,
+          ...(figures ? { figures: figures.files, figuresVersion: figures.version } : {}),
+          ...(checked ? { checked } : {}),
+          updatedAt: new Date(),
+        },
         ...(Object.keys(unset).length > 0 ? { $unset: unset } : {}),
       },
       { upsert: true },

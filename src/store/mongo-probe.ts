@@ -21,14 +21,27 @@ export function mongoReadProbe(uri: string, dbName: string, collection = 'settin
     if (!client || clientTimeout !== timeoutMs) {
       void client?.close().catch(() => undefined);
       clientTimeout = timeoutMs;
-      client = new MongoClient(uri, { maxPoolSize: 2, serverSelectionTimeoutMS: timeoutMs, connectTimeoutMS: timeoutMs, socketTimeoutMS: timeoutMs, heartbeatFrequencyMS: 5000 });
+      client = new MongoClient(uri, {
+        maxPoolSize: 2,
+        serverSelectionTimeoutMS: timeoutMs,
+        connectTimeoutMS: timeoutMs,
+        socketTimeoutMS: timeoutMs,
+        heartbeatFrequencyMS: 5000,
+      });
     }
     return client;
   };
   return {
     async read(timeoutMs) {
       const started = performance.now();
-      await withTimeout(clientFor(timeoutMs).db(dbName).collection(collection).findOne({}, { projection: { _id: 1 } }), timeoutMs + 250, `no answer in ${timeoutMs} ms`);
+      await withTimeout(
+        clientFor(timeoutMs)
+          .db(dbName)
+          .collection(collection)
+          .findOne({}, { projection: { _id: 1 } }),
+        timeoutMs + 250,
+        `no answer in ${timeoutMs} ms`,
+      );
       return performance.now() - started;
     },
     async close() {

@@ -66,7 +66,21 @@ export function storeGatePlugin(isDown: () => boolean): (schema: Schema) => void
   };
 }
 
-const QUERY_OPS: mongoose.MongooseQueryMiddleware[] = ['countDocuments', 'deleteMany', 'deleteOne', 'distinct', 'estimatedDocumentCount', 'find', 'findOne', 'findOneAndDelete', 'findOneAndReplace', 'findOneAndUpdate', 'replaceOne', 'updateMany', 'updateOne'];
+const QUERY_OPS: mongoose.MongooseQueryMiddleware[] = [
+  'countDocuments',
+  'deleteMany',
+  'deleteOne',
+  'distinct',
+  'estimatedDocumentCount',
+  'find',
+  'findOne',
+  'findOneAndDelete',
+  'findOneAndReplace',
+  'findOneAndUpdate',
+  'replaceOne',
+  'updateMany',
+  'updateOne',
+];
 
 export { withTimeout } from '../util/timeout';
 

@@ -36,7 +36,13 @@ test('a key without the smk_ prefix is 401 invalid_api_key (required and public 
 });
 
 test('malformed keys and malformed Authorization headers are 401 invalid_api_key', async (t) => {
-  for (const header of ['Bearer smk_tooshort', 'Bearer smk_has spaces but long enough 0123456789', 'Basic dXNlcjpwYXNz', 'Bearer', 'smk_0123456789abcdefghijklmnopqrstuvwxyz0123']) {
+  for (const header of [
+    'Bearer smk_tooshort',
+    'Bearer smk_has spaces but long enough 0123456789',
+    'Basic dXNlcjpwYXNz',
+    'Bearer',
+    'smk_0123456789abcdefghijklmnopqrstuvwxyz0123',
+  ]) {
     const res = await app.request.get(NEEDS_KEY).set('Authorization', header);
     t.is(res.status, 401, header);
     t.is(res.body.error, 'invalid_api_key');
@@ -164,7 +170,15 @@ test('a key is found by the id derived from its hash; keys stored with older ran
   // A key as earlier versions stored it: a random id, found through the hash index.
   const legacy = `smk_${'L'.repeat(43)}`;
   const adminUser = await app.handles.mongo.collection('api_keys').findOne({ _id: body.id } as never);
-  await app.handles.mongo.collection('api_keys').insertOne({ _id: 'key_0123456789abcdef01', userId: adminUser?.userId, name: 'legacy', hash: hashApiKey(legacy), prefix: legacy.slice(0, 12), createdAt: new Date(), lastUsedAt: null } as never);
+  await app.handles.mongo.collection('api_keys').insertOne({
+    _id: 'key_0123456789abcdef01',
+    userId: adminUser?.userId,
+    name: 'legacy',
+    hash: hashApiKey(legacy),
+    prefix: legacy.slice(0, 12),
+    createdAt: new Date(),
+    lastUsedAt: null,
+  } as never);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 200);
   t.is((await app.request.delete('/v2/admin/keys/key_0123456789abcdef01').set(adminS)).status, 200);
   t.is((await app.request.get(NEEDS_KEY).set(bearer(legacy))).status, 401, 'revoked at once');

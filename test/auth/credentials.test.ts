@@ -71,7 +71,9 @@ test.serial('tokenFor gives the git indexer the decrypted token; other users and
   t.is(await services.credentials.tokenFor('usr_other', 'github'), undefined);
   // A sealed token moved to another record does not open there.
   const raw = await handles.mongo.collection('credentials').findOne({ userId });
-  await handles.mongo.collection('credentials').insertOne({ _id: 'usr_thief:github', userId: 'usr_thief', host: 'github', encryptedToken: raw?.encryptedToken, last4: '' } as never);
+  await handles.mongo
+    .collection('credentials')
+    .insertOne({ _id: 'usr_thief:github', userId: 'usr_thief', host: 'github', encryptedToken: raw?.encryptedToken, last4: '' } as never);
   t.is(await services.credentials.tokenFor('usr_thief', 'github'), undefined);
 });
 

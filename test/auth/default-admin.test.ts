@@ -96,7 +96,12 @@ test('the server warns at every start while the default credentials are unchange
     stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
     const handles = await openStores(config, createLogger('warn', stream));
     const composition = await createServices(config, createLogger('warn', stream), handles);
-    return { services: portsOf(composition), lifecycle: composition.lifecycle, handles, warnings: () => lines.filter((l) => /default administrator credentials/.test(l)) };
+    return {
+      services: portsOf(composition),
+      lifecycle: composition.lifecycle,
+      handles,
+      warnings: () => lines.filter((l) => /default administrator credentials/.test(l)),
+    };
   };
   const first = await start();
   t.is(first.warnings().length, 1);
@@ -108,7 +113,11 @@ test('the server warns at every start while the default credentials are unchange
   const loginRes = await request.post('/v2/auth/login').send({ username: 'admin', password: 'admin' });
   const cookie = (loginRes.headers['set-cookie'] as unknown as string[]).map((c) => c.split(';')[0]).join('; ');
   const csrf = /shelfmark_csrf=([^;]+)/.exec(cookie)?.[1] ?? '';
-  t.is((await request.put('/v2/auth/password').set('Cookie', cookie).set('X-CSRF-Token', csrf).send({ currentPassword: 'admin', newPassword: 'changed-at-last' })).status, 200);
+  t.is(
+    (await request.put('/v2/auth/password').set('Cookie', cookie).set('X-CSRF-Token', csrf).send({ currentPassword: 'admin', newPassword: 'changed-at-last' }))
+      .status,
+    200,
+  );
   await second.lifecycle.close();
   const third = await start();
   t.is(third.warnings().length, 0);

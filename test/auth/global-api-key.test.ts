@@ -19,7 +19,13 @@ test.after.always(async () => {
   await Promise.all([locked?.close(), open?.close()]);
 });
 
-const PUBLIC_PATHS = ['/v2/libs/search?libraryName=react', '/api/v2/libs/search?libraryName=react', '/v2/context?libraryId=/a/b&query=x', '/api/v2/context?libraryId=/a/b&query=x', '/api/v1/a/b'];
+const PUBLIC_PATHS = [
+  '/v2/libs/search?libraryName=react',
+  '/api/v2/libs/search?libraryName=react',
+  '/v2/context?libraryId=/a/b&query=x',
+  '/api/v2/context?libraryId=/a/b&query=x',
+  '/api/v1/a/b',
+];
 
 test('API_KEY unset: search and context (all mounts) are public', async (t) => {
   for (const path of PUBLIC_PATHS) {

@@ -71,7 +71,16 @@ test('an unknown library answers zeros', async (t) => {
 test("a private library's metrics are zeros for callers who cannot see it", async (t) => {
   const owner = await makeUser(app, { plan: 'pro' });
   await app.services.libraries.ensure({
-    _id: '/acme/private-metrics', source: 'github', title: 'p', description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId: owner.teamId ?? null, trustScore: 5,
+    _id: '/acme/private-metrics',
+    source: 'github',
+    title: 'p',
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: '',
+    private: true,
+    teamId: owner.teamId ?? null,
+    trustScore: 5,
     options: { skipVersionFiltering: false, generateDocs: false },
   });
   app.services.usage.record({ libraryId: '/acme/private-metrics', channel: 'api', tokens: 10, query: 'secret project' });
@@ -125,7 +134,11 @@ test('the admin usage summary: per day per channel across libraries, and top lib
   const one = res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/one');
   t.deepEqual(one, { libraryId: '/sum/one', teamId: null, requests: 2, tokens: 20 });
   t.false(res.body.topLibraries.some((l: { libraryId: string }) => l.libraryId === '*'));
-  t.deepEqual(res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/three'), { libraryId: '/sum/three', teamId: 'team_q', requests: 1, tokens: 1 }, 'client ids, with the team of a private copy');
+  t.deepEqual(
+    res.body.topLibraries.find((l: { libraryId: string }) => l.libraryId === '/sum/three'),
+    { libraryId: '/sum/three', teamId: 'team_q', requests: 1, tokens: 1 },
+    'client ids, with the team of a private copy',
+  );
   t.is((await app.request.get('/v2/admin/usage').set(bearer(member.key))).status, 403);
   t.is((await app.request.get('/v2/admin/usage?days=100').set(bearer(admin))).status, 400);
 });
@@ -137,14 +150,36 @@ test('usage by API key and by team, and zero-result queries with their library: 
   usage.record({ libraryId: '/by/lib', channel: 'api', tokens: 7, keyId: key._id, callerTeamId: owner.teamId });
   usage.record({ libraryId: '/by/lib', channel: 'mcp', tokens: 3, keyId: key._id, callerTeamId: owner.teamId });
   usage.record({ libraryId: '/by/lib', channel: 'txt', tokens: 1, query: 'How to frobnicate?', noResults: true });
-  const read = async () => (await app.request.get('/v2/admin/usage?days=1').set(bearer(admin))).body as Record<string, Array<Record<string, unknown>>> & { totals: { requests: number } };
+  const read = async () =>
+    (await app.request.get('/v2/admin/usage?days=1').set(bearer(admin))).body as Record<string, Array<Record<string, unknown>>> & {
+      totals: { requests: number };
+    };
   for (const when of ['unwritten', 'stored']) {
     const body = await read();
-    t.like(body.byKey.find((k) => k.keyId === key._id), { name: 'test key', prefix: key.prefix, userId: owner.userId, api: 1, mcp: 1, txt: 0, requests: 2, tokens: 10 }, when);
-    t.like(body.byTeam.find((k) => k.teamId === owner.teamId), { name: `team ${owner.username}`, requests: 2, tokens: 10 }, when);
-    t.deepEqual(body.zeroResultQueries.filter((q) => q.libraryId === '/by/lib'), [{ libraryId: '/by/lib', query: 'how to frobnicate?', count: 1 }], when);
-    t.false(body.topLibraries.some((l) => String(l.libraryId).startsWith('@')), when);
-    t.like(body.topLibraries.find((l) => l.libraryId === '/by/lib'), { requests: 2, tokens: 10 }, `${when}: a zero-result query is not a served request`);
+    t.like(
+      body.byKey.find((k) => k.keyId === key._id),
+      { name: 'test key', prefix: key.prefix, userId: owner.userId, api: 1, mcp: 1, txt: 0, requests: 2, tokens: 10 },
+      when,
+    );
+    t.like(
+      body.byTeam.find((k) => k.teamId === owner.teamId),
+      { name: `team ${owner.username}`, requests: 2, tokens: 10 },
+      when,
+    );
+    t.deepEqual(
+      body.zeroResultQueries.filter((q) => q.libraryId === '/by/lib'),
+      [{ libraryId: '/by/lib', query: 'how to frobnicate?', count: 1 }],
+      when,
+    );
+    t.false(
+      body.topLibraries.some((l) => String(l.libraryId).startsWith('@')),
+      when,
+    );
+    t.like(
+      body.topLibraries.find((l) => l.libraryId === '/by/lib'),
+      { requests: 2, tokens: 10 },
+      `${when}: a zero-result query is not a served request`,
+    );
     await usage.flush();
   }
   const metrics = await app.request.get('/v2/libs/metrics?libraryId=/by/lib&days=1').set(bearer(admin));
@@ -183,7 +218,14 @@ test('the timer writes day counts each time, query counts only once their interv
   t.deepEqual((await stored(lib)).queries, [['first question', 2]], 'both askings, normalised to one query');
   usage.record({ libraryId: lib, channel: 'txt', tokens: 1, query: 'second question' });
   await usage.flush();
-  t.deepEqual((await stored(lib)).queries, [['first question', 2], ['second question', 1]], 'an explicit flush writes queries at once');
+  t.deepEqual(
+    (await stored(lib)).queries,
+    [
+      ['first question', 2],
+      ['second question', 1],
+    ],
+    'an explicit flush writes queries at once',
+  );
   await usage.stop();
 });
 
@@ -201,7 +243,13 @@ test('instances flushing the same counters at once stay exact: each writes only 
   recordRound();
   await Promise.all(instances.map((u) => u.flush()));
   const first = await stored(lib);
-  t.deepEqual(first.queries, [['only on 0', 1], ['only on 1', 1], ['only on 2', 1], ['only on 3', 1], ['shared question', 10]]);
+  t.deepEqual(first.queries, [
+    ['only on 0', 1],
+    ['only on 1', 1],
+    ['only on 2', 1],
+    ['only on 3', 1],
+    ['shared question', 10],
+  ]);
   t.deepEqual({ api: first.api, mcp: first.mcp, tokens: first.tokens }, { api: 10, mcp: 4, tokens: 104 });
 
   // Many rounds of concurrent flushes (FerretDB loses concurrent `$inc`s on one document).
@@ -211,7 +259,13 @@ test('instances flushing the same counters at once stay exact: each writes only 
   }
   const after = await stored(lib);
   t.deepEqual({ api: after.api, mcp: after.mcp, tokens: after.tokens }, { api: 60, mcp: 24, tokens: 624 });
-  t.deepEqual(after.queries, [['only on 0', 6], ['only on 1', 6], ['only on 2', 6], ['only on 3', 6], ['shared question', 60]]);
+  t.deepEqual(after.queries, [
+    ['only on 0', 6],
+    ['only on 1', 6],
+    ['only on 2', 6],
+    ['only on 3', 6],
+    ['shared question', 60],
+  ]);
   const res = await metrics({ libraryId: lib, days: '1' }, admin);
   t.deepEqual(res.body.totals, { requests: 84, tokens: 624, byChannel: { api: 60, txt: 0, mcp: 24, playground: 0 } }, 'reads sum the writers');
   t.deepEqual(res.body.topQueries[0], { query: 'shared question', count: 60 });
@@ -236,7 +290,8 @@ test('reads count what is not written yet and write nothing; a flush queued or r
   const lib = `/unwritten/lib-${Date.now()}`;
   const other = `/unwritten/other-${Date.now()}`;
   const round = (n: number) => {
-    for (let i = 0; i < n; i++) usage.record({ libraryId: lib, channel: i % 3 === 0 ? 'mcp' : 'api', tokens: 3, query: `question ${i % (MAX_QUERIES_PER_DAY + 20)}` });
+    for (let i = 0; i < n; i++)
+      usage.record({ libraryId: lib, channel: i % 3 === 0 ? 'mcp' : 'api', tokens: 3, query: `question ${i % (MAX_QUERIES_PER_DAY + 20)}` });
     usage.record({ libraryId: other, channel: 'txt', tokens: 7, query: 'other question' });
   };
   round(90);
@@ -246,7 +301,10 @@ test('reads count what is not written yet and write nothing; a flush queued or r
   t.deepEqual((await stored(lib, db)).requests, 0, 'the read wrote nothing');
   t.deepEqual((await stored(lib, db)).queries, []);
   const summaryBefore = await usage.summary(1);
-  t.deepEqual(summaryBefore.topLibraries.find((l) => l.libraryId === other), { libraryId: other, requests: 1, tokens: 7 });
+  t.deepEqual(
+    summaryBefore.topLibraries.find((l) => l.libraryId === other),
+    { libraryId: other, requests: 1, tokens: 7 },
+  );
 
   // A flush queued before the read (not awaited) and events recorded while it waits.
   const flushed = usage.flush();
@@ -268,7 +326,10 @@ test('reads count what is not written yet and write nothing; a flush queued or r
   t.deepEqual((await usage.metrics(lib, 1)).topQueries, unwrittenTop);
   t.is((await stored(lib, db)).queries.length, MAX_QUERIES_PER_DAY);
   const summaryAfter = await usage.summary(1);
-  t.deepEqual(summaryAfter.topLibraries.find((l) => l.libraryId === other), { libraryId: other, requests: 4, tokens: 28 });
+  t.deepEqual(
+    summaryAfter.topLibraries.find((l) => l.libraryId === other),
+    { libraryId: other, requests: 4, tokens: 28 },
+  );
 });
 
 test('a read during a long flush waits for one write command, not the flush, and counts exactly', async (t) => {

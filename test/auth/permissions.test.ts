@@ -35,7 +35,10 @@ test.serial('all anonymous operations are off by default (401 invalid_api_key)',
 });
 
 test.serial('an admin can allow operations without authentication; each then passes authentication', async (t) => {
-  const put = await app.request.put('/v2/admin/permissions').set(adminS).send({ anonymous: { add: true, metrics: true, jobs: true, policies: true, refresh: true } });
+  const put = await app.request
+    .put('/v2/admin/permissions')
+    .set(adminS)
+    .send({ anonymous: { add: true, metrics: true, jobs: true, policies: true, refresh: true } });
   t.is(put.status, 200);
   t.true(put.body.anonymous.add);
   t.false(put.body.anonymous.upload);
@@ -48,14 +51,25 @@ test.serial('an admin can allow operations without authentication; each then pas
   // Writes that are not among the operations stay closed.
   t.is((await app.request.patch('/v2/policies?teamId=team_default').send({ libraryFilters: {} })).status, 401);
   t.is((await app.request.get('/v2/admin/users')).status, 401);
-  await app.request.put('/v2/admin/permissions').set(adminS).send({ anonymous: { add: false, metrics: false, jobs: false, policies: false, refresh: false } });
+  await app.request
+    .put('/v2/admin/permissions')
+    .set(adminS)
+    .send({ anonymous: { add: false, metrics: false, jobs: false, policies: false, refresh: false } });
   t.is((await ANON_CALLS.add()).status, 401, 'switched off again at once');
 });
 
 test('permissions are admin-only and validated', async (t) => {
   const member = await makeUser(app);
   t.is((await app.request.get('/v2/admin/permissions').set(bearer(member.key))).status, 403);
-  t.is((await app.request.put('/v2/admin/permissions').set(bearer(member.key)).send({ anonymous: { add: true } })).status, 403);
+  t.is(
+    (
+      await app.request
+        .put('/v2/admin/permissions')
+        .set(bearer(member.key))
+        .send({ anonymous: { add: true } })
+    ).status,
+    403,
+  );
   for (const body of [{ anonymous: { delete: true } }, { anonymous: { add: 'yes' } }, { anon: {} }]) {
     const res = await app.request.put('/v2/admin/permissions').set(adminS).send(body);
     t.is(res.status, 400, JSON.stringify(body));

@@ -33,10 +33,21 @@ test.serial('PATCH /v2/policies merges the given filters; forPrincipal then appl
   t.is(res.status, 200);
   t.deepEqual(res.body.libraryFilters, { ...DEFAULT_FILTERS, blockedLibraries: ['/evil/lib'], minTrustScore: 5, sourceTypes: ['github'] });
   t.true(res.body.searchFilterApplied);
-  const again = await app.request.patch('/v2/policies').set(bearer(owner.key)).send({ libraryFilters: { mode: 'quality' } });
+  const again = await app.request
+    .patch('/v2/policies')
+    .set(bearer(owner.key))
+    .send({ libraryFilters: { mode: 'quality' } });
   t.deepEqual(again.body.libraryFilters.blockedLibraries, ['/evil/lib'], 'fields not given are kept');
 
-  const principal: Principal = { kind: 'user', userId: owner.userId, username: owner.username, role: 'member', teamIds: [owner.teamId ?? ''], defaultTeamId: owner.teamId ?? null, via: 'api_key' };
+  const principal: Principal = {
+    kind: 'user',
+    userId: owner.userId,
+    username: owner.username,
+    role: 'member',
+    teamIds: [owner.teamId ?? ''],
+    defaultTeamId: owner.teamId ?? null,
+    via: 'api_key',
+  };
   const policy = await app.services.policies.forPrincipal(principal);
   t.true(policy.applied);
   t.false(policy.allows({ id: '/evil/lib', source: 'github', trustScore: 9 }));
@@ -69,7 +80,11 @@ test('PATCH bodies are validated with a 400 validation_error naming the field', 
     [{ libraryFilters: {}, somethingElse: true }, 'somethingElse'],
   ];
   for (const [body, field] of cases) {
-    const res = await app.request.patch('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId }).send(body as object);
+    const res = await app.request
+      .patch('/v2/policies')
+      .set(bearer(admin))
+      .query({ teamId: owner.teamId })
+      .send(body as object);
     t.is(res.status, 400, JSON.stringify(body));
     t.is(res.body.error, 'validation_error');
     t.true(res.body.message.includes(field), `${res.body.message} names ${field}`);
@@ -78,8 +93,16 @@ test('PATCH bodies are validated with a 400 validation_error naming the field', 
 
 test('policy lists hold library ids only: a string no library could have is a 400 naming it, and nothing is written', async (t) => {
   const before = (await app.request.get('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId })).body.libraryFilters;
-  for (const [list, bad] of [['allowedLibraries', '/acme/widgets!'], ['blockedLibraries', '/../etc'], ['exceptedLibraries', '/acme/widgets@2.0']] as const) {
-    const res = await app.request.patch('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId }).send({ libraryFilters: { mode: 'select', [list]: ['/good/one', bad] } });
+  for (const [list, bad] of [
+    ['allowedLibraries', '/acme/widgets!'],
+    ['blockedLibraries', '/../etc'],
+    ['exceptedLibraries', '/acme/widgets@2.0'],
+  ] as const) {
+    const res = await app.request
+      .patch('/v2/policies')
+      .set(bearer(admin))
+      .query({ teamId: owner.teamId })
+      .send({ libraryFilters: { mode: 'select', [list]: ['/good/one', bad] } });
     t.is(res.status, 400, `${list} ${bad}`);
     t.is(res.body.error, 'validation_error');
     t.true(res.body.message.includes(`"${bad}"`), res.body.message);
@@ -87,7 +110,11 @@ test('policy lists hold library ids only: a string no library could have is a 40
   }
   const after = (await app.request.get('/v2/policies').set(bearer(admin)).query({ teamId: owner.teamId })).body.libraryFilters;
   t.deepEqual(after, before, 'nothing half-written');
-  const preview = await app.request.post('/v2/policies/preview').set(bearer(admin)).query({ teamId: owner.teamId }).send({ libraryFilters: { allowedLibraries: ['acme'] } });
+  const preview = await app.request
+    .post('/v2/policies/preview')
+    .set(bearer(admin))
+    .query({ teamId: owner.teamId })
+    .send({ libraryFilters: { allowedLibraries: ['acme'] } });
   t.is(preview.status, 400, 'the preview checks the same way');
 });
 
@@ -95,7 +122,10 @@ test('members read but cannot change; other teams are 404 team_not_found; admins
   const member = await makeUser(app);
   await app.services.users.setTeamRole(member.userId, owner.teamId ?? '', 'member');
   t.is((await app.request.get('/v2/policies').set(bearer(member.key))).status, 200);
-  const patch = await app.request.patch('/v2/policies').set(bearer(member.key)).send({ libraryFilters: { mode: 'select' } });
+  const patch = await app.request
+    .patch('/v2/policies')
+    .set(bearer(member.key))
+    .send({ libraryFilters: { mode: 'select' } });
   t.is(patch.status, 403);
   t.is(patch.body.error, 'forbidden');
 

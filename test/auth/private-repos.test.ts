@@ -14,7 +14,10 @@ test.after.always(async () => {
 });
 
 const addPrivate = (key: string) =>
-  app.request.post('/v2/add/repo/github').set(bearer(key)).send({ docsRepoUrl: 'https://github.com/acme/secret-docs', private: true, gitToken: 'ghp_not_used_here' });
+  app.request
+    .post('/v2/add/repo/github')
+    .set(bearer(key))
+    .send({ docsRepoUrl: 'https://github.com/acme/secret-docs', private: true, gitToken: 'ghp_not_used_here' });
 
 test('rule 2: a team plan without private repositories is 403 forbidden (even for the team owner)', async (t) => {
   const owner = await makeUser(app, { plan: 'free', teamRole: 'owner' });

@@ -44,12 +44,15 @@ test.before(() => ensureStores());
 
 test.after.always(async () => {
   await Promise.all(
-    servers.map((child) => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-      setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-    })),
+    servers.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+        }),
+    ),
   );
   const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
   await dropStoresNamed(config, name);

@@ -96,7 +96,10 @@ test('parallel requests never exceed the limit (FerretDB uses unique slots, not 
   const ip = newClient();
   const results = await Promise.all(Array.from({ length: 12 }, () => search(app, ip)));
   t.is(results.filter((r) => r.status !== 429).length, 3);
-  const remaining = results.filter((r) => r.status !== 429).map((r) => r.headers['ratelimit-remaining']).sort();
+  const remaining = results
+    .filter((r) => r.status !== 429)
+    .map((r) => r.headers['ratelimit-remaining'])
+    .sort();
   t.deepEqual(remaining, ['0', '1', '2']);
 });
 
@@ -110,7 +113,15 @@ test('both counting strategies count a window and purge it once it has ended', a
     const id = `test-${strategy.name}`;
     const decisions = [];
     for (let i = 0; i < 3; i++) decisions.push(await limiter.hit('standard', id, 'anonymous'));
-    t.deepEqual(decisions.map((d) => [d.allowed, d.remaining]), [[true, 1], [true, 0], [false, 0]], strategy.name);
+    t.deepEqual(
+      decisions.map((d) => [d.allowed, d.remaining]),
+      [
+        [true, 1],
+        [true, 0],
+        [false, 0],
+      ],
+      strategy.name,
+    );
     t.is(decisions[0].reset, Date.UTC(2030, 0, 1, 0, 1, 0) / 1000);
     t.is(decisions[0].retryAfter, 50);
     t.is((await limiter.hit('standard', id, 'key')).limit, 4);
@@ -163,6 +174,12 @@ test('one instance admits exactly the limit with blocks, numbering remaining dow
   const id = `exact-${Date.now()}`;
   const decisions = await Promise.all(Array.from({ length: 70 }, () => limiter.hit('standard', id, 'anonymous')));
   t.is(decisions.filter((d) => d.allowed).length, 60);
-  t.deepEqual(decisions.filter((d) => d.allowed).map((d) => d.remaining).sort((x, y) => y - x), Array.from({ length: 60 }, (_, i) => 59 - i));
+  t.deepEqual(
+    decisions
+      .filter((d) => d.allowed)
+      .map((d) => d.remaining)
+      .sort((x, y) => y - x),
+    Array.from({ length: 60 }, (_, i) => 59 - i),
+  );
   t.is(await Model.countDocuments({ _id: { $regex: `^standard:${id}:` } }), 60 / blockSize(60));
 });

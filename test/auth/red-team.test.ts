@@ -26,11 +26,23 @@ test.after.always(async () => {
 
 async function privateLibraryOfTheTeam(name: string): Promise<string> {
   const id = `/acme/${name}`;
-  await app.services.libraries.ensure({ _id: id, source: 'github', title: name, description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId: owner.teamId!, trustScore: 5, options: { skipVersionFiltering: false, generateDocs: false } });
+  await app.services.libraries.ensure({
+    _id: id,
+    source: 'github',
+    title: name,
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: '',
+    private: true,
+    teamId: owner.teamId!,
+    trustScore: 5,
+    options: { skipVersionFiltering: false, generateDocs: false },
+  });
   return id;
 }
 
-test('a plain team member cannot delete the team\'s private library; its owner can', async (t) => {
+test("a plain team member cannot delete the team's private library; its owner can", async (t) => {
   const id = await privateLibraryOfTheTeam('secret-docs');
   const byMember = await app.request.delete(`/v2/libraries${id}`).set(bearer(member.key));
   t.is(byMember.status, 403);
@@ -40,7 +52,14 @@ test('a plain team member cannot delete the team\'s private library; its owner c
 });
 
 test("a signed-in user cannot cancel another user's job on a public library", async (t) => {
-  const job = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/public', version: 'latest', params: testJobParams(), teamId: null, createdBy: 'usr_admin' });
+  const job = await app.services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/public',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: 'usr_admin',
+  });
   const bystander = await makeUser(app);
   const res = await app.request.delete(`/v2/jobs/${job._id}`).set(bearer(bystander.key));
   t.is(res.status, 403);

@@ -68,13 +68,21 @@ test('cookie-authenticated writes need X-CSRF-Token matching the session; reads 
   t.regex(noToken.body.message, /X-CSRF-Token/);
   const wrong = await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', 'forged').send({ name: 'x' });
   t.is(wrong.status, 403);
-  for (const [method, path] of [['put', '/v2/admin/credentials/github'], ['patch', '/v2/policies'], ['delete', '/v2/admin/credentials/github']] as const) {
+  for (const [method, path] of [
+    ['put', '/v2/admin/credentials/github'],
+    ['patch', '/v2/policies'],
+    ['delete', '/v2/admin/credentials/github'],
+  ] as const) {
     const res = await app.request[method](path).set('Cookie', s.cookie).send({});
     t.is(res.status, 403, method);
     t.regex(res.body.message, /X-CSRF-Token/);
   }
   const other = await login(app, user.username, user.password);
-  t.is((await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', other.csrf).send({ name: 'x' })).status, 403, "another session's token does not fit");
+  t.is(
+    (await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', other.csrf).send({ name: 'x' })).status,
+    403,
+    "another session's token does not fit",
+  );
   t.is((await app.request.post('/v2/admin/keys').set('Cookie', s.cookie).set('X-CSRF-Token', s.csrf).send({ name: 'x' })).status, 201);
   t.is((await app.request.get('/v2/admin/keys').set('Cookie', s.cookie)).status, 200);
   const keyWrite = await app.request.patch('/v2/auth/me').set(bearer(user.key)).send({ defaultTeamId: 'team_nope' });

@@ -19,17 +19,28 @@ test('plans: free has no private repositories, pro and enterprise do', async (t)
   t.is(res.status, 200);
   t.deepEqual(
     res.body.plans.map((p: { id: string; privateRepositories: boolean }) => [p.id, p.privateRepositories]),
-    [['free', false], ['pro', true], ['enterprise', true]],
+    [
+      ['free', false],
+      ['pro', true],
+      ['enterprise', true],
+    ],
   );
 });
 
 test('admins manage users: create, list, read, change role, delete; unknown → 404 user_not_found', async (t) => {
-  const created = await app.request.post('/v2/admin/users').set(adminS).send({ username: 'alice', password: 'alice-password', role: 'member', teamId: 'team_default' });
+  const created = await app.request
+    .post('/v2/admin/users')
+    .set(adminS)
+    .send({ username: 'alice', password: 'alice-password', role: 'member', teamId: 'team_default' });
   t.is(created.status, 201);
   t.is(created.body.username, 'alice');
   t.is(created.body.defaultTeamId, 'team_default');
   t.false('passwordHash' in created.body);
-  t.is((await app.request.post('/v2/admin/users').set(adminS).send({ username: 'ALICE', password: 'alice-password' })).status, 409, 'usernames are unique regardless of case');
+  t.is(
+    (await app.request.post('/v2/admin/users').set(adminS).send({ username: 'ALICE', password: 'alice-password' })).status,
+    409,
+    'usernames are unique regardless of case',
+  );
   t.is((await app.request.post('/v2/admin/users').set(adminS).send({ username: 'bob', password: 'short' })).status, 400);
   t.is((await app.request.post('/v2/admin/users').set(adminS).send({ username: 'bob', password: 'long-enough', role: 'root' })).status, 400);
   const noTeam = await app.request.post('/v2/admin/users').set(adminS).send({ username: 'carol', password: 'long-enough', teamId: 'team_nope' });
@@ -65,7 +76,10 @@ test('teams: admins create them (creator owns), members see only their own; othe
   t.is(created.status, 201);
   t.is(created.body.plan, 'pro');
   t.true(created.body.privateRepositories);
-  t.deepEqual(created.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]), [[ADMIN_ID, 'owner']]);
+  t.deepEqual(
+    created.body.members.map((m: { userId: string; role: string }) => [m.userId, m.role]),
+    [[ADMIN_ID, 'owner']],
+  );
   t.is((await app.request.post('/v2/admin/teams').set(adminS).send({ name: 'platform' })).status, 409);
   t.is((await app.request.post('/v2/admin/teams').set(adminS).send({ name: 'x', plan: 'gold' })).status, 400);
 
@@ -73,7 +87,10 @@ test('teams: admins create them (creator owns), members see only their own; othe
   const outsiderS = await sessionHeaders(app, outsider.username, outsider.password);
   t.is((await app.request.post('/v2/admin/teams').set(outsiderS).send({ name: 'mine' })).status, 403);
   const mine = await app.request.get('/v2/admin/teams').set(bearer(outsider.key));
-  t.deepEqual(mine.body.teams.map((x: { id: string }) => x.id), [outsider.teamId]);
+  t.deepEqual(
+    mine.body.teams.map((x: { id: string }) => x.id),
+    [outsider.teamId],
+  );
   for (const req of [
     app.request.get(`/v2/admin/teams/${created.body.id}`).set(bearer(outsider.key)),
     app.request.patch(`/v2/admin/teams/${created.body.id}`).set(outsiderS).send({ name: 'hijack' }),
@@ -104,7 +121,11 @@ test('members: owners add and remove them with a team role; unknown users are 40
   // A plain member cannot manage members or change the plan; sees the team.
   t.is((await app.request.get(`/v2/admin/teams/${owner.teamId}`).set(bearer(other.key))).status, 200);
   t.is((await app.request.post(path).set(otherS).send({ userId: other.userId, role: 'owner' })).status, 403);
-  t.is((await app.request.post(path).set(bearer(owner.key)).send({ userId: other.userId, role: 'member' })).status, 403, "the owner's key cannot manage members: a session is needed");
+  t.is(
+    (await app.request.post(path).set(bearer(owner.key)).send({ userId: other.userId, role: 'member' })).status,
+    403,
+    "the owner's key cannot manage members: a session is needed",
+  );
   t.is((await app.request.patch(`/v2/admin/teams/${owner.teamId}`).set(ownerS).send({ plan: 'enterprise' })).status, 403, 'plans are for admins');
   t.is((await app.request.patch(`/v2/admin/teams/${owner.teamId}`).set(adminS).send({ plan: 'enterprise' })).body.plan, 'enterprise');
 

@@ -21,7 +21,8 @@ test.after.always(async () => {
 test("hourly buckets and the dashboard's playground counted apart (only from a signed-in session)", async (t) => {
   const lib = `/acme/hours${Date.now().toString(36)}`;
   await seedLibrary(app, lib, { 'docs/a.md': '# Hours\n\n## Counting\n\nRequests are counted per hour for charts of recent usage.\n' });
-  const ask = (headers: Record<string, string>) => app.request.get('/v2/context').set(headers).query({ libraryId: lib, query: 'counted per hour', type: 'json' });
+  const ask = (headers: Record<string, string>) =>
+    app.request.get('/v2/context').set(headers).query({ libraryId: lib, query: 'counted per hour', type: 'json' });
   const session = await adminSession(app);
   t.is((await ask({ ...session, 'X-Shelfmark-Channel': 'playground' })).status, 200);
   t.is((await ask({ ...session, 'X-Shelfmark-Channel': 'playground' })).status, 200);
@@ -34,7 +35,11 @@ test("hourly buckets and the dashboard's playground counted apart (only from a s
     // The requests were made moments ago: in this hour's bucket (or the one before, should the hour have just turned).
     const recent = body.perHour.slice(22);
     t.deepEqual([recent.reduce((n, h) => n + h.api, 0), recent.reduce((n, h) => n + h.playground, 0)], [1, 2], when);
-    t.is(body.perHour.slice(0, 22).reduce((n, h) => n + h.api + h.playground, 0), 0, when);
+    t.is(
+      body.perHour.slice(0, 22).reduce((n, h) => n + h.api + h.playground, 0),
+      0,
+      when,
+    );
   };
   check(await read(), 'unwritten');
   await app.services.usage.flush();

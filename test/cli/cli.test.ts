@@ -19,7 +19,8 @@ import { memberKey } from '../helpers';
 import { hostOf } from '../../src/cli/commands/add';
 
 const BIN = path.join(ROOT_DIR, 'bin', 'shelfmark.mjs');
-const GUIDE = '# Widgets guide\n\n## Deleting a widget\n\nUse `w.destroy()` to free its resources when it is no longer needed.\n\n```js\nw.destroy();\nconsole.log(w.destroyed); // true\n```\n\n## Creating a widget\n\nCall `createWidget()` with a name:\n\n```js\nconst w = createWidget("spinner", { size: 3 });\n```\n';
+const GUIDE =
+  '# Widgets guide\n\n## Deleting a widget\n\nUse `w.destroy()` to free its resources when it is no longer needed.\n\n```js\nw.destroy();\nconsole.log(w.destroyed); // true\n```\n\n## Creating a widget\n\nCall `createWidget()` with a name:\n\n```js\nconst w = createWidget("spinner", { size: 3 });\n```\n';
 
 let app: TestApp;
 let git: GitServer;
@@ -39,8 +40,14 @@ function cli(args: string[], env: Record<string, string | undefined> = {}): Prom
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd: '/', env: { PATH: process.env.PATH, SHELFMARK_API_URL: server?.url, SHELFMARK_API_KEY: key, ...env } as NodeJS.ProcessEnv, maxBuffer: 64 * 1024 * 1024, encoding: 'buffer' },
-      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: stdout.toString('latin1'), stderr: stderr.toString() }),
+      {
+        cwd: '/',
+        env: { PATH: process.env.PATH, SHELFMARK_API_URL: server?.url, SHELFMARK_API_KEY: key, ...env } as NodeJS.ProcessEnv,
+        maxBuffer: 64 * 1024 * 1024,
+        encoding: 'buffer',
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout: stdout.toString('latin1'), stderr: stderr.toString() }),
     );
   });
 }
@@ -69,7 +76,7 @@ test.after.always(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-test.serial('help: the command list, each command\'s --help, and exit 2 for a wrong command line', async (t) => {
+test.serial("help: the command list, each command's --help, and exit 2 for a wrong command line", async (t) => {
   const help = await cli(['--help']);
   t.is(help.code, 0);
   for (const name of ['add', 'search', 'context', 'jobs', 'refresh', 'export', 'import', 'keys', 'mcp']) t.regex(help.stdout, new RegExp(`\\n  ${name} `));
@@ -132,7 +139,11 @@ test.serial('export and import: a verified bundle file, an import that changes n
   t.regex(exported.stderr, /Exported \/acme\/widgets \(latest\): \d+ snippets/);
   const header = JSON.parse(gunzipSync(fs.readFileSync(file)).toString().split('\n')[0]);
   t.is(header.format, 'shelfmark-bundle');
-  t.deepEqual(fs.readdirSync(tmp).filter((n) => n.endsWith('.part')), [], 'no temporary file left');
+  t.deepEqual(
+    fs.readdirSync(tmp).filter((n) => n.endsWith('.part')),
+    [],
+    'no temporary file left',
+  );
 
   // To stdout (a pipe): the same bundle but for its creation time.
   const piped = await cli(['export', '/acme/widgets']);
@@ -160,18 +171,21 @@ test.serial('export and import: a verified bundle file, an import that changes n
 
 test.serial('add openapi uploads a specification file', async (t) => {
   const spec = path.join(tmp, 'pets.yaml');
-  fs.writeFileSync(spec, [
-    'openapi: 3.0.3',
-    'info: { title: Pet Store, version: 1.2.0, description: Pets as a service. }',
-    'paths:',
-    '  /pets/{id}:',
-    '    delete:',
-    '      summary: Delete a pet',
-    '      description: Removes the pet with this id for good.',
-    '      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]',
-    "      responses: { '204': { description: Deleted } }",
-    '',
-  ].join('\n'));
+  fs.writeFileSync(
+    spec,
+    [
+      'openapi: 3.0.3',
+      'info: { title: Pet Store, version: 1.2.0, description: Pets as a service. }',
+      'paths:',
+      '  /pets/{id}:',
+      '    delete:',
+      '      summary: Delete a pet',
+      '      description: Removes the pet with this id for good.',
+      '      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]',
+      "      responses: { '204': { description: Deleted } }",
+      '',
+    ].join('\n'),
+  );
   const added = await cli(['add', 'openapi', spec, '--title', 'Pet Store', '--json']);
   t.is(added.code, 0, added.stderr);
   t.is(JSON.parse(added.stdout).libraryName, '/openapi/pet-store');
@@ -182,7 +196,7 @@ test.serial('add openapi uploads a specification file', async (t) => {
   t.is((await cli(['add', 'openapi', path.join(tmp, 'none.yaml')])).code, 2);
 });
 
-test.serial('add website: a site that cannot be read exits 5 with the server\'s reason; an unreachable server exits 1', async (t) => {
+test.serial("add website: a site that cannot be read exits 5 with the server's reason; an unreachable server exits 1", async (t) => {
   // The server has the website source: a name that does not resolve leaves nothing to read,
   // a 400 naming url (the CLI's own explanation of a 404 stays for servers without it).
   const website = await cli(['add', 'website', 'https://docs.example.test/', '--scope', 'subpages', '--max-pages', '5']);

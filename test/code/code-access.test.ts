@@ -48,10 +48,22 @@ let loner: { key: string };
 test.before(async () => {
   git = await startGitServer();
   createRepo(git.root, 'acme/secret-engine', [
-    { files: { 'README.md': README, 'src/engine.ts': ENGINE_V1, 'tools/refuel.py': PY, 'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) }, tag: 'v1.0.0' },
-    { files: { 'README.md': README, 'src/engine.ts': ENGINE_V2, 'tools/refuel.py': PY, 'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) }, tag: 'v2.0.0' },
+    {
+      files: { 'README.md': README, 'src/engine.ts': ENGINE_V1, 'tools/refuel.py': PY, 'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) },
+      tag: 'v1.0.0',
+    },
+    {
+      files: { 'README.md': README, 'src/engine.ts': ENGINE_V2, 'tools/refuel.py': PY, 'assets/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 1]) },
+      tag: 'v2.0.0',
+    },
   ]);
-  app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '100000', RATE_LIMIT_ANON_PER_MINUTE: '100000' });
+  app = await createTestApp({
+    GITHUB_BASE_URL: git.url,
+    GIT_ALLOWED_URL_PREFIXES: `${git.url}/`,
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+    RATE_LIMIT_KEY_PER_MINUTE: '100000',
+    RATE_LIMIT_ANON_PER_MINUTE: '100000',
+  });
   teamA = await memberKey(app, { teamPlan: 'pro' });
   teamB = await memberKey(app, { teamPlan: 'pro' });
   loner = await memberKey(app);
@@ -76,7 +88,10 @@ const code = (key: string | undefined, query: Record<string, string>) => {
 test.serial("a team reads its private library's code, each version at its own commit", async (t) => {
   const latest = await code(teamA.key, { operation: 'search', query: 'disposeEngine' });
   t.is(latest.status, 200, JSON.stringify(latest.body));
-  t.deepEqual(latest.body.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`), ['src/engine.ts:12']);
+  t.deepEqual(
+    latest.body.matches.map((m: { path: string; line: number }) => `${m.path}:${m.line}`),
+    ['src/engine.ts:12'],
+  );
   const old = await code(teamA.key, { operation: 'search', query: 'disposeEngine', version: 'v1.0.0' });
   t.is(old.status, 200);
   t.deepEqual(old.body.matches, [], 'v1.0.0 has no disposeEngine');
@@ -84,14 +99,24 @@ test.serial("a team reads its private library's code, each version at its own co
   t.is(old.body.tree.omitted.binary, 1, 'the PNG is left out');
   const range = await code(teamA.key, { operation: 'definition', query: 'launchSecretEngine', version: '^1' });
   t.is(range.body.provenance.resolution, 'range');
-  t.deepEqual(range.body.symbols.map((s: { path: string; line: number; kind: string }) => [s.path, s.line, s.kind]), [['src/engine.ts', 8, 'function']]);
+  t.deepEqual(
+    range.body.symbols.map((s: { path: string; line: number; kind: string }) => [s.path, s.line, s.kind]),
+    [['src/engine.ts', 8, 'function']],
+  );
   const py = await code(teamA.key, { operation: 'outline', path: 'tools/refuel.py' });
-  t.deepEqual(py.body.symbols.map((s: { name: string; kind: string }) => `${s.kind} ${s.name}`), ['function refuel']);
+  t.deepEqual(
+    py.body.symbols.map((s: { name: string; kind: string }) => `${s.kind} ${s.name}`),
+    ['function refuel'],
+  );
 });
 
-test.serial("another team, a member without a team and anonymous callers get library_not_found, and nothing of the code", async (t) => {
+test.serial('another team, a member without a team and anonymous callers get library_not_found, and nothing of the code', async (t) => {
   for (const key of [teamB.key, loner.key, undefined]) {
-    for (const query of [{ operation: 'search', query: 'launchSecretEngine' }, { operation: 'read', path: 'src/engine.ts' }, { operation: 'outline', path: 'src' }] as Array<Record<string, string>>) {
+    for (const query of [
+      { operation: 'search', query: 'launchSecretEngine' },
+      { operation: 'read', path: 'src/engine.ts' },
+      { operation: 'outline', path: 'src' },
+    ] as Array<Record<string, string>>) {
       const res = await code(key, query);
       t.is(res.status, 404, `${key ? 'keyed' : 'anonymous'} ${query.operation}`);
       t.is(res.body.error, 'library_not_found');
@@ -99,7 +124,11 @@ test.serial("another team, a member without a team and anonymous callers get lib
     }
   }
   const absent = await code(teamB.key, { libraryId: '/acme/never-added', operation: 'search', query: 'x' });
-  t.is(absent.body.message.replace('/acme/never-added', 'ID'), (await code(teamB.key, { operation: 'search', query: 'x' })).body.message.replace('/acme/secret-engine', 'ID'), 'hidden and absent read the same');
+  t.is(
+    absent.body.message.replace('/acme/never-added', 'ID'),
+    (await code(teamB.key, { operation: 'search', query: 'x' })).body.message.replace('/acme/secret-engine', 'ID'),
+    'hidden and absent read the same',
+  );
 });
 
 test.serial('MCP over /mcp and over stdio: the same answer for the team, a tool error for another team', async (t) => {
@@ -119,7 +148,10 @@ test.serial('MCP over /mcp and over stdio: the same answer for the team, a tool 
       t.regex(textOf(other), /does not exist or you have no access/);
       t.notRegex(textOf(other), /launchSecretEngine\(fuel\)/);
     }
-    const read = await mine.callTool({ name: 'query-code', arguments: { library_id: '/acme/secret-engine', operation: 'read', file: 'src/engine.ts', startLine: '8', endLine: '10' } });
+    const read = await mine.callTool({
+      name: 'query-code',
+      arguments: { library_id: '/acme/secret-engine', operation: 'read', file: 'src/engine.ts', startLine: '8', endLine: '10' },
+    });
     t.regex(textOf(read), /src\/engine\.ts lines 8-10 of \d+[^\n]*:\n\n {1}8\| export function launchSecretEngine/);
   } finally {
     await Promise.all([mine.close(), theirs.close(), stdio.client.close(), stdioTheirs.client.close()]);
@@ -130,17 +162,26 @@ test.serial('the CLI reads the same code with the same key', async (t) => {
   const env = { ...process.env, SHELFMARK_API_URL: url, SHELFMARK_API_KEY: teamA.key };
   const { stdout } = await run(process.execPath, [BIN, 'code', '/acme/secret-engine', 'definition', 'Engine.start'], { env, cwd: '/' });
   t.regex(stdout, /definition of Engine\.start: 1 declaration[\s\S]*src\/engine\.ts:3-5 {2}method Engine\.start/);
-  const denied = await run(process.execPath, [BIN, 'code', '/acme/secret-engine', 'search', 'ignition'], { env: { ...env, SHELFMARK_API_KEY: teamB.key }, cwd: '/' }).catch((e: { code: number; stderr: string }) => e);
+  const denied = await run(process.execPath, [BIN, 'code', '/acme/secret-engine', 'search', 'ignition'], {
+    env: { ...env, SHELFMARK_API_KEY: teamB.key },
+    cwd: '/',
+  }).catch((e: { code: number; stderr: string }) => e);
   t.is((denied as { code: number }).code, 4);
 });
 
 test.serial("the team's policy applies to code as to docs: a blocked library is 403 access_denied", async (t) => {
-  const block = await app.request.patch('/v2/policies').set('authorization', `Bearer ${teamA.key}`).send({ libraryFilters: { blockedLibraries: ['/acme/secret-engine'] } });
+  const block = await app.request
+    .patch('/v2/policies')
+    .set('authorization', `Bearer ${teamA.key}`)
+    .send({ libraryFilters: { blockedLibraries: ['/acme/secret-engine'] } });
   t.is(block.status, 200, JSON.stringify(block.body));
   const denied = await code(teamA.key, { operation: 'search', query: 'ignition' });
   t.is(denied.status, 403);
   t.is(denied.body.error, 'access_denied');
-  await app.request.patch('/v2/policies').set('authorization', `Bearer ${teamA.key}`).send({ libraryFilters: { blockedLibraries: [] } });
+  await app.request
+    .patch('/v2/policies')
+    .set('authorization', `Bearer ${teamA.key}`)
+    .send({ libraryFilters: { blockedLibraries: [] } });
   t.is((await code(teamA.key, { operation: 'search', query: 'ignition' })).status, 200);
 });
 
@@ -159,9 +200,13 @@ test.serial('a version served without kept code (indexed before code was kept) g
   t.is(after.body.tree.commit, before.body.tree.commit, 'the same commit, kept again (the commit had not moved)');
 });
 
-test.serial("deleting the library deletes its kept code", async (t) => {
+test.serial('deleting the library deletes its kept code', async (t) => {
   const dir = libraryCodeDir(app.services.config.code.dir, (await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '');
-  t.is(fs.readdirSync(dir).length, 2, `one tree per version: ${fs.readdirSync(dir).join(', ')}; ${JSON.stringify((await app.services.libraries.get((await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '', { fresh: true }))?.versions.map((v) => [v.version, v.commit, v.generation]))}`);
+  t.is(
+    fs.readdirSync(dir).length,
+    2,
+    `one tree per version: ${fs.readdirSync(dir).join(', ')}; ${JSON.stringify((await app.services.libraries.get((await app.services.libraries.resolve('/acme/secret-engine', [teamA.teamId ?? '']))?._id ?? '', { fresh: true }))?.versions.map((v) => [v.version, v.commit, v.generation]))}`,
+  );
   const del = await app.request.delete('/v2/libraries/acme/secret-engine').set('authorization', `Bearer ${teamA.key}`);
   t.is(del.status, 200, JSON.stringify(del.body));
   t.false(fs.existsSync(dir));

@@ -65,7 +65,11 @@ export interface LiveBrowser {
 export async function launchBrowser(options: { viewport?: { width: number; height: number } } = {}): Promise<LiveBrowser> {
   // Playwright gives launch() a fresh temporary profile (--user-data-dir) of its own.
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1366, height: 768 }, locale: 'en-US', permissions: ['clipboard-read', 'clipboard-write'] });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1366, height: 768 },
+    locale: 'en-US',
+    permissions: ['clipboard-read', 'clipboard-write'],
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   const problems: string[] = [];

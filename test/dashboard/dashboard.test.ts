@@ -60,8 +60,18 @@ const OPENAPI = JSON.stringify({
   info: { title: 'Petstore Lite', version: '1.0.0', description: 'A tiny pet store API.' },
   paths: {
     '/pets': {
-      get: { summary: 'List pets', operationId: 'listPets', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'A list of pets.' } } },
-      post: { summary: 'Create a pet', operationId: 'createPet', requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } }, example: { name: 'Rex' } } } }, responses: { '201': { description: 'Created.' } } },
+      get: {
+        summary: 'List pets',
+        operationId: 'listPets',
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
+        responses: { '200': { description: 'A list of pets.' } },
+      },
+      post: {
+        summary: 'Create a pet',
+        operationId: 'createPet',
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { name: { type: 'string' } } }, example: { name: 'Rex' } } } },
+        responses: { '201': { description: 'Created.' } },
+      },
     },
   },
 });
@@ -105,18 +115,35 @@ test.before(async () => {
   site = await startWebSite({
     files: {
       '/robots.txt': 'User-agent: *\nDisallow: /gadgets/secret.html\n',
-      '/gadgets/index.html': '<!doctype html><html><head><title>Gadgets</title></head><body><main><h1>Gadgets</h1><p>Gadgets are tools.</p><a href="use.md">use</a> <a href="gone.html">gone</a> <a href="secret.html">secret</a></main></body></html>',
+      '/gadgets/index.html':
+        '<!doctype html><html><head><title>Gadgets</title></head><body><main><h1>Gadgets</h1><p>Gadgets are tools.</p><a href="use.md">use</a> <a href="gone.html">gone</a> <a href="secret.html">secret</a></main></body></html>',
       '/gadgets/use.md': '# Using gadgets\n\nCall `gadget.use()` to use one.\n\n```js\ngadget.use({ speed: 2 });\n```\n',
     },
   });
-  server = await startLiveServer({ WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_ANON_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '1000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  server = await startLiveServer({
+    WEB_ALLOWED_HOSTS: '127.0.0.1',
+    WEB_CRAWL_DELAY_MS: '0',
+    GITHUB_BASE_URL: git.url,
+    GIT_ALLOWED_URL_PREFIXES: `${git.url}/`,
+    RATE_LIMIT_ANON_PER_MINUTE: '1000',
+    RATE_LIMIT_KEY_PER_MINUTE: '1000',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+  });
   url = server.url;
   web = await launchBrowser();
   page = web.page;
 });
 
 test.afterEach.always(async (t) => {
-  if (!t.passed && web) await web.shot(`failed-${t.title.replace(/^.*hook for /, '').slice(0, 40).replace(/[^a-z0-9]+/gi, '-')}`).catch(() => undefined);
+  if (!t.passed && web)
+    await web
+      .shot(
+        `failed-${t.title
+          .replace(/^.*hook for /, '')
+          .slice(0, 40)
+          .replace(/[^a-z0-9]+/gi, '-')}`,
+      )
+      .catch(() => undefined);
 });
 
 test.after.always(async () => {
@@ -273,10 +300,18 @@ test.serial('the libraries list and the library page show state, versions, count
   t.regex((await versions.textContent()) ?? '', /latest/);
   t.regex((await page.locator('dl.facts').textContent()) ?? '', /Benchmark score/);
   // The API reports why the score is what it is, and the versions table shows it.
-  const built = (await page.evaluate(async () => (await fetch('/v2/libraries/acme/widgets')).json())) as { builds?: { qualityIssues?: { issue: string; snippets: number }[] }[] };
+  const built = (await page.evaluate(async () => (await fetch('/v2/libraries/acme/widgets')).json())) as {
+    builds?: { qualityIssues?: { issue: string; snippets: number }[] }[];
+  };
   const issues: { issue: string; snippets: number }[] = built.builds?.[0]?.qualityIssues ?? [];
   t.true(issues.length > 0, JSON.stringify(built.builds));
-  t.is(await versions.locator('.quality-notes').first().textContent(), issues.slice(0, 4).map((q) => `${q.issue}: ${q.snippets}`).join(' · '));
+  t.is(
+    await versions.locator('.quality-notes').first().textContent(),
+    issues
+      .slice(0, 4)
+      .map((q) => `${q.issue}: ${q.snippets}`)
+      .join(' · '),
+  );
   t.true((await page.getByRole('link', { name: jobId.slice(0, 12) }).count()) > 0, 'the recent jobs include the add job');
   await web.shot('08-library');
 });
@@ -287,7 +322,10 @@ test.serial('refresh from the library page opens the new job, polled until it en
   const seen = new Set<string>();
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
-    const state = await page.locator('[data-state]').getAttribute('data-state').catch(() => null);
+    const state = await page
+      .locator('[data-state]')
+      .getAttribute('data-state')
+      .catch(() => null);
     if (state) seen.add(state);
     if (state === 'finalized' || state === 'failed') break;
     await page.waitForTimeout(200);
@@ -297,7 +335,12 @@ test.serial('refresh from the library page opens the new job, polled until it en
     // Say why, from the job itself (its error and the end of its log).
     const id = decodeURIComponent(new URL(page.url()).hash.replace('#/jobs/', ''));
     const job = await server.test.services.jobs.get(id);
-    t.log(`job ${id}: ${job?.errorCode ?? ''} ${job?.error ?? ''}; log: ${(job?.log ?? []).slice(-5).map((l) => l.message).join(' | ')}`);
+    t.log(
+      `job ${id}: ${job?.errorCode ?? ''} ${job?.error ?? ''}; log: ${(job?.log ?? [])
+        .slice(-5)
+        .map((l) => l.message)
+        .join(' | ')}`,
+    );
   }
   t.true(seen.has('finalized'));
   t.true(await page.getByRole('button', { name: 'Cancel job' }).isHidden());
@@ -310,7 +353,10 @@ test.serial('a job page updates itself while the job waits and runs, and a queue
     const seen: string[] = [];
     const deadline = Date.now() + 120_000;
     while (Date.now() < deadline) {
-      const state = await page.locator('[data-state]').getAttribute('data-state').catch(() => null);
+      const state = await page
+        .locator('[data-state]')
+        .getAttribute('data-state')
+        .catch(() => null);
       if (state && seen.at(-1) !== state) seen.push(state);
       if (state && until.includes(state)) break;
       await page.waitForTimeout(100);
@@ -448,7 +494,9 @@ test.serial('policies: the team policy is edited with the /v2/policies fields', 
   await web.shot('12-policies');
   await page.getByRole('button', { name: 'Save policy' }).click();
   await page.getByText('Policy saved.').waitFor();
-  const saved = await page.evaluate(async () => (await fetch('/v2/policies')).json() as Promise<{ libraryFilters: { sourceTypes: string[] } & Record<string, unknown> }>);
+  const saved = await page.evaluate(
+    async () => (await fetch('/v2/policies')).json() as Promise<{ libraryFilters: { sourceTypes: string[] } & Record<string, unknown> }>,
+  );
   t.like(saved.libraryFilters, { mode: 'quality', minTrustScore: 2, blockedLibraries: ['/evil/lib', '/other/bad'] });
   t.deepEqual([...saved.libraryFilters.sourceTypes].sort(), ['github', 'openapi']);
 
@@ -511,12 +559,20 @@ test.serial('teams: users, a team with a plan, members and their roles', async (
   await role.selectOption('owner');
   await page.getByText('dev1 is now owner of Docs team.').waitFor();
   await web.shot('15-team');
-  const team = await page.evaluate(async () => (await fetch('/v2/admin/teams')).json() as Promise<{ teams: Array<{ id: string; name: string; plan: string }> }>);
+  const team = await page.evaluate(
+    async () => (await fetch('/v2/admin/teams')).json() as Promise<{ teams: Array<{ id: string; name: string; plan: string }> }>,
+  );
   const docs = team.teams.find((x) => x.name === 'Docs team');
   if (!docs) return t.fail('the team is not listed');
   t.is(docs.plan, 'pro');
-  const detail = await page.evaluate(async (id) => (await fetch(`/v2/admin/teams/${id}`)).json() as Promise<{ members: Array<{ username: string; role: string }> }>, docs.id);
-  t.like(detail.members.find((m) => m.username === 'dev1'), { role: 'owner' });
+  const detail = await page.evaluate(
+    async (id) => (await fetch(`/v2/admin/teams/${id}`)).json() as Promise<{ members: Array<{ username: string; role: string }> }>,
+    docs.id,
+  );
+  t.like(
+    detail.members.find((m) => m.username === 'dev1'),
+    { role: 'owner' },
+  );
 
   await go('/teams');
   await page.getByRole('link', { name: 'Docs team' }).waitFor();

@@ -23,7 +23,13 @@ interface El {
   tagName: string;
   __mark?: string;
 }
-declare const document: { activeElement: El | null; cookie: string; title: string; scrollingElement: { scrollWidth: number }; querySelector(s: string): El | null };
+declare const document: {
+  activeElement: El | null;
+  cookie: string;
+  title: string;
+  scrollingElement: { scrollWidth: number };
+  querySelector(s: string): El | null;
+};
 declare const window: { __axe?: unknown };
 declare const location: { hash: string };
 declare function getComputedStyle(element: El): { outlineStyle: string };
@@ -73,8 +79,12 @@ async function axe(name: string) {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   // evaluate runs outside the page's CSP, which would block an injected <script>.
   await page.evaluate(AXE_SOURCE);
-  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as { violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> };
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${name}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const result = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] })`)) as {
+    violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }>;
+  };
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${name}: ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 test.before(async () => {
@@ -82,10 +92,19 @@ test.before(async () => {
   const zh = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`docs/zh/page${i}.md`, `# 页面 ${i}\n\n这是第 ${i} 页的内容，它很有用。\n`]));
   const old = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`versioned_docs/version-0.${i}/intro.md`, `# Old intro ${i}\n\nAn old page.\n`]));
   createRepo(git.root, 'acme/gadgets', [
-    { files: { 'README.md': '# Gadgets\n\nGadgets for dashboards.\n', 'docs/guide.md': GUIDE.replace('makeGadget', 'buildGadget'), ...zh, ...old }, tag: 'v1.0.0' },
+    {
+      files: { 'README.md': '# Gadgets\n\nGadgets for dashboards.\n', 'docs/guide.md': GUIDE.replace('makeGadget', 'buildGadget'), ...zh, ...old },
+      tag: 'v1.0.0',
+    },
     { files: { 'README.md': '# Gadgets\n\nGadgets for dashboards.\n', 'docs/guide.md': GUIDE, ...zh, ...old }, tag: 'v2.0.0' },
   ]);
-  server = await startLiveServer({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, RATE_LIMIT_ANON_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '1000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
+  server = await startLiveServer({
+    GITHUB_BASE_URL: git.url,
+    GIT_ALLOWED_URL_PREFIXES: `${git.url}/`,
+    RATE_LIMIT_ANON_PER_MINUTE: '1000',
+    RATE_LIMIT_KEY_PER_MINUTE: '1000',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+  });
   url = server.url;
   server.server.on('request', (req) => hits.push(req.url ?? ''));
   admin = await makeUser(server.test, { role: 'admin', plan: 'pro', teamRole: 'owner' });
@@ -176,10 +195,15 @@ test.serial('a failed add is tried again with the same request: at once without 
   await form.getByRole('button', { name: 'Try again' }).click();
   await page.locator('.alert.ok', { hasText: 'Open /acme/later' }).waitFor({ timeout: 90_000 });
   t.true(await page.getByLabel('Skip version filtering').isChecked(), 'the request was put back as made');
-  const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs?limit=20')).json())) as { jobs: Array<{ id: string; libraryId: string; kind: string; state: string }> };
+  const { jobs } = (await page.evaluate(async () => (await fetch('/v2/jobs?limit=20')).json())) as {
+    jobs: Array<{ id: string; libraryId: string; kind: string; state: string }>;
+  };
   const later = jobs.filter((j) => j.libraryId === '/acme/later');
   t.is(later.length, 2);
-  t.deepEqual(later.map((j) => [j.kind, j.state]).sort(), [['add-repo', 'failed'], ['add-repo', 'finalized']]);
+  t.deepEqual(later.map((j) => [j.kind, j.state]).sort(), [
+    ['add-repo', 'failed'],
+    ['add-repo', 'finalized'],
+  ]);
 
   // With a typed token: the job's record keeps no token, and trying again asks for it.
   const secret = 'typed-secret-4242';
@@ -201,7 +225,10 @@ test.serial('a failed add is tried again with the same request: at once without 
   t.is(await page.getByLabel('Access token (optional)').inputValue(), '');
   t.is(await page.evaluate(() => (document.activeElement as unknown as { name?: string } | null)?.name), 'gitToken', 'the token field has focus');
   await page.getByRole('button', { name: 'Add repository' }).click();
-  t.true(await page.getByLabel('Access token (optional)').evaluate((el) => !(el as unknown as { validity: { valid: boolean } }).validity.valid), 'the add is not sent without the token');
+  t.true(
+    await page.getByLabel('Access token (optional)').evaluate((el) => !(el as unknown as { validity: { valid: boolean } }).validity.valid),
+    'the add is not sent without the token',
+  );
   await page.getByLabel('Access token (optional)').fill(secret);
   await page.getByRole('button', { name: 'Add repository' }).click();
   await form.getByRole('button', { name: 'Try again' }).waitFor({ timeout: 60_000 });
@@ -235,7 +262,14 @@ test.serial('the jobs list keeps focus while it follows a running job, has filte
   const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/gadgets',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: admin.userId,
+  });
   try {
     await go('/jobs');
     await page.getByText('Following running jobs').waitFor();
@@ -274,7 +308,14 @@ test.serial('progress bars by stage: patched in place as a job moves through its
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
   const jobs = server.test.services.jobs;
-  const job = await jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
+  const job = await jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/gadgets',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: admin.userId,
+  });
   // The queue's own API, as a worker drives it: claim, report stages and progress, fail.
   const owner = 'test-owner';
   const claimed = await jobs.claim(owner, 60_000);
@@ -282,7 +323,10 @@ test.serial('progress bars by stage: patched in place as a job moves through its
   const barValue = async (stage: string) => Number(await bar(stage).evaluate((el) => (el as unknown as { value: number }).value));
   try {
     t.is(claimed?._id, job._id);
-    await jobs.update(job._id, owner, { state: 'parsing', progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0, snippetsEmbedded: 0 } });
+    await jobs.update(job._id, owner, {
+      state: 'parsing',
+      progress: { filesTotal: 10, filesParsed: 4, filesSkipped: 2, filesReused: 0, snippets: 0, snippetsEmbedded: 0 },
+    });
     await go('/jobs?state=running'); // (a new hash: the page may already show #/jobs)
     await page.getByText('Following running jobs').waitFor();
     const link = page.locator(`a[href="#/jobs/${job._id}"]`);
@@ -293,8 +337,14 @@ test.serial('progress bars by stage: patched in place as a job moves through its
     t.is(await bar('parsing').getAttribute('aria-label'), 'Parsing: 4 of 10 files');
     t.is(await bar('indexing').getAttribute('aria-label'), 'Indexing: waiting');
 
-    await jobs.update(job._id, owner, { state: 'indexing', progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20, snippetsEmbedded: 0 } });
-    await page.waitForFunction((id) => document.querySelector(`tr[data-id="${id}"] li[data-stage="indexing"] progress[aria-label="Indexing: 20 of 80 snippets"]`) !== null, job._id);
+    await jobs.update(job._id, owner, {
+      state: 'indexing',
+      progress: { filesTotal: 10, filesParsed: 10, filesSkipped: 2, filesReused: 0, snippets: 80, snippetsIndexed: 20, snippetsEmbedded: 0 },
+    });
+    await page.waitForFunction(
+      (id) => document.querySelector(`tr[data-id="${id}"] li[data-stage="indexing"] progress[aria-label="Indexing: 20 of 80 snippets"]`) !== null,
+      job._id,
+    );
     t.is(await barValue('parsing'), 10, 'parsing is full once done');
     t.is(await barValue('indexing'), 20);
     t.is(await page.evaluate(() => document.activeElement?.__mark), 'kept', 'focus stays on the same link while bars change');
@@ -331,7 +381,14 @@ test.serial("an ended job's page runs it again (a new job, followed to the end) 
   const worker = server.test.lifecycle.worker;
   if (!worker) return t.fail('no in-process worker');
   await worker.stop();
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/gadgets', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/gadgets',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: admin.userId,
+  });
   await server.test.services.jobs.cancel(job._id, admin.userId);
   worker.start();
   await go(`/jobs/${job._id}`);
@@ -386,7 +443,10 @@ test.serial('the playground renders sanitized Markdown, keeps the question in th
   t.is(await page.evaluate('window.__pwned'), undefined);
   t.regex((await answer.locator('[data-tokens]').textContent()) ?? '', /\d+ tokens/);
   await answer.getByRole('tab', { name: 'MCP tool text (query-docs)' }).click();
-  await answer.getByLabel('The text query-docs returns').filter({ hasText: /makeGadget/ }).waitFor();
+  await answer
+    .getByLabel('The text query-docs returns')
+    .filter({ hasText: /makeGadget/ })
+    .waitFor();
   await web.shot('21-playground-rendered');
 
   // Shareable: the URL carries the question; opening it asks again.
@@ -398,7 +458,11 @@ test.serial('the playground renders sanitized Markdown, keeps the question in th
   t.is(await page.getByLabel('Question').inputValue(), 'how do I make a gadget?');
 
   // Build the older tag too, then ask both versions at once.
-  const refreshed = await fetch(`${url}/v2/refresh`, { method: 'POST', headers: { Authorization: `Bearer ${admin.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ libraryName: '/acme/gadgets/v1.0.0' }) });
+  const refreshed = await fetch(`${url}/v2/refresh`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${admin.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ libraryName: '/acme/gadgets/v1.0.0' }),
+  });
   t.is(refreshed.status, 200, await refreshed.text());
   await page.reload();
   await page.getByRole('region', { name: /^Answer for \/acme\/gadgets/ }).waitFor();
@@ -413,31 +477,38 @@ test.serial('the playground renders sanitized Markdown, keeps the question in th
   await web.shot('22-playground-compare');
 });
 
-test.serial('keys: the list shows prefix, created and last use, sorts; a new key comes with MCP setups and a test; a deleted key leaves the screen', async (t) => {
-  await go('/keys');
-  await page.getByLabel('Name').fill('laptop');
-  await page.getByRole('button', { name: 'Create key' }).click();
-  const value = await page.getByLabel('New API key').inputValue();
-  t.regex(value, /^smk_/);
-  for (const client of ['Cursor', 'Claude Code', 'VS Code', 'Any client (stdio)']) {
-    await page.getByRole('tab', { name: client, exact: true }).click();
-    const config = (await page.getByLabel(`${client} configuration`, { exact: true }).textContent()) ?? '';
-    t.true(config.includes(value) && config.includes(client.includes('stdio') ? `--api-url ${url}` : `${url}/mcp`), client);
-  }
-  JSON.parse((await page.getByLabel('VS Code configuration', { exact: true }).textContent()) ?? '');
-  t.regex((await page.getByLabel('Any client (stdio) configuration', { exact: true }).textContent()) ?? '', /\/bin\/shelfmark\.mjs mcp --transport stdio/, "Shelfmark's own stdio bridge, by its real path");
-  await page.getByRole('button', { name: 'Test this key' }).click();
-  await page.getByText(/The key works: it acts as/).waitFor();
-  await web.shot('23-keys-created');
-  const rows = page.locator('tbody tr', { hasText: 'laptop' });
-  t.regex((await rows.first().textContent()) ?? '', new RegExp(value.slice(0, 8)), 'the prefix tells keys with the same name apart');
-  t.regex((await rows.first().textContent()) ?? '', /\d{1,2}:\d{2}/, 'last used after the test');
-  await page.getByLabel('Sort').selectOption('name');
-  await page.getByRole('button', { name: 'Delete key laptop' }).first().click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
-  await page.getByText(/was deleted and no longer works/).waitFor();
-  t.is(await page.getByLabel('New API key').count(), 0, "the deleted key's value is gone from the screen");
-});
+test.serial(
+  'keys: the list shows prefix, created and last use, sorts; a new key comes with MCP setups and a test; a deleted key leaves the screen',
+  async (t) => {
+    await go('/keys');
+    await page.getByLabel('Name').fill('laptop');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const value = await page.getByLabel('New API key').inputValue();
+    t.regex(value, /^smk_/);
+    for (const client of ['Cursor', 'Claude Code', 'VS Code', 'Any client (stdio)']) {
+      await page.getByRole('tab', { name: client, exact: true }).click();
+      const config = (await page.getByLabel(`${client} configuration`, { exact: true }).textContent()) ?? '';
+      t.true(config.includes(value) && config.includes(client.includes('stdio') ? `--api-url ${url}` : `${url}/mcp`), client);
+    }
+    JSON.parse((await page.getByLabel('VS Code configuration', { exact: true }).textContent()) ?? '');
+    t.regex(
+      (await page.getByLabel('Any client (stdio) configuration', { exact: true }).textContent()) ?? '',
+      /\/bin\/shelfmark\.mjs mcp --transport stdio/,
+      "Shelfmark's own stdio bridge, by its real path",
+    );
+    await page.getByRole('button', { name: 'Test this key' }).click();
+    await page.getByText(/The key works: it acts as/).waitFor();
+    await web.shot('23-keys-created');
+    const rows = page.locator('tbody tr', { hasText: 'laptop' });
+    t.regex((await rows.first().textContent()) ?? '', new RegExp(value.slice(0, 8)), 'the prefix tells keys with the same name apart');
+    t.regex((await rows.first().textContent()) ?? '', /\d{1,2}:\d{2}/, 'last used after the test');
+    await page.getByLabel('Sort').selectOption('name');
+    await page.getByRole('button', { name: 'Delete key laptop' }).first().click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
+    await page.getByText(/was deleted and no longer works/).waitFor();
+    t.is(await page.getByLabel('New API key').count(), 0, "the deleted key's value is gone from the screen");
+  },
+);
 
 test.serial('at 390 px: a menu button, no sideways scrolling, tables as cards, keyboard-only navigation', async (t) => {
   await page.setViewportSize({ width: 390, height: 844 });
@@ -493,7 +564,10 @@ test.serial('policies: library autocomplete from the catalogue, and a preview of
 });
 
 test.serial('usage by key, team and channel, and questions that found nothing or were answered weakly, linked to their library', async (t) => {
-  const ask = (query: string) => fetch(`${url}/v2/context?${new URLSearchParams({ libraryId: '/acme/gadgets', query, type: 'json' })}`, { headers: { Authorization: `Bearer ${admin.key}` } });
+  const ask = (query: string) =>
+    fetch(`${url}/v2/context?${new URLSearchParams({ libraryId: '/acme/gadgets', query, type: 'json' })}`, {
+      headers: { Authorization: `Bearer ${admin.key}` },
+    });
   t.is((await ask('how do I make a gadget?')).status, 200);
   t.is((await ask('zyxwvut qqqqq')).status, 404);
   await go('/usage');
@@ -523,7 +597,10 @@ test.serial('usage by key, team and channel, and questions that found nothing or
   await page.getByRole('heading', { name: 'Playground' }).waitFor();
   t.is(await page.getByLabel('Question').inputValue(), weakQuestion);
   await go('/usage?days=30');
-  await page.locator('section', { has: page.getByRole('heading', { name: 'Questions that found nothing' }) }).getByRole('link', { name: 'zyxwvut qqqqq' }).click();
+  await page
+    .locator('section', { has: page.getByRole('heading', { name: 'Questions that found nothing' }) })
+    .getByRole('link', { name: 'zyxwvut qqqqq' })
+    .click();
   await page.getByRole('heading', { name: 'Playground' }).waitFor();
   t.is(await page.getByLabel('Question').inputValue(), 'zyxwvut qqqqq');
 });
@@ -566,9 +643,30 @@ test.serial('compressed, fingerprinted assets: a reload asks the server for the 
 
 test.serial('axe-core finds no serious or critical violations on any page', async (t) => {
   // A job page too (a cancelled job: its stages, summary, log and actions).
-  const job = await server.test.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/axe', version: 'latest', params: testJobParams(), teamId: null, createdBy: admin.userId });
+  const job = await server.test.services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/axe',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: admin.userId,
+  });
   await server.test.services.jobs.cancel(job._id, admin.userId);
-  const pages = ['/libraries', '/library/acme/gadgets', '/add', '/jobs', `/jobs/${job._id}`, '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget', '/usage', '/keys', '/teams', '/policies', '/permissions', '/credentials', '/no-such-page'];
+  const pages = [
+    '/libraries',
+    '/library/acme/gadgets',
+    '/add',
+    '/jobs',
+    `/jobs/${job._id}`,
+    '/playground?library=%2Facme%2Fgadgets&q=make%20a%20gadget',
+    '/usage',
+    '/keys',
+    '/teams',
+    '/policies',
+    '/permissions',
+    '/credentials',
+    '/no-such-page',
+  ];
   const found: string[] = [];
   for (const hash of pages) {
     await go(hash);

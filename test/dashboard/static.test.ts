@@ -47,7 +47,7 @@ test('references are fingerprinted with one version; a versioned URL is cached f
   const refs = [...html.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((m) => m[1]).filter((r) => !r.startsWith('#'));
   t.true(refs.length >= 4);
   for (const ref of refs) t.true(ref.endsWith(`?v=${version}`), ref);
-  const router = (await app().get(`/dashboard/js/router.js?v=${version}`));
+  const router = await app().get(`/dashboard/js/router.js?v=${version}`);
   t.is(router.headers['cache-control'], 'public, max-age=31536000, immutable');
   t.true(router.text.includes(`\`./pages/\${name}.js?v=${version}\``), 'the page modules loaded on demand are fingerprinted too');
   const main = (await app().get(`/dashboard/js/main.js?v=${version}`)).text;
@@ -75,7 +75,10 @@ test('JSON, text and static files are compressed with brotli or gzip as the clie
   const json = await supertest(koa.callback()).get('/json').set('Accept-Encoding', 'br');
   t.is(json.headers['content-encoding'], 'br');
   t.is(json.body.items.length, 200);
-  t.falsy((await supertest(koa.callback()).get('/sse').set('Accept-Encoding', 'gzip')).headers['content-encoding'], 'event streams are not buffered by a compressor');
+  t.falsy(
+    (await supertest(koa.callback()).get('/sse').set('Accept-Encoding', 'gzip')).headers['content-encoding'],
+    'event streams are not buffered by a compressor',
+  );
 });
 
 test('files get their content types, a strong ETag, and 304 on revalidation', async (t) => {

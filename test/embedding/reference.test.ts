@@ -23,14 +23,15 @@ let embedder: Embedder;
 
 test.before(async () => {
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
+  if (missing.length > 0)
+    throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   embedder = await loadEmbedder(dir, { maxTokens: 256 });
 });
 test.after.always(async () => {
   await embedder?.close();
 });
 
-test('token ids equal the Rust tokenizer\'s', (t) => {
+test("token ids equal the Rust tokenizer's", (t) => {
   for (const entry of reference.entries) t.deepEqual(embedder.tokenize(entry.text), entry.ids, entry.text);
 });
 
@@ -48,7 +49,7 @@ test('vectors match the fp32 reference (cosine >= 0.999), one at a time and batc
 });
 
 test('the default install serves queries from the derived int8 graph and documents from the fp32 one', (t) => {
-  if (dir !== defaultModelDir()) return t.pass('an operator\'s own model folder');
+  if (dir !== defaultModelDir()) return t.pass("an operator's own model folder");
   t.is(embedder.graphProblem, undefined);
   t.not(embedder.queryModelId, embedder.modelId, 'graphs.json is missing: node scripts/install/install-model.mjs says why the derivation failed');
 });

@@ -14,14 +14,17 @@ let inner: Embedder;
 
 test.before(async () => {
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
+  if (missing.length > 0)
+    throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   inner = await loadEmbedder(dir, options);
 });
 test.after.always(async () => {
   await inner?.close();
 });
 
-const texts = Array.from({ length: 48 }, (_, i) => `Section ${i}: configure connect and read timeouts of the client, retries and pool limits, with an example. `.repeat(2));
+const texts = Array.from({ length: 48 }, (_, i) =>
+  `Section ${i}: configure connect and read timeouts of the client, retries and pool limits, with an example. `.repeat(2),
+);
 
 /** Runs `work` while a 1 ms timer ticks; the longest time the event loop went without a tick. */
 async function longestStall(work: () => Promise<unknown>): Promise<number> {
@@ -60,8 +63,13 @@ test.serial('embedding documents in the thread leaves the event loop turning; on
   try {
     await threaded.embed(['warm the thread up']);
     const threadStall = await longestStall(() => threaded.embed(texts));
-    t.log(`longest stall: ${mainStall.toFixed(0)} ms for one batch on the main thread, ${threadStall.toFixed(0)} ms while the thread embedded ${texts.length} texts`);
-    t.true(threadStall < mainStall / 2, `the loop stalled ${threadStall.toFixed(0)} ms while the thread worked (one batch on the main thread: ${mainStall.toFixed(0)} ms)`);
+    t.log(
+      `longest stall: ${mainStall.toFixed(0)} ms for one batch on the main thread, ${threadStall.toFixed(0)} ms while the thread embedded ${texts.length} texts`,
+    );
+    t.true(
+      threadStall < mainStall / 2,
+      `the loop stalled ${threadStall.toFixed(0)} ms while the thread worked (one batch on the main thread: ${mainStall.toFixed(0)} ms)`,
+    );
   } finally {
     await threaded.close();
   }

@@ -28,7 +28,8 @@ test.before(async () => {
   await store.ensureIndex();
   const dir = process.env.SHELFMARK_EMBEDDING_MODEL_DIR ?? defaultModelDir();
   const missing = missingModelFiles(dir);
-  if (missing.length > 0) throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
+  if (missing.length > 0)
+    throw new Error(`No embedding model at ${dir} (missing ${missing.join(', ')}): run node scripts/install/install-model.mjs (npm test does).`);
   embedder = await loadEmbedder(dir, { maxTokens: 64 });
 });
 test.after.always(async () => {
@@ -68,15 +69,34 @@ test.serial('an empty lookup asks nothing', async (t) => {
 
 const doc = (i: number, content: string, title = `T${i}`): SnippetDocument =>
   toIndexedSnippet({
-    kind: 'info', title, breadcrumb: ['A'], pageTitle: 'A', description: '', content, language: '', code: '',
-    path: 'docs/a.md', startLine: i, id: `id${i}`, libraryId: '/a/b', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
+    kind: 'info',
+    title,
+    breadcrumb: ['A'],
+    pageTitle: 'A',
+    description: '',
+    content,
+    language: '',
+    code: '',
+    path: 'docs/a.md',
+    startLine: i,
+    id: `id${i}`,
+    libraryId: '/a/b',
+    version: 'latest',
+    generation: 1,
+    url: `u${i}`,
+    tokens: 10,
+    fileHash: 'h',
     ...UNANALYSED,
   });
 
 /** The real model under another id, counting the texts it is asked to embed. */
 function counting(inner: Embedder, modelId: string): Embedder & { texts: number } {
   const wrapped = {
-    modelId, queryModelId: modelId, dims: inner.dims, maxTokens: inner.maxTokens, texts: 0,
+    modelId,
+    queryModelId: modelId,
+    dims: inner.dims,
+    maxTokens: inner.maxTokens,
+    texts: 0,
     embed: async (texts: readonly string[]) => {
       wrapped.texts += texts.length;
       return inner.embed(texts);
@@ -89,7 +109,11 @@ function counting(inner: Embedder, modelId: string): Embedder & { texts: number 
 }
 
 test.serial('the service embeds only what the cache lacks; a model change embeds everything again', async (t) => {
-  const docs = [doc(1, 'Install the widget package with npm.'), doc(2, 'Configure the widget theme in settings.'), doc(3, 'Install the widget package with npm.', 'T1')];
+  const docs = [
+    doc(1, 'Install the widget package with npm.'),
+    doc(2, 'Configure the widget theme in settings.'),
+    doc(3, 'Install the widget package with npm.', 'T1'),
+  ];
   const first = counting(embedder, 'test-model@1:t64');
   const made = await new Embeddings(first, store).attach(docs);
   t.is(first.texts, 2, 'identical texts are embedded once');

@@ -22,14 +22,23 @@ let server: ServerProcess;
 
 /** The command lines of a process's children (Linux /proc). */
 function childCommands(pid: number): string[] {
-  const children = fs.readdirSync(`/proc/${pid}/task`).flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
+  const children = fs
+    .readdirSync(`/proc/${pid}/task`)
+    .flatMap((tid) => fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean));
   return children.map((child) => fs.readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' '));
 }
 
 test.before(async () => {
   execFileSync(process.execPath, [path.join(ROOT_DIR, 'scripts', 'run', 'build.mjs'), '--outdir', OUT], { stdio: 'pipe' });
   git = await startGitServer();
-  createRepo(git.root, 'acme/built', [{ files: { 'README.md': '# Built\n\nThe built server indexes this.\n', 'docs/guide.md': '# Guide\n\n## Install\n\nRun `npm install built` to add it.\n\n```js\nimport { built } from "built";\nbuilt.start();\n```\n' } }]);
+  createRepo(git.root, 'acme/built', [
+    {
+      files: {
+        'README.md': '# Built\n\nThe built server indexes this.\n',
+        'docs/guide.md': '# Guide\n\n## Install\n\nRun `npm install built` to add it.\n\n```js\nimport { built } from "built";\nbuilt.start();\n```\n',
+      },
+    },
+  ]);
   app = await createTestApp({ WORKER_MODE: 'off' });
   server = await startServerProcess(
     {
@@ -77,14 +86,20 @@ test.serial('the compiled server is ready and serves the dashboard and its vendo
 
 test.serial('a job runs in the compiled job process and its library answers', async (t) => {
   const key = await adminKey(app);
-  const added = await supertest(server.url).post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/built` });
+  const added = await supertest(server.url)
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/built` });
   t.is(added.status, 200, JSON.stringify(added.body));
   // The process that ran the job waits for the next one: it is the bundle, with no tsx loader.
   const jobProcesses = childCommands(server.child.pid!).filter((c) => c.includes('job-process'));
   t.is(jobProcesses.length, 1, childCommands(server.child.pid!).join('\n'));
   t.true(jobProcesses[0].includes(path.join(OUT, 'job-process.js')), jobProcesses[0]);
   t.false(jobProcesses[0].includes('tsx'), jobProcesses[0]);
-  const docs = await supertest(server.url).get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/acme/built', query: 'install built', type: 'json' });
+  const docs = await supertest(server.url)
+    .get('/v2/context')
+    .set('authorization', `Bearer ${key}`)
+    .query({ libraryId: '/acme/built', query: 'install built', type: 'json' });
   t.is(docs.status, 200);
   t.true(JSON.stringify(docs.body).includes('npm install built'));
 });

@@ -19,7 +19,8 @@ test.after.always(async () => {
 function isRawHandle(value: unknown, depth = 0): boolean {
   if (value instanceof mongoose.Connection || value instanceof Client) return true;
   if (typeof value === 'function' && value.prototype instanceof mongoose.Model) return true;
-  if (depth === 0 && value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) return Object.values(value).some((v) => isRawHandle(v, 1));
+  if (depth === 0 && value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.values(value).some((v) => isRawHandle(v, 1));
   return false;
 }
 
@@ -34,7 +35,12 @@ test('the check recognises each kind of raw handle (it could not fail otherwise)
 test('no part of the composition holds a raw store handle (ports and lifecycle)', (t) => {
   const parts = { ...app.services, ...app.lifecycle };
   t.true(Object.keys(parts).length > 25, Object.keys(parts).join(' '));
-  t.deepEqual(Object.entries(parts).filter(([, v]) => isRawHandle(v)).map(([k]) => k), []);
+  t.deepEqual(
+    Object.entries(parts)
+      .filter(([, v]) => isRawHandle(v))
+      .map(([k]) => k),
+    [],
+  );
 });
 
 test.serial('the worker starts when the entry point starts it, once', (t) => {

@@ -17,7 +17,11 @@ test('the server, worker and pipeline modules do not load the TypeScript compile
     const after = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('/node_modules/typescript/'));
     console.log(JSON.stringify({ modules: cache.length, before: before.length, after: after.length, titles: snippets.map((s) => s.title) }));
   `;
-  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT_DIR, encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: ROOT_DIR,
+    encoding: 'utf8',
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+  });
   const result = JSON.parse(out.trim().split('\n').pop() ?? '{}');
   t.true(result.modules > 100, 'the modules were loaded through the CommonJS cache that is inspected');
   t.is(result.before, 0, 'no typescript module before a build needs it');

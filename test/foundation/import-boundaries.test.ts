@@ -51,12 +51,19 @@ const show = (e: ImportEdge) => `${e.from} → ${e.to}${e.typeOnly ? ' (types)' 
 test('the scan sees the code (it would pass vacuously otherwise)', (t) => {
   t.true(files.length > 300, `${files.length} files`);
   t.true(edges.some((e) => e.from === 'http/app.ts' && e.to === 'error-funnel.ts'));
-  t.true(edges.some((e) => e.from === 'catalog/access.ts' && e.to === 'ports.ts' && e.typeOnly), 'type-only imports are seen and marked');
+  t.true(
+    edges.some((e) => e.from === 'catalog/access.ts' && e.to === 'ports.ts' && e.typeOnly),
+    'type-only imports are seen and marked',
+  );
   t.true(edges.some((e) => e.from === 'embedding/threaded.ts' && e.to === 'entry-points.ts' && !e.typeOnly));
 });
 
 test('every file of src/ has a layer', (t) => {
-  t.deepEqual(files.map((f) => path.relative(SRC, f)).filter((f) => layerOf(f) < 0), [], 'add its folder to LAYERS');
+  t.deepEqual(
+    files.map((f) => path.relative(SRC, f)).filter((f) => layerOf(f) < 0),
+    [],
+    'add its folder to LAYERS',
+  );
 });
 
 test('no file imports a layer above its own (use cases take ports.ts, not the composition root)', (t) => {
@@ -67,7 +74,7 @@ test('no import cycles in src/', (t) => {
   t.deepEqual(importCycles(edges), []);
 });
 
-test('no import cycles among the dashboard\'s browser modules', (t) => {
+test("no import cycles among the dashboard's browser modules", (t) => {
   const dir = path.join(SRC, 'dashboard', 'public');
   const browser = importEdges(dir, sourceFiles(dir, ['.js']), /\/vendor\//);
   t.true(browser.length > 50, `${browser.length} imports`);
@@ -79,19 +86,29 @@ test('the cycle finder finds a cycle (the test above could not fail otherwise)',
   t.deepEqual(importCycles([e('a', 'b'), e('b', 'c'), e('c', 'a'), e('c', 'd')]), [['a', 'b', 'c']]);
 });
 
-test('MCP does not import the HTTP layer, except its own HTTP route and that route\'s schema', (t) => {
+test("MCP does not import the HTTP layer, except its own HTTP route and that route's schema", (t) => {
   const adapter = new Set(['mcp/http-route.ts', 'mcp/http-schema.ts']);
   t.deepEqual(edges.filter((e) => e.from.startsWith('mcp/') && !adapter.has(e.from) && e.to.startsWith('http/')).map(show), []);
 });
 
 test('no raw mongoose model calls outside store/ and the auth repositories that own their collections', (t) => {
   const models = modelNames(sourceFiles(path.join(SRC, 'store'), ['.ts']));
-  t.true(['Manifest', 'User', 'Job', 'Library'].every((m) => models.has(m)), [...models].join(' '));
+  t.true(
+    ['Manifest', 'User', 'Job', 'Library'].every((m) => models.has(m)),
+    [...models].join(' '),
+  );
   const calls = modelCalls(SRC, files, models);
-  t.true(calls.some((c) => c.startsWith('store/')), 'the scan sees the stores\' own calls');
+  t.true(
+    calls.some((c) => c.startsWith('store/')),
+    "the scan sees the stores' own calls",
+  );
   const outside = calls.filter((c) => !c.startsWith('store/') && !MODEL_OWNERS.some((owner) => c.startsWith(`${owner}:`)));
   t.deepEqual(outside, []);
-  for (const owner of MODEL_OWNERS) t.true(calls.some((c) => c.startsWith(`${owner}:`)), `${owner} calls no model any more: remove it from MODEL_OWNERS`);
+  for (const owner of MODEL_OWNERS)
+    t.true(
+      calls.some((c) => c.startsWith(`${owner}:`)),
+      `${owner} calls no model any more: remove it from MODEL_OWNERS`,
+    );
 });
 
 test('the model-call scan sees calls through deps, this and services', (t) => {

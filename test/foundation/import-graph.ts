@@ -35,11 +35,18 @@ function resolveRelative(from: string, specifier: string): string {
 
 /** Whether an import or re-export brings in types only (erased at run time). */
 function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean {
-  if (ts.isExportDeclaration(node)) return node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
+  if (ts.isExportDeclaration(node))
+    return node.isTypeOnly || (!!node.exportClause && ts.isNamedExports(node.exportClause) && node.exportClause.elements.every((e) => e.isTypeOnly));
   const clause = node.importClause;
   if (!clause) return false; // import './x': run for its effects
   if (clause.isTypeOnly) return true;
-  return !clause.name && !!clause.namedBindings && ts.isNamedImports(clause.namedBindings) && clause.namedBindings.elements.length > 0 && clause.namedBindings.elements.every((e) => e.isTypeOnly);
+  return (
+    !clause.name &&
+    !!clause.namedBindings &&
+    ts.isNamedImports(clause.namedBindings) &&
+    clause.namedBindings.elements.length > 0 &&
+    clause.namedBindings.elements.every((e) => e.isTypeOnly)
+  );
 }
 
 /**
@@ -50,14 +57,29 @@ function isTypeOnly(node: ts.ImportDeclaration | ts.ExportDeclaration): boolean 
 export function importEdges(root: string, files: readonly string[], served?: RegExp): ImportEdge[] {
   const edges: ImportEdge[] = [];
   for (const file of files) {
-    const source = ts.createSourceFile(file, fs.readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true, file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS);
+    const source = ts.createSourceFile(
+      file,
+      fs.readFileSync(file, 'utf8'),
+      ts.ScriptTarget.Latest,
+      true,
+      file.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS,
+    );
     const add = (specifier: string, typeOnly: boolean) => {
-      if (specifier.startsWith('.') && !served?.test(specifier)) edges.push({ from: path.relative(root, file), to: path.relative(root, resolveRelative(file, specifier)), typeOnly });
+      if (specifier.startsWith('.') && !served?.test(specifier))
+        edges.push({ from: path.relative(root, file), to: path.relative(root, resolveRelative(file, specifier)), typeOnly });
     };
     const visit = (node: ts.Node) => {
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) add(node.moduleSpecifier.text, isTypeOnly(node));
-      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteralLike(node.arguments[0])) add(node.arguments[0].text, false);
-      else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) add(node.argument.literal.text, true);
+      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+        add(node.moduleSpecifier.text, isTypeOnly(node));
+      else if (
+        ts.isCallExpression(node) &&
+        node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+        node.arguments[0] &&
+        ts.isStringLiteralLike(node.arguments[0])
+      )
+        add(node.arguments[0].text, false);
+      else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal))
+        add(node.argument.literal.text, true);
       ts.forEachChild(node, visit);
     };
     visit(source);
@@ -101,9 +123,32 @@ export function importCycles(edges: readonly ImportEdge[]): string[][] {
 
 /** Mongoose's model statics: a call of one on a model (`deps.Manifest.findById(…)`) is a raw store access. */
 const MODEL_STATICS = new Set([
-  'aggregate', 'bulkWrite', 'countDocuments', 'create', 'createIndexes', 'deleteMany', 'deleteOne', 'distinct', 'estimatedDocumentCount', 'exists',
-  'find', 'findById', 'findByIdAndDelete', 'findByIdAndUpdate', 'findOne', 'findOneAndDelete', 'findOneAndReplace', 'findOneAndUpdate',
-  'hydrate', 'insertMany', 'replaceOne', 'syncIndexes', 'updateMany', 'updateOne', 'watch', 'where',
+  'aggregate',
+  'bulkWrite',
+  'countDocuments',
+  'create',
+  'createIndexes',
+  'deleteMany',
+  'deleteOne',
+  'distinct',
+  'estimatedDocumentCount',
+  'exists',
+  'find',
+  'findById',
+  'findByIdAndDelete',
+  'findByIdAndUpdate',
+  'findOne',
+  'findOneAndDelete',
+  'findOneAndReplace',
+  'findOneAndUpdate',
+  'hydrate',
+  'insertMany',
+  'replaceOne',
+  'syncIndexes',
+  'updateMany',
+  'updateOne',
+  'watch',
+  'where',
 ]);
 
 /** The names models are registered under in `files` (`conn.model<…>('Manifest', …)`). */
@@ -126,7 +171,8 @@ export function modelCalls(root: string, files: readonly string[], models: Reado
       if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && MODEL_STATICS.has(node.expression.name.text)) {
         const target = node.expression.expression;
         const name = ts.isIdentifier(target) ? target.text : ts.isPropertyAccessExpression(target) ? target.name.text : undefined;
-        if (name && models.has(name)) calls.push(`${path.relative(root, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.expression.getText()}`);
+        if (name && models.has(name))
+          calls.push(`${path.relative(root, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1} ${node.expression.getText()}`);
       }
       ts.forEachChild(node, visit);
     };

@@ -16,8 +16,17 @@ test.after.always(async () => {
 
 // biome-ignore lint/suspicious/noExplicitAny: the assertions walk the parsed JSON document freely; a wrong path fails its assertion
 type Json = any;
-type Doc = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, Json>; securitySchemes: Record<string, unknown> } };
-type Operation = { parameters?: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }>; requestBody?: Json; responses: Record<string, Json>; security?: unknown[] };
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Json>; securitySchemes: Record<string, unknown> };
+};
+type Operation = {
+  parameters?: Array<{ name: string; in: string; required?: boolean; schema: Record<string, unknown> }>;
+  requestBody?: Json;
+  responses: Record<string, Json>;
+  security?: unknown[];
+};
 
 async function document(): Promise<Doc> {
   const res = await app.request.get('/v2/openapi.json');
@@ -51,7 +60,7 @@ test('the document is valid OpenAPI 3.1', async (t) => {
   t.true(result.valid, JSON.stringify((result as { errors?: unknown }).errors ?? '').slice(0, 2000));
 });
 
-test("the published constraints are the checked ones: parameters, bodies, errors, 429 headers, security", async (t) => {
+test('the published constraints are the checked ones: parameters, bodies, errors, 429 headers, security', async (t) => {
   const doc = await document();
   const context = doc.paths['/v2/context'].get;
   const param = (op: Operation, name: string) => op.parameters?.find((p) => p.name === name);
@@ -78,11 +87,23 @@ test("the published constraints are the checked ones: parameters, bodies, errors
   t.truthy(doc.components.schemas.Error.properties.retryAfter);
 
   const upload = doc.paths['/v2/add/openapi-upload'].post;
-  t.deepEqual(Object.keys(upload.requestBody.content['multipart/form-data'].schema.properties).sort(), ['description', 'force', 'libraryTitle', 'openapiFile', 'public']);
+  t.deepEqual(Object.keys(upload.requestBody.content['multipart/form-data'].schema.properties).sort(), [
+    'description',
+    'force',
+    'libraryTitle',
+    'openapiFile',
+    'public',
+  ]);
 
   t.deepEqual(Object.keys(doc.components.securitySchemes).sort(), ['apiKeyHeader', 'bearer', 'session']);
-  t.true(context.security?.some((s) => Object.keys(s as object).length === 0), 'public: anonymous allowed');
-  t.false(doc.paths['/v2/admin/users'].get.security?.some((s) => Object.keys(s as object).length === 0), 'admin routes need a credential');
+  t.true(
+    context.security?.some((s) => Object.keys(s as object).length === 0),
+    'public: anonymous allowed',
+  );
+  t.false(
+    doc.paths['/v2/admin/users'].get.security?.some((s) => Object.keys(s as object).length === 0),
+    'admin routes need a credential',
+  );
   t.is(doc.paths['/v2/admin/usage'].get.parameters?.find((p) => p.name === 'days')?.schema.maximum, 90);
 });
 

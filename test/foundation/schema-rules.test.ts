@@ -11,9 +11,21 @@ import { adminKey } from '../helpers';
 
 let app: TestApp;
 let key: string;
-type Schema = { $ref?: string; pattern?: string; format?: string; anyOf?: Schema[]; properties?: Record<string, Schema>; propertyNames?: Schema; additionalProperties?: Schema; required?: string[] };
+type Schema = {
+  $ref?: string;
+  pattern?: string;
+  format?: string;
+  anyOf?: Schema[];
+  properties?: Record<string, Schema>;
+  propertyNames?: Schema;
+  additionalProperties?: Schema;
+  required?: string[];
+};
 let doc: {
-  paths: Record<string, Record<string, { parameters?: Array<{ name: string; required?: boolean; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>>;
+  paths: Record<
+    string,
+    Record<string, { parameters?: Array<{ name: string; required?: boolean; schema: Schema }>; requestBody?: { content: Record<string, { schema: Schema }> } }>
+  >;
   components: { schemas: Record<string, Schema> };
 };
 
@@ -33,7 +45,7 @@ const body = (path: string, method: string): Schema => {
 };
 const matches = (pattern: string | undefined, value: string) => pattern !== undefined && new RegExp(pattern, 'u').test(value);
 
-test('context: `query` is required (an older client\'s `topic` stands in for it)', async (t) => {
+test("context: `query` is required (an older client's `topic` stands in for it)", async (t) => {
   const params = doc.paths['/v2/context'].get.parameters ?? [];
   const query = params.find((p) => p.name === 'query');
   t.true(query?.required);
@@ -73,17 +85,24 @@ test('add website: `url` and header names are documented as checked', async (t) 
   const schema = body('/v2/add/website', 'post');
   const url = schema.properties?.url;
   for (const ok of ['https://docs.example.com/guide/', 'http://127.0.0.1:8080/', 'https://bücher.example/x']) t.true(matches(url?.pattern, ok), ok);
-  for (const bad of ['docs.example.com', 'ftp://docs.example.com/', 'https://u:p@docs.example.com/', 'https://h:99999/']) t.false(matches(url?.pattern, bad), bad);
+  for (const bad of ['docs.example.com', 'ftp://docs.example.com/', 'https://u:p@docs.example.com/', 'https://h:99999/'])
+    t.false(matches(url?.pattern, bad), bad);
   const names = schema.properties?.headers?.propertyNames?.pattern;
   t.true(matches(names, 'Authorization'));
   for (const bad of ['Host', 'content-length', 'bad name']) t.false(matches(names, bad), bad);
-  const refused = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://docs.example.com/', headers: { Host: 'x' } });
+  const refused = await app.request
+    .post('/v2/add/website')
+    .set(as())
+    .send({ url: 'https://docs.example.com/', headers: { Host: 'x' } });
   t.is(refused.status, 400);
   // Values: what HTTP (and the fetcher) takes; a Euro sign used to pass here and fail the crawl.
   const values = schema.properties?.headers?.additionalProperties?.pattern;
   t.true(matches(values, 'Bearer t0ken; café'));
   t.false(matches(values, 'caf€'));
-  const badValue = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://docs.example.com/', headers: { 'X-Token': 'caf€' } });
+  const badValue = await app.request
+    .post('/v2/add/website')
+    .set(as())
+    .send({ url: 'https://docs.example.com/', headers: { 'X-Token': 'caf€' } });
   t.is(badValue.status, 400, JSON.stringify(badValue.body));
   t.regex(badValue.body.field ?? '', /^headers/);
   const accepted = await app.request.post('/v2/add/website').set(as()).send({ url: 'https://bücher.example/x' });

@@ -43,8 +43,35 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers by itself', async (t) => {
   // A library whose context query must reach Elasticsearch.
-  await app.services.libraries.ensure({ _id: '/a/b', source: 'github', title: 'b', description: '', repoUrl: '', cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false } });
-  await app.services.libraries.publishVersion('/a/b', { version: 'latest', ref: 'main', tags: [], commit: 'c', generation: 1, state: 'finalized', totalSnippets: 0, totalTokens: 0, benchmarkScore: 0, lastUpdateDate: new Date() }, {});
+  await app.services.libraries.ensure({
+    _id: '/a/b',
+    source: 'github',
+    title: 'b',
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: 'main',
+    private: false,
+    teamId: null,
+    trustScore: 7,
+    options: { skipVersionFiltering: false, generateDocs: false },
+  });
+  await app.services.libraries.publishVersion(
+    '/a/b',
+    {
+      version: 'latest',
+      ref: 'main',
+      tags: [],
+      commit: 'c',
+      generation: 1,
+      state: 'finalized',
+      totalSnippets: 0,
+      totalTokens: 0,
+      benchmarkScore: 0,
+      lastUpdateDate: new Date(),
+    },
+    {},
+  );
   await esProxy.stop();
   const started = Date.now();
   const res = await app.request.get('/healthz');
@@ -93,22 +120,25 @@ async function monitorSays(store: 'mongodb' | 'elasticsearch', status: 'up' | 'd
   return waitFor(async () => app.lifecycle.monitor.reading(store)?.status === status, ms);
 }
 
-test.serial('MongoDB hanging (it accepts connections, answers nothing, as a wedged FerretDB answers no query): once known down, requests fail fast', async (t) => {
-  await mongoProxy.hang();
-  t.true(await monitorSays('mongodb', 'down'), 'the probes notice reads that do not answer');
-  const health = await app.request.get('/healthz');
-  t.is(health.status, 503);
-  t.is(health.body.mongodb, 'down');
-  const started = Date.now();
-  const api = await app.request.get('/v2/libs/search').query({ libraryName: 'anything' });
-  const elapsed = Date.now() - started;
-  t.is(api.status, 503);
-  t.is(api.body.error, 'service_unavailable');
-  t.true(elapsed < 300, `answered in ${elapsed} ms, not after the ${app.services.config.storeTimeoutMs} ms store timeout`);
-  await mongoProxy.start();
-  t.true(await monitorSays('mongodb', 'up'), 'reads answer again');
-  t.true(await waitFor(async () => (await app.request.get('/v2/libs/search').query({ libraryName: 'anything' })).status !== 503, 20_000));
-});
+test.serial(
+  'MongoDB hanging (it accepts connections, answers nothing, as a wedged FerretDB answers no query): once known down, requests fail fast',
+  async (t) => {
+    await mongoProxy.hang();
+    t.true(await monitorSays('mongodb', 'down'), 'the probes notice reads that do not answer');
+    const health = await app.request.get('/healthz');
+    t.is(health.status, 503);
+    t.is(health.body.mongodb, 'down');
+    const started = Date.now();
+    const api = await app.request.get('/v2/libs/search').query({ libraryName: 'anything' });
+    const elapsed = Date.now() - started;
+    t.is(api.status, 503);
+    t.is(api.body.error, 'service_unavailable');
+    t.true(elapsed < 300, `answered in ${elapsed} ms, not after the ${app.services.config.storeTimeoutMs} ms store timeout`);
+    await mongoProxy.start();
+    t.true(await monitorSays('mongodb', 'up'), 'reads answer again');
+    t.true(await waitFor(async () => (await app.request.get('/v2/libs/search').query({ libraryName: 'anything' })).status !== 503, 20_000));
+  },
+);
 
 test.serial('Elasticsearch refusing connections: once known down, context fails fast with 503', async (t) => {
   await esProxy.stop();
@@ -129,7 +159,10 @@ test.serial('Elasticsearch answering 503 (no shard available) is a 503, not a 50
   const es = app.handles.es;
   const { alias, physical } = app.services.snippets;
   const unassigned = `${app.services.config.indexPrefix}-unassigned`;
-  await es.indices.create({ index: unassigned, settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' }, wait_for_active_shards: 0 }, { ignore: [400] });
+  await es.indices.create(
+    { index: unassigned, settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' }, wait_for_active_shards: 0 },
+    { ignore: [400] },
+  );
   await es.indices.updateAliases({ actions: [{ remove: { index: physical, alias } }, { add: { index: unassigned, alias } }] });
   try {
     const res = await app.request.get('/v2/context').query({ libraryId: '/shard/lib', query: 'widgets' });

@@ -84,7 +84,9 @@ test.serial('FerretDB wedged (ping answers, queries hang): the supervisor notice
   const coll = client.db('wedged').collection('docs');
   await coll.insertMany(Array.from({ length: 100 }, (_, i) => ({ _id: `d${i}` as never, n: 0 })));
   const before = pid();
-  void coll.bulkWrite(Array.from({ length: 100 }, (_, i) => ({ updateOne: { filter: { _id: `d${i}` as never }, update: { $inc: { n: 1 } } } }))).catch(() => undefined);
+  void coll
+    .bulkWrite(Array.from({ length: 100 }, (_, i) => ({ updateOne: { filter: { _id: `d${i}` as never }, update: { $inc: { n: 1 } } } })))
+    .catch(() => undefined);
   await new Promise((r) => setTimeout(r, 1000));
   t.truthy(await client.db('admin').command({ ping: 1 }), 'ping still answers');
   const restarted = await until(async () => pid() !== before, 30_000).catch((error: unknown) => {
@@ -94,7 +96,10 @@ test.serial('FerretDB wedged (ping answers, queries hang): the supervisor notice
   t.log(`restarted ${restarted} ms after the wedge`);
   await client.close(true).catch(() => undefined);
   const reader = new mongoose.mongo.MongoClient(url, { serverSelectionTimeoutMS: 3000 });
-  const doc = await reader.db('wedged').collection('docs').findOne({ _id: 'd1' as never });
+  const doc = await reader
+    .db('wedged')
+    .collection('docs')
+    .findOne({ _id: 'd1' as never });
   t.truthy(doc, 'reads answer after the restart');
   await reader.close();
   t.regex(supervisorLog(), /reads in a row failed/);

@@ -49,11 +49,19 @@ const archivesDir = () => path.join(app.services.config.dataDir, 'archives');
 const kept = () => (fs.existsSync(archivesDir()) ? fs.readdirSync(archivesDir()).sort() : []);
 
 test.serial('a zip of a Markdown folder becomes /archives/<slug> and answers context', async (t) => {
-  const zip = makeZip([{ name: 'sprockets-docs/' }, { name: 'sprockets-docs/README.md', data: '# Sprockets\n\nGears for chains.\n' }, { name: 'sprockets-docs/guide/fitting.md', data: GUIDE }, { name: 'sprockets-docs/logo.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) }]);
+  const zip = makeZip([
+    { name: 'sprockets-docs/' },
+    { name: 'sprockets-docs/README.md', data: '# Sprockets\n\nGears for chains.\n' },
+    { name: 'sprockets-docs/guide/fitting.md', data: GUIDE },
+    { name: 'sprockets-docs/logo.png', data: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]) },
+  ]);
   const res = await upload(zip, { libraryTitle: 'Sprockets' });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.is(res.body.libraryName, '/archives/sprockets');
-  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/sprockets', query: 'fit a sprocket on the axle', type: 'json' });
+  const ctx = await app.request
+    .get('/v2/context')
+    .set('authorization', `Bearer ${key}`)
+    .query({ libraryId: '/archives/sprockets', query: 'fit a sprocket on the axle', type: 'json' });
   t.is(ctx.status, 200);
   t.regex(JSON.stringify(ctx.body), /s\.fit\(axle=\\"rear\\"\)/);
   // The top folder is dropped from paths; links say where the page came from.
@@ -66,7 +74,10 @@ test.serial('a zip of a Markdown folder becomes /archives/<slug> and answers con
 });
 
 test.serial("the title typed for an upload is the library's title, not only its id; the README's does not replace it", async (t) => {
-  const zip = makeZip([{ name: 'README.md', data: '# Cogs\n\nCogs turn wheels.\n' }, { name: 'guide.md', data: GUIDE }]);
+  const zip = makeZip([
+    { name: 'README.md', data: '# Cogs\n\nCogs turn wheels.\n' },
+    { name: 'guide.md', data: GUIDE },
+  ]);
   const res = await upload(zip, { libraryTitle: 'Cogs handbook', description: 'How to fit cogs.' });
   t.is(res.status, 200, JSON.stringify(res.body));
   const lib = await app.request.get('/v2/libraries/archives/cogs-handbook').set('authorization', `Bearer ${key}`);
@@ -81,27 +92,57 @@ test.serial('a tar.gz works the same; a second upload without force is 409, with
   t.is(dup.body.error, 'duplicate_repo');
   const forced = await upload(tgz, { libraryTitle: 'Sprockets', force: 'true' }, 'docs.tar.gz');
   t.is(forced.status, 200, JSON.stringify(forced.body));
-  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/sprockets', query: 'fit a sprocket', type: 'json' });
+  const ctx = await app.request
+    .get('/v2/context')
+    .set('authorization', `Bearer ${key}`)
+    .query({ libraryId: '/archives/sprockets', query: 'fit a sprocket', type: 'json' });
   t.regex(JSON.stringify(ctx.body), /teeth=48/);
   t.notRegex(JSON.stringify(ctx.body), /teeth=32/);
 });
 
 (parserFor('index.html') ? test.serial : test.serial.skip)('a zip of a built static site is read through the HTML parser', async (t) => {
   const page = `<!doctype html><html><body><nav>Home | Guide</nav><main><h1>Cogs</h1><p>Cogs turn.</p><h2>Turning a cog</h2><pre><code class="language-js">cog.turn({ degrees: 90 });</code></pre></main><footer>© cogs</footer></body></html>`;
-  const res = await upload(makeZip([{ name: 'site/index.html', data: page }, { name: 'site/_static/app.js', data: 'x()' }]), { libraryTitle: 'Cogs site' });
+  const res = await upload(
+    makeZip([
+      { name: 'site/index.html', data: page },
+      { name: 'site/_static/app.js', data: 'x()' },
+    ]),
+    { libraryTitle: 'Cogs site' },
+  );
   t.is(res.status, 200, JSON.stringify(res.body));
-  const ctx = await app.request.get('/v2/context').set('authorization', `Bearer ${key}`).query({ libraryId: '/archives/cogs-site', query: 'turn a cog', type: 'json' });
+  const ctx = await app.request
+    .get('/v2/context')
+    .set('authorization', `Bearer ${key}`)
+    .query({ libraryId: '/archives/cogs-site', query: 'turn a cog', type: 'json' });
   t.regex(JSON.stringify(ctx.body), /cog\.turn/);
 });
 
 test.serial('unsafe archives are refused with a clear error and leave nothing behind', async (t) => {
   const zeros = Buffer.alloc(20 * 1024 * 1024);
   const cases: Array<[string, Buffer, string, number, RegExp]> = [
-    ['zip-slip', makeZip([{ name: 'ok.md', data: '# ok' }, { name: '../../etc/evil.md', data: '# evil' }]), 'a.zip', 400, /leaves the archive's folder/],
+    [
+      'zip-slip',
+      makeZip([
+        { name: 'ok.md', data: '# ok' },
+        { name: '../../etc/evil.md', data: '# evil' },
+      ]),
+      'a.zip',
+      400,
+      /leaves the archive's folder/,
+    ],
     ['absolute path', await makeTgz([{ name: '/etc/evil.md', data: '# evil' }]), 'a.tgz', 400, /absolute path/],
     ['zip symlink', makeZip([{ name: 'docs/link.md', data: '/etc/passwd', mode: 0o120777 }]), 'a.zip', 400, /symbolic link/],
     ['tar symlink', await makeTgz([{ name: 'docs/link.md', type: 'symlink', linkname: '/etc/passwd' }]), 'a.tgz', 400, /symbolic link/],
-    ['tar hard link', await makeTgz([{ name: 'a.md', data: '# a' }, { name: 'b.md', type: 'link', linkname: '/etc/passwd' }]), 'a.tgz', 400, /hard link/],
+    [
+      'tar hard link',
+      await makeTgz([
+        { name: 'a.md', data: '# a' },
+        { name: 'b.md', type: 'link', linkname: '/etc/passwd' },
+      ]),
+      'a.tgz',
+      400,
+      /hard link/,
+    ],
     ['device file', await makeTgz([{ name: 'dev/sda', type: 'block-device' }]), 'a.tgz', 400, /block-device/],
     ['zip bomb', makeZip([{ name: 'bomb.md', data: zeros }]), 'a.zip', 400, /decompression bomb/],
     ['tar.gz bomb', await makeTgz([{ name: 'bomb.md', data: zeros }]), 'a.tgz', 400, /decompression bomb/],

@@ -25,7 +25,11 @@ test.after.always(async () => {
   await git?.close();
 });
 
-const add = (key: string, body: unknown, host = 'github') => app.request.post(`/v2/add/repo/${host}`).set('authorization', `Bearer ${key}`).send(body as object);
+const add = (key: string, body: unknown, host = 'github') =>
+  app.request
+    .post(`/v2/add/repo/${host}`)
+    .set('authorization', `Bearer ${key}`)
+    .send(body as object);
 
 test.serial('rule 1: a missing docsRepoUrl is 400 naming the field', async (t) => {
   const res = await add(admin, { private: false });
@@ -94,7 +98,10 @@ test.serial('rule 6: processing still running after the wait is 504 timeout, and
   const slow = await createTestApp({ GITHUB_BASE_URL: git.url, ADD_WAIT_SECONDS: '0' });
   try {
     const key = await adminKey(slow);
-    const res = await slow.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/public` });
+    const res = await slow.request
+      .post('/v2/add/repo/github')
+      .set('authorization', `Bearer ${key}`)
+      .send({ docsRepoUrl: `${git.url}/acme/public` });
     t.is(res.status, 504);
     t.is(res.body.error, 'timeout');
     t.regex(res.body.message, /GET \/v2\/jobs\/job_/);

@@ -58,7 +58,10 @@ test.after.always(async () => {
 });
 
 test.serial('adds a repository: clones, indexes, answers 200 with the library id', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/widgets` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/widgets` });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.is(res.body.libraryName, '/acme/widgets');
   t.is(typeof res.body.message, 'string');
@@ -69,7 +72,12 @@ test.serial('adds a repository: clones, indexes, answers 200 with the library id
   const latest = lib?.versions.find((v) => v.version === 'latest');
   t.truthy(latest && latest.totalSnippets > 0);
   t.deepEqual(latest?.tags, ['v2.0.0']);
-  const docs = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: latest?.generation ?? 0, baseGeneration: latest?.baseGeneration });
+  const docs = await app.services.snippets.read({
+    libraryId: '/acme/widgets',
+    version: 'latest',
+    generation: latest?.generation ?? 0,
+    baseGeneration: latest?.baseGeneration,
+  });
   const paths = new Set(docs.map((d) => d.path));
   t.true(paths.has('docs/guide.md'));
   t.false(paths.has('CHANGELOG.md'), 'changelogs are excluded by default');
@@ -109,20 +117,28 @@ test.serial('a refresh of a version that does not exist fails with the versions 
 });
 
 test.serial('a tag can be requested with a /tree/<tag> URL and is its own version', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/widgets/tree/v1.0.0` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/widgets/tree/v1.0.0` });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.is(res.body.libraryName, '/acme/widgets/v1.0.0');
   const ctx = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets@v1.0.0', query: 'create widget', type: 'json' });
   t.is(ctx.status, 200);
   t.true(ctx.body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')));
   const latest = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'create widget', type: 'json' });
-  t.false(latest.body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')), 'never substituted');
+  t.false(
+    latest.body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')),
+    'never substituted',
+  );
 });
 
 test.serial('refresh after a one-file change parses one file and swaps the generation', async (t) => {
   const before = await app.services.libraries.get('/acme/widgets', { fresh: true });
   const oldGen = before?.versions.find((v) => v.version === 'latest')?.generation;
-  commitToRepo(`${git.root}/acme/widgets.git`, { 'docs/api.md': '# API\n\n## widget.stop()\n\nStops the widget animation loop and frees timers.\n\n```ts\nstop(): void\n```\n' });
+  commitToRepo(`${git.root}/acme/widgets.git`, {
+    'docs/api.md': '# API\n\n## widget.stop()\n\nStops the widget animation loop and frees timers.\n\n```ts\nstop(): void\n```\n',
+  });
   const res = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/acme/widgets' });
   t.is(res.status, 200, JSON.stringify(res.body));
   const jobs = await app.services.jobs.list({ libraryId: '/acme/widgets', limit: 1 });
@@ -132,10 +148,21 @@ test.serial('refresh after a one-file change parses one file and swaps the gener
   const newGen = after?.versions.find((v) => v.version === 'latest')?.generation ?? 0;
   t.not(newGen, oldGen);
   // Only the changed file was written; the others' snippets stay from the previous build.
-  const served = await app.services.snippets.read({ libraryId: '/acme/widgets', version: 'latest', generation: newGen, baseGeneration: after?.versions.find((v) => v.version === 'latest')?.baseGeneration });
+  const served = await app.services.snippets.read({
+    libraryId: '/acme/widgets',
+    version: 'latest',
+    generation: newGen,
+    baseGeneration: after?.versions.find((v) => v.version === 'latest')?.baseGeneration,
+  });
   t.deepEqual([...new Set(served.filter((d) => d.generation === newGen).map((d) => d.path))], ['docs/api.md']);
-  t.true(served.some((d) => d.generation === oldGen), 'unchanged files keep their snippets, not rewritten');
-  t.false(served.some((d) => d.path === 'docs/api.md' && d.generation === oldGen), "the changed file's old snippets are not served");
+  t.true(
+    served.some((d) => d.generation === oldGen),
+    'unchanged files keep their snippets, not rewritten',
+  );
+  t.false(
+    served.some((d) => d.path === 'docs/api.md' && d.generation === oldGen),
+    "the changed file's old snippets are not served",
+  );
   t.is(after?.versions.find((v) => v.version === 'latest')?.totalSnippets, served.length);
   t.is(jobs[0].progress.snippetsIndexed, served.filter((d) => d.generation === newGen).length, 'snippets written: only the changed file');
   const ctx = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'stop the widget', type: 'json' });
@@ -144,23 +171,34 @@ test.serial('refresh after a one-file change parses one file and swaps the gener
 });
 
 test.serial('a repository without docs is a 404 and leaves nothing behind', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/empty` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/empty` });
   t.is(res.status, 404, JSON.stringify(res.body));
   t.is(res.body.error, 'no_snippets_found');
   t.is(await app.services.libraries.get('/acme/empty', { fresh: true }), null);
 });
 
 test.serial('a missing repository is a 400 validation_error naming docsRepoUrl (the same as an unreachable one)', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/nothing` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/nothing` });
   t.is(res.status, 400);
   t.is(res.body.error, 'validation_error');
   t.is(res.body.message, `docsRepoUrl: Could not clone ${git.url}/acme/nothing.git: the repository does not exist or is not reachable.`);
 });
 
 test.serial("a failed add's job says the stage it failed in, and its record can be removed (a running job cannot)", async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/gone` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/gone` });
   t.is(res.status, 400);
-  const { jobs } = (await app.request.get('/v2/jobs').set('authorization', `Bearer ${key}`)).body as { jobs: Array<{ id: string; libraryId: string; state: string; failedStage: string | null }> };
+  const { jobs } = (await app.request.get('/v2/jobs').set('authorization', `Bearer ${key}`)).body as {
+    jobs: Array<{ id: string; libraryId: string; state: string; failedStage: string | null }>;
+  };
   const failed = jobs.find((j) => j.libraryId === '/acme/gone');
   t.truthy(failed);
   t.is(failed?.state, 'failed');
@@ -173,7 +211,14 @@ test.serial("a failed add's job says the stage it failed in, and its record can 
   t.is((await app.request.delete(`/v2/jobs/${failed?.id}`).set('authorization', `Bearer ${key}`)).status, 404, 'removed once');
 
   // A queued job is cancelled by the first DELETE (kept, as cancelled), removed by the second.
-  const queued = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: '/acme/parked', version: 'latest', params: testJobParams(), teamId: null, createdBy: null });
+  const queued = await app.services.jobs.enqueue({
+    kind: 'refresh',
+    libraryId: '/acme/parked',
+    version: 'latest',
+    params: testJobParams(),
+    teamId: null,
+    createdBy: null,
+  });
   const cancel = await app.request.delete(`/v2/jobs/${queued._id}`).set('authorization', `Bearer ${key}`);
   t.is(cancel.status, 200);
   t.is(cancel.body.state, 'cancelled');

@@ -48,14 +48,16 @@ test.before(async () => {
     files: {
       '/robots.txt': 'User-agent: *\nDisallow: /docs/private\n',
       '/docs/index.html': html('Index', '<h1>Gizmos docs</h1>', ['intro.html', 'api.html', 'missing.html', 'private.html', 'logo.png']),
-      '/docs/index.md': '# Gizmos docs\n\nThe gizmos documentation: [intro](intro.html), [api](api.html), [gone](missing.html), [private](private.html), [logo](logo.png).\n',
+      '/docs/index.md':
+        '# Gizmos docs\n\nThe gizmos documentation: [intro](intro.html), [api](api.html), [gone](missing.html), [private](private.html), [logo](logo.png).\n',
       '/docs/intro.html': html('Intro', '<h1>Intro</h1>'),
       '/docs/intro.md': INTRO_MD,
       '/docs/api.html': html('API', '<h1>API</h1>'),
       '/docs/api.md': API_MD,
       '/docs/private.html': html('Private', '<h1>Private</h1>'),
       '/docs/logo.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0]),
-      '/llms.txt': '# Gizmos\n\n> Gizmos turn widgets into gadgets.\n\n## Docs\n\n- [Intro](/docs/intro.md): getting started\n- [API](/docs/api.md): the calls\n',
+      '/llms.txt':
+        '# Gizmos\n\n> Gizmos turn widgets into gadgets.\n\n## Docs\n\n- [Intro](/docs/intro.md): getting started\n- [API](/docs/api.md): the calls\n',
     },
   });
   app = await createTestApp({ WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
@@ -70,7 +72,10 @@ test.after.always(async () => {
 const auth = () => ({ authorization: `Bearer ${key}` });
 
 test.serial('adds a website: crawls it, answers 200 with /websites/<host>_<path>, and the pages answer context', async (t) => {
-  const res = await app.request.post('/v2/add/website').set(auth()).send({ url: `${site.origin}/docs/`, scope: 'subpages', maxPages: 20, maxDepth: 3, headers: { Authorization: SECRET } });
+  const res = await app.request
+    .post('/v2/add/website')
+    .set(auth())
+    .send({ url: `${site.origin}/docs/`, scope: 'subpages', maxPages: 20, maxDepth: 3, headers: { Authorization: SECRET } });
   t.is(res.status, 200, JSON.stringify(res.body));
   const id = `/websites/127.0.0.1-${site.port}_docs`;
   t.is(res.body.libraryName, id);
@@ -120,7 +125,10 @@ test.serial('a refresh with nothing changed asks conditionally, parses nothing a
   t.is(res.status, 200, JSON.stringify(res.body));
   const page = site.requests.slice(from).filter((r) => /\/docs\/(intro|api)/.test(r.url));
   t.true(page.length > 0);
-  t.true(page.every((r) => r.headers['if-none-match'] !== undefined), 'every known page asked conditionally');
+  t.true(
+    page.every((r) => r.headers['if-none-match'] !== undefined),
+    'every known page asked conditionally',
+  );
   t.true(page.some((r) => r.status === 304));
   // The refresh crawled with the headers the add was given.
   t.true(site.requests.slice(from).some((r) => r.headers.authorization === SECRET));
@@ -151,7 +159,10 @@ test.serial('a refresh after one page changed parses that page only and reuses t
 });
 
 test.serial('adds an llms.txt: follows it to the pages it lists', async (t) => {
-  const res = await app.request.post('/v2/add/llmstxt').set(auth()).send({ url: `${site.origin}/llms.txt` });
+  const res = await app.request
+    .post('/v2/add/llmstxt')
+    .set(auth())
+    .send({ url: `${site.origin}/llms.txt` });
   t.is(res.status, 200, JSON.stringify(res.body));
   const id = `/llmstxt/127.0.0.1-${site.port}`;
   t.is(res.body.libraryName, id);
@@ -186,7 +197,10 @@ test.serial('bad requests are 400 validation_error naming the field; nothing is 
 });
 
 test.serial('a site whose pages cannot be read is a 400 naming the reason, and leaves no library behind', async (t) => {
-  const res = await app.request.post('/v2/add/website').set(auth()).send({ url: `${site.origin}/nowhere/`, scope: 'page', maxPages: 5, maxDepth: 0 });
+  const res = await app.request
+    .post('/v2/add/website')
+    .set(auth())
+    .send({ url: `${site.origin}/nowhere/`, scope: 'page', maxPages: 5, maxDepth: 0 });
   t.is(res.status, 400, JSON.stringify(res.body));
   t.is(res.body.error, 'validation_error');
   t.regex(res.body.message, /status/);
@@ -199,7 +213,10 @@ test('without WEB_ALLOWED_HOSTS a loopback site is refused (SSRF): 400 naming bl
   try {
     const admin = await adminKey(strict);
     const from = site.requests.length;
-    const res = await strict.request.post('/v2/add/website').set({ authorization: `Bearer ${admin}` }).send({ url: `${site.origin}/docs/`, maxPages: 5 });
+    const res = await strict.request
+      .post('/v2/add/website')
+      .set({ authorization: `Bearer ${admin}` })
+      .send({ url: `${site.origin}/docs/`, maxPages: 5 });
     t.is(res.status, 400, JSON.stringify(res.body));
     t.regex(res.body.message, /blocked_address/);
     t.is(site.requests.length, from, 'the site was never contacted');

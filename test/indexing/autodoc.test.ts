@@ -64,11 +64,18 @@ test.after.always(async () => {
 const latestSnippets = () => servedSnippets(app, '/acme/tiny');
 
 test.serial('autoclass :members: becomes the class and its documented methods on the page; a missing target is logged', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/tiny` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/tiny` });
   t.is(res.status, 200, JSON.stringify(res.body));
   const docs = await latestSnippets();
   const api = docs.filter((d) => d.kind === 'code' && d.path === 'docs/api.rst');
-  t.deepEqual(api.map((d) => d.title), ['class Tiny', 'Tiny.run()'], JSON.stringify(docs.map((d) => [d.path, d.title])));
+  t.deepEqual(
+    api.map((d) => d.title),
+    ['class Tiny', 'Tiny.run()'],
+    JSON.stringify(docs.map((d) => [d.path, d.title])),
+  );
   t.is(api[0].description, 'The application object that holds routes.');
   t.true(api[0].code.startsWith('class Tiny:'));
   t.is(api[1].code, 'def run(self, host: str = "127.0.0.1") -> None:');

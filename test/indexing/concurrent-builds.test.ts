@@ -14,7 +14,8 @@ let a: TestApp;
 let b: TestApp;
 let key: string;
 
-const page = (marker: string, i: number) => `# Page ${i}\n\n## Widgets\n\nHow to build a ${marker} widget, step ${i}.\n\n\`\`\`js\nwidget.build('${marker}', ${i});\n\`\`\`\n`;
+const page = (marker: string, i: number) =>
+  `# Page ${i}\n\n## Widgets\n\nHow to build a ${marker} widget, step ${i}.\n\n\`\`\`js\nwidget.build('${marker}', ${i});\n\`\`\`\n`;
 const docs = (marker: string) => Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`docs/page-${i}.md`, page(marker, i)]));
 
 test.before(async () => {
@@ -23,7 +24,12 @@ test.before(async () => {
   const limits = { RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', RATE_LIMIT_KEY_PER_MINUTE: '10000' };
   a = await createTestApp({ GITHUB_BASE_URL: git.url, ...limits });
   // The second instance shares the first one's stores, with a worker of its own.
-  b = await createTestApp({ GITHUB_BASE_URL: git.url, ...limits, MONGODB_DB: a.services.config.mongodbDb, SHELFMARK_INDEX_PREFIX: a.services.config.indexPrefix });
+  b = await createTestApp({
+    GITHUB_BASE_URL: git.url,
+    ...limits,
+    MONGODB_DB: a.services.config.mongodbDb,
+    SHELFMARK_INDEX_PREFIX: a.services.config.indexPrefix,
+  });
   key = await adminKey(a);
 });
 test.after.always(async () => {
@@ -40,7 +46,15 @@ async function snippetsServed(libraryId: string, query: string): Promise<number>
 }
 
 test.serial('a refresh sent to two instances at once: the builds run one after the other and the library keeps serving', async (t) => {
-  t.is((await a.request.post('/v2/add/repo/github').set(auth()).send({ docsRepoUrl: `${git.url}/acme/racing` })).status, 200);
+  t.is(
+    (
+      await a.request
+        .post('/v2/add/repo/github')
+        .set(auth())
+        .send({ docsRepoUrl: `${git.url}/acme/racing` })
+    ).status,
+    200,
+  );
   commitToRepo(`${git.root}/acme/racing.git`, docs('beta'));
   const [ra, rb] = await Promise.all([
     a.request.post('/v2/refresh').set(auth()).send({ libraryName: '/acme/racing' }),
@@ -58,7 +72,12 @@ test.serial('a refresh sent to two instances at once: the builds run one after t
   t.true((await snippetsServed('/acme/racing', 'build a beta widget')) > 0, 'the library serves its new docs');
   const lib = await a.services.libraries.get('/acme/racing', { fresh: true });
   const served = lib?.versions.find((v) => v.version === 'latest');
-  const stored = await a.services.snippets.read({ libraryId: '/acme/racing', version: 'latest', generation: served?.generation ?? -1, baseGeneration: served?.baseGeneration });
+  const stored = await a.services.snippets.read({
+    libraryId: '/acme/racing',
+    version: 'latest',
+    generation: served?.generation ?? -1,
+    baseGeneration: served?.baseGeneration,
+  });
   t.true(stored.length >= 40, `the served generation has its snippets (${stored.length})`);
 
   // A later refresh with nothing changed still reuses the served generation's snippets.
@@ -73,12 +92,17 @@ test.serial('the same OpenAPI upload sent to two instances at once: one publishe
     info: { title: 'Racing Pets', version: '1.0.0' },
     paths: { '/pets': { get: { summary: 'List every racing pet', responses: { '200': { description: 'ok' } } } } },
   });
-  const upload = (app: TestApp) => app.request.post('/v2/add/openapi-upload').set(auth()).field('public', 'true').attach('openapiFile', Buffer.from(spec), 'pets.json');
+  const upload = (app: TestApp) =>
+    app.request.post('/v2/add/openapi-upload').set(auth()).field('public', 'true').attach('openapiFile', Buffer.from(spec), 'pets.json');
   const statuses = (await Promise.all([upload(a), upload(b)])).map((r) => r.status).sort();
   t.deepEqual(statuses, [200, 409]);
   t.true((await snippetsServed('/openapi/racing-pets', 'list racing pets')) > 0);
   // With force, two at once both succeed, one after the other.
-  const forced = (app: TestApp) => app.request.post('/v2/add/openapi-upload').set(auth()).field('public', 'true').field('force', 'true').attach('openapiFile', Buffer.from(spec), 'pets.json');
-  t.deepEqual((await Promise.all([forced(a), forced(b)])).map((r) => r.status), [200, 200]);
+  const forced = (app: TestApp) =>
+    app.request.post('/v2/add/openapi-upload').set(auth()).field('public', 'true').field('force', 'true').attach('openapiFile', Buffer.from(spec), 'pets.json');
+  t.deepEqual(
+    (await Promise.all([forced(a), forced(b)])).map((r) => r.status),
+    [200, 200],
+  );
   t.true((await snippetsServed('/openapi/racing-pets', 'list racing pets')) > 0);
 });

@@ -14,7 +14,10 @@ let server: ServerProcess | undefined;
 function manyDocs(marker: string): Record<string, string> {
   const files: Record<string, string> = {};
   for (let i = 0; i < 1500; i++) {
-    const body = Array.from({ length: 30 }, (_, k) => `## Section ${k}\n\nParagraph ${k} of page ${i} about ${marker} widgets and gadgets.\n\n\`\`\`js\nwidget${i}.step${k}('${marker}');\n\`\`\`\n`).join('\n');
+    const body = Array.from(
+      { length: 30 },
+      (_, k) => `## Section ${k}\n\nParagraph ${k} of page ${i} about ${marker} widgets and gadgets.\n\n\`\`\`js\nwidget${i}.step${k}('${marker}');\n\`\`\`\n`,
+    ).join('\n');
     files[`docs/page-${i}.md`] = `# Page ${i}\n\n${body}`;
   }
   return files;
@@ -44,7 +47,10 @@ test('kill -9 during indexing leaves the previous generation serving; the restar
   };
   const key = await adminKey(app);
   server = await startServerProcess({ ...env, ADD_WAIT_SECONDS: '600' });
-  const first = await supertest(server.url).post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/big` });
+  const first = await supertest(server.url)
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/big` });
   t.is(first.status, 200, JSON.stringify(first.body));
   const gen1 = (await app.services.libraries.get('/acme/big', { fresh: true }))?.versions[0].generation;
 

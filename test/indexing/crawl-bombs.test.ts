@@ -16,7 +16,8 @@ let git: GitServer;
 let app: TestApp;
 let admin: string;
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 const links = (n: number) => Array.from({ length: n }, (_, i) => `<a href="/slow/p${i}.html">${i}</a>`).join(' ');
 const SLOW_SITEMAPS = 50;
 
@@ -31,13 +32,25 @@ test.before(async () => {
   for (let n = 0; n < SLOW_SITEMAPS; n++) {
     handlers[`/maps/${n}.xml`] = (req, res) =>
       void setTimeout(
-        () => res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${req.headers.host}/slow/p${n}.html</loc></url></urlset>`),
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'application/xml' })
+            .end(
+              `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${req.headers.host}/slow/p${n}.html</loc></url></urlset>`,
+            ),
         1000,
       );
   }
   site = await startWebSite({ files, handlers });
   git = await startGitServer();
-  createRepo(git.root, 'acme/widgets', [{ files: { 'README.md': '# Widgets\n\nWidgets turn.\n', 'docs/start.md': '# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n```bash\nnpm install widgets\n```\n' } }]);
+  createRepo(git.root, 'acme/widgets', [
+    {
+      files: {
+        'README.md': '# Widgets\n\nWidgets turn.\n',
+        'docs/start.md': '# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n```bash\nnpm install widgets\n```\n',
+      },
+    },
+  ]);
   app = await createTestApp({
     WEB_ALLOWED_HOSTS: '127.0.0.1',
     WEB_CRAWL_DELAY_MS: '0',
@@ -67,14 +80,20 @@ test.serial("one team's slow crawl does not hold another team's Git add; a cance
   const teamA = await memberKey(app, { teamPlan: 'pro', owner: true, username: 'crawler-a' });
   const teamB = await memberKey(app, { teamPlan: 'pro', owner: true, username: 'builder-b' });
   // Team A: a site whose robots.txt names 50 sitemaps and asks for 2 s between requests.
-  const crawl = await app.request.post('/v2/add/website').set('authorization', `Bearer ${teamA.key}`).send({ url: `${site.origin}/slow/`, scope: 'subpages', maxPages: 60, private: true });
+  const crawl = await app.request
+    .post('/v2/add/website')
+    .set('authorization', `Bearer ${teamA.key}`)
+    .send({ url: `${site.origin}/slow/`, scope: 'subpages', maxPages: 60, private: true });
   t.is(crawl.status, 504, JSON.stringify(crawl.body));
   const crawlJobId = /GET \/v2\/jobs\/(\S+?)\./.exec(crawl.body.message)?.[1] ?? '';
   t.true(await waitFor(async () => site.requests.some((q) => q.url.startsWith('/maps/')), 30_000), 'the crawl is seeding');
 
   // Team B's Git add is not queued behind it.
   const started = Date.now();
-  const add = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${teamB.key}`).send({ docsRepoUrl: `${git.url}/acme/widgets` });
+  const add = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${teamB.key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/widgets` });
   t.is(add.status, 504);
   const addJobId = /GET \/v2\/jobs\/(\S+?)\./.exec(add.body.message)?.[1] ?? '';
   const done = await app.services.jobs.waitFor(addJobId, 60_000);

@@ -37,7 +37,10 @@ test.serial("an empty catalogue gets Shelfmark's own docs, which answer at once;
   const outcome = await indexDemoLibrary(app.services, { root: ROOT_DIR });
   t.deepEqual(outcome, { added: true, libraryName: DEMO_LIBRARY_ID });
   const key = await adminKey(app);
-  const res = await app.request.get('/v2/context').query({ libraryId: DEMO_LIBRARY_ID, query: 'SHELFMARK_DEMO_LIBRARY configuration', type: 'txt' }).set('authorization', `Bearer ${key}`);
+  const res = await app.request
+    .get('/v2/context')
+    .query({ libraryId: DEMO_LIBRARY_ID, query: 'SHELFMARK_DEMO_LIBRARY configuration', type: 'txt' })
+    .set('authorization', `Bearer ${key}`);
   t.is(res.status, 200, res.text);
   t.regex(res.text, /SHELFMARK_DEMO_LIBRARY/);
   t.deepEqual(await indexDemoLibrary(app.services, { root: ROOT_DIR }), { added: false, reason: 'catalogue_not_empty' });
@@ -45,14 +48,26 @@ test.serial("an empty catalogue gets Shelfmark's own docs, which answer at once;
 
 test.serial('fixtures/ loads as `npm run load -- fixtures` does, and serves the test Git server', async (t) => {
   const summary = await loadCorpus(app.services, FIXTURES_DIR, { quiet: true });
-  t.deepEqual(summary.map((s) => [s.library, s.status]), [['/acme/widgets', 'indexed']]);
+  t.deepEqual(
+    summary.map((s) => [s.library, s.status]),
+    [['/acme/widgets', 'indexed']],
+  );
   const lib = await app.services.libraries.get('/acme/widgets', { fresh: true });
-  t.deepEqual(lib?.versions.filter((v) => v.generation > 0).map((v) => v.version).sort(), ['latest', 'v1.0.0']);
+  t.deepEqual(
+    lib?.versions
+      .filter((v) => v.generation > 0)
+      .map((v) => v.version)
+      .sort(),
+    ['latest', 'v1.0.0'],
+  );
 
   const git = await startGitServer();
   try {
     const versions = fixtureRepoVersions('acme__widgets');
-    t.deepEqual(versions.map((v) => v.tag), ['v1.0.0', 'v2.0.0']);
+    t.deepEqual(
+      versions.map((v) => v.tag),
+      ['v1.0.0', 'v2.0.0'],
+    );
     t.regex(String(versions[1].files['docs/guide.md']), /createWidget/);
     createRepo(git.root, 'acme/widgets', versions);
     t.truthy(git.url);

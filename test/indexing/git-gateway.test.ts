@@ -50,7 +50,10 @@ test('the token is not forwarded to another origin a redirect leads to', async (
   t.is(err?.reason, 'auth');
   const seen = git.requests.filter((r) => r.url.startsWith('/acme/private.git'));
   t.true(seen.length > 0, 'the redirect was followed');
-  t.false(seen.some((r) => r.authorization), 'but without credentials');
+  t.false(
+    seen.some((r) => r.authorization),
+    'but without credentials',
+  );
 });
 
 test('a redirect whose target does not keep the /info/refs discovery path is refused', async (t) => {

@@ -12,7 +12,8 @@ import { loadConfig } from '../../src/config';
 import { TlsTrust } from '../../src/net/tls-trust';
 
 const TOKEN = 'tls-test-token-42';
-const GUIDE = '# Guide\n\n## Connecting\n\nOpen a connection with `connect()` before sending anything:\n\n```js\nconst c = connect({ host: "db" });\nawait c.ready();\n```\n';
+const GUIDE =
+  '# Guide\n\n## Connecting\n\nOpen a connection with `connect()` before sending anything:\n\n```js\nconst c = connect({ host: "db" });\nawait c.ready();\n```\n';
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-tls-clone-'));
 const servers: GitServer[] = [];
 let ca: TestCa;
@@ -49,7 +50,9 @@ test('a certificate for another name is refused before any request, so the token
 
   // Signed by a trusted CA but for 127.0.0.2 (libgit2 1.9's own IP check would accept it).
   const otherIp = await httpsServer(ca.issue(['IP:127.0.0.2']));
-  const err2 = await t.throwsAsync(cloneBare(`${otherIp.url}/acme/private.git`, dir(), TOKEN, gitTransport(configWith({ GIT_CA_FILE: ca.certFile }), 'git')), { instanceOf: GitSourceError });
+  const err2 = await t.throwsAsync(cloneBare(`${otherIp.url}/acme/private.git`, dir(), TOKEN, gitTransport(configWith({ GIT_CA_FILE: ca.certFile }), 'git')), {
+    instanceOf: GitSourceError,
+  });
   t.is(err2?.reason, 'tls');
   t.regex(err2?.message ?? '', /another host name/);
   t.deepEqual(otherIp.requests, []);
@@ -65,7 +68,9 @@ test('a certificate signed by the CA in GIT_CA_FILE is accepted, and the token i
 
 test('the same server without the CA configured is refused with a message saying what to do', async (t) => {
   const server = await httpsServer(ca.issue(['IP:127.0.0.1']));
-  const err = await t.throwsAsync(cloneBare(`${server.url}/acme/private.git`, dir(), TOKEN, gitTransport(configWith({}), 'git')), { instanceOf: GitSourceError });
+  const err = await t.throwsAsync(cloneBare(`${server.url}/acme/private.git`, dir(), TOKEN, gitTransport(configWith({}), 'git')), {
+    instanceOf: GitSourceError,
+  });
   t.is(err?.reason, 'tls');
   t.regex(err?.message ?? '', /not trusted \(issued by an unknown CA\).*GIT_CA_FILE/);
   t.deepEqual(server.requests, []);

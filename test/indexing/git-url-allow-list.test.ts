@@ -32,7 +32,9 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function appWith(prefixes: string[]): Promise<{ app: TestApp; add(url: string): Promise<{ status: number; body: { error?: string; message?: string; libraryName?: string } }> }> {
+async function appWith(
+  prefixes: string[],
+): Promise<{ app: TestApp; add(url: string): Promise<{ status: number; body: { error?: string; message?: string; libraryName?: string } }> }> {
   const app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: prefixes.join(',') });
   const key = await adminKey(app);
   return {
@@ -43,7 +45,8 @@ async function appWith(prefixes: string[]): Promise<{ app: TestApp; add(url: str
 
 test.before(async () => {
   git = await startGitServer();
-  for (const name of ['allowed/docs', 'allowed/moved', 'secret/repo', 'secret/file-repo', 'team/ported']) createRepo(git.root, name, [{ files: { 'docs/guide.md': GUIDE } }]);
+  for (const name of ['allowed/docs', 'allowed/moved', 'secret/repo', 'secret/file-repo', 'team/ported'])
+    createRepo(git.root, name, [{ files: { 'docs/guide.md': GUIDE } }]);
 });
 test.after.always(async () => {
   for (const s of helpers) s.closeAllConnections();
@@ -54,7 +57,11 @@ test.after.always(async () => {
 test('dot segments cannot leave an allowed folder (file: and http:)', async (t) => {
   const { app, add } = await appWith([`file://${git.root}/allowed/`, `${git.url}/allowed/`]);
   t.teardown(() => app.close());
-  for (const url of [`file://${git.root}/allowed/../secret/file-repo.git`, `file://${git.root}/allowed/%2e%2e/secret/file-repo.git`, `${git.url}/allowed/../secret/repo.git`]) {
+  for (const url of [
+    `file://${git.root}/allowed/../secret/file-repo.git`,
+    `file://${git.root}/allowed/%2e%2e/secret/file-repo.git`,
+    `${git.url}/allowed/../secret/repo.git`,
+  ]) {
     const res = await add(url);
     t.is(res.status, 400, `${url}: ${JSON.stringify(res.body)}`);
     t.regex(res.body.message ?? '', /GIT_ALLOWED_URL_PREFIXES/);
@@ -80,8 +87,14 @@ test('a redirect from an allowed origin to a disallowed one is refused; one to a
   const refused = await add(`${out.url}/secret/repo.git`);
   t.is(refused.status, 400, JSON.stringify(refused.body));
   t.is(refused.body.error, 'validation_error');
-  t.regex(refused.body.message ?? '', /^docsRepoUrl: Could not clone http:\/\/127\.0\.0\.1:\d+\/secret\/repo\.git: the server redirects to a URL that is not allowed\.$/);
-  t.false(git.requests.some((r) => r.url.startsWith('/secret/repo.git')), 'the disallowed server was never asked');
+  t.regex(
+    refused.body.message ?? '',
+    /^docsRepoUrl: Could not clone http:\/\/127\.0\.0\.1:\d+\/secret\/repo\.git: the server redirects to a URL that is not allowed\.$/,
+  );
+  t.false(
+    git.requests.some((r) => r.url.startsWith('/secret/repo.git')),
+    'the disallowed server was never asked',
+  );
   t.is(await app.services.libraries.get('/git/repo', { fresh: true }), null);
 
   const inside = await redirector(`${git.url}/allowed`);

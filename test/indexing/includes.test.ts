@@ -53,8 +53,10 @@ test.before(async () => {
         ].join('\n'),
         'listings/ch02/src/main.rs': MAIN_RS,
         'listings/ch02/Cargo.toml': '[package]\nname = "guessing_game"\nversion = "0.1.0"\n',
-        'docs/modules/ROOT/pages/client.adoc': '= Client\n\nCreate a client with the builder pattern and call it:\n\n[source,java]\n----\ninclude::example$Client.java[tag=build]\n----\n',
-        'docs/modules/ROOT/examples/Client.java': 'class Demo {\n  void run() {\n    // tag::build[]\n    Client client = Client.builder().retries(3).build();\n    // end::build[]\n  }\n}\n',
+        'docs/modules/ROOT/pages/client.adoc':
+          '= Client\n\nCreate a client with the builder pattern and call it:\n\n[source,java]\n----\ninclude::example$Client.java[tag=build]\n----\n',
+        'docs/modules/ROOT/examples/Client.java':
+          'class Demo {\n  void run() {\n    // tag::build[]\n    Client client = Client.builder().retries(3).build();\n    // end::build[]\n  }\n}\n',
         'docs/conf.py': 'project = "book"\n',
         'docs/api.rst': 'Server\n======\n\nStart the server from a script like this one:\n\n.. literalinclude:: ../examples/serve.py\n   :pyobject: serve\n',
         'examples/serve.py': 'import book\n\ndef serve(port=8000):\n    book.Server(port).run_forever()\n',
@@ -73,7 +75,10 @@ test.after.always(async () => {
 const latestSnippets = () => servedSnippets(app, '/acme/book');
 
 test.serial('snippets hold the included code; a missing target stays and is logged', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/book` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/book` });
   t.is(res.status, 200, JSON.stringify(res.body));
   const docs = await latestSnippets();
   const code = codeBlocks(docs);
@@ -88,8 +93,14 @@ test.serial('snippets hold the included code; a missing target stays and is logg
   t.is(serve?.code, 'def serve(port=8000):\n    book.Server(port).run_forever()');
   const jobs = await app.services.jobs.list({ libraryId: '/acme/book', limit: 1 });
   const log = jobs[0].log.map((l) => l.message);
-  t.true(log.some((m) => m === 'include in src/ch02.md: missing: ../listings/gone/src/main.rs'), log.join('\n'));
-  t.true(log.some((m) => /^resolved 4 includes; 1 left as written$/.test(m)), log.join('\n'));
+  t.true(
+    log.some((m) => m === 'include in src/ch02.md: missing: ../listings/gone/src/main.rs'),
+    log.join('\n'),
+  );
+  t.true(
+    log.some((m) => /^resolved 4 includes; 1 left as written$/.test(m)),
+    log.join('\n'),
+  );
 });
 
 test.serial('a change to an included file alone rebuilds the page that includes it', async (t) => {

@@ -19,7 +19,8 @@ let t0: TestApp;
 let git: GitServer;
 let key: string;
 
-const page = (marker: string, i: number) => `# Page ${i}\n\n## Widgets\n\nHow to build a ${marker} widget, step ${i}.\n\n\`\`\`js\nwidget.build('${marker}', ${i});\n\`\`\`\n`;
+const page = (marker: string, i: number) =>
+  `# Page ${i}\n\n## Widgets\n\nHow to build a ${marker} widget, step ${i}.\n\n\`\`\`js\nwidget.build('${marker}', ${i});\n\`\`\`\n`;
 
 test.before(async () => {
   git = await startGitServer();
@@ -39,8 +40,17 @@ function snippetsOf(libraryId: string, pages: Record<string, string>): SnippetDo
 
 async function ensureLibrary(libraryId: string): Promise<void> {
   await t0.services.libraries.ensure({
-    _id: libraryId, source: 'github', title: 'x', description: '', repoUrl: `https://example.test${libraryId}`,
-    cloneUrl: '', branch: 'main', private: false, teamId: null, trustScore: 7, options: { skipVersionFiltering: false, generateDocs: false },
+    _id: libraryId,
+    source: 'github',
+    title: 'x',
+    description: '',
+    repoUrl: `https://example.test${libraryId}`,
+    cloneUrl: '',
+    branch: 'main',
+    private: false,
+    teamId: null,
+    trustScore: 7,
+    options: { skipVersionFiltering: false, generateDocs: false },
   });
 }
 
@@ -70,7 +80,17 @@ async function fullBuild(libraryId: string): Promise<{ pages: Record<string, str
   await ensureLibrary(libraryId);
   const pages = { 'docs/a.md': page('alpha', 1), 'docs/b.md': page('beta', 2), 'docs/c.md': page('gamma', 3) };
   const docs = snippetsOf(libraryId, pages);
-  await publishGeneration(t0.services.publishDeps(), { libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c1', generation: newGeneration(), snippets: docs, files: Object.keys(pages).map((p) => ({ p, h: p })), meta: {} });
+  await publishGeneration(t0.services.publishDeps(), {
+    libraryId,
+    version: 'latest',
+    ref: 'main',
+    tags: [],
+    commit: 'c1',
+    generation: newGeneration(),
+    snippets: docs,
+    files: Object.keys(pages).map((p) => ({ p, h: p })),
+    meta: {},
+  });
   return { pages, docs };
 }
 
@@ -81,8 +101,16 @@ function refreshOf(libraryId: string, previous: LibraryVersionRecord) {
   return {
     written,
     input: {
-      libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c2', generation: newGeneration(previous.generation), snippets: written,
-      amend: { served: previous, keep: ['docs/a.md'] }, files: ['docs/a.md', 'docs/b.md', 'docs/d.md'].map((p) => ({ p, h: `${p}2` })), meta: {},
+      libraryId,
+      version: 'latest',
+      ref: 'main',
+      tags: [],
+      commit: 'c2',
+      generation: newGeneration(previous.generation),
+      snippets: written,
+      amend: { served: previous, keep: ['docs/a.md'] },
+      files: ['docs/a.md', 'docs/b.md', 'docs/d.md'].map((p) => ({ p, h: `${p}2` })),
+      meta: {},
     },
   };
 }
@@ -127,14 +155,20 @@ test.serial('a refresh writes only changed and added files, and readers see the 
   t.is(result.written, written.length, 'only the snippets of changed and added files were written');
   t.is(result.retired, docs.length - aDocs.length, 'the snippets of changed and removed files were retired');
   t.is(after.totalSnippets, expectedAfter.length, 'totals count kept and written snippets');
-  t.is(after.totalTokens, [...aDocs, ...written].reduce((n, d) => n + d.tokens, 0));
+  t.is(
+    after.totalTokens,
+    [...aDocs, ...written].reduce((n, d) => n + d.tokens, 0),
+  );
   const gamma = await t0.request.get('/v2/context').query({ libraryId: lib, query: 'gamma widget', type: 'json' });
   t.false(JSON.stringify(gamma.body).includes("'gamma'"), 'the removed page is gone from answers');
   // The kept documents were never rewritten: still their first generation.
   const kept = (await stored(lib)).filter((d) => aDocs.some((a) => a.id === d.id));
   t.true(kept.every((d) => d.generation === before.generation && d.retired == null));
   // What was retired is deleted by the collection (delayed after a refresh's switch).
-  t.true((await stored(lib)).some((d) => d.retired != null), 'retired documents wait for the delayed collection');
+  t.true(
+    (await stored(lib)).some((d) => d.retired != null),
+    'retired documents wait for the delayed collection',
+  );
   t.is(await t0.services.snippets.collect({ libraryId: lib, version: 'latest', served: after }), docs.length - aDocs.length);
   t.deepEqual((await stored(lib)).map((d) => d.id).sort(), expectedAfter);
 });
@@ -144,19 +178,34 @@ test.serial('a refresh that fails after marking undoes its marks and its documen
   const { docs } = await fullBuild(lib);
   const before = await served(lib);
   const { input } = refreshOf(lib, before);
-  await t.throwsAsync(publishGeneration(withHook(async () => undefined, new Error('store went away')), input), { message: 'store went away' });
+  await t.throwsAsync(
+    publishGeneration(
+      withHook(async () => undefined, new Error('store went away')),
+      input,
+    ),
+    { message: 'store went away' },
+  );
   t.is((await served(lib)).generation, before.generation, 'nothing switched');
   t.deepEqual(await idsAt(lib, before), ids(docs), 'the served version is whole');
   const all = await stored(lib);
   t.is(all.length, docs.length, 'the failed build wrote nothing that stays');
-  t.true(all.every((d) => d.retired == null), 'no mark left behind');
+  t.true(
+    all.every((d) => d.retired == null),
+    'no mark left behind',
+  );
 });
 
 test.serial('a library deleted during a refresh: everything it wrote goes with it', async (t) => {
   const lib = '/acme/deleted';
   await fullBuild(lib);
   const { input } = refreshOf(lib, await served(lib));
-  await t.throwsAsync(publishGeneration(withHook(async () => void (await t0.services.libraries.delete(lib))), input), { message: /deleted during indexing/ });
+  await t.throwsAsync(
+    publishGeneration(
+      withHook(async () => void (await t0.services.libraries.delete(lib))),
+      input,
+    ),
+    { message: /deleted during indexing/ },
+  );
   t.deepEqual(await stored(lib), []);
   t.is(await t0.services.manifests.get(lib, 'latest'), null, 'nor is a manifest left (it is written while the record switches)');
 });
@@ -178,15 +227,28 @@ test.serial('two refreshes of one version: the one published second is refused (
   t.is(now.generation, second?.input.generation ?? -1);
   const aDocs = docs.filter((d) => d.path === 'docs/a.md');
   t.deepEqual(await idsAt(lib, now), [...ids(aDocs), ...ids(second?.written ?? [])].sort(), 'the published refresh is served whole');
-  t.false((await stored(lib)).some((d) => d.generation === first.input.generation), 'the refused build left no documents');
+  t.false(
+    (await stored(lib)).some((d) => d.generation === first.input.generation),
+    'the refused build left no documents',
+  );
 });
 
 test.serial('marks a crashed build left behind are repaired by the next build before it reuses anything', async (t) => {
   const repo = 'acme/crashed';
   const lib = `/${repo}`;
-  createRepo(git.root, repo, [{ files: { 'README.md': '# Crashed\n\nDocs.\n', 'docs/a.md': page('alpha', 1), 'docs/b.md': page('beta', 2), 'docs/c.md': page('gamma', 3) } }]);
+  createRepo(git.root, repo, [
+    { files: { 'README.md': '# Crashed\n\nDocs.\n', 'docs/a.md': page('alpha', 1), 'docs/b.md': page('beta', 2), 'docs/c.md': page('gamma', 3) } },
+  ]);
   const auth = { authorization: `Bearer ${key}` };
-  t.is((await t0.request.post('/v2/add/repo/github').set(auth).send({ docsRepoUrl: `${git.url}/${repo}` })).status, 200);
+  t.is(
+    (
+      await t0.request
+        .post('/v2/add/repo/github')
+        .set(auth)
+        .send({ docsRepoUrl: `${git.url}/${repo}` })
+    ).status,
+    200,
+  );
   const added = await served(lib);
   t.is(added.baseGeneration, added.generation, 'an add is a full build');
   const whole = await idsAt(lib, added);
@@ -204,9 +266,22 @@ test.serial('marks a crashed build left behind are repaired by the next build be
   t.not(after.generation, added.generation);
   t.is(after.baseGeneration, added.generation, 'the refresh amended the served build');
   const now = await servedSnippets(t0, lib);
-  t.false(now.some((d) => d.path === 'docs/ghost.md'), "the crashed build's documents are gone");
-  const wholePaths = [...new Set((await t0.services.snippets.read({ libraryId: lib, version: 'latest', generation: after.generation, baseGeneration: after.baseGeneration })).map((d) => d.path))].sort();
-  t.deepEqual(wholePaths, ['docs/a.md', 'docs/b.md', 'docs/c.md'].filter((p) => wholePaths.includes(p) || p !== 'README.md'), 'every page of the repository is served');
+  t.false(
+    now.some((d) => d.path === 'docs/ghost.md'),
+    "the crashed build's documents are gone",
+  );
+  const wholePaths = [
+    ...new Set(
+      (await t0.services.snippets.read({ libraryId: lib, version: 'latest', generation: after.generation, baseGeneration: after.baseGeneration })).map(
+        (d) => d.path,
+      ),
+    ),
+  ].sort();
+  t.deepEqual(
+    wholePaths,
+    ['docs/a.md', 'docs/b.md', 'docs/c.md'].filter((p) => wholePaths.includes(p) || p !== 'README.md'),
+    'every page of the repository is served',
+  );
   t.true(now.some((d) => d.code.includes('beta-two')) && !now.some((d) => d.code.includes("'beta'")), 'the changed file was rebuilt');
   t.is(after.totalSnippets, now.length);
   const [job] = await t0.services.jobs.list({ libraryId: lib, limit: 1 });

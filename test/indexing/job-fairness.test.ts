@@ -39,7 +39,15 @@ test.afterEach.always(async () => {
   await Job.deleteMany({});
 });
 
-const website = (n: number): WebsiteJobParams => ({ source: 'website', url: `https://docs${n}.test/`, scope: 'subpages', maxPages: 10, maxDepth: 2, include: [], exclude: [] });
+const website = (n: number): WebsiteJobParams => ({
+  source: 'website',
+  url: `https://docs${n}.test/`,
+  scope: 'subpages',
+  maxPages: 10,
+  maxDepth: 2,
+  include: [],
+  exclude: [],
+});
 const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -144,7 +152,7 @@ test.serial('in a lane of two, a requester running a job goes after the others a
   t.true(await until(() => claims >= polled + 3), 'the worker polled three more times');
   t.deepEqual([...running].sort(), ['/websites/a1', '/websites/b1']);
   release();
-  t.true(await until(() => running.has('/websites/a2')), 'team A\'s second crawl runs once a slot frees');
+  t.true(await until(() => running.has('/websites/a2')), "team A's second crawl runs once a slot frees");
 });
 
 test.serial('a cancel reaches a handler that only waits (ctx.signal), within seconds', async (t) => {

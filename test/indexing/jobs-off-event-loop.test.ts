@@ -29,7 +29,8 @@ function bigPage(): string {
 }
 
 /** Distinct pages of ~7 MB each: kept in memory by the crawl until the build reads them. */
-const heavyPage = (n: number) => `<!doctype html><html><head><title>Heavy ${n}</title></head><body><main><h1>Heavy ${n}</h1><p>${`page ${n} words `.repeat(500_000)}</p></main></body></html>`;
+const heavyPage = (n: number) =>
+  `<!doctype html><html><head><title>Heavy ${n}</title></head><body><main><h1>Heavy ${n}</h1><p>${`page ${n} words `.repeat(500_000)}</p></main></body></html>`;
 const HEAVY_PAGES = 40;
 
 test.before(async () => {
@@ -40,7 +41,13 @@ test.before(async () => {
     },
   });
   for (let n = 0; n < HEAVY_PAGES; n++) site.set(`/heavy/${n}.html`, heavyPage(n));
-  app = await createTestApp({ WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', WEB_MAX_PAGE_BYTES: String(8 * 1024 * 1024), RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000', JOB_MAX_HEAP_MB: '320' });
+  app = await createTestApp({
+    WEB_ALLOWED_HOSTS: '127.0.0.1',
+    WEB_CRAWL_DELAY_MS: '0',
+    WEB_MAX_PAGE_BYTES: String(8 * 1024 * 1024),
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000',
+    JOB_MAX_HEAP_MB: '320',
+  });
   key = await adminKey(app);
 });
 
@@ -54,7 +61,12 @@ test.serial('a 2.6 MB page is indexed while the server keeps answering: no event
   const delay = monitorEventLoopDelay({ resolution: 10 });
   delay.enable();
   let done = false;
-  const add = Promise.resolve(app.request.post('/v2/add/website').set('authorization', `Bearer ${key}`).send({ url: `${site.origin}/big.html`, scope: 'page' })).finally(() => (done = true));
+  const add = Promise.resolve(
+    app.request
+      .post('/v2/add/website')
+      .set('authorization', `Bearer ${key}`)
+      .send({ url: `${site.origin}/big.html`, scope: 'page' }),
+  ).finally(() => (done = true));
   const livez: number[] = [];
   while (!done) {
     const started = performance.now();
@@ -68,7 +80,9 @@ test.serial('a 2.6 MB page is indexed while the server keeps answering: no event
   t.is(res.status, 200, JSON.stringify(res.body));
   const maxStallMs = delay.max / 1e6;
   const worstLivez = Math.max(...livez);
-  t.log(`event-loop delay max ${maxStallMs.toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms; /livez ${livez.length} answers, worst ${worstLivez.toFixed(0)} ms`);
+  t.log(
+    `event-loop delay max ${maxStallMs.toFixed(0)} ms, p99 ${(delay.percentile(99) / 1e6).toFixed(0)} ms; /livez ${livez.length} answers, worst ${worstLivez.toFixed(0)} ms`,
+  );
   // The target is 100 ms (measured by scripts/bench/crawl-bombs.ts); 500 here leaves room for a loaded test machine.
   t.true(maxStallMs < 500, `event loop stalled ${maxStallMs.toFixed(0)} ms`);
   t.true(worstLivez < 500, `/livez took ${worstLivez.toFixed(0)} ms`);
@@ -86,13 +100,20 @@ test.serial('a job that exhausts its heap ends its own process: the job fails wi
   t.regex(res.body.message, /ran out of memory.*JOB_MAX_HEAP_MB/);
   t.is((await app.request.get('/livez')).status, 200);
   // The next job gets a new process.
-  const again = await app.request.post('/v2/add/website').set('authorization', `Bearer ${key}`).send({ url: `${site.origin}/big.html`, scope: 'page' });
+  const again = await app.request
+    .post('/v2/add/website')
+    .set('authorization', `Bearer ${key}`)
+    .send({ url: `${site.origin}/big.html`, scope: 'page' });
   t.is(again.status, 200, JSON.stringify(again.body));
 });
 
 test.serial('a job process that dies while idle is not handed the next job: a new one runs it', async (t) => {
   const children = () => fs.readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  const add = () => app.request.post('/v2/add/website').set('authorization', `Bearer ${key}`).send({ url: `${site.origin}/big.html`, scope: 'page' });
+  const add = () =>
+    app.request
+      .post('/v2/add/website')
+      .set('authorization', `Bearer ${key}`)
+      .send({ url: `${site.origin}/big.html`, scope: 'page' });
   t.is((await add()).status, 200);
   const idle = children();
   t.true(idle.length >= 1, 'the last job left its process for the next one');

@@ -65,7 +65,11 @@ test.serial('a failure keeps its API error code; others are internal', async (t)
   const a = await queue.enqueue({ kind: 'refresh', libraryId: '/a/c', version: 'latest', params: testJobParams() });
   const b = await queue.enqueue({ kind: 'refresh', libraryId: '/a/d', version: 'latest', params: testJobParams() });
   const worker = new Worker({
-    queue, log, leaseMs: 5000, concurrency: 1, pollMs: 50,
+    queue,
+    log,
+    leaseMs: 5000,
+    concurrency: 1,
+    pollMs: 50,
     handler: async (ctx) => {
       if (ctx.job.libraryId === '/a/c') throw new JobFailure('no_snippets_found', 'nothing here');
       throw new Error('boom');
@@ -101,7 +105,12 @@ test.serial('a cancelled job stops at its next checkpoint', async (t) => {
   let atCheckpoint: unknown = 'not reached';
   let pastCheckpoint = false;
   const worker = new Worker({
-    queue, log, leaseMs: 30_000, concurrency: 1, pollMs: 50, cancelPollMs: 50,
+    queue,
+    log,
+    leaseMs: 30_000,
+    concurrency: 1,
+    pollMs: 50,
+    cancelPollMs: 50,
     handler: async (ctx) => {
       await queue.cancel(ctx.job._id, 'tester');
       // Until the worker has seen the cancel (its poll aborts the job's signal), with a deadline.
@@ -113,7 +122,10 @@ test.serial('a cancelled job stops at its next checkpoint', async (t) => {
         if (signal.aborted) seen();
         else signal.addEventListener('abort', seen, { once: true });
       });
-      atCheckpoint = await ctx.checkpoint().then(() => undefined, (error: unknown) => error);
+      atCheckpoint = await ctx.checkpoint().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       if (atCheckpoint) throw atCheckpoint;
       pastCheckpoint = true;
     },
@@ -136,7 +148,9 @@ test.serial('two workers on two connections racing over many jobs: every job run
   const other = await connectMongo({ uri: config.mongodbUri, dbName: conn.name, timeoutMs: 2000 }, log);
   const queue2 = new JobQueue(jobModel(other), new LockStore(lockModel(other)));
   const runs = conn.collection('executions');
-  const jobs = await Promise.all(Array.from({ length: 60 }, (_, i) => queue.enqueue({ kind: 'refresh', libraryId: `/race/lib${i}`, version: 'latest', params: testJobParams() })));
+  const jobs = await Promise.all(
+    Array.from({ length: 60 }, (_, i) => queue.enqueue({ kind: 'refresh', libraryId: `/race/lib${i}`, version: 'latest', params: testJobParams() })),
+  );
   const handler = (name: string) => async (ctx: JobContext) => {
     await runs.insertOne({ jobId: ctx.job._id, worker: name, at: new Date() } as never);
     await ctx.setState('parsing');
@@ -150,15 +164,25 @@ test.serial('two workers on two connections racing over many jobs: every job run
   const done = await Promise.all(jobs.map((j) => queue.waitFor(j._id, 60_000)));
   await Promise.all(workers.map((w) => w.stop()));
   await other.close();
-  t.true(done.every((j) => j?.state === 'finalized'), JSON.stringify(done.filter((j) => j?.state !== 'finalized').map((j) => [j?._id, j?.state])));
+  t.true(
+    done.every((j) => j?.state === 'finalized'),
+    JSON.stringify(done.filter((j) => j?.state !== 'finalized').map((j) => [j?._id, j?.state])),
+  );
   const executions = await runs.find({}).toArray();
   const perJob = new Map<string, number>();
   for (const e of executions) perJob.set(String(e.jobId), (perJob.get(String(e.jobId)) ?? 0) + 1);
   t.is(perJob.size, 60);
   const twice = [...perJob].filter(([, n]) => n !== 1).map(([id]) => id);
   if (twice.length) console.log(JSON.stringify({ ex: executions.filter((e) => e.jobId === twice[0]), job: done.find((j) => j?._id === twice[0]) }, null, 1));
-  t.deepEqual([...perJob.values()].filter((n) => n !== 1), [], 'no job ran twice');
-  t.true(done.every((j) => j?.attempts === 1), 'each job was claimed once');
+  t.deepEqual(
+    [...perJob.values()].filter((n) => n !== 1),
+    [],
+    'no job ran twice',
+  );
+  t.true(
+    done.every((j) => j?.attempts === 1),
+    'each job was claimed once',
+  );
   const byWorker = new Set(executions.map((e) => e.worker));
   t.is(byWorker.size, 2, 'both workers took jobs');
 });
@@ -169,7 +193,11 @@ test.serial('a cancel before the commit stops the job with nothing published; af
   const late = await queue.enqueue({ kind: 'refresh', libraryId: '/commit/late', version: 'latest', params: testJobParams() });
   const results: Record<string, unknown> = {};
   const worker = new Worker({
-    queue, log, leaseMs: 5000, concurrency: 1, pollMs: 20,
+    queue,
+    log,
+    leaseMs: 5000,
+    concurrency: 1,
+    pollMs: 20,
     handler: async (ctx) => {
       if (ctx.job._id === early._id) results.early = await queue.cancel(ctx.job._id, 'tester');
       await ctx.commit();
@@ -194,7 +222,11 @@ test.serial('a store outage puts the job back for another attempt instead of fai
   class Outage extends Error {}
   let calls = 0;
   const worker = new Worker({
-    queue, log, leaseMs: 5000, concurrency: 1, pollMs: 20,
+    queue,
+    log,
+    leaseMs: 5000,
+    concurrency: 1,
+    pollMs: 20,
     isTransient: (e) => e instanceof Outage,
     retryDelayMs: () => 200,
     handler: async (ctx) => {
@@ -237,7 +269,11 @@ test.serial('a step that keeps the thread busy longer than a lease does not lose
   const job = await queue.enqueue({ kind: 'refresh', libraryId: '/busy/lib', version: 'latest', params: testJobParams() });
   let ran = 0;
   const worker = new Worker({
-    queue, log, leaseMs: 400, concurrency: 1, pollMs: 20,
+    queue,
+    log,
+    leaseMs: 400,
+    concurrency: 1,
+    pollMs: 20,
     handler: async (ctx) => {
       if (ctx.job._id !== job._id) return; // jobs earlier tests left
       ran++;
@@ -260,7 +296,11 @@ test.serial('a worker whose lease another worker took while its thread was busy 
   let published = 0;
   let stopped: string | undefined;
   const worker = new Worker({
-    queue, log, leaseMs: 400, concurrency: 1, pollMs: 20,
+    queue,
+    log,
+    leaseMs: 400,
+    concurrency: 1,
+    pollMs: 20,
     handler: async (ctx) => {
       if (ctx.job._id !== job._id || ctx.job.attempts > 1) return; // jobs earlier tests left
       blockThread(1000);
@@ -315,7 +355,11 @@ test.serial('stop() waits for a claim already sent: a job it wins runs before st
   // The claim has answered and the worker has had its turn: a run started after stop() shows now.
   await claimed;
   for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
-  t.deepEqual(ran.filter((at) => at > stoppedAt), [], 'nothing ran after stop() returned');
+  t.deepEqual(
+    ran.filter((at) => at > stoppedAt),
+    [],
+    'nothing ran after stop() returned',
+  );
   const state = (await queue.get(job._id))?.state;
   t.true(state === 'finalized' || state === 'queued', `state ${state}`);
 });

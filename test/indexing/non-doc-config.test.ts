@@ -46,11 +46,19 @@ test.after.always(async () => {
 });
 
 async function build(name: string): Promise<{ paths: string[]; log: string[] }> {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/${name}` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/${name}` });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   const lib = await app.services.libraries.get(`/${name}`, { fresh: true });
   const latest = lib?.versions.find((v) => v.version === 'latest');
-  const snippets = await app.services.snippets.read({ libraryId: `/${name}`, version: 'latest', generation: latest?.generation ?? 0, baseGeneration: latest?.baseGeneration });
+  const snippets = await app.services.snippets.read({
+    libraryId: `/${name}`,
+    version: 'latest',
+    generation: latest?.generation ?? 0,
+    baseGeneration: latest?.baseGeneration,
+  });
   const jobs = await app.services.jobs.list({ libraryId: `/${name}`, limit: 1 });
   return { paths: [...new Set(snippets.map((s) => s.path))].sort(), log: jobs[0].log.map((l) => l.message) };
 }
@@ -59,15 +67,24 @@ test('by default navigation, notes, redirect stubs and the print copy are left o
   const { paths, log } = await build('acme/defaults');
   t.deepEqual(paths, ['README.md', 'src/tool.md']);
   t.true(log.includes('skipped print/tool.md: a copy of src/tool.md'), log.join('\n'));
-  t.true(log.some((m) => m.startsWith('skipped docs/moved.md: ')), log.join('\n'));
+  t.true(
+    log.some((m) => m.startsWith('skipped docs/moved.md: ')),
+    log.join('\n'),
+  );
 });
 
-test('shelfmark.json switches keep them: navigation, maintainers\' notes, stubs and every copy', async (t) => {
+test("shelfmark.json switches keep them: navigation, maintainers' notes, stubs and every copy", async (t) => {
   const { paths, log } = await build('acme/switched');
   t.true(paths.includes('src/SUMMARY.md'), paths.join(', '));
   t.true(paths.includes('TODO.md'));
   // Both pages are parsed; their identical snippets are then deduplicated like any others.
   t.true(paths.includes('print/tool.md') || paths.includes('src/tool.md'));
-  t.false(log.some((m) => m.includes('a copy of')), log.join('\n'));
-  t.false(log.some((m) => m.startsWith('skipped docs/moved.md')), log.join('\n'));
+  t.false(
+    log.some((m) => m.includes('a copy of')),
+    log.join('\n'),
+  );
+  t.false(
+    log.some((m) => m.startsWith('skipped docs/moved.md')),
+    log.join('\n'),
+  );
 });

@@ -32,15 +32,35 @@ const spec = (extra: Record<string, unknown> = {}) =>
       },
     }),
   );
-const TOYS = { '/pets/{petId}/toys': { post: { summary: 'Give a pet a squeaky toy', parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '201': { description: 'given' } } } } };
+const TOYS = {
+  '/pets/{petId}/toys': {
+    post: {
+      summary: 'Give a pet a squeaky toy',
+      parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+      responses: { '201': { description: 'given' } },
+    },
+  },
+};
 const LIB = '/openapi/source-pets';
 
 test.before(async () => {
   app = await createTestApp({ WORKER_MODE: 'off', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   key = await adminKey(app);
   const s = app.services;
-  deps = { config: s.config, log: s.log, store: s.snippets, libraries: s.libraries, manifests: s.manifests, decryptToken: () => '', enqueueVersions: async () => [] };
-  const res = await app.request.post('/v2/add/openapi-upload').set('authorization', `Bearer ${key}`).field('public', 'true').attach('openapiFile', spec(), 'spec.json');
+  deps = {
+    config: s.config,
+    log: s.log,
+    store: s.snippets,
+    libraries: s.libraries,
+    manifests: s.manifests,
+    decryptToken: () => '',
+    enqueueVersions: async () => [],
+  };
+  const res = await app.request
+    .post('/v2/add/openapi-upload')
+    .set('authorization', `Bearer ${key}`)
+    .field('public', 'true')
+    .attach('openapiFile', spec(), 'spec.json');
   if (res.status !== 200) throw new Error(`upload failed: ${JSON.stringify(res.body)}`);
 });
 test.after.always(async () => {
@@ -52,7 +72,14 @@ async function rebuild(source: OpenApiSpec) {
   const lib = await app.services.libraries.findCopy(LIB, null, { fresh: true });
   if (!lib) throw new Error('the uploaded library is missing');
   const job = await app.services.jobs.enqueue({ kind: 'refresh', libraryId: lib._id, version: 'latest', params: testJobParams() });
-  const worker = new Worker({ queue: app.services.jobs, log: app.services.log, leaseMs: 10_000, concurrency: 1, pollMs: 50, handler: (ctx) => runBuild(ctx, deps, openApiSource(source)) });
+  const worker = new Worker({
+    queue: app.services.jobs,
+    log: app.services.log,
+    leaseMs: 10_000,
+    concurrency: 1,
+    pollMs: 50,
+    handler: (ctx) => runBuild(ctx, deps, openApiSource(source)),
+  });
   worker.start();
   try {
     return await app.services.jobs.waitFor(job._id, 30_000);
@@ -82,7 +109,10 @@ test.serial('the same spec again writes nothing', async (t) => {
   const before = await app.services.libraries.findCopy(LIB, null, { fresh: true });
   const done = await rebuild({ file: spec(TOYS), fileName: 'spec.json' });
   t.is(done?.state, 'finalized');
-  t.true((done?.log ?? []).some((l) => /nothing written/.test(l.message)), JSON.stringify(done?.log));
+  t.true(
+    (done?.log ?? []).some((l) => /nothing written/.test(l.message)),
+    JSON.stringify(done?.log),
+  );
   const after = await app.services.libraries.findCopy(LIB, null, { fresh: true });
   t.is(after?.versions[0]?.generation, before?.versions[0]?.generation);
 });

@@ -18,10 +18,21 @@ const PETSTORE = JSON.stringify({
   servers: [{ url: 'https://pets.example.com/v1' }],
   paths: {
     '/pets': {
-      get: { summary: 'List all pets', operationId: 'listPets', parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }], responses: { '200': { description: 'ok' } } },
+      get: {
+        summary: 'List all pets',
+        operationId: 'listPets',
+        parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer' } }],
+        responses: { '200': { description: 'ok' } },
+      },
       post: { summary: 'Create a pet', operationId: 'createPet', responses: { '201': { description: 'created' } } },
     },
-    '/pets/{petId}': { get: { summary: 'Info for a specific pet', parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: 'ok' } } } },
+    '/pets/{petId}': {
+      get: {
+        summary: 'Info for a specific pet',
+        parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { '200': { description: 'ok' } },
+      },
+    },
   },
 });
 
@@ -65,7 +76,10 @@ test.serial('a duplicate is 409 naming the library; force=true replaces it', asy
   t.is(forced.status, 200, JSON.stringify(forced.body));
   const ctx = await app.request.get('/v2/context').query({ libraryId: '/openapi/tiny-pets', query: 'adopt a pet', type: 'json' });
   t.regex(ctx.body.snippets[0].title, /Adopt a pet/);
-  t.false(ctx.body.snippets.some((s: { title: string }) => /Create a pet/.test(s.title)), 'the old generation is gone');
+  t.false(
+    ctx.body.snippets.some((s: { title: string }) => /Create a pet/.test(s.title)),
+    'the old generation is gone',
+  );
 });
 
 test.serial('bad input is refused with validation_error and writes nothing', async (t) => {
@@ -75,7 +89,16 @@ test.serial('bad input is refused with validation_error and writes nothing', asy
     ['not UTF-8', upload(Buffer.from([0xff, 0xfe, 0x00, 0x41, 0xc3, 0x28]), { libraryTitle: 'Nope Two' }), /UTF-8/i],
     ['YAML bomb', upload(bomb(), { libraryTitle: 'Nope Three' }, 'bomb.yaml'), /alias|expand|large|bomb/i],
     ['deep nesting', upload('['.repeat(10_000) + ']'.repeat(10_000), { libraryTitle: 'Nope Four' }), /deep|nest/i],
-    ['external $ref', upload(PETSTORE.replace('"responses": { "200"', '"x": 1, "responses": { "200"').replace('{"description":"ok"}', '{"$ref":"https://evil.example/x.json"}').replace('"ok"}', '"ok", "content": {"application/json": {"schema": {"$ref": "other.yaml#/A"}}}}'), { libraryTitle: 'Nope Five' }), /external|other\.yaml/i],
+    [
+      'external $ref',
+      upload(
+        PETSTORE.replace('"responses": { "200"', '"x": 1, "responses": { "200"')
+          .replace('{"description":"ok"}', '{"$ref":"https://evil.example/x.json"}')
+          .replace('"ok"}', '"ok", "content": {"application/json": {"schema": {"$ref": "other.yaml#/A"}}}}'),
+        { libraryTitle: 'Nope Five' },
+      ),
+      /external|other\.yaml/i,
+    ],
   ];
   for (const [name, pending, pattern] of cases) {
     const started = Date.now();
@@ -88,7 +111,8 @@ test.serial('bad input is refused with validation_error and writes nothing', asy
   const missing = await app.request.post('/v2/add/openapi-upload').set('authorization', `Bearer ${key}`).field('libraryTitle', 'x');
   t.is(missing.status, 400);
   t.regex(missing.body.message, /openapiFile/);
-  for (const id of ['nope-one', 'nope-two', 'nope-three', 'nope-four', 'nope-five']) t.is(await app.services.libraries.get(`/openapi/${id}`, { fresh: true }), null);
+  for (const id of ['nope-one', 'nope-two', 'nope-three', 'nope-four', 'nope-five'])
+    t.is(await app.services.libraries.get(`/openapi/${id}`, { fresh: true }), null);
 });
 
 test.serial('an upload over 10 MB is refused while streaming with 413 payload_too_large', async (t) => {
@@ -153,7 +177,11 @@ test.serial("a team's upload is private to the team unless an admin publishes it
 });
 
 test.serial('info.version becomes a tag only in a form a client can address', async (t) => {
-  for (const [version, tag] of [['../../1', '1'], ['1.0 (beta)', '1.0-beta'], ['..', undefined]] as const) {
+  for (const [version, tag] of [
+    ['../../1', '1'],
+    ['1.0 (beta)', '1.0-beta'],
+    ['..', undefined],
+  ] as const) {
     const title = `Version ${tag ?? 'none'} Pets`;
     const res = await upload(PETSTORE.replace('Tiny Pets', title).replace('"1.2.3"', JSON.stringify(version)));
     t.is(res.status, 200, JSON.stringify(res.body));

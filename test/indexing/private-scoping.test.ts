@@ -31,14 +31,17 @@ test.after.always(async () => {
 });
 
 const add = (key: string, isPrivate: boolean) =>
-  app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/internal`, private: isPrivate });
+  app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/internal`, private: isPrivate });
 const context = (key?: string) => {
   const req = app.request.get('/v2/context').query({ libraryId: '/acme/internal', query: 'start the engine', type: 'json' });
   return key ? req.set('authorization', `Bearer ${key}`) : req;
 };
 const answerOf = async (key?: string) => JSON.stringify((await context(key)).body.snippets ?? []);
 
-test.serial("a second team adds its own private copy of an id another team has: no 409, each team reads its own docs", async (t) => {
+test.serial('a second team adds its own private copy of an id another team has: no 409, each team reads its own docs', async (t) => {
   publish('alpha');
   const a = await add(teamA.key, true);
   t.is(a.status, 200, JSON.stringify(a.body));
@@ -108,10 +111,14 @@ test.serial('an admin sees every copy with its team and can address one with tea
 
   const mine = await app.request.get('/v2/libraries').set('authorization', `Bearer ${teamA.key}`);
   const seen = (mine.body.libraries as Array<{ id: string; teamId: string | null; private: boolean }>).filter((l) => l.id === '/acme/internal');
-  t.deepEqual(seen.map((c) => (c.private ? c.teamId : 'public')).sort(), [teamA.teamId, 'public'].sort(), "a member sees its team's copy and the public one, not team B's");
+  t.deepEqual(
+    seen.map((c) => (c.private ? c.teamId : 'public')).sort(),
+    [teamA.teamId, 'public'].sort(),
+    "a member sees its team's copy and the public one, not team B's",
+  );
 });
 
-test.serial("a team deletes its own copy; the other copies stay", async (t) => {
+test.serial('a team deletes its own copy; the other copies stay', async (t) => {
   const del = await app.request.delete('/v2/libraries/acme/internal').set('authorization', `Bearer ${teamB.key}`);
   t.is(del.status, 200, JSON.stringify(del.body));
   t.is(del.body.libraryName, '/acme/internal');

@@ -57,7 +57,10 @@ test.after.always(async () => {
 const auth = () => ({ authorization: `Bearer ${admin}` });
 
 async function add(): Promise<void> {
-  const res = await app.request.post('/v2/add/repo/git').set(auth()).send({ docsRepoUrl: `file://${git.root}/local/docs.git` });
+  const res = await app.request
+    .post('/v2/add/repo/git')
+    .set(auth())
+    .send({ docsRepoUrl: `file://${git.root}/local/docs.git` });
   if (res.status !== 200) throw new Error(`add: ${res.status} ${JSON.stringify(res.body)}`);
 }
 
@@ -104,11 +107,21 @@ test.serial('a one-file refresh reports what a full build of the same commit rep
   commitToRepo(bare, { 'docs/api.md': `${API}\n## timeout()\n\nSets how long to wait.\n\n\`\`\`js\nrequest('/users').timeout(1000);\n\`\`\`\n` });
   const job = await refresh();
   t.is(job.state, 'finalized', messages(job).join('\n'));
-  t.deepEqual([job.progress.filesAdded, job.progress.filesChanged, job.progress.filesRemoved], [0, 1, 0], 'the stub and the page with includes are not counted as changed');
-  t.true(messages(job).some((m) => /^read 1 of \d+ pages/.test(m)), messages(job).join('\n'));
-  t.true(messages(job).some((m) => /skipped docs\/moved\.md: redirect stub/.test(m)), 'the kept verdict is still reported');
+  t.deepEqual(
+    [job.progress.filesAdded, job.progress.filesChanged, job.progress.filesRemoved],
+    [0, 1, 0],
+    'the stub and the page with includes are not counted as changed',
+  );
+  t.true(
+    messages(job).some((m) => /^read 1 of \d+ pages/.test(m)),
+    messages(job).join('\n'),
+  );
+  t.true(
+    messages(job).some((m) => /skipped docs\/moved\.md: redirect stub/.test(m)),
+    'the kept verdict is still reported',
+  );
   const refreshed = await reported();
-  t.is(refreshed.figures.totalTokens, refreshed.tokens, 'the totals are the served snippets\'');
+  t.is(refreshed.figures.totalTokens, refreshed.tokens, "the totals are the served snippets'");
   await sameAsFullRebuild(t, refreshed);
 });
 
@@ -118,10 +131,19 @@ test.serial('a change that makes a page a copy of an unchanged one is judged aga
   const job = await refresh();
   t.is(job.state, 'finalized', messages(job).join('\n'));
   t.deepEqual([job.progress.filesAdded, job.progress.filesChanged, job.progress.filesRemoved], [0, 1, 0]);
-  t.true(messages(job).some((m) => /checked every page/.test(m)), messages(job).join('\n'));
-  t.true(messages(job).some((m) => m === 'skipped notes/queue.md: a copy of docs/guide.md'), messages(job).join('\n'));
+  t.true(
+    messages(job).some((m) => /checked every page/.test(m)),
+    messages(job).join('\n'),
+  );
+  t.true(
+    messages(job).some((m) => m === 'skipped notes/queue.md: a copy of docs/guide.md'),
+    messages(job).join('\n'),
+  );
   const refreshed = await reported();
-  t.false(refreshed.served.some((s) => s.startsWith('notes/queue.md')), 'the copy is not served');
+  t.false(
+    refreshed.served.some((s) => s.startsWith('notes/queue.md')),
+    'the copy is not served',
+  );
   await sameAsFullRebuild(t, refreshed);
 });
 
@@ -130,28 +152,40 @@ test.serial('a change to an included file re-parses the page that includes it, a
   const job = await refresh();
   t.is(job.state, 'finalized', messages(job).join('\n'));
   t.deepEqual([job.progress.filesAdded, job.progress.filesChanged, job.progress.filesRemoved], [0, 0, 0]);
-  t.true(messages(job).some((m) => /^parsed 1 files/.test(m)), messages(job).join('\n'));
+  t.true(
+    messages(job).some((m) => /^parsed 1 files/.test(m)),
+    messages(job).join('\n'),
+  );
   const refreshed = await reported();
   await sameAsFullRebuild(t, refreshed);
 });
 
-test.serial('a manifest without figures (an older one) or with figures of other checks: the refresh reads the kept snippets, reports the same, and records figures again', async (t) => {
-  const kept = await app.services.manifests.get(LIB, 'latest');
-  // Figures "of other checks": every file's tokens counted differently; summing them would show.
-  const otherChecks = (kept?.figures ?? []).map((f) => ({ ...f, t: f.t + 1000 }));
-  t.true(otherChecks.length > 0);
-  for (const [n, stale] of [{ $unset: { figures: 1, figuresVersion: 1 } }, { $set: { figures: otherChecks, figuresVersion: FIGURES_VERSION + 1 } }].entries()) {
-    await app.handles.models.Manifest.updateOne({ _id: `${LIB}@latest` }, stale);
-    commitToRepo(bare, { 'notes/other.md': `# Other\n\n## Something else ${n}\n\nA page about something else entirely, changed ${n}.\n` });
-    const job = await refresh();
-    t.is(job.state, 'finalized', messages(job).join('\n'));
-    const manifest = await app.services.manifests.get(LIB, 'latest');
-    t.is(manifest?.figuresVersion, FIGURES_VERSION);
-    const lib = await app.services.libraries.get(LIB, { fresh: true });
-    t.is(manifest?.generation, lib?.versions.find((v) => v.version === 'latest')?.generation);
-    t.is(manifest?.figures?.reduce((sum, f) => sum + f.n, 0), lib?.versions.find((v) => v.version === 'latest')?.totalSnippets);
-    const refreshed = await reported();
-    const rebuilt = await fullRebuild();
-    t.deepEqual(refreshed.figures, rebuilt.figures);
-  }
-});
+test.serial(
+  'a manifest without figures (an older one) or with figures of other checks: the refresh reads the kept snippets, reports the same, and records figures again',
+  async (t) => {
+    const kept = await app.services.manifests.get(LIB, 'latest');
+    // Figures "of other checks": every file's tokens counted differently; summing them would show.
+    const otherChecks = (kept?.figures ?? []).map((f) => ({ ...f, t: f.t + 1000 }));
+    t.true(otherChecks.length > 0);
+    for (const [n, stale] of [
+      { $unset: { figures: 1, figuresVersion: 1 } },
+      { $set: { figures: otherChecks, figuresVersion: FIGURES_VERSION + 1 } },
+    ].entries()) {
+      await app.handles.models.Manifest.updateOne({ _id: `${LIB}@latest` }, stale);
+      commitToRepo(bare, { 'notes/other.md': `# Other\n\n## Something else ${n}\n\nA page about something else entirely, changed ${n}.\n` });
+      const job = await refresh();
+      t.is(job.state, 'finalized', messages(job).join('\n'));
+      const manifest = await app.services.manifests.get(LIB, 'latest');
+      t.is(manifest?.figuresVersion, FIGURES_VERSION);
+      const lib = await app.services.libraries.get(LIB, { fresh: true });
+      t.is(manifest?.generation, lib?.versions.find((v) => v.version === 'latest')?.generation);
+      t.is(
+        manifest?.figures?.reduce((sum, f) => sum + f.n, 0),
+        lib?.versions.find((v) => v.version === 'latest')?.totalSnippets,
+      );
+      const refreshed = await reported();
+      const rebuilt = await fullRebuild();
+      t.deepEqual(refreshed.figures, rebuilt.figures);
+    }
+  },
+);

@@ -17,7 +17,9 @@ let app: TestApp;
 let key: string;
 const others: GitServer[] = [];
 
-const page = (v: string) => ({ 'README.md': `# Kit ${v}\n\nKit release ${v}.\n\n## Setup\n\nRun \`kit --version\` to see ${v}:\n\n\`\`\`sh\nkit --version # ${v}\n\`\`\`\n` });
+const page = (v: string) => ({
+  'README.md': `# Kit ${v}\n\nKit release ${v}.\n\n## Setup\n\nRun \`kit --version\` to see ${v}:\n\n\`\`\`sh\nkit --version # ${v}\n\`\`\`\n`,
+});
 
 test.before(async () => {
   git = await startGitServer();
@@ -34,9 +36,10 @@ test.after.always(async () => {
 
 const auth = () => ({ authorization: `Bearer ${key}` });
 /** Requests that fetched objects (a clone or fetch), as opposed to reading the ref advertisement. */
-const packRequests = (server: GitServer, repo: string) => server.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/${repo}`) && r.url.includes('git-upload-pack')).length;
+const packRequests = (server: GitServer, repo: string) =>
+  server.requests.filter((r) => r.method === 'POST' && r.url.startsWith(`/${repo}`) && r.url.includes('git-upload-pack')).length;
 
-test.serial('the remote\'s branches, HEAD and tags (annotated ones peeled to their commit) are listed without fetching objects', async (t) => {
+test.serial("the remote's branches, HEAD and tags (annotated ones peeled to their commit) are listed without fetching objects", async (t) => {
   const bare = createRepo(git.root, 'acme/refs', [{ files: page('1.0.0'), tag: 'v1.0.0' }, { files: page('1.1.0') }]);
   execFileSync('git', ['-C', bare, 'tag', '-a', 'v1.1.0', '-m', 'release 1.1.0', 'main'], { stdio: 'pipe' });
   execFileSync('git', ['-C', bare, 'branch', 'next', 'v1.0.0'], { stdio: 'pipe' });
@@ -66,8 +69,24 @@ test.serial('the listing goes through the gateway: an untrusted certificate is r
 
 test.serial('a check of latest with no new commit clones nothing; a new tag the rule selects still becomes a version', async (t) => {
   const bare = createRepo(git.root, 'acme/kit', [{ files: page('1.0.0'), tag: 'v1.0.0' }, { files: page('1.1.0') }]);
-  t.is((await app.request.post('/v2/add/repo/github').set(auth()).send({ docsRepoUrl: `${git.url}/acme/kit` })).status, 200);
-  t.is((await app.request.patch('/v2/libraries/acme/kit').set(auth()).send({ versionRule: { kind: 'range', range: '>=1.0.0' } })).status, 200);
+  t.is(
+    (
+      await app.request
+        .post('/v2/add/repo/github')
+        .set(auth())
+        .send({ docsRepoUrl: `${git.url}/acme/kit` })
+    ).status,
+    200,
+  );
+  t.is(
+    (
+      await app.request
+        .patch('/v2/libraries/acme/kit')
+        .set(auth())
+        .send({ versionRule: { kind: 'range', range: '>=1.0.0' } })
+    ).status,
+    200,
+  );
   const before = packRequests(git, 'acme/kit');
   const served = (await app.services.libraries.get('/acme/kit', { fresh: true }))?.versions.find((v) => v.version === 'latest');
 
@@ -86,7 +105,10 @@ test.serial('a check of latest with no new commit clones nothing; a new tag the 
   // The rule queued both tags as versions; only those builds cloned.
   const end = Date.now() + 90_000;
   while ((await app.services.jobs.countOpen()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
-  const versions = (await app.services.libraries.get('/acme/kit', { fresh: true }))?.versions.filter((v) => v.version !== 'latest').map((v) => v.version).sort();
+  const versions = (await app.services.libraries.get('/acme/kit', { fresh: true }))?.versions
+    .filter((v) => v.version !== 'latest')
+    .map((v) => v.version)
+    .sort();
   t.deepEqual(versions, ['v1.0.0', 'v1.1.0']);
   const newTag = (await app.services.jobs.list({ libraryId: '/acme/kit', limit: 20 })).filter((j) => j.trigger === 'new-tag');
   t.is(packRequests(git, 'acme/kit') - before, newTag.length, 'one clone per version build, none for the check');

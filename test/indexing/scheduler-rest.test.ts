@@ -12,10 +12,14 @@ const HOUR = 3_600_000;
 
 test.before(async () => {
   app = await createTestApp({ WORKER_MODE: 'off', REFRESH_DEFAULT_HOURS: 'github=24' });
-  await seedLibrary(app, '/rest/one', { 'README.md': '# One\n\nThe one library makes small parts for web pages.\n\n## Usage\n\n```js\nimport { one } from "one";\none();\n```\n' });
+  await seedLibrary(app, '/rest/one', {
+    'README.md': '# One\n\nThe one library makes small parts for web pages.\n\n## Usage\n\n```js\nimport { one } from "one";\none();\n```\n',
+  });
   await app.services.libraries.modify('/rest/one', () => ({ cloneUrl: 'https://git.example.test/rest/one.git' }));
   // Imported from a bundle: no clone URL, nothing a refresh could fetch.
-  await seedLibrary(app, '/rest/bundled', { 'README.md': '# Bundled\n\nA library imported from a bundle.\n\n## Usage\n\n```js\nimport { bundled } from "bundled";\nbundled();\n```\n' });
+  await seedLibrary(app, '/rest/bundled', {
+    'README.md': '# Bundled\n\nA library imported from a bundle.\n\n## Usage\n\n```js\nimport { bundled } from "bundled";\nbundled();\n```\n',
+  });
 });
 test.after.always(async () => {
   await app?.close();

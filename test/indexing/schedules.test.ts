@@ -18,7 +18,8 @@ let key: string;
 const HOUR = 3_600_000;
 const LIBS = ['acme/one', 'acme/two', 'acme/three'];
 
-const doc = (name: string) => `# ${name}\n\n${name} guide for widgets.\n\n## Use it\n\nCall \`${name}()\` to start:\n\n\`\`\`js\n${name}({ size: 3 });\n\`\`\`\n`;
+const doc = (name: string) =>
+  `# ${name}\n\n${name} guide for widgets.\n\n## Use it\n\nCall \`${name}()\` to start:\n\n\`\`\`js\n${name}({ size: 3 });\n\`\`\`\n`;
 
 test.before(async () => {
   git = await startGitServer();
@@ -28,7 +29,10 @@ test.before(async () => {
   second = (await createServices(app.services.config, createLogger('silent'))).lifecycle;
   key = await adminKey(app);
   for (const lib of LIBS) {
-    const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/${lib}` });
+    const res = await app.request
+      .post('/v2/add/repo/github')
+      .set('authorization', `Bearer ${key}`)
+      .send({ docsRepoUrl: `${git.url}/${lib}` });
     if (res.status !== 200) throw new Error(`add ${lib}: ${res.status} ${JSON.stringify(res.body)}`);
   }
 });
@@ -45,7 +49,11 @@ test.serial('GET shows the schedule; PATCH sets hours, "never" or "default" and 
   const auth = { authorization: `Bearer ${key}` };
   let res = await app.request.get('/v2/libraries/acme/one').set(auth);
   t.is(res.status, 200);
-  t.deepEqual(res.body.schedule, { mode: 'default', everyHours: null, lastCheckedAt: null, nextCheckAt: null, failures: 0, lastError: null }, 'the default for github is never here');
+  t.deepEqual(
+    res.body.schedule,
+    { mode: 'default', everyHours: null, lastCheckedAt: null, nextCheckAt: null, failures: 0, lastError: null },
+    'the default for github is never here',
+  );
 
   res = await app.request.patch('/v2/libraries/acme/one').set(auth).send({ schedule: 6 });
   t.is(res.status, 200, JSON.stringify(res.body));
@@ -104,7 +112,10 @@ test.serial('two instances with due schedules never refresh the same library twi
   const now = new Date();
   const after = await Promise.all([app.lifecycle.scheduler.runDue(now), second.scheduler.runDue(now)]);
   t.deepEqual(after.flatMap((r) => r.recorded).sort(), LIBS.map((l) => `/${l}`).sort());
-  t.deepEqual(after.flatMap((r) => r.enqueued), []);
+  t.deepEqual(
+    after.flatMap((r) => r.enqueued),
+    [],
+  );
   const res = await app.request.get('/v2/libraries/acme/two').set(auth);
   t.truthy(res.body.schedule.lastCheckedAt);
   t.is(Date.parse(res.body.schedule.nextCheckAt) - Date.parse(res.body.schedule.lastCheckedAt), HOUR);

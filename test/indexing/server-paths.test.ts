@@ -12,7 +12,8 @@ let git: GitServer;
 let app: TestApp;
 let admin: string;
 
-const GUIDE = '# Guide\n\n## Starting\n\nCall `start()` to begin, then `stop()` when done:\n\n```js\nconst s = start({ port: 1 });\ns.stop();\n```\n\n## Stopping\n\nStopping flushes the queue first and then closes every connection it opened.\n';
+const GUIDE =
+  '# Guide\n\n## Starting\n\nCall `start()` to begin, then `stop()` when done:\n\n```js\nconst s = start({ port: 1 });\ns.stop();\n```\n\n## Stopping\n\nStopping flushes the queue first and then closes every connection it opened.\n';
 
 test.before(async () => {
   git = await startGitServer();
@@ -33,7 +34,10 @@ function assertNoServerPath(t: import('ava').ExecutionContext, text: string, wha
 }
 
 test.serial('a library added from a file: URL shows no server path: repoUrl, Source lines, source URLs', async (t) => {
-  const added = await app.request.post('/v2/add/repo/git').set('authorization', `Bearer ${admin}`).send({ docsRepoUrl: `file://${git.root}/local/docs.git` });
+  const added = await app.request
+    .post('/v2/add/repo/git')
+    .set('authorization', `Bearer ${admin}`)
+    .send({ docsRepoUrl: `file://${git.root}/local/docs.git` });
   t.is(added.status, 200, JSON.stringify(added.body));
   t.is(added.body.libraryName, '/git/docs');
   assertNoServerPath(t, JSON.stringify(added.body), 'the add answer');
@@ -84,11 +88,28 @@ test.serial('snippets indexed with a file: URL before this rule are presented wi
     fileHashes: new Map(),
   });
   await app.services.libraries.ensure({
-    _id: libraryId, source: 'git', title: 'legacy', description: '', repoUrl: `file://${secret}`, cloneUrl: `file://${secret}.git`,
-    branch: 'main', private: false, teamId: null, trustScore: 5, options: { skipVersionFiltering: false, generateDocs: false },
+    _id: libraryId,
+    source: 'git',
+    title: 'legacy',
+    description: '',
+    repoUrl: `file://${secret}`,
+    cloneUrl: `file://${secret}.git`,
+    branch: 'main',
+    private: false,
+    teamId: null,
+    trustScore: 5,
+    options: { skipVersionFiltering: false, generateDocs: false },
   });
   await publishGeneration(app.services.publishDeps(), {
-    libraryId, version: 'latest', ref: 'main', tags: [], commit: 'c0ffee', generation: newGeneration(), snippets, files: [{ p: 'docs/guide.md', h: 'h' }], meta: {},
+    libraryId,
+    version: 'latest',
+    ref: 'main',
+    tags: [],
+    commit: 'c0ffee',
+    generation: newGeneration(),
+    snippets,
+    files: [{ p: 'docs/guide.md', h: 'h' }],
+    meta: {},
   });
   const txt = await get('/v2/context', { libraryId, query: 'how do I start' });
   t.is(txt.status, 200);

@@ -9,7 +9,11 @@ let app: TestApp;
 let key: string;
 
 const BOUNDARY = 'XbOuNdArYx';
-const DOC = JSON.stringify({ openapi: '3.0.0', info: { title: 'Raw Pets', version: '1.0.0' }, paths: { '/pets': { get: { summary: 'List pets', responses: { '200': { description: 'ok' } } } } } });
+const DOC = JSON.stringify({
+  openapi: '3.0.0',
+  info: { title: 'Raw Pets', version: '1.0.0' },
+  paths: { '/pets': { get: { summary: 'List pets', responses: { '200': { description: 'ok' } } } } },
+});
 
 test.before(async () => {
   app = await createTestApp({ RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
@@ -48,9 +52,24 @@ test.serial('malformed multipart bodies are 400 validation_error with a message 
     ['a part without a name parameter', body([{ headers: ['Content-Disposition: form-data'], content: 'x' }, filePart()]), undefined, /no field name/],
     ['no boundary in the content type', body([filePart()]), 'multipart/form-data', /boundary/],
     ['an empty boundary', body([filePart()]), 'multipart/form-data; boundary=', /boundary|Content-Type/],
-    ['a header line without a colon', body([{ headers: ['Content-Disposition form-data; name="openapiFile"; filename="a.json"'], content: DOC }]), undefined, /part header|openapiFile is required/],
-    ['a header line of binary garbage', body([{ headers: ['\u0000\u0001\u0002: \u0003', `Content-Disposition: form-data; name="openapiFile"; filename="a.json"`], content: DOC }]), undefined, /part header/],
-    ['headers that never end', Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="openapiFile"; filename="a.json"\r\n${'X-Pad: y\r\n'.repeat(3000)}`), undefined, /part header|cut short/],
+    [
+      'a header line without a colon',
+      body([{ headers: ['Content-Disposition form-data; name="openapiFile"; filename="a.json"'], content: DOC }]),
+      undefined,
+      /part header|openapiFile is required/,
+    ],
+    [
+      'a header line of binary garbage',
+      body([{ headers: ['\u0000\u0001\u0002: \u0003', `Content-Disposition: form-data; name="openapiFile"; filename="a.json"`], content: DOC }]),
+      undefined,
+      /part header/,
+    ],
+    [
+      'headers that never end',
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="openapiFile"; filename="a.json"\r\n${'X-Pad: y\r\n'.repeat(3000)}`),
+      undefined,
+      /part header|cut short/,
+    ],
     ['a body cut short inside the file', body([filePart()], { truncate: true }).subarray(0, 120), undefined, /cut short/],
     ['a body without its closing boundary', body([filePart()], { truncate: true }), undefined, /cut short/],
     ['a body that is not multipart at all', Buffer.from('{"openapi": "3.0.0"}'), undefined, /cut short|boundary/],

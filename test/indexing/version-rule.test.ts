@@ -16,14 +16,23 @@ let app: TestApp;
 let key: string;
 let bare: string;
 
-const page = (v: string) => ({ 'README.md': `# Tools ${v}\n\nTools release ${v}.\n\n## Setup\n\nRun \`tools --version\` to see ${v}:\n\n\`\`\`sh\ntools --version # ${v}\n\`\`\`\n` });
+const page = (v: string) => ({
+  'README.md': `# Tools ${v}\n\nTools release ${v}.\n\n## Setup\n\nRun \`tools --version\` to see ${v}:\n\n\`\`\`sh\ntools --version # ${v}\n\`\`\`\n`,
+});
 
 test.before(async () => {
   git = await startGitServer();
-  bare = createRepo(git.root, 'acme/tools', ['v1.0.0', 'v1.0.1', 'v1.1.0', 'v2.0.0-beta.1', 'v2.0.0'].map((tag) => ({ files: page(tag), tag })));
+  bare = createRepo(
+    git.root,
+    'acme/tools',
+    ['v1.0.0', 'v1.0.1', 'v1.1.0', 'v2.0.0-beta.1', 'v2.0.0'].map((tag) => ({ files: page(tag), tag })),
+  );
   app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, REFRESH_DEFAULT_HOURS: 'github=0' });
   key = await adminKey(app);
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/tools` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/tools` });
   if (res.status !== 200) throw new Error(`add: ${res.status} ${JSON.stringify(res.body)}`);
 });
 
@@ -39,15 +48,24 @@ async function settled(): Promise<string[]> {
   const end = Date.now() + 90_000;
   while ((await app.services.jobs.countOpen()) > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 100));
   const lib = await app.services.libraries.get('/acme/tools', { fresh: true });
-  return (lib?.versions ?? []).filter((v) => v.version !== 'latest' && v.generation > 0).map((v) => v.version).sort();
+  return (lib?.versions ?? [])
+    .filter((v) => v.version !== 'latest' && v.generation > 0)
+    .map((v) => v.version)
+    .sort();
 }
 
 test.serial('a rule is validated; a check of latest indexes the versions it selects', async (t) => {
-  const bad = await app.request.patch('/v2/libraries/acme/tools').set(auth()).send({ versionRule: { kind: 'range', range: 'soon' } });
+  const bad = await app.request
+    .patch('/v2/libraries/acme/tools')
+    .set(auth())
+    .send({ versionRule: { kind: 'range', range: 'soon' } });
   t.is(bad.status, 400);
   t.is(bad.body.error, 'validation_error');
   t.regex(bad.body.message, /versionRule/);
-  const res = await app.request.patch('/v2/libraries/acme/tools').set(auth()).send({ versionRule: { kind: 'minors', count: 2 } });
+  const res = await app.request
+    .patch('/v2/libraries/acme/tools')
+    .set(auth())
+    .send({ versionRule: { kind: 'minors', count: 2 } });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.deepEqual(res.body.versionRule, { kind: 'minors', count: 2 });
   t.deepEqual(await settled(), [], 'a rule alone builds nothing until a check');
@@ -55,14 +73,24 @@ test.serial('a rule is validated; a check of latest indexes the versions it sele
   t.is(refresh.status, 200, JSON.stringify(refresh.body));
   t.deepEqual(await settled(), ['v1.1.0', 'v2.0.0'], 'the latest patch of the last two minor lines');
   const jobs = await app.services.jobs.list({ libraryId: '/acme/tools', limit: 50 });
-  t.deepEqual(jobs.filter((j) => j.trigger === 'new-tag').map((j) => j.version).sort(), ['v1.1.0', 'v2.0.0']);
+  t.deepEqual(
+    jobs
+      .filter((j) => j.trigger === 'new-tag')
+      .map((j) => j.version)
+      .sort(),
+    ['v1.1.0', 'v2.0.0'],
+  );
   const ctx = await app.request.get('/v2/context?libraryId=/acme/tools/v1.1.0&query=version&type=json').set(auth());
   t.is(ctx.status, 200);
 });
 
 /** Every stored document of one version of the library, whatever its generation or mark. */
 async function storedDocuments(version: string): Promise<number> {
-  const res = await app.services.snippets.search({ query: { bool: { filter: [{ term: { libraryId: '/acme/tools' } }, { term: { version } }] } }, size: 0, track_total_hits: true });
+  const res = await app.services.snippets.search({
+    query: { bool: { filter: [{ term: { libraryId: '/acme/tools' } }, { term: { version } }] } },
+    size: 0,
+    track_total_hits: true,
+  });
   const total = res.hits.total;
   return typeof total === 'number' ? total : (total?.value ?? 0);
 }
@@ -71,10 +99,18 @@ test.serial('a narrower rule retires the versions it no longer selects', async (
   const before = await app.services.libraries.get('/acme/tools', { fresh: true });
   const v2 = before?.versions.find((v) => v.version === 'v2.0.0');
   if (!v2) return t.fail('v2.0.0 is not indexed');
-  const served = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: v2.generation, baseGeneration: v2.baseGeneration });
+  const served = await app.services.snippets.read({
+    libraryId: '/acme/tools',
+    version: 'v2.0.0',
+    generation: v2.generation,
+    baseGeneration: v2.baseGeneration,
+  });
   t.true(served.length > 0, 'v2.0.0 serves snippets before the rule retires it');
   t.true((await storedDocuments('v1.1.0')) > 0);
-  await app.request.patch('/v2/libraries/acme/tools').set(auth()).send({ versionRule: { kind: 'range', range: '>=1.0.0 <1.1.0' } });
+  await app.request
+    .patch('/v2/libraries/acme/tools')
+    .set(auth())
+    .send({ versionRule: { kind: 'range', range: '>=1.0.0 <1.1.0' } });
   await app.request.post('/v2/refresh').set(auth()).send({ libraryName: '/acme/tools' });
   t.deepEqual(await settled(), ['v1.0.0', 'v1.0.1']);
   const gone = await app.services.snippets.read({ libraryId: '/acme/tools', version: 'v2.0.0', generation: v2.generation, baseGeneration: v2.baseGeneration });
@@ -97,7 +133,12 @@ test.serial('a pushed tag the rule selects becomes a version through the webhook
   t.is(hook.status, 201);
   execFileSync('git', ['-C', bare, 'tag', 'v1.0.2', 'v1.0.1'], { stdio: 'pipe' });
   const body = JSON.stringify({ ref: 'refs/tags/v1.0.2', after: 'c'.repeat(40) });
-  const res = await app.request.post(hook.body.path).set('content-type', 'application/json').set('x-hub-signature-256', signBody(hook.body.secret, body)).set('x-github-delivery', 'tag-1').send(body);
+  const res = await app.request
+    .post(hook.body.path)
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', signBody(hook.body.secret, body))
+    .set('x-github-delivery', 'tag-1')
+    .send(body);
   t.is(res.status, 202, JSON.stringify(res.body));
   const job = await app.services.jobs.waitFor(res.body.jobId, 60_000);
   t.is(job?.version, 'v1.0.2');
@@ -107,7 +148,12 @@ test.serial('a pushed tag the rule selects becomes a version through the webhook
   // A tag outside the rule queues nothing.
   execFileSync('git', ['-C', bare, 'tag', 'v3.0.0', 'v1.0.1'], { stdio: 'pipe' });
   const other = JSON.stringify({ ref: 'refs/tags/v3.0.0', after: 'd'.repeat(40) });
-  const ignored = await app.request.post(hook.body.path).set('content-type', 'application/json').set('x-hub-signature-256', signBody(hook.body.secret, other)).set('x-github-delivery', 'tag-2').send(other);
+  const ignored = await app.request
+    .post(hook.body.path)
+    .set('content-type', 'application/json')
+    .set('x-hub-signature-256', signBody(hook.body.secret, other))
+    .set('x-github-delivery', 'tag-2')
+    .send(other);
   t.is(ignored.status, 200);
   t.regex(ignored.body.message, /version rule does not select it/);
 });

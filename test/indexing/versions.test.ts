@@ -33,7 +33,10 @@ test.after.always(async () => {
 const library = () => app.request.get('/v2/libraries/acme/tagged').set('authorization', `Bearer ${admin}`);
 
 test.serial('git tags a client cannot address are neither stored nor built; previousVersions skips them with a warning', async (t) => {
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${admin}`).send({ docsRepoUrl: `${git.url}/acme/tagged` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${admin}`)
+    .send({ docsRepoUrl: `${git.url}/acme/tagged` });
   t.is(res.status, 200, JSON.stringify(res.body));
   let lib = (await library()).body;
   for (let i = 0; i < 120 && !lib.versions.includes('v0.9'); i++) {
@@ -46,9 +49,14 @@ test.serial('git tags a client cannot address are neither stored nor built; prev
     t.regex(name, ADDRESSABLE, `stored version or tag "${name}"`);
   }
   t.false(JSON.stringify(lib.versions).includes('release/'));
-  const job = (await app.request.get('/v2/jobs').query({ libraryId: '/acme/tagged' }).set('authorization', `Bearer ${admin}`)).body.jobs.find((j: { kind: string }) => j.kind === 'add-repo');
+  const job = (await app.request.get('/v2/jobs').query({ libraryId: '/acme/tagged' }).set('authorization', `Bearer ${admin}`)).body.jobs.find(
+    (j: { kind: string }) => j.kind === 'add-repo',
+  );
   const detail = await app.request.get(`/v2/jobs/${job.id}`).set('authorization', `Bearer ${admin}`);
-  t.true(detail.body.log.some((l: { message: string }) => /previousVersions: "release\/0\.9" is not a version name a client can address/.test(l.message)), JSON.stringify(detail.body.log));
+  t.true(
+    detail.body.log.some((l: { message: string }) => /previousVersions: "release\/0\.9" is not a version name a client can address/.test(l.message)),
+    JSON.stringify(detail.body.log),
+  );
 });
 
 test.serial('versions a caller sends must be addressable: 400 validation_error naming the field', async (t) => {
@@ -64,7 +72,10 @@ test.serial('versions a caller sends must be addressable: 400 validation_error n
     t.is(res.body.error, 'validation_error');
     t.regex(res.body.message, new RegExp(field), JSON.stringify(body));
   }
-  const add = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${admin}`).send({ docsRepoUrl: `${git.url}/acme/tagged/tree/latest` });
+  const add = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${admin}`)
+    .send({ docsRepoUrl: `${git.url}/acme/tagged/tree/latest` });
   t.is(add.status, 400);
   t.regex(add.body.message, /docsRepoUrl/);
   const lib = (await library()).body;

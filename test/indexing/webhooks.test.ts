@@ -16,14 +16,18 @@ let app: TestApp;
 let key: string;
 let hook: { path: string; secret: string };
 
-const doc = (name: string) => `# ${name}\n\n${name} guide for gadgets.\n\n## Use it\n\nCall \`${name}()\` to start:\n\n\`\`\`js\n${name}({ size: 3 });\n\`\`\`\n`;
+const doc = (name: string) =>
+  `# ${name}\n\n${name} guide for gadgets.\n\n## Use it\n\nCall \`${name}()\` to start:\n\n\`\`\`js\n${name}({ size: 3 });\n\`\`\`\n`;
 
 test.before(async () => {
   git = await startGitServer();
   createRepo(git.root, 'acme/gadgets', [{ files: { 'README.md': doc('gadgets') } }]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, REFRESH_DEFAULT_HOURS: 'github=0' });
   key = await adminKey(app);
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/gadgets` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/gadgets` });
   if (res.status !== 200) throw new Error(`add: ${res.status} ${JSON.stringify(res.body)}`);
 });
 
@@ -69,7 +73,16 @@ test.serial('websites, llms.txt files, archives and OpenAPI uploads have no push
   ] as const;
   for (const kind of kinds) {
     await app.services.libraries.ensure({
-      _id: kind.id, source: kind.source, title: kind.id, description: '', repoUrl: '', cloneUrl: '', branch: '', private: false, teamId: null, trustScore: 5,
+      _id: kind.id,
+      source: kind.source,
+      title: kind.id,
+      description: '',
+      repoUrl: '',
+      cloneUrl: '',
+      branch: '',
+      private: false,
+      teamId: null,
+      trustScore: 5,
       options: { skipVersionFiltering: false, generateDocs: false },
     });
     const res = await app.request.post(`/v2/libraries${kind.id}/webhook`).set(auth()).send({});
@@ -92,7 +105,10 @@ test.serial('a push to the tracked branch, signed the GitHub way, refreshes the 
   t.is(done?.state, 'finalized');
   t.is(done?.trigger, 'webhook');
   const docs = await servedSnippets(app, '/acme/gadgets');
-  t.true(docs.some((d) => d.path === 'docs/pushed.md'), 'the pushed file is served');
+  t.true(
+    docs.some((d) => d.path === 'docs/pushed.md'),
+    'the pushed file is served',
+  );
   const job = await app.request.get(`/v2/jobs/${res.body.jobId}`).set(auth());
   t.is(job.body.trigger, 'webhook', 'the job says why it ran');
   t.like(job.body.progress, { filesAdded: 1, filesChanged: 0, filesRemoved: 0 }, 'and what changed');
@@ -141,7 +157,10 @@ test.serial("a hook's secret works on its own host's route only: a GitHub secret
   const asToken = await deliver(hook.path.replace('/github', '/gitlab'), gl, { 'x-gitlab-token': hook.secret, 'x-gitlab-event-uuid': 'gl-0' });
   t.is(asToken.status, 401, JSON.stringify(asToken.body));
   const bb = { push: { changes: [{ new: { type: 'branch', name: 'main' } }] } };
-  const otherScheme = await deliver(hook.path.replace('/github', '/bitbucket'), bb, { 'x-hub-signature': signBody(hook.secret, JSON.stringify(bb)), 'x-request-uuid': 'bb-0' });
+  const otherScheme = await deliver(hook.path.replace('/github', '/bitbucket'), bb, {
+    'x-hub-signature': signBody(hook.secret, JSON.stringify(bb)),
+    'x-request-uuid': 'bb-0',
+  });
   t.is(otherScheme.status, 401);
   t.is((await webhookJobs()).length, 1, 'nothing was queued');
 });

@@ -74,7 +74,19 @@ test.serial('every MongoDB operation of a deletion names one document by _id', a
 });
 
 test.serial('a never-built library is deleted only while it is still never built', async (t) => {
-  await app.services.libraries.ensure({ _id: '/del/queued', source: 'github', title: 'queued', description: '', repoUrl: '', cloneUrl: '', branch: '', private: false, teamId: null, trustScore: 5, options: { skipVersionFiltering: false, generateDocs: false } });
+  await app.services.libraries.ensure({
+    _id: '/del/queued',
+    source: 'github',
+    title: 'queued',
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: '',
+    private: false,
+    teamId: null,
+    trustScore: 5,
+    options: { skipVersionFiltering: false, generateDocs: false },
+  });
   t.true((await deleteLibrary(deletePortsOf(app.services), '/del/queued', { onlyIfNeverBuilt: true })).deleted);
   await seedLibrary(app, '/del/built', PAGES);
   t.false((await deleteLibrary(deletePortsOf(app.services), '/del/built', { onlyIfNeverBuilt: true })).deleted);

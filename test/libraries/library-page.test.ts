@@ -57,20 +57,42 @@ test.before(async () => {
   git = await startGitServer();
   createRepo(git.root, 'acme/widgets', [
     { files: { 'README.md': '# Widgets\n\nA widget toolkit for the web.\n', 'docs/guide.md': GUIDE.replace('spinner', 'old-spinner') }, tag: 'v1.0.0' },
-    { files: { 'README.md': '# Widgets\n\nA widget toolkit for the web.\n', 'docs/guide.md': GUIDE, 'docs/api.md': '# API\n\n## widget.start()\n\nStarts the widget animation loop.\n\n```ts\nstart(): void\n```\n' }, tag: 'v2.0.0' },
+    {
+      files: {
+        'README.md': '# Widgets\n\nA widget toolkit for the web.\n',
+        'docs/guide.md': GUIDE,
+        'docs/api.md': '# API\n\n## widget.start()\n\nStarts the widget animation loop.\n\n```ts\nstart(): void\n```\n',
+      },
+      tag: 'v2.0.0',
+    },
   ]);
-  createRepo(git.root, 'acme/gadgets', [{ files: { 'README.md': DOCS_SITE_README, 'src/index.md': '---\ntitle: Gadgets - Small parts for big dashboards\n---\n\n<Home />\n', 'src/learn/intro.md': '# Intro\n\nGadgets are parts for dashboards.\n' } }]);
+  createRepo(git.root, 'acme/gadgets', [
+    {
+      files: {
+        'README.md': DOCS_SITE_README,
+        'src/index.md': '---\ntitle: Gadgets - Small parts for big dashboards\n---\n\n<Home />\n',
+        'src/learn/intro.md': '# Intro\n\nGadgets are parts for dashboards.\n',
+      },
+    },
+  ]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/` });
   admin = await adminKey(app);
   for (const repo of ['acme/widgets', 'acme/gadgets']) {
-    const res = await app.request.post('/v2/add/repo/github').set(bearer(admin)).send({ docsRepoUrl: `${git.url}/${repo}` });
+    const res = await app.request
+      .post('/v2/add/repo/github')
+      .set(bearer(admin))
+      .send({ docsRepoUrl: `${git.url}/${repo}` });
     if (res.status !== 200) throw new Error(`${repo}: ${res.status} ${JSON.stringify(res.body)}`);
   }
   const v1 = await app.request.post('/v2/refresh').set(bearer(admin)).send({ libraryName: '/acme/widgets/v1.0.0' });
   if (v1.status !== 200) throw new Error(`v1: ${v1.status} ${JSON.stringify(v1.body)}`);
   // A member whose team may use only /acme/widgets.
   member = await makeUser(app, { plan: 'pro', teamRole: 'member' });
-  const policy = await app.request.patch('/v2/policies').set(bearer(admin)).query({ teamId: member.teamId }).send({ libraryFilters: { mode: 'select', allowedLibraries: ['/acme/widgets'] } });
+  const policy = await app.request
+    .patch('/v2/policies')
+    .set(bearer(admin))
+    .query({ teamId: member.teamId })
+    .send({ libraryFilters: { mode: 'select', allowedLibraries: ['/acme/widgets'] } });
   if (policy.status !== 200) throw new Error(`policy: ${JSON.stringify(policy.body)}`);
 });
 
@@ -114,8 +136,14 @@ test("search says a matching name is hidden by the team's policy, over HTTP and 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const client = new Client({ name: 'test', version: '1.0.0' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), { requestInit: { headers: { SHELFMARK_API_KEY: member.key } } }));
-    const result = (await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'gadgets', query: 'dashboards' } })) as { content: Array<{ text: string }> };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), {
+        requestInit: { headers: { SHELFMARK_API_KEY: member.key } },
+      }),
+    );
+    const result = (await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'gadgets', query: 'dashboards' } })) as {
+      content: Array<{ text: string }>;
+    };
     t.regex(result.content[0].text, /policy hides \/acme\/gadgets[\s\S]*ask a team admin to allow it/);
   } finally {
     await client.close();
@@ -135,14 +163,26 @@ test('the description comes from the project summary, never a contributing guide
 
 test('title and description set by an admin stay across builds; null hands them back to the docs; bad values are 400s', async (t) => {
   const path = '/v2/libraries/acme/widgets';
-  const set = await app.request.patch(path).set(bearer(admin)).send({ title: 'Acme Widgets', description: 'Reusable widgets for web pages.', aliases: ['widgetkit'] });
+  const set = await app.request
+    .patch(path)
+    .set(bearer(admin))
+    .send({ title: 'Acme Widgets', description: 'Reusable widgets for web pages.', aliases: ['widgetkit'] });
   t.is(set.status, 200, JSON.stringify(set.body));
-  t.like(set.body, { title: 'Acme Widgets', description: 'Reusable widgets for web pages.', aliases: ['widgetkit'], edited: { title: true, description: true } });
+  t.like(set.body, {
+    title: 'Acme Widgets',
+    description: 'Reusable widgets for web pages.',
+    aliases: ['widgetkit'],
+    edited: { title: true, description: true },
+  });
   commitToRepo(`${git.root}/acme/widgets.git`, { 'docs/extra.md': '# Extra\n\nAn extra page about widget themes and colours.\n' });
   t.is((await app.request.post('/v2/refresh').set(bearer(admin)).send({ libraryName: '/acme/widgets' })).status, 200);
   const after = await app.request.get(path).set(bearer(admin));
   t.like(after.body, { title: 'Acme Widgets', description: 'Reusable widgets for web pages.' });
-  t.is((await app.request.get('/v2/libs/search').set(bearer(admin)).query({ libraryName: 'widgetkit' })).body.results[0].id, '/acme/widgets', 'an alias resolves');
+  t.is(
+    (await app.request.get('/v2/libs/search').set(bearer(admin)).query({ libraryName: 'widgetkit' })).body.results[0].id,
+    '/acme/widgets',
+    'an alias resolves',
+  );
 
   for (const body of [{ title: '' }, { title: 'x'.repeat(201) }, { description: 5 }, { title: 'ok', colour: 'red' }]) {
     const res = await app.request.patch(path).set(bearer(admin)).send(body);
@@ -168,14 +208,18 @@ test('a webhook is removed: its secret no longer verifies', async (t) => {
   t.is(removed.status, 200);
   t.regex(removed.body.message, /removed/);
   t.false((await app.request.get('/v2/libraries/acme/widgets').set(bearer(admin))).body.webhook.configured);
-  const delivery = await app.request.post(`/v2/webhooks/git?library=${encodeURIComponent('/acme/widgets')}`).set('X-Shelfmark-Signature', 'sha256=00').send({ ref: 'refs/heads/main' });
+  const delivery = await app.request
+    .post(`/v2/webhooks/git?library=${encodeURIComponent('/acme/widgets')}`)
+    .set('X-Shelfmark-Signature', 'sha256=00')
+    .send({ ref: 'refs/heads/main' });
   t.is(delivery.status, 401);
   t.regex((await app.request.delete('/v2/libraries/acme/widgets/webhook').set(bearer(admin))).body.message, /had no push webhook/);
   t.is((await app.request.delete('/v2/libraries/acme/nothing/webhook').set(bearer(admin))).status, 404);
 });
 
 test('the snippet browser: a version, words, kind and page filters with facets, paging', async (t) => {
-  const browse = (query: Record<string, string | number>, key = member.key) => app.request.get('/v2/libraries/acme/widgets/snippets').set(bearer(key)).query(query);
+  const browse = (query: Record<string, string | number>, key = member.key) =>
+    app.request.get('/v2/libraries/acme/widgets/snippets').set(bearer(key)).query(query);
   const all = await browse({});
   t.is(all.status, 200, JSON.stringify(all.body));
   t.is(all.body.version, 'latest');
@@ -184,10 +228,19 @@ test('the snippet browser: a version, words, kind and page filters with facets, 
   const pages = all.body.facets.pages.map((p: { value: string }) => p.value);
   t.true(pages.includes('docs/guide.md') && pages.includes('docs/api.md'), pages.join(' '));
   // Page kinds facet when the index stores them (an empty list where it does not: never an error).
-  t.true(Array.isArray(all.body.facets.pageKinds) && all.body.facets.pageKinds.every((k: { value: string; count: number }) => typeof k.value === 'string' && k.count > 0));
+  t.true(
+    Array.isArray(all.body.facets.pageKinds) &&
+      all.body.facets.pageKinds.every((k: { value: string; count: number }) => typeof k.value === 'string' && k.count > 0),
+  );
   const first = all.body.snippets[0];
   const fields = ['breadcrumb', 'code', 'content', 'description', 'id', 'kind', 'language', 'pageTitle', 'path', 'startLine', 'title', 'tokens', 'url'];
-  t.deepEqual(Object.keys(first).filter((k) => k !== 'pageKind').sort(), fields.sort(), 'field by field: no analysed copies, no vectors');
+  t.deepEqual(
+    Object.keys(first)
+      .filter((k) => k !== 'pageKind')
+      .sort(),
+    fields.sort(),
+    'field by field: no analysed copies, no vectors',
+  );
   if (all.body.facets.pageKinds.length > 0) {
     const kind = all.body.facets.pageKinds[0];
     const ofKind = await browse({ pageKind: kind.value });
@@ -201,18 +254,28 @@ test('the snippet browser: a version, words, kind and page filters with facets, 
 
   const words = await browse({ q: 'destroy resources' });
   t.true(words.body.total >= 1);
-  t.true(words.body.snippets.every((s: { title: string; content: string; code: string; description: string }) => /destroy/i.test(`${s.title} ${s.content} ${s.code} ${s.description}`)));
+  t.true(
+    words.body.snippets.every((s: { title: string; content: string; code: string; description: string }) =>
+      /destroy/i.test(`${s.title} ${s.content} ${s.code} ${s.description}`),
+    ),
+  );
   t.is((await browse({ q: 'zzzunknownword' })).body.total, 0);
 
   const old = await browse({ version: 'v1.0.0', q: 'createWidget' });
   t.is(old.body.version, 'v1.0.0');
-  t.true(old.body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')), 'the older version is browsed');
+  t.true(
+    old.body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')),
+    'the older version is browsed',
+  );
   t.false((await browse({ q: 'createWidget' })).body.snippets.some((s: { code: string }) => s.code.includes('old-spinner')));
 
   const page1 = await browse({ size: 2 });
   const page2 = await browse({ size: 2, from: 2 });
   t.is(page1.body.snippets.length, 2);
-  t.notDeepEqual(page1.body.snippets.map((s: { id: string }) => s.id), page2.body.snippets.map((s: { id: string }) => s.id));
+  t.notDeepEqual(
+    page1.body.snippets.map((s: { id: string }) => s.id),
+    page2.body.snippets.map((s: { id: string }) => s.id),
+  );
 
   const tag = await browse({ version: 'v9.9.9' });
   t.is(tag.status, 404);

@@ -27,7 +27,8 @@ const REPO_FILES = {
   'README.md': '# Gizmo\n\nGizmos turn widgets into gadgets.\n',
   'docs/spin.md': `# Spinning\n\n## Spinning a gizmo\n\n${SPIN_PROSE}\n`,
   'docs/install.md': `# Install\n\n## Installing the gizmo package\n\n${INSTALL_PROSE}\n\n\`\`\`bash\nnpm install gizmo --save\n\`\`\`\n`,
-  'docs/calibrate.md': '# Calibration\n\n## Calibrating the flux capacitor\n\nThe flux capacitor of a gizmo drifts with temperature; calibrate it every morning with the calibrate call and a reference widget.\n\n```js\ngizmo.calibrate({ reference: widget });\n```\n',
+  'docs/calibrate.md':
+    '# Calibration\n\n## Calibrating the flux capacitor\n\nThe flux capacitor of a gizmo drifts with temperature; calibrate it every morning with the calibrate call and a reference widget.\n\n```js\ngizmo.calibrate({ reference: widget });\n```\n',
 };
 
 const html = (title: string, body: string, links: string[] = []) =>
@@ -36,9 +37,15 @@ const html = (title: string, body: string, links: string[] = []) =>
 /** The website: the same two pages (spin with an example the repository lacks, install without one), and a page only here. */
 const SITE_FILES = {
   '/docs/index.html': html('Gizmo docs', '<h1>Gizmo docs</h1><p>The gizmo documentation.</p>', ['spin.html', 'install.html', 'polish.html']),
-  '/docs/spin.html': html('Spinning', `<h1>Spinning</h1><h2>Spinning a gizmo</h2><p>${SPIN_PROSE}</p><pre><code class="language-js">gizmo.spin({ rate: 3 });</code></pre>`),
+  '/docs/spin.html': html(
+    'Spinning',
+    `<h1>Spinning</h1><h2>Spinning a gizmo</h2><p>${SPIN_PROSE}</p><pre><code class="language-js">gizmo.spin({ rate: 3 });</code></pre>`,
+  ),
   '/docs/install.html': html('Install', `<h1>Install</h1><h2>Installing the gizmo package</h2><p>${INSTALL_PROSE}</p>`),
-  '/docs/polish.html': html('Polishing', '<h1>Polishing</h1><h2>Polishing the chrome</h2><p>Polish the chrome housing of a gizmo with a dry cloth; solvents dull the finish and void the warranty.</p>'),
+  '/docs/polish.html': html(
+    'Polishing',
+    '<h1>Polishing</h1><h2>Polishing the chrome</h2><p>Polish the chrome housing of a gizmo with a dry cloth; solvents dull the finish and void the warranty.</p>',
+  ),
 };
 
 test.before(async () => {
@@ -47,9 +54,15 @@ test.before(async () => {
   site = await startWebSite({ files: SITE_FILES });
   app = await createTestApp({ GITHUB_BASE_URL: git.url, WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   admin = await adminKey(app);
-  const repo = await app.request.post('/v2/add/repo/github').set(auth()).send({ docsRepoUrl: `${git.url}/acme/gizmo` });
+  const repo = await app.request
+    .post('/v2/add/repo/github')
+    .set(auth())
+    .send({ docsRepoUrl: `${git.url}/acme/gizmo` });
   if (repo.status !== 200) throw new Error(`add repo: ${JSON.stringify(repo.body)}`);
-  const web = await app.request.post('/v2/add/website').set(auth()).send({ url: `${site.origin}/docs/`, scope: 'subpages', maxPages: 20, maxDepth: 3 });
+  const web = await app.request
+    .post('/v2/add/website')
+    .set(auth())
+    .send({ url: `${site.origin}/docs/`, scope: 'subpages', maxPages: 20, maxDepth: 3 });
   if (web.status !== 200) throw new Error(`add website: ${JSON.stringify(web.body)}`);
   websiteId = web.body.libraryName;
 });
@@ -63,7 +76,8 @@ test.after.always(async () => {
 const auth = (key = admin) => ({ authorization: `Bearer ${key}` });
 const context = (libraryId: string, query: string) => app.request.get('/v2/context').set(auth()).query({ libraryId, query, type: 'json', tokens: 5000 });
 /** How many served snippets hold the text (a page both sources hold must be one). */
-const occurrences = (snippets: Array<{ content?: string; description?: string }>, text: string) => snippets.filter((s) => `${s.content ?? ''}${s.description ?? ''}`.includes(text.slice(0, 60))).length;
+const occurrences = (snippets: Array<{ content?: string; description?: string }>, text: string) =>
+  snippets.filter((s) => `${s.content ?? ''}${s.description ?? ''}`.includes(text.slice(0, 60))).length;
 const merge = (libraryId: string, body: object, key = admin) => app.request.post(`/v2/libraries${libraryId}/sources`).set(auth(key)).send(body);
 
 test.serial('before the merge each source answers alone: the repository knows nothing of the site-only page', async (t) => {
@@ -109,7 +123,13 @@ test.serial('bad merges are refused with the spec codes and change nothing', asy
 test.serial('merging the website in: one answer from both sources, a page both hold served once (the richer copy)', async (t) => {
   const res = await merge(REPO_ID, { source: websiteId });
   t.is(res.status, 200, JSON.stringify(res.body));
-  t.deepEqual(res.body.sources.map((s: { libraryId: string; role: string }) => [s.libraryId, s.role]), [[REPO_ID, 'own'], [websiteId, 'merged']]);
+  t.deepEqual(
+    res.body.sources.map((s: { libraryId: string; role: string }) => [s.libraryId, s.role]),
+    [
+      [REPO_ID, 'own'],
+      [websiteId, 'merged'],
+    ],
+  );
   const list = await app.request.get(`/v2/libraries${REPO_ID}/sources`).set(auth());
   t.is(list.status, 200);
   t.is(list.body.sources[1].joins, 'latest');
@@ -155,7 +175,12 @@ test.serial("the website's old id redirects: context, library search and MCP ser
     const call = await fetch(`${server.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${admin}` },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'query-docs', arguments: { libraryId: websiteId, query: 'calibrate the flux capacitor' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'query-docs', arguments: { libraryId: websiteId, query: 'calibrate the flux capacitor' } },
+      }),
     });
     const text = ((await call.json()) as { result: { content: Array<{ text: string }> } }).result.content[0].text;
     t.regex(text, /is merged into \/acme\/gizmo/);
@@ -171,7 +196,10 @@ test.serial("the website's old id redirects: context, library search and MCP ser
 
 test.serial('a second merge of the same source elsewhere, or of a merged library, is refused', async (t) => {
   createRepo(git.root, 'acme/other', [{ files: { 'README.md': '# Other\n\nAnother library entirely, about sprockets.\n' } }]);
-  const other = await app.request.post('/v2/add/repo/github').set(auth()).send({ docsRepoUrl: `${git.url}/acme/other` });
+  const other = await app.request
+    .post('/v2/add/repo/github')
+    .set(auth())
+    .send({ docsRepoUrl: `${git.url}/acme/other` });
   t.is(other.status, 200, JSON.stringify(other.body));
   const twice = await merge('/acme/other', { source: websiteId });
   t.is(twice.status, 400);

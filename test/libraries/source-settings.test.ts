@@ -20,7 +20,8 @@ let member: string;
 
 const page = (title: string, body: string, links: string[] = []) =>
   `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</main></body></html>`;
-const section = (name: string) => `<h2>Using ${name}</h2><p>The ${name} call turns widgets into gadgets when it is given a rate.</p><pre><code class="language-js">widgets.${name}({ rate: 3 });</code></pre>`;
+const section = (name: string) =>
+  `<h2>Using ${name}</h2><p>The ${name} call turns widgets into gadgets when it is given a rate.</p><pre><code class="language-js">widgets.${name}({ rate: 3 });</code></pre>`;
 
 test.before(async () => {
   site = await startWebSite({
@@ -34,7 +35,14 @@ test.before(async () => {
     },
   });
   git = await startGitServer();
-  createRepo(git.root, 'acme/widgets', [{ files: { 'README.md': '# Widgets\n\nWidgets turn.\n', 'docs/start.md': `# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n\`\`\`bash\nnpm install widgets\n\`\`\`\n` } }]);
+  createRepo(git.root, 'acme/widgets', [
+    {
+      files: {
+        'README.md': '# Widgets\n\nWidgets turn.\n',
+        'docs/start.md': `# Start\n\n## Install\n\nInstall widgets with npm before anything else.\n\n\`\`\`bash\nnpm install widgets\n\`\`\`\n`,
+      },
+    },
+  ]);
   app = await createTestApp({ WEB_ALLOWED_HOSTS: '127.0.0.1', WEB_CRAWL_DELAY_MS: '0', GITHUB_BASE_URL: git.url, RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   admin = await adminKey(app);
   member = (await memberKey(app, { username: 'plain-member' })).key;
@@ -55,20 +63,32 @@ const pagesServed = async (id: string) => {
 };
 
 test.serial("a member cannot shrink an admin's public website by adding it again; an unchanged add rebuilds it with its settings", async (t) => {
-  const add = await app.request.post('/v2/add/website').set(as(admin)).send({ url: `${site.origin}/docs/`, maxPages: 50 });
+  const add = await app.request
+    .post('/v2/add/website')
+    .set(as(admin))
+    .send({ url: `${site.origin}/docs/`, maxPages: 50 });
   t.is(add.status, 200, JSON.stringify(add.body));
   t.is(await pagesServed(webId()), 4);
 
-  const shrink = await app.request.post('/v2/add/website').set(as(member)).send({ url: `${site.origin}/docs/`, maxPages: 1 });
+  const shrink = await app.request
+    .post('/v2/add/website')
+    .set(as(member))
+    .send({ url: `${site.origin}/docs/`, maxPages: 1 });
   t.is(shrink.status, 409, JSON.stringify(shrink.body));
   t.is(shrink.body.error, 'conflict');
   t.regex(shrink.body.message, /maxPages.*PATCH \/v2\/libraries\/websites/);
   t.is((await library(webId())).sourceOptions.maxPages, 50, 'nothing stored');
-  const headers = await app.request.post('/v2/add/website').set(as(member)).send({ url: `${site.origin}/docs/`, headers: { cookie: 'mine=1' } });
+  const headers = await app.request
+    .post('/v2/add/website')
+    .set(as(member))
+    .send({ url: `${site.origin}/docs/`, headers: { cookie: 'mine=1' } });
   t.is(headers.status, 409, 'headers are settings too');
 
   // The same add with no other settings is a rebuild with the stored ones (it used to answer 404).
-  const again = await app.request.post('/v2/add/website').set(as(member)).send({ url: `${site.origin}/docs/` });
+  const again = await app.request
+    .post('/v2/add/website')
+    .set(as(member))
+    .send({ url: `${site.origin}/docs/` });
   t.is(again.status, 200, JSON.stringify(again.body));
   const refresh = await app.request.post('/v2/refresh').set(as(member)).send({ libraryName: webId() });
   t.is(refresh.status, 200, JSON.stringify(refresh.body));
@@ -76,29 +96,47 @@ test.serial("a member cannot shrink an admin's public website by adding it again
 });
 
 test.serial('a member cannot re-point a public llms.txt to another URL of the same id', async (t) => {
-  const add = await app.request.post('/v2/add/llmstxt').set(as(admin)).send({ url: `${site.origin}/llms.txt` });
+  const add = await app.request
+    .post('/v2/add/llmstxt')
+    .set(as(admin))
+    .send({ url: `${site.origin}/llms.txt` });
   t.is(add.status, 200, JSON.stringify(add.body));
   const id = add.body.libraryName;
-  const repoint = await app.request.post('/v2/add/llmstxt').set(as(member)).send({ url: `${site.origin}/llms-full.txt` });
+  const repoint = await app.request
+    .post('/v2/add/llmstxt')
+    .set(as(member))
+    .send({ url: `${site.origin}/llms-full.txt` });
   t.is(repoint.status, 409, JSON.stringify(repoint.body));
   t.is((await library(id)).sourceOptions.url, `${site.origin}/llms.txt`);
 });
 
-test.serial("a member cannot rebuild a public repository with their options", async (t) => {
-  const add = await app.request.post('/v2/add/repo/github').set(as(admin)).send({ docsRepoUrl: `${git.url}/acme/widgets` });
+test.serial('a member cannot rebuild a public repository with their options', async (t) => {
+  const add = await app.request
+    .post('/v2/add/repo/github')
+    .set(as(admin))
+    .send({ docsRepoUrl: `${git.url}/acme/widgets` });
   t.is(add.status, 200, JSON.stringify(add.body));
   const before = (await app.services.jobs.list({ libraryId: '/acme/widgets' })).length;
-  const res = await app.request.post('/v2/add/repo/github').set(as(member)).send({ docsRepoUrl: `${git.url}/acme/widgets`, skipVersionFiltering: true });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set(as(member))
+    .send({ docsRepoUrl: `${git.url}/acme/widgets`, skipVersionFiltering: true });
   t.is(res.status, 409, JSON.stringify(res.body));
-  t.is((await app.services.jobs.list({ libraryId: '/acme/widgets' })).length, before, 'no job with the member\'s options');
+  t.is((await app.services.jobs.list({ libraryId: '/acme/widgets' })).length, before, "no job with the member's options");
   t.deepEqual((await library('/acme/widgets')).sourceOptions, { source: 'git', skipVersionFiltering: false, generateDocs: false });
 });
 
 test.serial('PATCH sourceOptions: admins for a public library; stored when the build publishes, kept as they were when it fails', async (t) => {
-  const refused = await app.request.patch(`/v2/libraries${webId()}`).set(as(member)).send({ sourceOptions: { maxPages: 1 } });
+  const refused = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(member))
+    .send({ sourceOptions: { maxPages: 1 } });
   t.is(refused.status, 403, JSON.stringify(refused.body));
 
-  const change = await app.request.patch(`/v2/libraries${webId()}`).set(as(admin)).send({ sourceOptions: { maxPages: 2 } });
+  const change = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(admin))
+    .send({ sourceOptions: { maxPages: 2 } });
   t.is(change.status, 200, JSON.stringify(change.body));
   t.is(change.body.sourceOptions.maxPages, 50, 'not stored before the build');
   t.truthy(change.body.jobId);
@@ -106,16 +144,25 @@ test.serial('PATCH sourceOptions: admins for a public library; stored when the b
   t.is((await library(webId())).sourceOptions.maxPages, 2);
   t.is(await pagesServed(webId()), 2);
 
-  const failing = await app.request.patch(`/v2/libraries${webId()}`).set(as(admin)).send({ sourceOptions: { include: ['/nowhere/**'] } });
+  const failing = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(admin))
+    .send({ sourceOptions: { include: ['/nowhere/**'] } });
   t.is(failing.status, 200, JSON.stringify(failing.body));
   t.is((await app.services.jobs.waitFor(failing.body.jobId, 60_000))?.state, 'failed');
   t.deepEqual((await library(webId())).sourceOptions.include, [], 'a failed build changes nothing');
   t.is(await pagesServed(webId()), 2);
 
-  const other = await app.request.patch(`/v2/libraries${webId()}`).set(as(admin)).send({ sourceOptions: { url: 'https://elsewhere.example/docs/' } });
+  const other = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(admin))
+    .send({ sourceOptions: { url: 'https://elsewhere.example/docs/' } });
   t.is(other.status, 400);
   t.is(other.body.field, 'sourceOptions.url');
-  const wrongKind = await app.request.patch('/v2/libraries/acme/widgets').set(as(admin)).send({ sourceOptions: { maxPages: 3 } });
+  const wrongKind = await app.request
+    .patch('/v2/libraries/acme/widgets')
+    .set(as(admin))
+    .send({ sourceOptions: { maxPages: 3 } });
   t.is(wrongKind.status, 400);
   t.is(wrongKind.body.field, 'sourceOptions.maxPages');
 });
@@ -125,14 +172,23 @@ test.serial("a team's owners change their copy's source settings, and only those
   const mate = await app.services.accounts.createUser({ username: 'team-mate', password: 'password123', role: 'member' });
   await app.services.accounts.addMember(owner.teamId ?? '', mate._id, 'member');
   const mateKey = (await app.services.keys.create(mate._id, 'mate')).value;
-  const add = await app.request.post('/v2/add/website').set(as(owner.key)).send({ url: `${site.origin}/docs/`, maxPages: 10, private: true });
+  const add = await app.request
+    .post('/v2/add/website')
+    .set(as(owner.key))
+    .send({ url: `${site.origin}/docs/`, maxPages: 10, private: true });
   t.is(add.status, 200, JSON.stringify(add.body));
 
-  const byMate = await app.request.patch(`/v2/libraries${webId()}`).set(as(mateKey)).send({ sourceOptions: { maxPages: 1 } });
+  const byMate = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(mateKey))
+    .send({ sourceOptions: { maxPages: 1 } });
   t.is(byMate.status, 403, JSON.stringify(byMate.body));
   const trust = await app.request.patch(`/v2/libraries${webId()}`).set(as(owner.key)).send({ trustScore: 10 });
   t.is(trust.status, 403);
-  const change = await app.request.patch(`/v2/libraries${webId()}`).set(as(owner.key)).send({ sourceOptions: { maxPages: 3 } });
+  const change = await app.request
+    .patch(`/v2/libraries${webId()}`)
+    .set(as(owner.key))
+    .send({ sourceOptions: { maxPages: 3 } });
   t.is(change.status, 200, JSON.stringify(change.body));
   t.is((await app.services.jobs.waitFor(change.body.jobId, 60_000))?.state, 'finalized');
   const copy = (await app.request.get(`/v2/libraries${webId()}`).set(as(owner.key))).body;

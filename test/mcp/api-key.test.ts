@@ -22,7 +22,10 @@ test('without a key /mcp is 401 invalid_api_key', async (t) => {
 });
 
 test('the global key is accepted in SHELFMARK_API_KEY and as a bearer token', async (t) => {
-  for (const [name, value] of [['SHELFMARK_API_KEY', API_KEY], ['Authorization', `Bearer ${API_KEY}`]]) {
+  for (const [name, value] of [
+    ['SHELFMARK_API_KEY', API_KEY],
+    ['Authorization', `Bearer ${API_KEY}`],
+  ]) {
     const res = await app.request.post('/mcp').set('Accept', 'application/json, text/event-stream').set(name, value).send(listTools);
     t.is(res.status, 200, name);
     t.is(res.body.result.tools.length, 6, name);

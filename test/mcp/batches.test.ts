@@ -19,10 +19,19 @@ test.after.always(async () => {
   await fx?.close();
 });
 
-const queryDocs = (id: number) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'create a widget', tokens: 300 } } });
+const queryDocs = (id: number) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'create a widget', tokens: 300 } },
+});
 
 async function post(body: unknown): Promise<{ status: number; json: unknown }> {
-  const res = await fetch(`${fx.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(body) });
+  const res = await fetch(`${fx.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   return { status: res.status, json: text ? JSON.parse(text) : null };
 }

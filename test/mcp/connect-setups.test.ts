@@ -18,9 +18,23 @@ import { adminKey, seedLibrary } from '../helpers';
 // The page's own module (plain JavaScript, no DOM): what is shown is what is tested.
 import { connectSetups } from '../../src/dashboard/public/js/connect-setups.js';
 
-interface Setup { id: string; name: string; format: 'json' | 'toml' | 'shell'; transport: 'http' | 'stdio'; text: string }
-interface Described { kind: 'http'; url: string; headers: Record<string, string> }
-interface Started { kind: 'stdio'; command: string; args: string[] }
+interface Setup {
+  id: string;
+  name: string;
+  format: 'json' | 'toml' | 'shell';
+  transport: 'http' | 'stdio';
+  text: string;
+}
+interface Described {
+  kind: 'http';
+  url: string;
+  headers: Record<string, string>;
+}
+interface Started {
+  kind: 'stdio';
+  command: string;
+  args: string[];
+}
 
 let app: TestApp;
 let server: http.Server;
@@ -31,7 +45,8 @@ test.before(async () => {
   app = await createTestApp({ RATE_LIMIT_KEY_PER_MINUTE: '10000', RATE_LIMIT_ANON_PER_MINUTE: '10000' });
   key = await adminKey(app);
   await seedLibrary(app, '/acme/widgets', {
-    'docs/guide.md': '# Widgets guide\n\n## Creating a widget\n\nCall `createWidget()` with a name to make a new widget:\n\n```js\nconst w = createWidget("spinner", { size: 3 });\n```\n',
+    'docs/guide.md':
+      '# Widgets guide\n\n## Creating a widget\n\nCall `createWidget()` with a name to make a new widget:\n\n```js\nconst w = createWidget("spinner", { size: 3 });\n```\n',
   });
   server = http.createServer(app.app.callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -89,8 +104,13 @@ async function assistantCalls(target: Described | Started): Promise<{ tools: str
   await client.connect(transportFor(target));
   try {
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
-    const resolved = (await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'widgets', query: 'create a widget' } })) as { content: Array<{ text: string }> };
-    const docs = (await client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'how do I create a widget?' } })) as { content: Array<{ text: string }>; isError?: boolean };
+    const resolved = (await client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'widgets', query: 'create a widget' } })) as {
+      content: Array<{ text: string }>;
+    };
+    const docs = (await client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'how do I create a widget?' } })) as {
+      content: Array<{ text: string }>;
+      isError?: boolean;
+    };
     if (docs.isError) throw new Error(docs.content[0].text);
     return { tools, resolved: resolved.content[0].text, docs: docs.content[0].text };
   } finally {
@@ -111,9 +131,16 @@ test('the Connect endpoint names this server, its MCP URL and the stdio bridge, 
 });
 
 test('every setup on the Connect page works as written: tools listed, a library resolved, its docs answered (HTTP and stdio)', async (t) => {
-  const info = (await (await fetch(`${base}/v2/connect`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { mcpUrl: string; publicUrl: string; stdio: { command: string; script: string } };
+  const info = (await (await fetch(`${base}/v2/connect`, { headers: { Authorization: `Bearer ${key}` } })).json()) as {
+    mcpUrl: string;
+    publicUrl: string;
+    stdio: { command: string; script: string };
+  };
   const setups = connectSetups({ mcpUrl: info.mcpUrl, apiUrl: info.publicUrl, key, stdio: info.stdio }) as Setup[];
-  t.deepEqual(setups.map((s) => s.name), ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Windsurf', 'Codex CLI', 'Zed', 'JetBrains IDEs', 'Gemini CLI', 'Any client (stdio)']);
+  t.deepEqual(
+    setups.map((s) => s.name),
+    ['Claude Code', 'Claude Desktop', 'Cursor', 'VS Code', 'Windsurf', 'Codex CLI', 'Zed', 'JetBrains IDEs', 'Gemini CLI', 'Any client (stdio)'],
+  );
   const transports = new Set<string>();
   for (const setup of setups) {
     const target = read(setup);

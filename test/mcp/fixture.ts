@@ -80,7 +80,10 @@ export async function startMcpFixture(overrides: Record<string, string> = {}): P
     app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/`, ...overrides });
     key = await adminKey(app);
     for (const repo of ['acme/widgets', 'acme/gadgets']) {
-      const res = await app.request.post('/v2/add/repo/github').set('Authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/${repo}` });
+      const res = await app.request
+        .post('/v2/add/repo/github')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ docsRepoUrl: `${git.url}/${repo}` });
       if (res.status !== 200) throw new Error(`indexing ${repo} failed: ${res.status} ${JSON.stringify(res.body)}`);
     }
   } catch (error) {
@@ -114,7 +117,10 @@ export async function connectHttp(url: string, headers: Record<string, string> =
 }
 
 /** An MCP client talking to `bin/shelfmark.mjs mcp --transport stdio` (spawned from another cwd). */
-export async function connectStdio(url: string, options: { apiKey?: string; env?: Record<string, string> } = {}): Promise<{ client: Client; stderr: () => string }> {
+export async function connectStdio(
+  url: string,
+  options: { apiKey?: string; env?: Record<string, string> } = {},
+): Promise<{ client: Client; stderr: () => string }> {
   const args = [BIN, 'mcp', '--transport', 'stdio', '--api-url', url];
   if (options.apiKey) args.push('--api-key', options.apiKey);
   const transport = new StdioClientTransport({ command: process.execPath, args, cwd: '/', env: { ...options.env }, stderr: 'pipe' });

@@ -22,7 +22,10 @@ test.after.always(async () => {
 
 test('lists the tools with their schemas and read-only annotations', async (t) => {
   const { tools } = await client.listTools();
-  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
+  t.deepEqual(
+    tools.map((x) => x.name),
+    ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code'],
+  );
   const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
   for (const tool of tools) {
     t.true(tool.annotations?.readOnlyHint, tool.name);
@@ -32,9 +35,25 @@ test('lists the tools with their schemas and read-only annotations', async (t) =
   t.deepEqual(byName['resolve-library-id'].inputSchema.required, ['libraryName']);
   t.deepEqual(Object.keys(byName['resolve-library-id'].inputSchema.properties ?? {}), ['libraryName', 'query']);
   t.deepEqual(byName['query-docs'].inputSchema.required, ['libraryId', 'query']);
-  t.deepEqual(Object.keys(byName['query-docs'].inputSchema.properties ?? {}), ['libraryId', 'query', 'tokens', 'version', 'language', 'languageOnly', 'projectId']);
+  t.deepEqual(Object.keys(byName['query-docs'].inputSchema.properties ?? {}), [
+    'libraryId',
+    'query',
+    'tokens',
+    'version',
+    'language',
+    'languageOnly',
+    'projectId',
+  ]);
   t.deepEqual(byName['get-library-docs'].inputSchema.required, ['context7CompatibleLibraryID']);
-  t.deepEqual(Object.keys(byName['get-library-docs'].inputSchema.properties ?? {}), ['context7CompatibleLibraryID', 'topic', 'tokens', 'version', 'language', 'languageOnly', 'projectId']);
+  t.deepEqual(Object.keys(byName['get-library-docs'].inputSchema.properties ?? {}), [
+    'context7CompatibleLibraryID',
+    'topic',
+    'tokens',
+    'version',
+    'language',
+    'languageOnly',
+    'projectId',
+  ]);
   t.regex(byName['resolve-library-id'].description ?? '', /before query-docs[\s\S]*\/org\/project/);
 });
 
@@ -43,7 +62,10 @@ test('resolve-library-id answers in the Context7 text format under a header', as
   t.falsy(res.isError);
   const text = textOf(res);
   t.regex(text, /^Available libraries/);
-  t.regex(text, /- Title: Widgets\n- Context7-compatible library ID: \/acme\/widgets\n- Description: A widget toolkit for the web\.\n- Code Snippets: \d+\n- Source Reputation: (High|Medium|Low|Unknown)\n- Benchmark Score: [\d.]+\n- Versions: v2\.0\.0/);
+  t.regex(
+    text,
+    /- Title: Widgets\n- Context7-compatible library ID: \/acme\/widgets\n- Description: A widget toolkit for the web\.\n- Code Snippets: \d+\n- Source Reputation: (High|Medium|Low|Unknown)\n- Benchmark Score: [\d.]+\n- Versions: v2\.0\.0/,
+  );
   t.notRegex(text, /policy applies/);
   t.true(text.indexOf('/acme/widgets') < (text.indexOf('/acme/gadgets') === -1 ? Infinity : text.indexOf('/acme/gadgets')), 'the name match ranks first');
 });
@@ -72,7 +94,10 @@ test('query-docs records usage on the mcp channel', async (t) => {
 });
 
 test('get-library-docs serves older clients, with and without a topic', async (t) => {
-  const withTopic = await client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/widgets', topic: 'create a widget', tokens: 1000 } });
+  const withTopic = await client.callTool({
+    name: 'get-library-docs',
+    arguments: { context7CompatibleLibraryID: '/acme/widgets', topic: 'create a widget', tokens: 1000 },
+  });
   t.falsy(withTopic.isError, textOf(withTopic));
   t.regex(textOf(withTopic), /createWidget\('spinner'/);
   const overview = await client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/widgets' } });
@@ -211,7 +236,19 @@ test('a hidden or a policy-denied library is refused the same way over HTTP and 
   const member = await makeUser(fx.app, { plan: 'free' });
   await fx.app.services.policies.patch(member.teamId ?? '', { libraryFilters: { blockedLibraries: ['/acme/widgets'] } }, null);
   // Another team's private library: the member cannot see it, so it is as absent as /acme/absent.
-  await fx.app.services.libraries.ensure({ _id: '/acme/secret~team_other', source: 'github', title: 'Secret', description: '', repoUrl: '', cloneUrl: '', branch: '', private: true, teamId: 'team_other', trustScore: 5, options: {} } as never);
+  await fx.app.services.libraries.ensure({
+    _id: '/acme/secret~team_other',
+    source: 'github',
+    title: 'Secret',
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: '',
+    private: true,
+    teamId: 'team_other',
+    trustScore: 5,
+    options: {},
+  } as never);
   const http = async (libraryId: string) => {
     const res = await fx.app.request.get('/v2/context').query({ libraryId, query: 'create a widget' }).set('Authorization', `Bearer ${member.key}`);
     return { status: res.status, error: res.body.error as string, message: (res.body.message as string).replaceAll(libraryId, '<id>') };
@@ -243,7 +280,10 @@ test('a hidden or a policy-denied library is refused the same way over HTTP and 
     t.is(denied.status, 403);
     t.is(denied.error, 'access_denied');
     for (const text of await tools('/acme/widgets')) t.true(text.startsWith(denied.message), `${text} begins with the HTTP message: ${denied.message}`);
-    const allowed = await fx.app.request.get('/v2/context').query({ libraryId: '/acme/gadgets', query: 'measure a length' }).set('Authorization', `Bearer ${member.key}`);
+    const allowed = await fx.app.request
+      .get('/v2/context')
+      .query({ libraryId: '/acme/gadgets', query: 'measure a length' })
+      .set('Authorization', `Bearer ${member.key}`);
     t.is(allowed.status, 200, 'the policy blocks only what it names');
   } finally {
     await mcp.close();

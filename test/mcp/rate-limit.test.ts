@@ -33,7 +33,10 @@ test.serial('without a key the anonymous limit applies; a key in SHELFMARK_API_K
     t.regex(textOf(refused), /^Rate limit exceeded: 5 requests per minute for anonymous use[\s\S]*Retry in \d+ s\.[\s\S]*Do not retry at once[\s\S]*API key/);
 
     // Not a tool call: the API's 429.
-    const listed = await anonymous.listTools().then(() => undefined, (error: Error & { code?: number }) => error);
+    const listed = await anonymous.listTools().then(
+      () => undefined,
+      (error: Error & { code?: number }) => error,
+    );
     t.is(listed?.code, 429);
     t.regex(String(listed?.message), /rate_limit_exceeded/);
 

@@ -29,7 +29,10 @@ test('lists the same tools, schemas and annotations as /mcp', async (t) => {
   try {
     const [overStdio, overHttp] = await Promise.all([stdio.client.listTools(), http.listTools()]);
     t.deepEqual(overStdio.tools, overHttp.tools);
-    t.deepEqual(overStdio.tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
+    t.deepEqual(
+      overStdio.tools.map((x) => x.name),
+      ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code'],
+    );
     t.true(overStdio.tools.every((x) => x.annotations?.readOnlyHint === true && x.annotations?.openWorldHint === false));
   } finally {
     await http.close();
@@ -40,13 +43,19 @@ test('resolve-library-id, query-docs and get-library-docs answer through the HTT
   const resolved = await stdio.client.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'widgets', query: 'delete a widget' } });
   t.falsy(resolved.isError, textOf(resolved));
   t.regex(textOf(resolved), /^Available libraries/);
-  t.regex(textOf(resolved), /- Context7-compatible library ID: \/acme\/widgets\n- Description: A widget toolkit for the web\.\n- Code Snippets: \d+\n- Source Reputation: \w+\n- Benchmark Score: [\d.]+\n- Versions: v2\.0\.0/);
+  t.regex(
+    textOf(resolved),
+    /- Context7-compatible library ID: \/acme\/widgets\n- Description: A widget toolkit for the web\.\n- Code Snippets: \d+\n- Source Reputation: \w+\n- Benchmark Score: [\d.]+\n- Versions: v2\.0\.0/,
+  );
 
   const docs = await stdio.client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/widgets', query: 'how do I delete a widget', tokens: 2000 } });
   t.falsy(docs.isError, textOf(docs));
   t.regex(textOf(docs), /^Docs: [^\n]+\n\n### [\s\S]*w\.destroy\(\)/);
 
-  const legacy = await stdio.client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/gadgets', topic: 'measure a length' } });
+  const legacy = await stdio.client.callTool({
+    name: 'get-library-docs',
+    arguments: { context7CompatibleLibraryID: '/acme/gadgets', topic: 'measure a length' },
+  });
   t.falsy(legacy.isError, textOf(legacy));
   t.regex(textOf(legacy), /measure\('length'/);
 });

@@ -31,7 +31,23 @@ test.after.always(async () => {
 });
 
 /** Libraries no sampled package is, whose names packages could be mistaken for. */
-const DECOYS = ['/koajs/koa', '/koajs/router', '/pallets/flask', '/django/django', '/expressjs/express', '/golang/go', '/rust-lang/rust', '/python/cpython', '/nodejs/node', '/ruby/ruby', '/vuejs/core', '/facebook/react', '/spring-projects/spring-framework', '/sphinx-doc/sphinx-tabs', '/pytest-dev/pytest-cov'];
+const DECOYS = [
+  '/koajs/koa',
+  '/koajs/router',
+  '/pallets/flask',
+  '/django/django',
+  '/expressjs/express',
+  '/golang/go',
+  '/rust-lang/rust',
+  '/python/cpython',
+  '/nodejs/node',
+  '/ruby/ruby',
+  '/vuejs/core',
+  '/facebook/react',
+  '/spring-projects/spring-framework',
+  '/sphinx-doc/sphinx-tabs',
+  '/pytest-dev/pytest-cov',
+];
 
 async function putCatalogue(aliases: Map<string, string[]>): Promise<void> {
   const ids = [...new Set([...DECOYS, ...files.flatMap((f) => Object.values(truth[f] as Record<string, string>))])];
@@ -46,7 +62,20 @@ async function putCatalogue(aliases: Map<string, string[]>): Promise<void> {
         built: true,
         latest: { generation: 1 },
         changedAt: now,
-        summary: { id, title: id.split('/')[2] ?? id, description: '', branch: 'main', lastUpdateDate: new Date(now), state: 'finalized', totalTokens: 1, totalSnippets: 1, trustScore: 7, benchmarkScore: 50, versions: [], aliases: aliases.get(id) ?? [] },
+        summary: {
+          id,
+          title: id.split('/')[2] ?? id,
+          description: '',
+          branch: 'main',
+          lastUpdateDate: new Date(now),
+          state: 'finalized',
+          totalTokens: 1,
+          totalSnippets: 1,
+          trustScore: 7,
+          benchmarkScore: 50,
+          versions: [],
+          aliases: aliases.get(id) ?? [],
+        },
       }),
     ),
   );
@@ -88,7 +117,11 @@ async function measure(): Promise<Map<string, Tally & { missed: LockedPackage[] 
 }
 
 const line = (file: string, t: Tally) =>
-  `${file.padEnd(18)} ${String(t.correct).padStart(3)}/${String(t.sample).padEnd(3)} correct (${Object.entries(t.byRule).map(([r, n]) => `${r} ${n}`).join(', ') || '-'}); wrong ${t.wrong.length}${t.wrong.length ? ` [${t.wrong.join('; ')}]` : ''}; unmapped ${t.unmapped.length}`;
+  `${file.padEnd(18)} ${String(t.correct).padStart(3)}/${String(t.sample).padEnd(3)} correct (${
+    Object.entries(t.byRule)
+      .map(([r, n]) => `${r} ${n}`)
+      .join(', ') || '-'
+  }); wrong ${t.wrong.length}${t.wrong.length ? ` [${t.wrong.join('; ')}]` : ''}; unmapped ${t.unmapped.length}`;
 
 test.serial('mapping rate of each format: the rules alone, then with the registry-name table filled', async (t) => {
   await putCatalogue(new Map());
@@ -132,16 +165,42 @@ test.serial('a big lockfile maps in chunks: packages past the first 500 find the
   await app.services.catalogIndex.put(
     ids.map((id) =>
       catalogDocument({
-        key: id, private: false, teamId: null, source: 'github', built: true, latest: { generation: 1 }, changedAt: now,
-        summary: { id, title: id.split('/')[2] ?? id, description: '', branch: 'main', lastUpdateDate: new Date(now), state: 'finalized', totalTokens: 1, totalSnippets: 1, trustScore: 7, benchmarkScore: 50, versions: [] },
+        key: id,
+        private: false,
+        teamId: null,
+        source: 'github',
+        built: true,
+        latest: { generation: 1 },
+        changedAt: now,
+        summary: {
+          id,
+          title: id.split('/')[2] ?? id,
+          description: '',
+          branch: 'main',
+          lastUpdateDate: new Date(now),
+          state: 'finalized',
+          totalTokens: 1,
+          totalSnippets: 1,
+          trustScore: 7,
+          benchmarkScore: 50,
+          versions: [],
+        },
       }),
     ),
   );
-  const packages = Array.from({ length: 1500 }, (_, i) => ({ ecosystem: 'npm' as const, name: `pkg-${String(i).padStart(4, '0')}`, version: '1.0.0', direct: true }));
+  const packages = Array.from({ length: 1500 }, (_, i) => ({
+    ecosystem: 'npm' as const,
+    name: `pkg-${String(i).padStart(4, '0')}`,
+    version: '1.0.0',
+    direct: true,
+  }));
   const started = process.cpuUsage();
   const matches = await mapPackages(app.services, { kind: 'service' }, packages);
   const cpu = process.cpuUsage(started);
   t.log(`1,500 packages mapped in ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms of CPU`);
   t.is(matches.length, 1500);
-  t.deepEqual(matches.flatMap((m, i) => (m ? [`${packages[i]?.name}→${m.libraryId}`] : [])), ['pkg-0042→/acme/pkg-0042', 'pkg-0777→/acme/pkg-0777', 'pkg-1499→/acme/pkg-1499']);
+  t.deepEqual(
+    matches.flatMap((m, i) => (m ? [`${packages[i]?.name}→${m.libraryId}`] : [])),
+    ['pkg-0042→/acme/pkg-0042', 'pkg-0777→/acme/pkg-0777', 'pkg-1499→/acme/pkg-1499'],
+  );
 });

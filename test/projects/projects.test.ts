@@ -42,7 +42,10 @@ let projectId: string;
 
 const files = (v: string) => ({ 'docs/guide.md': GUIDE(v), 'README.md': `# Koa\n\nExpressive middleware for Node.js, release ${v}.\n` });
 const context = (q: Record<string, string | undefined>, key = owner.key) =>
-  app.request.get('/v2/context').set(bearer(key)).query({ libraryId: '/koajs/koa', query: 'how to write a middleware', ...q });
+  app.request
+    .get('/v2/context')
+    .set(bearer(key))
+    .query({ libraryId: '/koajs/koa', query: 'how to write a middleware', ...q });
 const upload = (key: string, content: Buffer, fields: Record<string, string> = {}, filename = 'package-lock.json') => {
   let req = app.request.post('/v2/projects').set(bearer(key));
   for (const [k, v] of Object.entries(fields)) req = req.field(k, v);
@@ -89,7 +92,10 @@ test('a project made from a package-lock.json maps koa, pins 2.16.4, and reports
   t.like(router, { ecosystem: 'npm', version: '13.1.0', direct: true, add: { method: 'POST', path: '/v2/add/repo/github' } });
   t.regex(router.add.then, /aliases \["npm:@koa\/router"\]/);
   const all = await app.request.get(`/v2/projects/${projectId}?packages=true`).set(bearer(owner.key));
-  t.like(all.body.packages.find((p: { name: string }) => p.name === 'koa'), { version: '2.16.4', libraryId: '/koajs/koa', matchedBy: 'name', direct: true });
+  t.like(
+    all.body.packages.find((p: { name: string }) => p.name === 'koa'),
+    { version: '2.16.4', libraryId: '/koajs/koa', matchedBy: 'name', direct: true },
+  );
 });
 
 test('context without a version serves the pinned 2.16.4 and says why (JSON, text, header)', async (t) => {
@@ -117,11 +123,17 @@ test('context without a version serves the pinned 2.16.4 and says why (JSON, tex
 });
 
 test('search across libraries answers a pinned library at its pin', async (t) => {
-  const res = await app.request.get('/v2/search').set(bearer(owner.key)).query({ query: 'how to write a middleware', libraries: '/koajs/koa', projectId, type: 'json' });
+  const res = await app.request
+    .get('/v2/search')
+    .set(bearer(owner.key))
+    .query({ query: 'how to write a middleware', libraries: '/koajs/koa', projectId, type: 'json' });
   t.is(res.status, 200, JSON.stringify(res.body));
   t.like(res.body.libraries[0].provenance, { resolution: 'pinned', versionRequested: '2.16.4' });
   t.true(res.body.snippets.every((s: { version: string }) => s.version === '2.16.4'));
-  const named = await app.request.get('/v2/search').set(bearer(owner.key)).query({ query: 'how to write a middleware', libraries: '/koajs/koa/3.0.0', projectId, type: 'json' });
+  const named = await app.request
+    .get('/v2/search')
+    .set(bearer(owner.key))
+    .query({ query: 'how to write a middleware', libraries: '/koajs/koa/3.0.0', projectId, type: 'json' });
   t.is(named.body.libraries[0].provenance.versionServed.version, '3.0.0', 'a version in the id wins');
 });
 
@@ -155,24 +167,34 @@ test('a new lockfile refreshes the pins; a pin that is not indexed is refused un
   t.is(closest.status, 200);
   t.like(closest.body.provenance, { resolution: 'closest' });
   t.is(closest.body.provenance.versionServed.version, '2.15.0');
-  t.regex(closest.body.provenance.reason, new RegExp(`^pinned by project ${id} \\(package-lock\\.json: koa 2\\.15\\.3\\); 2\\.15\\.3 is not indexed; 2\\.15\\.0 is the closest`));
+  t.regex(
+    closest.body.provenance.reason,
+    new RegExp(`^pinned by project ${id} \\(package-lock\\.json: koa 2\\.15\\.3\\); 2\\.15\\.3 is not indexed; 2\\.15\\.0 is the closest`),
+  );
 });
 
 test('remap: a library added with the registry-name alias maps the package it names', async (t) => {
   const made = await upload(owner.key, lock('koa-app'), { name: 'remapped' });
   const id = made.body.id;
   await seedLibrary(app, '/koajs/router', {
-    'docs/routes.md': '# Router\n\nRouting middleware for Koa.\n\n## Defining routes\n\nDefine a route for GET requests on a path with `router.get()`:\n\n```js\nconst router = new Router();\nrouter.get(\'/users/:id\', (ctx) => { ctx.body = ctx.params.id; });\napp.use(router.routes());\n```\n',
+    'docs/routes.md':
+      "# Router\n\nRouting middleware for Koa.\n\n## Defining routes\n\nDefine a route for GET requests on a path with `router.get()`:\n\n```js\nconst router = new Router();\nrouter.get('/users/:id', (ctx) => { ctx.body = ctx.params.id; });\napp.use(router.routes());\n```\n",
   });
-  const patched = await app.request.patch('/v2/libraries/koajs/router').set(bearer(admin)).send({ aliases: ['npm:@koa/router'] });
+  const patched = await app.request
+    .patch('/v2/libraries/koajs/router')
+    .set(bearer(admin))
+    .send({ aliases: ['npm:@koa/router'] });
   t.is(patched.status, 200, JSON.stringify(patched.body));
   const res = await app.request.post(`/v2/projects/${id}/remap`).set(bearer(owner.key));
   t.is(res.status, 200);
   t.like(res.body.mapping, { direct: 2, directMapped: 2, rate: 1 });
-  t.deepEqual(res.body.pins.map((p: { libraryId: string; version: string }) => `${p.libraryId}@${p.version}`), ['/koajs/koa@2.16.4', '/koajs/router@13.1.0']);
+  t.deepEqual(
+    res.body.pins.map((p: { libraryId: string; version: string }) => `${p.libraryId}@${p.version}`),
+    ['/koajs/koa@2.16.4', '/koajs/router@13.1.0'],
+  );
 });
 
-test('a project is its team\'s: others get 404 alike, anonymous callers too; only its creator or team owners delete it', async (t) => {
+test("a project is its team's: others get 404 alike, anonymous callers too; only its creator or team owners delete it", async (t) => {
   for (const res of [
     await app.request.get(`/v2/projects/${projectId}`).set(bearer(stranger.key)),
     await context({ projectId }, stranger.key),
@@ -216,7 +238,10 @@ test('bad uploads are 400s naming the field, and leave no project behind', async
   }
   t.is(cases[6]?.res.body.error, 'team_not_found');
   const listed = (await app.request.get('/v2/projects').set(bearer(owner.key))).body.projects;
-  t.false(listed.some((p: { name: string }) => p.name === name || p.name.startsWith('nnnn')), 'nothing half-written');
+  t.false(
+    listed.some((p: { name: string }) => p.name === name || p.name.startsWith('nnnn')),
+    'nothing half-written',
+  );
   const tooBig = await upload(owner.key, Buffer.alloc(10 * 1024 * 1024 + 1, 0x20), {}, 'go.mod');
   t.is(tooBig.status, 413);
 });
@@ -235,7 +260,10 @@ test('an API key bound to the project answers at its pins; MCP takes the project
   const orphan = await context({}, doomedKey.body.value);
   t.is(orphan.status, 404);
   t.regex(orphan.body.message, /which this API key is bound to, no longer exists/);
-  const notTheirs = await app.request.post('/v2/admin/keys').set(await sessionHeaders(app, stranger.username, stranger.password)).send({ name: 'x', projectId });
+  const notTheirs = await app.request
+    .post('/v2/admin/keys')
+    .set(await sessionHeaders(app, stranger.username, stranger.password))
+    .send({ name: 'x', projectId });
   t.is(notTheirs.status, 404);
 
   const byArgument = await connectHttp(url, bearer(owner.key));

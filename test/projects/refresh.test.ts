@@ -37,7 +37,10 @@ test.before(async () => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
   app = await createTestApp({ WEB_ALLOWED_HOSTS: '127.0.0.1', WORKER_MODE: 'off', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
-  await seedLibrary(app, '/koajs/koa', { 'docs/guide.md': '# Koa\n\nKoa is a middleware framework.\n\n## Middleware\n\nWrite a middleware as an async function:\n\n```js\napp.use(async (ctx, next) => { await next(); });\n```\n' });
+  await seedLibrary(app, '/koajs/koa', {
+    'docs/guide.md':
+      '# Koa\n\nKoa is a middleware framework.\n\n## Middleware\n\nWrite a middleware as an async function:\n\n```js\napp.use(async (ctx, next) => { await next(); });\n```\n',
+  });
   owner = await makeUser(app, { plan: 'pro', teamRole: 'owner' });
 });
 
@@ -54,7 +57,10 @@ test('a project pointed to a URL refreshes by hand: unchanged is left alone, a c
   const made = await create({ name: 'pointed', url: `${base}/a/package-lock.json` });
   t.is(made.status, 201, JSON.stringify(made.body));
   t.like(made.body.lockfiles[0], { filename: 'package-lock.json', url: `${base}/a/package-lock.json` });
-  t.deepEqual(made.body.pins.map((p: { version: string }) => p.version), ['2.16.4']);
+  t.deepEqual(
+    made.body.pins.map((p: { version: string }) => p.version),
+    ['2.16.4'],
+  );
   const id = made.body.id;
   const same = await app.request.post(`/v2/projects/${id}/refresh`).set(bearer(owner.key));
   t.is(same.status, 200);
@@ -63,12 +69,19 @@ test('a project pointed to a URL refreshes by hand: unchanged is left alone, a c
   served.set('/a/package-lock.json', lock('koa-app-2.15.0'));
   const moved = await app.request.post(`/v2/projects/${id}/refresh`).set(bearer(owner.key));
   t.deepEqual(moved.body.refreshed.changed, ['package-lock.json']);
-  t.deepEqual(moved.body.pins.map((p: { version: string }) => p.version), ['2.15.0']);
+  t.deepEqual(
+    moved.body.pins.map((p: { version: string }) => p.version),
+    ['2.15.0'],
+  );
   served.delete('/a/package-lock.json');
   const gone = await app.request.post(`/v2/projects/${id}/refresh`).set(bearer(owner.key));
   t.is(gone.status, 200);
   t.regex(gone.body.refreshed.failed[0].message, /answered HTTP 404/);
-  t.deepEqual(gone.body.pins.map((p: { version: string }) => p.version), ['2.15.0'], 'a lockfile that cannot be fetched stays as it was');
+  t.deepEqual(
+    gone.body.pins.map((p: { version: string }) => p.version),
+    ['2.15.0'],
+    'a lockfile that cannot be fetched stays as it was',
+  );
 });
 
 test('a signed push refreshes; a bad signature or unknown project is 401 alike; a replay is ignored', async (t) => {
@@ -82,9 +95,14 @@ test('a signed push refreshes; a bad signature or unknown project is 401 alike; 
   t.true(read.body.webhook.configured);
   t.false(JSON.stringify(read.body).includes(hook.body.secret), 'the secret is shown once');
 
-  const push = (body: string, signature: string, project = id) => app.request.post(`/v2/projects/${project}/push`).set('content-type', 'application/json').set('x-hub-signature-256', signature).send(body);
+  const push = (body: string, signature: string, project = id) =>
+    app.request.post(`/v2/projects/${project}/push`).set('content-type', 'application/json').set('x-hub-signature-256', signature).send(body);
   const body = JSON.stringify({ ref: 'refs/heads/main', after: 'a1' });
-  for (const res of [await push(body, signBody('whs_wrong', body)), await push(body, signBody(hook.body.secret, body), 'prj_0000000000000000'), await push(body, 'sha256=')]) {
+  for (const res of [
+    await push(body, signBody('whs_wrong', body)),
+    await push(body, signBody(hook.body.secret, body), 'prj_0000000000000000'),
+    await push(body, 'sha256='),
+  ]) {
     t.is(res.status, 401);
     t.is(res.body.error, 'invalid_signature');
   }
@@ -92,7 +110,10 @@ test('a signed push refreshes; a bad signature or unknown project is 401 alike; 
   const ok = await push(body, signBody(hook.body.secret, body));
   t.is(ok.status, 200, JSON.stringify(ok.body));
   t.like(ok.body, { accepted: true, changed: ['package-lock.json'] });
-  t.deepEqual((await app.request.get(`/v2/projects/${id}`).set(bearer(owner.key))).body.pins.map((p: { version: string }) => p.version), ['2.15.0']);
+  t.deepEqual(
+    (await app.request.get(`/v2/projects/${id}`).set(bearer(owner.key))).body.pins.map((p: { version: string }) => p.version),
+    ['2.15.0'],
+  );
   const replay = await push(body, signBody(hook.body.secret, body));
   t.like(replay.body, { accepted: false });
   // GitLab's scheme: the token itself.
@@ -102,17 +123,31 @@ test('a signed push refreshes; a bad signature or unknown project is 401 alike; 
 });
 
 test('URLs: private and metadata addresses, other schemes, and 404s are 400s naming url; a project without one cannot refresh', async (t) => {
-  for (const url of ['http://169.254.169.254/latest/meta-data', 'http://10.0.0.1/package-lock.json', 'file:///etc/passwd', `${base}/missing/package-lock.json`, 'not a url', 'http://user:pw@example.com/go.mod']) {
+  for (const url of [
+    'http://169.254.169.254/latest/meta-data',
+    'http://10.0.0.1/package-lock.json',
+    'file:///etc/passwd',
+    `${base}/missing/package-lock.json`,
+    'not a url',
+    'http://user:pw@example.com/go.mod',
+  ]) {
     const res = await create({ url });
     t.is(res.status, 400, url);
     t.is(res.body.field, 'url', `${url}: ${JSON.stringify(res.body)}`);
   }
   const blocked = await create({ url: 'http://169.254.169.254/latest/meta-data' });
   t.regex(blocked.body.message, /loopback, private or metadata address/);
-  const both = await app.request.post('/v2/projects').set(bearer(owner.key)).field('url', `${base}/a/package-lock.json`).attach('lockfile', lock('koa-app'), 'package-lock.json');
+  const both = await app.request
+    .post('/v2/projects')
+    .set(bearer(owner.key))
+    .field('url', `${base}/a/package-lock.json`)
+    .attach('lockfile', lock('koa-app'), 'package-lock.json');
   t.is(both.status, 400);
   const uploaded = await app.request.post('/v2/projects').set(bearer(owner.key)).attach('lockfile', lock('koa-app'), 'package-lock.json');
-  for (const res of [await app.request.post(`/v2/projects/${uploaded.body.id}/refresh`).set(bearer(owner.key)), await app.request.post(`/v2/projects/${uploaded.body.id}/webhook`).set(bearer(owner.key))]) {
+  for (const res of [
+    await app.request.post(`/v2/projects/${uploaded.body.id}/refresh`).set(bearer(owner.key)),
+    await app.request.post(`/v2/projects/${uploaded.body.id}/webhook`).set(bearer(owner.key)),
+  ]) {
     t.is(res.status, 400);
     t.is(res.body.field, 'url');
   }

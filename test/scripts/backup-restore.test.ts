@@ -35,8 +35,11 @@ function run(file: string, args: string[], env: Record<string, string> = {}): Pr
   delete base.ELASTICSEARCH_URL;
   delete base.MONGODB_URI;
   return new Promise((resolve) => {
-    execFile('bash', [file, ...args], { env: { ...base, SHELFMARK_DATA_DIR: dataDir, ...names, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` }),
+    execFile(
+      'bash',
+      [file, ...args],
+      { env: { ...base, SHELFMARK_DATA_DIR: dataDir, ...names, ...env }, maxBuffer: 16 * 1024 * 1024, timeout: 300_000 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, out: `${stdout}${stderr}` }),
     );
   });
 }
@@ -75,7 +78,7 @@ test.after.always(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-test.serial('starting the stores hands the node its own folders only: clones, code trees and the data folder stay the invoking user\'s', (t) => {
+test.serial("starting the stores hands the node its own folders only: clones, code trees and the data folder stay the invoking user's", (t) => {
   if (process.getuid?.() !== 0) {
     t.log('not root: Elasticsearch runs as this user and nothing changes hands');
     t.pass();
@@ -133,8 +136,11 @@ test.serial('backup, change, restore: libraries, snippets and keys are back as t
     // The check names a version whose served generation lost its snippets.
     await app.services.snippets.deleteGenerations({ libraryId: '/acme/kept' });
     const check = await new Promise<{ code: number; out: string }>((resolve) =>
-      execFile(process.execPath, ['--import', 'tsx', 'scripts/stores/backup-check.ts'], { cwd: ROOT_DIR, env: { ...process.env, ...urls, ...names, SHELFMARK_DATA_DIR: dataDir } }, (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code) : 0, out: `${stdout}${stderr}` }),
+      execFile(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/stores/backup-check.ts'],
+        { cwd: ROOT_DIR, env: { ...process.env, ...urls, ...names, SHELFMARK_DATA_DIR: dataDir } },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code) : 0, out: `${stdout}${stderr}` }),
       ),
     );
     t.is(check.code, 1);
@@ -148,7 +154,10 @@ test.serial('a restore refuses a folder that is not a backup, and a backup of ot
   t.is((await run(BACKUP, ['restore', dataDir])).code, 1);
   const dest = path.join(dataDir, 'backup-other');
   fs.mkdirSync(dest);
-  fs.writeFileSync(path.join(dest, 'manifest.json'), JSON.stringify({ format: 'shelfmark-backup', formatVersion: 1, mongodbDb: 'other', indexPrefix: 'other', snapshot: 's', mongo: 'sqlite' }));
+  fs.writeFileSync(
+    path.join(dest, 'manifest.json'),
+    JSON.stringify({ format: 'shelfmark-backup', formatVersion: 1, mongodbDb: 'other', indexPrefix: 'other', snapshot: 's', mongo: 'sqlite' }),
+  );
   const other = await run(BACKUP, ['restore', dest]);
   t.is(other.code, 1);
   t.regex(other.out, /set the same to restore it/);

@@ -76,7 +76,13 @@ test('runClosedLoop stops at maxRequests', async (t) => {
   await withServer(
     (_req, res) => res.end('ok'),
     async (url) => {
-      const run = await runClosedLoop({ concurrency: 2, durationMs: 10_000, warmupMs: 0, maxRequests: 25, requests: [{ method: 'GET', url: new URL('/', url) }] });
+      const run = await runClosedLoop({
+        concurrency: 2,
+        durationMs: 10_000,
+        warmupMs: 0,
+        maxRequests: 25,
+        requests: [{ method: 'GET', url: new URL('/', url) }],
+      });
       t.is(run.latencies.length, 25);
     },
   );
@@ -113,7 +119,11 @@ test('sendRequest posts a JSON body and reports transport failures', async (t) =
     },
     async (url) => {
       const agent = new http.Agent({ keepAlive: true });
-      const a = await sendRequest(agent, { method: 'POST', url: new URL('/x/_search', url), headers: { 'content-type': 'application/json' }, body: '{"size":1}' }, { keepBody: true });
+      const a = await sendRequest(
+        agent,
+        { method: 'POST', url: new URL('/x/_search', url), headers: { 'content-type': 'application/json' }, body: '{"size":1}' },
+        { keepBody: true },
+      );
       t.is(a.status, 200);
       t.is(a.body, 'POST application/json {"size":1}');
       agent.destroy();

@@ -27,7 +27,9 @@ test('parseDataset reads entries and keeps an optional version as text', (t) => 
 
 test('parseDataset names the bad entry', (t) => {
   t.throws(() => parseDataset({}), { instanceOf: DatasetError, message: /entries/ });
-  t.throws(() => parseDataset({ entries: [{ library: 'koa', query: 'q', intent: 'x', qrels: [{ path: 'a', grade: 1 }] }] }), { message: /entry 1: library koa/ });
+  t.throws(() => parseDataset({ entries: [{ library: 'koa', query: 'q', intent: 'x', qrels: [{ path: 'a', grade: 1 }] }] }), {
+    message: /entry 1: library koa/,
+  });
   t.throws(() => parseDataset({ entries: [{ library: '/a/b', query: 'q', intent: 'x', qrels: [] }] }), { message: /entry 1: `qrels`/ });
   t.throws(() => parseDataset({ entries: [{ library: '/a/b', query: 'q', intent: 'x', qrels: [{ path: 'a', grade: 1.5 }] }] }), { message: /grade/ });
   t.throws(() => parseDataset({ entries: [{ library: '/a/b', intent: 'x', qrels: [{ path: 'a', grade: 1 }] }] }), { message: /`query`/ });
@@ -40,7 +42,13 @@ test('contextUrl asks for JSON with the default budget', (t) => {
 });
 
 test('readContextBody keeps snippet order and repeats', (t) => {
-  const body = { snippets: [{ tokens: 10, title: 'A', breadcrumb: ['Page', 'A'], kind: 'code', part: 1, source: { path: 'a.md', startLine: 3 } }, { tokens: 5, source: { path: 'b.md' } }, { tokens: 1, source: { path: 'a.md' } }] };
+  const body = {
+    snippets: [
+      { tokens: 10, title: 'A', breadcrumb: ['Page', 'A'], kind: 'code', part: 1, source: { path: 'a.md', startLine: 3 } },
+      { tokens: 5, source: { path: 'b.md' } },
+      { tokens: 1, source: { path: 'a.md' } },
+    ],
+  };
   const read = readContextBody(body);
   t.deepEqual({ paths: read.paths, tokens: read.tokens }, { paths: ['a.md', 'b.md', 'a.md'], tokens: 16 });
   // What snippet-level scoring and the answer-shape counts read of each snippet.
@@ -100,7 +108,21 @@ test('fetchContext reports a non-200 answer with its error code', async (t) => {
 
 function result(index: number, library: string, intent: string, paths: string[], extra: Partial<EntryResult> = {}): EntryResult {
   const qrels = [{ path: 'good.md', grade: 3 }];
-  return { index, library, libraryId: library, query: `q${index}`, intent, qrels, status: 200, latencyMs: 10 * (index + 1), tokens: 100, paths, scores: scoreRanking(paths, qrels), rateLimited: 0, ...extra };
+  return {
+    index,
+    library,
+    libraryId: library,
+    query: `q${index}`,
+    intent,
+    qrels,
+    status: 200,
+    latencyMs: 10 * (index + 1),
+    tokens: 100,
+    paths,
+    scores: scoreRanking(paths, qrels),
+    rateLimited: 0,
+    ...extra,
+  };
 }
 
 test('aggregate means overall, per library and per intent; errors are misses', (t) => {
@@ -129,6 +151,12 @@ test('selectWorst lists misses first, then the lowest, never perfect answers', (
     result(2, '/a/x', 'i', ['bad.md']),
     result(3, '/a/x', 'i', ['x.md', 'y.md', 'good.md']),
   ];
-  t.deepEqual(selectWorst(results, 10).map((r) => r.index), [2, 3, 1]);
-  t.deepEqual(selectWorst(results, 1).map((r) => r.index), [2]);
+  t.deepEqual(
+    selectWorst(results, 10).map((r) => r.index),
+    [2, 3, 1],
+  );
+  t.deepEqual(
+    selectWorst(results, 1).map((r) => r.index),
+    [2],
+  );
 });

@@ -11,7 +11,10 @@ test('headings are normalised as the README says: tags, roles, anchors, \\ ` * _
 });
 
 test('a snippet is relevant by its title or any breadcrumb heading; a "" section matches a page-level snippet only', (t) => {
-  const qrels = [{ path: 'docs/a.md', grade: 3, section: 'Cookies' }, { path: 'docs/b.md', grade: 2, section: '' }];
+  const qrels = [
+    { path: 'docs/a.md', grade: 3, section: 'Cookies' },
+    { path: 'docs/b.md', grade: 2, section: '' },
+  ];
   const s = (path: string, title: string, breadcrumb: string[]) => ({ path, title, breadcrumb, tokens: 10 });
   t.is(snippetGrade(s('docs/a.md', 'Cookies', ['Context', 'Cookies']), qrels), 3);
   t.is(snippetGrade(s('docs/a.md', 'ctx.cookies.get', ['Context', 'Cookies', 'ctx.cookies.get']), qrels), 3, 'a subsection of the labelled section');
@@ -41,8 +44,16 @@ test('answer shape: twins of one section and parts out of order or without their
   t.deepEqual(answerShape([s({ kind: 'code', part: 0 }), s({ kind: 'info', part: 1 })]), { twins: 0, partsOutOfOrder: 0 });
   t.deepEqual(answerShape([s({ kind: 'info', part: 1 }), s({ kind: 'info', part: 0 })]), { twins: 0, partsOutOfOrder: 1 });
   t.deepEqual(answerShape([s({ kind: 'info', part: 2 })]), { twins: 0, partsOutOfOrder: 1 }, 'a later part alone');
-  t.deepEqual(answerShape([s({ kind: 'info', startLine: 9, continued: true })]), { twins: 0, partsOutOfOrder: 1 }, 'the old "(continued, part k of n)" chunk first');
-  t.deepEqual(answerShape([s({ kind: 'code', startLine: 12 }), s({ kind: 'info', startLine: 9 }), s({ kind: 'info', startLine: 20, continued: true })]), { twins: 1, partsOutOfOrder: 0 }, 'old twins in any order are twins, not parts out of order');
+  t.deepEqual(
+    answerShape([s({ kind: 'info', startLine: 9, continued: true })]),
+    { twins: 0, partsOutOfOrder: 1 },
+    'the old "(continued, part k of n)" chunk first',
+  );
+  t.deepEqual(
+    answerShape([s({ kind: 'code', startLine: 12 }), s({ kind: 'info', startLine: 9 }), s({ kind: 'info', startLine: 20, continued: true })]),
+    { twins: 1, partsOutOfOrder: 0 },
+    'old twins in any order are twins, not parts out of order',
+  );
 });
 
 test('rewordings: "how do I …", "… in <library>?", lower case without punctuation', (t) => {

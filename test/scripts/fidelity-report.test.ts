@@ -19,7 +19,8 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
     const bare = createRepo(root, 'acme/book', [
       {
         files: {
-          'src/intro.md': '# Intro\n\nThe listing that was removed from the book:\n\n```rust\n{{#include ../listings/gone.rs}}\n```\n\nThe listing that exists:\n\n```rust\n{{#include ../listings/main.rs}}\n```\n',
+          'src/intro.md':
+            '# Intro\n\nThe listing that was removed from the book:\n\n```rust\n{{#include ../listings/gone.rs}}\n```\n\nThe listing that exists:\n\n```rust\n{{#include ../listings/main.rs}}\n```\n',
           'src/shell.md': '# Shell\n\nRun the program from a terminal window:\n\n```\ncargo run --release -- --port 8080 --verbose\n```\n',
           // Liquid tags are markup no parser renders (JSX whitespace like {' '} now is rendered).
           'src/tabs.md': '# Tabs\n\nPick your package manager {% include pm.html %} and install it in your project before anything else.\n',
@@ -27,7 +28,13 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
         },
       },
     ]);
-    const out = execFileSync('npx', ['tsx', 'scripts/eval/fidelity-report.ts', bare, '--json'], { cwd: ROOT_DIR, env: { ...process.env, LOG_LEVEL: 'silent' }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    const out = execFileSync('npx', ['tsx', 'scripts/eval/fidelity-report.ts', bare, '--json'], {
+      cwd: ROOT_DIR,
+      env: { ...process.env, LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 120_000,
+    });
     const rows = JSON.parse(out.trim().split('\n').pop() ?? '[]') as Record<string, number | string>[];
     t.is(rows.length, 1);
     t.like(rows[0], { repo: 'local/book', placeholders: 1, noLanguage: 1, nonEnglish: 0, duplicates: 0 });

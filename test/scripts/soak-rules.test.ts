@@ -5,7 +5,15 @@
 import test from 'ava';
 import { parseSoakOptions, UsageError, wantsCorpusLibrary, DEFAULT_CORPUS_LIBS } from '../../scripts/bench/soak/options';
 import { classifyAnswer, errorCodeOf, WEDGE_MS } from '../../scripts/bench/soak/classify';
-import { KindAccumulator, newBucket, summarizeMinute, type HealthSample, type MinuteBucket, type MinuteSummary, type RequestSample } from '../../scripts/bench/soak/minute';
+import {
+  KindAccumulator,
+  newBucket,
+  summarizeMinute,
+  type HealthSample,
+  type MinuteBucket,
+  type MinuteSummary,
+  type RequestSample,
+} from '../../scripts/bench/soak/minute';
 import { judgeMemory, OutageTracker, passed, verdict, type InvariantReport, type VerdictInput } from '../../scripts/bench/soak/rules';
 import { chaosSchedule, inWindow } from '../../scripts/bench/soak/chaos';
 import { judgeJob } from '../../scripts/bench/soak/invariants';
@@ -74,7 +82,10 @@ test('answers: a 503 and a tool error are tolerated only in a chaos window; a 50
 
 test('MCP answers: JSON-RPC errors and tool errors are problems, results are not', (t) => {
   t.is(mcpProblem('{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"### a"}]}}'), undefined);
-  t.is(mcpProblem('{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"Library not found"}]}}'), 'tool error: Library not found');
+  t.is(
+    mcpProblem('{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"Library not found"}]}}'),
+    'tool error: Library not found',
+  );
   t.is(mcpProblem('{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'), 'JSON-RPC error: Method not found');
   t.is(mcpProblem('<html>'), 'the answer is not JSON');
 });
@@ -157,7 +168,8 @@ test('per-kind totals over the run', (t) => {
 });
 
 test('store outages: only a run of failed reads longer than 30 s outside chaos windows counts', (t) => {
-  const down = (at: number, server = 'A', chaos = false): HealthSample => health({ at, server, chaos, stores: [{ store: 'mongodb', up: false, latencyMs: 2000 }] });
+  const down = (at: number, server = 'A', chaos = false): HealthSample =>
+    health({ at, server, chaos, stores: [{ store: 'mongodb', up: false, latencyMs: 2000 }] });
   const tracker = new OutageTracker();
   for (let at = 0; at <= 30_000; at += 3000) tracker.feed(down(at));
   t.is(tracker.long.length, 0, '30 s exactly is allowed');
@@ -206,7 +218,10 @@ test('verdict: each failure fails its own rule', (t) => {
   t.is(statusOf(verdict(input({ minutes: [minute({ mongoP99: 50 })] })), /mongodb read p99/), 'pass', '50 ms is allowed');
   t.is(statusOf(verdict(input({ minutes: [minute({ mongoP99: 50.1 })] })), /mongodb read p99/), 'fail');
   t.is(statusOf(verdict(input({ minutes: [minute({ mongoP99: null })] })), /mongodb read p99/), 'not judged');
-  t.is(statusOf(verdict(input({ memory: [{ server: 'A', judged: true, baselineAtMs: 60_000, baselineMb: 200, endMb: 221, growth: 0.105 }] })), /RSS growth/), 'fail');
+  t.is(
+    statusOf(verdict(input({ memory: [{ server: 'A', judged: true, baselineAtMs: 60_000, baselineMb: 200, endMb: 221, growth: 0.105 }] })), /RSS growth/),
+    'fail',
+  );
   t.is(statusOf(verdict(input({ serverExits: ['A exited (1)'] })), /kept running/), 'fail');
   t.is(statusOf(verdict(input({ invariants: { ...cleanInvariants, stuck: ['job_1 still indexing'] } })), /terminal state/), 'fail');
   t.is(statusOf(verdict(input({ invariants: { ...cleanInvariants, failed: ['job_1 failed'] } })), /failed or was cancelled/), 'fail');
@@ -226,17 +241,35 @@ test('verdict: chaos kills must recover within 30 s; a kill that could not be ma
   t.is(statusOf(verdict(input({ chaos: true, kills: [{ ...kill, recoveredMs: 30_000 }] })), /ferretdb killed/), 'pass');
   t.is(statusOf(verdict(input({ chaos: true, kills: [{ ...kill, recoveredMs: 30_001 }] })), /ferretdb killed/), 'fail');
   t.is(statusOf(verdict(input({ chaos: true, kills: [{ ...kill, recoveredMs: null }] })), /ferretdb killed/), 'fail');
-  t.is(statusOf(verdict(input({ chaos: true, kills: [{ target: 'elasticsearch', recoveredMs: null, storeBackMs: null, runningJobsAtKill: 0, error: 'no pid' }] })), /elasticsearch killed/), 'fail');
+  t.is(
+    statusOf(
+      verdict(input({ chaos: true, kills: [{ target: 'elasticsearch', recoveredMs: null, storeBackMs: null, runningJobsAtKill: 0, error: 'no pid' }] })),
+      /elasticsearch killed/,
+    ),
+    'fail',
+  );
 });
 
 test('memory: baseline after the warm-up (or 5 minutes in long runs), medians over 30 s, too short runs not judged', (t) => {
   const points = (runMs: number, kbAt: (at: number) => number) => Array.from({ length: runMs / 5000 + 1 }, (_, i) => ({ at: i * 5000, kb: kbAt(i * 5000) }));
-  const short = judgeMemory('A', points(120_000, () => 1000), 120_000);
+  const short = judgeMemory(
+    'A',
+    points(120_000, () => 1000),
+    120_000,
+  );
   t.false(short.judged);
   t.regex(short.judged ? '' : short.reason, /too short.*1\.0 min after the 1-min warm-up, need 2/);
-  const flat = judgeMemory('A', points(180_000, (at) => (at < 60_000 ? 500 : 100 * 1024)), 180_000);
+  const flat = judgeMemory(
+    'A',
+    points(180_000, (at) => (at < 60_000 ? 500 : 100 * 1024)),
+    180_000,
+  );
   t.like(flat, { judged: true, baselineAtMs: 60_000, baselineMb: 100, endMb: 100, growth: 0 });
-  const growing = judgeMemory('A', points(20 * 60_000, (at) => 100 * 1024 + at / 10), 20 * 60_000);
+  const growing = judgeMemory(
+    'A',
+    points(20 * 60_000, (at) => 100 * 1024 + at / 10),
+    20 * 60_000,
+  );
   t.like(growing, { judged: true, baselineAtMs: 5 * 60_000 });
   t.true(growing.judged && growing.growth > 0.1);
   t.false(judgeMemory('A', [], 180_000).judged);
@@ -247,8 +280,14 @@ test('chaos: FerretDB at 30% of the run (at least 45 s), Elasticsearch at least 
     { target: 'ferretdb', atMs: 54_000 },
     { target: 'elasticsearch', atMs: 117_000 },
   ]);
-  t.deepEqual(chaosSchedule(60 * 60_000).map((k) => k.atMs), [18 * 60_000, 39 * 60_000]);
-  const windows = [{ target: 'ferretdb' as const, start: 10, end: 20 }, { target: 'elasticsearch' as const, start: 50 }];
+  t.deepEqual(
+    chaosSchedule(60 * 60_000).map((k) => k.atMs),
+    [18 * 60_000, 39 * 60_000],
+  );
+  const windows = [
+    { target: 'ferretdb' as const, start: 10, end: 20 },
+    { target: 'elasticsearch' as const, start: 50 },
+  ];
   t.true(inWindow(windows, 10));
   t.true(inWindow(windows, 20));
   t.false(inWindow(windows, 21));
@@ -274,7 +313,10 @@ test('jobs: stuck, failed, ran twice, or retried after an outage a chaos window 
   t.regex(judgeJob(job({ state: 'indexing', finishedAt: null }), undefined, [], 1_000_000, 200_000).stuck ?? '', /still indexing/);
   t.regex(judgeJob(job({ state: 'failed', error: 'boom' }), undefined, [], 1_000_000, 200_000).failed ?? '', /failed: boom/);
   const resumed = ['queued refresh', 'a store was unavailable (x); trying again in 5 s', 'resumed by host:1:abc (attempt 2) after 1 store outage(s)'];
-  t.is(judgeJob(job({ attempts: 2 }), resumed, windows, 1_000_000, 200_000).explainedRetry, 'job_1 (refresh /soak/aurora@latest): 2 attempts ((attempt 2) after 1 store outage(s))');
+  t.is(
+    judgeJob(job({ attempts: 2 }), resumed, windows, 1_000_000, 200_000).explainedRetry,
+    'job_1 (refresh /soak/aurora@latest): 2 attempts ((attempt 2) after 1 store outage(s))',
+  );
   t.regex(judgeJob(job({ attempts: 2 }), resumed, [], 1_000_000, 200_000).ranTwice ?? '', /2 attempts, outside any chaos window/);
   const lapsed = judgeJob(job({ attempts: 2 }), ['resumed by host:1:abc (attempt 2) after the previous worker stopped'], windows, 1_000_000, 200_000);
   t.regex(lapsed.explainedRetry ?? '', /after the previous worker stopped/, 'a lease that lapsed in a chaos window is explained, and says so');
@@ -284,18 +326,41 @@ test('jobs: stuck, failed, ran twice, or retried after an outage a chaos window 
 });
 
 test('mix: weighted picks, a multipart body, store reads of /healthz', (t) => {
-  const items = [['a', 1], ['b', 3]] as const;
-  t.is(pickWeighted(items, () => 0), 'a');
-  t.is(pickWeighted(items, () => 0.24), 'a');
-  t.is(pickWeighted(items, () => 0.26), 'b');
-  t.is(pickWeighted(items, () => 0.999), 'b');
+  const items = [
+    ['a', 1],
+    ['b', 3],
+  ] as const;
+  t.is(
+    pickWeighted(items, () => 0),
+    'a',
+  );
+  t.is(
+    pickWeighted(items, () => 0.24),
+    'a',
+  );
+  t.is(
+    pickWeighted(items, () => 0.26),
+    'b',
+  );
+  t.is(
+    pickWeighted(items, () => 0.999),
+    'b',
+  );
   const { body, contentType } = multipartBody({ force: 'true' }, { field: 'openapiFile', name: 'a.json', type: 'application/json', text: '{}' }, 'XYZ');
   t.is(contentType, 'multipart/form-data; boundary=XYZ');
-  t.is(body, '--XYZ\r\nContent-Disposition: form-data; name="force"\r\n\r\ntrue\r\n--XYZ\r\nContent-Disposition: form-data; name="openapiFile"; filename="a.json"\r\nContent-Type: application/json\r\n\r\n{}\r\n--XYZ--\r\n');
-  t.deepEqual(storeReadsOf('{"status":"unavailable","stores":{"elasticsearch":{"status":"down","latencyMs":2001,"error":"x"},"mongodb":{"status":"up","latencyMs":3.5}}}'), [
-    { store: 'elasticsearch', up: false, latencyMs: 2001 },
-    { store: 'mongodb', up: true, latencyMs: 3.5 },
-  ]);
+  t.is(
+    body,
+    '--XYZ\r\nContent-Disposition: form-data; name="force"\r\n\r\ntrue\r\n--XYZ\r\nContent-Disposition: form-data; name="openapiFile"; filename="a.json"\r\nContent-Type: application/json\r\n\r\n{}\r\n--XYZ--\r\n',
+  );
+  t.deepEqual(
+    storeReadsOf(
+      '{"status":"unavailable","stores":{"elasticsearch":{"status":"down","latencyMs":2001,"error":"x"},"mongodb":{"status":"up","latencyMs":3.5}}}',
+    ),
+    [
+      { store: 'elasticsearch', up: false, latencyMs: 2001 },
+      { store: 'mongodb', up: true, latencyMs: 3.5 },
+    ],
+  );
   t.deepEqual(storeReadsOf('not json'), []);
 });
 
@@ -310,7 +375,11 @@ test('fixtures: every repository has distinct questions; OpenAPI operations beco
   t.deepEqual(operationQuestions('openapi: 3.0.0\npaths:\n  /a:\n    delete:\n      summary: Remove A\n'), ['how do I remove a']);
   const webhooksOnly = JSON.stringify({ openapi: '3.1.0', info: { title: 'Webhook Example' }, webhooks: { newPet: { post: { requestBody: {} } } } });
   t.deepEqual(operationQuestions(webhooksOnly), ['what does the newPet webhook send'], 'OpenAPI 3.1 webhooks are asked about too');
-  t.deepEqual(operationQuestions(JSON.stringify({ openapi: '3.1.0', info: { title: 'Only Schemas' } })), ['what is the only schemas'], 'no operations: ask about the title');
+  t.deepEqual(
+    operationQuestions(JSON.stringify({ openapi: '3.1.0', info: { title: 'Only Schemas' } })),
+    ['what is the only schemas'],
+    'no operations: ask about the title',
+  );
 });
 
 test('the stopper wakes every sleeper at once and later sleeps return at once', async (t) => {

@@ -30,7 +30,9 @@ test.after.always(async () => {
 const body = (words: string) => ({
   size: 10,
   _source: [...CONTEXT_SOURCE_FIELDS],
-  query: { bool: { filter: [{ term: { libraryId: '/cache/lib' } }], should: [{ match: { searchBody: analyzeText(words).join(' ') } }], minimum_should_match: 1 } },
+  query: {
+    bool: { filter: [{ term: { libraryId: '/cache/lib' } }], should: [{ match: { searchBody: analyzeText(words).join(' ') } }], minimum_should_match: 1 },
+  },
 });
 
 /** The hot search, recording each request body. */
@@ -44,10 +46,22 @@ test.serial('the same candidates, scores and order as a search with sources; a s
   const cache = new SnippetLru();
   const { hot: counted, bodies } = recording();
   const first = await searchCandidates(counted, store.alias, body('widgets render'), cache);
-  t.deepEqual(first.map((c) => [c.doc.id, c.score]), plain.map((h) => [h._source?.id, h._score]));
-  t.deepEqual(first[0]!.doc, Object.fromEntries(CONTEXT_SOURCE_FIELDS.flatMap((f) => (plain[0]!._source![f] === undefined ? [] : [[f, plain[0]!._source![f]]]))) as typeof first[0]['doc']);
+  t.deepEqual(
+    first.map((c) => [c.doc.id, c.score]),
+    plain.map((h) => [h._source?.id, h._score]),
+  );
+  t.deepEqual(
+    first[0]!.doc,
+    Object.fromEntries(
+      CONTEXT_SOURCE_FIELDS.flatMap((f) => (plain[0]!._source![f] === undefined ? [] : [[f, plain[0]!._source![f]]])),
+    ) as (typeof first)[0]['doc'],
+  );
   const written = [doc(1, 'widgets render panels'), doc(2, 'widgets render nothing at all')].find((d) => d.id === first[0]!.doc.id)!;
-  t.deepEqual(first[0]!.evidence?.text, Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, written[f]])) as NonNullable<typeof first[0]['evidence']>['text'], 'the analysed fields come with it, for re-scoring');
+  t.deepEqual(
+    first[0]!.evidence?.text,
+    Object.fromEntries(EVIDENCE_FIELDS.map((f) => [f, written[f]])) as NonNullable<(typeof first)[0]['evidence']>['text'],
+    'the analysed fields come with it, for re-scoring',
+  );
   t.is(first[0]!.evidence?.vector, undefined, 'no vector unless asked');
   t.is(bodies.length, 2, 'ids and scores, then the unseen snippets by id');
   t.is(bodies[0]!._source, false);
@@ -77,7 +91,10 @@ test.serial('asked for vectors, each candidate comes with the vector it was inde
 
 test('the cache keeps at most its capacity, dropping the least recently used', (t) => {
   const lru = new SnippetLru(2);
-  const [a, b, c] = ['a', 'b', 'c'].map((id) => ({ doc: contextSnippet({ id }), evidence: { text: { searchTitle: '', searchBreadcrumb: '', searchBody: id, searchCode: '', searchPath: '', searchIdentifiers: '' } } }));
+  const [a, b, c] = ['a', 'b', 'c'].map((id) => ({
+    doc: contextSnippet({ id }),
+    evidence: { text: { searchTitle: '', searchBreadcrumb: '', searchBody: id, searchCode: '', searchPath: '', searchIdentifiers: '' } },
+  }));
   lru.set('a', a!);
   lru.set('b', b!);
   t.is(lru.get('a'), a, 'a is now the most recently used');

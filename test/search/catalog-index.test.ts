@@ -23,7 +23,20 @@ let index: CatalogIndex;
 let prefix: string;
 
 function summary(id: string, title: string, extra: Partial<LibrarySummary> = {}): LibrarySummary {
-  return { id, title, description: '', branch: 'main', lastUpdateDate: new Date('2026-01-01T00:00:00Z'), state: 'finalized', totalTokens: 1000, totalSnippets: 100, trustScore: 7, benchmarkScore: 70, versions: [], ...extra };
+  return {
+    id,
+    title,
+    description: '',
+    branch: 'main',
+    lastUpdateDate: new Date('2026-01-01T00:00:00Z'),
+    state: 'finalized',
+    totalTokens: 1000,
+    totalSnippets: 100,
+    trustScore: 7,
+    benchmarkScore: 70,
+    versions: [],
+    ...extra,
+  };
 }
 
 // search/catalog.test.ts's catalogue, and libraries whose names come near it.
@@ -88,7 +101,10 @@ test.before(async () => {
   hot = new HotSearch(config.elasticsearchUrl, 30_000);
   index = new CatalogIndex(es, hot, prefix);
   await index.ensureIndex();
-  await index.put(ALL.map((s) => catalogDocument(entry(s))), { refresh: false });
+  await index.put(
+    ALL.map((s) => catalogDocument(entry(s))),
+    { refresh: false },
+  );
   // Copies and sources for the visibility and policy tests.
   await index.put([
     catalogDocument(entry(summary('/privy/internal', 'internal'), { key: '/privy/internal~team_a', private: true, teamId: 'team_a' })),
@@ -114,14 +130,44 @@ async function found(libraryName: string, policy?: AppliedPolicy, principal: Pri
 }
 
 const ASKED = [
-  'koa', 'Flask', '/koajs/koa', 'koajs/koa', 'https://github.com/koajs/koa', '/vercel/next.js/v14.2.0', 'nextjs', 'Next.js', 'next',
-  'react router', 'react-router', 'httpx', 'mongoose', 'express', 'expressjs', 'react', 'vue', 'koa.js', 'mongose', 'axois', 'flsk',
-  'mongo', 'mongoose odm', 'zod', 'tool', 'other', 'acme', 'router', 'koa router', 'pallets', 'tools',
+  'koa',
+  'Flask',
+  '/koajs/koa',
+  'koajs/koa',
+  'https://github.com/koajs/koa',
+  '/vercel/next.js/v14.2.0',
+  'nextjs',
+  'Next.js',
+  'next',
+  'react router',
+  'react-router',
+  'httpx',
+  'mongoose',
+  'express',
+  'expressjs',
+  'react',
+  'vue',
+  'koa.js',
+  'mongose',
+  'axois',
+  'flsk',
+  'mongo',
+  'mongoose odm',
+  'zod',
+  'tool',
+  'other',
+  'acme',
+  'router',
+  'koa router',
+  'pallets',
+  'tools',
 ];
 
 test('the index finds what the rules find over the whole catalogue, in the same order', async (t) => {
   for (const name of ASKED) {
-    const expected = rankLibraries({ libraryName: name, libraries: ALL }).slice(0, 10).map((r) => r.library.id);
+    const expected = rankLibraries({ libraryName: name, libraries: ALL })
+      .slice(0, 10)
+      .map((r) => r.library.id);
     t.deepEqual(await found(name), expected, name);
   }
 });
@@ -138,12 +184,19 @@ test('a name nobody has is a 404 with the same near names as the rules give', as
   }
 });
 
-test('visibility: a team sees its private copy first, never another team\'s; unbuilt libraries are not found', async (t) => {
+test("visibility: a team sees its private copy first, never another team's; unbuilt libraries are not found", async (t) => {
   const member: Principal = { kind: 'user', userId: 'u', username: 'u', role: 'member', teamIds: ['team_a'], defaultTeamId: 'team_a', via: 'api_key' };
   const mine = await searchLibraries(ports(), member, { libraryName: 'internal' });
-  t.deepEqual(mine.libraries.map((l) => [l.id, l.description]), [['/privy/internal', '']], 'the team copy, not the public one');
+  t.deepEqual(
+    mine.libraries.map((l) => [l.id, l.description]),
+    [['/privy/internal', '']],
+    'the team copy, not the public one',
+  );
   const outsider = await searchLibraries(ports(), anonymous, { libraryName: 'internal' });
-  t.deepEqual(outsider.libraries.map((l) => l.description), ['public copy']);
+  t.deepEqual(
+    outsider.libraries.map((l) => l.description),
+    ['public copy'],
+  );
   const notFound = (answer: string[] | { suggestions: string }) => (Array.isArray(answer) ? answer.join() : answer.suggestions);
   t.regex(notFound(await found('secret', undefined, member)), /^No libraries match "secret"\.$/);
   const admin: Principal = { ...member, role: 'admin', teamIds: [], defaultTeamId: null };
@@ -167,7 +220,9 @@ test('every kind of team policy filters in the index exactly as the rule allows'
       const allowed = ALL.concat([summary('/spec/petstore', 'petstore', { trustScore: 9 })]).filter((s) =>
         libraryAllowedByPolicy(policy, { id: s.id, source: s.id === '/spec/petstore' ? 'openapi' : 'github', trustScore: s.trustScore ?? 0 }),
       );
-      const expected = rankLibraries({ libraryName: name, libraries: allowed }).slice(0, 10).map((r) => r.library.id);
+      const expected = rankLibraries({ libraryName: name, libraries: allowed })
+        .slice(0, 10)
+        .map((r) => r.library.id);
       const answer = await found(name, applied);
       t.deepEqual(Array.isArray(answer) ? answer : [], expected, `${label}: ${name}`);
     }

@@ -44,7 +44,9 @@ async function indexed(key: string): Promise<boolean> {
 }
 
 test.serial('a write the index refused is made again from the record when Elasticsearch answers', async (t) => {
-  await seedLibrary(app, '/sync/one', { 'README.md': '# One\n\nThe first library makes small parts for web pages.\n\n## Usage\n\n```js\nimport { one } from "one";\none();\n```\n' });
+  await seedLibrary(app, '/sync/one', {
+    'README.md': '# One\n\nThe first library makes small parts for web pages.\n\n## Usage\n\n```js\nimport { one } from "one";\none();\n```\n',
+  });
   const url = `http://127.0.0.1:${proxy.port}`;
   const cutOff = new CatalogIndex(createEsClient(url, 2000), new HotSearch(url, 2000), app.services.config.indexPrefix);
   const sync = new CatalogSync(cutOff, app.services.log);
@@ -66,11 +68,15 @@ test.serial('a write the index refused is made again from the record when Elasti
 });
 
 test.serial('reconcile writes what the index missed and removes what no record holds', async (t) => {
-  await seedLibrary(app, '/sync/two', { 'README.md': '# Two\n\nThe second library makes other parts for web pages.\n\n## Usage\n\n```js\nimport { two } from "two";\ntwo();\n```\n' });
+  await seedLibrary(app, '/sync/two', {
+    'README.md': '# Two\n\nThe second library makes other parts for web pages.\n\n## Usage\n\n```js\nimport { two } from "two";\ntwo();\n```\n',
+  });
   await app.services.catalogIndex.remove(['/sync/two']);
   const ghost = await app.services.libraries.get('/sync/two', { fresh: true });
   if (!ghost) throw new Error('seeded library missing');
-  await app.services.catalogIndex.put([catalogDocument({ ...catalogEntryOf(ghost), key: '/sync/gone', summary: { ...catalogEntryOf(ghost).summary, id: '/sync/gone' } })]);
+  await app.services.catalogIndex.put([
+    catalogDocument({ ...catalogEntryOf(ghost), key: '/sync/gone', summary: { ...catalogEntryOf(ghost).summary, id: '/sync/gone' } }),
+  ]);
   t.false(await indexed('/sync/two'));
   t.true(await indexed('/sync/gone'));
   const outcome = await app.lifecycle.catalogSync.reconcile();

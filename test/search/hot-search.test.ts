@@ -24,7 +24,10 @@ test.after.always(async () => {
   await fixture?.close();
 });
 
-const query = (words: string) => ({ size: 5, query: { bool: { filter: [{ term: { libraryId: '/hot/lib' } }], should: [{ match: { searchBody: words } }], minimum_should_match: 1 } } });
+const query = (words: string) => ({
+  size: 5,
+  query: { bool: { filter: [{ term: { libraryId: '/hot/lib' } }], should: [{ match: { searchBody: words } }], minimum_should_match: 1 } },
+});
 
 test('returns only _id, _source and _score of each hit (and sequence numbers when asked), the same hits as the client', async (t) => {
   const hot = new HotSearch(url, 5000);

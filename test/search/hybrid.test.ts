@@ -47,10 +47,20 @@ background_tasks.add_task(send_email, address)
 
 test.before(async () => {
   git = await startGitServer();
-  createRepo(git.root, 'acme/api', [{ files: { 'docs/testing.md': GUIDE, 'docs/other.md': '# Other\n\n## Settings\n\nRead settings from the environment.\n\n```python\nsettings = Settings()\n```\n' } }]);
+  createRepo(git.root, 'acme/api', [
+    {
+      files: {
+        'docs/testing.md': GUIDE,
+        'docs/other.md': '# Other\n\n## Settings\n\nRead settings from the environment.\n\n```python\nsettings = Settings()\n```\n',
+      },
+    },
+  ]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url, SHELFMARK_EMBEDDINGS: 'on' });
   key = await adminKey(app);
-  const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/acme/api` });
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/api` });
   if (res.status !== 200) throw new Error(JSON.stringify(res.body));
 });
 test.after.always(async () => {
@@ -65,7 +75,10 @@ const QUESTION = 'mock injected services during unit checks';
 test.serial('every snippet is indexed with a unit vector, kept out of _source; the job counts them', async (t) => {
   const plain = await servedSnippets(app, '/acme/api');
   t.true(plain.length >= 4);
-  t.false(plain.some((d) => 'embedding' in d), 'hits never load the vectors');
+  t.false(
+    plain.some((d) => 'embedding' in d),
+    'hits never load the vectors',
+  );
   const docs = await servedSnippetsWithVectors(app, '/acme/api');
   t.is(docs.length, plain.length);
   for (const doc of docs) {
@@ -96,7 +109,9 @@ test.serial('a question in other words is answered through the kNN leg', async (
 });
 
 test.serial('a refresh of a changed repository embeds only the new texts', async (t) => {
-  commitToRepo(`${git.root}/acme/api.git`, { 'docs/other.md': '# Other\n\n## Settings\n\nRead settings from the environment variables at start-up.\n\n```python\nsettings = Settings()\n```\n' });
+  commitToRepo(`${git.root}/acme/api.git`, {
+    'docs/other.md': '# Other\n\n## Settings\n\nRead settings from the environment variables at start-up.\n\n```python\nsettings = Settings()\n```\n',
+  });
   const res = await app.request.post('/v2/refresh').set('authorization', `Bearer ${key}`).send({ libraryName: '/acme/api' });
   t.is(res.status, 200, JSON.stringify(res.body));
   const [job] = await app.services.jobs.list({ libraryId: '/acme/api', limit: 1 });

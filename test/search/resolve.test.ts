@@ -40,7 +40,10 @@ test.before(async () => {
   app = await createTestApp({ GITHUB_BASE_URL: git.url });
   const key = await adminKey(app);
   for (const repo of ['acme/widgets', 'acme/gadgets', 'acme/widget-kit', 'widgets/sprockets']) {
-    const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: `${git.url}/${repo}` });
+    const res = await app.request
+      .post('/v2/add/repo/github')
+      .set('authorization', `Bearer ${key}`)
+      .send({ docsRepoUrl: `${git.url}/${repo}` });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   }
 });
@@ -52,7 +55,12 @@ test.after.always(async () => {
 const search = (libraryName: string, query?: string) => app.request.get('/v2/libs/search').query(query ? { libraryName, query } : { libraryName });
 
 test('a name no library has is 404 no_libraries_found, even when docs mention it', async (t) => {
-  for (const [name, query] of [['django', 'django template tag'], ['prisma', 'prisma data layer'], ['python http client', 'http client'], ['nextjs', undefined]] as const) {
+  for (const [name, query] of [
+    ['django', 'django template tag'],
+    ['prisma', 'prisma data layer'],
+    ['python http client', 'http client'],
+    ['nextjs', undefined],
+  ] as const) {
     const res = await search(name, query);
     t.is(res.status, 404, name);
     t.is(res.body.error, 'no_libraries_found', name);
@@ -70,17 +78,32 @@ test('a near name is suggested in the 404 message, never answered', async (t) =>
 test('only name matches answer; content reorders but never adds', async (t) => {
   const res = await search('gadgets', 'django template tag');
   t.is(res.status, 200);
-  t.deepEqual(res.body.results.map((r: { id: string }) => r.id), ['/acme/gadgets']);
+  t.deepEqual(
+    res.body.results.map((r: { id: string }) => r.id),
+    ['/acme/gadgets'],
+  );
   const typo = await search('gadgts');
-  t.deepEqual(typo.body.results.map((r: { id: string }) => r.id), ['/acme/gadgets'], 'a one-letter typo still resolves');
+  t.deepEqual(
+    typo.body.results.map((r: { id: string }) => r.id),
+    ['/acme/gadgets'],
+    'a one-letter typo still resolves',
+  );
   const both = await search('widget', 'charts and tables');
   t.is(both.status, 200);
-  t.deepEqual(both.body.results.map((r: { id: string }) => r.id), ['/acme/widget-kit', '/acme/widgets'], 'two name matches, the one whose docs answer first');
+  t.deepEqual(
+    both.body.results.map((r: { id: string }) => r.id),
+    ['/acme/widget-kit', '/acme/widgets'],
+    'two name matches, the one whose docs answer first',
+  );
 });
 
 test('padding after the real matches is cut', async (t) => {
   const res = await search('widgets');
-  t.deepEqual(res.body.results.map((r: { id: string }) => r.id), ['/acme/widgets'], 'the owner-only match is cut beside the exact name');
+  t.deepEqual(
+    res.body.results.map((r: { id: string }) => r.id),
+    ['/acme/widgets'],
+    'the owner-only match is cut beside the exact name',
+  );
   const owner = await search('widgets/sprockets');
   t.is(owner.body.results[0].id, '/widgets/sprockets');
 });

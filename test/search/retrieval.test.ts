@@ -34,7 +34,9 @@ parent.use('/api', child.routes());
 `;
 
 /** 80 sections about widgets, each with prose and a code example: more than the default budget holds. */
-const WIDGETS = `# Widgets\n\n${Array.from({ length: 80 }, (_, i) => `## Widget number ${i}
+const WIDGETS = `# Widgets\n\n${Array.from(
+  { length: 80 },
+  (_, i) => `## Widget number ${i}
 
 The widget ${i} renders a panel with its own options; configure the widget ${i} before mounting it
 and keep a reference to update it later. Widget ${i} accepts a title, a size and a colour.
@@ -44,7 +46,8 @@ const widget${i} = createWidget({ title: 'Panel ${i}', size: ${i + 1}, colour: '
 widget${i}.mount(document.getElementById('slot-${i}'));
 widget${i}.update({ size: ${i + 2} });
 \`\`\`
-`).join('\n')}`;
+`,
+).join('\n')}`;
 
 test.before(async () => {
   git = await startGitServer();
@@ -53,7 +56,13 @@ test.before(async () => {
     { files: { 'docs/guide.md': PAGE('v2'), 'README.md': '# React Router\n\nDeclarative routing for apps.\n' }, tag: 'v2.0.0' },
   ]);
   createRepo(git.root, 'acme/widgets', [{ files: { 'docs/widgets.md': WIDGETS } }]);
-  createRepo(git.root, 'acme/next.js', [{ files: { 'README.md': '# Next.js\n\nThe React framework for the web, with routing built in.\n\n```js\nexport default function Page() { return null; }\n```\n' } }]);
+  createRepo(git.root, 'acme/next.js', [
+    {
+      files: {
+        'README.md': '# Next.js\n\nThe React framework for the web, with routing built in.\n\n```js\nexport default function Page() { return null; }\n```\n',
+      },
+    },
+  ]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url });
   const key = await adminKey(app);
   for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`, `${git.url}/acme/widgets`]) {
@@ -72,7 +81,25 @@ test('search: Context7 shape; punctuation- and case-insensitive names', async (t
   t.is(res.body.searchFilterApplied, false);
   const first = res.body.results[0];
   t.is(first.id, '/acme/react-router');
-  t.deepEqual(Object.keys(first).sort(), ['benchmarkScore', 'branch', 'description', 'id', 'lastUpdateDate', 'latestIndexed', 'sourceLatest', 'state', 'stars', 'title', 'totalSnippets', 'totalTokens', 'trustScore', 'versions'].sort());
+  t.deepEqual(
+    Object.keys(first).sort(),
+    [
+      'benchmarkScore',
+      'branch',
+      'description',
+      'id',
+      'lastUpdateDate',
+      'latestIndexed',
+      'sourceLatest',
+      'state',
+      'stars',
+      'title',
+      'totalSnippets',
+      'totalTokens',
+      'trustScore',
+      'versions',
+    ].sort(),
+  );
   t.true(first.versions.includes('v2.0.0'));
   const next = await app.request.get('/v2/libs/search').query({ libraryName: 'nextjs' });
   t.is(next.body.results[0].id, '/acme/next.js');
@@ -127,7 +154,9 @@ test('context: token budgets are whole snippets within the limit; bad budgets ar
 
 test('context: a larger budget brings more snippets (candidates grow with the budget)', async (t) => {
   const ask = async (tokens?: number) => {
-    const res = await app.request.get('/v2/context').query({ libraryId: '/acme/widgets', query: 'configure a widget', type: 'json', ...(tokens ? { tokens } : {}) });
+    const res = await app.request
+      .get('/v2/context')
+      .query({ libraryId: '/acme/widgets', query: 'configure a widget', type: 'json', ...(tokens ? { tokens } : {}) });
     t.is(res.status, 200);
     return { count: res.body.snippets.length as number, total: res.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0) as number };
   };
@@ -143,14 +172,21 @@ test('context: the next page of candidates continues the first exactly (what an 
   const version = lib!.versions.find((v) => v.version === 'latest')!;
   const query = 'configure a widget panel';
   const ask = async (size: number, from?: number) =>
-    (await app.services.snippets.searchHits<ContextSnippet>(buildContextQuery({ libraryId: lib!._id, version: 'latest', generation: version.generation, query, size, from }))).map((h) => h._source!.id);
+    (
+      await app.services.snippets.searchHits<ContextSnippet>(
+        buildContextQuery({ libraryId: lib!._id, version: 'latest', generation: version.generation, query, size, from }),
+      )
+    ).map((h) => h._source!.id);
   const whole = await ask(80);
   t.is(whole.length, 80, 'one snippet per widget section');
   const first = await ask(30);
   const next = await ask(50, 30);
   t.deepEqual([...first, ...next], whole);
   t.deepEqual(
-    mergeCandidates(first.map((id) => ({ doc: { id }, score: 1 }) as never), [...first.slice(-2), ...next].map((id) => ({ doc: { id }, score: 1 }) as never)).map((c) => c.doc.id),
+    mergeCandidates(
+      first.map((id) => ({ doc: { id }, score: 1 }) as never),
+      [...first.slice(-2), ...next].map((id) => ({ doc: { id }, score: 1 }) as never),
+    ).map((c) => c.doc.id),
     whole,
     'an overlap between the pages (the index changed in between) is dropped',
   );
@@ -193,8 +229,13 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
   const ctx = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes' });
   t.is(ctx.status, 200);
   // The section that answers, whole: its sentence and the example it announces, in order.
-  t.regex(ctx.text, /^Docs: \/acme\/react-router v2\.0\.0 @ [0-9a-f]{12}, [^\n]+\n\n### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/);
-  const both = await app.request.get(`${base}/v2/context`).query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
+  t.regex(
+    ctx.text,
+    /^Docs: \/acme\/react-router v2\.0\.0 @ [0-9a-f]{12}, [^\n]+\n\n### Router v2 > Defining routes\n\nSource: http\S+#L5\n\nUse `router\.get\(\)` to answer GET requests on a path:\n\n```js\nconst router = new Router\(\);\nrouter\.get/,
+  );
+  const both = await app.request
+    .get(`${base}/v2/context`)
+    .query({ libraryId: id, query: 'define routes with router.get and mount nested routers with router.use under a prefix' });
   t.is(both.status, 200);
   t.regex(both.text, /--------------------------------/, 'several snippets are joined Context7-style');
 });
@@ -202,7 +243,11 @@ test('a Context7-style client: read results[].id, then fetch the txt context wit
 test('a later part of a long section that answers is served after the parts before it, read apart', async (t) => {
   // One long section: its opening says what it is; its last paragraphs (a later part) name the
   // word asked for, which nothing else on the page does.
-  const filler = Array.from({ length: 14 }, (_, i) => `Paragraph ${i} about configuring panels: panels take settings for layout, spacing and colours, which are merged with the defaults of the theme before the first render.`).join('\n\n');
+  const filler = Array.from(
+    { length: 14 },
+    (_, i) =>
+      `Paragraph ${i} about configuring panels: panels take settings for layout, spacing and colours, which are merged with the defaults of the theme before the first render.`,
+  ).join('\n\n');
   const page = `# Panels\n\n## Panel options\n\nEvery panel takes a settings object; this section lists what it holds.\n\n${filler}\n\nThe zephyrWidth option sets how wide the zephyr rail is, in pixels.\n\n\`\`\`js\npanel({ zephyrWidth: 240 });\n\`\`\`\n\n## Other\n\nUnrelated notes about panels and their lifecycle in an application.\n`;
   await seedLibrary(app, '/acme/panels', { 'docs/panels.md': page });
   const served = await servedSnippets(app, '/acme/panels');
@@ -213,6 +258,10 @@ test('a later part of a long section that answers is served after the parts befo
   const res = await app.request.get('/v2/context').query({ libraryId: '/acme/panels', query: 'zephyrWidth', type: 'json' });
   t.is(res.status, 200);
   const got = res.body.snippets.filter((s: { title: string }) => s.title === 'Panel options').map((s: { part: number }) => s.part);
-  t.deepEqual(got, parts.map((p) => p.part), 'every part of the section, in order, from its opening part');
+  t.deepEqual(
+    got,
+    parts.map((p) => p.part),
+    'every part of the section, in order, from its opening part',
+  );
   t.is(res.body.snippets[0].part, 0);
 });

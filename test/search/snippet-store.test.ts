@@ -14,7 +14,8 @@ let prefix: string;
 let definition: TestSnippetStore['definition'];
 let esMajor: number;
 
-const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument => testSnippet(i, { content: `content number ${i} about widgets`, path, generation });
+const doc = (i: number, generation: number, path = 'docs/a.md'): SnippetDocument =>
+  testSnippet(i, { content: `content number ${i} about widgets`, path, generation });
 
 test.before(async () => {
   fixture = await testSnippetStore();
@@ -46,20 +47,25 @@ test.serial('the strict mapping refuses unknown fields', async (t) => {
   await t.throwsAsync(store.write([bad]), { message: /rejected/ });
 });
 
-test.serial('a write of several bulk requests in flight: every document lands, and a refused one fails the write with what the others wrote visible', async (t) => {
-  const many = Array.from({ length: 2500 }, (_, i) => doc(10_000 + i, 310, `docs/many-${i % 7}.md`));
-  const seen: number[] = [];
-  await store.write(many, (n) => seen.push(n));
-  t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 310, baseGeneration: undefined })).length, 2500);
-  t.is(seen.at(-1), 2500, 'progress ends at the number written');
-  // One refused document in the middle of three requests: the write fails naming why, and the
-  // documents the cluster took are searchable (the clean-up that follows finds them by search).
-  const mixed = Array.from({ length: 2500 }, (_, i) => (i === 1200 ? ({ ...doc(20_000 + i, 320), surprise: 1 } as unknown as SnippetDocument) : doc(20_000 + i, 320)));
-  await t.throwsAsync(store.write(mixed), { message: /rejected snippets: strict_dynamic_mapping_exception/ });
-  const visible = (await store.read({ libraryId: '/a/b', version: 'latest', generation: 320, baseGeneration: undefined })).length;
-  t.true(visible >= 999 && visible < 2500, `${visible} visible after the failed write`);
-  await store.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 200 });
-});
+test.serial(
+  'a write of several bulk requests in flight: every document lands, and a refused one fails the write with what the others wrote visible',
+  async (t) => {
+    const many = Array.from({ length: 2500 }, (_, i) => doc(10_000 + i, 310, `docs/many-${i % 7}.md`));
+    const seen: number[] = [];
+    await store.write(many, (n) => seen.push(n));
+    t.is((await store.read({ libraryId: '/a/b', version: 'latest', generation: 310, baseGeneration: undefined })).length, 2500);
+    t.is(seen.at(-1), 2500, 'progress ends at the number written');
+    // One refused document in the middle of three requests: the write fails naming why, and the
+    // documents the cluster took are searchable (the clean-up that follows finds them by search).
+    const mixed = Array.from({ length: 2500 }, (_, i) =>
+      i === 1200 ? ({ ...doc(20_000 + i, 320), surprise: 1 } as unknown as SnippetDocument) : doc(20_000 + i, 320),
+    );
+    await t.throwsAsync(store.write(mixed), { message: /rejected snippets: strict_dynamic_mapping_exception/ });
+    const visible = (await store.read({ libraryId: '/a/b', version: 'latest', generation: 320, baseGeneration: undefined })).length;
+    t.true(visible >= 999 && visible < 2500, `${visible} visible after the failed write`);
+    await store.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 200 });
+  },
+);
 
 test.serial('the index is sorted by library, version and generation', async (t) => {
   const settings = await es.indices.getSettings({ index: store.physical });
@@ -69,7 +75,8 @@ test.serial('the index is sorted by library, version and generation', async (t) 
 
 test.serial('compaction merges the segments of several builds into one, and only when needed', async (t) => {
   for (let g = 400; g < 404; g++) await store.write([doc(g, g, `docs/${g}.md`)]);
-  const segments = async () => (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
+  const segments = async () =>
+    (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
   t.true((await segments()) > 1, 'each write refreshes into a new segment');
   const first = await store.compact();
   t.true(first.merged);
@@ -83,7 +90,8 @@ test.serial('deleting generations schedules a compaction in the background', asy
   await quick.write([doc(500, 500, 'docs/x.md')]);
   await quick.write([doc(501, 501, 'docs/y.md')]);
   await quick.deleteGenerations({ libraryId: '/a/b', version: 'latest', keep: 501 });
-  const segments = async () => (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
+  const segments = async () =>
+    (await es.indices.stats({ index: store.physical, metric: ['segments'] })).indices?.[store.physical]?.primaries?.segments?.count ?? 0;
   for (let i = 0; i < 100 && (await segments()) > 1; i++) await new Promise((r) => setTimeout(r, 100));
   t.is(await segments(), 1);
   await quick.close();
@@ -106,7 +114,11 @@ test.serial('an index of an older mapping version is copied into the current one
     t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 700, baseGeneration: undefined })).length, 2500);
     t.deepEqual(await migrating.ensureIndex(), {}, 'a second start has nothing to move');
     await migrating.write([{ ...doc(9999, 800), libraryId: '/old/lib' }]);
-    t.is((await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800, baseGeneration: undefined })).length, 1, 'writes go to the new index');
+    t.is(
+      (await migrating.read({ libraryId: '/old/lib', version: 'latest', generation: 800, baseGeneration: undefined })).length,
+      1,
+      'writes go to the new index',
+    );
   } finally {
     await migrating.close();
     await deleteIndices(es, oldPrefix);
@@ -141,9 +153,16 @@ test.serial('a migration copies the vectors an older _source holds and restores 
     t.is(result.migrated?.snippets, 6);
     t.deepEqual(asked.sort(), ['id3', 'id4', 'id5'], 'only documents whose _source lacks a vector are restored');
     const read = await migrating.read({ libraryId: '/vec/lib', version: 'latest', generation: 900, baseGeneration: undefined });
-    if (esMajor >= 9) t.false(read.some((d) => 'embedding' in d), 'the new index keeps vectors out of _source');
+    if (esMajor >= 9)
+      t.false(
+        read.some((d) => 'embedding' in d),
+        'the new index keeps vectors out of _source',
+      );
     // The kNN leg finds each document by the vector it was copied or restored with.
-    const nearest = async (k: number) => (await es.search<SnippetDocument>({ index: migrating.alias, knn: { field: 'embedding', query_vector: unit(k), k: 3, num_candidates: 10 } })).hits.hits.map((h) => h._source?.id).sort();
+    const nearest = async (k: number) =>
+      (await es.search<SnippetDocument>({ index: migrating.alias, knn: { field: 'embedding', query_vector: unit(k), k: 3, num_candidates: 10 } })).hits.hits
+        .map((h) => h._source?.id)
+        .sort();
     t.deepEqual(await nearest(1), ['id0', 'id1', 'id2']);
     t.deepEqual(await nearest(2), ['id3', 'id4', 'id5']);
   } finally {

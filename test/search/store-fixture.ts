@@ -33,7 +33,13 @@ export async function testSnippetStore(): Promise<TestSnippetStore> {
   const store = new SnippetStore(es, prefix, definition, { hot });
   await store.ensureIndex();
   return {
-    es, hot, store, prefix, url, esMajor, definition,
+    es,
+    hot,
+    store,
+    prefix,
+    url,
+    esMajor,
+    definition,
     async close() {
       await deleteIndices(es, prefix);
       await es.close();
@@ -45,8 +51,23 @@ export async function testSnippetStore(): Promise<TestSnippetStore> {
 /** An info snippet numbered `i` (id `id<i>`, title `T<i>`, line i, one generation), with overrides. */
 export function testSnippet(i: number, overrides: Partial<SnippetDocument> = {}): SnippetDocument {
   return toIndexedSnippet({
-    kind: 'info', title: `T${i}`, breadcrumb: ['A'], pageTitle: 'A', description: '', content: '', language: '', code: '',
-    path: 'docs/a.md', startLine: i, id: `id${i}`, libraryId: '/a/b', version: 'latest', generation: 1, url: `u${i}`, tokens: 10, fileHash: 'h',
+    kind: 'info',
+    title: `T${i}`,
+    breadcrumb: ['A'],
+    pageTitle: 'A',
+    description: '',
+    content: '',
+    language: '',
+    code: '',
+    path: 'docs/a.md',
+    startLine: i,
+    id: `id${i}`,
+    libraryId: '/a/b',
+    version: 'latest',
+    generation: 1,
+    url: `u${i}`,
+    tokens: 10,
+    fileHash: 'h',
     ...UNANALYSED,
     ...overrides,
   });

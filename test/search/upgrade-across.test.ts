@@ -30,7 +30,9 @@ Starts the engine with the given options${v === 2 ? ' and calls the callback onc
 \`\`\`js
 kit.start({ speed: 3 }${v === 2 ? ', () => {}' : ''});
 \`\`\`
-${v === 1 ? `
+${
+  v === 1
+    ? `
 ## kit.stop()
 
 Stops the engine at once.
@@ -38,7 +40,8 @@ Stops the engine at once.
 \`\`\`js
 kit.stop();
 \`\`\`
-` : `
+`
+    : `
 ## kit.pause()
 
 Pauses the engine; \`kit.start()\` resumes it.
@@ -50,7 +53,8 @@ kit.pause();
 ## kit.speed
 
 Deprecated: read \`kit.options.speed\` instead.
-`}`;
+`
+}`;
 
 const MIGRATION = `# Migrating from Kit 1.x to 2.x
 
@@ -103,8 +107,14 @@ gear.turn({ teeth: 1 });
 test.before(async () => {
   git = await startGitServer();
   createRepo(git.root, 'acme/kit', [
-    { files: { 'README.md': '# Kit\n\nAn engine kit.\n', 'docs/api/kit.md': API(1), 'docs/changelog.md': CHANGELOG.replace(/## 2\.0\.0[\s\S]*?## 1/, '## 1') }, tag: 'v1.0.0' },
-    { files: { 'README.md': '# Kit\n\nAn engine kit.\n', 'docs/api/kit.md': API(2), 'docs/migration-v1-to-v2.md': MIGRATION, 'docs/changelog.md': CHANGELOG }, tag: 'v2.0.0' },
+    {
+      files: { 'README.md': '# Kit\n\nAn engine kit.\n', 'docs/api/kit.md': API(1), 'docs/changelog.md': CHANGELOG.replace(/## 2\.0\.0[\s\S]*?## 1/, '## 1') },
+      tag: 'v1.0.0',
+    },
+    {
+      files: { 'README.md': '# Kit\n\nAn engine kit.\n', 'docs/api/kit.md': API(2), 'docs/migration-v1-to-v2.md': MIGRATION, 'docs/changelog.md': CHANGELOG },
+      tag: 'v2.0.0',
+    },
   ]);
   createRepo(git.root, 'acme/gears', [{ files: { 'README.md': GEARS } }]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url });
@@ -125,27 +135,43 @@ test.after.always(async () => {
   await git?.close();
 });
 
-const guide = (q: Record<string, string | number>) => app.request.get('/v2/upgrade-guide').query({ libraryId: '/acme/kit', from: 'v1.0.0', to: 'v2.0.0', ...q });
+const guide = (q: Record<string, string | number>) =>
+  app.request.get('/v2/upgrade-guide').query({ libraryId: '/acme/kit', from: 'v1.0.0', to: 'v2.0.0', ...q });
 
 test('upgrade guide page 1: breaking changes, deprecations, codemods and the API diff, from what is indexed', async (t) => {
   const res = await guide({});
   t.is(res.status, 200);
   const text = res.text;
-  t.regex(text, /^# Upgrading \/acme\/kit from v1\.0\.0 to v2\.0\.0\n\nDocs: from v1\.0\.0 @ [0-9a-f]{12} \(indexed \d{4}-\d\d-\d\d\) to v2\.0\.0 @ [0-9a-f]{12}/);
+  t.regex(
+    text,
+    /^# Upgrading \/acme\/kit from v1\.0\.0 to v2\.0\.0\n\nDocs: from v1\.0\.0 @ [0-9a-f]{12} \(indexed \d{4}-\d\d-\d\d\) to v2\.0\.0 @ [0-9a-f]{12}/,
+  );
   t.regex(text, /## Breaking changes \(\d+\)\n- kit\.stop\(\) removed: The `kit\.stop\(\)` method has been removed/);
   t.regex(text, /- Node\.js 20 required: Kit 2 requires Node\.js 20 or higher\. \[2\]/);
   t.regex(text, /- Removed `kit\.stop\(\)`\. \[2\.0\.0\]/, 'a release note line that breaks, with its version');
   t.regex(text, /## Deprecations \(\d+\)\n- kit\.speed deprecated/);
   t.regex(text, /## Codemods \(\d+\)\n[^#]*kit-v1-to-v2/);
-  t.regex(text, /## API diff \(2 → 3 documented symbols\): 1 removed, 1 changed signature, 1 deprecated, 2 added\.\n- removed: `kit\.stop\(\)`\n- changed: `kit\.start\(options\)` → `kit\.start\(options, callback\)`\n- deprecated: `kit\.speed`\n- added: `kit\.pause\(\)`\n- added: `kit\.speed`/);
+  t.regex(
+    text,
+    /## API diff \(2 → 3 documented symbols\): 1 removed, 1 changed signature, 1 deprecated, 2 added\.\n- removed: `kit\.stop\(\)`\n- changed: `kit\.start\(options\)` → `kit\.start\(options, callback\)`\n- deprecated: `kit\.speed`\n- added: `kit\.pause\(\)`\n- added: `kit\.speed`/,
+  );
   t.regex(text, /1 other release-note lines \(fixes, additions\) are on the detail pages/);
   t.notRegex(text, /First release/, '1.0.0 itself is not part of the upgrade');
   const json = await guide({ type: 'json' });
-  t.like(json.body, { libraryId: '/acme/kit', page: 1, from: { version: 'v1.0.0' }, to: { version: 'v2.0.0' }, counts: { apiRemoved: 1, apiChanged: 1, apiAdded: 2 } });
+  t.like(json.body, {
+    libraryId: '/acme/kit',
+    page: 1,
+    from: { version: 'v1.0.0' },
+    to: { version: 'v2.0.0' },
+    counts: { apiRemoved: 1, apiChanged: 1, apiAdded: 2 },
+  });
   t.true(json.body.counts.breaking >= 2);
   t.true(json.body.totalPages >= 2);
   const page2 = await guide({ page: 2 });
-  t.regex(page2.text, /\(page 2 of \d+\)\n\n### Migrating from Kit 1\.x to 2\.x > Breaking Changes > kit\.stop\(\) removed\n\nSource: http\S+\n\nThe `kit\.stop\(\)` method has been removed/);
+  t.regex(
+    page2.text,
+    /\(page 2 of \d+\)\n\n### Migrating from Kit 1\.x to 2\.x > Breaking Changes > kit\.stop\(\) removed\n\nSource: http\S+\n\nThe `kit\.stop\(\)` method has been removed/,
+  );
   const small = await guide({ tokens: 150, type: 'json' });
   t.true(small.body.tokens <= 150, `page 1 within the budget (${small.body.tokens})`);
   t.regex(small.body.text, /## Breaking changes \(\d+\)\n- \.\.\. and \d+ more \(on the detail pages\)/);
@@ -161,7 +187,10 @@ test('upgrade guide errors: a version that is not indexed is named with what to 
   const missing = await guide({ from: 'v0.9.0' });
   t.is(missing.status, 404);
   t.is(missing.body.error, 'tag_not_found');
-  t.regex(missing.body.message, /Available versions: v2\.0\.0, v1\.0\.0\. .*\(from\) To compare with it, index it: POST \/v2\/add\/repo\/github with docsRepoUrl http\S+\/acme\/kit\/tree\/v0\.9\.0/);
+  t.regex(
+    missing.body.message,
+    /Available versions: v2\.0\.0, v1\.0\.0\. .*\(from\) To compare with it, index it: POST \/v2\/add\/repo\/github with docsRepoUrl http\S+\/acme\/kit\/tree\/v0\.9\.0/,
+  );
   const swapped = await guide({ from: 'v2.0.0', to: 'v1.0.0' });
   t.is(swapped.status, 400);
   t.regex(swapped.body.message, /newer than to/);
@@ -179,7 +208,9 @@ test('upgrade guide errors: a version that is not indexed is named with what to 
 });
 
 test('search across named libraries: one budget, each snippet labelled with its library and version', async (t) => {
-  const res = await app.request.get('/v2/search').query({ query: 'start the engine with kit.start and turn a gear with gear.turn', libraries: '/acme/kit,/acme/gears', type: 'json' });
+  const res = await app.request
+    .get('/v2/search')
+    .query({ query: 'start the engine with kit.start and turn a gear with gear.turn', libraries: '/acme/kit,/acme/gears', type: 'json' });
   t.is(res.status, 200);
   t.is(res.body.scope, 'named');
   const libs = new Set(res.body.snippets.map((s: { libraryId: string }) => s.libraryId));
@@ -204,14 +235,20 @@ test('search across named libraries: one budget, each snippet labelled with its 
   t.is(nothing.body.error, 'no_snippets_found');
 });
 
-test('search across a team\'s allowed set and the catalogue: policies and visibility apply', async (t) => {
+test("search across a team's allowed set and the catalogue: policies and visibility apply", async (t) => {
   const owner = await memberKey(app, { teamPlan: 'pro' });
   const bearer = { authorization: `Bearer ${owner.key}` };
-  const set = await app.request.patch('/v2/policies').set(bearer).send({ libraryFilters: { blockedLibraries: ['/acme/gears'] } });
+  const set = await app.request
+    .patch('/v2/policies')
+    .set(bearer)
+    .send({ libraryFilters: { blockedLibraries: ['/acme/gears'] } });
   t.is(set.status, 200);
   const team = await app.request.get('/v2/search').set(bearer).query({ query: 'turn a gear with gear.turn and start the kit', scope: 'team', type: 'json' });
   t.is(team.status, 200);
-  t.false(team.body.snippets.some((s: { libraryId: string }) => s.libraryId === '/acme/gears'), 'the blocked library is not searched');
+  t.false(
+    team.body.snippets.some((s: { libraryId: string }) => s.libraryId === '/acme/gears'),
+    'the blocked library is not searched',
+  );
   t.false(team.body.libraries.some((l: { libraryId: string }) => l.libraryId === '/acme/gears'));
   const named = await app.request.get('/v2/search').set(bearer).query({ query: 'turn a gear', libraries: '/acme/gears' });
   t.is(named.status, 403);
@@ -226,11 +263,17 @@ test('search across a team\'s allowed set and the catalogue: policies and visibi
 
 test('MCP: search-docs and get-upgrade-guide (a library given by name is resolved first)', async (t) => {
   const { tools } = await mcp.listTools();
-  t.deepEqual(tools.map((x) => x.name), ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code']);
+  t.deepEqual(
+    tools.map((x) => x.name),
+    ['resolve-library-id', 'query-docs', 'get-library-docs', 'search-docs', 'get-upgrade-guide', 'query-code'],
+  );
   const byName = Object.fromEntries(tools.map((x) => [x.name, x]));
   t.deepEqual(byName['get-upgrade-guide']!.inputSchema.required, ['library', 'from']);
   t.deepEqual(byName['search-docs']!.inputSchema.required, ['query']);
-  const across = await mcp.callTool({ name: 'search-docs', arguments: { query: 'turn a gear and start the kit engine', libraries: ['/acme/gears', '/acme/kit'] } });
+  const across = await mcp.callTool({
+    name: 'search-docs',
+    arguments: { query: 'turn a gear and start the kit engine', libraries: ['/acme/gears', '/acme/kit'] },
+  });
   t.falsy(across.isError);
   t.regex(textOf(across), /Library: \/acme\/gears latest\n### Gears > Turning a gear/);
   const upgrade = await mcp.callTool({ name: 'get-upgrade-guide', arguments: { library: 'kit', from: '1.0.0', to: '2.0.0' } });

@@ -81,7 +81,8 @@ test.after.always(async () => {
   await git?.close();
 });
 
-const context = (q: Record<string, string | number | boolean | undefined>) => app.request.get('/api/v2/context').query({ query: 'define routes with router.get', ...q });
+const context = (q: Record<string, string | number | boolean | undefined>) =>
+  app.request.get('/api/v2/context').query({ query: 'define routes with router.get', ...q });
 
 test('version as a newer Context7 client sends it: beside libraryId and query, exact, served and said', async (t) => {
   const res = await context({ libraryId: '/acme/router', version: 'v1.2.0', type: 'json' });
@@ -89,14 +90,24 @@ test('version as a newer Context7 client sends it: beside libraryId and query, e
   t.is(res.headers['x-shelfmark-version-served'], 'v1.2.0');
   t.regex(res.body.snippets[0].content, /release v1\.2\.0/, 'the answer comes from that version');
   const p = res.body.provenance;
-  t.like(p, { libraryId: '/acme/router', versionRequested: 'v1.2.0', resolution: 'exact', latestIndexed: 'v2.0.0', newerRelease: 'v2.0.0', behindSource: null });
+  t.like(p, {
+    libraryId: '/acme/router',
+    versionRequested: 'v1.2.0',
+    resolution: 'exact',
+    latestIndexed: 'v2.0.0',
+    newerRelease: 'v2.0.0',
+    behindSource: null,
+  });
   t.like(p.versionServed, { version: 'v1.2.0', record: 'v1.2.0', ref: 'v1.2.0' });
   t.regex(p.versionServed.commit, /^[0-9a-f]{40}$/);
   t.false(Number.isNaN(Date.parse(p.versionServed.indexedAt)));
   const txt = await context({ libraryId: '/acme/router', version: 'v1.2.0' });
   t.is(txt.status, 200);
   const [first, blank, third] = txt.text.split('\n');
-  t.regex(first, /^Docs: \/acme\/router v1\.2\.0 @ [0-9a-f]{12}, indexed \d{4}-\d\d-\d\d; asked v1\.2\.0, served v1\.2\.0; latest indexed: v2\.0\.0; newer release: v2\.0\.0\.$/);
+  t.regex(
+    first,
+    /^Docs: \/acme\/router v1\.2\.0 @ [0-9a-f]{12}, indexed \d{4}-\d\d-\d\d; asked v1\.2\.0, served v1\.2\.0; latest indexed: v2\.0\.0; newer release: v2\.0\.0\.$/,
+  );
   t.is(blank, '');
   t.regex(third, /^### /, 'then the Context7 text as before');
 });
@@ -151,7 +162,9 @@ test('behind its source: the source state a build records, and a head seen to mo
   t.is(now.body.provenance.behindSource, false);
   t.regex((await context({ libraryId: '/acme/router' })).text.split('\n')[0], /; up to date with its source\.$/);
   // A later check saw another head (what a scheduled listing of the remote records).
-  await app.services.libraries.modify('/acme/router', () => ({ sourceState: { checkedAt: new Date(Date.now() + 1000), head: 'f'.repeat(40), newestTag: 'v2.1.0' } }));
+  await app.services.libraries.modify('/acme/router', () => ({
+    sourceState: { checkedAt: new Date(Date.now() + 1000), head: 'f'.repeat(40), newestTag: 'v2.1.0' },
+  }));
   const behind = await context({ libraryId: '/acme/router', type: 'json' });
   t.like(behind.body.provenance, { behindSource: true, newerRelease: 'v2.1.0' });
   t.deepEqual(behind.body.provenance.source.newestRelease, 'v2.1.0');
@@ -161,7 +174,8 @@ test('behind its source: the source state a build records, and a head seen to mo
 });
 
 test('language ranks the sections with examples in it first; languageOnly keeps only those', async (t) => {
-  const ask = (q: Record<string, string | boolean>) => context({ libraryId: '/acme/router', query: 'create a client and fetch a user by id', type: 'json', ...q });
+  const ask = (q: Record<string, string | boolean>) =>
+    context({ libraryId: '/acme/router', query: 'create a client and fetch a user by id', type: 'json', ...q });
   const py = await ask({ language: 'py' });
   t.is(py.status, 200);
   t.is(py.body.snippets[0].title, 'Calling the API from Python');
@@ -169,7 +183,10 @@ test('language ranks the sections with examples in it first; languageOnly keeps 
   t.is(js.body.snippets[0].title, 'Calling the API from JavaScript');
   const only = await ask({ language: 'python', languageOnly: true });
   t.true(only.body.snippets.length > 0);
-  t.true(only.body.snippets.every((s: { content: string }) => !/```js/.test(s.content)), 'no section whose examples are JavaScript only');
+  t.true(
+    only.body.snippets.every((s: { content: string }) => !/```js/.test(s.content)),
+    'no section whose examples are JavaScript only',
+  );
   const none = await ask({ language: 'rust', languageOnly: true });
   t.is(none.status, 404);
   t.is(none.body.error, 'no_snippets_found');
@@ -192,7 +209,10 @@ test('MCP query-docs takes version and language as a newer client sends them; th
   const near = await mcp.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/router', query: 'define routes', version: 'closest:1.1.0' } });
   t.falsy(near.isError);
   t.regex(textOf(near).split('\n')[0], /asked closest:1\.1\.0, served v1\.[02]\.0 \(1\.1\.0 is not indexed; v1\.[02]\.0 is the closest indexed version/);
-  const legacy = await mcp.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/router', topic: 'create a client and fetch a user', language: 'python' } });
+  const legacy = await mcp.callTool({
+    name: 'get-library-docs',
+    arguments: { context7CompatibleLibraryID: '/acme/router', topic: 'create a client and fetch a user', language: 'python' },
+  });
   t.regex(textOf(legacy), /^Docs: \/acme\/router v2\.0\.0/);
   t.regex(textOf(legacy), /### Clients > Calling the API from Python[\s\S]*Calling the API from JavaScript/, 'python first');
   const resolve = await mcp.callTool({ name: 'resolve-library-id', arguments: { libraryName: 'router' } });
@@ -204,7 +224,10 @@ test('the stdio bridge passes version and language on to the server', async (t) 
   const key = await adminKey(app);
   const stdio = await connectStdio(url, { apiKey: key });
   try {
-    const res = await stdio.client.callTool({ name: 'query-docs', arguments: { libraryId: '/acme/router', query: 'define routes with router.get', version: '^1', language: 'js' } });
+    const res = await stdio.client.callTool({
+      name: 'query-docs',
+      arguments: { libraryId: '/acme/router', query: 'define routes with router.get', version: '^1', language: 'js' },
+    });
     t.falsy(res.isError, textOf(res));
     t.regex(textOf(res).split('\n')[0], /served v1\.2\.0 \(v1\.2\.0 is the newest indexed version in the range "\^1"\)/);
     const overview = await stdio.client.callTool({ name: 'get-library-docs', arguments: { context7CompatibleLibraryID: '/acme/router', version: 'v1.0.0' } });

@@ -72,8 +72,14 @@ test.serial('a bulk larger than the pool goes through in bounded commands, and c
   }
   await Promise.all(instances.map((u) => u.flush()));
   t.true((await readAnswersWithinASecond()) < 1000);
-  const counted = await mongo.collection('usage_daily').find({ libraryId: { $regex: '^/flush/' } }).toArray();
-  t.is(counted.reduce((n, d) => n + (d.requests as number), 0), 480);
+  const counted = await mongo
+    .collection('usage_daily')
+    .find({ libraryId: { $regex: '^/flush/' } })
+    .toArray();
+  t.is(
+    counted.reduce((n, d) => n + (d.requests as number), 0),
+    480,
+  );
 });
 
 test('the store layer refuses unbounded bulks made through a model', async (t) => {

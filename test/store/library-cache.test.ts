@@ -19,7 +19,19 @@ test.after.always(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function createLibrary(repo: LibraryRepository, id: string): Promise<void> {
-  await repo.ensure({ _id: id, source: 'github', title: 'before', description: '', repoUrl: '', cloneUrl: '', branch: '', private: false, teamId: null, trustScore: 5, options: {} } as never);
+  await repo.ensure({
+    _id: id,
+    source: 'github',
+    title: 'before',
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: '',
+    private: false,
+    teamId: null,
+    trustScore: 5,
+    options: {},
+  } as never);
 }
 
 /** Counts the repository's reads of library records by watching the model's findById. */
@@ -40,7 +52,7 @@ function countedGeneration(): GenerationSource & { reads: number } {
   return counted;
 }
 
-test.serial('a record is served from memory while the generation stands; another instance\'s write is seen after one check', async (t) => {
+test.serial("a record is served from memory while the generation stands; another instance's write is seen after one check", async (t) => {
   const here = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { checkMs: 100 });
   const there = new LibraryRepository(Library, app.services.locks, new CatalogGeneration(app.handles.mongo), { checkMs: 100 });
   await createLibrary(there, '/cache/a');

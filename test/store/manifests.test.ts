@@ -14,7 +14,7 @@ test.after.always(async () => {
 
 const manifest = (id: string) => ({ _id: id, generation: 1, files: [{ p: 'README.md', h: 'h' }] });
 
-test('get reads one version; deleteVersions removes that library\'s versions only, its id taken literally', async (t) => {
+test("get reads one version; deleteVersions removes that library's versions only, its id taken literally", async (t) => {
   const { Manifest } = app.handles.models;
   for (const id of ['/m/a.b@latest', '/m/a.b@1.0.0', '/m/a.bc@latest', '/m/aXb@latest']) await Manifest.create(manifest(id));
   t.deepEqual((await app.services.manifests.get('/m/a.b', '1.0.0'))?.files, [{ p: 'README.md', h: 'h' }]);
@@ -25,7 +25,7 @@ test('get reads one version; deleteVersions removes that library\'s versions onl
   t.deepEqual(left, ['/m/a.bc@latest', '/m/aXb@latest'], 'the "." is no wildcard and "a.bc" is another library');
 });
 
-test('putMany records a bulk import\'s manifests, replacing one left by a library of the same key', async (t) => {
+test("putMany records a bulk import's manifests, replacing one left by a library of the same key", async (t) => {
   const { Manifest } = app.handles.models;
   await Manifest.create({ _id: '/p/left@latest', generation: 1, files: [] });
   await app.services.manifests.putMany([

@@ -17,7 +17,8 @@ export async function checkPass(requests: readonly RequestSpec[]): Promise<{ sta
     for (const spec of requests) {
       const a = await sendRequest(agent, spec, { keepBody: true, timeoutMs: 60_000 });
       statuses[a.status] = (statuses[a.status] ?? 0) + 1;
-      if ((a.status < 200 || a.status >= 300) && firstFailure === undefined) firstFailure = `${a.status} ${(a.body ?? a.error ?? '').slice(0, 300)} (${spec.method} ${spec.url.pathname}${spec.url.search.slice(0, 120)})`;
+      if ((a.status < 200 || a.status >= 300) && firstFailure === undefined)
+        firstFailure = `${a.status} ${(a.body ?? a.error ?? '').slice(0, 300)} (${spec.method} ${spec.url.pathname}${spec.url.search.slice(0, 120)})`;
     }
   } finally {
     agent.destroy();
@@ -31,7 +32,9 @@ export async function measure(target: string, requests: readonly RequestSpec[], 
   const run = await runClosedLoop({ concurrency, durationMs, requests, onMeasureStart: () => (perRequest = cpu?.start()) });
   const summary = summarizeLatencies(run.latencies, failedCount(run), run.elapsedMs);
   const cpuMsPerRequest = perRequest?.(run.latencies.length + failedCount(run));
-  process.stderr.write(`${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms${summary.failed > 0 ? `, ${summary.failed} failed ${JSON.stringify(run.statuses)}` : ''}\n`);
+  process.stderr.write(
+    `${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms${summary.failed > 0 ? `, ${summary.failed} failed ${JSON.stringify(run.statuses)}` : ''}\n`,
+  );
   return { target, concurrency, summary, statuses: run.statuses, errors: run.errors, ...(cpuMsPerRequest ? { cpuMsPerRequest } : {}) };
 }
 
@@ -39,7 +42,12 @@ export async function measure(target: string, requests: readonly RequestSpec[], 
  * Several targets measured in alternating slices (A B A B …) for `durationMs` each in total,
  * so a change in machine load during the comparison falls on all of them alike.
  */
-export async function measureInterleaved(targets: ReadonlyArray<{ target: string; requests: readonly RequestSpec[] }>, concurrency: number, durationMs: number, slices = 5): Promise<RunResult[]> {
+export async function measureInterleaved(
+  targets: ReadonlyArray<{ target: string; requests: readonly RequestSpec[] }>,
+  concurrency: number,
+  durationMs: number,
+  slices = 5,
+): Promise<RunResult[]> {
   const parts = targets.map(() => [] as LoadRun[]);
   process.stderr.write(`  ${targets.map((t) => t.target).join(' / ')}: ${slices} alternating slices of ${durationMs / slices / 1000} s each …`);
   for (let i = 0; i < slices; i++) {
@@ -52,10 +60,13 @@ export async function measureInterleaved(targets: ReadonlyArray<{ target: string
   return targets.map((t, j) => {
     const run = mergeRuns(parts[j]);
     const summary = summarizeLatencies(run.latencies, failedCount(run), run.elapsedMs);
-    console.error(`    ${t.target}: ${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms${summary.failed > 0 ? `, ${summary.failed} failed ${JSON.stringify(run.statuses)}` : ''}`);
+    console.error(
+      `    ${t.target}: ${summary.rps.toFixed(0)} req/s, p50 ${summary.p50} ms${summary.failed > 0 ? `, ${summary.failed} failed ${JSON.stringify(run.statuses)}` : ''}`,
+    );
     return { target: t.target, concurrency, summary, statuses: run.statuses, errors: run.errors };
   });
 }
 
 /** True when at least one answer was 2xx. */
-export const anySuccess = (statuses: Record<string, number>): boolean => Object.entries(statuses).some(([s, n]) => Number(s) >= 200 && Number(s) < 300 && n > 0);
+export const anySuccess = (statuses: Record<string, number>): boolean =>
+  Object.entries(statuses).some(([s, n]) => Number(s) >= 200 && Number(s) < 300 && n > 0);

@@ -43,7 +43,12 @@ export function guardedRouteApp(services: Ports): http.Server {
 
 /** On services of its own (the stores of `env`), whose rate limits never refuse the run. */
 export async function measureMiddlewareOverhead(env: NodeJS.ProcessEnv, requests = 1000): Promise<MiddlewareOverhead> {
-  const unlimited = { RATE_LIMIT_ANON_PER_MINUTE: '1000000', RATE_LIMIT_KEY_PER_MINUTE: '1000000', RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000', WORKER_MODE: 'off' };
+  const unlimited = {
+    RATE_LIMIT_ANON_PER_MINUTE: '1000000',
+    RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+    RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000000',
+    WORKER_MODE: 'off',
+  };
   const config = loadConfig({ ...env, ...unlimited });
   const composition = await createServices(config, createLogger(config.logLevel, process.stderr));
   const { lifecycle } = composition;
@@ -56,7 +61,11 @@ export async function measureMiddlewareOverhead(env: NodeJS.ProcessEnv, requests
 }
 
 async function measureOn(services: Ports, requests: number): Promise<MiddlewareOverhead> {
-  const user = await services.accounts.createUser({ username: `bench-${crypto.randomBytes(4).toString('hex')}`, password: crypto.randomBytes(24).toString('base64url'), role: 'member' });
+  const user = await services.accounts.createUser({
+    username: `bench-${crypto.randomBytes(4).toString('hex')}`,
+    password: crypto.randomBytes(24).toString('base64url'),
+    role: 'member',
+  });
   const server = guardedRouteApp(services);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   try {
@@ -70,7 +79,9 @@ async function measureOn(services: Ports, requests: number): Promise<MiddlewareO
         http
           .get(`${base}${path}`, { agent, headers }, (res) => {
             res.resume();
-            res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${path}: status ${res.statusCode}`))));
+            res.on('end', () =>
+              res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${path}: status ${res.statusCode}`)),
+            );
           })
           .on('error', reject);
       });
@@ -101,6 +112,9 @@ async function measureOn(services: Ports, requests: number): Promise<MiddlewareO
 export function formatMiddlewareOverhead(m: MiddlewareOverhead): string {
   const bare = m.rows.bare;
   return Object.entries(m.rows)
-    .map(([mode, r]) => `  ${mode.padEnd(10)} p50 ${r.p50.toFixed(3)} ms${mode === 'bare' ? '' : ` (+${(r.p50 - bare.p50).toFixed(3)})`}   p90 ${r.p90.toFixed(3)} ms${mode === 'bare' ? '' : ` (+${(r.p90 - bare.p90).toFixed(3)})`}`)
+    .map(
+      ([mode, r]) =>
+        `  ${mode.padEnd(10)} p50 ${r.p50.toFixed(3)} ms${mode === 'bare' ? '' : ` (+${(r.p50 - bare.p50).toFixed(3)})`}   p90 ${r.p90.toFixed(3)} ms${mode === 'bare' ? '' : ` (+${(r.p90 - bare.p90).toFixed(3)})`}`,
+    )
     .join('\n');
 }

@@ -40,7 +40,17 @@ export function formatRuns(runs: readonly RunResult[]): string {
   const head = ['target', 'clients', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'ok', 'failed'];
   return formatTable(
     head,
-    runs.map((r) => [r.target, String(r.concurrency), fixed(r.summary.rps, 0), ms(r.summary.p50), ms(r.summary.p95), ms(r.summary.p99), ms(r.summary.max), String(r.summary.ok), String(r.summary.failed)]),
+    runs.map((r) => [
+      r.target,
+      String(r.concurrency),
+      fixed(r.summary.rps, 0),
+      ms(r.summary.p50),
+      ms(r.summary.p95),
+      ms(r.summary.p99),
+      ms(r.summary.max),
+      String(r.summary.ok),
+      String(r.summary.failed),
+    ]),
   );
 }
 
@@ -74,7 +84,14 @@ export function formatAuth(runs: readonly RunResult[], baselines: Readonly<Recor
     runs.map((r) => {
       const base = runs.find((b) => b.target === baselines[r.target]);
       const delta = base ? r.summary.p50 - base.summary.p50 : Number.NaN;
-      return [r.target, ms(r.summary.p50), ms(r.summary.p95), fixed(r.summary.rps, 0), Number.isFinite(delta) ? `${delta >= 0 ? '+' : ''}${ms(delta)} ms` : '-', base?.target ?? '-'];
+      return [
+        r.target,
+        ms(r.summary.p50),
+        ms(r.summary.p95),
+        fixed(r.summary.rps, 0),
+        Number.isFinite(delta) ? `${delta >= 0 ? '+' : ''}${ms(delta)} ms` : '-',
+        base?.target ?? '-',
+      ];
     }),
   );
 }

@@ -81,7 +81,13 @@ export async function elasticsearchFloorRequests(services: Ports, entries: reado
       skipped.push(`${libraryIdOf(e)}: not indexed`);
       continue;
     }
-    const body = buildContextQuery({ libraryId: lib._id, version: version.version, generation: version.generation, query: e.query.trim(), size: CONTEXT_CANDIDATES });
+    const body = buildContextQuery({
+      libraryId: lib._id,
+      version: version.version,
+      generation: version.generation,
+      query: e.query.trim(),
+      size: CONTEXT_CANDIDATES,
+    });
     requests.push({ method: 'POST', url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
   }
   return { requests, skipped };

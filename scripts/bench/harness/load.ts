@@ -28,7 +28,8 @@ export function sendRequest(agent: http.Agent, spec: RequestSpec, options: { tim
   return new Promise((resolve) => {
     const headers: Record<string, string> = { ...spec.headers };
     if (spec.body !== undefined) headers['content-length'] = String(Buffer.byteLength(spec.body));
-    if (spec.url.username) headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(spec.url.username)}:${decodeURIComponent(spec.url.password)}`).toString('base64')}`;
+    if (spec.url.username)
+      headers.authorization ??= `Basic ${Buffer.from(`${decodeURIComponent(spec.url.username)}:${decodeURIComponent(spec.url.password)}`).toString('base64')}`;
     const req = http.request(
       { agent, method: spec.method, host: spec.url.hostname, port: spec.url.port || undefined, path: `${spec.url.pathname}${spec.url.search}`, headers },
       (res) => {
@@ -36,7 +37,13 @@ export function sendRequest(agent: http.Agent, spec: RequestSpec, options: { tim
         res.on('data', (c: Buffer) => {
           if (options.keepBody) chunks.push(c);
         });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: performance.now() - started, ...(options.keepBody ? { body: Buffer.concat(chunks).toString('utf8') } : {}) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            ms: performance.now() - started,
+            ...(options.keepBody ? { body: Buffer.concat(chunks).toString('utf8') } : {}),
+          }),
+        );
         res.on('error', (error) => resolve({ status: 0, ms: performance.now() - started, error: error.message }));
       },
     );

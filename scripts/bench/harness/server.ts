@@ -47,7 +47,10 @@ export function benchServerEnv(port: number): Record<string, string> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startServer(rootDir: string, options: { startTimeoutMs?: number; extraEnv?: Record<string, string>; port?: number } = {}): Promise<StartedServer> {
+export async function startServer(
+  rootDir: string,
+  options: { startTimeoutMs?: number; extraEnv?: Record<string, string>; port?: number } = {},
+): Promise<StartedServer> {
   const port = options.port ?? (await freePort());
   const env = { ...benchServerEnv(port), ...options.extraEnv };
   const child = spawn(process.execPath, ['--import', 'tsx', path.join('src', 'main.ts')], {

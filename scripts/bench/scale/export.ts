@@ -19,7 +19,10 @@ export async function exportLibraries(services: Ports, dir: string): Promise<str
       if (versions.length === 0) continue;
       const file = path.join(dir, `${lib._id.split('/').filter(Boolean).join('__')}.shelfmark.gz`);
       const partial = `${file}.partial`;
-      await pipeline(exportBundleStream({ snippets: services.snippets, manifests: services.manifests, embeddings: services.embeddings }, lib, versions), fs.createWriteStream(partial));
+      await pipeline(
+        exportBundleStream({ snippets: services.snippets, manifests: services.manifests, embeddings: services.embeddings }, lib, versions),
+        fs.createWriteStream(partial),
+      );
       fs.renameSync(partial, file);
       files.push(file);
     }

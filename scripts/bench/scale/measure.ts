@@ -45,7 +45,12 @@ export function searchNames(realIds: readonly string[], realNames: readonly stri
   for (const id of realIds) {
     const repo = id.split('/')[2] ?? id;
     const typo = repo.length > 4 ? `${repo.slice(0, 2)}${repo[3]}${repo[2]}${repo.slice(4)}` : repo;
-    out.push({ libraryName: repo }, { libraryName: typo, query: 'getting started' }, { libraryName: id }, { libraryName: repo.slice(0, Math.max(3, repo.length - 2)), query: 'configuration' });
+    out.push(
+      { libraryName: repo },
+      { libraryName: typo, query: 'getting started' },
+      { libraryName: id },
+      { libraryName: repo.slice(0, Math.max(3, repo.length - 2)), query: 'configuration' },
+    );
   }
   for (let i = 16; i < 16 + 24; i++) out.push({ libraryName: syntheticName(i * 37, realNames).title, ...(i % 2 === 0 ? { query: 'how to install' } : {}) });
   return out;
@@ -68,10 +73,22 @@ export function contextSpecs(baseUrl: string, entries: readonly EvalEntry[]): Re
 }
 
 /** One target at each client count; library search's 404s count as answers. */
-export async function measureTarget(requests: RequestSpec[], clients: readonly number[], durationMs: number, okStatuses: readonly number[] = [200]): Promise<RunFigures[]> {
+export async function measureTarget(
+  requests: RequestSpec[],
+  clients: readonly number[],
+  durationMs: number,
+  okStatuses: readonly number[] = [200],
+): Promise<RunFigures[]> {
   const out: RunFigures[] = [];
   for (const concurrency of clients) {
-    const run = await runClosedLoop({ concurrency, durationMs, warmupMs: 3000, requests, startAt: concurrency * 7, timed: (status) => okStatuses.includes(status) });
+    const run = await runClosedLoop({
+      concurrency,
+      durationMs,
+      warmupMs: 3000,
+      requests,
+      startAt: concurrency * 7,
+      timed: (status) => okStatuses.includes(status),
+    });
     const failed = failedCount(run) - okStatuses.filter((s) => s >= 300).reduce((n, s) => n + (run.statuses[s] ?? 0), 0);
     const summary = summarizeLatencies(run.latencies, failed, run.elapsedMs);
     out.push({ clients: concurrency, p50: summary.p50, p99: summary.p99, rps: summary.rps, statuses: run.statuses });
@@ -80,7 +97,9 @@ export async function measureTarget(requests: RequestSpec[], clients: readonly n
 }
 
 export async function esFigures(esUrl: string, prefix: string): Promise<{ heapUsedMb: number; heapMaxMb: number; diskMb: number }> {
-  const nodes = (await (await fetch(`${esUrl}/_nodes/stats/jvm`)).json()) as { nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_max_in_bytes: number } } }> };
+  const nodes = (await (await fetch(`${esUrl}/_nodes/stats/jvm`)).json()) as {
+    nodes: Record<string, { jvm: { mem: { heap_used_in_bytes: number; heap_max_in_bytes: number } } }>;
+  };
   const jvm = Object.values(nodes.nodes).map((n) => n.jvm.mem);
   const indices = (await (await fetch(`${esUrl}/_cat/indices/${prefix}-*?format=json&bytes=b`)).json()) as Array<{ 'store.size': string }>;
   const mb = (b: number) => Math.round(b / 1024 / 1024);

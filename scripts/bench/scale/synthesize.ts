@@ -20,7 +20,11 @@ export interface SourceBundle {
 
 /** Reads a bundle file (gzip NDJSON) into memory, keeping the first version's snippets. */
 export function readSourceBundle(file: string): SourceBundle {
-  const lines = zlib.gunzipSync(fs.readFileSync(file)).toString('utf8').split('\n').filter((l) => l !== '');
+  const lines = zlib
+    .gunzipSync(fs.readFileSync(file))
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const header = JSON.parse(lines[0]) as BundleHeader;
   const version = header.versions[0].version;
   const docs: Array<Record<string, unknown>> = [];
@@ -32,13 +36,105 @@ export function readSourceBundle(file: string): SourceBundle {
 }
 
 const WORDS = [
-  'amber', 'atlas', 'beacon', 'birch', 'cargo', 'cedar', 'cinder', 'comet', 'copper', 'coral', 'delta', 'ember', 'fable', 'falcon', 'fern', 'flint',
-  'garnet', 'glacier', 'harbor', 'hazel', 'helix', 'indigo', 'iris', 'jade', 'juniper', 'kernel', 'kestrel', 'lagoon', 'lantern', 'ledger', 'lumen', 'maple',
-  'marble', 'meadow', 'mercury', 'nebula', 'nimbus', 'nova', 'oak', 'onyx', 'orbit', 'otter', 'pebble', 'pepper', 'pine', 'pixel', 'prism', 'quartz',
-  'quill', 'raven', 'reef', 'ripple', 'rocket', 'saffron', 'sage', 'sierra', 'signal', 'slate', 'sparrow', 'spruce', 'summit', 'tango', 'thistle', 'tidal',
-  'timber', 'topaz', 'tundra', 'umber', 'valley', 'vector', 'velvet', 'willow', 'wren', 'yarrow', 'zephyr', 'zinc',
+  'amber',
+  'atlas',
+  'beacon',
+  'birch',
+  'cargo',
+  'cedar',
+  'cinder',
+  'comet',
+  'copper',
+  'coral',
+  'delta',
+  'ember',
+  'fable',
+  'falcon',
+  'fern',
+  'flint',
+  'garnet',
+  'glacier',
+  'harbor',
+  'hazel',
+  'helix',
+  'indigo',
+  'iris',
+  'jade',
+  'juniper',
+  'kernel',
+  'kestrel',
+  'lagoon',
+  'lantern',
+  'ledger',
+  'lumen',
+  'maple',
+  'marble',
+  'meadow',
+  'mercury',
+  'nebula',
+  'nimbus',
+  'nova',
+  'oak',
+  'onyx',
+  'orbit',
+  'otter',
+  'pebble',
+  'pepper',
+  'pine',
+  'pixel',
+  'prism',
+  'quartz',
+  'quill',
+  'raven',
+  'reef',
+  'ripple',
+  'rocket',
+  'saffron',
+  'sage',
+  'sierra',
+  'signal',
+  'slate',
+  'sparrow',
+  'spruce',
+  'summit',
+  'tango',
+  'thistle',
+  'tidal',
+  'timber',
+  'topaz',
+  'tundra',
+  'umber',
+  'valley',
+  'vector',
+  'velvet',
+  'willow',
+  'wren',
+  'yarrow',
+  'zephyr',
+  'zinc',
 ];
-const KINDS = ['sync', 'kit', 'core', 'client', 'server', 'cli', 'ui', 'orm', 'router', 'store', 'auth', 'query', 'forms', 'charts', 'mail', 'cache', 'queue', 'test', 'lint', 'docs'];
+const KINDS = [
+  'sync',
+  'kit',
+  'core',
+  'client',
+  'server',
+  'cli',
+  'ui',
+  'orm',
+  'router',
+  'store',
+  'auth',
+  'query',
+  'forms',
+  'charts',
+  'mail',
+  'cache',
+  'queue',
+  'test',
+  'lint',
+  'docs',
+];
 
 /**
  * The id and title of synthetic library `i`: `/<word>-labs-<k>/<word>-<kind>-<i>`; one in
@@ -64,7 +160,13 @@ export function syntheticSize(i: number): number {
 }
 
 /** The lines of synthetic library `i` cut from `source` (header, files, snippets, trailer). */
-export function syntheticBundleLines(i: number, source: SourceBundle, realNames: readonly string[], sizeOf: (i: number) => number = syntheticSize, now = new Date('2026-11-01T00:00:00Z')): string[] {
+export function syntheticBundleLines(
+  i: number,
+  source: SourceBundle,
+  realNames: readonly string[],
+  sizeOf: (i: number) => number = syntheticSize,
+  now = new Date('2026-11-01T00:00:00Z'),
+): string[] {
   const size = Math.min(sizeOf(i), source.docs.length);
   const offset = source.docs.length > size ? (i * 131) % (source.docs.length - size) : 0;
   const docs: Array<Record<string, unknown>> = source.docs.slice(offset, offset + size).map((d) => ({ ...d, version: 'latest' }));
@@ -74,7 +176,17 @@ export function syntheticBundleLines(i: number, source: SourceBundle, realNames:
   const header: BundleHeader = {
     ...source.header,
     createdAt: now.toISOString(),
-    library: { ...source.header.library, id: name.id, title: name.title, description: `${name.title}: ${source.header.library.description}`.slice(0, 5000), repoUrl: '', cloneUrl: '', aliases: [], nameKeys: [], trustScore: 3 + (i % 7) },
+    library: {
+      ...source.header.library,
+      id: name.id,
+      title: name.title,
+      description: `${name.title}: ${source.header.library.description}`.slice(0, 5000),
+      repoUrl: '',
+      cloneUrl: '',
+      aliases: [],
+      nameKeys: [],
+      trustScore: 3 + (i % 7),
+    },
     versions: [
       {
         version: 'latest',
@@ -99,7 +211,13 @@ export function syntheticBundleLines(i: number, source: SourceBundle, realNames:
 }
 
 /** Writes synthetic libraries `from` ≤ i < `to` as bundle files into `dir`; returns the files. */
-export function writeSyntheticBundles(dir: string, sources: readonly SourceBundle[], from: number, to: number, sizeOf: (i: number) => number = syntheticSize): string[] {
+export function writeSyntheticBundles(
+  dir: string,
+  sources: readonly SourceBundle[],
+  from: number,
+  to: number,
+  sizeOf: (i: number) => number = syntheticSize,
+): string[] {
   fs.mkdirSync(dir, { recursive: true });
   const realNames = sources.map((s) => s.header.library.id.split('/')[2] ?? 'lib');
   const files: string[] = [];

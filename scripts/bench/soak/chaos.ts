@@ -53,10 +53,14 @@ export function assertSupervisor(rootDir: string): string {
   try {
     status = execFileSync('bash', [path.join(rootDir, 'scripts', 'stores', 'services.sh'), 'status'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (error) {
-    throw new Error(`--chaos: \`bash scripts/stores/services.sh status\` failed (${(error as Error).message.split('\n')[0]}): start the local stores with \`npm run services -- up\`.`);
+    throw new Error(
+      `--chaos: \`bash scripts/stores/services.sh status\` failed (${(error as Error).message.split('\n')[0]}): start the local stores with \`npm run services -- up\`.`,
+    );
   }
   if (!/^supervisor: running/m.test(status)) {
-    throw new Error(`--chaos needs the store supervisor, which restarts a killed store, and \`bash scripts/stores/services.sh status\` says:\n${status.trim()}\nStart it with \`npm run services -- up\` (or \`restart\`) and run the soak again.`);
+    throw new Error(
+      `--chaos needs the store supervisor, which restarts a killed store, and \`bash scripts/stores/services.sh status\` says:\n${status.trim()}\nStart it with \`npm run services -- up\` (or \`restart\`) and run the soak again.`,
+    );
   }
   return status.trim();
 }
@@ -121,7 +125,8 @@ export class Chaos {
   private async kill(target: KillTarget, runningJobsAtKill: number, probe: Question | undefined): Promise<KillResult> {
     const pids = storePids(this.deps.dataDir, this.deps.elasticsearchUrl);
     const pid = target === 'ferretdb' ? pids.mongodb : pids.elasticsearch;
-    if (pid === undefined) return { target, recoveredMs: null, storeBackMs: null, runningJobsAtKill, error: `no live ${target} pid under ${path.join(this.deps.dataDir, 'run')}` };
+    if (pid === undefined)
+      return { target, recoveredMs: null, storeBackMs: null, runningJobsAtKill, error: `no live ${target} pid under ${path.join(this.deps.dataDir, 'run')}` };
     const window: Window = { target, start: this.deps.clock() };
     this.windows.push(window);
     try {
@@ -145,14 +150,20 @@ export class Chaos {
       }
     }
     window.end = this.deps.clock() + (recoveredMs === null ? 0 : GRACE_MS);
-    this.deps.log(`chaos: ${target} ${recoveredMs === null ? `not recovered after ${GIVE_UP_MS / 1000} s` : `recovered after ${(recoveredMs / 1000).toFixed(1)} s`}`);
+    this.deps.log(
+      `chaos: ${target} ${recoveredMs === null ? `not recovered after ${GIVE_UP_MS / 1000} s` : `recovered after ${(recoveredMs / 1000).toFixed(1)} s`}`,
+    );
     return { target, killedAt: window.start, pid, recoveredMs, storeBackMs, runningJobsAtKill };
   }
 
   /** The first candidate question that context and search answer with 200 on every server. */
   private async chooseProbe(): Promise<Question | undefined> {
     for (const q of this.deps.candidates()) {
-      const answers = await Promise.all(this.deps.servers.flatMap((s) => [contextOp(s.url, q, 'json', undefined), searchOp(s.url, q, undefined)].map((op) => sendRequest(this.agent, benchSpec(op.spec), { timeoutMs: 5000 }))));
+      const answers = await Promise.all(
+        this.deps.servers.flatMap((s) =>
+          [contextOp(s.url, q, 'json', undefined), searchOp(s.url, q, undefined)].map((op) => sendRequest(this.agent, benchSpec(op.spec), { timeoutMs: 5000 })),
+        ),
+      );
       if (answers.every((a) => a.status === 200)) return q;
     }
     return undefined;
@@ -163,9 +174,13 @@ export class Chaos {
     const ok = (status: number) => status === 200;
     const results = await Promise.all(
       this.deps.servers.flatMap((s) => [
-        q ? sendRequest(this.agent, benchSpec(contextOp(s.url, q, 'json', undefined).spec), { timeoutMs: 5000 }).then((a) => ok(a.status)) : Promise.resolve(true),
+        q
+          ? sendRequest(this.agent, benchSpec(contextOp(s.url, q, 'json', undefined).spec), { timeoutMs: 5000 }).then((a) => ok(a.status))
+          : Promise.resolve(true),
         q ? sendRequest(this.agent, benchSpec(searchOp(s.url, q, undefined).spec), { timeoutMs: 5000 }).then((a) => ok(a.status)) : Promise.resolve(true),
-        sendRequest(this.agent, { method: 'GET', url: new URL('/healthz', s.url) }, { timeoutMs: 5000, keepBody: true }).then((a) => storeReadsOf(a.body ?? '').some((r) => r.store === store && r.up)),
+        sendRequest(this.agent, { method: 'GET', url: new URL('/healthz', s.url) }, { timeoutMs: 5000, keepBody: true }).then((a) =>
+          storeReadsOf(a.body ?? '').some((r) => r.store === store && r.up),
+        ),
       ]),
     );
     const per = 3;

@@ -37,7 +37,12 @@ export function soakRepos(): SoakRepo[] {
  * indexing on a small machine), so a job is running when the store goes away.
  */
 export function chaosRepos(): SoakRepo[] {
-  return ['atlas', 'borealis'].map((name, i) => ({ repoPath: `soak/${name}`, host: 'github', name, nouns: [`chart${i}`, `compass${i}`, `sextant${i}`, `meridian${i}`, `bearing${i}`] }));
+  return ['atlas', 'borealis'].map((name, i) => ({
+    repoPath: `soak/${name}`,
+    host: 'github',
+    name,
+    nouns: [`chart${i}`, `compass${i}`, `sextant${i}`, `meridian${i}`, `bearing${i}`],
+  }));
 }
 
 /** The pages of a chaos repository: its own pages plus `volume` generated sections. */
@@ -45,7 +50,8 @@ export function bulkFiles(repo: SoakRepo, volume: number): Record<string, string
   const files = repoFiles(repo);
   for (let k = 0; k < volume; k++) {
     const noun = repo.nouns[k % repo.nouns.length];
-    files[`docs/volume/${String(k).padStart(4, '0')}.md`] = `# ${cap(noun)} note ${k}\n\n## Calibrate ${noun} ${k}\n\nSet \`offset${k}\` before the ${noun} is used.\n\n\`\`\`js\n${repo.name}.calibrate${cap(noun)}({ offset${k}: ${k % 17} });\n\`\`\`\n`;
+    files[`docs/volume/${String(k).padStart(4, '0')}.md`] =
+      `# ${cap(noun)} note ${k}\n\n## Calibrate ${noun} ${k}\n\nSet \`offset${k}\` before the ${noun} is used.\n\n\`\`\`js\n${repo.name}.calibrate${cap(noun)}({ offset${k}: ${k % 17} });\n\`\`\`\n`;
   }
   return files;
 }
@@ -109,7 +115,11 @@ export function repoFiles(repo: SoakRepo): Record<string, string> {
 /** The change committed before the n-th refresh: a release-notes page that grows. */
 export function refreshChange(repo: SoakRepo, n: number): Record<string, string> {
   const noun = repo.nouns[n % repo.nouns.length];
-  const notes = Array.from({ length: n }, (_, i) => `## Release ${i + 1}\n\n\`${repo.name}.update${cap(noun)}()\` gains the \`option${i + 1}\` setting.\n\n\`\`\`js\nawait ${repo.name}.update${cap(noun)}(id, { option${i + 1}: true });\n\`\`\`\n`);
+  const notes = Array.from(
+    { length: n },
+    (_, i) =>
+      `## Release ${i + 1}\n\n\`${repo.name}.update${cap(noun)}()\` gains the \`option${i + 1}\` setting.\n\n\`\`\`js\nawait ${repo.name}.update${cap(noun)}(id, { option${i + 1}: true });\n\`\`\`\n`,
+  );
   return { 'docs/releases.md': `# Releases\n\n${notes.join('\n')}` };
 }
 
@@ -132,7 +142,10 @@ export const MAX_UPLOAD_BYTES = 1024 * 1024;
 export function openApiDocs(dir: string): { docs: OpenApiDoc[]; note?: string } {
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dir).filter((n) => /\.(json|ya?ml)$/.test(n)).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => /\.(json|ya?ml)$/.test(n))
+      .sort();
   } catch {
     return { docs: generatedOpenApiDocs(), note: `no OpenAPI folder at ${dir}: uploading generated documents` };
   }
@@ -173,7 +186,8 @@ export function operationQuestions(text: string): string[] {
     }
   }
   // A document without operations is still asked about: its title matches its overview.
-  if (out.length === 0 && typeof parsed?.info?.title === 'string' && parsed.info.title.trim()) out.push(`what is the ${parsed.info.title.trim().toLowerCase()}`);
+  if (out.length === 0 && typeof parsed?.info?.title === 'string' && parsed.info.title.trim())
+    out.push(`what is the ${parsed.info.title.trim().toLowerCase()}`);
   return [...new Set(out)];
 }
 
@@ -186,8 +200,16 @@ function generatedOpenApiDocs(): OpenApiDoc[] {
         ['item', 'order', 'invoice'].map((thing) => [
           `/${thing}s/{id}`,
           {
-            get: { summary: `Get one ${thing} of the ${area}`, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '200': { description: `The ${thing}` } } },
-            delete: { summary: `Delete a ${thing} from the ${area}`, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { '204': { description: 'Deleted' } } },
+            get: {
+              summary: `Get one ${thing} of the ${area}`,
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '200': { description: `The ${thing}` } },
+            },
+            delete: {
+              summary: `Delete a ${thing} from the ${area}`,
+              parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+              responses: { '204': { description: 'Deleted' } },
+            },
           },
         ]),
       ),

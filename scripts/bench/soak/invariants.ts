@@ -69,7 +69,11 @@ export class InvariantChecker {
   constructor(private readonly deps: InvariantDeps) {}
 
   private async get<T>(path: string, server = this.deps.servers[0]): Promise<{ status: number; body?: T; text: string }> {
-    const a = await sendRequest(this.agent, { method: 'GET', url: new URL(path, server.url), headers: { accept: 'application/json', authorization: `Bearer ${this.deps.key}` } }, { timeoutMs: 30_000, keepBody: true });
+    const a = await sendRequest(
+      this.agent,
+      { method: 'GET', url: new URL(path, server.url), headers: { accept: 'application/json', authorization: `Bearer ${this.deps.key}` } },
+      { timeoutMs: 30_000, keepBody: true },
+    );
     let body: T | undefined;
     try {
       body = a.status === 200 ? (JSON.parse(a.body ?? '') as T) : undefined;
@@ -101,7 +105,17 @@ export class InvariantChecker {
 
   async check(): Promise<InvariantReport> {
     const libs = await this.get<{ libraries: LibraryView[] }>('/v2/libraries');
-    if (!libs.body) return { jobs: 0, stuck: [], failed: [], ranTwice: [], explainedRetries: [], halfBuilt: [], checkedLibraries: 0, skipped: `GET /v2/libraries answered ${libs.status}: ${libs.text}` };
+    if (!libs.body)
+      return {
+        jobs: 0,
+        stuck: [],
+        failed: [],
+        ranTwice: [],
+        explainedRetries: [],
+        halfBuilt: [],
+        checkedLibraries: 0,
+        skipped: `GET /v2/libraries answered ${libs.status}: ${libs.text}`,
+      };
     const jobs = new Map<string, JobView>();
     for (const path of ['/v2/jobs?limit=200', ...libs.body.libraries.map((l) => `/v2/jobs?limit=200&libraryId=${encodeURIComponent(l.id)}`)]) {
       for (const j of (await this.get<{ jobs: JobView[] }>(path)).body?.jobs ?? []) jobs.set(j.id, j);
@@ -112,7 +126,13 @@ export class InvariantChecker {
     for (const job of jobs.values()) {
       const log = job.attempts > 1 ? (await this.get<{ log: Array<{ at: string; message: string }> }>(`/v2/jobs/${job.id}`)).body?.log : undefined;
       if (log) this.retriedLogs[job.id] = log.map((l) => `${l.at} ${l.message}`);
-      const v = judgeJob(job, log?.map((l) => l.message), this.deps.windows, this.deps.startedAtMs, now);
+      const v = judgeJob(
+        job,
+        log?.map((l) => l.message),
+        this.deps.windows,
+        this.deps.startedAtMs,
+        now,
+      );
       if (v.stuck) report.stuck.push(v.stuck);
       if (v.failed) report.failed.push(v.failed);
       if (v.ranTwice) report.ranTwice.push(v.ranTwice);
@@ -128,7 +148,10 @@ export class InvariantChecker {
         const server = this.deps.servers[i % this.deps.servers.length];
         const r = await this.get<{ snippets?: unknown[] }>(`/v2/context?type=json&libraryId=${encodeURIComponent(id)}&query=${query}`, server);
         const n = r.body?.snippets?.length ?? 0;
-        if (r.status !== 200 || n === 0) report.halfBuilt.push(`${id} (listed, ${build.totalSnippets} snippets) answers ${r.status} with ${n} snippets through ${server.name}${r.status !== 200 ? `: ${r.text}` : ''}`);
+        if (r.status !== 200 || n === 0)
+          report.halfBuilt.push(
+            `${id} (listed, ${build.totalSnippets} snippets) answers ${r.status} with ${n} snippets through ${server.name}${r.status !== 200 ? `: ${r.text}` : ''}`,
+          );
       }
     }
     return report;

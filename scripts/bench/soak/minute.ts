@@ -133,9 +133,18 @@ function summarizeStore(health: readonly HealthSample[], store: StoreName): Stor
   return {
     reads: reads.length,
     failed: reads.length - good.length,
-    p50Ms: pct(good.map((r) => r.latencyMs ?? 0), 50),
-    p99Ms: pct(good.map((r) => r.latencyMs ?? 0), 99),
-    p99OutsideChaosMs: pct(outside.map((r) => r.latencyMs ?? 0), 99),
+    p50Ms: pct(
+      good.map((r) => r.latencyMs ?? 0),
+      50,
+    ),
+    p99Ms: pct(
+      good.map((r) => r.latencyMs ?? 0),
+      99,
+    ),
+    p99OutsideChaosMs: pct(
+      outside.map((r) => r.latencyMs ?? 0),
+      99,
+    ),
     readsOutsideChaos: outside.length,
   };
 }
@@ -174,7 +183,10 @@ export function summarizeMinute(bucket: MinuteBucket): MinuteSummary {
     p99Ms: pct(answered, 99),
     rssMb,
     stores: { elasticsearch: summarizeStore(bucket.health, 'elasticsearch'), mongodb: summarizeStore(bucket.health, 'mongodb') },
-    livezP99Ms: pct(bucket.health.flatMap((h) => (h.livezMs === null ? [] : [h.livezMs])), 99),
+    livezP99Ms: pct(
+      bucket.health.flatMap((h) => (h.livezMs === null ? [] : [h.livezMs])),
+      99,
+    ),
     openJobs: bucket.openJobs.length === 0 ? null : { max: Math.max(...bucket.openJobs), last: bucket.openJobs[bucket.openJobs.length - 1] },
     chaos: bucket.chaos,
     examples,

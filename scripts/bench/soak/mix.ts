@@ -58,7 +58,11 @@ export const searchNameOf = (libraryId: string): string => libraryId.split('/').
 export function contextOp(base: string, q: Question, type: 'txt' | 'json', key: string | undefined): Op {
   return {
     kind: `context ${type} ${key ? 'key' : 'anon'}`,
-    spec: { method: 'GET', url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query, ...(type === 'json' ? { type } : {}) }), headers: { accept: type === 'json' ? 'application/json' : 'text/plain', ...bearer(key) } },
+    spec: {
+      method: 'GET',
+      url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query, ...(type === 'json' ? { type } : {}) }),
+      headers: { accept: type === 'json' ? 'application/json' : 'text/plain', ...bearer(key) },
+    },
     expect: OK,
   };
 }
@@ -66,7 +70,11 @@ export function contextOp(base: string, q: Question, type: 'txt' | 'json', key: 
 export function searchOp(base: string, q: Question, key: string | undefined): Op {
   return {
     kind: `libs/search ${key ? 'key' : 'anon'}`,
-    spec: { method: 'GET', url: url(base, '/v2/libs/search', { libraryName: searchNameOf(q.libraryId), query: q.query }), headers: { accept: 'application/json', ...bearer(key) } },
+    spec: {
+      method: 'GET',
+      url: url(base, '/v2/libs/search', { libraryName: searchNameOf(q.libraryId), query: q.query }),
+      headers: { accept: 'application/json', ...bearer(key) },
+    },
     expect: OK,
   };
 }
@@ -87,27 +95,69 @@ export function mcpProblem(body: string): string | undefined {
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 function mcp(base: string, kind: string, message: unknown, key: string | undefined): Op {
-  return { kind, spec: { method: 'POST', url: url(base, '/mcp'), headers: { ...MCP_HEADERS, ...bearer(key) }, body: JSON.stringify(message) }, expect: OK, check: mcpProblem };
+  return {
+    kind,
+    spec: { method: 'POST', url: url(base, '/mcp'), headers: { ...MCP_HEADERS, ...bearer(key) }, body: JSON.stringify(message) },
+    expect: OK,
+    check: mcpProblem,
+  };
 }
 
-export function mcpOp(base: string, q: Question, which: 'initialize' | 'tools/list' | 'resolve-library-id' | 'query-docs', key: string | undefined, id: number): Op {
+export function mcpOp(
+  base: string,
+  q: Question,
+  which: 'initialize' | 'tools/list' | 'resolve-library-id' | 'query-docs',
+  key: string | undefined,
+  id: number,
+): Op {
   const kind = `mcp ${which}`;
   switch (which) {
     case 'initialize':
-      return mcp(base, kind, { jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shelfmark-soak', version: '1' } } }, key);
+      return mcp(
+        base,
+        kind,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shelfmark-soak', version: '1' } },
+        },
+        key,
+      );
     case 'tools/list':
       return mcp(base, kind, { jsonrpc: '2.0', id, method: 'tools/list' }, key);
     case 'resolve-library-id':
-      return mcp(base, kind, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'resolve-library-id', arguments: { libraryName: searchNameOf(q.libraryId), query: q.query } } }, key);
+      return mcp(
+        base,
+        kind,
+        {
+          jsonrpc: '2.0',
+          id,
+          method: 'tools/call',
+          params: { name: 'resolve-library-id', arguments: { libraryName: searchNameOf(q.libraryId), query: q.query } },
+        },
+        key,
+      );
     case 'query-docs':
-      return mcp(base, kind, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'query-docs', arguments: { libraryId: q.libraryId, query: q.query, tokens: 3000 } } }, key);
+      return mcp(
+        base,
+        kind,
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'query-docs', arguments: { libraryId: q.libraryId, query: q.query, tokens: 3000 } } },
+        key,
+      );
   }
 }
 
 /** A multipart/form-data body with text fields and one file (OpenAPI documents are text). */
-export function multipartBody(fields: Record<string, string>, file: { field: string; name: string; type: string; text: string }, boundary: string): { body: string; contentType: string } {
+export function multipartBody(
+  fields: Record<string, string>,
+  file: { field: string; name: string; type: string; text: string },
+  boundary: string,
+): { body: string; contentType: string } {
   const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  parts.push(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n${file.text}\r\n`);
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="${file.field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n${file.text}\r\n`,
+  );
   return { body: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
@@ -115,22 +165,43 @@ export function uploadOp(base: string, doc: { fileName: string; text: string }, 
   const type = doc.fileName.endsWith('.json') ? 'application/json' : 'application/yaml';
   // public=true: an admin's upload is published to every caller (servers that predate team-private uploads ignore the field).
   const { body, contentType } = multipartBody({ force: 'true', public: 'true' }, { field: 'openapiFile', name: doc.fileName, type, text: doc.text }, boundary);
-  return { kind: 'add openapi-upload', spec: { method: 'POST', url: url(base, '/v2/add/openapi-upload'), headers: { 'content-type': contentType, accept: 'application/json', ...bearer(key) }, body }, expect: OK };
+  return {
+    kind: 'add openapi-upload',
+    spec: {
+      method: 'POST',
+      url: url(base, '/v2/add/openapi-upload'),
+      headers: { 'content-type': contentType, accept: 'application/json', ...bearer(key) },
+      body,
+    },
+    expect: OK,
+  };
 }
 
 /** An add still running after ADD_WAIT_SECONDS answers 504 `timeout`; its job carries on. */
 const JOB_CALL: Expectation = { ok: [200], expected: [504] };
 
 export function addOp(base: string, host: 'github' | 'git', docsRepoUrl: string, key: string): Op {
-  return { kind: `add repo/${host}`, spec: { method: 'POST', url: url(base, `/v2/add/repo/${host}`), headers: json(key), body: JSON.stringify({ docsRepoUrl }) }, expect: JOB_CALL };
+  return {
+    kind: `add repo/${host}`,
+    spec: { method: 'POST', url: url(base, `/v2/add/repo/${host}`), headers: json(key), body: JSON.stringify({ docsRepoUrl }) },
+    expect: JOB_CALL,
+  };
 }
 
 export function refreshOp(base: string, libraryName: string, key: string): Op {
-  return { kind: 'refresh', spec: { method: 'POST', url: url(base, '/v2/refresh'), headers: json(key), body: JSON.stringify({ libraryName }) }, expect: JOB_CALL };
+  return {
+    kind: 'refresh',
+    spec: { method: 'POST', url: url(base, '/v2/refresh'), headers: json(key), body: JSON.stringify({ libraryName }) },
+    expect: JOB_CALL,
+  };
 }
 
 export function adminOps(base: string, key: string, libraryId: string): Op[] {
-  const get = (kind: string, p: string, query: Record<string, string> = {}): Op => ({ kind, spec: { method: 'GET', url: url(base, p, query), headers: json(key) }, expect: OK });
+  const get = (kind: string, p: string, query: Record<string, string> = {}): Op => ({
+    kind,
+    spec: { method: 'GET', url: url(base, p, query), headers: json(key) },
+    expect: OK,
+  });
   return [
     get('admin usage', '/v2/admin/usage', { days: '1' }),
     get('libs/metrics', '/v2/libs/metrics', { libraryId, days: '1' }),
@@ -146,26 +217,77 @@ export function badInputOps(base: string, key: string | undefined, q: Question, 
   const withKey = (anyKey: string): Op[] => [
     bad('malformed JSON', { method: 'POST', url: url(base, '/v2/refresh'), headers: json(anyKey), body: '{"libraryName": ' }, [400]),
     bad('wrong type', { method: 'POST', url: url(base, '/v2/refresh'), headers: json(anyKey), body: JSON.stringify({ libraryName: 42 }) }, [400]),
-    bad('url not allowed', { method: 'POST', url: url(base, '/v2/add/repo/git'), headers: json(anyKey), body: JSON.stringify({ docsRepoUrl: `http://198.51.100.7/soak/${n}.git` }) }, [400]),
-    bad('unknown host', { method: 'POST', url: url(base, '/v2/add/repo/sourceforge'), headers: json(anyKey), body: JSON.stringify({ docsRepoUrl: 'https://example.org/a/b' }) }, [400]),
+    bad(
+      'url not allowed',
+      { method: 'POST', url: url(base, '/v2/add/repo/git'), headers: json(anyKey), body: JSON.stringify({ docsRepoUrl: `http://198.51.100.7/soak/${n}.git` }) },
+      [400],
+    ),
+    bad(
+      'unknown host',
+      { method: 'POST', url: url(base, '/v2/add/repo/sourceforge'), headers: json(anyKey), body: JSON.stringify({ docsRepoUrl: 'https://example.org/a/b' }) },
+      [400],
+    ),
     bad('unknown job', { method: 'GET', url: url(base, `/v2/jobs/job_soak_missing_${n}`), headers: json(anyKey) }, [404]),
-    bad('oversize body', { method: 'POST', url: url(base, '/v2/refresh'), headers: json(anyKey), body: JSON.stringify({ libraryName: 'x'.repeat(1_100_000) }) }, [400, 413]),
-    bad('not OpenAPI', { method: 'POST', url: url(base, '/v2/add/openapi-upload'), headers: { ...bearer(anyKey), ...multipartHeaders(n) }, body: multipartBody({}, { field: 'openapiFile', name: 'notes.json', type: 'application/json', text: '{"hello": "world"}' }, `soakbad${n}`).body }, [400]),
+    bad(
+      'oversize body',
+      { method: 'POST', url: url(base, '/v2/refresh'), headers: json(anyKey), body: JSON.stringify({ libraryName: 'x'.repeat(1_100_000) }) },
+      [400, 413],
+    ),
+    bad(
+      'not OpenAPI',
+      {
+        method: 'POST',
+        url: url(base, '/v2/add/openapi-upload'),
+        headers: { ...bearer(anyKey), ...multipartHeaders(n) },
+        body: multipartBody({}, { field: 'openapiFile', name: 'notes.json', type: 'application/json', text: '{"hello": "world"}' }, `soakbad${n}`).body,
+      },
+      [400],
+    ),
   ];
   return [
     ...(key ? withKey(key) : []),
     bad('unknown library', { method: 'GET', url: url(base, '/v2/context', { libraryId: `/soak-missing/nothing-${n}`, query: q.query }) }, [404]),
-    bad('unknown version', { method: 'GET', url: url(base, '/v2/context', { libraryId: `${q.libraryId.split('/').slice(0, 3).join('/')}/v0.0.${n}`, query: q.query }) }, [404]),
-    bad('bad token', { method: 'GET', url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query }), headers: { authorization: `Bearer smk_${'0'.repeat(43)}${n % 10}` } }, [401]),
-    bad('malformed authorization', { method: 'GET', url: url(base, '/v2/libs/search', { libraryName: 'koa' }), headers: { authorization: 'Basic c29hazpzb2Fr' } }, [401]),
-    bad('anonymous add', { method: 'POST', url: url(base, '/v2/add/repo/github'), headers: json(), body: JSON.stringify({ docsRepoUrl: 'https://github.com/soak/nothing' }) }, [401]),
+    bad(
+      'unknown version',
+      { method: 'GET', url: url(base, '/v2/context', { libraryId: `${q.libraryId.split('/').slice(0, 3).join('/')}/v0.0.${n}`, query: q.query }) },
+      [404],
+    ),
+    bad(
+      'bad token',
+      {
+        method: 'GET',
+        url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query }),
+        headers: { authorization: `Bearer smk_${'0'.repeat(43)}${n % 10}` },
+      },
+      [401],
+    ),
+    bad(
+      'malformed authorization',
+      { method: 'GET', url: url(base, '/v2/libs/search', { libraryName: 'koa' }), headers: { authorization: 'Basic c29hazpzb2Fr' } },
+      [401],
+    ),
+    bad(
+      'anonymous add',
+      { method: 'POST', url: url(base, '/v2/add/repo/github'), headers: json(), body: JSON.stringify({ docsRepoUrl: 'https://github.com/soak/nothing' }) },
+      [401],
+    ),
     bad('tokens out of range', { method: 'GET', url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query, tokens: 'lots' }) }, [400]),
     bad('missing query', { method: 'GET', url: url(base, '/v2/context', { libraryId: q.libraryId }) }, [400]),
     bad('unknown type', { method: 'GET', url: url(base, '/v2/context', { libraryId: q.libraryId, query: q.query, type: 'xml' }) }, [400]),
     bad('mcp malformed JSON', { method: 'POST', url: url(base, '/mcp'), headers: MCP_HEADERS, body: '{"jsonrpc": "2.0", "method": ' }, [400]),
     {
       kind: 'bad mcp unknown library',
-      spec: { method: 'POST', url: url(base, '/mcp'), headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'query-docs', arguments: { libraryId: `/soak-missing/nothing-${n}`, query: q.query } } }) },
+      spec: {
+        method: 'POST',
+        url: url(base, '/mcp'),
+        headers: MCP_HEADERS,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: n,
+          method: 'tools/call',
+          params: { name: 'query-docs', arguments: { libraryId: `/soak-missing/nothing-${n}`, query: q.query } },
+        }),
+      },
       expect: OK,
       check: (body) => (mcpProblem(body)?.startsWith('tool error') ? undefined : 'a query of an unknown library did not answer with a tool error'),
     },

@@ -61,7 +61,11 @@ export class Monitor {
     const live = await sendRequest(this.agent, { method: 'GET', url: new URL('/livez', server.url) }, { timeoutMs: WEDGE_MS });
     const at = this.clock();
     const chaosBefore = this.chaosOpen();
-    const answer = await sendRequest(this.agent, { method: 'GET', url: new URL('/healthz', server.url), headers: { accept: 'application/json' } }, { timeoutMs: WEDGE_MS, keepBody: true });
+    const answer = await sendRequest(
+      this.agent,
+      { method: 'GET', url: new URL('/healthz', server.url), headers: { accept: 'application/json' } },
+      { timeoutMs: WEDGE_MS, keepBody: true },
+    );
     const wedge = (answer.status === 0 && answer.error === 'timed out') || answer.ms >= WEDGE_MS;
     return {
       at,
@@ -110,7 +114,14 @@ export class Monitor {
   }
 
   async pollJobs(client: SoakClient, key: string, server: Server): Promise<JobView[] | undefined> {
-    const sent = await client.send({ kind: 'jobs (poll)', spec: { method: 'GET', url: new URL('/v2/jobs?limit=200', server.url), headers: { accept: 'application/json', authorization: `Bearer ${key}` } }, expect: { ok: [200] } }, server);
+    const sent = await client.send(
+      {
+        kind: 'jobs (poll)',
+        spec: { method: 'GET', url: new URL('/v2/jobs?limit=200', server.url), headers: { accept: 'application/json', authorization: `Bearer ${key}` } },
+        expect: { ok: [200] },
+      },
+      server,
+    );
     if (sent.sample.status !== 200) return undefined;
     const jobs = (JSON.parse(sent.body) as { jobs: JobView[] }).jobs;
     this.lastJobs = jobs;
@@ -120,7 +131,11 @@ export class Monitor {
 
   /** The jobs, read without counting the call (for the chaos controller's wait for a running job). */
   async pollJobsQuietly(server: Server, key: string): Promise<JobView[] | undefined> {
-    const answer = await sendRequest(this.agent, { method: 'GET', url: new URL('/v2/jobs?limit=200', server.url), headers: { accept: 'application/json', authorization: `Bearer ${key}` } }, { timeoutMs: WEDGE_MS, keepBody: true });
+    const answer = await sendRequest(
+      this.agent,
+      { method: 'GET', url: new URL('/v2/jobs?limit=200', server.url), headers: { accept: 'application/json', authorization: `Bearer ${key}` } },
+      { timeoutMs: WEDGE_MS, keepBody: true },
+    );
     if (answer.status !== 200) return undefined;
     return (JSON.parse(answer.body ?? '{}') as { jobs?: JobView[] }).jobs;
   }

@@ -64,7 +64,8 @@ export function parseSoakOptions(argv: readonly string[], defaults: { corpus: st
   const minutes = Number(values.minutes);
   if (!Number.isInteger(minutes) || minutes < 1 || minutes > 24 * 60) throw new UsageError(`--minutes must be a whole number from 1 to 1440.\n${USAGE}`);
   const chaos = values.chaos ?? false;
-  if (chaos && minutes < MIN_CHAOS_MINUTES) throw new UsageError(`--chaos needs --minutes ${MIN_CHAOS_MINUTES} or more (two kills, each with up to 30 s of recovery).\n${USAGE}`);
+  if (chaos && minutes < MIN_CHAOS_MINUTES)
+    throw new UsageError(`--chaos needs --minutes ${MIN_CHAOS_MINUTES} or more (two kills, each with up to 30 s of recovery).\n${USAGE}`);
 
   const urls = (values.url ?? '')
     .split(',')
@@ -86,7 +87,8 @@ export function parseSoakOptions(argv: readonly string[], defaults: { corpus: st
   if (pids.some((p) => !Number.isInteger(p) || p <= 0)) throw new UsageError(`--pid must be process ids, comma-separated.\n${USAGE}`);
   if (pids.length > 0 && urls.length === 0) throw new UsageError(`--pid goes with --url (the soak knows the pids of the servers it starts).\n${USAGE}`);
   if (pids.length > 0 && pids.length !== urls.length) throw new UsageError(`--pid needs one process id per --url, in the same order.\n${USAGE}`);
-  if (values['api-key'] !== undefined && urls.length === 0) throw new UsageError(`--api-key goes with --url (the soak makes its own key on the servers it starts).\n${USAGE}`);
+  if (values['api-key'] !== undefined && urls.length === 0)
+    throw new UsageError(`--api-key goes with --url (the soak makes its own key on the servers it starts).\n${USAGE}`);
 
   const clients = Number(values.clients);
   if (!Number.isInteger(clients) || clients < 1 || clients > 32) throw new UsageError(`--clients must be a whole number from 1 to 32.\n${USAGE}`);
@@ -94,7 +96,17 @@ export function parseSoakOptions(argv: readonly string[], defaults: { corpus: st
   if (!Number.isFinite(rps) || rps < 1 || rps > 500) throw new UsageError(`--rps must be from 1 to 500.\n${USAGE}`);
 
   const libs = values['corpus-libs']?.trim();
-  const corpusLibs = libs === undefined ? DEFAULT_CORPUS_LIBS : libs === 'all' ? undefined : libs === 'none' || libs === '' ? [] : libs.split(',').map((l) => l.trim()).filter(Boolean);
+  const corpusLibs =
+    libs === undefined
+      ? DEFAULT_CORPUS_LIBS
+      : libs === 'all'
+        ? undefined
+        : libs === 'none' || libs === ''
+          ? []
+          : libs
+              .split(',')
+              .map((l) => l.trim())
+              .filter(Boolean);
 
   return Object.freeze({
     minutes,

@@ -31,7 +31,26 @@ export function formatMinuteLine(m: MinuteSummary, totalMinutes: number): string
 /** Every minute as a table row. */
 export function formatMinuteTable(minutes: readonly MinuteSummary[], servers: readonly string[]): string {
   return formatTable(
-    ['min', 'req', '2xx', '4xx', '429', '5xx', 'unexp', 'wedge', 'p50 ms', 'p99 ms', ...servers.map((s) => `RSS ${s} MB`), 'ES p50', 'ES p99', 'Mongo p50', 'Mongo p99', 'livez p99', 'open jobs', 'chaos'],
+    [
+      'min',
+      'req',
+      '2xx',
+      '4xx',
+      '429',
+      '5xx',
+      'unexp',
+      'wedge',
+      'p50 ms',
+      'p99 ms',
+      ...servers.map((s) => `RSS ${s} MB`),
+      'ES p50',
+      'ES p99',
+      'Mongo p50',
+      'Mongo p99',
+      'livez p99',
+      'open jobs',
+      'chaos',
+    ],
     minutes.map((m) => [
       String(m.minute),
       String(m.requests),
@@ -76,12 +95,25 @@ export function formatKindTable(kinds: readonly KindTotals[]): string {
 export function formatKills(kills: readonly KillResult[]): string {
   return formatTable(
     ['kill -9', 'pid', 'at s', 'jobs running', 'store reads back s', 'answered again s'],
-    kills.map((k) => [k.target, k.pid === undefined ? '-' : String(k.pid), k.killedAt === undefined ? '-' : fixed(k.killedAt / 1000, 0), String(k.runningJobsAtKill), k.storeBackMs === null ? '-' : fixed(k.storeBackMs / 1000, 1), k.recoveredMs === null ? (k.error ?? 'not within 90 s') : fixed(k.recoveredMs / 1000, 1)]),
+    kills.map((k) => [
+      k.target,
+      k.pid === undefined ? '-' : String(k.pid),
+      k.killedAt === undefined ? '-' : fixed(k.killedAt / 1000, 0),
+      String(k.runningJobsAtKill),
+      k.storeBackMs === null ? '-' : fixed(k.storeBackMs / 1000, 1),
+      k.recoveredMs === null ? (k.error ?? 'not within 90 s') : fixed(k.recoveredMs / 1000, 1),
+    ]),
   );
 }
 
 export function formatMemory(memory: readonly MemoryJudgement[]): string {
-  return memory.map((m) => (m.judged ? `  ${m.server}: ${m.baselineMb} MB after ${m.baselineAtMs / 60_000} min → ${m.endMb} MB at the end (${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(1)}%)` : `  ${m.server}: not judged — ${m.reason}`)).join('\n');
+  return memory
+    .map((m) =>
+      m.judged
+        ? `  ${m.server}: ${m.baselineMb} MB after ${m.baselineAtMs / 60_000} min → ${m.endMb} MB at the end (${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(1)}%)`
+        : `  ${m.server}: not judged — ${m.reason}`,
+    )
+    .join('\n');
 }
 
 export function formatChecks(checks: readonly Check[]): string {

@@ -80,7 +80,11 @@ export function judgeMemory(server: string, points: readonly RssPoint[], runMs: 
   const baselineAt = runMs >= 2 * LONG_RUN_BASELINE_MS ? LONG_RUN_BASELINE_MS : WARMUP_MS;
   const span = runMs - baselineAt;
   if (span < MIN_MEMORY_SPAN_MS) {
-    return { server, judged: false, reason: `run too short to judge memory: ${(Math.max(0, span) / 60_000).toFixed(1)} min after the ${baselineAt / 60_000}-min warm-up, need ${MIN_MEMORY_SPAN_MS / 60_000}` };
+    return {
+      server,
+      judged: false,
+      reason: `run too short to judge memory: ${(Math.max(0, span) / 60_000).toFixed(1)} min after the ${baselineAt / 60_000}-min warm-up, need ${MIN_MEMORY_SPAN_MS / 60_000}`,
+    };
   }
   const base = points.filter((p) => p.at >= baselineAt && p.at < baselineAt + RSS_WINDOW_MS).map((p) => p.kb);
   const end = points.filter((p) => p.at > runMs - RSS_WINDOW_MS).map((p) => p.kb);
@@ -88,7 +92,14 @@ export function judgeMemory(server: string, points: readonly RssPoint[], runMs: 
   const baselineKb = median(base);
   const endKb = median(end);
   const mb = (kb: number) => Math.round(kb / 102.4) / 10;
-  return { server, judged: true, baselineAtMs: baselineAt, baselineMb: mb(baselineKb), endMb: mb(endKb), growth: Math.round((endKb / baselineKb - 1) * 1000) / 1000 };
+  return {
+    server,
+    judged: true,
+    baselineAtMs: baselineAt,
+    baselineMb: mb(baselineKb),
+    endMb: mb(endKb),
+    growth: Math.round((endKb / baselineKb - 1) * 1000) / 1000,
+  };
 }
 
 export interface KillResult {
@@ -146,27 +157,70 @@ export function verdict(input: VerdictInput): Check[] {
   const { minutes } = input;
   const checks: Check[] = [];
   const wedges = sum(minutes, (m) => m.wedges);
-  checks.push(check('no wedge (every request and health read answered within 10 s)', wedges > 0, wedges > 0 ? `${wedges} without an answer: ${list(minutes.flatMap((m) => m.examples.filter((e) => /no answer within|only after/.test(e))))}` : 'none'));
+  checks.push(
+    check(
+      'no wedge (every request and health read answered within 10 s)',
+      wedges > 0,
+      wedges > 0 ? `${wedges} without an answer: ${list(minutes.flatMap((m) => m.examples.filter((e) => /no answer within|only after/.test(e))))}` : 'none',
+    ),
+  );
   const u5 = sum(minutes, (m) => m.unexpected5xx);
-  checks.push(check('no unexpected 5xx', u5 > 0, u5 > 0 ? `${u5}: ${list(minutes.flatMap((m) => m.examples.filter((e) => /: 5\d\d/.test(e))))}` : `none (${sum(minutes, (m) => m.byOutcome.tolerated)} tolerated in chaos windows)`));
+  checks.push(
+    check(
+      'no unexpected 5xx',
+      u5 > 0,
+      u5 > 0
+        ? `${u5}: ${list(minutes.flatMap((m) => m.examples.filter((e) => /: 5\d\d/.test(e))))}`
+        : `none (${sum(minutes, (m) => m.byOutcome.tolerated)} tolerated in chaos windows)`,
+    ),
+  );
   const uo = sum(minutes, (m) => m.unexpectedOther);
-  checks.push(check('no other unexpected answer (wrong status, refused connection, MCP tool error outside chaos)', uo > 0, uo > 0 ? `${uo}: ${list(minutes.flatMap((m) => m.examples.filter((e) => !/: 5\d\d|no answer within|only after/.test(e))))}` : 'none'));
+  checks.push(
+    check(
+      'no other unexpected answer (wrong status, refused connection, MCP tool error outside chaos)',
+      uo > 0,
+      uo > 0 ? `${uo}: ${list(minutes.flatMap((m) => m.examples.filter((e) => !/: 5\d\d|no answer within|only after/.test(e))))}` : 'none',
+    ),
+  );
   checks.push(
     check(
       'no store read failing for more than 30 s outside a chaos window',
       input.longOutages.length > 0,
-      input.longOutages.length > 0 ? list(input.longOutages.map((o) => `${o.server} ${o.store} from ${(o.from / 1000).toFixed(0)} s for ${(o.ms / 1000).toFixed(0)} s`)) : 'none',
+      input.longOutages.length > 0
+        ? list(input.longOutages.map((o) => `${o.server} ${o.store} from ${(o.from / 1000).toFixed(0)} s for ${(o.ms / 1000).toFixed(0)} s`))
+        : 'none',
     ),
   );
   for (const store of STORES) {
     const judged = minutes.filter((m) => m.stores[store].p99OutsideChaosMs !== null);
     const slow = judged.filter((m) => (m.stores[store].p99OutsideChaosMs ?? 0) > MAX_STORE_P99_MS);
-    if (judged.length === 0) checks.push({ rule: `${store} read p99 ≤ ${MAX_STORE_P99_MS} ms in every minute outside chaos`, status: 'not judged', detail: 'no successful store read outside chaos windows' });
-    else checks.push(check(`${store} read p99 ≤ ${MAX_STORE_P99_MS} ms in every minute outside chaos`, slow.length > 0, slow.length > 0 ? list(slow.map((m) => `minute ${m.minute}: ${m.stores[store].p99OutsideChaosMs} ms (server /livez p99 ${m.livezP99Ms ?? '-'} ms)`)) : `worst ${Math.max(...judged.map((m) => m.stores[store].p99OutsideChaosMs ?? 0))} ms over ${judged.length} minutes`));
+    if (judged.length === 0)
+      checks.push({
+        rule: `${store} read p99 ≤ ${MAX_STORE_P99_MS} ms in every minute outside chaos`,
+        status: 'not judged',
+        detail: 'no successful store read outside chaos windows',
+      });
+    else
+      checks.push(
+        check(
+          `${store} read p99 ≤ ${MAX_STORE_P99_MS} ms in every minute outside chaos`,
+          slow.length > 0,
+          slow.length > 0
+            ? list(slow.map((m) => `minute ${m.minute}: ${m.stores[store].p99OutsideChaosMs} ms (server /livez p99 ${m.livezP99Ms ?? '-'} ms)`))
+            : `worst ${Math.max(...judged.map((m) => m.stores[store].p99OutsideChaosMs ?? 0))} ms over ${judged.length} minutes`,
+        ),
+      );
   }
   for (const m of input.memory) {
     if (!m.judged) checks.push({ rule: `server ${m.server} RSS growth ≤ 10%`, status: 'not judged', detail: m.reason });
-    else checks.push(check(`server ${m.server} RSS growth ≤ 10%`, m.growth > MAX_RSS_GROWTH, `${m.baselineMb} MB after ${m.baselineAtMs / 60_000} min → ${m.endMb} MB at the end (${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(1)}%)`));
+    else
+      checks.push(
+        check(
+          `server ${m.server} RSS growth ≤ 10%`,
+          m.growth > MAX_RSS_GROWTH,
+          `${m.baselineMb} MB after ${m.baselineAtMs / 60_000} min → ${m.endMb} MB at the end (${m.growth >= 0 ? '+' : ''}${(m.growth * 100).toFixed(1)}%)`,
+        ),
+      );
   }
   checks.push(check('every server process kept running', input.serverExits.length > 0, input.serverExits.length > 0 ? list(input.serverExits) : 'yes'));
   if (input.chaos) {
@@ -186,10 +240,30 @@ export function verdict(input: VerdictInput): Check[] {
   const inv = input.invariants;
   if (inv.skipped) checks.push({ rule: 'job and library invariants', status: 'not judged', detail: inv.skipped });
   else {
-    checks.push(check('every job reached a terminal state (none stuck)', inv.stuck.length > 0, inv.stuck.length > 0 ? list(inv.stuck) : `${inv.jobs} jobs, all ended`));
-    checks.push(check('no job failed or was cancelled (the soak only sends valid work)', inv.failed.length > 0, inv.failed.length > 0 ? list(inv.failed) : 'none'));
-    checks.push(check('no job ran twice (attempts 1, or a retry a chaos window explains)', inv.ranTwice.length > 0, inv.ranTwice.length > 0 ? list(inv.ranTwice) : inv.explainedRetries.length > 0 ? `none; retried in a chaos window: ${list(inv.explainedRetries)}` : 'none'));
-    checks.push(check('no half-built library (every listed version serves snippets)', inv.halfBuilt.length > 0, inv.halfBuilt.length > 0 ? list(inv.halfBuilt) : `${inv.checkedLibraries} libraries checked`));
+    checks.push(
+      check('every job reached a terminal state (none stuck)', inv.stuck.length > 0, inv.stuck.length > 0 ? list(inv.stuck) : `${inv.jobs} jobs, all ended`),
+    );
+    checks.push(
+      check('no job failed or was cancelled (the soak only sends valid work)', inv.failed.length > 0, inv.failed.length > 0 ? list(inv.failed) : 'none'),
+    );
+    checks.push(
+      check(
+        'no job ran twice (attempts 1, or a retry a chaos window explains)',
+        inv.ranTwice.length > 0,
+        inv.ranTwice.length > 0
+          ? list(inv.ranTwice)
+          : inv.explainedRetries.length > 0
+            ? `none; retried in a chaos window: ${list(inv.explainedRetries)}`
+            : 'none',
+      ),
+    );
+    checks.push(
+      check(
+        'no half-built library (every listed version serves snippets)',
+        inv.halfBuilt.length > 0,
+        inv.halfBuilt.length > 0 ? list(inv.halfBuilt) : `${inv.checkedLibraries} libraries checked`,
+      ),
+    );
   }
   return checks;
 }

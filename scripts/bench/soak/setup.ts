@@ -89,7 +89,9 @@ export async function prepareOwnServers(options: SoakOptions, name: string, data
 /** --url: the named servers, their pids if given, and the eval questions of the libraries they serve. */
 export async function prepareUrlServers(options: SoakOptions, datasetFile: string, say: (line: string) => void): Promise<Prepared> {
   const servers = options.urls.map((url, i) => ({ name: String.fromCharCode(65 + i), url }));
-  const notes = ['--url: a read-only mix (context, search, MCP, bad inputs, and admin reads with --api-key); adds, refreshes, uploads and key create/delete (a dashboard session) need the servers the soak starts'];
+  const notes = [
+    '--url: a read-only mix (context, search, MCP, bad inputs, and admin reads with --api-key); adds, refreshes, uploads and key create/delete (a dashboard session) need the servers the soak starts',
+  ];
   if (options.pids.length === 0) notes.push('RSS not measured: pass --pid with --url');
   if (!options.apiKey) notes.push('no --api-key: no admin calls, no job counts, no invariants');
   const questions: Question[] = [];
@@ -122,7 +124,9 @@ export async function teardown(prepared: Prepared): Promise<string[]> {
   try {
     await dropPrivateStores(prepared.own.stores);
   } catch (error) {
-    problems.push(`could not drop the soak's stores "${prepared.own.stores.name}" (${(error as Error).message}): drop the MongoDB database and the Elasticsearch indices ${prepared.own.stores.name}-* by hand`);
+    problems.push(
+      `could not drop the soak's stores "${prepared.own.stores.name}" (${(error as Error).message}): drop the MongoDB database and the Elasticsearch indices ${prepared.own.stores.name}-* by hand`,
+    );
   }
   return problems;
 }

@@ -40,7 +40,15 @@ export async function openPrivateStores(name: string): Promise<PrivateStores> {
   fs.mkdirSync(runDir, { recursive: true });
   const env = { MONGODB_DB: name, SHELFMARK_INDEX_PREFIX: name };
   // The loader keeps its Git copies under the data dir: a private one, with the stores and secret of the default one.
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'warn', ...env, SHELFMARK_DATA_DIR: runDir, ELASTICSEARCH_URL: base.elasticsearchUrl, MONGODB_URI: base.mongodbUri, SHELFMARK_SECRET: base.secret });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    ...env,
+    SHELFMARK_DATA_DIR: runDir,
+    ELASTICSEARCH_URL: base.elasticsearchUrl,
+    MONGODB_URI: base.mongodbUri,
+    SHELFMARK_SECRET: base.secret,
+  });
   const log = createLogger('warn', process.stderr);
   const handles = await openStores(config, log);
   const composition = await createServices(config, log, handles);
@@ -71,9 +79,15 @@ export interface CorpusQuestions {
 }
 
 /** Loads the chosen corpus libraries (when the corpus and the eval set exist) and returns their eval questions. */
-export async function loadCorpusLibraries({ services, lifecycle }: Pick<PrivateStores, 'services' | 'lifecycle'>, options: Pick<SoakOptions, 'corpus' | 'corpusLibs'>, datasetFile: string, say: (line: string) => void): Promise<CorpusQuestions> {
+export async function loadCorpusLibraries(
+  { services, lifecycle }: Pick<PrivateStores, 'services' | 'lifecycle'>,
+  options: Pick<SoakOptions, 'corpus' | 'corpusLibs'>,
+  datasetFile: string,
+  say: (line: string) => void,
+): Promise<CorpusQuestions> {
   if (options.corpusLibs?.length === 0) return { questions: [], libraries: [], note: 'corpus not loaded (--corpus-libs none)' };
-  if (!fs.existsSync(path.join(options.corpus, 'MANIFEST.tsv'))) return { questions: [], libraries: [], note: `no corpus at ${options.corpus}: context traffic goes to what the soak adds` };
+  if (!fs.existsSync(path.join(options.corpus, 'MANIFEST.tsv')))
+    return { questions: [], libraries: [], note: `no corpus at ${options.corpus}: context traffic goes to what the soak adds` };
   if (!fs.existsSync(datasetFile)) return { questions: [], libraries: [], note: `no eval questions at ${datasetFile}: corpus not loaded` };
   const only = [...new Set(readManifest(options.corpus).map((r) => r.library))].filter((id) => wantsCorpusLibrary(options, id));
   if (only.length === 0) return { questions: [], libraries: [], note: `none of --corpus-libs ${options.corpusLibs?.join(',')} is in ${options.corpus}` };
@@ -86,7 +100,11 @@ export async function loadCorpusLibraries({ services, lifecycle }: Pick<PrivateS
   const questions = readDataset(datasetFile)
     .filter((e) => loaded.includes(e.library))
     .map((e) => ({ libraryId: libraryIdOf(e), query: e.query }));
-  return { questions, libraries: loaded, ...(failed.length > 0 ? { note: `corpus libraries that failed to load: ${failed.map((f) => `${f.library} (${f.error})`).join('; ')}` } : {}) };
+  return {
+    questions,
+    libraries: loaded,
+    ...(failed.length > 0 ? { note: `corpus libraries that failed to load: ${failed.map((f) => `${f.library} (${f.error})`).join('; ')}` } : {}),
+  };
 }
 
 /** Drops the soak's database and indices and its local files. */

@@ -67,7 +67,11 @@ export class SoakClient {
    * return the response headers that carry the cookies.
    */
   async login(server: Server, credentials: { username: string; password: string }): Promise<{ cookie: string; csrf: string } | undefined> {
-    const op: Op = { kind: 'login', spec: { method: 'POST', url: new URL('/v2/auth/login', server.url), headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) }, expect: { ok: [200] } };
+    const op: Op = {
+      kind: 'login',
+      spec: { method: 'POST', url: new URL('/v2/auth/login', server.url), headers: { 'content-type': 'application/json' }, body: JSON.stringify(credentials) },
+      expect: { ok: [200] },
+    };
     const at = this.clock();
     const chaosBefore = this.chaosOpen();
     const started = performance.now();
@@ -83,7 +87,11 @@ export class SoakClient {
     }
     const sample = this.recordAnswer(op, server, at, chaosBefore, answer);
     if (sample.status !== 200) return undefined;
-    const value = (name: string) => cookies.map((c) => c.split(';')[0]).find((c) => c.startsWith(`${name}=`))?.slice(name.length + 1);
+    const value = (name: string) =>
+      cookies
+        .map((c) => c.split(';')[0])
+        .find((c) => c.startsWith(`${name}=`))
+        ?.slice(name.length + 1);
     const session = value('shelfmark_session');
     const csrf = value('shelfmark_csrf');
     return session && csrf ? { cookie: `shelfmark_session=${session}; shelfmark_csrf=${csrf}`, csrf } : undefined;
@@ -92,9 +100,21 @@ export class SoakClient {
   private recordAnswer(op: Op, server: Server, at: number, chaosBefore: boolean, answer: Answer): RequestSample {
     const body = answer.body ?? '';
     const bodyProblem = op.check && op.expect.ok.includes(answer.status) ? op.check(body) : undefined;
-    const c = classifyAnswer({ status: answer.status, ms: answer.ms, error: answer.error, code: answer.status >= 400 ? errorCodeOf(body) : undefined, bodyProblem }, op.expect, chaosBefore || this.chaosOpen());
+    const c = classifyAnswer(
+      { status: answer.status, ms: answer.ms, error: answer.error, code: answer.status >= 400 ? errorCodeOf(body) : undefined, bodyProblem },
+      op.expect,
+      chaosBefore || this.chaosOpen(),
+    );
     const where = `${op.spec.method} ${op.spec.url.pathname}${op.spec.url.search.slice(0, 80)}`;
-    const sample: RequestSample = { at, kind: op.kind, server: server.name, status: answer.status, ms: Math.round(answer.ms * 10) / 10, outcome: c.outcome, ...(c.detail ? { detail: `${c.detail} — ${where}` } : {}) };
+    const sample: RequestSample = {
+      at,
+      kind: op.kind,
+      server: server.name,
+      status: answer.status,
+      ms: Math.round(answer.ms * 10) / 10,
+      outcome: c.outcome,
+      ...(c.detail ? { detail: `${c.detail} — ${where}` } : {}),
+    };
     this.record(sample);
     return sample;
   }
@@ -129,7 +149,18 @@ export class QuestionPool {
   }
 }
 
-type ReadKind = 'context txt anon' | 'context txt key' | 'context json anon' | 'context json key' | 'search anon' | 'search key' | 'mcp initialize' | 'mcp tools/list' | 'mcp resolve' | 'mcp query' | 'bad';
+type ReadKind =
+  | 'context txt anon'
+  | 'context txt key'
+  | 'context json anon'
+  | 'context json key'
+  | 'search anon'
+  | 'search key'
+  | 'mcp initialize'
+  | 'mcp tools/list'
+  | 'mcp resolve'
+  | 'mcp query'
+  | 'bad';
 
 /** The readers' mix, by weight: mostly context, then search and MCP, some bad inputs. */
 export const READ_MIX: ReadonlyArray<readonly [ReadKind, number]> = [
@@ -202,7 +233,12 @@ export async function readerLoop(deps: LoopDeps, intervalMs: number, offset: num
  * session (keys are managed in sessions, not with keys): sign in, create (201), use (200),
  * delete, use again (401), sign out.
  */
-export async function adminLoop(deps: LoopDeps & { key: string }, intervalMs: number, login: { username: string; password: string } | undefined, onLibraries: (body: string) => void): Promise<void> {
+export async function adminLoop(
+  deps: LoopDeps & { key: string },
+  intervalMs: number,
+  login: { username: string; password: string } | undefined,
+  onLibraries: (body: string) => void,
+): Promise<void> {
   let n = 0;
   while (!deps.stopper.stopped) {
     n++;
@@ -225,14 +261,31 @@ async function keyLifecycle(deps: LoopDeps, server: Server, n: number, login: { 
   const base = server.url;
   const headers = { 'content-type': 'application/json', accept: 'application/json', cookie: session.cookie, 'x-csrf-token': session.csrf };
   try {
-    await deps.client.send({ kind: 'bad empty key name', spec: { method: 'POST', url: new URL('/v2/admin/keys', base), headers, body: JSON.stringify({ name: '' }) }, expect: { ok: [], expected: [400] } }, server);
-    const created = await deps.client.send({ kind: 'key create', spec: { method: 'POST', url: new URL('/v2/admin/keys', base), headers, body: JSON.stringify({ name: `soak ${n}` }) }, expect: { ok: [201] } }, server);
+    await deps.client.send(
+      {
+        kind: 'bad empty key name',
+        spec: { method: 'POST', url: new URL('/v2/admin/keys', base), headers, body: JSON.stringify({ name: '' }) },
+        expect: { ok: [], expected: [400] },
+      },
+      server,
+    );
+    const created = await deps.client.send(
+      {
+        kind: 'key create',
+        spec: { method: 'POST', url: new URL('/v2/admin/keys', base), headers, body: JSON.stringify({ name: `soak ${n}` }) },
+        expect: { ok: [201] },
+      },
+      server,
+    );
     if (created.sample.status !== 201) return;
     const { id, value } = JSON.parse(created.body) as { id: string; value: string };
     const other = deps.servers[(n + 1) % deps.servers.length];
     const q = deps.pool.pick(deps.random);
     await deps.client.send({ ...contextOp(other.url, q, 'json', value), kind: 'key use' }, other);
-    await deps.client.send({ kind: 'key delete', spec: { method: 'DELETE', url: new URL(`/v2/admin/keys/${id}`, base), headers }, expect: { ok: [200] } }, server);
+    await deps.client.send(
+      { kind: 'key delete', spec: { method: 'DELETE', url: new URL(`/v2/admin/keys/${id}`, base), headers }, expect: { ok: [200] } },
+      server,
+    );
     await deps.client.send({ ...contextOp(other.url, q, 'json', value), kind: 'key use after delete', expect: { ok: [], expected: [401] } }, other);
   } finally {
     await deps.client.send({ kind: 'logout', spec: { method: 'POST', url: new URL('/v2/auth/logout', base), headers }, expect: { ok: [200] } }, server);

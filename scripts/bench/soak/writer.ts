@@ -31,19 +31,25 @@ export async function startSoakGit(chaos: boolean): Promise<{ git: GitServer; re
     const files = repoFiles(repo);
     if (repo.name === 'aurora') {
       // An older tagged version that context7.json lists, so adding latest queues its build too.
-      const old = { ...files, 'docs/legacy.md': '# Legacy API\n\nThe v1 `aurora.legacyLamp()` call, removed in v2.\n\n```js\naurora.legacyLamp({ on: true });\n```\n' };
+      const old = {
+        ...files,
+        'docs/legacy.md': '# Legacy API\n\nThe v1 `aurora.legacyLamp()` call, removed in v2.\n\n```js\naurora.legacyLamp({ on: true });\n```\n',
+      };
       const config = JSON.stringify({ projectTitle: 'Aurora', previousVersions: [{ tag: 'v1.0.0' }] });
-      createRepo(git.root, repo.repoPath, [
-        { files: { ...old, 'context7.json': config }, tag: 'v1.0.0' },
-        { files: { ...files, 'context7.json': config } },
-      ]);
+      createRepo(git.root, repo.repoPath, [{ files: { ...old, 'context7.json': config }, tag: 'v1.0.0' }, { files: { ...files, 'context7.json': config } }]);
     } else createRepo(git.root, repo.repoPath, [{ files }]);
   }
   return { git, repos, reserve };
 }
 
 const git = promisify(execFile);
-const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'soak', GIT_AUTHOR_EMAIL: 'soak@shelfmark', GIT_COMMITTER_NAME: 'soak', GIT_COMMITTER_EMAIL: 'soak@shelfmark' };
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: 'soak',
+  GIT_AUTHOR_EMAIL: 'soak@shelfmark',
+  GIT_COMMITTER_NAME: 'soak',
+  GIT_COMMITTER_EMAIL: 'soak@shelfmark',
+};
 
 /**
  * Commits `files` to a bare repository's main branch. Like test/git-server.ts commitToRepo,
@@ -128,17 +134,26 @@ export class SoakWriter {
       await commit;
     }
     const targets = options.race ? this.deps.servers : [this.server()];
-    await Promise.all(targets.map((s) => this.deps.client.send({ ...refreshOp(s.url, libraryIdOfRepo(repo), this.deps.key), kind: options.race ? 'refresh (race)' : 'refresh' }, s)));
+    await Promise.all(
+      targets.map((s) =>
+        this.deps.client.send({ ...refreshOp(s.url, libraryIdOfRepo(repo), this.deps.key), kind: options.race ? 'refresh (race)' : 'refresh' }, s),
+      ),
+    );
   }
 
   async upload(doc: OpenApiDoc, options: { race: boolean }): Promise<void> {
     const targets = options.race ? this.deps.servers : [this.server()];
-    const sent = await Promise.all(targets.map((s) => this.deps.client.send(uploadOp(s.url, doc, this.deps.key, `soak${crypto.randomBytes(8).toString('hex')}`), s)));
+    const sent = await Promise.all(
+      targets.map((s) => this.deps.client.send(uploadOp(s.url, doc, this.deps.key, `soak${crypto.randomBytes(8).toString('hex')}`), s)),
+    );
     for (const { sample, body } of sent) {
       if (sample.status !== 200) continue;
       const libraryId = (JSON.parse(body) as { libraryName: string }).libraryName;
       this.added.set(libraryId, { libraryId, question: doc.questions[0] ?? 'how do I authenticate', how: `upload ${doc.fileName}` });
-      this.deps.pool.add(libraryId, doc.questions.map((query) => ({ libraryId, query })));
+      this.deps.pool.add(
+        libraryId,
+        doc.questions.map((query) => ({ libraryId, query })),
+      );
     }
   }
 
@@ -176,11 +191,15 @@ export class SoakWriter {
   /** Questions of a library the catalogue lists as built (`version` other than latest), if it is one of the soak's. */
   questionsFor(libraryId: string, version = 'latest'): Question[] {
     if (version !== 'latest') {
-      return libraryId === '/soak/aurora' && version === 'v1.0.0' ? [{ libraryId: `${libraryId}/${version}`, query: 'how do I turn on a legacy lamp with aurora' }] : [];
+      return libraryId === '/soak/aurora' && version === 'v1.0.0'
+        ? [{ libraryId: `${libraryId}/${version}`, query: 'how do I turn on a legacy lamp with aurora' }]
+        : [];
     }
     const repo = [...this.repos, ...this.reserve].find((r) => libraryIdOfRepo(r) === libraryId);
     if (repo) return this.questionsOf(repo);
-    const doc = this.added.get(libraryId)?.how.startsWith('upload') ? this.docs.find((d) => this.added.get(libraryId)?.how === `upload ${d.fileName}`) : undefined;
+    const doc = this.added.get(libraryId)?.how.startsWith('upload')
+      ? this.docs.find((d) => this.added.get(libraryId)?.how === `upload ${d.fileName}`)
+      : undefined;
     return doc ? doc.questions.map((query) => ({ libraryId, query })) : [];
   }
 }

@@ -18,7 +18,11 @@ export function bundleFiles(args: string[]): string[] {
     if (!fs.existsSync(arg)) return [];
     if (fs.statSync(arg).isFile()) return [arg];
     if (fs.existsSync(path.join(arg, 'MANIFEST.tsv'))) return [];
-    return fs.readdirSync(arg).filter((n) => n.endsWith('.shelfmark.gz')).sort().map((n) => path.join(arg, n));
+    return fs
+      .readdirSync(arg)
+      .filter((n) => n.endsWith('.shelfmark.gz'))
+      .sort()
+      .map((n) => path.join(arg, n));
   });
 }
 
@@ -73,7 +77,14 @@ export async function loadBundles(services: Ports, files: string[], options: { f
         continue;
       }
       const r = outcome.result;
-      summary.push({ library: r.libraryName, versions: r.versions.map((v) => v.version).join(', '), snippets: r.versions.reduce((n, v) => n + v.snippets, 0), tokens: 0, seconds, status: r.status === 'unchanged' ? 'unchanged' : 'indexed' });
+      summary.push({
+        library: r.libraryName,
+        versions: r.versions.map((v) => v.version).join(', '),
+        snippets: r.versions.reduce((n, v) => n + v.snippets, 0),
+        tokens: 0,
+        seconds,
+        status: r.status === 'unchanged' ? 'unchanged' : 'indexed',
+      });
     }
     done += group.length;
     progress.update(done, `${summary[summary.length - 1]?.library ?? ''} (${summary[summary.length - 1]?.status ?? ''})`);

@@ -80,7 +80,11 @@ export interface LoadSummary {
   error?: string;
 }
 
-export async function loadCorpus(services: Ports, corpusDir: string, options: { only?: string[]; force?: boolean; quiet?: boolean } = {}): Promise<LoadSummary[]> {
+export async function loadCorpus(
+  services: Ports,
+  corpusDir: string,
+  options: { only?: string[]; force?: boolean; quiet?: boolean } = {},
+): Promise<LoadSummary[]> {
   const rows = readManifest(corpusDir);
   const byLib = new Map<string, ManifestRow[]>();
   for (const r of rows) if (!options.only || options.only.includes(r.library)) byLib.set(r.library, [...(byLib.get(r.library) ?? []), r]);
@@ -105,7 +109,14 @@ export async function loadCorpus(services: Ports, corpusDir: string, options: { 
     if (!options.force && complete && fs.existsSync(stampFile) && fs.readFileSync(stampFile, 'utf8') === fp) {
       bar.update(versions.length + 1, { stage: 'unchanged' });
       const latest = lib.versions.find((v) => v.version === 'latest');
-      summary.push({ library, versions: versions.map((v) => v.version).join(', '), snippets: sumSnippets(lib.versions), tokens: sumTokens(lib.versions), seconds: (Date.now() - started) / 1000, status: 'unchanged' });
+      summary.push({
+        library,
+        versions: versions.map((v) => v.version).join(', '),
+        snippets: sumSnippets(lib.versions),
+        tokens: sumTokens(lib.versions),
+        seconds: (Date.now() - started) / 1000,
+        status: 'unchanged',
+      });
       void latest;
       continue;
     }
@@ -125,10 +136,25 @@ export async function loadCorpus(services: Ports, corpusDir: string, options: { 
       fs.writeFileSync(stampFile, fp);
       const after = await services.libraries.get(library, { fresh: true });
       bar.update(versions.length + 1, { stage: 'done' });
-      summary.push({ library, versions: versions.map((v) => v.version).join(', '), snippets: sumSnippets(after?.versions ?? []), tokens: sumTokens(after?.versions ?? []), seconds: (Date.now() - started) / 1000, status: 'indexed' });
+      summary.push({
+        library,
+        versions: versions.map((v) => v.version).join(', '),
+        snippets: sumSnippets(after?.versions ?? []),
+        tokens: sumTokens(after?.versions ?? []),
+        seconds: (Date.now() - started) / 1000,
+        status: 'indexed',
+      });
     } catch (error) {
       progress.note(`${library}: FAILED: ${(error as Error).message}`);
-      summary.push({ library, versions: versions.map((v) => v.version).join(', '), snippets: 0, tokens: 0, seconds: (Date.now() - started) / 1000, status: 'failed', error: (error as Error).message });
+      summary.push({
+        library,
+        versions: versions.map((v) => v.version).join(', '),
+        snippets: 0,
+        tokens: 0,
+        seconds: (Date.now() - started) / 1000,
+        status: 'failed',
+        error: (error as Error).message,
+      });
     }
   }
   progress.stop(summary.length);
@@ -143,7 +169,14 @@ function sumTokens(v: { totalTokens: number }[]): number {
 }
 
 export function printSummary(summary: LoadSummary[], seconds: number): void {
-  const rows = summary.map((s) => [s.library, s.versions, String(s.snippets), String(s.tokens), s.seconds.toFixed(1), s.status + (s.error ? `: ${s.error}` : '')]);
+  const rows = summary.map((s) => [
+    s.library,
+    s.versions,
+    String(s.snippets),
+    String(s.tokens),
+    s.seconds.toFixed(1),
+    s.status + (s.error ? `: ${s.error}` : ''),
+  ]);
   const head = ['library', 'versions', 'snippets', 'tokens', 'seconds', 'status'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');

@@ -19,7 +19,10 @@ export function createProgress(total: number, unit: string, options: { quiet?: b
   const started = Date.now();
   const rate = (done: number) => (done / Math.max(0.001, (Date.now() - started) / 1000)).toFixed(1);
   if (stream.isTTY) {
-    const bar = new cliProgress.SingleBar({ format: ` {bar} {value}/{total} ${unit} | {rate}/s | {detail}`, hideCursor: true, stream }, cliProgress.Presets.shades_classic);
+    const bar = new cliProgress.SingleBar(
+      { format: ` {bar} {value}/{total} ${unit} | {rate}/s | {detail}`, hideCursor: true, stream },
+      cliProgress.Presets.shades_classic,
+    );
     bar.start(total, 0, { detail: '', rate: '0.0' });
     return {
       update: (done, detail) => bar.update(done, { detail, rate: rate(done) }),
@@ -32,7 +35,8 @@ export function createProgress(total: number, unit: string, options: { quiet?: b
   }
   const every = options.intervalMs ?? 5000;
   let printedAt = 0;
-  const line = (done: number, detail: string) => stream.write(`[load] ${done}/${total} ${unit}, ${rate(done)}/s, ${((Date.now() - started) / 1000).toFixed(0)} s: ${detail}\n`);
+  const line = (done: number, detail: string) =>
+    stream.write(`[load] ${done}/${total} ${unit}, ${rate(done)}/s, ${((Date.now() - started) / 1000).toFixed(0)} s: ${detail}\n`);
   return {
     update: (done, detail) => {
       if (Date.now() - printedAt < every) return;

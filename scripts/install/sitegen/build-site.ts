@@ -17,7 +17,9 @@ export const GENERATORS: Generator[] = ['sphinx', 'mkdocs', 'vitepress'];
 export function generatorMissing(generator: Generator): string | undefined {
   const { venv, npm } = generatorInstalls();
   const stamp = generator === 'vitepress' ? path.join(npm, '.installed') : path.join(venv, '.installed');
-  return fs.existsSync(stamp) ? undefined : `${generator} is not installed (run node scripts/install/install-site-generators.mjs, which scripts/install/ensure-install.sh runs)`;
+  return fs.existsSync(stamp)
+    ? undefined
+    : `${generator} is not installed (run node scripts/install/install-site-generators.mjs, which scripts/install/ensure-install.sh runs)`;
 }
 
 /** Hash of every file under `dir` (relative path and bytes), for the cache key. */

@@ -90,7 +90,9 @@ export async function* bundleLines(deps: ExportDeps, lib: LibraryRecord, version
       yield chunk;
     }
     if (count !== v.totalSnippets) {
-      throw new Error(`${clientLibraryId(lib._id)} (${v.version}) changed while it was exported (${count} of ${v.totalSnippets} snippets read): export it again.`);
+      throw new Error(
+        `${clientLibraryId(lib._id)} (${v.version}) changed while it was exported (${count} of ${v.totalSnippets} snippets read): export it again.`,
+      );
     }
   }
   yield encodeLine({ type: 'end', lines, sha256: hash.digest('hex') });

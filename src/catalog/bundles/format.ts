@@ -42,7 +42,10 @@ const versionSchema = z.object({
   totalSnippets: count(),
   totalTokens: count(),
   benchmarkScore: z.number().min(0).max(100),
-  lastUpdateDate: z.string().max(100).refine((d) => !Number.isNaN(Date.parse(d)), 'must be a date (ISO 8601)'),
+  lastUpdateDate: z
+    .string()
+    .max(100)
+    .refine((d) => !Number.isNaN(Date.parse(d)), 'must be a date (ISO 8601)'),
 });
 
 export const bundleHeaderSchema = z.object({
@@ -86,7 +89,12 @@ export const filesLineSchema = z.object({
 /** A keyword field: Elasticsearch refuses a term over 32,766 bytes (a UTF-8 character is at most 4). */
 const keyword = (max = 4000) => z.string().max(max);
 const text = () => z.string().max(MAX_SNIPPET_LINE_BYTES);
-const int32 = () => z.number().int().nonnegative().max(2 ** 31 - 1);
+const int32 = () =>
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .max(2 ** 31 - 1);
 
 /**
  * Every field of a stored snippet as the index maps it (search/mappings.ts): a field the

@@ -55,7 +55,11 @@ export interface ReadBatch {
 export type ImportBundleBatchPorts = Pick<Ports, 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'publishDeps' | 'snippets'>;
 
 /** Imports `inputs`; new libraries in one batch, the others one by one. Never throws for one bad bundle. */
-export async function importBundleBatch(services: ImportBundleBatchPorts, inputs: readonly BundleInput[], options: { maxBytes: number; force?: boolean }): Promise<BatchOutcome[]> {
+export async function importBundleBatch(
+  services: ImportBundleBatchPorts,
+  inputs: readonly BundleInput[],
+  options: { maxBytes: number; force?: boolean },
+): Promise<BatchOutcome[]> {
   return publishBatch(services, await readBatch(services, inputs, options));
 }
 
@@ -76,7 +80,8 @@ export async function readBatch(services: ReadBatchPorts, inputs: readonly Bundl
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(READ_CONCURRENCY, inputs.length) }, async () => {
-      for (let i = next++; i < inputs.length; i = next++) reads[i] = await readWhole(services, inputs[i], options.maxBytes).catch((error: unknown) => asImportError(error));
+      for (let i = next++; i < inputs.length; i = next++)
+        reads[i] = await readWhole(services, inputs[i], options.maxBytes).catch((error: unknown) => asImportError(error));
     }),
   );
   const claimed = new Set<string>();
@@ -120,7 +125,10 @@ async function readWhole(services: ReadBatchPorts, input: BundleInput, maxBytes:
     const lines = readBundleLines(stream, maxBytes);
     const { hash, header, clientId } = await readHeader(lines);
     // The public copy's keys (domain/library-keys.ts): both free, or this is not a new library.
-    const [atId, atPublic] = await Promise.all([services.libraries.get(clientId, { fresh: true }), services.libraries.get(`${clientId}~public`, { fresh: true })]);
+    const [atId, atPublic] = await Promise.all([
+      services.libraries.get(clientId, { fresh: true }),
+      services.libraries.get(`${clientId}~public`, { fresh: true }),
+    ]);
     if (atId || atPublic) return 'exists';
     const plans: Plan[] = header.versions.map((bundle) => ({ bundle, generation: bundle.generation }));
     const docs: SnippetDocument[] = [];
@@ -161,7 +169,9 @@ async function publishNew(services: Pick<Ports, 'libraries' | 'manifests' | 'sni
     for (const v of b?.header.versions ?? []) await services.snippets.deleteGenerations({ libraryId: key, version: v.version, only: v.generation });
   }
   await services.manifests.putMany(
-    batch.filter((b) => !lost.has(b.clientId)).flatMap((b) => b.header.versions.map((v) => ({ _id: `${b.clientId}@${v.version}`, generation: v.generation, files: b.files.get(v.version) ?? [] }))),
+    batch
+      .filter((b) => !lost.has(b.clientId))
+      .flatMap((b) => b.header.versions.map((v) => ({ _id: `${b.clientId}@${v.version}`, generation: v.generation, files: b.files.get(v.version) ?? [] }))),
   );
   return lost;
 }
@@ -218,7 +228,12 @@ function newRecord(b: ReadBundle, rev: number, now: Date): LibraryRecord {
 function importedResult(b: ReadBundle): ImportResult {
   const versions = b.header.versions.map((v) => ({ version: v.version, status: 'imported' as const, snippets: v.totalSnippets }));
   const total = versions.reduce((n, v) => n + v.snippets, 0);
-  return { libraryName: b.clientId, status: 'imported', message: `${b.clientId} was imported (${versions.map((v) => v.version).join(', ')}; ${total} snippets) and is ready to query${b.urls.dropped ? `; ${b.urls.dropped}` : ''}.`, versions };
+  return {
+    libraryName: b.clientId,
+    status: 'imported',
+    message: `${b.clientId} was imported (${versions.map((v) => v.version).join(', ')}; ${total} snippets) and is ready to query${b.urls.dropped ? `; ${b.urls.dropped}` : ''}.`,
+    versions,
+  };
 }
 
 /** The same errors `importBundle` throws for a bad bundle. */

@@ -24,7 +24,17 @@ import { EMBEDDING_DIMS, SNIPPET_FIELDS, toIndexedSnippet } from '../../search/m
 import { newGeneration, switchGenerations } from '../../indexing/pipeline/publish';
 import { BuildBusyError } from '../../store/jobs';
 import { parseLibraryId } from '../../domain/library-ids';
-import { BundleError, describeIssues, filesLineSchema, MAX_SNIPPET_LINE_BYTES, parseHeader, snippetLineSchema, trailerSchema, type BundleHeader, type BundleVersion } from './format';
+import {
+  BundleError,
+  describeIssues,
+  filesLineSchema,
+  MAX_SNIPPET_LINE_BYTES,
+  parseHeader,
+  snippetLineSchema,
+  trailerSchema,
+  type BundleHeader,
+  type BundleVersion,
+} from './format';
 import { importedRepoUrls } from './repo-urls';
 import { BundleTooLargeError, readBundleLines } from './read-lines';
 
@@ -93,53 +103,62 @@ async function importLines(services: ImportBundlePorts, lines: AsyncGenerator<Bu
   const urls = importedRepoUrls(services.config, header.library, clientId);
   const existing = await services.libraries.findCopy(clientId, null, { fresh: true });
   const key = existing?._id ?? (await services.libraries.keyForNewCopy(clientId, null));
-  return holdSlots(services, key, header.versions.map((v) => v.version), async () => {
-    const current = await services.libraries.get(key, { fresh: true });
-    const plans = planVersions(header, current, options.force, clientId);
-    const written: Plan[] = [];
-    let created = false;
-    try {
-      const counts = await streamSnippets(services, lines, hash, { header, key, plans, written, onProgress: options.onProgress });
-      const todo = plans.filter((p) => p.generation !== undefined);
-      if (todo.length > 0) {
-        if (!current) {
-          await services.libraries.ensure({
-            _id: key,
-            source: header.library.source,
-            title: header.library.title,
-            description: header.library.description,
-            repoUrl: urls.repoUrl,
-            cloneUrl: urls.cloneUrl,
-            branch: header.library.branch,
-            aliases: header.library.aliases,
-            nameKeys: header.library.nameKeys,
-            private: false,
-            teamId: null,
-            trustScore: header.library.trustScore,
-            options: header.library.options,
-          });
-          created = true;
+  return holdSlots(
+    services,
+    key,
+    header.versions.map((v) => v.version),
+    async () => {
+      const current = await services.libraries.get(key, { fresh: true });
+      const plans = planVersions(header, current, options.force, clientId);
+      const written: Plan[] = [];
+      let created = false;
+      try {
+        const counts = await streamSnippets(services, lines, hash, { header, key, plans, written, onProgress: options.onProgress });
+        const todo = plans.filter((p) => p.generation !== undefined);
+        if (todo.length > 0) {
+          if (!current) {
+            await services.libraries.ensure({
+              _id: key,
+              source: header.library.source,
+              title: header.library.title,
+              description: header.library.description,
+              repoUrl: urls.repoUrl,
+              cloneUrl: urls.cloneUrl,
+              branch: header.library.branch,
+              aliases: header.library.aliases,
+              nameKeys: header.library.nameKeys,
+              private: false,
+              teamId: null,
+              trustScore: header.library.trustScore,
+              options: header.library.options,
+            });
+            created = true;
+          }
+          await switchGenerations(
+            services.publishDeps(),
+            key,
+            todo.map((p) => ({ record: versionRecord(p.bundle, p.generation as number), files: counts.files.get(p.bundle.version) ?? [] })),
+            { title: header.library.title, description: header.library.description, branch: header.library.branch },
+          );
         }
-        await switchGenerations(
-          services.publishDeps(),
-          key,
-          todo.map((p) => ({ record: versionRecord(p.bundle, p.generation as number), files: counts.files.get(p.bundle.version) ?? [] })),
-          { title: header.library.title, description: header.library.description, branch: header.library.branch },
-        );
+        const versions = plans.map((p) => ({
+          version: p.bundle.version,
+          status: p.generation === undefined ? ('unchanged' as const) : ('imported' as const),
+          snippets: p.bundle.totalSnippets,
+        }));
+        const status = todo.length === 0 ? 'unchanged' : 'imported';
+        const message =
+          status === 'unchanged'
+            ? `${clientId} already serves this bundle's builds; nothing was changed.`
+            : `${clientId} was imported (${todo.map((p) => p.bundle.version).join(', ')}; ${todo.reduce((n, p) => n + p.bundle.totalSnippets, 0)} snippets) and is ready to query${!current && urls.dropped ? `; ${urls.dropped}` : ''}.`;
+        return { libraryName: clientId, status, message, versions };
+      } catch (error) {
+        for (const p of written) await services.snippets.deleteGenerations({ libraryId: key, version: p.bundle.version, only: p.generation });
+        if (created) await deleteLibrary(deletePortsOf(services), key, { onlyIfNeverBuilt: true });
+        throw error;
       }
-      const versions = plans.map((p) => ({ version: p.bundle.version, status: p.generation === undefined ? ('unchanged' as const) : ('imported' as const), snippets: p.bundle.totalSnippets }));
-      const status = todo.length === 0 ? 'unchanged' : 'imported';
-      const message =
-        status === 'unchanged'
-          ? `${clientId} already serves this bundle's builds; nothing was changed.`
-          : `${clientId} was imported (${todo.map((p) => p.bundle.version).join(', ')}; ${todo.reduce((n, p) => n + p.bundle.totalSnippets, 0)} snippets) and is ready to query${!current && urls.dropped ? `; ${urls.dropped}` : ''}.`;
-      return { libraryName: clientId, status, message, versions };
-    } catch (error) {
-      for (const p of written) await services.snippets.deleteGenerations({ libraryId: key, version: p.bundle.version, only: p.generation });
-      if (created) await deleteLibrary(deletePortsOf(services), key, { onlyIfNeverBuilt: true });
-      throw error;
-    }
-  });
+    },
+  );
 }
 
 /** What happens to each version: unchanged, imported at its own generation, or refused as older. */
@@ -184,7 +203,14 @@ export async function streamSnippets(
   lines: AsyncGenerator<Buffer>,
   hash: ReturnType<typeof createHash>,
   /** `write`: where each batch goes (default: the snippets index; a batch import collects them). */
-  ctx: { header: BundleHeader; key: string; plans: Plan[]; written: Plan[]; onProgress?: (n: number) => void; write?: (docs: SnippetDocument[]) => Promise<void> },
+  ctx: {
+    header: BundleHeader;
+    key: string;
+    plans: Plan[];
+    written: Plan[];
+    onProgress?: (n: number) => void;
+    write?: (docs: SnippetDocument[]) => Promise<void>;
+  },
 ): Promise<{ files: Map<string, { p: string; h: string }[]> }> {
   const byVersion = new Map(ctx.plans.map((p) => [p.bundle.version, p]));
   const counts = new Map<string, number>();
@@ -235,7 +261,8 @@ export async function streamSnippets(
       files.set(parsed.data.version, parsed.data.files);
       continue;
     }
-    if (raw.length > MAX_SNIPPET_LINE_BYTES) throw new BundleError(`Line ${lineCount} of the bundle is larger than a snippet may be (${MAX_SNIPPET_LINE_BYTES / 1024} KB).`);
+    if (raw.length > MAX_SNIPPET_LINE_BYTES)
+      throw new BundleError(`Line ${lineCount} of the bundle is larger than a snippet may be (${MAX_SNIPPET_LINE_BYTES / 1024} KB).`);
     const parsed = snippetLine.safeParse(value);
     if (!parsed.success) throw new BundleError(`Line ${lineCount} of the bundle is not a snippet: ${describeIssues(parsed.error)}.`);
     const plan = byVersion.get(parsed.data.doc.version);
@@ -253,7 +280,8 @@ export async function streamSnippets(
   }
   for (const p of ctx.plans) {
     const n = counts.get(p.bundle.version) ?? 0;
-    if (n !== p.bundle.totalSnippets) throw new BundleError(`The bundle holds ${n} snippets of ${p.bundle.version} where its header says ${p.bundle.totalSnippets}.`);
+    if (n !== p.bundle.totalSnippets)
+      throw new BundleError(`The bundle holds ${n} snippets of ${p.bundle.version} where its header says ${p.bundle.totalSnippets}.`);
   }
   await flush();
   return { files };
@@ -268,7 +296,13 @@ export async function streamSnippets(
  * format.ts) and is analysed again by this release's analysis. Its `embedding` is kept only
  * when the bundle's vectors are this installation's model's.
  */
-export function storedDocument(doc: Record<string, unknown> & { id: string; version: string }, key: string, generation: number, reanalyse: boolean, keepVectors: boolean): SnippetDocument {
+export function storedDocument(
+  doc: Record<string, unknown> & { id: string; version: string },
+  key: string,
+  generation: number,
+  reanalyse: boolean,
+  keepVectors: boolean,
+): SnippetDocument {
   const id = createHash('sha256').update(`${key}\0${doc.version}\0${doc.id}`).digest('hex').slice(0, 32);
   const { embedding, retired: _retired, ...rest } = doc;
   const mapped = reanalyse ? Object.fromEntries(Object.entries(rest).filter(([name]) => Object.hasOwn(SNIPPET_FIELDS, name))) : rest;

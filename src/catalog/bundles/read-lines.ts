@@ -50,8 +50,10 @@ export async function* readBundleLines(input: Readable, maxBytes: number): Async
   } catch (error) {
     if (error instanceof BundleError || error instanceof BundleTooLargeError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'Z_BUF_ERROR' || code === 'ERR_STREAM_PREMATURE_CLOSE') throw new BundleError('The bundle is truncated: it ends before its last line. Download or copy it again.');
-    if (code === 'Z_DATA_ERROR') throw new BundleError(`The bundle is damaged (its gzip data is corrupt: ${(error as Error).message}). Download or copy it again.`);
+    if (code === 'Z_BUF_ERROR' || code === 'ERR_STREAM_PREMATURE_CLOSE')
+      throw new BundleError('The bundle is truncated: it ends before its last line. Download or copy it again.');
+    if (code === 'Z_DATA_ERROR')
+      throw new BundleError(`The bundle is damaged (its gzip data is corrupt: ${(error as Error).message}). Download or copy it again.`);
     if (code === 'ECONNRESET' || code === 'ECONNABORTED') throw new BundleError('The upload was interrupted before the bundle ended.');
     throw error;
   } finally {

@@ -33,7 +33,11 @@ export function importedRepoUrls(config: Readonly<Config>, library: BundleHeader
     if (location.libraryId !== clientId || location.ref !== undefined) throw new Error('another library');
     return { repoUrl: location.webUrl, cloneUrl: location.cloneUrl };
   } catch {
-    return { repoUrl: '', cloneUrl: '', dropped: `its repository URL is not one this server may clone (${source === 'git' ? 'not under GIT_ALLOWED_URL_PREFIXES' : `no repository ${clientId} under ${config.gitHosts[source]}`}), so it is served from the bundle and cannot be refreshed until it is added from its repository` };
+    return {
+      repoUrl: '',
+      cloneUrl: '',
+      dropped: `its repository URL is not one this server may clone (${source === 'git' ? 'not under GIT_ALLOWED_URL_PREFIXES' : `no repository ${clientId} under ${config.gitHosts[source]}`}), so it is served from the bundle and cannot be refreshed until it is added from its repository`,
+    };
   }
 }
 

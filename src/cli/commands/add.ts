@@ -56,13 +56,18 @@ export function hostOf(repoUrl: string): string {
 }
 
 async function addRepo(argv: string[]): Promise<void> {
-  const p = parseCommand(addCommand, argv, {
-    host: { type: 'string' },
-    private: { type: 'boolean' },
-    token: { type: 'string' },
-    'skip-version-filtering': { type: 'boolean' },
-    'generate-docs': { type: 'boolean' },
-  }, { min: 1, max: 1 });
+  const p = parseCommand(
+    addCommand,
+    argv,
+    {
+      host: { type: 'string' },
+      private: { type: 'boolean' },
+      token: { type: 'string' },
+      'skip-version-filtering': { type: 'boolean' },
+      'generate-docs': { type: 'boolean' },
+    },
+    { min: 1, max: 1 },
+  );
   const url = p.positionals[0];
   const host = (p.values.host as string | undefined) ?? hostOf(url);
   const body = {
@@ -77,7 +82,12 @@ async function addRepo(argv: string[]): Promise<void> {
 }
 
 async function addOpenApi(argv: string[]): Promise<void> {
-  const p = parseCommand(addCommand, argv, { title: { type: 'string' }, description: { type: 'string' }, force: { type: 'boolean' }, public: { type: 'boolean' } }, { min: 1, max: 1 });
+  const p = parseCommand(
+    addCommand,
+    argv,
+    { title: { type: 'string' }, description: { type: 'string' }, force: { type: 'boolean' }, public: { type: 'boolean' } },
+    { min: 1, max: 1 },
+  );
   const file = p.positionals[0];
   let data: Buffer;
   try {
@@ -96,13 +106,18 @@ async function addOpenApi(argv: string[]): Promise<void> {
 }
 
 async function addWebsite(argv: string[]): Promise<void> {
-  const p = parseCommand(addCommand, argv, {
-    scope: { type: 'string' },
-    'max-pages': { type: 'string' },
-    'max-depth': { type: 'string' },
-    include: { type: 'string', multiple: true },
-    exclude: { type: 'string', multiple: true },
-  }, { min: 1, max: 1 });
+  const p = parseCommand(
+    addCommand,
+    argv,
+    {
+      scope: { type: 'string' },
+      'max-pages': { type: 'string' },
+      'max-depth': { type: 'string' },
+      include: { type: 'string', multiple: true },
+      exclude: { type: 'string', multiple: true },
+    },
+    { min: 1, max: 1 },
+  );
   const scope = p.values.scope as string | undefined;
   if (scope !== undefined && !['page', 'subpages', 'hostname'].includes(scope)) throw new CliError('--scope must be page, subpages or hostname.', EXIT.usage);
   const values = p.values as Record<string, unknown>;
@@ -121,7 +136,12 @@ async function addWebsite(argv: string[]): Promise<void> {
     // A server without the website source answers "no route" (404 not_found); a library
     // that is not found would be library_not_found.
     if (error instanceof CliError && error.status === 404 && error.code === 'not_found') {
-      throw new CliError(`This server cannot add websites yet (POST /v2/add/website answered 404): upgrade it to a release with the website source, or add the docs' Git repository with \`shelfmark add repo\`.`, EXIT.notFound, error.code, 404);
+      throw new CliError(
+        `This server cannot add websites yet (POST /v2/add/website answered 404): upgrade it to a release with the website source, or add the docs' Git repository with \`shelfmark add repo\`.`,
+        EXIT.notFound,
+        error.code,
+        404,
+      );
     }
     throw error;
   }

@@ -17,11 +17,23 @@ export const askCommand: Command = {
   summary: 'one question over several libraries',
   usage: USAGE,
   async run(argv) {
-    const p = parseCommand(askCommand, argv, { libraries: { type: 'string' }, scope: { type: 'string' }, tokens: { type: 'string' }, language: { type: 'string' } }, { min: 1, max: 1 });
+    const p = parseCommand(
+      askCommand,
+      argv,
+      { libraries: { type: 'string' }, scope: { type: 'string' }, tokens: { type: 'string' }, language: { type: 'string' } },
+      { min: 1, max: 1 },
+    );
     const scope = p.values.scope as string | undefined;
     if (scope !== undefined && scope !== 'team' && scope !== 'all') throw new CliError('--scope must be team or all.', EXIT.usage);
     const tokens = intOption(p.values.tokens, 'tokens', { min: 100, max: 100_000 });
-    const query = { query: p.positionals[0], libraries: p.values.libraries as string | undefined, scope, tokens, language: p.values.language as string | undefined, type: p.json ? 'json' : 'txt' };
+    const query = {
+      query: p.positionals[0],
+      libraries: p.values.libraries as string | undefined,
+      scope,
+      tokens,
+      language: p.values.language as string | undefined,
+      type: p.json ? 'json' : 'txt',
+    };
     const res = await p.api.request('GET', '/v2/search', { query });
     if (p.json) output(p, await res.json(), () => '');
     else process.stdout.write(`${(await res.text()).trimEnd()}\n`);

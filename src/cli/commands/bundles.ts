@@ -39,9 +39,11 @@ export const exportCommand: Command = {
   async run(argv) {
     const p = parseCommand(exportCommand, argv, { version: { type: 'string' }, output: { type: 'string', short: 'o' } }, { min: 1, max: 1 });
     const id = p.positionals[0].replace(/\/+$/, '');
-    if (!/^\/[^/]+\/[^/@]+$/.test(id)) throw new CliError(`export: the library id must look like /owner/repo (use --version for a version), got "${p.positionals[0]}".`, EXIT.usage);
+    if (!/^\/[^/]+\/[^/@]+$/.test(id))
+      throw new CliError(`export: the library id must look like /owner/repo (use --version for a version), got "${p.positionals[0]}".`, EXIT.usage);
     const target = p.values.output as string | undefined;
-    if (!target && process.stdout.isTTY) throw new CliError('export: the bundle is binary; redirect stdout to a file (`> lib.shelfmark.gz`) or pass -o <file>.', EXIT.usage);
+    if (!target && process.stdout.isTTY)
+      throw new CliError('export: the bundle is binary; redirect stdout to a file (`> lib.shelfmark.gz`) or pass -o <file>.', EXIT.usage);
     const started = Date.now();
     const res = await p.api.request('GET', `/v2/libraries${id}/export`, { query: { version: p.values.version as string | undefined } });
     if (!res.body) throw new CliError('The server sent no bundle.', EXIT.failed);
@@ -64,13 +66,23 @@ export const exportCommand: Command = {
       const { header, snippets } = await verified;
       if (temp && target) fs.renameSync(temp, target);
       bar.stop();
-      const summary = { libraryId: header.library.id, versions: header.versions.map((v) => v.version), snippets, bytes, seconds: (Date.now() - started) / 1000, file: target ?? null };
+      const summary = {
+        libraryId: header.library.id,
+        versions: header.versions.map((v) => v.version),
+        snippets,
+        bytes,
+        seconds: (Date.now() - started) / 1000,
+        file: target ?? null,
+      };
       if (p.json && target) output(p, summary, () => '');
-      process.stderr.write(`Exported ${summary.libraryId} (${summary.versions.join(', ')}): ${snippets} snippets, ${formatBytes(bytes)} in ${summary.seconds.toFixed(1)} s${target ? ` to ${target}` : ''}.\n`);
+      process.stderr.write(
+        `Exported ${summary.libraryId} (${summary.versions.join(', ')}): ${snippets} snippets, ${formatBytes(bytes)} in ${summary.seconds.toFixed(1)} s${target ? ` to ${target}` : ''}.\n`,
+      );
     } catch (error) {
       bar.stop();
       if (temp) fs.rmSync(temp, { force: true });
-      if (error instanceof BundleError) throw new CliError(`The export arrived incomplete or damaged (${error.message}); nothing was kept. Try again.`, EXIT.failed);
+      if (error instanceof BundleError)
+        throw new CliError(`The export arrived incomplete or damaged (${error.message}); nothing was kept. Try again.`, EXIT.failed);
       throw error;
     }
   },

@@ -28,7 +28,16 @@ export const codeCommand: Command = {
     const p = parseCommand(
       codeCommand,
       argv,
-      { regex: { type: 'boolean' }, 'case-sensitive': { type: 'boolean' }, 'ignore-case': { type: 'boolean' }, path: { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, limit: { type: 'string' }, version: { type: 'string' } },
+      {
+        regex: { type: 'boolean' },
+        'case-sensitive': { type: 'boolean' },
+        'ignore-case': { type: 'boolean' },
+        path: { type: 'string' },
+        start: { type: 'string' },
+        end: { type: 'string' },
+        limit: { type: 'string' },
+        version: { type: 'string' },
+      },
       { min: 3, max: 3 },
     );
     const [libraryId, operation, target] = p.positionals;

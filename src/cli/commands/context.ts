@@ -18,9 +18,25 @@ export const contextCommand: Command = {
   summary: 'documentation of a library for a question',
   usage: USAGE,
   async run(argv) {
-    const p = parseCommand(contextCommand, argv, { tokens: { type: 'string' }, version: { type: 'string' }, language: { type: 'string' }, 'language-only': { type: 'boolean' }, project: { type: 'string' } }, { min: 2, max: 2 });
+    const p = parseCommand(
+      contextCommand,
+      argv,
+      {
+        tokens: { type: 'string' },
+        version: { type: 'string' },
+        language: { type: 'string' },
+        'language-only': { type: 'boolean' },
+        project: { type: 'string' },
+      },
+      { min: 2, max: 2 },
+    );
     const tokens = intOption(p.values.tokens, 'tokens', { min: 100, max: 100_000 });
-    const options = { version: p.values.version as string | undefined, language: p.values.language as string | undefined, languageOnly: p.values['language-only'] === true ? 'true' : undefined, projectId: p.values.project as string | undefined };
+    const options = {
+      version: p.values.version as string | undefined,
+      language: p.values.language as string | undefined,
+      languageOnly: p.values['language-only'] === true ? 'true' : undefined,
+      projectId: p.values.project as string | undefined,
+    };
     const query = { libraryId: p.positionals[0], query: p.positionals[1], tokens, type: p.json ? 'json' : 'txt', ...options };
     const res = await p.api.request('GET', '/v2/context', { query });
     if (p.json) output(p, await res.json(), () => '');

@@ -36,7 +36,12 @@ export const jobsCommand: Command = {
   summary: 'list, show or follow indexing jobs',
   usage: USAGE,
   async run(argv) {
-    const p = parseCommand(jobsCommand, argv, { library: { type: 'string' }, limit: { type: 'string' }, watch: { type: 'boolean' }, interval: { type: 'string' } }, { min: 0, max: 1 });
+    const p = parseCommand(
+      jobsCommand,
+      argv,
+      { library: { type: 'string' }, limit: { type: 'string' }, watch: { type: 'boolean' }, interval: { type: 'string' } },
+      { min: 0, max: 1 },
+    );
     const limit = intOption(p.values.limit, 'limit', { min: 1, max: 200 }) ?? 20;
     const intervalMs = (intOption(p.values.interval, 'interval', { min: 1, max: 3600 }) ?? 2) * 1000;
     const jobId = p.positionals[0];
@@ -51,8 +56,10 @@ export const jobsCommand: Command = {
       return;
     }
     const final = await watchJobs(p, fetchJobs, intervalMs);
-    if (!p.json) process.stdout.write(`${jobId ? describeJob(final[0]) : table(['id', 'library', 'version', 'kind', 'state', 'progress', 'created'], final.map(row))}\n`);
-    if (jobId && final[0].state !== 'finalized') throw new CliError(`Job ${jobId} ${final[0].state}${final[0].error ? `: ${final[0].error}` : ''}.`, EXIT.unfinished);
+    if (!p.json)
+      process.stdout.write(`${jobId ? describeJob(final[0]) : table(['id', 'library', 'version', 'kind', 'state', 'progress', 'created'], final.map(row))}\n`);
+    if (jobId && final[0].state !== 'finalized')
+      throw new CliError(`Job ${jobId} ${final[0].state}${final[0].error ? `: ${final[0].error}` : ''}.`, EXIT.unfinished);
   },
 };
 
@@ -86,7 +93,13 @@ function describeJob(j: JobView): string {
 
 /** Polls until every job shown has ended; returns their last state. */
 async function watchJobs(p: Parsed, fetchJobs: () => Promise<JobView[]>, intervalMs: number): Promise<JobView[]> {
-  const bars = p.json || !process.stderr.isTTY ? undefined : new cliProgress.MultiBar({ format: ' {bar} {label}', stream: process.stderr, hideCursor: true, clearOnComplete: false }, cliProgress.Presets.shades_classic);
+  const bars =
+    p.json || !process.stderr.isTTY
+      ? undefined
+      : new cliProgress.MultiBar(
+          { format: ' {bar} {label}', stream: process.stderr, hideCursor: true, clearOnComplete: false },
+          cliProgress.Presets.shades_classic,
+        );
   const shown = new Map<string, cliProgress.SingleBar>();
   const last = new Map<string, string>();
   try {
@@ -118,7 +131,10 @@ async function watchJobs(p: Parsed, fetchJobs: () => Promise<JobView[]>, interva
  */
 export async function followNewJob<T>(p: Parsed, send: () => Promise<T>): Promise<T> {
   if (p.json || !process.stderr.isTTY) return send();
-  const bar = new cliProgress.SingleBar({ format: ' {bar} {label}', stream: process.stderr, hideCursor: true, clearOnComplete: true }, cliProgress.Presets.shades_classic);
+  const bar = new cliProgress.SingleBar(
+    { format: ' {bar} {label}', stream: process.stderr, hideCursor: true, clearOnComplete: true },
+    cliProgress.Presets.shades_classic,
+  );
   const since = Date.now() - 5_000;
   bar.start(1, 0, { label: 'waiting for the server' });
   let stop = false;

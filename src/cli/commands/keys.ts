@@ -43,7 +43,15 @@ export const keysCommand: Command = {
     await signedIn(p, async () => {
       if (action === 'list') {
         const res = await p.api.json<{ keys: KeyView[] }>('GET', '/v2/admin/keys');
-        output(p, res, () => table(['id', 'name', 'created', 'last used'], res.keys.map((k) => [k.id, k.name, k.createdAt, k.lastUsedAt ?? '-'])) || 'No API keys.');
+        output(
+          p,
+          res,
+          () =>
+            table(
+              ['id', 'name', 'created', 'last used'],
+              res.keys.map((k) => [k.id, k.name, k.createdAt, k.lastUsedAt ?? '-']),
+            ) || 'No API keys.',
+        );
       } else if (action === 'create') {
         const res = await p.api.json<KeyView & { value: string; message: string }>('POST', '/v2/admin/keys', { json: { name: p.positionals[0] } });
         output(p, res, () => `${res.value}\n`);

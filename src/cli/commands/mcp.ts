@@ -56,7 +56,9 @@ export const mcpCommand: Command = {
     }
     const transport = values.transport ?? 'stdio';
     if (transport === 'http' || transport === 'streamable-http') {
-      throw usageError('--transport http is not needed: a running Shelfmark server already serves MCP over Streamable HTTP at <server>/mcp (start it with `npm start`). Use --transport stdio here.');
+      throw usageError(
+        '--transport http is not needed: a running Shelfmark server already serves MCP over Streamable HTTP at <server>/mcp (start it with `npm start`). Use --transport stdio here.',
+      );
     }
     if (transport !== 'stdio') throw usageError(`unknown transport "${transport}" (only stdio).`);
     const apiUrl = values['api-url'] ?? process.env.SHELFMARK_API_URL ?? 'http://localhost:3000';

@@ -29,13 +29,37 @@ interface ProjectJson {
 }
 
 function describe(p: ProjectJson): string {
-  const lines = [`${p.id}  ${p.name}`, `  lockfiles: ${p.lockfiles.map((l) => `${l.filename} (${l.packages} packages${l.url ? `, from ${l.url}` : ''})`).join(', ')}`];
-  lines.push(`  mapped: ${p.mapping.directMapped}/${p.mapping.direct} direct packages, ${p.mapping.mapped}/${p.mapping.packages} in all (rate ${p.mapping.rate})`);
-  if (p.pins.length > 0) lines.push('', table(['library', 'pinned', 'package', 'lockfile'], p.pins.map((x) => [x.libraryId, x.version, x.package, x.lockfile])));
-  if (p.refreshed) lines.push('', `refreshed: ${p.refreshed.changed.join(', ') || 'nothing changed'}${p.refreshed.failed.map((f) => `\n  ${f.filename}: ${f.message}`).join('')}`);
+  const lines = [
+    `${p.id}  ${p.name}`,
+    `  lockfiles: ${p.lockfiles.map((l) => `${l.filename} (${l.packages} packages${l.url ? `, from ${l.url}` : ''})`).join(', ')}`,
+  ];
+  lines.push(
+    `  mapped: ${p.mapping.directMapped}/${p.mapping.direct} direct packages, ${p.mapping.mapped}/${p.mapping.packages} in all (rate ${p.mapping.rate})`,
+  );
+  if (p.pins.length > 0)
+    lines.push(
+      '',
+      table(
+        ['library', 'pinned', 'package', 'lockfile'],
+        p.pins.map((x) => [x.libraryId, x.version, x.package, x.lockfile]),
+      ),
+    );
+  if (p.refreshed)
+    lines.push(
+      '',
+      `refreshed: ${p.refreshed.changed.join(', ') || 'nothing changed'}${p.refreshed.failed.map((f) => `\n  ${f.filename}: ${f.message}`).join('')}`,
+    );
   if (p.unmatched && p.unmatched.length > 0) {
-    lines.push('', `${p.unmatched.length} package(s) no library matches; to add one: ${p.unmatched[0]?.add.method} ${p.unmatched[0]?.add.path}, then ${p.unmatched[0]?.add.then}`);
-    lines.push(table(['ecosystem', 'package', 'version'], p.unmatched.slice(0, 30).map((u) => [u.ecosystem, u.name, u.version])));
+    lines.push(
+      '',
+      `${p.unmatched.length} package(s) no library matches; to add one: ${p.unmatched[0]?.add.method} ${p.unmatched[0]?.add.path}, then ${p.unmatched[0]?.add.then}`,
+    );
+    lines.push(
+      table(
+        ['ecosystem', 'package', 'version'],
+        p.unmatched.slice(0, 30).map((u) => [u.ecosystem, u.name, u.version]),
+      ),
+    );
   }
   return lines.join('\n');
 }
@@ -96,6 +120,13 @@ export const projectCommand: Command = {
         throw new CliError(`project: unknown action "${action ?? ''}".\n\n${USAGE}`, EXIT.usage);
     }
     const value = result;
-    output(p, value, () => ('projects' in value ? table(['id', 'name', 'pins', 'rate'], value.projects.map((x) => [x.id, x.name, String(x.pins.length), String(x.mapping.rate)])) : describe(value)));
+    output(p, value, () =>
+      'projects' in value
+        ? table(
+            ['id', 'name', 'pins', 'rate'],
+            value.projects.map((x) => [x.id, x.name, String(x.pins.length), String(x.mapping.rate)]),
+          )
+        : describe(value),
+    );
   },
 };

@@ -15,7 +15,11 @@ export const refreshCommand: Command = {
   usage: USAGE,
   async run(argv) {
     const p = parseCommand(refreshCommand, argv, { branch: { type: 'string' }, token: { type: 'string' } }, { min: 1, max: 1 });
-    const body = { libraryName: p.positionals[0], ...(p.values.branch ? { branch: p.values.branch } : {}), ...(p.values.token ? { gitToken: p.values.token } : {}) };
+    const body = {
+      libraryName: p.positionals[0],
+      ...(p.values.branch ? { branch: p.values.branch } : {}),
+      ...(p.values.token ? { gitToken: p.values.token } : {}),
+    };
     const result = await followNewJob(p, () => p.api.json<{ libraryName: string; message: string }>('POST', '/v2/refresh', { json: body }));
     output(p, result, () => result.message);
   },

@@ -23,7 +23,9 @@ export const searchCommand: Command = {
   usage: USAGE,
   async run(argv) {
     const p = parseCommand(searchCommand, argv, { query: { type: 'string' } }, { min: 1, max: 1 });
-    const res = await p.api.json<{ results: SearchResult[] }>('GET', '/v2/libs/search', { query: { libraryName: p.positionals[0], query: p.values.query as string | undefined } });
+    const res = await p.api.json<{ results: SearchResult[] }>('GET', '/v2/libs/search', {
+      query: { libraryName: p.positionals[0], query: p.values.query as string | undefined },
+    });
     output(p, res, () =>
       table(
         ['id', 'snippets', 'trust', 'versions', 'title'],

@@ -16,7 +16,14 @@ ${COMMON_USAGE}`;
 
 interface SourcesView {
   libraryId: string;
-  sources: Array<{ libraryId: string; role: string; source: string; state: string; joins: string | null; versions: Array<{ version: string; totalSnippets: number }> }>;
+  sources: Array<{
+    libraryId: string;
+    role: string;
+    source: string;
+    state: string;
+    joins: string | null;
+    versions: Array<{ version: string; totalSnippets: number }>;
+  }>;
 }
 
 export const sourcesCommand: Command = {
@@ -29,7 +36,8 @@ export const sourcesCommand: Command = {
     const path = `/v2/libraries${encodeURI(libraryId)}/sources${p.values.team ? `?teamId=${encodeURIComponent(String(p.values.team))}` : ''}`;
     let view: SourcesView;
     if (action === undefined) view = await p.api.json<SourcesView>('GET', path);
-    else if (action === 'add' && sourceId) view = await p.api.json<SourcesView>('POST', path, { json: { source: sourceId, ...(p.values.joins ? { joins: p.values.joins } : {}) } });
+    else if (action === 'add' && sourceId)
+      view = await p.api.json<SourcesView>('POST', path, { json: { source: sourceId, ...(p.values.joins ? { joins: p.values.joins } : {}) } });
     else throw new CliError(`sources: expected "add <sourceId>" after the library id.\n\n${USAGE}`, EXIT.usage);
     output(p, view, () =>
       table(

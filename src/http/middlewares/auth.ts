@@ -104,7 +104,8 @@ async function authenticateRequest(services: AuthDeps, ctx: Context, options: Au
   const required = Boolean(services.config.apiKey) || (typeof options.required === 'function' ? options.required(ctx) : options.required);
   if (principal.kind === 'anonymous' && required) {
     const op = options.anonymousOperation;
-    if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op))) throw new InvalidApiKeyError(staleSession ? SESSION_EXPIRED : MISSING_KEY);
+    if (services.config.apiKey || !op || !(await services.settings.allowsAnonymous(op)))
+      throw new InvalidApiKeyError(staleSession ? SESSION_EXPIRED : MISSING_KEY);
   }
   if (!options.allowDefaultCredentials) assertCredentialsChanged({ mustChangePassword });
   return principal;
@@ -119,10 +120,15 @@ async function authenticateRequest(services: AuthDeps, ctx: Context, options: Au
 export function guard(services: AuthDeps): Middleware {
   return async function guardMiddleware(ctx, next) {
     const name = ctx.routerName;
-    if (!name || !isOperation(name)) throw new Error(`route ${ctx.method} ${ctx._matchedRoute ?? ctx.path} has no operation of the permissions table as its name`);
+    if (!name || !isOperation(name))
+      throw new Error(`route ${ctx.method} ${ctx._matchedRoute ?? ctx.path} has no operation of the permissions table as its name`);
     const operation: Operation = name;
     const rule = ruleOf(operation);
-    const principal = await authenticateRequest(services, ctx, { required: rule.audience !== 'anyone', anonymousOperation: rule.anonymous, allowDefaultCredentials: rule.beforeCredentialsChange });
+    const principal = await authenticateRequest(services, ctx, {
+      required: rule.audience !== 'anyone',
+      anonymousOperation: rule.anonymous,
+      allowDefaultCredentials: rule.beforeCredentialsChange,
+    });
     ctx.state.operation = operation;
     authorize(principal, operation);
     await next();

@@ -93,11 +93,18 @@ export function multipartError(error: unknown, options: MultipartOptions): unkno
   if (message === 'Malformed content type' || message === 'Missing Content-Type' || message.startsWith('Unsupported content type')) {
     return new ValidationError('Content-Type must be multipart/form-data with a boundary parameter.');
   }
-  if (message === 'Malformed part header') return new ValidationError('A part header of the multipart body is malformed (each header line is "Name: value", and the headers end with an empty line).');
+  if (message === 'Malformed part header')
+    return new ValidationError('A part header of the multipart body is malformed (each header line is "Name: value", and the headers end with an empty line).');
   if (message === 'Unexpected end of form' || message === 'Unexpected end of file') {
     return new ValidationError('The multipart body ended before its closing boundary: it was cut short or is malformed.');
   }
-  if (message === 'Request aborted' || message === 'Request closed' || message === 'Request error' || e?.code === 'ECONNRESET' || e?.code === 'ERR_STREAM_PREMATURE_CLOSE') {
+  if (
+    message === 'Request aborted' ||
+    message === 'Request closed' ||
+    message === 'Request error' ||
+    e?.code === 'ECONNRESET' ||
+    e?.code === 'ERR_STREAM_PREMATURE_CLOSE'
+  ) {
     return new ValidationError('The request body was not received completely.');
   }
   return error;

@@ -17,9 +17,10 @@ export type RateLimitPorts = Pick<Ports, 'config' | 'authenticator' | 'settings'
 export function rateLimit(services: RateLimitPorts, options: { class: RateClass }): Middleware {
   return async function rateLimitMiddleware(ctx, next) {
     const auth = requestAuth(services, ctx);
-    const decisions = options.class === 'expensive'
-      ? await Promise.all([auth.standardHit(), services.rateLimiter.hit('expensive', auth.identity, auth.tier)])
-      : [await auth.standardHit()];
+    const decisions =
+      options.class === 'expensive'
+        ? await Promise.all([auth.standardHit(), services.rateLimiter.hit('expensive', auth.identity, auth.tier)])
+        : [await auth.standardHit()];
     const binding = bindingDecision(decisions);
     ctx.set(rateLimitHeaders(binding));
     if (!binding.allowed) throw rateLimitRefusal(binding, auth.tier);

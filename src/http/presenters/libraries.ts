@@ -32,7 +32,8 @@ export function presentCrawl(report: CrawlReport | null | undefined) {
 
 /** What a website, llms.txt or archive library is built from (never the headers: they are secret). */
 function presentSourceParams(lib: LibraryRecord) {
-  if (isGitHost(lib.source)) return { source: 'git', skipVersionFiltering: lib.options?.skipVersionFiltering ?? false, generateDocs: lib.options?.generateDocs ?? false };
+  if (isGitHost(lib.source))
+    return { source: 'git', skipVersionFiltering: lib.options?.skipVersionFiltering ?? false, generateDocs: lib.options?.generateDocs ?? false };
   const p = lib.sourceParams;
   if (!p) return null;
   switch (p.source) {

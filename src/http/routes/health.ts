@@ -20,7 +20,13 @@ export function healthRoutes(lifecycle: Pick<Lifecycle, 'health'>): Router {
     const down = Object.entries(stores)
       .filter(([, r]) => r.error !== undefined)
       .map(([name]) => name);
-    const present = (r: StoreReading) => ({ status: r.error === undefined ? 'up' : 'down', latencyMs: r.latencyMs, p50Ms: r.p50Ms, p99Ms: r.p99Ms, ...(r.error ? { error: r.error.slice(0, 200) } : {}) });
+    const present = (r: StoreReading) => ({
+      status: r.error === undefined ? 'up' : 'down',
+      latencyMs: r.latencyMs,
+      p50Ms: r.p50Ms,
+      p99Ms: r.p99Ms,
+      ...(r.error ? { error: r.error.slice(0, 200) } : {}),
+    });
     ctx.status = down.length === 0 ? 200 : 503;
     ctx.set('Cache-Control', 'no-store');
     ctx.body = {

@@ -14,7 +14,10 @@ export const VERSION_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.+-]{0,99}$';
 export const LIBRARY_ID_PATTERN = '^/[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}/[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}([/@][A-Za-z0-9_][A-Za-z0-9_.+-]{0,99})?$';
 
 /** `/libraries/:owner/:repo…`: the two segments of a library id. */
-export const libraryParams = z.object({ owner: z.string().min(1).max(200).openapi({ pattern: SEGMENT_PATTERN }), repo: z.string().min(1).max(200).openapi({ pattern: SEGMENT_PATTERN }) });
+export const libraryParams = z.object({
+  owner: z.string().min(1).max(200).openapi({ pattern: SEGMENT_PATTERN }),
+  repo: z.string().min(1).max(200).openapi({ pattern: SEGMENT_PATTERN }),
+});
 
 /** `?teamId=` alone. */
 export const teamQuery = z.object({ teamId: query.teamId() });

@@ -64,14 +64,20 @@ export function hasKeptTree(codeDir: string, libraryKey: string, commit: string)
 }
 
 /** Generated, vendored and lock files go last when a version's cap leaves no room for all. */
-const LOW_PRIORITY = /(^|\/)(node_modules|vendor|third_party|dist|build|out|coverage|__snapshots__)\/|\.min\.(js|css)$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|uv\.lock|go\.sum)$/;
+const LOW_PRIORITY =
+  /(^|\/)(node_modules|vendor|third_party|dist|build|out|coverage|__snapshots__)\/|\.min\.(js|css)$|\.map$|(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|poetry\.lock|uv\.lock|go\.sum)$/;
 
 /** Which files a tree keeps, in the order they are written (pure). */
-export function planKeptFiles(files: readonly TreeFileSource[], limits: KeepTreeInput['limits']): { chosen: TreeFileSource[]; tooLarge: number; overCap: number; symlinks: number } {
+export function planKeptFiles(
+  files: readonly TreeFileSource[],
+  limits: KeepTreeInput['limits'],
+): { chosen: TreeFileSource[]; tooLarge: number; overCap: number; symlinks: number } {
   const symlinks = files.filter((f) => f.isSymlink).length;
   const small = files.filter((f) => !f.isSymlink && f.size <= limits.fileMaxBytes);
   const tooLarge = files.length - symlinks - small.length;
-  const ordered = [...small].sort((a, b) => Number(LOW_PRIORITY.test(a.path)) - Number(LOW_PRIORITY.test(b.path)) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const ordered = [...small].sort(
+    (a, b) => Number(LOW_PRIORITY.test(a.path)) - Number(LOW_PRIORITY.test(b.path)) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+  );
   const chosen: TreeFileSource[] = [];
   let total = 0;
   for (const f of ordered) {
@@ -123,7 +129,13 @@ export async function keepTree(input: KeepTreeInput): Promise<KeptTreeIndex | un
     } finally {
       fs.closeSync(fd);
     }
-    const index: KeptTreeIndex = { commit: input.commit, keptAt: new Date().toISOString(), files: kept, totalBytes: offset, omitted: { binary, tooLarge: plan.tooLarge, overCap: plan.overCap, symlinks: plan.symlinks } };
+    const index: KeptTreeIndex = {
+      commit: input.commit,
+      keptAt: new Date().toISOString(),
+      files: kept,
+      totalBytes: offset,
+      omitted: { binary, tooLarge: plan.tooLarge, overCap: plan.overCap, symlinks: plan.symlinks },
+    };
     fs.writeFileSync(path.join(tmp, 'tree.json'), JSON.stringify(index));
     try {
       fs.renameSync(tmp, target);

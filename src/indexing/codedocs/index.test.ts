@@ -2,7 +2,20 @@ import test from 'ava';
 import { generateDocsSnippets, isDocumentableSource, MAX_SOURCE_FILES, selectSourceFiles } from './index';
 
 test('source files are TS/JS/Python library code', (t) => {
-  const kept = ['src/app.ts', 'src/ui/Button.tsx', 'lib/koa.js', 'lib/util.mjs', 'lib/old.cjs', 'src/mod.mts', 'types/index.d.ts', 'pkg/core.py', 'index.js', 'examples/basic/app.js', 'src/testing/harness.ts', 'src/contest.ts'];
+  const kept = [
+    'src/app.ts',
+    'src/ui/Button.tsx',
+    'lib/koa.js',
+    'lib/util.mjs',
+    'lib/old.cjs',
+    'src/mod.mts',
+    'types/index.d.ts',
+    'pkg/core.py',
+    'index.js',
+    'examples/basic/app.js',
+    'src/testing/harness.ts',
+    'src/contest.ts',
+  ];
   for (const p of kept) t.true(isDocumentableSource(p), p);
 });
 
@@ -87,7 +100,10 @@ test('the selection is capped and files over the size limit are dropped', (t) =>
   t.is(chosen.length, MAX_SOURCE_FILES);
   t.is(chosen[0], 'src/m00000.ts');
   t.deepEqual(selectSourceFiles(['src/a.ts', 'src/b.ts', 'src/c.ts'], { maxFiles: 2 }), ['src/a.ts', 'src/b.ts']);
-  const sizes = new Map([['src/big.js', 600 * 1024], ['src/small.js', 10 * 1024]]);
+  const sizes = new Map([
+    ['src/big.js', 600 * 1024],
+    ['src/small.js', 10 * 1024],
+  ]);
   t.deepEqual(selectSourceFiles(['src/big.js', 'src/small.js', 'src/unknown.js'], { sizeOf: (p) => sizes.get(p) }), ['src/small.js', 'src/unknown.js']);
 });
 

@@ -113,7 +113,10 @@ const proto = module.exports = {
   t.is(titled(proto, 'context.throw()')?.description, 'Throw an error.\n\n   this.throw(403)');
   t.is(titled(proto, 'context.throw()')?.code, 'throw (...args)');
 
-  const cls = ts('/** The app. */\nmodule.exports = class Application extends Emitter {\n  /** Use `fn`. */\n  use (fn) { return this }\n}\n', 'lib/application.js');
+  const cls = ts(
+    '/** The app. */\nmodule.exports = class Application extends Emitter {\n  /** Use `fn`. */\n  use (fn) { return this }\n}\n',
+    'lib/application.js',
+  );
   t.deepEqual(titles(cls), ['class Application', 'Application.use()']);
 });
 

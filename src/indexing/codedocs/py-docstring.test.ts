@@ -76,7 +76,10 @@ def markdown(a):
       ['python', 'In a loop:', 'for i in range(3):\n    google(i)'],
     ],
   );
-  t.is(titled(snippets, 'numpy()')?.description, 'NumPy style.\n\nParameters\n----------\na : int\n    The value.\n\nSee Also\n--------\ngoogle : the other one.');
+  t.is(
+    titled(snippets, 'numpy()')?.description,
+    'NumPy style.\n\nParameters\n----------\na : int\n    The value.\n\nSee Also\n--------\ngoogle : the other one.',
+  );
   t.is(titled(snippets, 'numpy() example')?.code, '>>> numpy(1)\n2');
   t.deepEqual(
     snippets.filter((s) => s.title.startsWith('markdown() example')).map((s) => [s.language, s.code]),

@@ -27,7 +27,8 @@ const GOOGLE_EXAMPLES = /^(Examples?|EXAMPLES?|Usage|Example usage)\s*:{1,2}\s*$
 const NUMPY_EXAMPLES = /^(Examples?|EXAMPLES?|Usage)\s*$/;
 const DIRECTIVE = /^\.\.\s+(?:code-block|code|sourcecode)::\s*([\w+#.-]*)/;
 /** Lines that read as Python statements rather than prose. */
-const CODE_LINE = /^(>>>|\.\.\.|#|@|import\s|from\s+\S+\s+import\s|(async\s+)?(def|class|with|for|while|if|elif|else|try|except|finally|return|await|yield|raise|assert|print)\b|[\w.[\]'"]+\s*(=|\+=|-=|:\s*\w[\w.[\], ]*\s*=)\s*[^=\s]|[\w.]+\(.*|[)\]}]+[,;]?$)/;
+const CODE_LINE =
+  /^(>>>|\.\.\.|#|@|import\s|from\s+\S+\s+import\s|(async\s+)?(def|class|with|for|while|if|elif|else|try|except|finally|return|await|yield|raise|assert|print)\b|[\w.[\]'"]+\s*(=|\+=|-=|:\s*\w[\w.[\], ]*\s*=)\s*[^=\s]|[\w.]+\(.*|[)\]}]+[,;]?$)/;
 
 /**
  * `inspect.cleandoc`: the first line stripped, the others dedented by their common
@@ -73,7 +74,12 @@ export function splitDocstring(text: string): DocstringParts {
       i++;
     }
   }
-  const description = renderRoles(kept.join('\n').replace(/\n{3,}/g, '\n\n').trim());
+  const description = renderRoles(
+    kept
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  );
   return { description, examples: examples.filter((e) => e.code.trim() !== '') };
 }
 
@@ -95,7 +101,13 @@ export function renderRoles(text: string): string {
  * as captions. The paragraph before the section header is another section, so it is not one.
  */
 function sectionExamples(lines: string[], from: number, to: number): DocstringExample[] {
-  const base = Math.min(...lines.slice(from, to).filter((l) => l.trim() !== '').map(indentOf), Infinity);
+  const base = Math.min(
+    ...lines
+      .slice(from, to)
+      .filter((l) => l.trim() !== '')
+      .map(indentOf),
+    Infinity,
+  );
   const out: DocstringExample[] = [];
   let caption = '';
   let i = from;
@@ -119,7 +131,11 @@ function sectionExamples(lines: string[], from: number, to: number): DocstringEx
       out.push({ code: dedent(lines.slice(i, end)), language: 'python', caption, offset: i });
     } else {
       while (end < to && lines[end].trim() !== '' && indentOf(lines[end]) <= base && !/^\s*(>>>|```)/.test(lines[end])) end++;
-      caption = lines.slice(i, end).map((l) => l.trim()).join(' ').replace(/::$/, ':');
+      caption = lines
+        .slice(i, end)
+        .map((l) => l.trim())
+        .join(' ')
+        .replace(/::$/, ':');
     }
     i = end;
   }
@@ -151,7 +167,12 @@ function codeAt(lines: string[], i: number, caption: string): { example: Docstri
 function literalAt(lines: string[], i: number, to: number, base: number, caption: string): { example: DocstringExample; end: number } {
   const end = Math.min(blockEnd(lines, i, base), to);
   const body = lines.slice(i, end);
-  const language = body.find((l) => l.trim() !== '')?.trim().startsWith('>>>') ? 'pycon' : 'python';
+  const language = body
+    .find((l) => l.trim() !== '')
+    ?.trim()
+    .startsWith('>>>')
+    ? 'pycon'
+    : 'python';
   return { example: { code: dedent(body), language, caption, offset: i }, end };
 }
 
@@ -169,7 +190,10 @@ function captionOf(kept: string[]): string {
   while (start > 0 && kept[start - 1].trim() === '') start--;
   const endAt = start;
   while (start > 0 && kept[start - 1].trim() !== '') start--;
-  const paragraph = kept.slice(start, endAt).map((l) => l.trim()).join(' ');
+  const paragraph = kept
+    .slice(start, endAt)
+    .map((l) => l.trim())
+    .join(' ');
   return paragraph.length <= 300 ? renderRoles(paragraph.replace(/::$/, ':')) : '';
 }
 

@@ -113,7 +113,10 @@ test('an async function with decorators and a multi-line signature whose default
   t.is(fetch?.language, 'python');
   t.deepEqual(fetch?.breadcrumb, ['pkg.client', 'fetch()']);
   t.is(fetch?.pageTitle, 'pkg.client');
-  t.is(fetch?.description, 'Fetch `url` and return the `Response`.\n\nArgs:\n    url: Where to go. See `send`.\n    headers: Extra headers.\n\nReturns:\n    The response.');
+  t.is(
+    fetch?.description,
+    'Fetch `url` and return the `Response`.\n\nArgs:\n    url: Where to go. See `send`.\n    headers: Extra headers.\n\nReturns:\n    The response.',
+  );
   const example = titled(snippets, 'fetch() example');
   t.is(example?.language, 'pycon');
   t.is(example?.code, '>>> import asyncio\n>>> asyncio.run(fetch("https://example.org")).status\n200');
@@ -122,7 +125,17 @@ test('an async function with decorators and a multi-line signature whose default
 });
 
 test('__all__ limits module-level names; private and undocumented methods get no snippet of their own', (t) => {
-  t.deepEqual(titles(py(CLIENT)), ['fetch()', 'fetch() example', 'class Client', 'Client example', 'Client.closed', 'Client.get()', 'Client.get() example', 'class Client.Config', 'Client.Config.load()']);
+  t.deepEqual(titles(py(CLIENT)), [
+    'fetch()',
+    'fetch() example',
+    'class Client',
+    'Client example',
+    'Client.closed',
+    'Client.get()',
+    'Client.get() example',
+    'class Client.Config',
+    'Client.Config.load()',
+  ]);
 });
 
 test('a class: header, public attributes and method signatures; __init__ folded in; raw docstring kept verbatim', (t) => {
@@ -172,7 +185,7 @@ async def stream(): ...
   t.is(titled(snippets, 'stream()')?.code, 'async def stream():');
 });
 
-test("docstrings in both quote styles, with prefixes, one-liners and same-line bodies", (t) => {
+test('docstrings in both quote styles, with prefixes, one-liners and same-line bodies', (t) => {
   const snippets = py(`
 def a():
     '''Single quotes.'''

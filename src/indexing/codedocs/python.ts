@@ -70,7 +70,11 @@ export function snippetsFromPython(doc: { path: string; text: string }): ParsedS
 
 /** `pkg/sub/mod.py` → pkg.sub.mod; `src/pkg/__init__.py` → pkg. */
 export function pythonModuleName(path: string): string {
-  const name = path.replace(/\.pyi?$/, '').replace(/(^|\/)__init__$/, '').replace(/^src\//, '').replace(/\//g, '.');
+  const name = path
+    .replace(/\.pyi?$/, '')
+    .replace(/(^|\/)__init__$/, '')
+    .replace(/^src\//, '')
+    .replace(/\//g, '.');
   return name || path;
 }
 

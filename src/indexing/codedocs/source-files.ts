@@ -22,12 +22,43 @@ export interface SourceSelectionOptions {
 const SOURCE_EXTENSION = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs|py)$/;
 /** Folders never worth documenting: dependencies, build output, tests, fixtures, caches. */
 const SKIPPED_FOLDER = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'vendored', 'third_party', 'third-party',
-  'dist', 'build', 'out', 'lib-cov', 'coverage', 'htmlcov', '_build', '_site', 'site', 'storybook-static',
-  'test', 'tests', '__tests__', '__mocks__', 'e2e', 'spec', 'specs', 'fixtures', '__fixtures__', 'test-fixtures',
-  'benchmark', 'benchmarks', 'bench', '__pycache__', 'site-packages', 'venv', 'migrations',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'vendor',
+  'vendored',
+  'third_party',
+  'third-party',
+  'dist',
+  'build',
+  'out',
+  'lib-cov',
+  'coverage',
+  'htmlcov',
+  '_build',
+  '_site',
+  'site',
+  'storybook-static',
+  'test',
+  'tests',
+  '__tests__',
+  '__mocks__',
+  'e2e',
+  'spec',
+  'specs',
+  'fixtures',
+  '__fixtures__',
+  'test-fixtures',
+  'benchmark',
+  'benchmarks',
+  'bench',
+  '__pycache__',
+  'site-packages',
+  'venv',
+  'migrations',
 ]);
-const TEST_FILE = /(\.|_|-)(test|spec|bench|e2e|test-d|stories|story)\.[cm]?[jt]sx?$|(^|\/)tests?\.[a-z]+$|(^|\/)test_[^/]*\.py$|_tests?\.py$|(^|\/)(conftest|setup|noxfile|fabfile|conf|manage)\.py$/;
+const TEST_FILE =
+  /(\.|_|-)(test|spec|bench|e2e|test-d|stories|story)\.[cm]?[jt]sx?$|(^|\/)tests?\.[a-z]+$|(^|\/)test_[^/]*\.py$|_tests?\.py$|(^|\/)(conftest|setup|noxfile|fabfile|conf|manage)\.py$/;
 const GENERATED_FILE = /[.-]min\.[cm]?js$|\.bundle\.[cm]?js$|\.(generated|gen|pb|chunk)\.[cm]?[jt]sx?$|(^|\/)[^/]*_pb2(_grpc)?\.py$/;
 /** Tool configuration at any depth: vite.config.ts, .eslintrc.js, Gruntfile.js. */
 const CONFIG_FILE = /(^|\/)([^/]+\.config\.[cm]?[jt]s|[^/]+rc\.[cm]?js|gulpfile\.[cm]?[jt]s|gruntfile\.[cm]?[jt]s|jest\.setup\.[cm]?[jt]s)$/i;

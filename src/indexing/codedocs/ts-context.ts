@@ -72,7 +72,8 @@ export function isPublicMember(sf: ts.SourceFile, member: ts.Node): boolean {
   const mods = ts.canHaveModifiers(member) ? ts.getModifiers(member) : undefined;
   if (mods?.some((m) => m.kind === ts.SyntaxKind.PrivateKeyword || m.kind === ts.SyntaxKind.ProtectedKeyword)) return false;
   const name = memberName(sf, member);
-  if (name === undefined ? !ts.isConstructorDeclaration(member) && !ts.isIndexSignatureDeclaration(member) : name.startsWith('_') || name.startsWith('#')) return false;
+  if (name === undefined ? !ts.isConstructorDeclaration(member) && !ts.isIndexSignatureDeclaration(member) : name.startsWith('_') || name.startsWith('#'))
+    return false;
   return !isHiddenDoc(docCommentOf(sf, member));
 }
 

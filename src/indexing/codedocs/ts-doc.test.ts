@@ -2,9 +2,15 @@ import test from 'ava';
 import { docExamples, isHiddenDoc, parseDocComment, renderDocDescription, resolveInlineTags } from './ts-doc';
 
 test('margins are removed but the indentation of code inside the prose is kept', (t) => {
-  const doc = parseDocComment('/**\n   * Shorthand for:\n   *\n   *    http.createServer(app.callback()).listen(...)\n   *\n   * @param {Mixed} ...\n   */', 10);
+  const doc = parseDocComment(
+    '/**\n   * Shorthand for:\n   *\n   *    http.createServer(app.callback()).listen(...)\n   *\n   * @param {Mixed} ...\n   */',
+    10,
+  );
   t.is(doc.summary, 'Shorthand for:\n\n   http.createServer(app.callback()).listen(...)');
-  t.deepEqual(doc.tags.map((x) => [x.name, x.text, x.line]), [['param', '{Mixed} ...', 15]]);
+  t.deepEqual(
+    doc.tags.map((x) => [x.name, x.text, x.line]),
+    [['param', '{Mixed} ...', 15]],
+  );
 });
 
 test('comments without star margins and one-line comments parse too', (t) => {
@@ -18,7 +24,25 @@ test('@ at the start of a line inside a fenced example is code, not a tag', (t) 
 });
 
 test('an example with prose and several fences yields one example per fence with its caption', (t) => {
-  const doc = parseDocComment(['/**', ' * @example', ' *', ' * Basic usage:', ' *', ' * ```javascript', ' * const r = new Router();', ' * ```', ' *', ' * With a prefix:', ' * ```js', " * new Router({ prefix: '/api' })", ' * ```', ' */'].join('\n'), 100);
+  const doc = parseDocComment(
+    [
+      '/**',
+      ' * @example',
+      ' *',
+      ' * Basic usage:',
+      ' *',
+      ' * ```javascript',
+      ' * const r = new Router();',
+      ' * ```',
+      ' *',
+      ' * With a prefix:',
+      ' * ```js',
+      " * new Router({ prefix: '/api' })",
+      ' * ```',
+      ' */',
+    ].join('\n'),
+    100,
+  );
   t.deepEqual(docExamples(doc), [
     { code: 'const r = new Router();', language: 'javascript', caption: 'Basic usage:', line: 106 },
     { code: "new Router({ prefix: '/api' })", language: 'js', caption: 'With a prefix:', line: 111 },
@@ -31,7 +55,8 @@ test('an example caption tag becomes the caption', (t) => {
 });
 
 test('@internal, @private, @ignore and @api private hide a declaration; @api public does not', (t) => {
-  for (const tag of ['@internal', '@private', '@ignore', '@hidden', '@api private', '@access private']) t.true(isHiddenDoc(parseDocComment(`/** X.\n * ${tag}\n */`)), tag);
+  for (const tag of ['@internal', '@private', '@ignore', '@hidden', '@api private', '@access private'])
+    t.true(isHiddenDoc(parseDocComment(`/** X.\n * ${tag}\n */`)), tag);
   t.false(isHiddenDoc(parseDocComment('/** X.\n * @api public\n */')));
   t.false(isHiddenDoc(undefined));
 });

@@ -52,7 +52,11 @@ export function docCommentOf(sf: ts.SourceFile, node: ts.Node): DocComment | und
 
 /** Splits a raw comment into summary and tags; `firstLine` is the 0-based line of `/**`. */
 export function parseDocComment(raw: string, firstLine = 0): DocComment {
-  const lines = raw.replace(/^\/\*\*/, '').replace(/\*\/$/, '').split('\n').map(stripMargin);
+  const lines = raw
+    .replace(/^\/\*\*/, '')
+    .replace(/\*\/$/, '')
+    .split('\n')
+    .map(stripMargin);
   const summary: string[] = [];
   const tags: { name: string; lines: string[]; line: number }[] = [];
   let inFence = false;
@@ -65,7 +69,17 @@ export function parseDocComment(raw: string, firstLine = 0): DocComment {
   });
   return {
     summary: dedent(summary),
-    tags: tags.map((t) => ({ name: t.name, text: dedent(t.lines), line: t.line, textLine: t.line + Math.max(0, t.lines.findIndex((l) => l.trim() !== '')) })),
+    tags: tags.map((t) => ({
+      name: t.name,
+      text: dedent(t.lines),
+      line: t.line,
+      textLine:
+        t.line +
+        Math.max(
+          0,
+          t.lines.findIndex((l) => l.trim() !== ''),
+        ),
+    })),
   };
 }
 
@@ -93,7 +107,10 @@ export function renderDocDescription(doc: DocComment | undefined): string {
     else if (t.name === 'see') lines.push(`See: ${text}`);
   }
   if (lines.length > 0) parts.push(lines.join('\n'));
-  return parts.filter((p) => p.trim() !== '').join('\n\n').trim();
+  return parts
+    .filter((p) => p.trim() !== '')
+    .join('\n\n')
+    .trim();
 }
 
 /** The `@example` tags as code blocks, fences split apart and captions kept. */
@@ -164,7 +181,9 @@ function stripType(text: string): { type: string; text: string } {
 
 /** `{@link Foo}` → Foo, `{@link Foo | the foo}` / `{@link Foo the foo}` → the foo. */
 export function resolveInlineTags(text: string): string {
-  return text.replace(/\{@(?:link|linkcode|linkplain|see)\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_m, target: string, label: string) => label.trim() || target).replace(/\{@inheritDoc[^}]*\}/gi, '');
+  return text
+    .replace(/\{@(?:link|linkcode|linkplain|see)\s+([^}|\s]+)(?:\s*\|\s*|\s+)?([^}]*)\}/g, (_m, target: string, label: string) => label.trim() || target)
+    .replace(/\{@inheritDoc[^}]*\}/gi, '');
 }
 
 function stripMargin(line: string): string {

@@ -11,7 +11,14 @@ import { classOutline, headerOf, isFunctionLike, memberSignature, unwrapExpressi
 /** A class: its outline, then each documented public member. `owner` is its qualified name. */
 export function visitClass(ctx: FileContext, containers: string[], node: ts.ClassLikeDeclaration, owner: string, doc: DocComment | undefined): void {
   const title = `class ${owner}`;
-  addSymbol(ctx, containers, node, title, [doc], classOutline(ctx.sf, node, (m) => isPublicMember(ctx.sf, m)));
+  addSymbol(
+    ctx,
+    containers,
+    node,
+    title,
+    [doc],
+    classOutline(ctx.sf, node, (m) => isPublicMember(ctx.sf, m)),
+  );
   const inner = [...containers, title];
   for (const group of groupMembers(ctx.sf, node.members)) {
     const first = group[0];
@@ -49,7 +56,8 @@ export function visitObjectMembers(ctx: FileContext, containers: string[], node:
     const first = group[0];
     const docs = group.map((m) => docCommentOf(ctx.sf, m));
     const name = memberName(ctx.sf, first);
-    if (name === undefined || name.startsWith('_') || docs.some(isHiddenDoc) || ts.isShorthandPropertyAssignment(first) || ts.isSpreadAssignment(first)) continue;
+    if (name === undefined || name.startsWith('_') || docs.some(isHiddenDoc) || ts.isShorthandPropertyAssignment(first) || ts.isSpreadAssignment(first))
+      continue;
     const init = ts.isPropertyAssignment(first) ? unwrapExpression(first.initializer) : undefined;
     const isFunction = ts.isMethodDeclaration(first) || isFunctionLike(init);
     if (!isFunction && !ts.isAccessor(first) && !docs.some(Boolean)) continue;

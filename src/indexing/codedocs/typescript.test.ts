@@ -188,7 +188,7 @@ export function parse(input: string | Buffer, encoding?: string): Value {
   t.is(snippets[0].description, 'Parses a value.');
 });
 
-test('export lists make local declarations public; a module\'s unexported helpers are skipped even when documented', (t) => {
+test("export lists make local declarations public; a module's unexported helpers are skipped even when documented", (t) => {
   const snippets = ts(`
 function a(x: number) { return x; }
 function b() {}
@@ -258,9 +258,22 @@ export { Router };
 `,
     'dist/index.d.ts',
   );
-  t.deepEqual(titles(snippets), ['ts.createSourceFile()', 'interface ts.SourceFile', 'interface ts.server.protocol.Request', 'interface Context', 'class Layer', 'Layer.match()', 'Router']);
+  t.deepEqual(titles(snippets), [
+    'ts.createSourceFile()',
+    'interface ts.SourceFile',
+    'interface ts.server.protocol.Request',
+    'interface Context',
+    'class Layer',
+    'Layer.match()',
+    'Router',
+  ]);
   t.deepEqual(titled(snippets, 'ts.createSourceFile()')?.breadcrumb, ['dist/index', 'namespace ts', 'ts.createSourceFile()']);
-  t.deepEqual(titled(snippets, 'interface ts.server.protocol.Request')?.breadcrumb, ['dist/index', 'namespace ts', 'namespace ts.server.protocol', 'interface ts.server.protocol.Request']);
+  t.deepEqual(titled(snippets, 'interface ts.server.protocol.Request')?.breadcrumb, [
+    'dist/index',
+    'namespace ts',
+    'namespace ts.server.protocol',
+    'interface ts.server.protocol.Request',
+  ]);
   t.deepEqual(titled(snippets, 'interface Context')?.breadcrumb, ['dist/index', "module 'koa'", 'interface Context']);
   t.is(titled(snippets, 'class Layer')?.code, 'declare class Layer {\n  match(path: string): boolean;\n}');
   t.is(titled(snippets, 'Router')?.code, 'declare const Router: RouterConstructor');
@@ -278,7 +291,7 @@ test('decorated classes keep their decorators and start on the first decorator l
   t.true(snippet.code.startsWith('@Injectable({ providedIn: "root" })\nexport class Api {'));
 });
 
-test('license headers and file overviews are not taken as the first declaration\'s doc', (t) => {
+test("license headers and file overviews are not taken as the first declaration's doc", (t) => {
   const [snippet] = ts('/**\n * @license MIT\n * Copyright (c) Someone\n */\nexport function first() {}\n');
   t.is(snippet.description, '');
 });

@@ -129,9 +129,17 @@ function visitVariables(ctx: FileContext, scope: Scope, st: ts.VariableStatement
     const exported = isAlias || isExported(ctx, scope, st, name);
     if (isFunctionLike(value) || (value && ts.isClassExpression(value))) {
       if (!isVisible(ctx, scope, st, name, doc, false) && !isAlias) continue;
-      if (isFunctionLike(value)) addSymbol(ctx, scope.containers, st, `${scope.prefix}${name}()`, [doc], headerOf(ctx.sf, value, single ? st.getStart(ctx.sf) : decl.getStart(ctx.sf)));
+      if (isFunctionLike(value))
+        addSymbol(ctx, scope.containers, st, `${scope.prefix}${name}()`, [doc], headerOf(ctx.sf, value, single ? st.getStart(ctx.sf) : decl.getStart(ctx.sf)));
       else visitClass(ctx, scope.containers, value, scope.prefix + name, doc);
-    } else if (value && ts.isObjectLiteralExpression(value) && exported && value.properties.some((p) => ts.isMethodDeclaration(p) || ts.isAccessor(p) || (ts.isPropertyAssignment(p) && isFunctionLike(unwrapExpression(p.initializer))))) {
+    } else if (
+      value &&
+      ts.isObjectLiteralExpression(value) &&
+      exported &&
+      value.properties.some(
+        (p) => ts.isMethodDeclaration(p) || ts.isAccessor(p) || (ts.isPropertyAssignment(p) && isFunctionLike(unwrapExpression(p.initializer))),
+      )
+    ) {
       if (!isHiddenDoc(doc)) visitObjectMembers(ctx, scope.containers, value, isAlias && GENERIC_ALIAS.test(name) ? ctx.defaultName : scope.prefix + name);
     } else if (isVisible(ctx, scope, st, name, doc, true) && (doc !== undefined || (ctx.declarationFile && exported))) {
       addSymbol(ctx, scope.containers, st, `${scope.prefix}${name}`, [doc], variableSignature(ctx.sf, st, decl));

@@ -137,7 +137,10 @@ test('defaultExclusions and duplicatePages: per-kind switches, false for all, a 
   t.is(parse({ defaultExclusions: null, duplicatePages: null }).config.defaultExclusions, undefined);
   const unknownKind = configError(t, { defaultExclusions: { todo: false } });
   t.is(unknownKind.field, 'defaultExclusions');
-  t.is(unknownKind.message, 'field "defaultExclusions" has unknown key "todo"; known: navigation, maintainerNotes, outputListings, sampleData, releaseNotes, redirectStubs');
+  t.is(
+    unknownKind.message,
+    'field "defaultExclusions" has unknown key "todo"; known: navigation, maintainerNotes, outputListings, sampleData, releaseNotes, redirectStubs',
+  );
   const notObject = configError(t, { defaultExclusions: true });
   t.is(notObject.field, 'defaultExclusions');
   t.regex(notObject.message, /must be false or an object of booleans/);

@@ -72,11 +72,12 @@ const schema = z.object({
     .nullish(),
   branch: refName('branch').nullish(),
   defaultExclusions: z
-    .union([z.literal(false), z.object(Object.fromEntries(NON_DOC_KINDS.map((k) => [k, z.boolean().optional()])) as Record<NonDocKind, z.ZodOptional<z.ZodBoolean>>).strict()])
+    .union([
+      z.literal(false),
+      z.object(Object.fromEntries(NON_DOC_KINDS.map((k) => [k, z.boolean().optional()])) as Record<NonDocKind, z.ZodOptional<z.ZodBoolean>>).strict(),
+    ])
     .nullish(),
-  duplicatePages: z
-    .union([z.boolean(), z.object({ threshold: z.number().min(0.5).max(1) }).strict()])
-    .nullish(),
+  duplicatePages: z.union([z.boolean(), z.object({ threshold: z.number().min(0.5).max(1) }).strict()]).nullish(),
 });
 
 const KNOWN = new Set([...Object.keys(schema.shape), ...TOLERATED]);
@@ -126,7 +127,9 @@ export function parseRepoConfig(text: string, fileName: string): { config: RepoC
  * parses it; undefined when the repository has neither.
  * @throws RepoConfigError as `parseRepoConfig` does, for the chosen file only.
  */
-export function parseRepoConfigFiles(texts: Partial<Record<RepoConfigFileName, string>>): { config: RepoConfig; warnings: string[]; fileName: RepoConfigFileName } | undefined {
+export function parseRepoConfigFiles(
+  texts: Partial<Record<RepoConfigFileName, string>>,
+): { config: RepoConfig; warnings: string[]; fileName: RepoConfigFileName } | undefined {
   const present = REPO_CONFIG_FILES.filter((name) => texts[name] !== undefined);
   const fileName = present[0];
   const text = fileName === undefined ? undefined : texts[fileName];
@@ -148,8 +151,14 @@ function fieldName(path: readonly (string | number)[]): string {
 
 function describeIssue(issue: z.ZodIssue): string {
   if (issue.code === 'invalid_type') return `must be ${article(issue.expected)}, not ${issue.received}`;
-  if (issue.code === 'unrecognized_keys') return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${issue.path[0] === 'defaultExclusions' ? `known: ${NON_DOC_KINDS.join(', ')}` : 'known: threshold'}`;
-  if (issue.code === 'invalid_union') return issue.path[0] === 'defaultExclusions' ? `must be false or an object of booleans (${NON_DOC_KINDS.join(', ')})` : issue.path[0] === 'duplicatePages' ? 'must be a boolean or an object { "threshold": number between 0.5 and 1 }' : 'must be a tag string or an object { "tag": string, "title"?: string }';
+  if (issue.code === 'unrecognized_keys')
+    return `has unknown ${issue.keys.length > 1 ? 'keys' : 'key'} ${issue.keys.map((k) => `"${k}"`).join(', ')}; ${issue.path[0] === 'defaultExclusions' ? `known: ${NON_DOC_KINDS.join(', ')}` : 'known: threshold'}`;
+  if (issue.code === 'invalid_union')
+    return issue.path[0] === 'defaultExclusions'
+      ? `must be false or an object of booleans (${NON_DOC_KINDS.join(', ')})`
+      : issue.path[0] === 'duplicatePages'
+        ? 'must be a boolean or an object { "threshold": number between 0.5 and 1 }'
+        : 'must be a tag string or an object { "tag": string, "title"?: string }';
   if (issue.code === 'too_big' && issue.type === 'number') return `must be at most ${issue.maximum}`;
   if (issue.code === 'too_small' && issue.type === 'number') return `must be at least ${issue.minimum}`;
   if (issue.code === 'too_big') return issue.type === 'array' ? `has more than ${issue.maximum} entries` : `is longer than ${issue.maximum} characters`;

@@ -8,8 +8,21 @@ test("maintainersPageReason: folders of maintainers' pages, at any depth and in 
   }
 });
 
-test("maintainersPageReason: release items, task lists and guides for maintainers by their names", (t) => {
-  for (const name of ['release-items.md', 'release_checklist.md', 'release-procedure.rst', 'Release-Steps.md', 'management-tasks.md', 'maintainers-guide.md', 'maintainer_guide.md', 'maintaining.md', 'triage.md', 'governance.md', 'design-notes.md', 'design_note.md']) {
+test('maintainersPageReason: release items, task lists and guides for maintainers by their names', (t) => {
+  for (const name of [
+    'release-items.md',
+    'release_checklist.md',
+    'release-procedure.rst',
+    'Release-Steps.md',
+    'management-tasks.md',
+    'maintainers-guide.md',
+    'maintainer_guide.md',
+    'maintaining.md',
+    'triage.md',
+    'governance.md',
+    'design-notes.md',
+    'design_note.md',
+  ]) {
     t.is(maintainersPageReason(`docs/${name}`), "maintainers' notes", name);
     t.is(maintainersPageReason(name), "maintainers' notes", `${name} at the root`);
   }

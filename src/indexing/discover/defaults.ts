@@ -29,28 +29,66 @@ const NAVIGATION_FILE = /^(summary|_sidebar|_navbar|_coverpage)$/i;
 const ADMIN_FILE = /^(todo|todos|admin[-_ ]?tasks|maintaining|maintainers?[-_ ]guide|releasing|release[-_ ](process|checklist)|triage)$/i;
 /** `.txt` files that are lists, locks or configuration rather than prose. */
 const OUTPUT_TXT = /^(output|.*[-_]output)$/i;
-const NOT_DOC_TXT = /^(requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
+const NOT_DOC_TXT =
+  /^(requirements.*|.*[-_.]requirements|constraints.*|robots|cmakelists|.*\.lock|.*[-_]?words|.*wordlist.*|.*spelling.*|.*dictionary.*|stopwords|version|manifest|top_level|dependency_links|sources|entry_points|not-zip-safe|accept|reject)$/i;
 /** Folders whose `.txt` files are data or assets, not prose. */
 const TXT_DATA_DIRS = new Set(['requirements', 'public', 'static', 'assets', 'data', 'testdata']);
 
 /** Folders never holding the library's documentation, wherever they are. */
 const EXCLUDED_DIRS = new Set([
-  'node_modules', 'bower_components', 'jspm_packages', 'vendor', 'third_party', 'third-party', 'site-packages', '__pycache__', 'venv',
-  'dist', '_build', '_sources', 'coverage', 'htmlcov',
-  'test', 'tests', '__tests__', '__fixtures__', '__snapshots__', '__mocks__', 'testdata', 'test-fixtures',
-  'changelogs', 'changelog.d', 'changes.d', 'newsfragments',
+  'node_modules',
+  'bower_components',
+  'jspm_packages',
+  'vendor',
+  'third_party',
+  'third-party',
+  'site-packages',
+  '__pycache__',
+  'venv',
+  'dist',
+  '_build',
+  '_sources',
+  'coverage',
+  'htmlcov',
+  'test',
+  'tests',
+  '__tests__',
+  '__fixtures__',
+  '__snapshots__',
+  '__mocks__',
+  'testdata',
+  'test-fixtures',
+  'changelogs',
+  'changelog.d',
+  'changes.d',
+  'newsfragments',
   // End-to-end test apps (Vite's playground/), not pages.
-  'playground', 'playgrounds',
+  'playground',
+  'playgrounds',
 ]);
 /**
  * Pages for the people who keep the project, wherever they are: design wikis, internals,
  * sandboxes, RFCs and decision records; release procedures and task lists by their names;
  * a project template's README (what `create-*` copies, not documentation of the library).
  */
-const MAINTAINERS_DIRS = new Set(['wiki', 'wikis', 'internal', 'internals', 'sandbox', 'sandboxes', 'design-docs', 'design_docs', 'dev-docs', 'rfcs', 'adr', 'adrs']);
+const MAINTAINERS_DIRS = new Set([
+  'wiki',
+  'wikis',
+  'internal',
+  'internals',
+  'sandbox',
+  'sandboxes',
+  'design-docs',
+  'design_docs',
+  'dev-docs',
+  'rfcs',
+  'adr',
+  'adrs',
+]);
 // Not `release-process`: inside the docs it is the published release policy (requests'
 // docs/community/release-process.rst); at the root it is a maintainers' note (ADMIN_FILE).
-const MAINTAINERS_FILE = /^(release[-_](items|procedure|checklist|steps)|management[-_]tasks|maintainers?[-_]guide|maintaining|triage|governance|design[-_]notes?)$/i;
+const MAINTAINERS_FILE =
+  /^(release[-_](items|procedure|checklist|steps)|management[-_]tasks|maintainers?[-_]guide|maintaining|triage|governance|design[-_]notes?)$/i;
 const TEMPLATE_DIR = /^(templates?|template[-_][\w.-]+|starters?|boilerplates?)$/i;
 
 /** Why a page is for the project's maintainers rather than its users, or undefined (`path` repository-relative). */
@@ -83,7 +121,10 @@ const DOC_DIRS = new Set(['doc', 'docs', 'documentation']);
  * `plugin-legacy/` (a current package of Vite) stays.
  */
 const ARCHIVED_WORD = '(archive[sd]?|archived|deprecated|legacy|outdated|superseded|previous|old)';
-const ARCHIVED_DIR = new RegExp(`^(\\d+[-_. ])?((docs?|documentation)[-_. ])?${ARCHIVED_WORD}([-_. ](docs?|documentation|guides?|pages|content|api|versions?|releases?|site|\\d[\\w.]*))?$`, 'i');
+const ARCHIVED_DIR = new RegExp(
+  `^(\\d+[-_. ])?((docs?|documentation)[-_. ])?${ARCHIVED_WORD}([-_. ](docs?|documentation|guides?|pages|content|api|versions?|releases?|site|\\d[\\w.]*))?$`,
+  'i',
+);
 
 /** Why a file name is excluded by default, or undefined. `atRoot` is true for files at the repository root. */
 export function excludedFileReason(name: string, atRoot: boolean): string | undefined {
@@ -94,7 +135,7 @@ export function excludedFileReason(name: string, atRoot: boolean): string | unde
   if (m) return projectFileReason(m[1]);
   if (POLICY_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return 'project policy file';
   if (NAVIGATION_FILE.test(stem) && (stem.startsWith('_') || stem === stem.toUpperCase())) return 'navigation file';
-  if (ADMIN_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return 'maintainers\' notes';
+  if (ADMIN_FILE.test(stem) && (atRoot || stem === stem.toUpperCase())) return "maintainers' notes";
   if (name.startsWith('.')) return 'hidden file';
   if (ext === 'txt' && OUTPUT_TXT.test(stem)) return 'output listing';
   if (ext === 'txt' && NOT_DOC_TXT.test(stem)) return 'not documentation';

@@ -15,7 +15,10 @@ test('a print copy of a book beside its sources: the source page is kept', (t) =
     [
       { path: 'nostarch/chapter02.md', text: print },
       { path: 'src/ch02-00-guessing-game-tutorial.md', text: source },
-      { path: 'src/ch03-00-common-programming-concepts.md', text: '# Common Programming Concepts\n\nThis chapter covers concepts that appear in almost every programming language and how they work in Rust. Many programming languages have much in common at their core. None of the concepts presented in this chapter are unique to Rust, but we will discuss them in the context of Rust and explain the conventions around using these concepts.\n' },
+      {
+        path: 'src/ch03-00-common-programming-concepts.md',
+        text: '# Common Programming Concepts\n\nThis chapter covers concepts that appear in almost every programming language and how they work in Rust. Many programming languages have much in common at their core. None of the concepts presented in this chapter are unique to Rust, but we will discuss them in the context of Rust and explain the conventions around using these concepts.\n',
+      },
     ],
     ['book.toml', 'src/SUMMARY.md', 'nostarch/chapter02.md'],
   );
@@ -36,11 +39,21 @@ test('a docs folder mirrored into a site folder keeps the docs; short and differ
 });
 
 test('pages in the same folder are never copies of each other (versions and variants are decided elsewhere)', (t) => {
-  t.is(nearDuplicatePages([{ path: 'docs/a.md', text: CHAPTER }, { path: 'docs/b.md', text: CHAPTER }], []).size, 0);
+  t.is(
+    nearDuplicatePages(
+      [
+        { path: 'docs/a.md', text: CHAPTER },
+        { path: 'docs/b.md', text: CHAPTER },
+      ],
+      [],
+    ).size,
+    0,
+  );
 });
 
 test('a print chapter joining several source pages is a copy of them (containment, copy folders only)', (t) => {
-  const second = '# Common Programming Concepts\n\nThis chapter covers concepts that appear in almost every programming language and how they work in Rust. Many programming languages have much in common at their core. None of the concepts presented in this chapter are unique to Rust, but we will discuss them in the context of Rust and explain the conventions around using these concepts.\n';
+  const second =
+    '# Common Programming Concepts\n\nThis chapter covers concepts that appear in almost every programming language and how they work in Rust. Many programming languages have much in common at their core. None of the concepts presented in this chapter are unique to Rust, but we will discuss them in the context of Rust and explain the conventions around using these concepts.\n';
   const chapter = `${CHAPTER}\n\n${second}`;
   const pages = [
     { path: 'nostarch/chapter02.md', text: chapter },
@@ -54,7 +67,9 @@ test('a print chapter joining several source pages is a copy of them (containmen
 });
 
 test('a stricter threshold keeps a copy that differs a little more', (t) => {
-  const edited = CHAPTER.replace('hands-on project together', 'small project step by step').replace('congratulatory message', 'short message').replace('fundamentals', 'basics of the language');
+  const edited = CHAPTER.replace('hands-on project together', 'small project step by step')
+    .replace('congratulatory message', 'short message')
+    .replace('fundamentals', 'basics of the language');
   const pages = [
     { path: 'docs/guide.md', text: CHAPTER },
     { path: 'website/export/guide.md', text: edited },

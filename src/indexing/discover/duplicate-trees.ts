@@ -32,7 +32,10 @@ const DOCS_CONFIG = /(^|\/)(SUMMARY\.md|book\.toml|mkdocs\.ya?ml|conf\.py|antora
 
 /** Whether a page sits in a print, export or output folder (compared by containment, see below). */
 export function inCopyFolder(page: string): boolean {
-  return path.posix.dirname(page).split('/').some((d) => COPY_FOLDER.test(d));
+  return path.posix
+    .dirname(page)
+    .split('/')
+    .some((d) => COPY_FOLDER.test(d));
 }
 
 /** The folders holding a docs configuration (they rank the pages under them as sources). */
@@ -75,7 +78,11 @@ export function nearDuplicatePages(pages: readonly PageText[], allPaths: readonl
  * sketches share no hash cannot change each other's verdicts (pipeline/page-checks.ts relies
  * on it to judge only the pages that changed).
  */
-export function duplicateCheck(pages: readonly PageText[], allPaths: readonly string[], threshold = THRESHOLD): { copies: Map<string, string>; sketches: Map<string, number[]> } {
+export function duplicateCheck(
+  pages: readonly PageText[],
+  allPaths: readonly string[],
+  threshold = THRESHOLD,
+): { copies: Map<string, string>; sketches: Map<string, number[]> } {
   const sketches = new Map<string, number[]>();
   // A stricter threshold from the config makes containment stricter too.
   const contained = Math.max(CONTAINED, threshold - 0.1);

@@ -8,10 +8,15 @@
  */
 
 /** Letters in scripts English text does not use. */
-const NON_LATIN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Greek}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}\p{Script=Georgian}\p{Script=Armenian}]/gu;
+const NON_LATIN =
+  /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Cyrillic}\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Greek}\p{Script=Thai}\p{Script=Devanagari}\p{Script=Bengali}\p{Script=Tamil}\p{Script=Georgian}\p{Script=Armenian}]/gu;
 const LETTER = /\p{L}/gu;
 
-const ENGLISH = new Set('the of and to in is that for it with as on be are this by you can an or from not your if use which will when have has all but its more these their how also'.split(' '));
+const ENGLISH = new Set(
+  'the of and to in is that for it with as on be are this by you can an or from not your if use which will when have has all but its more these their how also'.split(
+    ' ',
+  ),
+);
 const OTHERS: Record<string, Set<string>> = {
   es: new Set('el la los las de del que en es por para con una un se su como más pero sus este esta puede usar cuando también'.split(' ')),
   fr: new Set('le la les de des du et est un une pour que dans qui sur avec pas vous sont ce cette par plus peut être aussi'.split(' ')),
@@ -65,7 +70,13 @@ export function judgeLanguage(prose: string): LanguageVerdict {
 function scriptName(chars: string[]): string {
   const counts = new Map<string, number>();
   for (const c of chars) {
-    const name = /\p{Script=Cyrillic}/u.test(c) ? 'cyrillic' : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(c) ? 'zh/ja/ko' : /\p{Script=Arabic}/u.test(c) ? 'arabic' : 'other script';
+    const name = /\p{Script=Cyrillic}/u.test(c)
+      ? 'cyrillic'
+      : /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(c)
+        ? 'zh/ja/ko'
+        : /\p{Script=Arabic}/u.test(c)
+          ? 'arabic'
+          : 'other script';
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
   return [...counts].sort((a, b) => b[1] - a[1])[0][0];

@@ -3,7 +3,7 @@ import { classifyPage, pageVersion, withPageKind, type PageFacts, type PageKind 
 
 const kind = (path: string, over: Partial<PageFacts> = {}) => classifyPage({ path, title: 'Page', headings: [], text: '', ...over });
 
-test('the kind from the path: reference, examples, changelogs, migration guides, posts, maintainers\' pages; else a guide', (t) => {
+test("the kind from the path: reference, examples, changelogs, migration guides, posts, maintainers' pages; else a guide", (t) => {
   const cases: [string, PageKind][] = [
     ['docs/guide/routing.md', 'guide'],
     ['README.md', 'guide'],
@@ -85,10 +85,20 @@ test('withPageKind gives every snippet of a page its kind, and the version only 
     { pageTitle: 'Migrating from 8.x to 9.x', title: 'Migrating from 8.x to 9.x' },
     { pageTitle: 'Migrating from 8.x to 9.x', title: 'Removed callbacks' },
   ];
-  t.deepEqual(withPageKind('docs/migrating_to_9.md', '', snippets), snippets.map((s) => ({ ...s, pageKind: 'migration', pageVersion: '9' })));
-  t.deepEqual(withPageKind('docs/v4/guide.md', '', [{ pageTitle: 'Guide', title: 'Guide' }]), [{ pageTitle: 'Guide', title: 'Guide', pageKind: 'guide' }], 'a guide in v4/ has no page version');
+  t.deepEqual(
+    withPageKind('docs/migrating_to_9.md', '', snippets),
+    snippets.map((s) => ({ ...s, pageKind: 'migration', pageVersion: '9' })),
+  );
+  t.deepEqual(
+    withPageKind('docs/v4/guide.md', '', [{ pageTitle: 'Guide', title: 'Guide' }]),
+    [{ pageTitle: 'Guide', title: 'Guide', pageKind: 'guide' }],
+    'a guide in v4/ has no page version',
+  );
   t.deepEqual(withPageKind('docs/guide.md', '', []), []);
   // The headings it judges are the snippets' titles below the page title.
-  const history: { pageTitle: string; title: string; pageKind?: PageKind }[] = ['3.1.0', '3.0.0', '2.0.0'].map((title) => ({ pageTitle: 'Project history', title }));
+  const history: { pageTitle: string; title: string; pageKind?: PageKind }[] = ['3.1.0', '3.0.0', '2.0.0'].map((title) => ({
+    pageTitle: 'Project history',
+    title,
+  }));
   t.is(withPageKind('docs/project.md', '', history)[0].pageKind, 'changelog');
 });

@@ -102,7 +102,10 @@ export function pageVersion(page: Pick<PageFacts, 'path' | 'title'>): string | u
     /\b(?:to|v|version)\s*(\d+(?:\.\d+)?)\b/i.exec(page.title) ??
     /\b(\d+(?:\.\d+)?)(?:\.x)?\s+(?:migration|upgrade)/i.exec(page.title);
   if (inTitle) return normalise(inTitle[1]);
-  const folder = segments.slice(0, -1).reverse().find((d) => /^v\d+$/i.test(d));
+  const folder = segments
+    .slice(0, -1)
+    .reverse()
+    .find((d) => /^v\d+$/i.test(d));
   return folder ? folder.slice(1) : undefined;
 }
 
@@ -114,7 +117,11 @@ function normalise(version: string): string {
  * The snippets of one parsed page with its kind (and, for changelogs and migration guides,
  * the version they are about). `text` is the page as written (its front matter is read).
  */
-export function withPageKind<T extends { pageTitle: string; title: string; pageKind?: PageKind; pageVersion?: string }>(path: string, text: string, snippets: readonly T[]): T[] {
+export function withPageKind<T extends { pageTitle: string; title: string; pageKind?: PageKind; pageVersion?: string }>(
+  path: string,
+  text: string,
+  snippets: readonly T[],
+): T[] {
   if (snippets.length === 0) return [];
   const title = snippets[0].pageTitle;
   const headings = [...new Set(snippets.map((s) => s.title).filter((h) => h !== title))];

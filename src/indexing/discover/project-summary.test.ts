@@ -33,32 +33,82 @@ The documentation is divided into several sections with a different tone and pur
 
 test('a contributing guide or a getting-started section is never the description', (t) => {
   t.deepEqual(describeFromReadme(DOCS_SITE_README), { title: 'acme.dev' });
-  t.is(describeFromReadme('# vuejs.org\n\n## Contributing\n\nThis site is built with VitePress and depends on a theme. Site content is written in Markdown.\n').description, undefined);
+  t.is(
+    describeFromReadme('# vuejs.org\n\n## Contributing\n\nThis site is built with VitePress and depends on a theme. Site content is written in Markdown.\n')
+      .description,
+    undefined,
+  );
   t.is(describeFromReadme('# Acme\n\n## Development\n\nRun the tests with make test before sending a pull request please.\n').description, undefined);
 });
 
 test('a summary in the lead, or in a section that introduces the project, is the description', (t) => {
-  t.is(describeFromReadme('# Acme\n\n[![ci](b.svg)](x)\n\nAcme parses widgets from plain text files quickly.\n\n## Install\n\nnpm i acme\n').description, 'Acme parses widgets from plain text files quickly.');
-  t.is(describeFromReadme('# Acme\n\n## Installation\n\nRun npm install acme in your project folder now.\n\n## About\n\nAcme renders charts from plain data files in the browser.\n').description, 'Acme renders charts from plain data files in the browser.');
-  t.is(describeFromReadme('# Acme\n\n## What is Acme?\n\nAcme is a queue for background jobs with retries.\n').description, 'Acme is a queue for background jobs with retries.');
+  t.is(
+    describeFromReadme('# Acme\n\n[![ci](b.svg)](x)\n\nAcme parses widgets from plain text files quickly.\n\n## Install\n\nnpm i acme\n').description,
+    'Acme parses widgets from plain text files quickly.',
+  );
+  t.is(
+    describeFromReadme(
+      '# Acme\n\n## Installation\n\nRun npm install acme in your project folder now.\n\n## About\n\nAcme renders charts from plain data files in the browser.\n',
+    ).description,
+    'Acme renders charts from plain data files in the browser.',
+  );
+  t.is(
+    describeFromReadme('# Acme\n\n## What is Acme?\n\nAcme is a queue for background jobs with retries.\n').description,
+    'Acme is a queue for background jobs with retries.',
+  );
 });
 
 test('an HTML tagline with a link in it is prose; a banner of links or a logo is not; a byline after <br> is dropped', (t) => {
-  t.is(describeFromReadme('<p align="center">\n  The official docs for <a href="https://acme.dev">Acme</a>, the small, fast widget framework for Node.js.\n</p>\n').description, 'The official docs for Acme, the small, fast widget framework for Node.js.');
-  t.is(describeFromReadme('<p align="center">\n  <a href="https://a">Website</a> · <a href="https://b">Report issue</a> · <a href="c">Contributing guide</a>\n</p>\n').description, undefined);
-  t.is(describeFromReadme('<p align="center">\n  TypeScript-first widget validation with static types\n  <br/>\n  by <a href="https://x.com/someone">@someone</a>\n</p>\n').description, 'TypeScript-first widget validation with static types');
-  t.is(describeFromReadme('<h3 align="center">Gold sponsors</h3>\n\n<p align="center">Acme is a tiny router for edge runtimes and workers.</p>\n').description, 'Acme is a tiny router for edge runtimes and workers.', 'an HTML heading in a banner does not end the lead');
+  t.is(
+    describeFromReadme('<p align="center">\n  The official docs for <a href="https://acme.dev">Acme</a>, the small, fast widget framework for Node.js.\n</p>\n')
+      .description,
+    'The official docs for Acme, the small, fast widget framework for Node.js.',
+  );
+  t.is(
+    describeFromReadme(
+      '<p align="center">\n  <a href="https://a">Website</a> · <a href="https://b">Report issue</a> · <a href="c">Contributing guide</a>\n</p>\n',
+    ).description,
+    undefined,
+  );
+  t.is(
+    describeFromReadme(
+      '<p align="center">\n  TypeScript-first widget validation with static types\n  <br/>\n  by <a href="https://x.com/someone">@someone</a>\n</p>\n',
+    ).description,
+    'TypeScript-first widget validation with static types',
+  );
+  t.is(
+    describeFromReadme('<h3 align="center">Gold sponsors</h3>\n\n<p align="center">Acme is a tiny router for edge runtimes and workers.</p>\n').description,
+    'Acme is a tiny router for edge runtimes and workers.',
+    'an HTML heading in a banner does not end the lead',
+  );
 });
 
 test('a README that only names another README is followed; the docs home page is the fallback', async (t) => {
-  t.deepEqual(await describe({ 'README.md': 'packages/acme/README.md', 'packages/acme/README.md': '# Acme\n\nAcme validates widgets with static type inference.\n' }), { title: 'Acme', description: 'Acme validates widgets with static type inference.' });
+  t.deepEqual(
+    await describe({ 'README.md': 'packages/acme/README.md', 'packages/acme/README.md': '# Acme\n\nAcme validates widgets with static type inference.\n' }),
+    { title: 'Acme', description: 'Acme validates widgets with static type inference.' },
+  );
   t.deepEqual(await describe({ 'README.md': '../../etc/passwd' }), {});
   t.deepEqual(
-    await describe({ 'README.md': DOCS_SITE_README, 'src/index.md': '---\ntitle: Acme - The Progressive Widget Framework\n---\n\n<Home />\n', 'src/guide/index.md': '---\ndescription: A guide page, not the home page\n---\n' }),
+    await describe({
+      'README.md': DOCS_SITE_README,
+      'src/index.md': '---\ntitle: Acme - The Progressive Widget Framework\n---\n\n<Home />\n',
+      'src/guide/index.md': '---\ndescription: A guide page, not the home page\n---\n',
+    }),
     { title: 'acme.dev', description: 'The Progressive Widget Framework' },
   );
-  t.deepEqual(await describe({ 'README.md': DOCS_SITE_README, 'docs/index.mdx': '---\ntitle: Intro\ndescription: Acme - widget validation with static type inference\n---\n' }), { title: 'acme.dev', description: 'Acme - widget validation with static type inference' });
-  t.deepEqual(await describe({ 'README.md': DOCS_SITE_README, 'src/content/index.md': '---\ntitle: React\n---\n' }), { title: 'acme.dev' }, 'no summary at all: no description');
+  t.deepEqual(
+    await describe({
+      'README.md': DOCS_SITE_README,
+      'docs/index.mdx': '---\ntitle: Intro\ndescription: Acme - widget validation with static type inference\n---\n',
+    }),
+    { title: 'acme.dev', description: 'Acme - widget validation with static type inference' },
+  );
+  t.deepEqual(
+    await describe({ 'README.md': DOCS_SITE_README, 'src/content/index.md': '---\ntitle: React\n---\n' }),
+    { title: 'acme.dev' },
+    'no summary at all: no description',
+  );
   t.deepEqual(describeFromHomePage('---\nhero:\n  name: Acme\n  tagline: Fast widgets for every page\n---\n'), { description: 'Fast widgets for every page' });
   t.deepEqual(describeFromHomePage('---\ntitle: [unclosed\n---\n'), {}, 'bad YAML gives nothing');
 });
@@ -83,7 +133,10 @@ maybe('the corpus: docs sites describe their library, not how to contribute to t
   t.notRegex(reactDev.description ?? '', /contribut|documentation is divided/i, 'react.dev: not its contributing guidelines');
   t.deepEqual(reactDev, { title: 'react.dev' });
   t.is((await corpusSummary('vuejs__docs/main')).description, 'The Progressive JavaScript Framework');
-  t.is((await corpusSummary('expressjs__expressjs.com/main')).description, 'The official website and documentation for Express.js, the fast, unopinionated, minimalist web framework for Node.js.');
+  t.is(
+    (await corpusSummary('expressjs__expressjs.com/main')).description,
+    'The official website and documentation for Express.js, the fast, unopinionated, minimalist web framework for Node.js.',
+  );
   t.deepEqual(await corpusSummary('colinhacks__zod/4.4.3'), { title: 'Zod', description: 'TypeScript-first schema validation with static type inference' });
   // Libraries whose READMEs already led with a summary keep it.
   t.regex((await corpusSummary('koajs__koa/3.2.0')).description ?? '', /^Expressive HTTP middleware framework/);

@@ -38,7 +38,10 @@ test('badges, images, HTML banners and link-only lines are skipped', (t) => {
 });
 
 test('a simple HTML paragraph is prose; one with links or images is not', (t) => {
-  t.is(describeFromReadme('<p align="center">Promise based HTTP client for the browser and node.js</p>').description, 'Promise based HTTP client for the browser and node.js');
+  t.is(
+    describeFromReadme('<p align="center">Promise based HTTP client for the browser and node.js</p>').description,
+    'Promise based HTTP client for the browser and node.js',
+  );
   t.is(describeFromReadme('<p><a href="x">Website</a> • <a href="y">Documentation and guides</a></p>').description, undefined);
 });
 
@@ -50,12 +53,14 @@ test('setext, reST and HTML titles', (t) => {
 });
 
 test('reST substitutions and directives are not prose', (t) => {
-  const text = 'SQLAlchemy\n==========\n\n|PyPI| |Python|\n\n.. |PyPI| image:: https://img.shields.io/pypi/v/sqlalchemy\n    :target: https://pypi.org\n\nThe Python SQL Toolkit and Object Relational Mapper\n';
+  const text =
+    'SQLAlchemy\n==========\n\n|PyPI| |Python|\n\n.. |PyPI| image:: https://img.shields.io/pypi/v/sqlalchemy\n    :target: https://pypi.org\n\nThe Python SQL Toolkit and Object Relational Mapper\n';
   t.deepEqual(describeFromReadme(text), { title: 'SQLAlchemy', description: 'The Python SQL Toolkit and Object Relational Mapper' });
 });
 
 test('code fences, front matter and comments are skipped', (t) => {
-  const text = '---\ntitle: ignored\n---\n<!-- a comment that is long enough to look like prose -->\n```\nnpm install a-package-with-long-name\n```\n\nThe real description of this project.';
+  const text =
+    '---\ntitle: ignored\n---\n<!-- a comment that is long enough to look like prose -->\n```\nnpm install a-package-with-long-name\n```\n\nThe real description of this project.';
   t.deepEqual(describeFromReadme(text), { description: 'The real description of this project.' });
 });
 
@@ -86,8 +91,22 @@ maybe('real READMEs of the corpus', (t) => {
 });
 
 test('paragraphs about the repository and greetings are not descriptions', (t) => {
-  t.is(describeFromReadme('# Site\n\nThis repo contains the source code of the Acme website.\n\nAcme renders charts from plain data files in the browser.\n').description, 'Acme renders charts from plain data files in the browser.');
-  t.is(describeFromReadme('# Docs\n\nThis is the repository for the Acme documentation website.\n\nAcme is a queue for background jobs with retries.\n').description, 'Acme is a queue for background jobs with retries.');
-  t.is(describeFromReadme('# Acme\n\nHi there 👋\n\nAcme is a tiny HTTP router for edge runtimes.\n').description, 'Acme is a tiny HTTP router for edge runtimes.');
-  t.is(describeFromReadme('# Acme\n\nThe repository pattern for TypeScript: typed queries over any store.\n').description, 'The repository pattern for TypeScript: typed queries over any store.');
+  t.is(
+    describeFromReadme('# Site\n\nThis repo contains the source code of the Acme website.\n\nAcme renders charts from plain data files in the browser.\n')
+      .description,
+    'Acme renders charts from plain data files in the browser.',
+  );
+  t.is(
+    describeFromReadme('# Docs\n\nThis is the repository for the Acme documentation website.\n\nAcme is a queue for background jobs with retries.\n')
+      .description,
+    'Acme is a queue for background jobs with retries.',
+  );
+  t.is(
+    describeFromReadme('# Acme\n\nHi there 👋\n\nAcme is a tiny HTTP router for edge runtimes.\n').description,
+    'Acme is a tiny HTTP router for edge runtimes.',
+  );
+  t.is(
+    describeFromReadme('# Acme\n\nThe repository pattern for TypeScript: typed queries over any store.\n').description,
+    'The repository pattern for TypeScript: typed queries over any store.',
+  );
 });

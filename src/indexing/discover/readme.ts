@@ -104,7 +104,8 @@ function proseOf(para: readonly string[]): string | undefined {
  * code of the website", "This is the repository for the docs") and short greetings
  * ("Hi there 👋", "Welcome!") say nothing a reader choosing a library needs.
  */
-const ABOUT_THE_REPO = /^(?:this|the)\s+(?:repo|repository|project|folder|directory)\s+(?:contains|holds|hosts|has|is\s+(?:the\s+)?(?:home|source|repo|repository|place))\b|^this\s+is\s+the\s+(?:source|repo|repository|home)\b.*\b(?:site|website|docs|documentation|book)\b|^(?:this|the)\s+(?:site|website|docs|documentation)\s+is\s+(?:built|generated|made|written|powered)\b/i;
+const ABOUT_THE_REPO =
+  /^(?:this|the)\s+(?:repo|repository|project|folder|directory)\s+(?:contains|holds|hosts|has|is\s+(?:the\s+)?(?:home|source|repo|repository|place))\b|^this\s+is\s+the\s+(?:source|repo|repository|home)\b.*\b(?:site|website|docs|documentation|book)\b|^(?:this|the)\s+(?:site|website|docs|documentation)\s+is\s+(?:built|generated|made|written|powered)\b/i;
 
 /** Headings of sections that introduce the project (a summary may sit there instead of the lead). */
 const SUMMARY_HEADING = /^(?:about|overview|introduction|intro|description|summary|synopsis|what\s+is|what's|why)\b/i;

@@ -31,10 +31,19 @@ maybe('FastAPI: only the English docs are kept', (t) => {
   t.true(selected.includes('docs/en/docs/tutorial/first-steps.md'));
   t.true(selected.includes('README.md'));
   for (const lang of ['de', 'es', 'fr', 'hi', 'ja', 'ko', 'pt', 'ru', 'tr', 'uk', 'zh', 'zh-hant']) {
-    t.false(selected.some((p) => p.startsWith(`docs/${lang}/`)), lang);
+    t.false(
+      selected.some((p) => p.startsWith(`docs/${lang}/`)),
+      lang,
+    );
   }
-  t.true(selected.every((p) => p.startsWith('docs/en/') || !p.startsWith('docs/') || p === 'docs/missing-translation.md'), 'no other language folder');
-  t.false(selected.some((p) => p.includes('/tests/')), 'translation-fixer test data is not documentation');
+  t.true(
+    selected.every((p) => p.startsWith('docs/en/') || !p.startsWith('docs/') || p === 'docs/missing-translation.md'),
+    'no other language folder',
+  );
+  t.false(
+    selected.some((p) => p.includes('/tests/')),
+    'translation-fixer test data is not documentation',
+  );
   // The English docs minus their release notes and contributing page.
   t.true(selected.filter((p) => p.startsWith('docs/en/docs/')).length >= english.length - 3);
 });
@@ -45,12 +54,21 @@ maybe('expressjs.com: only English, and only the current (5.x) docs', (t) => {
   t.true(selected.includes('src/content/api/5x/api.mdx'));
   t.true(selected.includes('src/content/pages/en/support.mdx'));
   for (const lang of ['de', 'es', 'fr', 'it', 'ja', 'ko', 'pt-br', 'zh-cn', 'zh-tw']) {
-    t.false(selected.some((p) => p.startsWith(`src/content/docs/${lang}/`) || p.startsWith(`src/content/pages/${lang}/`)), lang);
+    t.false(
+      selected.some((p) => p.startsWith(`src/content/docs/${lang}/`) || p.startsWith(`src/content/pages/${lang}/`)),
+      lang,
+    );
   }
-  t.false(selected.some((p) => /\/(3x|4x)\//.test(p)), 'older versions are filtered');
+  t.false(
+    selected.some((p) => /\/(3x|4x)\//.test(p)),
+    'older versions are filtered',
+  );
   const all = selectDocFiles(listFiles('expressjs__expressjs.com/main'), { skipVersionFiltering: true }).selected;
   t.true(all.includes('src/content/docs/en/4x/guide/routing.mdx'));
-  t.false(all.some((p) => p.startsWith('src/content/docs/fr/')), 'translations stay out without version filtering');
+  t.false(
+    all.some((p) => p.startsWith('src/content/docs/fr/')),
+    'translations stay out without version filtering',
+  );
 });
 
 maybe('zod 4: the v3 docs beside the current docs are another version', (t) => {

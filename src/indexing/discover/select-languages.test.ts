@@ -3,7 +3,8 @@ import { selectDocFiles } from './select';
 import { parseLanguage } from './translations';
 
 const kept = (paths: string[]) => selectDocFiles(paths.map((path) => ({ path, size: 1, isSymlink: false }))).selected;
-const reasons = (paths: string[]) => Object.fromEntries(selectDocFiles(paths.map((path) => ({ path, size: 1, isSymlink: false }))).skipped.map((s) => [s.path, s.reason]));
+const reasons = (paths: string[]) =>
+  Object.fromEntries(selectDocFiles(paths.map((path) => ({ path, size: 1, isSymlink: false }))).skipped.map((s) => [s.path, s.reason]));
 
 test('language codes, regions and scripts are recognised; English is English', (t) => {
   t.deepEqual(parseLanguage('zh'), { code: 'zh', english: false, strength: 'clear' });
@@ -18,20 +19,68 @@ test('language codes, regions and scripts are recognised; English is English', (
 });
 
 test('docs/<lang>/ beside docs/en/: English kept, every other language dropped (FastAPI layout)', (t) => {
-  const langs = ['de', 'es', 'fr', 'hi', 'ja', 'ko', 'pt', 'ru', 'tr', 'uk', 'zh', 'zh-hant', 'em', 'id', 'it', 'az', 'bn', 'fa', 'he', 'hu', 'nl', 'pl', 'sv', 'th', 'vi'];
-  const paths = ['docs/en/docs/index.md', 'docs/en/docs/tutorial/first-steps.md', ...langs.map((l) => `docs/${l}/docs/index.md`), 'docs/missing-translation.md'];
+  const langs = [
+    'de',
+    'es',
+    'fr',
+    'hi',
+    'ja',
+    'ko',
+    'pt',
+    'ru',
+    'tr',
+    'uk',
+    'zh',
+    'zh-hant',
+    'em',
+    'id',
+    'it',
+    'az',
+    'bn',
+    'fa',
+    'he',
+    'hu',
+    'nl',
+    'pl',
+    'sv',
+    'th',
+    'vi',
+  ];
+  const paths = [
+    'docs/en/docs/index.md',
+    'docs/en/docs/tutorial/first-steps.md',
+    ...langs.map((l) => `docs/${l}/docs/index.md`),
+    'docs/missing-translation.md',
+  ];
   t.deepEqual(kept(paths), ['docs/en/docs/index.md', 'docs/en/docs/tutorial/first-steps.md', 'docs/missing-translation.md']);
   t.is(reasons(paths)['docs/zh-hant/docs/index.md'], 'translation (zh-hant)');
   t.is(reasons(paths)['docs/it/docs/index.md'], 'translation (it)', 'ambiguous codes count beside an en folder');
 });
 
 test('language folders deep in a site beside an en folder (expressjs.com layout)', (t) => {
-  const paths = ['src/content/docs/en/5x/guide/routing.mdx', 'src/content/docs/fr/5x/guide/routing.mdx', 'src/content/docs/pt-br/5x/guide/routing.mdx', 'src/content/docs/zh-tw/5x/guide/routing.mdx', 'src/content/pages/en/support.mdx', 'src/content/pages/ja/support.md'];
+  const paths = [
+    'src/content/docs/en/5x/guide/routing.mdx',
+    'src/content/docs/fr/5x/guide/routing.mdx',
+    'src/content/docs/pt-br/5x/guide/routing.mdx',
+    'src/content/docs/zh-tw/5x/guide/routing.mdx',
+    'src/content/pages/en/support.mdx',
+    'src/content/pages/ja/support.md',
+  ];
   t.deepEqual(kept(paths), ['src/content/docs/en/5x/guide/routing.mdx', 'src/content/pages/en/support.mdx']);
 });
 
 test('without an en folder: clear codes under docs/ or at the top are translations, ambiguous ones are not', (t) => {
-  const paths = ['docs/guide.md', 'docs/ja/guide.md', 'docs/ko/guide.md', 'ru/index.md', 'de/readme.md', 'docs/id/identifiers.md', 'docs/it/items.md', 'docs/cs/csharp.md', 'src/api/fr/x.md'];
+  const paths = [
+    'docs/guide.md',
+    'docs/ja/guide.md',
+    'docs/ko/guide.md',
+    'ru/index.md',
+    'de/readme.md',
+    'docs/id/identifiers.md',
+    'docs/it/items.md',
+    'docs/cs/csharp.md',
+    'src/api/fr/x.md',
+  ];
   t.deepEqual(kept(paths), ['docs/guide.md', 'docs/id/identifiers.md', 'docs/it/items.md', 'docs/cs/csharp.md', 'src/api/fr/x.md']);
 });
 
@@ -57,7 +106,18 @@ test('i18n/, locales/ and translations/ containers', (t) => {
 });
 
 test('language-suffixed files: README.zh-CN.md, README_KO.md, page.fr.md', (t) => {
-  const paths = ['README.md', 'README.zh-CN.md', 'README_KO.md', 'README-ja.md', 'README.en.md', 'docs/README.pt-BR.md', 'docs/README.id-ID.md', 'docs/index.md', 'docs/index.fr.md', 'docs/setup.de.md'];
+  const paths = [
+    'README.md',
+    'README.zh-CN.md',
+    'README_KO.md',
+    'README-ja.md',
+    'README.en.md',
+    'docs/README.pt-BR.md',
+    'docs/README.id-ID.md',
+    'docs/index.md',
+    'docs/index.fr.md',
+    'docs/setup.de.md',
+  ];
   t.deepEqual(kept(paths), ['README.md', 'README.en.md', 'docs/index.md']);
 });
 

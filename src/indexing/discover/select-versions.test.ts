@@ -2,7 +2,11 @@ import test from 'ava';
 import { selectDocFiles, type SelectOptions } from './select';
 import { parseVersionDir, parseVersionHint } from './versions';
 
-const kept = (paths: string[], options?: SelectOptions) => selectDocFiles(paths.map((path) => ({ path, size: 1, isSymlink: false })), options).selected;
+const kept = (paths: string[], options?: SelectOptions) =>
+  selectDocFiles(
+    paths.map((path) => ({ path, size: 1, isSymlink: false })),
+    options,
+  ).selected;
 
 test('version folder names', (t) => {
   t.deepEqual(parseVersionDir('v1'), { numbers: [1] });
@@ -33,7 +37,18 @@ test('Docusaurus versioned_docs/ and versioned_sidebars/ are other versions', (t
 });
 
 test('sibling version folders: the newest is kept (expressjs.com 3x/4x/5x)', (t) => {
-  const paths = ['src/content/api/3x/api.mdx', 'src/content/api/4x/api.mdx', 'src/content/api/5x/api.mdx', 'a/v1.9/a.md', 'a/v1.10/a.md', 'b/2.x/b.md', 'b/1.x/b.md', 'c/v2/c.md', 'c/1.x/c.md', 'c/version-3.0/c.md'];
+  const paths = [
+    'src/content/api/3x/api.mdx',
+    'src/content/api/4x/api.mdx',
+    'src/content/api/5x/api.mdx',
+    'a/v1.9/a.md',
+    'a/v1.10/a.md',
+    'b/2.x/b.md',
+    'b/1.x/b.md',
+    'c/v2/c.md',
+    'c/1.x/c.md',
+    'c/version-3.0/c.md',
+  ];
   t.deepEqual(kept(paths), ['src/content/api/5x/api.mdx', 'a/v1.10/a.md', 'b/2.x/b.md', 'c/version-3.0/c.md'], 'numerically, whatever the spelling');
   t.deepEqual(kept(paths, { skipVersionFiltering: true }), paths);
 });
@@ -50,7 +65,11 @@ test('docs-v3/ beside docs/ is the old version (zod 4)', (t) => {
   const paths = ['packages/docs/content/basics.mdx', 'packages/docs-v3/README.md', 'packages/docs-v3/MIGRATION.md'];
   t.deepEqual(kept(paths), ['packages/docs/content/basics.mdx']);
   t.deepEqual(kept(paths, { skipVersionFiltering: true }), paths);
-  t.deepEqual(kept(['packages/docs-v3/README.md', 'packages/zod/README.md']), ['packages/docs-v3/README.md', 'packages/zod/README.md'], 'without a docs/ twin it is the docs');
+  t.deepEqual(
+    kept(['packages/docs-v3/README.md', 'packages/zod/README.md']),
+    ['packages/docs-v3/README.md', 'packages/zod/README.md'],
+    'without a docs/ twin it is the docs',
+  );
 });
 
 test('a lone docs/v1/ beside the current pages is dropped; a lone folder holding the docs is kept', (t) => {

@@ -3,7 +3,11 @@ import { isDocFile, isSafePath, selectDocFiles, type RepoFileInfo, type SelectOp
 import { cpuMs } from '../../util/cpu-time';
 
 const file = (path: string, size = 100): RepoFileInfo => ({ path, size, isSymlink: false });
-const select = (paths: string[], options?: SelectOptions) => selectDocFiles(paths.map((p) => file(p)), options);
+const select = (paths: string[], options?: SelectOptions) =>
+  selectDocFiles(
+    paths.map((p) => file(p)),
+    options,
+  );
 const kept = (paths: string[], options?: SelectOptions) => select(paths, options).selected;
 const reasonOf = (paths: string[], path: string, options?: SelectOptions) => select(paths, options).skipped.find((s) => s.path === path)?.reason;
 
@@ -19,7 +23,10 @@ test('every file is either selected or skipped with a reason, in input order', (
   const paths = ['z.md', 'CHANGELOG.md', 'a.md', 'src/index.ts'];
   const { selected, skipped } = select(paths);
   t.deepEqual(selected, ['z.md', 'a.md']);
-  t.deepEqual(skipped.map((s) => s.path), ['CHANGELOG.md', 'src/index.ts']);
+  t.deepEqual(
+    skipped.map((s) => s.path),
+    ['CHANGELOG.md', 'src/index.ts'],
+  );
   t.true(skipped.every((s) => s.reason.length > 0));
 });
 
@@ -72,9 +79,25 @@ test('excludeFolders and excludeFiles are honoured, with the pattern in the reas
 
 test('default exclusions: changelogs', (t) => {
   const paths = [
-    'CHANGELOG.md', 'changelog.mdx', 'packages/svelte/CHANGELOG-pre-5.md', 'packages/vite/CHANGELOG.md', 'CHANGES.rst', 'HISTORY.md', 'History.md', 'docs/History.md',
-    'NEWS.md', 'NEWS.txt', 'RELEASES.md', 'history.md', 'docs/release-notes.md', 'RELEASE_NOTES.md', 'HISTORY-1.x.md', 'docs/release-notes-2.1.md',
-    'doc/build/changelog/changelog_14.rst', 'docs/changes-2.x.md', 'docs/ok.md',
+    'CHANGELOG.md',
+    'changelog.mdx',
+    'packages/svelte/CHANGELOG-pre-5.md',
+    'packages/vite/CHANGELOG.md',
+    'CHANGES.rst',
+    'HISTORY.md',
+    'History.md',
+    'docs/History.md',
+    'NEWS.md',
+    'NEWS.txt',
+    'RELEASES.md',
+    'history.md',
+    'docs/release-notes.md',
+    'RELEASE_NOTES.md',
+    'HISTORY-1.x.md',
+    'docs/release-notes-2.1.md',
+    'doc/build/changelog/changelog_14.rst',
+    'docs/changes-2.x.md',
+    'docs/ok.md',
   ];
   t.deepEqual(kept(paths), ['docs/ok.md']);
   t.is(reasonOf(paths, 'History.md'), 'changelog');
@@ -82,15 +105,33 @@ test('default exclusions: changelogs', (t) => {
 
 test('changelog words in lower case inside folders are pages', (t) => {
   // zod's migration guide is content/v4/changelog.mdx; Vite documents its release policy in docs/releases.md.
-  const paths = ['packages/docs/content/v4/changelog.mdx', 'docs/releases.md', 'docs/changes.rst', 'docs/history-design-future.md', 'docs/changes/hotupdate-hook.md', 'docs/newsletters.md', 'docs/release-process.md', 'docs/dev/authors.rst'];
+  const paths = [
+    'packages/docs/content/v4/changelog.mdx',
+    'docs/releases.md',
+    'docs/changes.rst',
+    'docs/history-design-future.md',
+    'docs/changes/hotupdate-hook.md',
+    'docs/newsletters.md',
+    'docs/release-process.md',
+    'docs/dev/authors.rst',
+  ];
   t.deepEqual(kept(paths), paths);
 });
 
 test("maintainers' pages are left out by default: their folders, release items, template READMEs", (t) => {
   const paths = [
-    'docs/guide.md', 'wiki/Design.md', 'docs/internal/storage.md', 'docs/internals/architecture.md', 'sandbox/test-page.md', 'rfcs/0001-x.md',
-    'release-items.md', 'docs/dev/release-checklist.md', 'packages/create-app/template-react/README.md', 'packages/create-app/README.md',
-    'docs/community/release-process.rst', 'docs/api/internal.md',
+    'docs/guide.md',
+    'wiki/Design.md',
+    'docs/internal/storage.md',
+    'docs/internals/architecture.md',
+    'sandbox/test-page.md',
+    'rfcs/0001-x.md',
+    'release-items.md',
+    'docs/dev/release-checklist.md',
+    'packages/create-app/template-react/README.md',
+    'packages/create-app/README.md',
+    'docs/community/release-process.rst',
+    'docs/api/internal.md',
   ];
   t.deepEqual(kept(paths), ['docs/guide.md', 'packages/create-app/README.md', 'docs/community/release-process.rst', 'docs/api/internal.md']);
   t.is(reasonOf(paths, 'docs/internals/architecture.md'), "in internals/ (maintainers' pages)");
@@ -105,10 +146,33 @@ test("maintainers' pages are left out by default: their folders, release items, 
 
 test('default exclusions: licences, codes of conduct, contributor and policy files', (t) => {
   const paths = [
-    'LICENSE.md', 'license.rst', 'LICENSE.txt', 'LICENSE-DOCS.md', 'LICENCE.md', 'COPYING.txt', 'examples/app/LICENSE.rst',
-    'CODE_OF_CONDUCT.md', 'code-of-conduct.md', 'docs/code_of_conduct.md', 'src/about/coc.md',
-    'CONTRIBUTING.md', 'docs/contributing.rst', 'COLLABORATOR_GUIDE.md', 'AUTHORS.rst', 'authors.md', 'CONTRIBUTORS.md', 'MAINTAINERS.md',
-    'SECURITY.md', 'security.md', 'packages/x/SECURITY.md', 'SUPPORT.md', 'GOVERNANCE.md', 'FUNDING.md', 'AGENTS.md', 'CLAUDE.md', 'GEMINI.md',
+    'LICENSE.md',
+    'license.rst',
+    'LICENSE.txt',
+    'LICENSE-DOCS.md',
+    'LICENCE.md',
+    'COPYING.txt',
+    'examples/app/LICENSE.rst',
+    'CODE_OF_CONDUCT.md',
+    'code-of-conduct.md',
+    'docs/code_of_conduct.md',
+    'src/about/coc.md',
+    'CONTRIBUTING.md',
+    'docs/contributing.rst',
+    'COLLABORATOR_GUIDE.md',
+    'AUTHORS.rst',
+    'authors.md',
+    'CONTRIBUTORS.md',
+    'MAINTAINERS.md',
+    'SECURITY.md',
+    'security.md',
+    'packages/x/SECURITY.md',
+    'SUPPORT.md',
+    'GOVERNANCE.md',
+    'FUNDING.md',
+    'AGENTS.md',
+    'CLAUDE.md',
+    'GEMINI.md',
     'docs/guide.md',
   ];
   t.deepEqual(kept(paths), ['docs/guide.md']);
@@ -124,14 +188,44 @@ test('security and support pages inside the docs are pages, not policy files', (
 });
 
 test('default exclusions: .txt files that are not prose', (t) => {
-  const paths = ['requirements.txt', 'requirements-dev.txt', 'docs/requirements.txt', 'dev-requirements.txt', 'requirements/docs.txt', 'robots.txt', 'public/robots.txt', 'CMakeLists.txt', 'yarn.lock.txt', 'project-words.txt', 'constraints.txt', 'static/hello.txt', 'docs/guide.txt', 'llms.txt', 'README.txt'];
+  const paths = [
+    'requirements.txt',
+    'requirements-dev.txt',
+    'docs/requirements.txt',
+    'dev-requirements.txt',
+    'requirements/docs.txt',
+    'robots.txt',
+    'public/robots.txt',
+    'CMakeLists.txt',
+    'yarn.lock.txt',
+    'project-words.txt',
+    'constraints.txt',
+    'static/hello.txt',
+    'docs/guide.txt',
+    'llms.txt',
+    'README.txt',
+  ];
   t.deepEqual(kept(paths), ['docs/guide.txt', 'llms.txt', 'README.txt']);
   t.is(reasonOf(paths, 'robots.txt'), 'not documentation');
   t.deepEqual(kept(['requirements/docs.md']), ['requirements/docs.md'], 'only .txt files of data folders are skipped');
 });
 
 test('default exclusions: archived, deprecated, legacy and old folders', (t) => {
-  const paths = ['archive/a.md', 'docs/archived/b.md', 'docs/deprecated/c.md', 'docs/legacy/d.md', 'docs/old/e.md', 'outdated/f.md', 'legacy-docs/g.md', 'docs/99-legacy/h.md', 'docs-archive/i.md', 'previous/j.md', 'superseded/k.md', 'old-versions/l.md', 'docs/ok.md'];
+  const paths = [
+    'archive/a.md',
+    'docs/archived/b.md',
+    'docs/deprecated/c.md',
+    'docs/legacy/d.md',
+    'docs/old/e.md',
+    'outdated/f.md',
+    'legacy-docs/g.md',
+    'docs/99-legacy/h.md',
+    'docs-archive/i.md',
+    'previous/j.md',
+    'superseded/k.md',
+    'old-versions/l.md',
+    'docs/ok.md',
+  ];
   t.deepEqual(kept(paths), ['docs/ok.md']);
   t.regex(reasonOf(paths, 'docs/legacy/d.md') ?? '', /archived or deprecated/);
 });
@@ -143,11 +237,32 @@ test('packages that merely have such a word in their name are kept', (t) => {
 
 test('default exclusions: dependencies, build output, tooling and tests', (t) => {
   const paths = [
-    'node_modules/x/README.md', 'packages/a/node_modules/y/README.md', 'vendor/lib/README.md', 'third_party/z/README.md', 'lib/python3.12/site-packages/p/README.md',
-    '.git/x.md', '.github/ISSUE_TEMPLATE/bug.md', '.changeset/README.md', '.claude/skills/x/SKILL.md', 'pkg/.agents/skills/y.md', 'docs/.vitepress/theme/a.md',
-    'dist/README.md', 'packages/a/dist/README.md', 'build/x.md', 'packages/a/build/y.md', 'out/z.md', 'docs/_build/html/_sources/i.rst.txt',
-    'tests/README.md', 'test/fixtures/a.md', 'src/__tests__/fixtures/b.md', '__fixtures__/c.md', 'src/__snapshots__/d.md', 'pkg/testdata/e.md', 'playground/ssr/README.md',
-    'x.egg-info/PKG-INFO.txt', 'doc/build/changelog/unreleased_20/123.rst',
+    'node_modules/x/README.md',
+    'packages/a/node_modules/y/README.md',
+    'vendor/lib/README.md',
+    'third_party/z/README.md',
+    'lib/python3.12/site-packages/p/README.md',
+    '.git/x.md',
+    '.github/ISSUE_TEMPLATE/bug.md',
+    '.changeset/README.md',
+    '.claude/skills/x/SKILL.md',
+    'pkg/.agents/skills/y.md',
+    'docs/.vitepress/theme/a.md',
+    'dist/README.md',
+    'packages/a/dist/README.md',
+    'build/x.md',
+    'packages/a/build/y.md',
+    'out/z.md',
+    'docs/_build/html/_sources/i.rst.txt',
+    'tests/README.md',
+    'test/fixtures/a.md',
+    'src/__tests__/fixtures/b.md',
+    '__fixtures__/c.md',
+    'src/__snapshots__/d.md',
+    'pkg/testdata/e.md',
+    'playground/ssr/README.md',
+    'x.egg-info/PKG-INFO.txt',
+    'doc/build/changelog/unreleased_20/123.rst',
     'docs/guide.md',
   ];
   t.deepEqual(kept(paths), ['docs/guide.md']);
@@ -164,7 +279,11 @@ test('generated pages that the docs include are kept (Svelte .generated/)', (t) 
 });
 
 test('fixtures outside test folders are kept: the rule stays conservative', (t) => {
-  t.deepEqual(kept(['docs/fixtures.md', 'examples/fixtures/README.md', 'docs/testing.md']), ['docs/fixtures.md', 'examples/fixtures/README.md', 'docs/testing.md']);
+  t.deepEqual(kept(['docs/fixtures.md', 'examples/fixtures/README.md', 'docs/testing.md']), [
+    'docs/fixtures.md',
+    'examples/fixtures/README.md',
+    'docs/testing.md',
+  ]);
 });
 
 test('folders that name an excluded folder explicitly waive the default exclusion', (t) => {
@@ -189,11 +308,25 @@ test('selection is deterministic and fast on a large tree', (t) => {
 });
 
 test('defaultExclusions switches off the default exclusions of non-doc pages kind by kind', (t) => {
-  const paths = ['src/SUMMARY.md', 'TODO.md', 'docs/listings/output.txt', 'docs/sample-data/notes.md', 'CHANGELOG.md', 'docs/release-notes-2.0.md', 'docs/guide.md', 'LICENSE.md'];
+  const paths = [
+    'src/SUMMARY.md',
+    'TODO.md',
+    'docs/listings/output.txt',
+    'docs/sample-data/notes.md',
+    'CHANGELOG.md',
+    'docs/release-notes-2.0.md',
+    'docs/guide.md',
+    'LICENSE.md',
+  ];
   t.deepEqual(kept(paths), ['docs/guide.md']);
   t.is(reasonOf(paths, 'docs/listings/output.txt'), 'output listing');
   t.is(reasonOf(paths, 'docs/sample-data/notes.md'), 'in sample-data/ (sample data)');
-  t.deepEqual(kept(paths, { config: { defaultExclusions: { navigation: false, releaseNotes: false } } }), ['src/SUMMARY.md', 'CHANGELOG.md', 'docs/release-notes-2.0.md', 'docs/guide.md']);
+  t.deepEqual(kept(paths, { config: { defaultExclusions: { navigation: false, releaseNotes: false } } }), [
+    'src/SUMMARY.md',
+    'CHANGELOG.md',
+    'docs/release-notes-2.0.md',
+    'docs/guide.md',
+  ]);
   t.deepEqual(kept(paths, { config: { defaultExclusions: { maintainerNotes: false, outputListings: false, sampleData: false } } }), [
     'TODO.md',
     'docs/listings/output.txt',
@@ -201,5 +334,12 @@ test('defaultExclusions switches off the default exclusions of non-doc pages kin
     'docs/guide.md',
   ]);
   // The licence is not a switchable kind: it stays out.
-  t.is(reasonOf(paths, 'LICENSE.md', { config: { defaultExclusions: { navigation: false, maintainerNotes: false, outputListings: false, sampleData: false, releaseNotes: false, redirectStubs: false } } }), 'licence');
+  t.is(
+    reasonOf(paths, 'LICENSE.md', {
+      config: {
+        defaultExclusions: { navigation: false, maintainerNotes: false, outputListings: false, sampleData: false, releaseNotes: false, redirectStubs: false },
+      },
+    }),
+    'licence',
+  );
 });

@@ -7,7 +7,8 @@
 const FRONT_MATTER = /^---\r?\n([\s\S]*?)\r?\n---(?:\r?\n|$)/;
 const REDIRECT_KEY = /^(?:redirect_to|redirect|redirectTo|redirect_url)\s*:\s*\S/m;
 const META_REFRESH = /<meta\s+http-equiv=["']?refresh["']?/i;
-const MOVED = /\b(?:(?:has|have)\s+(?:been\s+)?moved|(?:was|were)\s+moved|moved\s+(?:permanently\s+)?to|is\s+now\s+(?:at|located|hosted)|redirect(?:s|ing|ed)?\s+to|can\s+now\s+be\s+found\s+at)\b/i;
+const MOVED =
+  /\b(?:(?:has|have)\s+(?:been\s+)?moved|(?:was|were)\s+moved|moved\s+(?:permanently\s+)?to|is\s+now\s+(?:at|located|hosted)|redirect(?:s|ing|ed)?\s+to|can\s+now\s+be\s+found\s+at)\b/i;
 
 /** Prose shorter than this (front matter and markup aside) with a "moved" sentence is a stub. */
 const STUB_MAX_CHARS = 400;

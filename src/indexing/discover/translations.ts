@@ -6,7 +6,9 @@
  */
 
 /** Language codes that are hardly ever anything else as a folder name. */
-const CLEAR = new Set('ar az bg bn da de el es et fa fi fr he hr hu hy ja ka kk ko lt lv mn nb nl pl pt ro ru sk sl sq sr sv th tl tr uk ur vi zh fil'.split(' '));
+const CLEAR = new Set(
+  'ar az bg bn da de el es et fa fi fr he hr hu hy ja ka kk ko lt lv mn nb nl pl pt ro ru sk sl sq sr sv th tl tr uk ur vi zh fil'.split(' '),
+);
 /** Country codes docs use for a language (`page.cn.mdx`, `README-jp.adoc`, `docs/kr/`). */
 const COUNTRY_ALIASES: Record<string, string> = { cn: 'zh', jp: 'ja', kr: 'ko', tw: 'zh-tw', ua: 'uk', gr: 'el', cz: 'cs', dk: 'da', se: 'sv', ir: 'fa' };
 /** Codes that are also words or abbreviations (`id`, `it`, `no`, `my`…): translations only with other evidence. */

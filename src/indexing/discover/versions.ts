@@ -6,7 +6,15 @@
  */
 
 /** Folders that only ever hold other versions' pages. */
-const VERSIONED_CONTAINERS = new Set(['versioned_docs', 'versioned_sidebars', 'versioned-docs', 'versioned-sidebars', 'old-versions', 'older-versions', 'other-versions']);
+const VERSIONED_CONTAINERS = new Set([
+  'versioned_docs',
+  'versioned_sidebars',
+  'versioned-docs',
+  'versioned-sidebars',
+  'old-versions',
+  'older-versions',
+  'other-versions',
+]);
 /** Names that may carry a version suffix (`docs-v3`, `api_v2`) or prefix (`v3-docs`). */
 const DOC_BASES = new Set(['doc', 'docs', 'documentation', 'api', 'guide', 'guides', 'reference', 'site', 'website', 'content', 'book', 'manual']);
 
@@ -41,7 +49,12 @@ export function parseVersionDir(name: string): VersionDir | undefined {
 /** The version numbers of the ref being built ("v4.4.3", "svelte@5.56.10", "rel_2_0_52"); undefined for "main". */
 export function parseVersionHint(ref: string | undefined): number[] | undefined {
   const m = ref ? /(\d+)(?:[._](\d+))?(?:[._](\d+))?/.exec(ref) : null;
-  return m ? m.slice(1).filter((x): x is string => x !== undefined).map(Number) : undefined;
+  return m
+    ? m
+        .slice(1)
+        .filter((x): x is string => x !== undefined)
+        .map(Number)
+    : undefined;
 }
 
 /** What the version filter needs to know about the repository's folders. */
@@ -65,7 +78,9 @@ export function otherVersionReason(dirs: readonly string[], i: number, ctx: Vers
   const reason = `documentation of another version (${d}/)`;
   // `docs-v3/` beside `docs/`: the unversioned folder is the current one.
   if (own.base !== undefined && siblings.some((s) => s.toLowerCase() === own.base)) return reason;
-  const family = siblings.map((name) => ({ name, v: parseVersionDir(name) })).filter((s): s is { name: string; v: VersionDir } => s.v !== undefined && s.v.base === own.base);
+  const family = siblings
+    .map((name) => ({ name, v: parseVersionDir(name) }))
+    .filter((s): s is { name: string; v: VersionDir } => s.v !== undefined && s.v.base === own.base);
   const current = pickCurrent(family, ctx.hint);
   if (current !== undefined && current !== d) return reason;
   if (family.length > 1) return undefined;

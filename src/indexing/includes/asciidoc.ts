@@ -27,7 +27,14 @@ export async function expandAsciidoc(text: string, r: IncludeResolver, attribute
     const options = parseOptions(rawOptions);
     let part: string | undefined = body;
     const tags = options.get('tags') ?? options.get('tag');
-    if (tags) part = asciidocTags(body, tags.split(/[;,]/).map((t) => t.trim()).filter(Boolean));
+    if (tags)
+      part = asciidocTags(
+        body,
+        tags
+          .split(/[;,]/)
+          .map((t) => t.trim())
+          .filter(Boolean),
+      );
     else if (options.get('lines')) part = lineSpec(dropAsciidocTagLines(body), options.get('lines') ?? '');
     else part = dropAsciidocTagLines(body);
     if (part === undefined) {
@@ -61,7 +68,8 @@ async function antora(target: string, r: IncludeResolver): Promise<string | unde
   if (component) {
     for (const yml of r.files.paths().filter((p) => /(^|\/)antora\.ya?ml$/.test(p))) {
       const text = (await r.files.read(yml)) ?? '';
-      if (new RegExp(`^name:\\s*['"]?${component.replace(/[.-]/g, '\\$&')}['"]?\\s*$`, 'm').test(text)) roots.push(path.posix.dirname(yml) === '.' ? '' : `${path.posix.dirname(yml)}/`);
+      if (new RegExp(`^name:\\s*['"]?${component.replace(/[.-]/g, '\\$&')}['"]?\\s*$`, 'm').test(text))
+        roots.push(path.posix.dirname(yml) === '.' ? '' : `${path.posix.dirname(yml)}/`);
     }
   }
   if (here !== undefined) roots.push(here);

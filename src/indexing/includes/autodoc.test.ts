@@ -53,13 +53,28 @@ const FILES: Record<string, string> = {
 const expand = (path: string, text: string) => expandIncludes({ path, text }, memoryFiles({ ...FILES, [path]: text }));
 
 test('autoclass without :members: gives the class entry (with its example) where the directive stands', async (t) => {
-  const text = ['API', '===', '', '.. module:: tiny', '', 'Before the class comes its introduction.', '', '.. autoclass:: Tiny', '', 'After the class the page goes on.', ''].join('\n');
+  const text = [
+    'API',
+    '===',
+    '',
+    '.. module:: tiny',
+    '',
+    'Before the class comes its introduction.',
+    '',
+    '.. autoclass:: Tiny',
+    '',
+    'After the class the page goes on.',
+    '',
+  ].join('\n');
   const out = await expand('docs/api.rst', text);
   t.deepEqual(out.problems, []);
   t.true(out.included.includes('src/tiny/app.py'), 'the re-export is followed to the defining module');
   const snippets = parseDocument({ path: 'docs/api.rst', text: out.text });
   const code = snippets.filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => s.title), ['class Tiny', 'Tiny example']);
+  t.deepEqual(
+    code.map((s) => s.title),
+    ['class Tiny', 'Tiny example'],
+  );
   t.is(code[0].breadcrumb.join(' > '), 'API > class Tiny');
   t.true(code[0].code.startsWith('class Tiny:'));
   t.true(code[0].code.includes('def run(self, host: str = "127.0.0.1") -> None: ...'));
@@ -74,14 +89,18 @@ test('autoclass without :members: gives the class entry (with its example) where
 
 test('autoclass :members: adds documented public members; a member list and :exclude-members: narrow it', async (t) => {
   const all = await expand('docs/api.rst', 'API\n===\n\n.. autoclass:: tiny.app.Tiny\n   :members:\n   :undoc-members:\n');
-  const titles = parseDocument({ path: 'docs/api.rst', text: all.text }).filter((s) => s.kind === 'code').map((s) => s.title);
+  const titles = parseDocument({ path: 'docs/api.rst', text: all.text })
+    .filter((s) => s.kind === 'code')
+    .map((s) => s.title);
   t.deepEqual(titles, ['class Tiny', 'Tiny example', 'Tiny.run()', 'Tiny.route()']);
   const run = parseDocument({ path: 'docs/api.rst', text: all.text }).find((s) => s.title === 'Tiny.run()');
   // Docstring fields, roles and directives read as the rendered page does.
   t.is(run?.description, 'Runs a development server.\n\nhost: The `str` interface to listen on. Returns: Nothing.\n\nNew in version 2.0.');
   const some = await expand('docs/api.rst', 'API\n===\n\n.. autoclass:: tiny.Tiny\n   :members: route, run\n   :exclude-members: run\n');
   t.deepEqual(
-    parseDocument({ path: 'docs/api.rst', text: some.text }).filter((s) => s.kind === 'code').map((s) => s.title),
+    parseDocument({ path: 'docs/api.rst', text: some.text })
+      .filter((s) => s.kind === 'code')
+      .map((s) => s.title),
     ['class Tiny', 'Tiny example', 'Tiny.route()'],
   );
 });
@@ -109,7 +128,10 @@ test('autofunction and automethod through aliases, currentmodule and a conf.py s
   const out = await expand('docs/helpers.rst', text);
   t.deepEqual(out.problems, []);
   const code = parseDocument({ path: 'docs/helpers.rst', text: out.text }).filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => s.title), ['url_for()', 'redirect()', 'Tiny.route()', 'extend()', 'class TinyError']);
+  t.deepEqual(
+    code.map((s) => s.title),
+    ['url_for()', 'redirect()', 'Tiny.route()', 'extend()', 'class TinyError'],
+  );
   t.is(code[0].code, 'def url_for(endpoint: str, **values) -> str:');
   t.is(code[0].description, 'Builds a URL to the given endpoint.');
   t.is(code[3].description, 'Adds the extension to an app.');
@@ -118,12 +140,16 @@ test('autofunction and automethod through aliases, currentmodule and a conf.py s
 test('automodule: :members: lists the public API; without it only the module docstring examples', async (t) => {
   const out = await expand('docs/mod.rst', 'Helpers\n=======\n\n.. automodule:: tiny.helpers\n   :members:\n\n.. automodule:: tiny.helpers\n');
   const code = parseDocument({ path: 'docs/mod.rst', text: out.text }).filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => s.title), ['url_for()', 'redirect()']);
+  t.deepEqual(
+    code.map((s) => s.title),
+    ['url_for()', 'redirect()'],
+  );
   t.deepEqual(out.problems, []);
 });
 
 test('unresolvable targets are logged and dropped, never fatal', async (t) => {
-  const text = 'API\n===\n\n.. autoclass:: nowhere.Thing\n   :members:\n\n.. autofunction:: tiny.helpers.missing\n\n.. autofunction:: tiny.helpers._hidden\n\nStill here.\n';
+  const text =
+    'API\n===\n\n.. autoclass:: nowhere.Thing\n   :members:\n\n.. autofunction:: tiny.helpers.missing\n\n.. autofunction:: tiny.helpers._hidden\n\nStill here.\n';
   const out = await expand('docs/api.rst', text);
   t.deepEqual(
     out.problems.map((p) => [p.reason, p.target]),

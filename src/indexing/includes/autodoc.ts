@@ -24,7 +24,8 @@ import { pythonModuleName, snippetsFromPython } from '../codedocs/python';
 import { replaceAsync, type IncludeResolver } from './resolver';
 
 /** A line that sets the current module, or an autodoc directive with its options. */
-const STATEMENT = /^([ \t]*)\.\.[ \t]+(?:py:)?(module|currentmodule|automodule|autoclass|autoexception|autofunction|automethod|autoattribute|autoproperty|autodata|autodecorator)::[ \t]*(\S[^\n]*)\n?((?:\1[ \t]+:[\w-]+:[^\n]*\n?)*)/gm;
+const STATEMENT =
+  /^([ \t]*)\.\.[ \t]+(?:py:)?(module|currentmodule|automodule|autoclass|autoexception|autofunction|automethod|autoattribute|autoproperty|autodata|autodecorator)::[ \t]*(\S[^\n]*)\n?((?:\1[ \t]+:[\w-]+:[^\n]*\n?)*)/gm;
 
 export const AUTODOC_DIRECTIVE = /\.\.\s+(?:py:)?auto(?:module|class|exception|function|method|attribute|property|data|decorator)::/;
 
@@ -104,7 +105,8 @@ class Finder {
       const own = snippets.filter((s) => titleName(s.title) === local || s.title === `${local} example` || s.title.startsWith(`${local} example `));
       if (own.length === 0) continue;
       const withMembers = directive === 'autoclass' || directive === 'autoexception';
-      const extra = withMembers && members ? snippets.filter((s) => s.breadcrumb.includes(`class ${local}`) && !own.includes(s) && members(memberName(s, local))) : [];
+      const extra =
+        withMembers && members ? snippets.filter((s) => s.breadcrumb.includes(`class ${local}`) && !own.includes(s) && members(memberName(s, local))) : [];
       return [...own, ...extra].map(entryOf);
     }
     return undefined;
@@ -130,7 +132,11 @@ class Finder {
     if (new RegExp(`^(?:async\\s+def|def|class)\\s+${name}\\b|^${name}\\s*[:=]`, 'm').test(text)) return { file, name };
     if (hops >= MAX_HOPS) return undefined;
     for (const m of text.matchAll(/^from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]+)/gm)) {
-      const imported = m[2].replace(/#[^\n]*/g, '').replace(/[()\n]/g, ' ').split(',').map((s) => s.trim().split(/\s+as\s+/));
+      const imported = m[2]
+        .replace(/#[^\n]*/g, '')
+        .replace(/[()\n]/g, ' ')
+        .split(',')
+        .map((s) => s.trim().split(/\s+as\s+/));
       const hit = imported.find(([orig, alias]) => (alias ?? orig) === name);
       if (!hit) continue;
       const from = this.moduleFile(absoluteModule(m[1], file));
@@ -188,8 +194,16 @@ function candidates(target: string, current: string): string[] {
 /** `:members:` → a predicate on member names; undefined when the option is absent. */
 function memberFilter(options: Map<string, string>): ((name: string) => boolean) | undefined {
   if (!options.has('members')) return undefined;
-  const listed = (options.get('members') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const excluded = new Set((options.get('exclude-members') ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+  const listed = (options.get('members') ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const excluded = new Set(
+    (options.get('exclude-members') ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
   return (name) => !excluded.has(name) && (listed.length === 0 || listed.includes(name));
 }
 
@@ -200,12 +214,17 @@ function titleName(title: string): string {
 
 /** The top-level name a module snippet documents (`Flask` for `Flask.run()`). */
 function topName(s: ParsedSnippet): string {
-  return titleName(s.breadcrumb[1] ?? s.title).replace(/ example( \d+)?$/, '').split('.')[0];
+  return titleName(s.breadcrumb[1] ?? s.title)
+    .replace(/ example( \d+)?$/, '')
+    .split('.')[0];
 }
 
 /** A member's own name within its class (`run` for `Flask.run()`). */
 function memberName(s: ParsedSnippet, cls: string): string {
-  return titleName(s.title).replace(/ example( \d+)?$/, '').slice(cls.length + 1).split('.')[0];
+  return titleName(s.title)
+    .replace(/ example( \d+)?$/, '')
+    .slice(cls.length + 1)
+    .split('.')[0];
 }
 
 function entryOf(s: ParsedSnippet): ApiEntry {

@@ -21,7 +21,10 @@ const OMITTED: Record<string, string> = { python: '# Code omitted 👇', javascr
 export function keepLines(text: string, spec: string, language: string): string {
   const lines = text.replace(/\n+$/, '').split('\n');
   const pieces: string[] = [];
-  for (const part of spec.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d*)(?::(\d*))?$/.exec(part);
     if (!m) continue;
     const from = m[1] ? Number(m[1]) : 1;
@@ -46,7 +49,13 @@ export async function expandFastapi(text: string, r: IncludeResolver, bases: str
   out = await replaceAsync(out, BANG_LINE, async (m) => {
     const [whole, indent, target] = m;
     const body = await load(target);
-    return body === undefined ? whole : body.replace(/\n+$/, '').split('\n').map((l) => (l ? indent + l : l)).join('\n');
+    return body === undefined
+      ? whole
+      : body
+          .replace(/\n+$/, '')
+          .split('\n')
+          .map((l) => (l ? indent + l : l))
+          .join('\n');
   });
   return replaceAsync(out, BANG_INLINE, async (m) => (await load(m[1])) ?? m[0]);
 }

@@ -140,7 +140,10 @@ test('MkDocs snippets: single, block, line ranges, sections, base_path, escapes,
   t.false(out.text.includes('[start:body]'));
   t.true(out.text.includes('*[HTML]: Hyper Text\nMIT licence'));
   t.true(out.text.includes('--8<-- "escaped.md"') && !out.text.includes(';--8<--'));
-  t.deepEqual(out.problems.map((p) => [p.reason, p.target]), [['missing', 'missing.md']]);
+  t.deepEqual(
+    out.problems.map((p) => [p.reason, p.target]),
+    [['missing', 'missing.md']],
+  );
 });
 
 test('AsciiDoc: tags, lines, attributes in targets, Antora example$/partial$ and other modules', async (t) => {
@@ -181,7 +184,10 @@ test('AsciiDoc: tags, lines, attributes in targets, Antora example$/partial$ and
   t.true(out.text.includes('\nclient.call\n'));
   t.false(out.text.includes('token = 1'));
   t.true(out.text.includes('class Hello {\n  void main() {}\n}'), 'component:module:family$ resolves through antora.yml');
-  t.deepEqual(out.problems.map((p) => [p.reason, p.target]), [['missing', 'example$Nope.java']]);
+  t.deepEqual(
+    out.problems.map((p) => [p.reason, p.target]),
+    [['missing', 'example$Nope.java']],
+  );
 });
 
 test('MDX raw-loader and ?raw imports become fenced code with language and title', async (t) => {
@@ -210,7 +216,8 @@ test('MDX raw-loader and ?raw imports become fenced code with language and title
 test('MDX: @site/ module paths without an extension, className languages', async (t) => {
   const files = {
     'website/docusaurus.config.ts': 'export default {};',
-    'website/docs/basic.mdx': "import Source from '!@site/src/examples/Basic?raw';\n\n# Basic\n\n<CodeBlock className=\"language-jsx\"\n  title=\"/src/examples/Basic.tsx\">\n  {Source}\n</CodeBlock>\n",
+    'website/docs/basic.mdx':
+      'import Source from \'!@site/src/examples/Basic?raw\';\n\n# Basic\n\n<CodeBlock className="language-jsx"\n  title="/src/examples/Basic.tsx">\n  {Source}\n</CodeBlock>\n',
     'website/src/examples/Basic.tsx': 'export const Basic = () => <div />;\n',
   };
   const out = await expand('website/docs/basic.mdx', files);
@@ -237,13 +244,30 @@ test('include bombs stop at the size budget', async (t) => {
 });
 
 test('including the changelog or the licence adds nothing (they are excluded by default)', async (t) => {
-  const files = { 'docs/changelog.md': '--8<-- "CHANGELOG.md"\n', 'docs/license.md': '{{#include ../LICENSE.md}}', 'CHANGELOG.md': '## 1.0\n\n- first', 'LICENSE.md': 'MIT' };
+  const files = {
+    'docs/changelog.md': '--8<-- "CHANGELOG.md"\n',
+    'docs/license.md': '{{#include ../LICENSE.md}}',
+    'CHANGELOG.md': '## 1.0\n\n- first',
+    'LICENSE.md': 'MIT',
+  };
   t.is((await expand('docs/changelog.md', files)).text, '\n');
   t.is((await expand('docs/license.md', files)).text, '');
 });
 
 test('FastAPI: {* file ln[..] hl[..] *} becomes a code block of those lines; {!> file !} splices the file; paths from the MkDocs folder', async (t) => {
-  const source = ['from fastapi import FastAPI', 'from pydantic import BaseModel', '', 'class Item(BaseModel):', '    name: str', '', 'app = FastAPI()', '', '@app.post("/items/")', 'async def create_item(item: Item):', '    return item'].join('\n');
+  const source = [
+    'from fastapi import FastAPI',
+    'from pydantic import BaseModel',
+    '',
+    'class Item(BaseModel):',
+    '    name: str',
+    '',
+    'app = FastAPI()',
+    '',
+    '@app.post("/items/")',
+    'async def create_item(item: Item):',
+    '    return item',
+  ].join('\n');
   const files = {
     'docs/en/mkdocs.yml': 'site_name: FastAPI\n',
     'docs/en/docs/tutorial/body.md': [
@@ -261,11 +285,19 @@ test('FastAPI: {* file ln[..] hl[..] *} becomes a code block of those lines; {!>
   };
   const out = await expand('docs/en/docs/tutorial/body.md', files);
   t.true(out.text.includes(`\`\`\`python\n${source}\n\`\`\``), 'the whole file as a python block');
-  t.true(out.text.includes('```python\nclass Item(BaseModel):\n    name: str\n\n# Code omitted 👇\n\n@app.post("/items/")\nasync def create_item(item: Item):\n    return item\n```'), 'ln ranges with an omission between');
+  t.true(
+    out.text.includes(
+      '```python\nclass Item(BaseModel):\n    name: str\n\n# Code omitted 👇\n\n@app.post("/items/")\nasync def create_item(item: Item):\n    return item\n```',
+    ),
+    'ln ranges with an omission between',
+  );
   t.true(out.text.includes(`\`\`\`Python hl_lines="7"\n${source}\n\`\`\``), '{!> !} spliced inside its fence');
   t.true(out.text.includes('{* ../../docs_src/missing.py *}'), 'a missing file stays as written');
   t.deepEqual(out.included, ['docs_src/body/tutorial001_py310.py']);
-  t.deepEqual(out.problems.map((p) => [p.target, p.reason]), [['../../docs_src/missing.py', 'missing']]);
+  t.deepEqual(
+    out.problems.map((p) => [p.target, p.reason]),
+    [['../../docs_src/missing.py', 'missing']],
+  );
 });
 
 test('mdBook: a {{#title}} line is not text', async (t) => {

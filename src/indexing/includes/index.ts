@@ -29,7 +29,8 @@ export interface ExpandedDocument {
 }
 
 /** Anything that looks like an include directive of any convention (a cheap pre-check). */
-const ANY_DIRECTIVE = /\{\{#(?:include|rustdoc_include|playground|title)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
+const ANY_DIRECTIVE =
+  /\{\{#(?:include|rustdoc_include|playground|title)|8<-|\.\.\s+(?:literal)?include::|^\\?include::|raw-loader!|\?raw["']|\.\.\s+(?:py:)?auto\w+::/m;
 
 /** Shared per build: the repository-wide settings conventions need (MkDocs base paths). */
 export interface IncludeSettings {
@@ -44,7 +45,12 @@ const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
  * missing target, a cycle or a missing part leaves the directive as written and is
  * reported in `problems`.
  */
-export async function expandIncludes(doc: SourceDocument, files: CommitFiles, settings: IncludeSettings = {}, maxBytes = DEFAULT_MAX_BYTES): Promise<ExpandedDocument> {
+export async function expandIncludes(
+  doc: SourceDocument,
+  files: CommitFiles,
+  settings: IncludeSettings = {},
+  maxBytes = DEFAULT_MAX_BYTES,
+): Promise<ExpandedDocument> {
   if (!ANY_DIRECTIVE.test(doc.text) && !FASTAPI_DIRECTIVE.test(doc.text)) return { text: doc.text, included: [], problems: [] };
   const r = new IncludeResolver(files, doc.path, maxBytes);
   const ext = /\.([A-Za-z]+)$/.exec(doc.path)?.[1]?.toLowerCase() ?? '';

@@ -28,7 +28,8 @@ export async function expandMdxRawImports(text: string, r: IncludeResolver): Pro
     const resolved = locateModule(source.target, r);
     const body = await r.load(source.target, resolved);
     if (body === undefined) return whole;
-    const language = /\blanguage=["']([^"']+)["']/.exec(attrs)?.[1] ?? /\bclassName=["']language-([^"']+)["']/.exec(attrs)?.[1] ?? languageOf(resolved ?? source.target);
+    const language =
+      /\blanguage=["']([^"']+)["']/.exec(attrs)?.[1] ?? /\bclassName=["']language-([^"']+)["']/.exec(attrs)?.[1] ?? languageOf(resolved ?? source.target);
     const title = /\btitle=["']([^"']+)["']/.exec(attrs)?.[1];
     const fence = body.includes('```') ? '~~~~' : '```';
     return `\n${fence}${language}${title ? ` title="${title}"` : ''}\n${body.replace(/\n+$/, '')}\n${fence}\n`;

@@ -17,7 +17,11 @@ export async function expandMkdocsSnippets(text: string, r: IncludeResolver, bas
   const withBlocks = await replaceAsync(text, BLOCK, async (m) => {
     const [, indent, list] = m;
     const parts: string[] = [];
-    for (const line of list.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith(';'))) parts.push(await one(line, indent, r, bases));
+    for (const line of list
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith(';')))
+      parts.push(await one(line, indent, r, bases));
     return parts.join('\n');
   });
   return replaceAsync(withBlocks, SINGLE, async (m) => {
@@ -41,7 +45,10 @@ async function one(spec: string, indent: string, r: IncludeResolver, bases: stri
     r.problem(spec, 'part missing');
     return directive;
   }
-  const nested = /\.(md|markdown)$/i.test(file) && resolved ? await r.within(resolved, () => expandMkdocsSnippets(dropSnippetMarkers(part), r, bases)) : dropSnippetMarkers(part);
+  const nested =
+    /\.(md|markdown)$/i.test(file) && resolved
+      ? await r.within(resolved, () => expandMkdocsSnippets(dropSnippetMarkers(part), r, bases))
+      : dropSnippetMarkers(part);
   return nested
     .replace(/\n+$/, '')
     .split('\n')
@@ -66,7 +73,10 @@ export async function snippetBases(r: IncludeResolver): Promise<string[]> {
       if (inline.startsWith('[')) listed.push(...inline.slice(1, -1).split(',').map(unquote));
       else if (inline) listed.push(unquote(inline));
       else {
-        for (const line of text.slice(block.index + block[0].length).split('\n').slice(1)) {
+        for (const line of text
+          .slice(block.index + block[0].length)
+          .split('\n')
+          .slice(1)) {
           const item = /^\s*-\s*(.+)$/.exec(line);
           if (!item) {
             if (line.trim() === '') continue;

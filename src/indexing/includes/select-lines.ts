@@ -39,7 +39,10 @@ export function lineRange(text: string, from?: number, to?: number): string {
 export function lineSpec(text: string, spec: string): string {
   const lines = text.split('\n');
   const out: string[] = [];
-  for (const part of spec.split(/[,;]/).map((s) => s.trim()).filter(Boolean)) {
+  for (const part of spec
+    .split(/[,;]/)
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const m = /^(\d*)\s*(?:(-|\.\.)\s*(-?\d*))?$/.exec(part);
     if (!m) continue;
     const from = m[1] ? Number(m[1]) : 1;

@@ -34,7 +34,10 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
       const caption = options.get('caption');
       const code = options.has('dedent') ? dedent(part) : part;
       const inner = `${indent}   `;
-      const lines = code.replace(/\n+$/, '').split('\n').map((l) => (l.trim() ? inner + l : ''));
+      const lines = code
+        .replace(/\n+$/, '')
+        .split('\n')
+        .map((l) => (l.trim() ? inner + l : ''));
       return `${indent}.. code-block:: ${language}\n${caption ? `${inner}:caption: ${caption}\n` : ''}\n${lines.join('\n')}\n${trailing}`;
     }
     const nested = resolved ? await r.within(resolved, () => expandSphinx(part, r)) : part;
@@ -51,7 +54,10 @@ function select(body: string, o: Map<string, string>): string | undefined {
   const pyobject = o.get('pyobject');
   if (pyobject) text = pythonObject(text, pyobject);
   if (text !== undefined && (o.has('start-line') || o.has('end-line'))) {
-    text = text.split('\n').slice(Number(o.get('start-line') ?? 0), o.has('end-line') ? Number(o.get('end-line')) : undefined).join('\n');
+    text = text
+      .split('\n')
+      .slice(Number(o.get('start-line') ?? 0), o.has('end-line') ? Number(o.get('end-line')) : undefined)
+      .join('\n');
   }
   if (text !== undefined && o.get('lines')) text = lineSpec(text, o.get('lines') ?? '');
   if (text !== undefined && (o.get('start-after') || o.get('end-before') || o.get('start-at') || o.get('end-at'))) {

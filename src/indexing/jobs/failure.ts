@@ -8,7 +8,10 @@ import type { ErrorCode, ErrorDetails } from '../../errors';
  */
 export class JobFailure extends Error {
   constructor(
-    readonly code: Extract<ErrorCode, 'validation_error' | 'library_not_found' | 'no_snippets_found' | 'tag_not_found' | 'payload_too_large' | 'internal_error'>,
+    readonly code: Extract<
+      ErrorCode,
+      'validation_error' | 'library_not_found' | 'no_snippets_found' | 'tag_not_found' | 'payload_too_large' | 'internal_error'
+    >,
     message: string,
     readonly details: ErrorDetails = {},
   ) {

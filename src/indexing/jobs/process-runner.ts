@@ -107,7 +107,10 @@ export class ProcessJobRunner {
         const reason = ctx.signal?.reason instanceof JobCancelledError ? ctx.signal.reason : new JobCancelledError('the job was cancelled');
         reply({ t: 'abort', error: toWire(reason, () => undefined) });
         killTimer = setTimeout(() => {
-          this.options.log.warn({ jobId: ctx.job._id, pid: child.pid }, `the job did not stop within ${STOP_GRACE_MS / 1000} s of its cancel: its process is killed`);
+          this.options.log.warn(
+            { jobId: ctx.job._id, pid: child.pid },
+            `the job did not stop within ${STOP_GRACE_MS / 1000} s of its cancel: its process is killed`,
+          );
           child.kill('SIGKILL');
           finish({ keep: false, error: reason });
         }, STOP_GRACE_MS);
@@ -161,7 +164,10 @@ export class ProcessJobRunner {
         `The job ran out of memory (its process was stopped by ${signal ?? `exit code ${code}`}; a job may use ${heap} MB of heap, JOB_MAX_HEAP_MB). The source is too large to index in one job: lower maxPages, or add a narrower part of it.`,
       );
     }
-    return new JobFailure('internal_error', `The job's process exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); see the server log.`);
+    return new JobFailure(
+      'internal_error',
+      `The job's process exited unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); see the server log.`,
+    );
   }
 
   private take(): JobProcess {

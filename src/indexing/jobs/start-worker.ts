@@ -39,7 +39,12 @@ export function startWorker(deps: WorkerDeps, poke: () => void): RunningWorker {
     // behind this process's cache, which forgets them when the job ends.
     const runner = new ProcessJobRunner({ config, log, poke });
     jobProcesses = runner;
-    handler = (ctx) => runner.handler(ctx).finally(() => libraries.forget(ctx.job.libraryId).catch((error: Error) => log.warn({ err: error.message }, 'could not re-read a library after its job')));
+    handler = (ctx) =>
+      runner
+        .handler(ctx)
+        .finally(() =>
+          libraries.forget(ctx.job.libraryId).catch((error: Error) => log.warn({ err: error.message }, 'could not re-read a library after its job')),
+        );
   } else {
     handler = createJobHandler(deps.buildDeps());
   }

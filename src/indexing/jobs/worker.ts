@@ -153,7 +153,11 @@ export class Worker {
       for (const lane of this.lanes) {
         while (lane.running < lane.concurrency && !this.stopped) {
           looked = true;
-          const job = await this.options.queue.claim(this.id, this.options.leaseMs, this.laned ? { sources: lane.sources, slots: lane.concurrency } : undefined);
+          const job = await this.options.queue.claim(
+            this.id,
+            this.options.leaseMs,
+            this.laned ? { sources: lane.sources, slots: lane.concurrency } : undefined,
+          );
           if (this.claimFailing) this.options.log.info('worker claims jobs again');
           this.claimFailing = false;
           if (!job) break;
@@ -194,7 +198,12 @@ export class Worker {
     };
     let renewedAt = Date.now();
     let committed = false;
-    if (job.attempts > 1) entries = appendLog(entries, 'warn', `resumed by ${owner} (attempt ${job.attempts}) ${job.retries > 0 ? `after ${job.retries} store outage(s)` : 'after the previous worker stopped'}`);
+    if (job.attempts > 1)
+      entries = appendLog(
+        entries,
+        'warn',
+        `resumed by ${owner} (attempt ${job.attempts}) ${job.retries > 0 ? `after ${job.retries} store outage(s)` : 'after the previous worker stopped'}`,
+      );
 
     // One write at a time for this job.
     let writes: Promise<unknown> = Promise.resolve();
@@ -207,7 +216,8 @@ export class Worker {
     const renewLease = async () => {
       const r = await serial(() => queue.renew(job._id, owner, leaseMs, job.attempts)).catch(() => 'unreachable' as const);
       if (r === 'ok') renewedAt = Date.now();
-      else if (r !== 'unreachable') halt(r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost'));
+      else if (r !== 'unreachable')
+        halt(r === 'cancelled' ? new JobCancelledError('the job was cancelled') : new JobCancelledError('the job was taken over by another worker', 'lost'));
     };
     const renew = setInterval(() => void renewLease(), Math.max(1000, Math.floor(leaseMs / 3)));
     // A cancel is seen within seconds, not only at the next renewal (a third of the lease).
@@ -298,7 +308,14 @@ export class Worker {
       return;
     }
     if (error instanceof JobCancelledError) {
-      await serial(() => queue.finish(job._id, this.id, 'cancelled', { progress: at.progress, error: message, errorCode: null, log: appendLog(at.entries, 'warn', `stopped: ${message}`) }));
+      await serial(() =>
+        queue.finish(job._id, this.id, 'cancelled', {
+          progress: at.progress,
+          error: message,
+          errorCode: null,
+          log: appendLog(at.entries, 'warn', `stopped: ${message}`),
+        }),
+      );
       return;
     }
     const retries = job.retries ?? 0;

@@ -17,15 +17,29 @@ const dir = process.env.OPENAPI_CORPUS_DIR ?? '/work/shared/corpus/openapi';
 const present = fs.existsSync(dir);
 const maybe = present ? test : test.skip;
 const maybeSerial = present ? test.serial : test.skip;
-const files = present ? fs.readdirSync(dir).filter((f) => /\.(json|ya?ml)$/.test(f)).sort() : [];
+const files = present
+  ? fs
+      .readdirSync(dir)
+      .filter((f) => /\.(json|ya?ml)$/.test(f))
+      .sort()
+  : [];
 
 const expectedTitles: Record<string, string[]> = {
   'v2.0-petstore.json': ['GET /pets — List all pets', 'POST /pets — Create a pet', 'GET /pets/{petId} — Info for a specific pet'],
   'v2.0-petstore-expanded.json': ['GET /pets — Find pets', 'POST /pets — Add pet', 'GET /pets/{id} — Find pet by id', 'DELETE /pets/{id} — Delete pet'],
-  'v2.0-uber.yaml': ['GET /products — Product Types', 'GET /estimates/price — Price Estimates', 'GET /estimates/time — Time Estimates', 'GET /me — User Profile', 'GET /history — User Activity'],
+  'v2.0-uber.yaml': [
+    'GET /products — Product Types',
+    'GET /estimates/price — Price Estimates',
+    'GET /estimates/time — Time Estimates',
+    'GET /me — User Profile',
+    'GET /history — User Activity',
+  ],
   'v3.0-api-with-examples.json': ['GET / — List API versions', 'GET /v2 — Show API version details'],
   'v3.0-callback-example.json': ['POST /streams', 'Callback: onData (POST /streams)'],
-  'v3.0-link-example.json': ['GET /2.0/users/{username} — Get user by name', 'POST /2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge — Merge pull request'],
+  'v3.0-link-example.json': [
+    'GET /2.0/users/{username} — Get user by name',
+    'POST /2.0/repositories/{username}/{slug}/pullrequests/{pid}/merge — Merge pull request',
+  ],
   'v3.0-petstore.json': ['GET /pets — List all pets', 'POST /pets — Create a pet', 'GET /pets/{petId} — Info for a specific pet'],
   'v3.0-petstore-expanded.yaml': ['GET /pets — Find pets', 'POST /pets — Add pet', 'GET /pets/{id} — Find pet by id', 'DELETE /pets/{id} — Delete pet'],
   'v3.0-uspto.json': ['GET / — List available data sets', 'GET /{dataset}/{version}/fields — List searchable fields', 'Servers', 'Tag: search'],

@@ -119,14 +119,18 @@ export function buildCurl(doc: JsonRecord, specVersion: OpenApiSpecVersion, op: 
 function bodyLines(doc: JsonRecord, op: ApiOperation): string[] {
   const body = op.body;
   if (!body || (['GET', 'HEAD'].includes(op.method.toUpperCase()) && !body.required)) return [];
-  if (body.mediaType === 'multipart/form-data') return formLines(body.formFields, (f) => (f.file ? `-F "${f.name}=@${fileName(f.name)}"` : `-F "${f.name}=${shellDouble(sampleText(f))}"`));
+  if (body.mediaType === 'multipart/form-data')
+    return formLines(body.formFields, (f) => (f.file ? `-F "${f.name}=@${fileName(f.name)}"` : `-F "${f.name}=${shellDouble(sampleText(f))}"`));
   if (body.mediaType === 'application/x-www-form-urlencoded') {
     return [`-H "Content-Type: ${body.mediaType}"`, ...formLines(body.formFields, (f) => `--data-urlencode "${f.name}=${shellDouble(sampleText(f))}"`)];
   }
   if (/[/+]json\b/.test(body.mediaType) || body.mediaType === '*/*') {
     const example = body.example ?? exampleFromSchema(doc, body.schema, { mode: 'request' }) ?? {};
     const json = typeof example === 'string' ? example : JSON.stringify(example, null, 2);
-    return [`-H "Content-Type: ${body.mediaType === '*/*' ? 'application/json' : body.mediaType}"`, `-d '${json.replace(/'/g, "'\\''").replace(/\n/g, '\n  ')}'`];
+    return [
+      `-H "Content-Type: ${body.mediaType === '*/*' ? 'application/json' : body.mediaType}"`,
+      `-d '${json.replace(/'/g, "'\\''").replace(/\n/g, '\n  ')}'`,
+    ];
   }
   return [`-H "Content-Type: ${body.mediaType}"`, '--data-binary @body.bin'];
 }

@@ -3,15 +3,7 @@
  * to a status; the message tells the uploader what to change.
  */
 
-export type OpenApiErrorReason =
-  | 'too_large'
-  | 'not_utf8'
-  | 'syntax'
-  | 'bomb'
-  | 'too_deep'
-  | 'not_openapi'
-  | 'invalid'
-  | 'external_ref';
+export type OpenApiErrorReason = 'too_large' | 'not_utf8' | 'syntax' | 'bomb' | 'too_deep' | 'not_openapi' | 'invalid' | 'external_ref';
 
 /** A refused OpenAPI upload. `details` lists the individual problems, when there are several. */
 export class OpenApiError extends Error {

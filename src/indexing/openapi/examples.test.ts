@@ -4,7 +4,11 @@ import { exampleFromSchema } from './examples';
 const root = {
   components: {
     schemas: {
-      Pet: { type: 'object', required: ['name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', example: 'Rex' }, tag: { type: 'string' } } },
+      Pet: {
+        type: 'object',
+        required: ['name'],
+        properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', example: 'Rex' }, tag: { type: 'string' } },
+      },
       Node: { type: 'object', properties: { value: { type: 'string' }, next: { $ref: '#/components/schemas/Node' } } },
       Base: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } },
       Cat: { allOf: [{ $ref: '#/components/schemas/Base' }, { type: 'object', properties: { meows: { type: 'boolean' } } }] },
@@ -32,7 +36,10 @@ test('formats give realistic strings', (t) => {
 test('objects put required properties first; requests drop readOnly and optional ones', (t) => {
   t.deepEqual(Object.keys(exampleFromSchema(root, { $ref: '#/components/schemas/Pet' }) as object), ['name', 'id', 'tag']);
   t.deepEqual(exampleFromSchema(root, { $ref: '#/components/schemas/Pet' }, { mode: 'request' }), { name: 'Rex' });
-  t.deepEqual(exampleFromSchema(root, { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } }, { mode: 'request' }), { a: 'string', b: 0 });
+  t.deepEqual(exampleFromSchema(root, { type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } } }, { mode: 'request' }), {
+    a: 'string',
+    b: 0,
+  });
 });
 
 test('arrays hold one item; allOf merges; oneOf/anyOf take the first non-null branch', (t) => {
@@ -46,7 +53,17 @@ test('arrays hold one item; allOf merges; oneOf/anyOf take the first non-null br
 test('recursive schemas end: a cycle drops the property, depth is bounded', (t) => {
   const node = exampleFromSchema(root, { $ref: '#/components/schemas/Node' });
   t.deepEqual(node, { value: 'string' });
-  const deep = { type: 'object', properties: { a: { type: 'object', properties: { b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'object', properties: { e: { type: 'string' } } } } } } } } } } };
+  const deep = {
+    type: 'object',
+    properties: {
+      a: {
+        type: 'object',
+        properties: {
+          b: { type: 'object', properties: { c: { type: 'object', properties: { d: { type: 'object', properties: { e: { type: 'string' } } } } } } },
+        },
+      },
+    },
+  };
   t.deepEqual(exampleFromSchema(root, deep), { a: { b: { c: { d: {} } } } });
   t.deepEqual(exampleFromSchema(root, deep, { maxDepth: 2 }), { a: { b: {} } });
 });

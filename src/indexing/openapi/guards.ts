@@ -116,7 +116,10 @@ export function measureTree(root: unknown, limits: TreeLimits): TreeMeasure {
     if (frame.keys) {
       const key = frame.keys[i];
       if (key.length > limits.maxKeyLength) {
-        throw new OpenApiError('invalid', `The document has a key of ${key.length} characters (starting "${key.slice(0, 40)}…"); keys may be at most ${limits.maxKeyLength} characters.`);
+        throw new OpenApiError(
+          'invalid',
+          `The document has a key of ${key.length} characters (starting "${key.slice(0, 40)}…"); keys may be at most ${limits.maxKeyLength} characters.`,
+        );
       }
       child = values[key];
       frame.bytes += key.length + 4;
@@ -134,7 +137,10 @@ export function measureTree(root: unknown, limits: TreeLimits): TreeMeasure {
       if (stack.length + known.height > limits.maxDepth) throw tooDeep();
       addChild(frame, known);
     } else if (onPath.has(child)) {
-      throw new OpenApiError('invalid', 'The YAML has an alias that contains itself (a recursive anchor), which JSON and OpenAPI cannot represent. Replace the alias with a copy or a $ref.');
+      throw new OpenApiError(
+        'invalid',
+        'The YAML has an alias that contains itself (a recursive anchor), which JSON and OpenAPI cannot represent. Replace the alias with a copy or a $ref.',
+      );
     } else {
       enter(child);
     }
@@ -144,7 +150,10 @@ export function measureTree(root: unknown, limits: TreeLimits): TreeMeasure {
 
 /** The `too_deep` refusal, shared by the JSON pre-scan, the YAML loader and the tree walk. */
 export function tooDeepError(maxDepth: number): OpenApiError {
-  return new OpenApiError('too_deep', `The document nests objects or arrays more than ${maxDepth} levels deep. Flatten it (OpenAPI documents rarely need more than 30 levels) and upload it again.`);
+  return new OpenApiError(
+    'too_deep',
+    `The document nests objects or arrays more than ${maxDepth} levels deep. Flatten it (OpenAPI documents rarely need more than 30 levels) and upload it again.`,
+  );
 }
 
 function addChild(frame: Frame, child: { bytes: number; height: number }): void {

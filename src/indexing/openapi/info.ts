@@ -27,7 +27,14 @@ const MAX_LISTED = 60;
 
 /** Every info section of the document, overview first. */
 export function infoSections(parsed: OpenApiParseResult, doc: JsonRecord, ops: ApiOperation[]): InfoSection[] {
-  return [overview(parsed, doc, ops), servers(parsed, doc), ...security(parsed, doc, ops), ...tags(doc, ops), ...webhooks(parsed, doc), ...callbacks(parsed, doc, ops)]
+  return [
+    overview(parsed, doc, ops),
+    servers(parsed, doc),
+    ...security(parsed, doc, ops),
+    ...tags(doc, ops),
+    ...webhooks(parsed, doc),
+    ...callbacks(parsed, doc, ops),
+  ]
     .filter((s): s is InfoSection => s !== undefined)
     .map((s) => ({ ...s, content: truncate(s.content, MAX_CONTENT) }));
 }
@@ -64,7 +71,9 @@ function servers(parsed: OpenApiParseResult, doc: JsonRecord): InfoSection | und
     const schemes = asArray(doc.schemes).filter((s) => typeof s === 'string');
     return { title: 'Servers', content: `Base URL: ${baseUrl(doc, '2.0')}${schemes.length > 1 ? ` (schemes: ${schemes.join(', ')})` : ''}`, keys: ['host'] };
   }
-  const list = asArray(doc.servers).map((s) => asRecord(s)).filter((s): s is JsonRecord => s !== undefined);
+  const list = asArray(doc.servers)
+    .map((s) => asRecord(s))
+    .filter((s): s is JsonRecord => s !== undefined);
   if (list.length === 0) return undefined;
   const lines = list.slice(0, 20).map((server) => {
     const description = asString(server.description);
@@ -73,7 +82,10 @@ function servers(parsed: OpenApiParseResult, doc: JsonRecord): InfoSection | und
       const choices = asArray(variable.enum).map(String);
       return `  - {${name}}: default ${String(variable.default)}${choices.length > 0 ? ` (one of ${choices.join(', ')})` : ''}${asString(variable.description) ? ` — ${oneLine(String(variable.description))}` : ''}`;
     });
-    return [`- ${serverUrl(server)}${description ? ` — ${oneLine(description)}` : ''}${String(server.url).includes('{') ? ` (template ${String(server.url)})` : ''}`, ...variables].join('\n');
+    return [
+      `- ${serverUrl(server)}${description ? ` — ${oneLine(description)}` : ''}${String(server.url).includes('{') ? ` (template ${String(server.url)})` : ''}`,
+      ...variables,
+    ].join('\n');
   });
   return { title: 'Servers', content: lines.join('\n'), keys: ['servers'] };
 }
@@ -84,17 +96,25 @@ function security(parsed: OpenApiParseResult, doc: JsonRecord, ops: ApiOperation
   return securitySchemes(doc, parsed.specVersion).map(([name, scheme]) => {
     const hint = authHint(scheme);
     const send =
-      hint?.kind === 'header' ? `Send the header: ${hint.name}: ${hint.value}` :
-      hint?.kind === 'query' ? `Send the query parameter: ?${hint.name}=${hint.value}` :
-      hint?.kind === 'cookie' ? `Send the cookie: ${hint.name}=${hint.value}` :
-      hint?.kind === 'basic' ? 'Send HTTP basic credentials: curl -u "$USERNAME:$PASSWORD"' :
-      hint?.kind === 'mutualTLS' ? 'Present a client TLS certificate: curl --cert client.crt --key client.key' : '';
+      hint?.kind === 'header'
+        ? `Send the header: ${hint.name}: ${hint.value}`
+        : hint?.kind === 'query'
+          ? `Send the query parameter: ?${hint.name}=${hint.value}`
+          : hint?.kind === 'cookie'
+            ? `Send the cookie: ${hint.name}=${hint.value}`
+            : hint?.kind === 'basic'
+              ? 'Send HTTP basic credentials: curl -u "$USERNAME:$PASSWORD"'
+              : hint?.kind === 'mutualTLS'
+                ? 'Present a client TLS certificate: curl --cert client.crt --key client.key'
+                : '';
     const used = ops.filter((op) => asArray(op.operation.security ?? doc.security).some((r) => Object.hasOwn(asRecord(r) ?? {}, name))).length;
     const lines = [
       `${name}: ${schemeKind(scheme)}.`,
       send,
       asString(scheme.description) ? truncate(compactProse(String(scheme.description)), 800) : '',
-      globalNames.has(name) ? `Applies to every operation unless it declares its own security (${used} of ${ops.length} use it).` : `Used by ${used} of ${ops.length} operations.`,
+      globalNames.has(name)
+        ? `Applies to every operation unless it declares its own security (${used} of ${ops.length} use it).`
+        : `Used by ${used} of ${ops.length} operations.`,
       ...oauthFlows(scheme),
       asString(scheme.openIdConnectUrl) ? `OpenID Connect discovery: ${String(scheme.openIdConnectUrl)}` : '',
     ];
@@ -114,17 +134,24 @@ function oauthFlows(scheme: JsonRecord): string[] {
   // OpenAPI 3 nests flows; Swagger 2 has one flow with its URLs and scopes at the top.
   const flows = asRecord(scheme.flows) ?? (scheme.flow ? { [String(scheme.flow)]: scheme } : {});
   return recordEntries(flows).map(([flow, f]) => {
-    const urls = [asString(f.authorizationUrl) ? `authorization URL ${String(f.authorizationUrl)}` : '', asString(f.tokenUrl) ? `token URL ${String(f.tokenUrl)}` : ''];
-    const scopes = Object.entries(asRecord(f.scopes) ?? {}).slice(0, 15).map(([s, d]) => `${s}${typeof d === 'string' && d ? ` (${oneLine(d)})` : ''}`);
+    const urls = [
+      asString(f.authorizationUrl) ? `authorization URL ${String(f.authorizationUrl)}` : '',
+      asString(f.tokenUrl) ? `token URL ${String(f.tokenUrl)}` : '',
+    ];
+    const scopes = Object.entries(asRecord(f.scopes) ?? {})
+      .slice(0, 15)
+      .map(([s, d]) => `${s}${typeof d === 'string' && d ? ` (${oneLine(d)})` : ''}`);
     return `OAuth flow ${flow}: ${[...urls, scopes.length > 0 ? `scopes ${scopes.join(', ')}` : ''].filter(Boolean).join('; ')}`;
   });
 }
 
 function tags(doc: JsonRecord, ops: ApiOperation[]): InfoSection[] {
-  const declared = new Map(asArray(doc.tags).flatMap((t) => {
-    const tag = asRecord(t);
-    return tag && typeof tag.name === 'string' ? [[tag.name, tag] as [string, JsonRecord]] : [];
-  }));
+  const declared = new Map(
+    asArray(doc.tags).flatMap((t) => {
+      const tag = asRecord(t);
+      return tag && typeof tag.name === 'string' ? [[tag.name, tag] as [string, JsonRecord]] : [];
+    }),
+  );
   const names = [...new Set([...declared.keys(), ...ops.flatMap((op) => op.tags)])];
   return names.map((name) => {
     const tag = declared.get(name);
@@ -145,7 +172,11 @@ function webhooks(parsed: OpenApiParseResult, doc: JsonRecord): InfoSection[] {
   return recordEntries(doc.webhooks).flatMap(([name, item]) =>
     HTTP_METHODS.filter((m) => asRecord(item[m])).map((method) => {
       const op = readOperation(doc, parsed.specVersion, name, method, item, asRecord(item[method]) ?? {});
-      return { title: `Webhook: ${name}`, content: [`The API sends ${method.toUpperCase()} requests for the "${name}" event to a URL you register.`, ...eventLines(doc, op)].join('\n'), keys: ['webhooks', name] };
+      return {
+        title: `Webhook: ${name}`,
+        content: [`The API sends ${method.toUpperCase()} requests for the "${name}" event to a URL you register.`, ...eventLines(doc, op)].join('\n'),
+        keys: ['webhooks', name],
+      };
     }),
   );
 }
@@ -157,7 +188,11 @@ function callbacks(parsed: OpenApiParseResult, doc: JsonRecord, ops: ApiOperatio
         HTTP_METHODS.filter((m) => asRecord(item[m])).map((method) => {
           const op = readOperation(doc, parsed.specVersion, expression, method, item, asRecord(item[method]) ?? {});
           const intro = `After ${owner.method.toUpperCase()} ${owner.path}, the API calls back ${method.toUpperCase()} ${expression} ("${name}").`;
-          return { title: `Callback: ${name} (${owner.method.toUpperCase()} ${owner.path})`, content: [intro, ...eventLines(doc, op)].join('\n'), keys: ['paths', owner.path, owner.method, 'callbacks', name] };
+          return {
+            title: `Callback: ${name} (${owner.method.toUpperCase()} ${owner.path})`,
+            content: [intro, ...eventLines(doc, op)].join('\n'),
+            keys: ['paths', owner.path, owner.method, 'callbacks', name],
+          };
         }),
       ),
     ),
@@ -171,7 +206,14 @@ function eventLines(doc: JsonRecord, op: ApiOperation): string[] {
   const lines = [prose ? truncate(compactProse(prose), 600) : ''];
   if (body?.schema !== undefined) {
     lines.push(`Payload (${body.mediaType}): ${typeLabel(doc, body.schema)}`);
-    lines.push(...schemaFields(doc, body.schema, 12).fields.map((f) => truncate(`- ${f.name} (${[f.type, f.required ? 'required' : ''].filter(Boolean).join(', ')})${f.description ? `: ${oneLine(f.description)}` : ''}`, 160)));
+    lines.push(
+      ...schemaFields(doc, body.schema, 12).fields.map((f) =>
+        truncate(
+          `- ${f.name} (${[f.type, f.required ? 'required' : ''].filter(Boolean).join(', ')})${f.description ? `: ${oneLine(f.description)}` : ''}`,
+          160,
+        ),
+      ),
+    );
     const example = body.example ?? exampleFromSchema(doc, body.schema, { mode: 'response', maxBytes: 800 });
     if (example !== undefined) lines.push(`Example payload: ${JSON.stringify(example)}`);
   }

@@ -87,10 +87,19 @@ export function operationDescription(doc: JsonRecord, op: ApiOperation): string 
   const summary = asString(op.operation.summary);
   const prose = [summary && !isShort(summary) ? summary : undefined, asString(op.operation.description)].filter(Boolean).join('\n\n');
   const intro = prose ? truncate(compactProse(prose), MAX_PROSE) : (summary ?? '');
-  const facts = [op.operation.deprecated === true ? 'Deprecated.' : '', asString(op.operation.operationId) ? `operationId: ${String(op.operation.operationId)}` : ''].filter(Boolean).join(' ');
+  const facts = [
+    op.operation.deprecated === true ? 'Deprecated.' : '',
+    asString(op.operation.operationId) ? `operationId: ${String(op.operation.operationId)}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
   const statuses = op.responses.length > 0 ? `Responses: ${truncate(op.responses.map(statusLine).join('; '), 600)}` : '';
   const budget = { chars: MAX_DESCRIPTION - intro.length - facts.length - statuses.length - 12, items: MAX_ITEMS };
-  const parameters = listSection('Parameters:', op.parameters.map((p) => item(p.name, [p.in, p.type, p.required ? 'required' : ''], p.description)), budget);
+  const parameters = listSection(
+    'Parameters:',
+    op.parameters.map((p) => item(p.name, [p.in, p.type, p.required ? 'required' : ''], p.description)),
+    budget,
+  );
   const body = op.body ? bodySection(doc, op, budget) : '';
   return [intro, facts, parameters, body, statuses].filter(Boolean).join('\n\n');
 }
@@ -120,7 +129,12 @@ function bodySection(doc: JsonRecord, op: ApiOperation, budget: { chars: number;
     body.formFields.length > 0
       ? { fields: body.formFields.map((f) => ({ name: f.name, type: f.type, required: f.required, description: undefined })), total: body.formFields.length }
       : schemaFields(doc, body.schema, MAX_ITEMS);
-  return listSection(header, fields.map((f) => item(f.name, [f.type, f.required ? 'required' : ''], f.description)), budget, total);
+  return listSection(
+    header,
+    fields.map((f) => item(f.name, [f.type, f.required ? 'required' : ''], f.description)),
+    budget,
+    total,
+  );
 }
 
 function item(name: string, facts: string[], description: string | undefined): string {

@@ -142,7 +142,13 @@ function swaggerBody(doc: JsonRecord, operation: JsonRecord, parameters: JsonRec
     required: form.some((p) => p.required === true),
     formFields: form.map((p) => {
       const example = p.default ?? asArray(p.enum)[0] ?? p['x-example'];
-      return { name: String(p.name), type: typeLabel(doc, p), required: p.required === true, file: p.type === 'file', ...(example !== undefined ? { example } : {}) };
+      return {
+        name: String(p.name),
+        type: typeLabel(doc, p),
+        required: p.required === true,
+        file: p.type === 'file',
+        ...(example !== undefined ? { example } : {}),
+      };
     }),
   };
 }
@@ -194,7 +200,12 @@ function readResponses(doc: JsonRecord, specVersion: OpenApiSpecVersion, operati
       const examples = asRecord(response.examples) ?? {};
       const mediaType = Object.keys(examples).find(isJson) ?? produces.find(isJson) ?? produces[0];
       const example = mediaType ? examples[mediaType] : undefined;
-      out.push({ ...base, mediaTypes: produces, ...(response.schema ? { mediaType: mediaType ?? 'application/json', schema: response.schema } : {}), ...(example !== undefined ? { example } : {}) });
+      out.push({
+        ...base,
+        mediaTypes: produces,
+        ...(response.schema ? { mediaType: mediaType ?? 'application/json', schema: response.schema } : {}),
+        ...(example !== undefined ? { example } : {}),
+      });
       continue;
     }
     const content = asRecord(response.content) ?? {};

@@ -15,7 +15,12 @@ async function refusal(input: Buffer | string, options = {}): Promise<OpenApiErr
   return error;
 }
 
-async function refusedWithin(t: { is: (a: unknown, b: unknown) => void; true: (v: boolean, m?: string) => void }, input: Buffer | string, reason: OpenApiErrorReason, ms: number): Promise<OpenApiError> {
+async function refusedWithin(
+  t: { is: (a: unknown, b: unknown) => void; true: (v: boolean, m?: string) => void },
+  input: Buffer | string,
+  reason: OpenApiErrorReason,
+  ms: number,
+): Promise<OpenApiError> {
   const { value: error, ms: elapsed } = await cpuMsAsync(() => refusal(input));
   t.is(error.reason, reason);
   t.true(elapsed < ms, `took ${elapsed.toFixed(0)} ms`);
@@ -69,7 +74,10 @@ test('malformed JSON and YAML are syntax errors with a position', async (t) => {
 
 test.serial('a YAML billion-laughs bomb is refused within a second', async (t) => {
   let bomb = 'openapi: 3.0.0\nl0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]\n';
-  for (let i = 1; i <= 9; i++) bomb += `l${i}: &l${i} [${Array(9).fill(`*l${i - 1}`).join(', ')}]\n`;
+  for (let i = 1; i <= 9; i++)
+    bomb += `l${i}: &l${i} [${Array(9)
+      .fill(`*l${i - 1}`)
+      .join(', ')}]\n`;
   const error = await refusedWithin(t, bomb, 'bomb', 1000);
   t.regex(error.message, /alias/);
 });
@@ -181,8 +189,17 @@ test('external $refs are refused, naming them', async (t) => {
 test.serial('circular internal $refs are accepted without hanging', async (t) => {
   const doc = {
     ...minimal,
-    paths: { '/node': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } } },
-    components: { schemas: { Node: { type: 'object', properties: { child: { $ref: '#/components/schemas/Node' }, list: { type: 'array', items: { $ref: '#/components/schemas/Node' } } } } } },
+    paths: {
+      '/node': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/Node' } } } } } } },
+    },
+    components: {
+      schemas: {
+        Node: {
+          type: 'object',
+          properties: { child: { $ref: '#/components/schemas/Node' }, list: { type: 'array', items: { $ref: '#/components/schemas/Node' } } },
+        },
+      },
+    },
   };
   const { ms } = await cpuMsAsync(() => t.notThrowsAsync(parseOpenApiDocument(json(doc))));
   t.true(ms < 2000, `${ms.toFixed(0)} ms of CPU`);
@@ -190,8 +207,13 @@ test.serial('circular internal $refs are accepted without hanging', async (t) =>
 
 test.serial('a $ref fan-out that expands exponentially skips the full validator and stays fast', async (t) => {
   const schemas: Record<string, unknown> = { S0: { type: 'string' } };
-  for (let i = 1; i <= 40; i++) schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i - 1}` }, b: { $ref: `#/components/schemas/S${i - 1}` } } };
-  const doc = { ...minimal, paths: { '/x': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S40' } } } } } } } }, components: { schemas } };
+  for (let i = 1; i <= 40; i++)
+    schemas[`S${i}`] = { type: 'object', properties: { a: { $ref: `#/components/schemas/S${i - 1}` }, b: { $ref: `#/components/schemas/S${i - 1}` } } };
+  const doc = {
+    ...minimal,
+    paths: { '/x': { get: { responses: { 200: { description: 'ok', content: { 'application/json': { schema: { $ref: '#/components/schemas/S40' } } } } } } } },
+    components: { schemas },
+  };
   const { ms } = await cpuMsAsync(() => t.notThrowsAsync(parseOpenApiDocument(json(doc))));
   t.true(ms < 2000, `${ms.toFixed(0)} ms of CPU`);
 });

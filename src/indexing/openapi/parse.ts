@@ -29,7 +29,10 @@ export async function parseOpenApiDocument(buf: Buffer, options: OpenApiParseOpt
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
   if (buf.length > maxBytes) {
-    throw new OpenApiError('too_large', `The file is ${megabytes(buf.length)}; the limit is ${megabytes(maxBytes)}. Remove unused schemas or examples, or split the API into several documents.`);
+    throw new OpenApiError(
+      'too_large',
+      `The file is ${megabytes(buf.length)}; the limit is ${megabytes(maxBytes)}. Remove unused schemas or examples, or split the API into several documents.`,
+    );
   }
   const text = decodeUtf8(buf);
   const format = detectFormat(text);
@@ -43,7 +46,10 @@ export async function parseOpenApiDocument(buf: Buffer, options: OpenApiParseOpt
   if (!document) throw notOpenApi(value === undefined || value === null ? 'The file is empty.' : 'The file holds a single value or a list, not an object.');
   const specVersion = readSpecVersion(document);
   if (externalRefs.length > 0) {
-    const shown = externalRefs.slice(0, 5).map((ref) => `"${ref}"`).join(', ');
+    const shown = externalRefs
+      .slice(0, 5)
+      .map((ref) => `"${ref}"`)
+      .join(', ');
     const more = externalRefs.length > 5 ? ` and ${externalRefs.length - 5} more` : '';
     throw new OpenApiError(
       'external_ref',
@@ -75,7 +81,10 @@ function loadJson(text: string, maxDepth: number): unknown {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     const where = jsonErrorLocation(text, message);
-    throw new OpenApiError('syntax', `The file starts like JSON but is not valid JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?"[\s\S]+ is not valid JSON$/, '')}. Fix the syntax (a JSON linter will point at it) and upload it again.`);
+    throw new OpenApiError(
+      'syntax',
+      `The file starts like JSON but is not valid JSON${where}: ${message.replace(/ in JSON at position \d+.*$/, '').replace(/, (\.\.\.)?"[\s\S]+ is not valid JSON$/, '')}. Fix the syntax (a JSON linter will point at it) and upload it again.`,
+    );
   }
 }
 
@@ -91,7 +100,10 @@ function loadYaml(text: string, maxDepth: number): unknown {
     if (!(err instanceof yaml.YAMLException)) throw err;
     if (/maxDepth/.test(err.reason)) throw tooDeepError(maxDepth);
     if (/maxTotalMergeKeys/.test(err.reason)) {
-      throw new OpenApiError('bomb', 'The YAML uses too many merge keys (<<: *alias); this looks like an expansion bomb. Write the merged mappings out or use $ref, and upload it again.');
+      throw new OpenApiError(
+        'bomb',
+        'The YAML uses too many merge keys (<<: *alias); this looks like an expansion bomb. Write the merged mappings out or use $ref, and upload it again.',
+      );
     }
     const mark = err.mark ? ` at line ${err.mark.line + 1}, column ${err.mark.column + 1}` : '';
     throw new OpenApiError('syntax', `The file is neither valid JSON nor valid YAML${mark}: ${err.reason}. Fix the syntax and upload it again.`);
@@ -121,7 +133,8 @@ function readSpecVersion(document: JsonRecord): OpenApiSpecVersion {
   if (openapi !== undefined) {
     if (typeof openapi === 'string' && /^3\.0\.\d+(-.+)?$/.test(openapi)) return '3.0';
     if (typeof openapi === 'string' && /^3\.1\.\d+(-.+)?$/.test(openapi)) return '3.1';
-    if (typeof openapi === 'number') throw new OpenApiError('invalid', `openapi must be a string with three parts such as "3.0.3"; in YAML quote it: openapi: "${openapi}.0".`);
+    if (typeof openapi === 'number')
+      throw new OpenApiError('invalid', `openapi must be a string with three parts such as "3.0.3"; in YAML quote it: openapi: "${openapi}.0".`);
     throw notOpenApi(`It declares openapi: ${JSON.stringify(openapi)}; supported versions are 3.0.x and 3.1.x (and Swagger 2.0).`);
   }
   throw notOpenApi('It has no top-level "openapi" (3.0/3.1) or "swagger" (2.0) field.');

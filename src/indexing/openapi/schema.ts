@@ -34,7 +34,12 @@ export interface WorkBudget {
  * fresh one per call), so nested `allOf` fan-outs cannot grow exponentially; once the budget
  * is spent, compositions are no longer expanded.
  */
-export function flattenSchema(root: unknown, schema: unknown, seen: ReadonlySet<string> = new Set(), work: WorkBudget = { left: MAX_FLATTEN_STEPS }): FlatSchema {
+export function flattenSchema(
+  root: unknown,
+  schema: unknown,
+  seen: ReadonlySet<string> = new Set(),
+  work: WorkBudget = { left: MAX_FLATTEN_STEPS },
+): FlatSchema {
   return flattenWithin(root, schema, seen, 0, work);
 }
 
@@ -105,7 +110,7 @@ export function typeLabel(root: unknown, schema: unknown, seen: ReadonlySet<stri
   const type = primaryType(s);
   if (type === 'array') {
     const items = flattenSchema(root, s.items, flat.seen);
-    return `array of ${items.name ?? (items.schema ? primaryType(items.schema) ?? 'any' : 'any')}`;
+    return `array of ${items.name ?? (items.schema ? (primaryType(items.schema) ?? 'any') : 'any')}`;
   }
   if (type === 'object' && flat.name) return flat.name;
   const format = asString(s.format);

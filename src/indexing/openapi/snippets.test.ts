@@ -33,13 +33,18 @@ const api = {
           { name: 'limit', in: 'query', schema: { type: 'integer' }, description: 'How many.' },
           { name: 'species', in: 'query', required: true, schema: { type: 'string', enum: ['cat', 'dog'] } },
         ],
-        responses: { 200: { description: 'The animals', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Animal' } } } } } },
+        responses: {
+          200: { description: 'The animals', content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/Animal' } } } } },
+        },
       },
       post: {
         tags: ['animals'],
         operationId: 'createAnimal',
         summary: 'Creates an animal.\nIt will be fed daily and given a name if it has none.',
-        requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Animal' }, examples: { lion: { value: { name: 'Leo', species: 'cat' } } } } } },
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Animal' }, examples: { lion: { value: { name: 'Leo', species: 'cat' } } } } },
+        },
         responses: { 201: { description: 'Created', content: { 'application/json': { schema: { $ref: '#/components/schemas/Animal' } } } } },
       },
     },
@@ -53,7 +58,13 @@ const api = {
     },
   },
   components: {
-    schemas: { Animal: { type: 'object', required: ['name'], properties: { name: { type: 'string' }, species: { type: 'string' }, born: { type: 'string', format: 'date' } } } },
+    schemas: {
+      Animal: {
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, species: { type: 'string' }, born: { type: 'string', format: 'date' } },
+      },
+    },
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
       key: { type: 'apiKey', in: 'header', name: 'X-Api-Key' },
@@ -67,15 +78,18 @@ const api = {
 test('each operation is a bash code snippet titled METHOD /path — label', async (t) => {
   const snippets = await snippetsOf(api);
   const code = snippets.filter((s) => s.kind === 'code');
-  t.deepEqual(code.map((s) => s.title), [
-    'GET /animals — List animals',
-    'POST /animals — Create animal',
-    'PUT /animals/{animalId}',
-    'DELETE /animals/{animalId}',
-    'OPTIONS /animals/{animalId}',
-    'HEAD /animals/{animalId}',
-    'PATCH /animals/{animalId}',
-  ]);
+  t.deepEqual(
+    code.map((s) => s.title),
+    [
+      'GET /animals — List animals',
+      'POST /animals — Create animal',
+      'PUT /animals/{animalId}',
+      'DELETE /animals/{animalId}',
+      'OPTIONS /animals/{animalId}',
+      'HEAD /animals/{animalId}',
+      'PATCH /animals/{animalId}',
+    ],
+  );
   for (const s of code) {
     t.is(s.language, 'bash');
     t.true(s.code.startsWith('curl '));
@@ -122,27 +136,39 @@ test('the description carries prose, operationId, parameters, body fields and st
 test('info snippets: overview, servers, one per security scheme, tags with their operations', async (t) => {
   const snippets = await snippetsOf(api);
   const info = snippets.filter((s) => s.kind === 'info');
-  t.deepEqual(info.map((s) => s.title), [
-    'Zoo overview',
-    'Servers',
-    'Authentication: bearer',
-    'Authentication: key',
-    'Authentication: query',
-    'Authentication: basic',
-    'Authentication: oauth',
-    'Tag: animals',
-  ]);
+  t.deepEqual(
+    info.map((s) => s.title),
+    [
+      'Zoo overview',
+      'Servers',
+      'Authentication: bearer',
+      'Authentication: key',
+      'Authentication: query',
+      'Authentication: basic',
+      'Authentication: oauth',
+      'Tag: animals',
+    ],
+  );
   for (const s of info) {
     t.is(s.description, '');
     t.is(s.code, '');
     t.true(s.content.length > 0);
     t.deepEqual(s.breadcrumb, ['Zoo', s.title]);
   }
-  t.regex(byTitle(snippets, 'Zoo overview').content, /Zoo 2\.1 \(OpenAPI 3\.0\)\nAnimals as a service\.\nBase URL: https:\/\/eu\.zoo\.example\/v2\nContact: Keepers\nLicense: MIT/);
+  t.regex(
+    byTitle(snippets, 'Zoo overview').content,
+    /Zoo 2\.1 \(OpenAPI 3\.0\)\nAnimals as a service\.\nBase URL: https:\/\/eu\.zoo\.example\/v2\nContact: Keepers\nLicense: MIT/,
+  );
   t.regex(byTitle(snippets, 'Servers').content, /{region}: default eu \(one of eu, us\)/);
   t.regex(byTitle(snippets, 'Authentication: bearer').content, /HTTP bearer \(JWT\)\.\nSend the header: Authorization: Bearer \$TOKEN/);
-  t.regex(byTitle(snippets, 'Authentication: oauth').content, /clientCredentials: token URL https:\/\/zoo\.example\/token; scopes animals:read \(Read animals\)/);
-  t.regex(byTitle(snippets, 'Tag: animals').content, /Everything with fur or scales\.\nOperations \(2\):\n- GET \/animals — List animals\n- POST \/animals — Create animal/);
+  t.regex(
+    byTitle(snippets, 'Authentication: oauth').content,
+    /clientCredentials: token URL https:\/\/zoo\.example\/token; scopes animals:read \(Read animals\)/,
+  );
+  t.regex(
+    byTitle(snippets, 'Tag: animals').content,
+    /Everything with fur or scales\.\nOperations \(2\):\n- GET \/animals — List animals\n- POST \/animals — Create animal/,
+  );
 });
 
 test('snippets point at the line where their part of the source starts', async (t) => {
@@ -172,10 +198,25 @@ test('Swagger 2.0: host and basePath, body parameters, form uploads, apiKey defi
             { name: 'file', in: 'formData', type: 'file', required: true },
             { name: 'label', in: 'formData', type: 'string', default: 'misc' },
           ],
-          responses: { 200: { description: 'Stored', schema: { type: 'object', properties: { id: { type: 'string' } } }, examples: { 'application/json': { id: 'f-1' } } } },
+          responses: {
+            200: { description: 'Stored', schema: { type: 'object', properties: { id: { type: 'string' } } }, examples: { 'application/json': { id: 'f-1' } } },
+          },
         },
       },
-      '/notes': { post: { summary: 'Add a note', parameters: [{ name: 'note', in: 'body', required: true, schema: { type: 'object', required: ['text'], properties: { text: { type: 'string', example: 'Hello' } } } }], responses: ok } },
+      '/notes': {
+        post: {
+          summary: 'Add a note',
+          parameters: [
+            {
+              name: 'note',
+              in: 'body',
+              required: true,
+              schema: { type: 'object', required: ['text'], properties: { text: { type: 'string', example: 'Hello' } } },
+            },
+          ],
+          responses: ok,
+        },
+      },
     },
   };
   const snippets = await snippetsOf(swagger);
@@ -189,7 +230,11 @@ test('Swagger 2.0: host and basePath, body parameters, form uploads, apiKey defi
 
 test('a long summary moves to the description; the title falls back to the operationId in words', async (t) => {
   const long = 'Creates a thing. '.repeat(10);
-  const snippets = await snippetsOf({ openapi: '3.1.0', info: { title: 'T', version: '1' }, paths: { '/things': { post: { operationId: 'createThingV2', summary: long, responses: ok } } } });
+  const snippets = await snippetsOf({
+    openapi: '3.1.0',
+    info: { title: 'T', version: '1' },
+    paths: { '/things': { post: { operationId: 'createThingV2', summary: long, responses: ok } } },
+  });
   const thing = snippets.find((s) => s.kind === 'code');
   t.is(thing?.title, 'POST /things — Create thing V2');
   t.true(thing?.description.startsWith('Creates a thing. Creates a thing.'));
@@ -203,7 +248,15 @@ test('descriptions stay bounded however large the operation', async (t) => {
   const doc = {
     openapi: '3.0.3',
     info: { title: 'Big', version: '1' },
-    paths: { '/big': { post: { description: 'text '.repeat(1000), requestBody: { content: { 'application/json': { schema: { type: 'object', properties } } } }, responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } } } } },
+    paths: {
+      '/big': {
+        post: {
+          description: 'text '.repeat(1000),
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties } } } },
+          responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties } } } } },
+        },
+      },
+    },
   };
   const big = (await snippetsOf(doc)).find((s) => s.kind === 'code');
   t.true((big?.description.length ?? 0) <= 4000);
@@ -214,7 +267,10 @@ test('descriptions stay bounded however large the operation', async (t) => {
 test.serial('nested allOf fan-out and huge property lists stay fast', async (t) => {
   const schemas: Record<string, unknown> = { S0: { type: 'object', properties: { leaf: { type: 'string' } } } };
   for (let i = 1; i <= 30; i++) {
-    schemas[`S${i}`] = { allOf: Array.from({ length: 8 }, () => ({ $ref: `#/components/schemas/S${i - 1}` })), properties: { [`p${i}`]: { $ref: `#/components/schemas/S${i - 1}` } } };
+    schemas[`S${i}`] = {
+      allOf: Array.from({ length: 8 }, () => ({ $ref: `#/components/schemas/S${i - 1}` })),
+      properties: { [`p${i}`]: { $ref: `#/components/schemas/S${i - 1}` } },
+    };
   }
   const wide: Record<string, unknown> = {};
   for (let i = 0; i < 20_000; i++) wide[`f${i}`] = { $ref: '#/components/schemas/S30' };
@@ -225,7 +281,9 @@ test.serial('nested allOf fan-out and huge property lists stay fast', async (t) 
   });
   const paths: Record<string, unknown> = {};
   for (let i = 0; i < 50; i++) paths[`/op${i}`] = { post: operation(i % 2 === 0 ? 'S30' : 'Wide') };
-  const { value: snippets, ms: elapsed } = await cpuMsAsync(() => snippetsOf({ openapi: '3.0.3', info: { title: 'Fan', version: '1' }, paths, components: { schemas } }));
+  const { value: snippets, ms: elapsed } = await cpuMsAsync(() =>
+    snippetsOf({ openapi: '3.0.3', info: { title: 'Fan', version: '1' }, paths, components: { schemas } }),
+  );
   t.is(snippets.filter((s) => s.kind === 'code').length, 50);
   // About 0.8 s of CPU (it took 15 s before the work budgets).
   t.true(elapsed < 5000, `took ${elapsed.toFixed(0)} ms`);

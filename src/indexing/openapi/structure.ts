@@ -74,12 +74,7 @@ export function checkStructure(doc: JsonRecord, specVersion: OpenApiSpecVersion,
   return errors;
 }
 
-function checkParameters(
-  value: unknown,
-  at: (string | number)[],
-  specVersion: OpenApiSpecVersion,
-  report: (message: string) => void,
-): void {
+function checkParameters(value: unknown, at: (string | number)[], specVersion: OpenApiSpecVersion, report: (message: string) => void): void {
   if (value === undefined) return;
   if (!Array.isArray(value)) {
     report(`${where(at)} must be an array.`);

@@ -29,11 +29,21 @@ export function compactProse(markdown: string): string {
   for (const line of lines) {
     const previous = out[out.length - 1];
     if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
-    const joinable = !inFence && previous !== undefined && previous !== '' && line !== '' && !STRUCTURED_LINE.test(line) && !/^\s*(```|~~~)/.test(previous) && !/^\s*(#|\|)/.test(previous);
+    const joinable =
+      !inFence &&
+      previous !== undefined &&
+      previous !== '' &&
+      line !== '' &&
+      !STRUCTURED_LINE.test(line) &&
+      !/^\s*(```|~~~)/.test(previous) &&
+      !/^\s*(#|\|)/.test(previous);
     if (joinable) out[out.length - 1] = `${previous} ${line.trim()}`;
     else out.push(line);
   }
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Lines that start their own line in Markdown: list items, headings, tables, quotes, code. */

@@ -61,11 +61,14 @@ Example blocks keep their text, like this note about the \`+*.war+\` files.
 test('= titles build the breadcrumb, the level-0 title is the page title', (t) => {
   const out = adoc(GUIDE);
   t.true(out.every((s) => s.pageTitle === 'Jetty Guide'));
-  t.deepEqual(out.map((c) => [c.kind, c.breadcrumb.join(' > '), c.startLine]), [
-    ['info', 'Jetty Guide', 1],
-    ['code', 'Jetty Guide > Quick Setup', 9],
-    ['code', 'Jetty Guide > Quick Setup > Configuring', 22],
-  ]);
+  t.deepEqual(
+    out.map((c) => [c.kind, c.breadcrumb.join(' > '), c.startLine]),
+    [
+      ['info', 'Jetty Guide', 1],
+      ['code', 'Jetty Guide > Quick Setup', 9],
+      ['code', 'Jetty Guide > Quick Setup > Configuring', 22],
+    ],
+  );
 });
 
 test('[source,lang] listings, literal blocks and undelimited source paragraphs are code', (t) => {
@@ -75,10 +78,13 @@ test('[source,lang] listings, literal blocks and undelimited source paragraphs a
     { language: '', code: 'jetty.http.port=8080' },
     { language: 'java', code: 'Server server = new Server(8080);' },
   ]);
-  t.deepEqual(out.map((c) => [c.language, c.code]), [
-    ['bash', '$ java -jar $JETTY_HOME/start.jar'],
-    ['', 'jetty.http.port=8080\n\nServer server = new Server(8080);'],
-  ]);
+  t.deepEqual(
+    out.map((c) => [c.language, c.code]),
+    [
+      ['bash', '$ java -jar $JETTY_HOME/start.jar'],
+      ['', 'jetty.http.port=8080\n\nServer server = new Server(8080);'],
+    ],
+  );
   // The block title names the listing, so it is the last thing before the code.
   t.is(out[0].description, 'Jetty expands into a directory called `$JETTY_HOME`, see the configuration section.\n\nStarting the server');
   t.is(out[1].description, 'Settings live in start.d files:');
@@ -97,14 +103,18 @@ test('attributes, comments and delimiters are removed; admonitions and links bec
 });
 
 test('weird input never throws', (t) => {
-  for (const text of ['', '=', '----', '[source]', '....\nunclosed', '= ', '[source,python]\n', '<<'.repeat(10000)]) t.notThrows(() => adoc(text), text.slice(0, 20));
+  for (const text of ['', '=', '----', '[source]', '....\nunclosed', '= ', '[source,python]\n', '<<'.repeat(10000)])
+    t.notThrows(() => adoc(text), text.slice(0, 20));
 });
 
 test('a whole guide (fixtures/parsers/widgets-guide.adoc): attributes, sections, languages, callouts, tables, admonitions', (t) => {
   const text = fs.readFileSync(FIXTURE, 'utf8');
   const lines = text.split('\n');
   const out = adoc(text);
-  t.deepEqual(out.map((s) => s.title), ['Widgets Server Guide', 'Installing Widgets Server', 'Starting the server', 'Configuring', 'Logging', 'Upgrading from 1.x']);
+  t.deepEqual(
+    out.map((s) => s.title),
+    ['Widgets Server Guide', 'Installing Widgets Server', 'Starting the server', 'Configuring', 'Logging', 'Upgrading from 1.x'],
+  );
   for (const s of out) {
     t.is(s.pageTitle, 'Widgets Server Guide');
     t.is(s.breadcrumb[0], s.pageTitle);
@@ -117,7 +127,11 @@ test('a whole guide (fixtures/parsers/widgets-guide.adoc): attributes, sections,
   t.regex(all, /Widgets Server serves widgets over HTTP\. This guide covers version 2\.1/, 'attributes substituted');
   t.notRegex(all, /\{(product|version|url-repo)\}/);
   t.notRegex(all, /comment/i, 'comments and comment blocks left out');
-  t.deepEqual(examples(out).map((e) => e.language), ['shell', 'java', 'properties', '', 'diff'], ':source-language: gives the bare [source] its language');
+  t.deepEqual(
+    examples(out).map((e) => e.language),
+    ['shell', 'java', 'properties', '', 'diff'],
+    ':source-language: gives the bare [source] its language',
+  );
   const start = out.find((s) => s.title === 'Starting the server')!;
   t.is(start.code, 'WidgetServer server = new WidgetServer(8080);\nserver.start();', 'callout markers leave the code');
   t.regex(prose([start]), /\(1\) The port to listen on\.\n\(2\) Returns once the server accepts connections\./);
@@ -156,7 +170,10 @@ test('attribute entries are substituted in prose and titles; [,lang] and :source
     'After the unset {product} stays.',
   ].join('\n');
   const out = splitAsciidocIntoSnippets({ path: 'docs/guide.adoc', text: doc });
-  t.deepEqual(examples(out).map((c) => c.language), ['yaml', 'ruby', 'ruby']);
+  t.deepEqual(
+    examples(out).map((c) => c.language),
+    ['yaml', 'ruby', 'ruby'],
+  );
   t.is(out[0].language, 'yaml', "the snippet's language is its first example's");
   const info = prose(out);
   t.true(info.includes('Install Acme PDF with the gem command, then check {unknown} and C++ and {product}.'), info);
@@ -210,8 +227,15 @@ test('definition lists read as term: definition; [NOTE] blocks keep their label'
       'WARNING: Never share the key with anyone.',
     ].join('\n'),
   );
-  const content = infos(out).map((s) => s.content).join('\n\n');
-  t.true(content.includes('timeout: How long a request may take before it is aborted.\nretries: How often a failed request is sent again.\nCPU: The processor the job runs on.'), content);
+  const content = infos(out)
+    .map((s) => s.content)
+    .join('\n\n');
+  t.true(
+    content.includes(
+      'timeout: How long a request may take before it is aborted.\nretries: How often a failed request is sent again.\nCPU: The processor the job runs on.',
+    ),
+    content,
+  );
   t.true(content.includes('Note: Settings are read once at start-up'), content);
   t.true(content.includes('Warning: Never share the key'), content);
   t.false(content.includes('::'));
@@ -260,5 +284,8 @@ test('tables become readable rows; callout markers leave the code and the explan
   const code = codes(out)[0];
   t.is(code.code, 'interface PersonRepository extends Repository<Person, Long> {\n  List<Person> findByLastname(String lastname);\n}');
   // The explanations of the callouts follow the code they explain.
-  t.true(code.content.endsWith('}\n```\n\n(1) The repository interface extends the marker interface.\n(2) A query method derived from its name.'), code.content);
+  t.true(
+    code.content.endsWith('}\n```\n\n(1) The repository interface extends the marker interface.\n(2) A query method derived from its name.'),
+    code.content,
+  );
 });

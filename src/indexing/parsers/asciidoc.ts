@@ -69,7 +69,8 @@ function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
     if (delimiter) {
       let end = i + 1;
       while (end < lines.length && lines[end].text.trim() !== delimiter[1]) end++;
-      if (CODE_DELIMITER.test(t)) blocks.push({ kind: 'code', code: stripCallouts(dedentBlock(lines.slice(i + 1, end).map((l) => l.text))), language: pendingLanguage ?? '', line });
+      if (CODE_DELIMITER.test(t))
+        blocks.push({ kind: 'code', code: stripCallouts(dedentBlock(lines.slice(i + 1, end).map((l) => l.text))), language: pendingLanguage ?? '', line });
       pendingLanguage = undefined;
       i = end;
       continue;
@@ -92,7 +93,10 @@ function asciidocBlocks(lines: readonly SourceLine[]): DocBlock[] {
     if (TABLE_DELIMITER.test(t)) {
       let end = i + 1;
       while (end < lines.length && !TABLE_DELIMITER.test(lines[end].text.trim())) end++;
-      const rows = tableRows(lines.slice(i + 1, end).map((l) => l.text), pendingColumns);
+      const rows = tableRows(
+        lines.slice(i + 1, end).map((l) => l.text),
+        pendingColumns,
+      );
       const text = rows.map((r) => r.map((c) => cleanAsciidocInline(sub(c))).join(' | ')).join('\n');
       if (text.trim() !== '') blocks.push({ kind: 'prose', text, line });
       pendingColumns = undefined;
@@ -152,8 +156,29 @@ function codeLanguage(attributes: string): string | undefined {
 
 /** Built-in character attributes Asciidoctor defines. */
 const BUILT_IN: Record<string, string> = {
-  empty: '', sp: ' ', nbsp: ' ', zwsp: '', wj: '', apos: "'", quot: '"', amp: '&', lt: '<', gt: '>', startsb: '[', endsb: ']', vbar: '|',
-  caret: '^', asterisk: '*', tilde: '~', plus: '+', backslash: '\\', backtick: '`', 'two-colons': '::', 'two-semicolons': ';;', cpp: 'C++', 'pp': '++',
+  empty: '',
+  sp: ' ',
+  nbsp: ' ',
+  zwsp: '',
+  wj: '',
+  apos: "'",
+  quot: '"',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  startsb: '[',
+  endsb: ']',
+  vbar: '|',
+  caret: '^',
+  asterisk: '*',
+  tilde: '~',
+  plus: '+',
+  backslash: '\\',
+  backtick: '`',
+  'two-colons': '::',
+  'two-semicolons': ';;',
+  cpp: 'C++',
+  pp: '++',
 };
 
 /** `{name}` references replaced by the document's attribute values (unknown ones stay as written). */
@@ -187,11 +212,25 @@ function joinParagraph(para: readonly SourceLine[]): string {
  */
 function headerEnd(lines: readonly SourceLine[]): { skipFrom: number; skipTo: number } {
   let i = 0;
-  while (i < lines.length && (isBlank(lines[i].text) || /^\/\/(?!\/)/.test(lines[i].text.trim()) || ATTRIBUTE_ENTRY.test(lines[i].text.trim()) || BLOCK_ATTRIBUTES.test(lines[i].text.trim()))) i++;
+  while (
+    i < lines.length &&
+    (isBlank(lines[i].text) ||
+      /^\/\/(?!\/)/.test(lines[i].text.trim()) ||
+      ATTRIBUTE_ENTRY.test(lines[i].text.trim()) ||
+      BLOCK_ATTRIBUTES.test(lines[i].text.trim()))
+  )
+    i++;
   if (i >= lines.length || !/^=[ \t]+\S/.test(lines[i].text)) return { skipFrom: -1, skipTo: -1 };
   let k = i + 1;
   // Author line (`Jane Doe <jane@example.com>; John Roe`), then a revision line (`v1.0, 2024-01-02: remark`).
-  while (k < lines.length && k <= i + 2 && !isBlank(lines[k].text) && !ATTRIBUTE_ENTRY.test(lines[k].text.trim()) && !/^(\/\/|\[|\.|=|-{2}|include::|ifn?def::)/.test(lines[k].text.trim())) k++;
+  while (
+    k < lines.length &&
+    k <= i + 2 &&
+    !isBlank(lines[k].text) &&
+    !ATTRIBUTE_ENTRY.test(lines[k].text.trim()) &&
+    !/^(\/\/|\[|\.|=|-{2}|include::|ifn?def::)/.test(lines[k].text.trim())
+  )
+    k++;
   return k > i + 1 ? { skipFrom: i + 1, skipTo: k - 1 } : { skipFrom: -1, skipTo: -1 };
 }
 
@@ -240,24 +279,26 @@ export function tableRows(body: readonly string[], columns?: number): string[][]
 
 /** Inline AsciiDoc for reading: macros to their text, emphasis marks removed, `code` kept. */
 export function cleanAsciidocInline(text: string): string {
-  return text
-    .replace(/^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]*/, (_m, label: string) => `${label.charAt(0)}${label.slice(1).toLowerCase()}: `)
-    .replace(/\b(?:link|xref|mailto):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => label.replace(/\^$/, '').split(',')[0] || target)
-    .replace(/\b(https?:\/\/[^\s[<>]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => label.replace(/\^$/, '').split(',')[0] || url)
-    // A link whose base URL is an attribute the page does not define (Antora sets them in the playbook).
-    .replace(/\{[\w-]+\}[^\s[\]{}]*\[([^\]]+)\]/g, (_m, label: string) => label.replace(/\^$/, '').split(',')[0])
-    .replace(/<<([^,<>]+)(?:,\s*([^<>]*))?>>/g, (_m, id: string, label: string | undefined) => label || id)
-    .replace(/\b(?:kbd|btn|menu):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => [target, label].filter(Boolean).join(' '))
-    .replace(/\bfootnote:[\w-]*\[[^\]]*\]/g, '')
-    .replace(/\b(?:image|icon):[^\s[]+\[[^\]]*\]/g, '')
-    .replace(/\[\[[\w:.-]+(?:,[^\]]*)?\]\]/g, '')
-    .replace(/\banchor:[\w:.-]+\[[^\]]*\]/g, '')
-    .replace(/\[(?:[.#][\w.#-]+|role=[\w-]+)\](?=[*_`])/g, '')
-    .replace(/`\+([^`]*)\+`/g, '`$1`')
-    .replace(/\[[.#%][^\]]*\]#([^#]*)#/g, '$1')
-    .replace(/(^|[^\w*])\*{1,2}(?=\S)([^*\n]*?\S)\*{1,2}(?![\w*])/g, '$1$2')
-    .replace(/(^|[^\w_])_{1,2}(?=\S)([^_\n]*?\S)_{1,2}(?![\w_])/g, '$1$2')
-    .replace(/\{nbsp\}/g, ' ')
-    .replace(/[ \t]{2,}/g, ' ')
-    .trim();
+  return (
+    text
+      .replace(/^(NOTE|TIP|IMPORTANT|WARNING|CAUTION):[ \t]*/, (_m, label: string) => `${label.charAt(0)}${label.slice(1).toLowerCase()}: `)
+      .replace(/\b(?:link|xref|mailto):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => label.replace(/\^$/, '').split(',')[0] || target)
+      .replace(/\b(https?:\/\/[^\s[<>]+)\[([^\]]*)\]/g, (_m, url: string, label: string) => label.replace(/\^$/, '').split(',')[0] || url)
+      // A link whose base URL is an attribute the page does not define (Antora sets them in the playbook).
+      .replace(/\{[\w-]+\}[^\s[\]{}]*\[([^\]]+)\]/g, (_m, label: string) => label.replace(/\^$/, '').split(',')[0])
+      .replace(/<<([^,<>]+)(?:,\s*([^<>]*))?>>/g, (_m, id: string, label: string | undefined) => label || id)
+      .replace(/\b(?:kbd|btn|menu):([^\s[]*)\[([^\]]*)\]/g, (_m, target: string, label: string) => [target, label].filter(Boolean).join(' '))
+      .replace(/\bfootnote:[\w-]*\[[^\]]*\]/g, '')
+      .replace(/\b(?:image|icon):[^\s[]+\[[^\]]*\]/g, '')
+      .replace(/\[\[[\w:.-]+(?:,[^\]]*)?\]\]/g, '')
+      .replace(/\banchor:[\w:.-]+\[[^\]]*\]/g, '')
+      .replace(/\[(?:[.#][\w.#-]+|role=[\w-]+)\](?=[*_`])/g, '')
+      .replace(/`\+([^`]*)\+`/g, '`$1`')
+      .replace(/\[[.#%][^\]]*\]#([^#]*)#/g, '$1')
+      .replace(/(^|[^\w*])\*{1,2}(?=\S)([^*\n]*?\S)\*{1,2}(?![\w*])/g, '$1$2')
+      .replace(/(^|[^\w_])_{1,2}(?=\S)([^_\n]*?\S)_{1,2}(?![\w_])/g, '$1$2')
+      .replace(/\{nbsp\}/g, ' ')
+      .replace(/[ \t]{2,}/g, ' ')
+      .trim()
+  );
 }

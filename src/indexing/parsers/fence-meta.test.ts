@@ -24,7 +24,9 @@ test('Expressive Code del={..}: removed lines are not in the code; ins lines sta
 });
 
 test('Shiki [!code --]/[!code ++] and other annotations', (t) => {
-  const [s] = code("# Client\n\nSwitch the import:\n\n```ts\nimport { a } from 'old' // [!code --]\nimport { a } from 'new' // [!code ++]\nconst x = a() // [!code highlight]\n```\n");
+  const [s] = code(
+    "# Client\n\nSwitch the import:\n\n```ts\nimport { a } from 'old' // [!code --]\nimport { a } from 'new' // [!code ++]\nconst x = a() // [!code highlight]\n```\n",
+  );
   t.is(s.code, "import { a } from 'new'\nconst x = a()");
   t.deepEqual(applyDiffMarkers(['x = 1  # [!code focus]', '<b/> <!-- [!code --] -->'], { deleted: new Set() }), ['x = 1']);
 });

@@ -27,14 +27,70 @@ const CONTAINERS = [
 
 /** Chrome inside a content container. */
 const CHROME = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'canvas', 'svg', 'img', 'picture', 'video', 'audio', 'form', 'button', 'input', 'select', 'textarea',
-  'nav', 'aside', 'footer', '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="search"]', '[aria-hidden="true"]',
-  '.breadcrumbs', '.breadcrumb', '[aria-label="breadcrumbs"]', '[class*="breadcrumb"]',
-  '.theme-edit-this-page', '.edit-this-page', '.edit-link', '.md-source-file', '.md-content__button', '.VPDocFooter', '.prev-next', '.pagination-nav', '.rst-footer-buttons', '.related-pages',
-  '.headerlink', '.hash-link', '.header-anchor', '.anchor-link', '.copy', '.copybtn', '.clipboard', '.md-clipboard', '.sr-only', '.visually-hidden', '.toc', '.md-sidebar', '.sphinxsidebar',
-  '[class*="cookie"]', '[id*="cookie"]', '[class*="consent"]', '[id*="consent"]', '.announcement', '[class*="announcementBar"]',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'canvas',
+  'svg',
+  'img',
+  'picture',
+  'video',
+  'audio',
+  'form',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'nav',
+  'aside',
+  'footer',
+  '[role="navigation"]',
+  '[role="banner"]',
+  '[role="contentinfo"]',
+  '[role="search"]',
+  '[aria-hidden="true"]',
+  '.breadcrumbs',
+  '.breadcrumb',
+  '[aria-label="breadcrumbs"]',
+  '[class*="breadcrumb"]',
+  '.theme-edit-this-page',
+  '.edit-this-page',
+  '.edit-link',
+  '.md-source-file',
+  '.md-content__button',
+  '.VPDocFooter',
+  '.prev-next',
+  '.pagination-nav',
+  '.rst-footer-buttons',
+  '.related-pages',
+  '.headerlink',
+  '.hash-link',
+  '.header-anchor',
+  '.anchor-link',
+  '.copy',
+  '.copybtn',
+  '.clipboard',
+  '.md-clipboard',
+  '.sr-only',
+  '.visually-hidden',
+  '.toc',
+  '.md-sidebar',
+  '.sphinxsidebar',
+  '[class*="cookie"]',
+  '[id*="cookie"]',
+  '[class*="consent"]',
+  '[id*="consent"]',
+  '.announcement',
+  '[class*="announcementBar"]',
   'div[class*="language-"] > span.lang', // VitePress's language badge
-  '.linenos', '.lineno', '.line-numbers-wrapper', '.line-numbers-rows',
+  '.linenos',
+  '.lineno',
+  '.line-numbers-wrapper',
+  '.line-numbers-rows',
 ];
 
 export interface PageContent {
@@ -109,6 +165,9 @@ function pageTitle(document: ReturnType<typeof parseHTML>['document']): string {
   const raw = document.querySelector('title')?.textContent?.trim() ?? '';
   // "Intro — Widgets 1.0 documentation", "Intro | Widgets": the site name follows a separator.
   const title = raw.split(/\s+[|—–·»]\s+|\s+-\s+/)[0]?.trim();
-  const h1 = document.querySelector('h1')?.textContent?.replace(/[¶#]\s*$/, '').trim();
+  const h1 = document
+    .querySelector('h1')
+    ?.textContent?.replace(/[¶#]\s*$/, '')
+    .trim();
   return og || title || h1 || '';
 }

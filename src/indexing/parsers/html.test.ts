@@ -55,7 +55,10 @@ test('Sphinx/Pygments: language from the wrapper class, line-number tables dropp
       { language: '', code: 'plain text block' },
     ],
   );
-  t.deepEqual(out.map((s) => [s.kind, s.language, s.description]), [['code', 'python', 'The example below starts the server on a chosen port number.']]);
+  t.deepEqual(
+    out.map((s) => [s.kind, s.language, s.description]),
+    [['code', 'python', 'The example below starts the server on a chosen port number.']],
+  );
   t.false(JSON.stringify(out).includes('¶'));
   t.false(JSON.stringify(out).includes('Quick search'));
 });

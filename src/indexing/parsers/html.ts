@@ -23,7 +23,26 @@ type El = ReturnType<typeof extractMainContent>['main'];
 type TurndownNode = Parameters<TurndownService['turndown']>[0];
 
 const NO_LANGUAGE = new Set(['', 'default', 'none', 'text', 'plaintext', 'plain', 'txt', 'nohighlight', 'notranslate', 'output']);
-const ADMONITION_KINDS = ['note', 'tip', 'hint', 'info', 'important', 'warning', 'caution', 'attention', 'danger', 'error', 'seealso', 'success', 'question', 'example', 'abstract', 'bug', 'quote', 'details'];
+const ADMONITION_KINDS = [
+  'note',
+  'tip',
+  'hint',
+  'info',
+  'important',
+  'warning',
+  'caution',
+  'attention',
+  'danger',
+  'error',
+  'seealso',
+  'success',
+  'question',
+  'example',
+  'abstract',
+  'bug',
+  'quote',
+  'details',
+];
 
 /** Converts a page to Markdown (also used by tests and the fidelity report). */
 export function htmlToMarkdown(html: string): { markdown: string; title: string } {
@@ -85,7 +104,10 @@ export function codeText(pre: El): string {
   let text = copy.textContent ?? '';
   const lines = copy.querySelectorAll('.token-line, span.line, .code-line');
   if (!text.includes('\n') && lines.length > 1) text = [...lines].map((l) => l.textContent ?? '').join('\n');
-  return text.replace(/\u00a0/g, ' ').replace(/\s+$/, '').replace(/^\n+/, '');
+  return text
+    .replace(/\u00a0/g, ' ')
+    .replace(/\s+$/, '')
+    .replace(/^\n+/, '');
 }
 
 function fence(pre: El): string {
@@ -117,8 +139,11 @@ function markAdmonitions(main: El): void {
     if (el.getAttribute('data-sm-admonition') != null) continue;
     const classes: string[] = (el.getAttribute('class') ?? '').toLowerCase().split(/\s+/);
     const kind =
-      ADMONITION_KINDS.find((k) => classes.some((c: string) => c === k || c.endsWith(`-${k}`) || c === `admonition-${k}`)) ?? (el.tagName === 'DETAILS' ? 'details' : 'note');
-    const titleEl = el.querySelector(':scope > .admonition-title, :scope > .custom-block-title, :scope > summary, :scope > [class*="admonitionHeading"], :scope > .alert-title');
+      ADMONITION_KINDS.find((k) => classes.some((c: string) => c === k || c.endsWith(`-${k}`) || c === `admonition-${k}`)) ??
+      (el.tagName === 'DETAILS' ? 'details' : 'note');
+    const titleEl = el.querySelector(
+      ':scope > .admonition-title, :scope > .custom-block-title, :scope > summary, :scope > [class*="admonitionHeading"], :scope > .alert-title',
+    );
     const title = (titleEl?.textContent ?? '').replace(/\s+/g, ' ').trim();
     titleEl?.remove();
     el.setAttribute('data-sm-admonition', kind);
@@ -134,8 +159,9 @@ function markTabs(main: El): void {
     const container = set.getAttribute('role') === 'tablist' ? set.parentElement : set;
     if (!container || container.getAttribute('data-sm-tabs') != null) continue;
     container.setAttribute('data-sm-tabs', '');
-    const labels = [...container.querySelectorAll('[role="tab"], .tabbed-labels > label, label.sd-tab-label, .tabs > label, :scope > label')]
-      .map((l) => (l.getAttribute('data-title') ?? l.textContent ?? '').replace(/\s+/g, ' ').trim());
+    const labels = [...container.querySelectorAll('[role="tab"], .tabbed-labels > label, label.sd-tab-label, .tabs > label, :scope > label')].map((l) =>
+      (l.getAttribute('data-title') ?? l.textContent ?? '').replace(/\s+/g, ' ').trim(),
+    );
     const panels = [...container.querySelectorAll('[role="tabpanel"], .tabbed-block, .sd-tab-content, .blocks > div, :scope > .tabbed-content > *')].filter(
       (p, i, all) => !all.some((other, j) => j !== i && other.contains(p)),
     );

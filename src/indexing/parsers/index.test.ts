@@ -25,7 +25,10 @@ test('parsers are chosen by extension, case-insensitively', (t) => {
 
 test('parseDocument returns snippets with the document path, and [] for unknown formats', (t) => {
   const out = parseDocument({ path: 'docs/api.md', text: '# API\n\nThe API has one function that does everything you need.\n\n```js\nrun()\n```\n' });
-  t.deepEqual(out.map((s) => [s.kind, s.path, s.startLine, s.content]), [['code', 'docs/api.md', 1, 'The API has one function that does everything you need.\n\n```js\nrun()\n```']]);
+  t.deepEqual(
+    out.map((s) => [s.kind, s.path, s.startLine, s.content]),
+    [['code', 'docs/api.md', 1, 'The API has one function that does everything you need.\n\n```js\nrun()\n```']],
+  );
   t.deepEqual(parseDocument({ path: 'image.png', text: '\u0000\u0001' }), []);
 });
 

@@ -103,11 +103,17 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
   if (myst) {
     const numbered = body.map((text, k) => ({ text, line: lines[start + 1 + k].line }));
     blocks.push(...mystDirective(myst[1], myst[2] ?? '', numbered, lines[start].line));
-  }
-  else {
+  } else {
     const language = normaliseLanguage(info);
     const meta = fenceMeta(info);
-    if (!NOT_CODE.has(language)) blocks.push({ kind: 'code', code: dedentBlock(hideRustdocLines(applyDiffMarkers(body, meta), language)), language, line: lines[start].line, ...(meta.file ? { file: meta.file } : {}) });
+    if (!NOT_CODE.has(language))
+      blocks.push({
+        kind: 'code',
+        code: dedentBlock(hideRustdocLines(applyDiffMarkers(body, meta), language)),
+        language,
+        line: lines[start].line,
+        ...(meta.file ? { file: meta.file } : {}),
+      });
   }
   return Math.min(i, lines.length - 1);
 }
@@ -198,5 +204,10 @@ function pushProse(blocks: DocBlock[], para: readonly SourceLine[]): void {
 
 /** `| a | b |` → `a | b`. */
 function tableRow(raw: string): string {
-  return raw.trim().replace(/^\|/, '').replace(/\|$/, '').trim().replace(/\s*\|\s*/g, ' | ');
+  return raw
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .trim()
+    .replace(/\s*\|\s*/g, ' | ');
 }

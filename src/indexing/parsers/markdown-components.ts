@@ -46,11 +46,17 @@ function packageManagerFence(tag: string): string[] | undefined {
 
 /** `<Listing number="1-2" file-name="src/main.rs" caption="…">` → `Listing 1-2: … (src/main.rs)`. */
 function listingCaption(tag: string): string[] | undefined {
-  const attr = (name: string) => new RegExp(`\\b${name}=(?:"([^"]*)"|'([^']*)')`).exec(tag)?.slice(1).find((v) => v !== undefined);
+  const attr = (name: string) =>
+    new RegExp(`\\b${name}=(?:"([^"]*)"|'([^']*)')`)
+      .exec(tag)
+      ?.slice(1)
+      .find((v) => v !== undefined);
   const caption = attr('caption');
   const file = attr('file-name');
   if (!caption && !file) return undefined;
   const number = attr('number');
-  const text = [caption ? `${number ? `Listing ${number}: ` : ''}${caption}` : '', file ? `${caption ? '(' : 'File: '}${file}${caption ? ')' : ''}` : ''].filter(Boolean).join(' ');
+  const text = [caption ? `${number ? `Listing ${number}: ` : ''}${caption}` : '', file ? `${caption ? '(' : 'File: '}${file}${caption ? ')' : ''}` : '']
+    .filter(Boolean)
+    .join(' ');
   return ['', text, ''];
 }

@@ -17,9 +17,41 @@ interface Segment {
 const MAX_LINK_SPAN = 2000;
 
 const ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', mdash: '—', ndash: '–', hellip: '…', copy: '©', reg: '®', trade: '™',
-  rarr: '→', larr: '←', lbrace: '{', rbrace: '}', lsqb: '[', rsqb: ']', vert: '|', num: '#', bull: '•', middot: '·', times: '×',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', emsp: ' ', ensp: ' ', thinsp: ' ', zwj: '', zwnj: '', shy: '',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  mdash: '—',
+  ndash: '–',
+  hellip: '…',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  rarr: '→',
+  larr: '←',
+  lbrace: '{',
+  rbrace: '}',
+  lsqb: '[',
+  rsqb: ']',
+  vert: '|',
+  num: '#',
+  bull: '•',
+  middot: '·',
+  times: '×',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  emsp: ' ',
+  ensp: ' ',
+  thinsp: ' ',
+  zwj: '',
+  zwnj: '',
+  shy: '',
 };
 
 const TAG = /<\/?[A-Za-z][\w.:-]*(?:\s[^<>]*)?\/?>|<\/?>/y;
@@ -38,7 +70,13 @@ export function cleanMarkdownProse(text: string): string {
   const joined = scan(text)
     .map((s) => (s.code ? s.text : stripEmphasis(s.text).replace(/[ \t]{2,}/g, ' ')))
     .join('');
-  return joined.includes('\n') ? joined.split('\n').map((l) => l.trimEnd()).join('\n').trim() : joined.trim();
+  return joined.includes('\n')
+    ? joined
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n')
+        .trim()
+    : joined.trim();
 }
 
 /** A heading as a title: markup, anchors ({#id}, {/*id*\/}) and backticks removed. */

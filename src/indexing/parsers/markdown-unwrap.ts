@@ -209,7 +209,11 @@ function unwrapMarker(rest: string, stack: Container[]): string | undefined {
 
 /** The title of `:::tip[Title]`, `::: details Title`, `/// note | Title`; option braces dropped. */
 function markerTitle(raw: string): string {
-  const title = raw.trim().replace(/^\[(.*)\]$/, '$1').replace(/\{[^{}]*\}/g, '').trim();
+  const title = raw
+    .trim()
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\{[^{}]*\}/g, '')
+    .trim();
   return title.replace(/^["']|["']$/g, '');
 }
 

@@ -41,10 +41,13 @@ test('front matter gives the page title and counts in line numbers', (t) => {
   const out = md(CONTEXT);
   t.true(out.every((s) => s.pageTitle === 'Context'));
   // The text before the first heading starts at its paragraph (line 6), the section at its heading (line 10).
-  t.deepEqual(out.map((s) => [s.kind, s.title, s.startLine]), [
-    ['info', 'Context', 6],
-    ['code', 'ctx.cookies.set(name, value, [options])', 10],
-  ]);
+  t.deepEqual(
+    out.map((s) => [s.kind, s.title, s.startLine]),
+    [
+      ['info', 'Context', 6],
+      ['code', 'ctx.cookies.set(name, value, [options])', 10],
+    ],
+  );
   const [, first] = out;
   t.is(first.language, 'js');
   t.is(first.code, "ctx.cookies.set('name', 'tobi', { signed: true });\n\nctx.cookies.set('a', 'b');");
@@ -60,7 +63,10 @@ test('front matter gives the page title and counts in line numbers', (t) => {
 });
 
 test('the front matter description introduces a page that has no prose of its own', (t) => {
-  const out = md('---\ntitle: serve-static middleware\ndescription: Serve static files from a root folder.\n---\n\nimport X from "y";\n\n## Examples\n\n### Vanilla http server\n\n```js\nconst serve = serveStatic("public")\n```\n', 'docs/serve-static.mdx');
+  const out = md(
+    '---\ntitle: serve-static middleware\ndescription: Serve static files from a root folder.\n---\n\nimport X from "y";\n\n## Examples\n\n### Vanilla http server\n\n```js\nconst serve = serveStatic("public")\n```\n',
+    'docs/serve-static.mdx',
+  );
   const [code] = codes(out);
   t.is(code.description, 'Serve static files from a root folder.');
   t.deepEqual(code.breadcrumb, ['serve-static middleware', 'Examples', 'Vanilla http server']);
@@ -85,14 +91,20 @@ test('setext headings and ATX closing hashes build the breadcrumb', (t) => {
 });
 
 test('heading anchors, inline code and links are cleaned from titles', (t) => {
-  const out = md('# Query Parameters { #query-parameters }\n\n## `useState(initial)` {/*usestate*/}\n\n```js\nuseState(0)\n```\n\n## [Links](/x) and **bold** {#custom}\n\n```js\nx()\n```\n');
+  const out = md(
+    '# Query Parameters { #query-parameters }\n\n## `useState(initial)` {/*usestate*/}\n\n```js\nuseState(0)\n```\n\n## [Links](/x) and **bold** {#custom}\n\n```js\nx()\n```\n',
+  );
   const [a, b] = codes(out);
   t.deepEqual(a.breadcrumb, ['Query Parameters', 'useState(initial)']);
   t.is(b.title, 'Links and bold');
 });
 
 test('info snippets keep inline code, drop URLs, images and HTML', (t) => {
-  const [info] = infos(md('# Title\n\nUse `ctx.body = <b>` to respond ![badge](https://x/y.svg) — see the [docs](https://koajs.com "Koa") and <kbd>Ctrl</kbd>+C &amp; more text here.\n'));
+  const [info] = infos(
+    md(
+      '# Title\n\nUse `ctx.body = <b>` to respond ![badge](https://x/y.svg) — see the [docs](https://koajs.com "Koa") and <kbd>Ctrl</kbd>+C &amp; more text here.\n',
+    ),
+  );
   t.is(info.content, 'Use `ctx.body = <b>` to respond — see the docs and Ctrl+C & more text here.');
   t.is(info.startLine, 1);
 });
@@ -110,7 +122,10 @@ test('lists keep one item per line, wrapped prose is joined', (t) => {
 test('indented code blocks are code, but not inside lists or MDX', (t) => {
   const text = '# T\n\nRun this:\n\n    node app.js\n\n1. First step\n\n    still the first step, not code\n';
   const out = md(text);
-  t.deepEqual(out.map((c) => [c.kind, c.code, c.language]), [['code', 'node app.js', '']]);
+  t.deepEqual(
+    out.map((c) => [c.kind, c.code, c.language]),
+    [['code', 'node app.js', '']],
+  );
   t.is(out[0].content, 'Run this:\n\n```\nnode app.js\n```\n\n1. First step\n\nstill the first step, not code');
   t.deepEqual(codes(md(text, 'docs/page.mdx')), []);
   t.true(prose(md(text, 'docs/page.mdx')).includes('node app.js'), 'in MDX it stays prose');
@@ -123,12 +138,16 @@ test('fences inside list items are dedented', (t) => {
 });
 
 test('Docusaurus/VitePress admonitions keep their text and titles', (t) => {
-  const out = md('# T\n\n:::tip[Pro tip]\nYou can pass a function to `setState` instead of a value.\n:::\n\n::: warning\nThis API is experimental and may change.\n:::\n');
+  const out = md(
+    '# T\n\n:::tip[Pro tip]\nYou can pass a function to `setState` instead of a value.\n:::\n\n::: warning\nThis API is experimental and may change.\n:::\n',
+  );
   t.is(infos(out)[0].content, 'Pro tip\n\nYou can pass a function to `setState` instead of a value.\n\nThis API is experimental and may change.');
 });
 
 test('GitHub alerts and block quotes become prose, fences inside quotes are code', (t) => {
-  const out = md('# T\n\n> [!NOTE]\n> Mutation is possible but discouraged.\n\n> [!WARNING] Inline alert text that is long enough.\n\n> Quoted:\n> ```js\n> quoted()\n> ```\n');
+  const out = md(
+    '# T\n\n> [!NOTE]\n> Mutation is possible but discouraged.\n\n> [!WARNING] Inline alert text that is long enough.\n\n> Quoted:\n> ```js\n> quoted()\n> ```\n',
+  );
   t.is(out.length, 1);
   t.is(out[0].kind, 'code');
   t.is(out[0].content, 'Mutation is possible but discouraged.\n\nInline alert text that is long enough.\n\nQuoted:\n\n```js\nquoted()\n```');
@@ -139,7 +158,9 @@ test('GitHub alerts and block quotes become prose, fences inside quotes are code
 });
 
 test('MkDocs admonitions and content tabs are dedented so their code is found', (t) => {
-  const out = md('# Install\n\n=== "pip"\n\n    ```bash\n    pip install pydantic\n    ```\n\n!!! note "Email validation"\n    Install the email extra to validate emails properly.\n\n        indented code in an admonition\n\nAfter.\n');
+  const out = md(
+    '# Install\n\n=== "pip"\n\n    ```bash\n    pip install pydantic\n    ```\n\n!!! note "Email validation"\n    Install the email extra to validate emails properly.\n\n        indented code in an admonition\n\nAfter.\n',
+  );
   t.is(out.length, 1);
   t.deepEqual(fencedBlocks(out[0].content), [
     { language: 'bash', code: 'pip install pydantic' },
@@ -154,7 +175,9 @@ test('MkDocs admonitions and content tabs are dedented so their code is found', 
 });
 
 test('pymdownx blocks and FastAPI includes are removed', (t) => {
-  const out = md('# T\n\n{* ../../docs_src/query_params/tutorial001_py310.py hl[9] *}\n\n/// tip | Smart\n\nFastAPI knows which parameters are path parameters.\n\n///\n\nInstall it:\n\n//// tab | `pip`\n\n```console\n$ pip install fastapi\n```\n\n////\n');
+  const out = md(
+    '# T\n\n{* ../../docs_src/query_params/tutorial001_py310.py hl[9] *}\n\n/// tip | Smart\n\nFastAPI knows which parameters are path parameters.\n\n///\n\nInstall it:\n\n//// tab | `pip`\n\n```console\n$ pip install fastapi\n```\n\n////\n',
+  );
   t.is(out.length, 1);
   const [code] = out;
   t.is(code.content, 'Smart\n\nFastAPI knows which parameters are path parameters.\n\nInstall it:\n\n```console\n$ pip install fastapi\n```');
@@ -212,7 +235,8 @@ const el = <Player name="x" />;
 });
 
 test('HTML comments, script/style blocks and HTML wrappers are removed in Markdown', (t) => {
-  const text = '<script setup>\nimport { ref } from "vue"\n</script>\n\n# Computed\n\n<!-- prettier-ignore\n  spanning -->\n<div class="options-api">\n    Text inside an HTML block is prose, not an indented code block.\n</div>\n\n```vue-html\n<!-- kept in code -->\n<p>{{ msg }}</p>\n```\n';
+  const text =
+    '<script setup>\nimport { ref } from "vue"\n</script>\n\n# Computed\n\n<!-- prettier-ignore\n  spanning -->\n<div class="options-api">\n    Text inside an HTML block is prose, not an indented code block.\n</div>\n\n```vue-html\n<!-- kept in code -->\n<p>{{ msg }}</p>\n```\n';
   const out = md(text);
   t.is(out.length, 1);
   t.is(out[0].content, 'Text inside an HTML block is prose, not an indented code block.\n\n```vue-html\n<!-- kept in code -->\n<p>{{ msg }}</p>\n```');
@@ -220,7 +244,8 @@ test('HTML comments, script/style blocks and HTML wrappers are removed in Markdo
 });
 
 test('MyST directives and roles', (t) => {
-  const text = '# Options\n\nUse the {func}`option` decorator or {class}`~click.Option` (see {ref}`parameter types <types>`).\n\n```{eval-rst}\n.. click:example::\n\n    @click.option("--n", default=1)\n    def dots(n): ...\n```\n\n```{note}\nOptions are optional; arguments are positional.\n```\n\n```{code-block} python\n:caption: app.py\n\nimport click\n```\n\n```{toctree}\napi\n```\n';
+  const text =
+    '# Options\n\nUse the {func}`option` decorator or {class}`~click.Option` (see {ref}`parameter types <types>`).\n\n```{eval-rst}\n.. click:example::\n\n    @click.option("--n", default=1)\n    def dots(n): ...\n```\n\n```{note}\nOptions are optional; arguments are positional.\n```\n\n```{code-block} python\n:caption: app.py\n\nimport click\n```\n\n```{toctree}\napi\n```\n';
   const out = md(text);
   t.is(out.length, 1);
   t.is(proseOf(out[0].content), 'Use the `option` decorator or `Option` (see parameter types).\n\nNote: Options are optional; arguments are positional.');
@@ -241,7 +266,27 @@ test('unclosed fences run to the end of the document', (t) => {
 });
 
 test('weird input never throws', (t) => {
-  const inputs = ['', '\uFEFF', '---\n', '---\ntitle: [unclosed\n---\n# X', '<', '<Foo', '```', '> ', '!!! note', '[', '[]()', '`', '\r\n\r\n', '# ', '{/*', '<!--', 'a\n===\n', '    ', '\t\tx'];
+  const inputs = [
+    '',
+    '\uFEFF',
+    '---\n',
+    '---\ntitle: [unclosed\n---\n# X',
+    '<',
+    '<Foo',
+    '```',
+    '> ',
+    '!!! note',
+    '[',
+    '[]()',
+    '`',
+    '\r\n\r\n',
+    '# ',
+    '{/*',
+    '<!--',
+    'a\n===\n',
+    '    ',
+    '\t\tx',
+  ];
   for (const text of inputs) for (const path of ['a.md', 'a.mdx']) t.notThrows(() => md(text, path), JSON.stringify(text));
   t.is(md('---\ntitle: [unclosed\n---\n\nBody text that is long enough to be an info snippet.')[0].pageTitle, '[unclosed');
 });

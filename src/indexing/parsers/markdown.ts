@@ -27,7 +27,8 @@ export function splitMarkdownIntoSnippets(doc: SourceDocument): ParsedSnippet[] 
   const summary = cleanMarkdownProse(front.description);
   const firstProse = blocks.find((b) => b.kind === 'prose');
   // The front matter's description summarises the page; it stands in for a missing intro.
-  if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, '')))) blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
+  if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, ''))))
+    blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
   return blocksToSnippets(blocks, { path: doc.path, pageTitle: front.title || firstTitle(blocks) || header.title || titleFromPath(doc.path) });
 }
 

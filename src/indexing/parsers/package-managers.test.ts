@@ -54,10 +54,17 @@ test('Docusaurus <Tabs>/<TabItem> with npm, yarn, pnpm and bun become ONE snippe
   ].join('\n');
   const out = md(text);
   t.is(out.length, 1, 'the section is one snippet');
-  t.deepEqual(examples(out), [
-    { language: 'bash', code: '# npm\nnpm install @docusaurus/core\n\n# yarn\nyarn add @docusaurus/core\n\n# pnpm\npnpm add @docusaurus/core\n\n# bun\nbun add @docusaurus/core' },
-    { language: 'bash', code: 'npm run start' },
-  ], 'the variants are one block; a single command after prose is not merged into it');
+  t.deepEqual(
+    examples(out),
+    [
+      {
+        language: 'bash',
+        code: '# npm\nnpm install @docusaurus/core\n\n# yarn\nyarn add @docusaurus/core\n\n# pnpm\npnpm add @docusaurus/core\n\n# bun\nbun add @docusaurus/core',
+      },
+      { language: 'bash', code: 'npm run start' },
+    ],
+    'the variants are one block; a single command after prose is not merged into it',
+  );
   t.is(out[0].language, 'bash');
   t.is(out[0].description, 'Install the core package:');
   t.true(out[0].content.startsWith('Install the core package:\n\n```bash\n# npm\n'));
@@ -65,7 +72,19 @@ test('Docusaurus <Tabs>/<TabItem> with npm, yarn, pnpm and bun become ONE snippe
 });
 
 test('VitePress ::: code-group and Starlight <Tabs syncKey="pkg"> merge too; different steps stay apart', (t) => {
-  const vitepress = ['# Start', '', '::: code-group', '', fence('sh [npm]', '$ npm add -D vitepress'), '', fence('sh [pnpm]', '$ pnpm add -D vitepress'), '', fence('sh [bun]', '$ bun add -D vitepress'), '', ':::'].join('\n');
+  const vitepress = [
+    '# Start',
+    '',
+    '::: code-group',
+    '',
+    fence('sh [npm]', '$ npm add -D vitepress'),
+    '',
+    fence('sh [pnpm]', '$ pnpm add -D vitepress'),
+    '',
+    fence('sh [bun]', '$ bun add -D vitepress'),
+    '',
+    ':::',
+  ].join('\n');
   const vp = codes(md(vitepress, 'docs/start.md'));
   t.is(vp.length, 1);
   t.deepEqual(examples(vp), [{ language: 'bash', code: '# npm\n$ npm add -D vitepress\n\n# pnpm\n$ pnpm add -D vitepress\n\n# bun\n$ bun add -D vitepress' }]);
@@ -92,11 +111,27 @@ test('VitePress ::: code-group and Starlight <Tabs syncKey="pkg"> merge too; dif
   ].join('\n');
   const sl = codes(md(starlight));
   // npm twice in a row is two steps, not two variants.
-  t.deepEqual(examples(sl).map((b) => b.code), ['# npm\nnpx astro add react\n\n# pnpm\npnpm astro add react', 'npm run build']);
+  t.deepEqual(
+    examples(sl).map((b) => b.code),
+    ['# npm\nnpx astro add react\n\n# pnpm\npnpm astro add react', 'npm run build'],
+  );
 });
 
 test('Starlight <PackageManagers> is written out as the commands it renders; inside a fence it stays code', (t) => {
-  const text = ['# Setup', '', 'Install React support:', '', '<PackageManagers', '  pkg="@astrojs/react"', '  dev', '/>', '', 'Usage of the component:', '', fence('mdx', '<PackageManagers pkg="astro" />')].join('\n');
+  const text = [
+    '# Setup',
+    '',
+    'Install React support:',
+    '',
+    '<PackageManagers',
+    '  pkg="@astrojs/react"',
+    '  dev',
+    '/>',
+    '',
+    'Usage of the component:',
+    '',
+    fence('mdx', '<PackageManagers pkg="astro" />'),
+  ].join('\n');
   const out = md(text);
   t.deepEqual(examples(out), [
     { language: 'sh', code: '# npm\nnpm install -D @astrojs/react\n\n# pnpm\npnpm add -D @astrojs/react\n\n# yarn\nyarn add -D @astrojs/react' },

@@ -66,7 +66,11 @@ export function labelled(variants: [string, string][]): string {
 
 /** The commands `<PackageManagers>` renders for npm, pnpm and Yarn (Starlight's defaults). */
 export function packageManagerCommands(tag: string): [string, string][] | undefined {
-  const attr = (name: string) => new RegExp(`\\b${name}=(?:"([^"]*)"|'([^']*)'|\\{["'\`]([^"'\`]*)["'\`]\\})`).exec(tag)?.slice(1).find((v) => v !== undefined);
+  const attr = (name: string) =>
+    new RegExp(`\\b${name}=(?:"([^"]*)"|'([^']*)'|\\{["'\`]([^"'\`]*)["'\`]\\})`)
+      .exec(tag)
+      ?.slice(1)
+      .find((v) => v !== undefined);
   const pkg = attr('pkg') ?? '';
   const type = attr('type') ?? 'add';
   const args = attr('args') ?? '';

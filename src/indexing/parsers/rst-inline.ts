@@ -8,7 +8,34 @@
  * Roles naming code objects render as inline code, as Sphinx renders them; the others
  * (:ref:, :doc:, :term:, :pep:...) as their plain text.
  */
-const CODE_ROLES = new Set(['func', 'meth', 'class', 'attr', 'exc', 'data', 'obj', 'mod', 'const', 'option', 'envvar', 'program', 'command', 'file', 'samp', 'member', 'type', 'var', 'macro', 'struct', 'enum', 'enumerator', 'code', 'literal', 'paramref', 'kbd']);
+const CODE_ROLES = new Set([
+  'func',
+  'meth',
+  'class',
+  'attr',
+  'exc',
+  'data',
+  'obj',
+  'mod',
+  'const',
+  'option',
+  'envvar',
+  'program',
+  'command',
+  'file',
+  'samp',
+  'member',
+  'type',
+  'var',
+  'macro',
+  'struct',
+  'enum',
+  'enumerator',
+  'code',
+  'literal',
+  'paramref',
+  'kbd',
+]);
 
 /**
  * The text of a role: `text <target>` → text, `~a.b.C` → C, `!x` → x. Shared by reST

@@ -68,7 +68,10 @@ test('literal blocks after :: have no language unless .. highlight:: set one', (
   t.is(literal.description, 'So how do you register that blueprint? Like this:');
   t.is(literal.content, 'So how do you register that blueprint? Like this:\n\n```\napp = Flask(__name__)\napp.register_blueprint(simple_page)\n```');
   const highlighted = codes(rst('.. highlight:: python\n\nTitle\n=====\n\nExample ::\n\n    x = 1\n\n::\n\n    y = 2\n'));
-  t.deepEqual(highlighted.map((c) => [c.language, c.code, c.description]), [['python', 'x = 1\n\ny = 2', 'Example']]);
+  t.deepEqual(
+    highlighted.map((c) => [c.language, c.code, c.description]),
+    [['python', 'x = 1\n\ny = 2', 'Example']],
+  );
   t.deepEqual(examples(highlighted), [
     { language: 'python', code: 'x = 1' },
     { language: 'python', code: 'y = 2' },
@@ -88,7 +91,11 @@ test('code-block options are skipped; the directive line is the start line', (t)
 });
 
 test('code, sourcecode and doctest directives and >>> blocks', (t) => {
-  const out = codes(rst('Title\n=====\n\n.. code:: JSON\n\n   {"a": 1}\n\n.. sourcecode:: python+sql\n\n   select(User)\n\n.. doctest::\n\n   >>> 1 + 1\n   2\n\n>>> app.url_map\nMap([])\n'));
+  const out = codes(
+    rst(
+      'Title\n=====\n\n.. code:: JSON\n\n   {"a": 1}\n\n.. sourcecode:: python+sql\n\n   select(User)\n\n.. doctest::\n\n   >>> 1 + 1\n   2\n\n>>> app.url_map\nMap([])\n',
+    ),
+  );
   t.deepEqual(examples(out), [
     { language: 'json', code: '{"a": 1}' },
     { language: 'python+sql', code: 'select(User)' },
@@ -183,28 +190,46 @@ test('API object directives keep their signature and body; autodoc, toctree and 
 });
 
 test('roles, references, substitutions and targets are rendered as text', (t) => {
-  t.is(cleanRstInline('Use :func:`foo` and :class:`~a.b.C` or :meth:`!bar`; see :ref:`the guide <guide>` and :doc:`install`.'), 'Use `foo` and `C` or `bar`; see the guide and install.');
+  t.is(
+    cleanRstInline('Use :func:`foo` and :class:`~a.b.C` or :meth:`!bar`; see :ref:`the guide <guide>` and :doc:`install`.'),
+    'Use `foo` and `C` or `bar`; see the guide and install.',
+  );
   t.is(cleanRstInline('Read `the docs <https://x.y>`_ or `Flask`_ and |project| [1]_ here.'), 'Read the docs or Flask and project here.');
   t.is(cleanRstInline('The :class:`_engine.Engine` comes from :func:`_sa.create_engine`.'), 'The `Engine` comes from `create_engine`.');
-  t.is(cleanRstInline('``ctx.body`` is **important** and *emphasised*, :py:attr:`Flask.config` too.'), '`ctx.body` is important and emphasised, `Flask.config` too.');
-  const out = rst('.. |project| replace:: Flask\n.. _target: https://example.com\n\nTitle\n=====\n\n.. This is a comment\n   spanning lines.\n\nThe |project| documentation explains :class:`~flask.Flask` objects.\n');
+  t.is(
+    cleanRstInline('``ctx.body`` is **important** and *emphasised*, :py:attr:`Flask.config` too.'),
+    '`ctx.body` is important and emphasised, `Flask.config` too.',
+  );
+  const out = rst(
+    '.. |project| replace:: Flask\n.. _target: https://example.com\n\nTitle\n=====\n\n.. This is a comment\n   spanning lines.\n\nThe |project| documentation explains :class:`~flask.Flask` objects.\n',
+  );
   t.is(infos(out)[0].content, 'The project documentation explains `Flask` objects.');
 });
 
 test('lists and literal blocks inside list items', (t) => {
-  const out = rst('Title\n=====\n\n* First item with enough words to matter here.\n* Second item with code::\n\n      run()\n\n  Continuation of the second item.\n* Third item.\n');
+  const out = rst(
+    'Title\n=====\n\n* First item with enough words to matter here.\n* Second item with code::\n\n      run()\n\n  Continuation of the second item.\n* Third item.\n',
+  );
   t.deepEqual(examples(out), [{ language: '', code: 'run()' }]);
   t.is(out.length, 1);
-  t.is(out[0].content, '* First item with enough words to matter here.\n* Second item with code:\n\n```\nrun()\n```\n\nContinuation of the second item.\n* Third item.');
+  t.is(
+    out[0].content,
+    '* First item with enough words to matter here.\n* Second item with code:\n\n```\nrun()\n```\n\nContinuation of the second item.\n* Third item.',
+  );
 });
 
 test('tables keep their text without borders', (t) => {
-  const [info] = infos(rst('Options\n=======\n\n=====  ==========================\nName   Meaning\n=====  ==========================\nfoo    the foo option of the app\n=====  ==========================\n'));
+  const [info] = infos(
+    rst(
+      'Options\n=======\n\n=====  ==========================\nName   Meaning\n=====  ==========================\nfoo    the foo option of the app\n=====  ==========================\n',
+    ),
+  );
   t.is(info.content, 'Name Meaning foo the foo option of the app');
 });
 
 test('weird input never throws', (t) => {
-  for (const text of ['', '::', '..', '.. ::', '====', 'a\n=', '.. code-block::', '>>>', '   ::\n', '.. note::\n\n', '\uFEFFTitle\n=====\n']) t.notThrows(() => rst(text), JSON.stringify(text));
+  for (const text of ['', '::', '..', '.. ::', '====', 'a\n=', '.. code-block::', '>>>', '   ::\n', '.. note::\n\n', '\uFEFFTitle\n=====\n'])
+    t.notThrows(() => rst(text), JSON.stringify(text));
 });
 
 withCorpus('flask blueprints.rst yields the registering examples under their sections', (t) => {

@@ -91,7 +91,8 @@ function sectionTitle(lines: readonly SourceLine[], i: number): { text: string; 
   if (over) {
     const title = lines[i + 1];
     const under = lines[i + 2] ? ADORNMENT.exec(lines[i + 2].text) : null;
-    if (title && !isBlank(title.text) && !ADORNMENT.test(title.text) && under && under[1] === over[1]) return { text: title.text.trim(), style: `o${over[1]}`, line: title.line, next: i + 3 };
+    if (title && !isBlank(title.text) && !ADORNMENT.test(title.text) && under && under[1] === over[1])
+      return { text: title.text.trim(), style: `o${over[1]}`, line: title.line, next: i + 3 };
     return undefined;
   }
   if (indentWidth(text) > 0 || i + 1 >= lines.length) return undefined;
@@ -132,7 +133,12 @@ function pushParagraph(para: readonly SourceLine[], blocks: DocBlock[]): void {
   for (const p of para) {
     const t = p.text.trim();
     if (t === '') continue;
-    const row = t.startsWith('|') ? t.replace(/^\|\s?/, '').replace(/\s*\|$/, '').replace(/\s+\|\s+/g, ' | ') : t;
+    const row = t.startsWith('|')
+      ? t
+          .replace(/^\|\s?/, '')
+          .replace(/\s*\|$/, '')
+          .replace(/\s+\|\s+/g, ' | ')
+      : t;
     if (joined !== '') joined += LIST_ITEM.test(p.text) || t.startsWith('|') ? '\n' : ' ';
     joined += row;
   }
@@ -155,7 +161,14 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   const line = lines[i].line;
   if (name === 'shelfmark:api') {
     const entry = apiEntry(argument);
-    if (entry) blocks.push({ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: readableDocstring(entry.description) } });
+    if (entry)
+      blocks.push({
+        kind: 'code',
+        code: entry.code,
+        language: entry.language,
+        line,
+        entry: { title: entry.title, description: readableDocstring(entry.description) },
+      });
     blocks.push(...parseRst(content, ctx, false));
     return end;
   }
@@ -205,8 +218,21 @@ function apiEntry(argument: string): { title: string; description: string; code:
 }
 
 /** Docstring fields (`:param x:`, `:returns:`, `:raises E:`) as the words Sphinx renders them with. */
-const FIELD = /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
-const FIELD_LABEL: Record<string, string> = { returns: 'Returns', return: 'Returns', rtype: 'Return type', yields: 'Yields', yield: 'Yields', raises: 'Raises', raise: 'Raises', except: 'Raises', exception: 'Raises', type: 'Type of', vartype: 'Type of' };
+const FIELD =
+  /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
+const FIELD_LABEL: Record<string, string> = {
+  returns: 'Returns',
+  return: 'Returns',
+  rtype: 'Return type',
+  yields: 'Yields',
+  yield: 'Yields',
+  raises: 'Raises',
+  raise: 'Raises',
+  except: 'Raises',
+  exception: 'Raises',
+  type: 'Type of',
+  vartype: 'Type of',
+};
 
 /**
  * A Python docstring (reST) as readers of the rendered page see it: directives such as

@@ -15,7 +15,11 @@ function groups(n: number): string {
 }
 
 test('a section that fits one part is one snippet: prose with its examples in place, no part number', (t) => {
-  const out = sectionSnippets(section([prose('Create the app:', 3), code('const app = new Koa();', 5), prose('Then start it:', 9), code('app.listen(3000);', 11)]), source, describe);
+  const out = sectionSnippets(
+    section([prose('Create the app:', 3), code('const app = new Koa();', 5), prose('Then start it:', 9), code('app.listen(3000);', 11)]),
+    source,
+    describe,
+  );
   t.is(out.length, 1);
   t.deepEqual(out[0], {
     kind: 'code',
@@ -40,8 +44,14 @@ test('splitCode cuts long code at blank lines, in order, each piece within the l
   t.true(pieces.every((p) => p.code.length + 12 <= 600));
   // Every cut is at a blank line: the pieces joined by one restore the code exactly.
   t.is(pieces.map((p) => p.code).join('\n\n'), text);
-  t.true(pieces.every((p) => /^config\.option\d*0 = /.test(p.code)), 'each piece opens a group');
-  t.deepEqual(pieces.map((p) => p.line), pieces.map((p) => 20 + text.split('\n').indexOf(p.code.split('\n')[0])));
+  t.true(
+    pieces.every((p) => /^config\.option\d*0 = /.test(p.code)),
+    'each piece opens a group',
+  );
+  t.deepEqual(
+    pieces.map((p) => p.line),
+    pieces.map((p) => 20 + text.split('\n').indexOf(p.code.split('\n')[0])),
+  );
 });
 
 test('splitCode without blank lines cuts at line ends; a line longer than a part goes alone', (t) => {
@@ -50,7 +60,10 @@ test('splitCode without blank lines cuts at line ends; a line longer than a part
   t.is(pieces.map((p) => p.code).join('\n'), lines.join('\n'));
   t.true(pieces.every((p) => p.code.length + 12 <= 200));
   const long = 'x'.repeat(500);
-  t.deepEqual(splitCode(code(`a();\n${long}\nb();`, 1), 100).map((p) => p.code), ['a();', long, 'b();']);
+  t.deepEqual(
+    splitCode(code(`a();\n${long}\nb();`, 1), 100).map((p) => p.code),
+    ['a();', long, 'b();'],
+  );
 });
 
 test('a unit larger than a part is cut inside: its prose first, its code in pieces, parts in order', (t) => {
@@ -59,10 +72,20 @@ test('a unit larger than a part is cut inside: its prose first, its code in piec
   const words = 'Some words on what configuration means here. '.repeat(5).trim();
   const out = sectionSnippets(section([prose(words, 3), prose('Configure it as follows:', 5), code(text, 7)]), source, describe);
   t.true(out.length >= 2);
-  t.deepEqual(out.map((s) => s.part), out.map((_, k) => k));
+  t.deepEqual(
+    out.map((s) => s.part),
+    out.map((_, k) => k),
+  );
   t.true(out.every((s) => s.content.length <= PART_LIMITS.chars && s.title === 'Config'));
   t.is(out[0].startLine, 1, 'the first part points at the heading');
-  t.is(out.map((s) => s.code).filter((c) => c !== '').join('\n\n'), text, 'all the code, once, in order');
+  t.is(
+    out
+      .map((s) => s.code)
+      .filter((c) => c !== '')
+      .join('\n\n'),
+    text,
+    'all the code, once, in order',
+  );
   t.is(out[0].content, words);
   t.is(out[0].kind, 'info');
   t.true(out.slice(1).every((s) => s.kind === 'code' && s.language === 'js'));
@@ -73,15 +96,22 @@ test('a sentence that announces an example is never separated from it', (t) => {
   const filler = 'Background that explains the setting in some detail. '.repeat(30).trim();
   const example = groups(3);
   const small = sectionSnippets(section([prose(filler, 3), prose('Set it as follows:', 5), code(example, 7)]), source, describe);
-  t.deepEqual(small.map((s) => [s.part, s.kind, s.content]), [
-    [0, 'info', filler],
-    [1, 'code', `Set it as follows:\n\n\`\`\`js\n${example}\n\`\`\``],
-  ]);
+  t.deepEqual(
+    small.map((s) => [s.part, s.kind, s.content]),
+    [
+      [0, 'info', filler],
+      [1, 'code', `Set it as follows:\n\n\`\`\`js\n${example}\n\`\`\``],
+    ],
+  );
   t.is(small[1].description, 'Set it as follows:');
   t.is(small[1].startLine, 5);
   // A unit larger than a part: the announcing paragraph opens the part of the code's first piece.
   const long = groups(12);
-  const big = sectionSnippets(section([prose('Some words on what configuration means here. '.repeat(5).trim(), 3), prose('Configure it as follows:', 5), code(long, 7)]), source, describe);
+  const big = sectionSnippets(
+    section([prose('Some words on what configuration means here. '.repeat(5).trim(), 3), prose('Configure it as follows:', 5), code(long, 7)]),
+    source,
+    describe,
+  );
   t.true(big.length >= 3);
   t.true(big[1].content.startsWith('Configure it as follows:\n\n```js\nconfig.option0 = value0;'));
   t.is(big[1].description, 'Configure it as follows:');
@@ -92,8 +122,20 @@ test('a sentence that announces an example is never separated from it', (t) => {
 });
 
 test('generated API entries stay snippets of their own, after the section text', (t) => {
-  const entry: CodeBlock = { ...code('def connect(url: str) -> Pool', 12, 'python'), entry: { title: 'connect()', description: 'Open a pool of connections to `url`.' } };
-  const out = sectionSnippets(section([prose('Connections are pooled; the pool is opened once per process.', 3), entry, prose('Close the pool when the process ends:', 20), code('pool.close()', 22, 'python')]), source, describe);
+  const entry: CodeBlock = {
+    ...code('def connect(url: str) -> Pool', 12, 'python'),
+    entry: { title: 'connect()', description: 'Open a pool of connections to `url`.' },
+  };
+  const out = sectionSnippets(
+    section([
+      prose('Connections are pooled; the pool is opened once per process.', 3),
+      entry,
+      prose('Close the pool when the process ends:', 20),
+      code('pool.close()', 22, 'python'),
+    ]),
+    source,
+    describe,
+  );
   t.deepEqual(out, [
     {
       kind: 'code',
@@ -121,7 +163,10 @@ test('generated API entries stay snippets of their own, after the section text',
     },
   ]);
   // A section of entries only gives the entries (its own text is too short to be a snippet).
-  t.deepEqual(sectionSnippets(section([prose('API', 2), entry]), source, describe).map((s) => s.title), ['connect()']);
+  t.deepEqual(
+    sectionSnippets(section([prose('API', 2), entry]), source, describe).map((s) => s.title),
+    ['connect()'],
+  );
 });
 
 test('a section with little prose and no code gives nothing; one without code is info', (t) => {

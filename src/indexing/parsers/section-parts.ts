@@ -76,9 +76,13 @@ export function splitCode(block: CodeBlock, max: number): CodeBlock[] {
       length += lines[end].length + 1;
       end++;
     }
-    if (end === start) end = start + 1; // one line longer than a part: it goes alone
+    if (end === start)
+      end = start + 1; // one line longer than a part: it goes alone
     else if (end < lines.length && lastBlank > start + (end - start) / 2) end = lastBlank;
-    const code = lines.slice(start, end).join('\n').replace(/^\n+|\s+$/g, '');
+    const code = lines
+      .slice(start, end)
+      .join('\n')
+      .replace(/^\n+|\s+$/g, '');
     // The piece's line is that of its first line, not of the blank line it was cut at.
     const skipped = lines.slice(start, end).findIndex((l) => l !== '');
     if (code !== '') pieces.push({ ...block, code, line: block.line + start + Math.max(0, skipped) });

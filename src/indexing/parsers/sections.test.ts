@@ -34,7 +34,10 @@ test('a short lead-in ("For example:") is joined with the paragraph before it', 
   const [code] = out;
   t.is(code.kind, 'code');
   t.is(code.description, 'This property is an object containing a property for each query string parameter in the route.\n\nFor example:');
-  t.is(code.content, "This property is an object containing a property for each query string parameter in the route.\n\nFor example:\n\n```js\nreq.query.q // => 'tobi'\n```");
+  t.is(
+    code.content,
+    "This property is an object containing a property for each query string parameter in the route.\n\nFor example:\n\n```js\nreq.query.q // => 'tobi'\n```",
+  );
   t.is(code.startLine, 1);
 });
 
@@ -62,14 +65,23 @@ test('code without prose before it takes the section first paragraph, then an an
     { kind: 'prose', text: 'A 404 is not logged.', line: 12 },
   ];
   const codes = blocksToSnippets(blocks, source).filter((s) => s.kind === 'code');
-  t.deepEqual(codes.map((c) => c.description), ['Throws an error with a status.', 'A 404 is not logged.']);
+  t.deepEqual(
+    codes.map((c) => c.description),
+    ['Throws an error with a status.', 'A 404 is not logged.'],
+  );
   t.deepEqual(codes[0].breadcrumb, ['Guide', 'ctx.throw()', 'Example']);
   t.is(codes[0].title, 'Example');
 });
 
 test('long descriptions keep the sentences closest to the code', (t) => {
   const long = `${'Filler sentence about something else. '.repeat(30)}Call connect() to open the pool:`;
-  const out = blocksToSnippets([{ kind: 'prose', text: long, line: 1 }, { kind: 'code', code: 'connect()', language: 'js', line: 3 }], source);
+  const out = blocksToSnippets(
+    [
+      { kind: 'prose', text: long, line: 1 },
+      { kind: 'code', code: 'connect()', language: 'js', line: 3 },
+    ],
+    source,
+  );
   t.is(out.length, 1);
   const [code] = out;
   t.true(code.description.length <= PART_LIMITS.description);
@@ -79,7 +91,13 @@ test('long descriptions keep the sentences closest to the code', (t) => {
 });
 
 test('sections with little prose give no info snippet', (t) => {
-  const out = blocksToSnippets([{ kind: 'heading', level: 2, text: 'ctx.req', line: 1 }, { kind: 'prose', text: "Node's request object.", line: 3 }], source);
+  const out = blocksToSnippets(
+    [
+      { kind: 'heading', level: 2, text: 'ctx.req', line: 1 },
+      { kind: 'prose', text: "Node's request object.", line: 3 },
+    ],
+    source,
+  );
   t.deepEqual(out, []);
 });
 
@@ -87,10 +105,14 @@ test('long sections are chunked at paragraph boundaries, each chunk with its own
   const paragraph = (n: number) => ({ kind: 'prose' as const, text: `Paragraph ${n}. ${'words '.repeat(100)}`.trim(), line: 10 + n * 5 });
   const blocks: DocBlock[] = [{ kind: 'heading', level: 2, text: 'Big', line: 8 }, ...[0, 1, 2, 3, 4].map(paragraph)];
   const info = blocksToSnippets(blocks, source);
-  t.deepEqual(info.map((s) => [s.kind, s.title, s.part, s.startLine]), [
-    ['info', 'Big', 0, 8],
-    ['info', 'Big', 1, 25],
-  ], 'parts in order, the first at the heading, a later one at its first paragraph');
+  t.deepEqual(
+    info.map((s) => [s.kind, s.title, s.part, s.startLine]),
+    [
+      ['info', 'Big', 0, 8],
+      ['info', 'Big', 1, 25],
+    ],
+    'parts in order, the first at the heading, a later one at its first paragraph',
+  );
   t.true(info.every((s) => s.content.length <= PART_LIMITS.chars));
   t.true(info[1].content.startsWith('Paragraph 3.'));
   t.is(info.map((s) => s.content).join('\n\n'), [0, 1, 2, 3, 4].map((n) => paragraph(n).text).join('\n\n'), 'every paragraph once, in order');

@@ -77,7 +77,16 @@ function groupSections(blocks: readonly DocBlock[], pageTitle: string): Section[
     const parent = stack.length > 0 ? stack[stack.length - 1].index : 0;
     const text = block.text.trim() || pageTitle;
     stack.push({ level: block.level, text, index: sections.length });
-    sections.push({ title: text, breadcrumb: breadcrumbOf(pageTitle, stack.map((s) => s.text)), line: block.line, parent, items: [] });
+    sections.push({
+      title: text,
+      breadcrumb: breadcrumbOf(
+        pageTitle,
+        stack.map((s) => s.text),
+      ),
+      line: block.line,
+      parent,
+      items: [],
+    });
   }
   return sections;
 }
@@ -175,11 +184,17 @@ function clip(text: string, max: number): string {
 }
 
 const LINE_COMMENT: Record<string, string> = {};
-for (const l of 'python py pycon bash sh shell zsh console shell-session yaml yml toml ruby rb r perl dockerfile make makefile powershell ps1 coffee nix elixir ex graphql gql'.split(' ')) LINE_COMMENT[l] = '# ...';
+for (const l of 'python py pycon bash sh shell zsh console shell-session yaml yml toml ruby rb r perl dockerfile make makefile powershell ps1 coffee nix elixir ex graphql gql'.split(
+  ' ',
+))
+  LINE_COMMENT[l] = '# ...';
 for (const l of 'sql lua haskell hs elm ada'.split(' ')) LINE_COMMENT[l] = '-- ...';
 for (const l of 'html xml vue svelte markdown md mdx astro vue-html svg'.split(' ')) LINE_COMMENT[l] = '<!-- ... -->';
 for (const l of 'css scss less'.split(' ')) LINE_COMMENT[l] = '/* ... */';
-for (const l of 'js javascript jsx mjs cjs ts typescript tsx mts cts java c cpp c++ cs c# csharp go rust rs swift kotlin kt scala php dart json5 jsonc groovy objc objective-c'.split(' ')) LINE_COMMENT[l] = '// ...';
+for (const l of 'js javascript jsx mjs cjs ts typescript tsx mts cts java c cpp c++ cs c# csharp go rust rs swift kotlin kt scala php dart json5 jsonc groovy objc objective-c'.split(
+  ' ',
+))
+  LINE_COMMENT[l] = '// ...';
 
 /** A code line longer than a reader reads (an inline data URL, a minified bundle): cut, saying so. */
 const LONG_LINE = /^[^\n]{500,}$/gm;

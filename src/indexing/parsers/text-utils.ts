@@ -94,7 +94,10 @@ export function titleFromPath(path: string): string {
   let name = (parts.pop() ?? '').replace(/\.[^.]+$/, '');
   if (/^(index|readme|_index)$/i.test(name) && parts.length > 0) name = parts[parts.length - 1];
   // Ordering prefixes ("02-runes", "06-$bindable") are for the sidebar, not the reader.
-  const words = name.replace(/^\d+[-_.]+(?=\D)/, '').replace(/[-_]+/g, ' ').trim();
+  const words = name
+    .replace(/^\d+[-_.]+(?=\D)/, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
   if (words === '') return name || path;
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

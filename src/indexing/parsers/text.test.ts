@@ -24,7 +24,11 @@ test('long text is chunked at paragraph boundaries with each chunk on its own li
   const out = txt(text);
   t.true(out.length > 1);
   t.true(out.every((s) => s.kind === 'info' && s.content.length <= PART_LIMITS.chars));
-  t.deepEqual(out.map((s) => s.part), out.map((_, k) => k), 'parts numbered in order');
+  t.deepEqual(
+    out.map((s) => s.part),
+    out.map((_, k) => k),
+    'parts numbered in order',
+  );
   t.is(out.map((s) => s.content).join('\n\n'), text, 'every paragraph once, in order, cut between paragraphs');
   t.is(out[0].startLine, 1);
   const second = /^Paragraph (\d+)/.exec(out[1].content);

@@ -12,7 +12,10 @@ export function splitTextIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
   let para: SourceLine[] = [];
   const flush = () => {
     // Line breaks stay: in plain text they may be a list, an address or a poem.
-    const text = para.map((p) => p.text.trimEnd()).join('\n').trim();
+    const text = para
+      .map((p) => p.text.trimEnd())
+      .join('\n')
+      .trim();
     if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
     para = [];
   };

@@ -38,7 +38,8 @@ export async function planBuild(ctx: JobContext, deps: IndexingDeps, snap: Sourc
     // Holding the version's build slot: whatever a build that died before publishing left
     // (documents, `retired` marks above the served generation) is undone first.
     const repaired = await deps.store.repair({ libraryId: job.libraryId, version: job.version, served: previous });
-    if (repaired.deleted + repaired.unmarked > 0) ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
+    if (repaired.deleted + repaired.unmarked > 0)
+      ctx.log('info', `cleaned up after an earlier build: ${repaired.deleted} snippets deleted, ${repaired.unmarked} marks undone`);
   }
   const stored = previous ? await deps.manifests.get(job.libraryId, job.version) : null;
   const manifest = stored && stored.generation === previous?.generation ? stored : null;
@@ -50,7 +51,10 @@ export async function planBuild(ctx: JobContext, deps: IndexingDeps, snap: Sourc
   // blob, a redirect stub or a copy by the verdict kept with it), not by what is re-parsed.
   const change = fileChanges(previousDocumentHashes(manifest?.checked, manifest?.files ?? []), documents);
   await ctx.progress({ filesAdded: change.added, filesChanged: change.changed, filesRemoved: change.removed });
-  ctx.log('info', `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${documents.length - change.added - change.changed} unchanged`);
+  ctx.log(
+    'info',
+    `since the previous build: ${change.added} files added, ${change.changed} changed, ${change.removed} removed, ${documents.length - change.added - change.changed} unchanged`,
+  );
   // A refresh of the very revision the served generation was built from has nothing to write:
   // the same revision gives the same pages. An add always rebuilds, so changed options take effect.
   const sameRevision = job.kind === 'refresh' && previous !== undefined && previous.commit === snap.revision && previousHashes.size > 0 && change.removed === 0;
@@ -60,7 +64,10 @@ export async function planBuild(ctx: JobContext, deps: IndexingDeps, snap: Sourc
 }
 
 /** Doc files added, changed and removed against the previous build's manifest (path → content hash). */
-export function fileChanges(previous: ReadonlyMap<string, string>, current: readonly { path: string; hash: string }[]): { added: number; changed: number; removed: number } {
+export function fileChanges(
+  previous: ReadonlyMap<string, string>,
+  current: readonly { path: string; hash: string }[],
+): { added: number; changed: number; removed: number } {
   let added = 0;
   let changed = 0;
   for (const f of current) {

@@ -70,7 +70,14 @@ async function addSupplement(ctx: JobContext, deps: IndexingDeps, snap: SourceSn
     const keptPaths = new Set(pages.keep);
     if (keptFigures) codeCount += keptFigures.filter((f) => keptPaths.has(f.p)).reduce((n, f) => n + f.c, 0);
     else {
-      const kept = await deps.store.read({ libraryId: job.libraryId, version: job.version, generation: amends.generation, baseGeneration: amends.baseGeneration, paths: pages.keep, fields: ['kind'] });
+      const kept = await deps.store.read({
+        libraryId: job.libraryId,
+        version: job.version,
+        generation: amends.generation,
+        baseGeneration: amends.baseGeneration,
+        paths: pages.keep,
+        fields: ['kind'],
+      });
       codeCount += kept.filter((s) => s.kind === 'code').length;
     }
   }
@@ -80,7 +87,14 @@ async function addSupplement(ctx: JobContext, deps: IndexingDeps, snap: SourceSn
 }
 
 /** Finished snippet documents of the new generation, with their vectors (embeddings on). */
-async function finishAndEmbed(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot, plan: BuildPlan, pages: ParsedPages, generation: number): Promise<SnippetDocument[]> {
+async function finishAndEmbed(
+  ctx: JobContext,
+  deps: IndexingDeps,
+  snap: SourceSnapshot,
+  plan: BuildPlan,
+  pages: ParsedPages,
+  generation: number,
+): Promise<SnippetDocument[]> {
   const job = ctx.job;
   const fresh = finishSnippets(pages.parsed, { libraryId: job.libraryId, version: job.version, fileUrl: snap.fileUrl, fileHashes: pages.fileHashes });
   // Cross-file duplicates are dropped among the pages parsed now; against the kept pages'
@@ -105,7 +119,15 @@ async function finishAndEmbed(ctx: JobContext, deps: IndexingDeps, snap: SourceS
 }
 
 /** Writes the generation and switches the version to it (publish.ts). */
-async function publish(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot, plan: BuildPlan, pages: ParsedPages, snippets: SnippetDocument[], generation: number): Promise<PublishResult> {
+async function publish(
+  ctx: JobContext,
+  deps: IndexingDeps,
+  snap: SourceSnapshot,
+  plan: BuildPlan,
+  pages: ParsedPages,
+  snippets: SnippetDocument[],
+  generation: number,
+): Promise<PublishResult> {
   const job = ctx.job;
   const { amends, keptFigures } = plan;
   // The library's title and description from the project's own summary (latest only).
@@ -129,7 +151,10 @@ async function publish(ctx: JobContext, deps: IndexingDeps, snap: SourceSnapshot
     (written) => void ctx.progress({ snippetsIndexed: written }),
   );
   await ctx.progress({ snippets: totals.totalSnippets, snippetsIndexed: totals.written });
-  ctx.log('info', `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`);
+  ctx.log(
+    'info',
+    `indexed ${totals.totalSnippets} snippets (${totals.totalTokens} tokens), benchmark score ${totals.benchmarkScore}: ${totals.written} written, ${totals.retired} retired`,
+  );
   ctx.log('info', `publish: write${amends ? ' and mark' : ''} ${totals.ms.write} ms, totals ${totals.ms.totals} ms, switch ${totals.ms.switch} ms`);
   return totals;
 }

@@ -56,11 +56,7 @@ test('a refresh that reuses verdicts decides every page as a check of every page
     const reused = await readPages(ctx, documents, memoryFiles(after), {}, first.checks);
     const checked = await readPages(ctx, documents, memoryFiles(after));
     t.deepEqual(verdicts(reused), verdicts(checked), `round ${round}`);
-    t.deepEqual(
-      [...reused.excluded].sort(),
-      [...checked.excluded].sort(),
-      `round ${round}`,
-    );
+    t.deepEqual([...reused.excluded].sort(), [...checked.excluded].sort(), `round ${round}`);
     if (reused.read < documents.length) fast++;
     else full++;
   }
@@ -89,20 +85,58 @@ test('no reuse when an unchanged page was a copy of one that changed, or a bucke
       { p: 'docs/b.md', h: '3', k: [9, 10, 11, 12] },
     ],
   };
-  const changedA = againstPrevious([{ path: 'docs/a.md', hash: 'x' }, { path: 'notes/a.md', hash: '2' }, { path: 'docs/b.md', hash: '3' }], previous);
+  const changedA = againstPrevious(
+    [
+      { path: 'docs/a.md', hash: 'x' },
+      { path: 'notes/a.md', hash: '2' },
+      { path: 'docs/b.md', hash: '3' },
+    ],
+    previous,
+  );
   t.is(neighboursToCompare(changedA, [[50, 51, 52, 53]]), undefined, 'notes/a.md was a copy of the page that changed');
-  const changedB = againstPrevious([{ path: 'docs/a.md', hash: '1' }, { path: 'notes/a.md', hash: '2' }, { path: 'docs/b.md', hash: 'y' }], previous);
+  const changedB = againstPrevious(
+    [
+      { path: 'docs/a.md', hash: '1' },
+      { path: 'notes/a.md', hash: '2' },
+      { path: 'docs/b.md', hash: 'y' },
+    ],
+    previous,
+  );
   t.deepEqual(neighboursToCompare(changedB, [[60, 61, 62, 63]]), [], 'no shared hash: nothing to compare');
   t.deepEqual(neighboursToCompare(changedB, [[1, 61, 62, 63]]), ['docs/a.md', 'notes/a.md'], 'pages sharing a hash are compared');
   const crowded: PageChecks = { key: 'k', pages: Array.from({ length: 70 }, (_, i) => ({ p: `d${i}/p.md`, h: String(i), k: [7, 100 + i] })) };
-  const one = againstPrevious(crowded.pages.map((c, i) => ({ path: c.p, hash: i === 0 ? 'new' : c.h })), crowded);
+  const one = againstPrevious(
+    crowded.pages.map((c, i) => ({ path: c.p, hash: i === 0 ? 'new' : c.h })),
+    crowded,
+  );
   t.is(neighboursToCompare(one, [[500, 501]]), undefined, 'its previous sketch shares a hash with more than a bucket window of pages');
   t.is(neighboursToCompare(againstPrevious([{ path: 'print/a.md', hash: 'z' }], previous), []), undefined, 'a copy folder');
 });
 
-test('file counts compare the documents\' own hashes; older manifests count includes by their blob', (t) => {
-  const files = [{ p: 'a.md', h: 'blob1+abc' }, { p: 'b.md', h: 'blob2' }];
-  t.deepEqual([...previousDocumentHashes(undefined, files)], [['a.md', 'blob1'], ['b.md', 'blob2']]);
-  const checks: PageChecks = { key: 'k', pages: [{ p: 'a.md', h: 'blob1' }, { p: 'stub.md', h: 'blob3', x: 'stub' }] };
-  t.deepEqual([...previousDocumentHashes(checks, files)], [['a.md', 'blob1'], ['stub.md', 'blob3']]);
+test("file counts compare the documents' own hashes; older manifests count includes by their blob", (t) => {
+  const files = [
+    { p: 'a.md', h: 'blob1+abc' },
+    { p: 'b.md', h: 'blob2' },
+  ];
+  t.deepEqual(
+    [...previousDocumentHashes(undefined, files)],
+    [
+      ['a.md', 'blob1'],
+      ['b.md', 'blob2'],
+    ],
+  );
+  const checks: PageChecks = {
+    key: 'k',
+    pages: [
+      { p: 'a.md', h: 'blob1' },
+      { p: 'stub.md', h: 'blob3', x: 'stub' },
+    ],
+  };
+  t.deepEqual(
+    [...previousDocumentHashes(checks, files)],
+    [
+      ['a.md', 'blob1'],
+      ['stub.md', 'blob3'],
+    ],
+  );
 });

@@ -42,7 +42,13 @@ type Judged = { page: Page } | { check: PageCheck; note?: string };
  * `config`: the repository's switches (`defaultExclusions.redirectStubs`, `duplicatePages`).
  * `previous`: the previous build's checks (a refresh), whose verdicts are reused when they hold.
  */
-export async function readPages(ctx: PagesContext, selected: readonly ListedDocument[], files: CommitFiles, config: RepoConfig = {}, previous?: PageChecks): Promise<ReadPages> {
+export async function readPages(
+  ctx: PagesContext,
+  selected: readonly ListedDocument[],
+  files: CommitFiles,
+  config: RepoConfig = {},
+  previous?: PageChecks,
+): Promise<ReadPages> {
   const key = checksKey(config, files.paths());
   if (previous?.key === key) {
     const split = againstPrevious(
@@ -63,7 +69,9 @@ async function keptVerdictsStand(split: ChecksAgainstPrevious, changed: JudgedRe
   if (!neighbours) return false;
   if (neighbours.length === 0) return true;
   const texts = (await Promise.all(neighbours.map(async (path) => ({ path, text: (await files.read(path)) ?? '' })))).filter((p) => p.text !== '');
-  const fresh = [...changed.judged.values()].flatMap((j) => ('page' in j && j.page.text !== undefined && changed.sketches.has(j.page.file.path) ? [{ path: j.page.file.path, text: j.page.text }] : []));
+  const fresh = [...changed.judged.values()].flatMap((j) =>
+    'page' in j && j.page.text !== undefined && changed.sketches.has(j.page.file.path) ? [{ path: j.page.file.path, text: j.page.text }] : [],
+  );
   return !anyNearDuplicate(fresh, texts, config.duplicatePages?.threshold);
 }
 
@@ -82,17 +90,25 @@ async function judgeRead(ctx: PagesContext, toRead: readonly ListedDocument[], f
     if (i % 200 === 199) await ctx.checkpoint();
   }
   const candidates = [...judged.values()].flatMap((j) => ('page' in j ? [{ path: j.page.file.path, text: j.page.text ?? '' }] : []));
-  const compared = config.duplicatePages?.enabled === false ? { copies: new Map<string, string>(), sketches: new Map<string, number[]>() } : duplicateCheck(candidates, files.paths(), config.duplicatePages?.threshold);
+  const compared =
+    config.duplicatePages?.enabled === false
+      ? { copies: new Map<string, string>(), sketches: new Map<string, number[]>() }
+      : duplicateCheck(candidates, files.paths(), config.duplicatePages?.threshold);
   return { judged, ...compared, read: toRead.length };
 }
 
 /** The build's pages in `selected` order, from what was read now and the verdicts `kept`. */
 function assemble(ctx: PagesContext, selected: readonly ListedDocument[], now: JudgedRead, kept: readonly PageCheck[], key: string): ReadPages {
   const { judged, copies, sketches } = now;
-  for (const c of kept) judged.set(c.p, c.x === undefined ? { page: { file: { path: c.p, hash: c.h } } } : { check: c, note: c.x === 'stub' ? 'redirect stub' : `a copy of ${c.c ?? '?'}` });
+  for (const c of kept)
+    judged.set(
+      c.p,
+      c.x === undefined ? { page: { file: { path: c.p, hash: c.h } } } : { check: c, note: c.x === 'stub' ? 'redirect stub' : `a copy of ${c.c ?? '?'}` },
+    );
   for (const [copy, twin] of copies) {
     const j = judged.get(copy);
-    if (j && 'page' in j) judged.set(copy, { check: { p: copy, h: j.page.file.hash, x: 'copy', c: twin, ...sketchOf(sketches, copy) }, note: `a copy of ${twin}` });
+    if (j && 'page' in j)
+      judged.set(copy, { check: { p: copy, h: j.page.file.hash, x: 'copy', c: twin, ...sketchOf(sketches, copy) }, note: `a copy of ${twin}` });
   }
   const pages: Page[] = [];
   const excluded = new Set<string>();

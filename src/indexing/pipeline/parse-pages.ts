@@ -47,7 +47,16 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
   const includes = await includeSettings(snap.files);
   const { pages, excluded, checks, read } = await readPages(ctx, documents, snap.files, snap.config, amends ? manifest?.checked : undefined);
   if (read < documents.length) ctx.log('info', `read ${read} of ${documents.length} pages; the others kept their verdicts (stub, copy, page)`);
-  const loop: PageLoop = { parsed: [], fileHashes: new Map(), unchanged: new Set(amends ? unchanged : []), excluded, includeProblems: [], included: 0, parsedCount: 0, foreign: [] };
+  const loop: PageLoop = {
+    parsed: [],
+    fileHashes: new Map(),
+    unchanged: new Set(amends ? unchanged : []),
+    excluded,
+    includeProblems: [],
+    included: 0,
+    parsedCount: 0,
+    foreign: [],
+  };
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && loop.unchanged.has(d.path)) loop.fileHashes.set(d.path, d.hash);
   let reported = 0;
@@ -63,14 +72,22 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
   // The unchanged documents whose served snippets stay: still in the build (not left out as copies).
   const keep = [...loop.unchanged].filter((p) => loop.fileHashes.has(p) && !excluded.has(p));
   ctx.log('info', `parsed ${loop.parsedCount} files, kept the snippets of ${keep.length} unchanged files`);
-  if (loop.included > 0 || loop.includeProblems.length > 0) ctx.log('info', `resolved ${loop.included} includes; ${loop.includeProblems.length} left as written`);
+  if (loop.included > 0 || loop.includeProblems.length > 0)
+    ctx.log('info', `resolved ${loop.included} includes; ${loop.includeProblems.length} left as written`);
   for (const line of describeProblems(loop.includeProblems)) ctx.log('warn', line);
   await ctx.progress({ filesParsed: loop.parsedCount, filesReused: keep.length });
   return { parsed: loop.parsed, fileHashes: loop.fileHashes, keep, checks, parsedCount: loop.parsedCount };
 }
 
 /** One page: kept as served when unchanged, else read, its includes expanded, parsed and tagged with its kind. */
-async function parsePage(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan, includes: Awaited<ReturnType<typeof includeSettings>>, page: Page, loop: PageLoop): Promise<void> {
+async function parsePage(
+  ctx: JobContext,
+  snap: SourceSnapshot,
+  plan: BuildPlan,
+  includes: Awaited<ReturnType<typeof includeSettings>>,
+  page: Page,
+  loop: PageLoop,
+): Promise<void> {
   const file = page.file;
   loop.fileHashes.set(file.path, file.hash);
   if (loop.unchanged.has(file.path)) return;
@@ -112,7 +129,13 @@ async function parsePage(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan,
  * unless they are most of the docs: then the library is written in that language and
  * everything is kept. A page left out is re-judged on the next build (no manifest entry).
  */
-function keepEnglishPages(ctx: JobContext, foreign: { path: string; language: string; snippets: ParsedSnippet[] }[], parsed: ParsedSnippet[], fileHashes: Map<string, string>, parsedCount: number): void {
+function keepEnglishPages(
+  ctx: JobContext,
+  foreign: { path: string; language: string; snippets: ParsedSnippet[] }[],
+  parsed: ParsedSnippet[],
+  fileHashes: Map<string, string>,
+  parsedCount: number,
+): void {
   if (foreign.length === 0) return;
   if (foreign.length * 2 > parsedCount) {
     ctx.log('info', `${foreign.length} of ${parsedCount} pages are not in English: kept, the docs are written in their language`);

@@ -72,7 +72,17 @@ export interface PublishResult {
 }
 
 /** The fields totals and the quality report read from the snippets a refresh kept, when the manifest holds no figures. */
-const TOTALS_FIELDS = ['kind', 'title', 'description', 'language', 'code', 'content', 'path', 'breadcrumb', 'tokens'] as const satisfies readonly (keyof SnippetDocument)[];
+const TOTALS_FIELDS = [
+  'kind',
+  'title',
+  'description',
+  'language',
+  'code',
+  'content',
+  'path',
+  'breadcrumb',
+  'tokens',
+] as const satisfies readonly (keyof SnippetDocument)[];
 
 export async function publishGeneration(deps: PublishDeps, input: PublishInput, onProgress?: (written: number) => void): Promise<PublishResult> {
   const { libraryId, version, generation } = input;
@@ -94,7 +104,9 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
     ? Promise.resolve([])
     : amend.figures
       ? Promise.resolve(amend.figures.filter((f) => keep.has(f.p)))
-      : deps.store.read({ libraryId, version, generation: amend.served.generation, baseGeneration: baseOf(amend.served), paths: amend.keep, fields: TOTALS_FIELDS }).then(figuresByFile);
+      : deps.store
+          .read({ libraryId, version, generation: amend.served.generation, baseGeneration: baseOf(amend.served), paths: amend.keep, fields: TOTALS_FIELDS })
+          .then(figuresByFile);
   kept.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   let figures: FileFigures[];
   try {
@@ -108,27 +120,32 @@ export async function publishGeneration(deps: PublishDeps, input: PublishInput, 
   }
   const totals = totalsFromFigures(figures);
   lap('totals');
-  await switchGenerations(deps, libraryId, [
-    {
-      record: {
-        version,
-        ref: input.ref,
-        tags: input.tags,
-        commit: input.commit,
-        generation,
-        baseGeneration: base,
-        state: 'finalized',
-        totalSnippets: totals.totalSnippets,
-        totalTokens: totals.totalTokens,
-        benchmarkScore: totals.quality.score,
-        qualityIssues: totals.quality.issues,
-        lastUpdateDate: new Date(),
+  await switchGenerations(
+    deps,
+    libraryId,
+    [
+      {
+        record: {
+          version,
+          ref: input.ref,
+          tags: input.tags,
+          commit: input.commit,
+          generation,
+          baseGeneration: base,
+          state: 'finalized',
+          totalSnippets: totals.totalSnippets,
+          totalTokens: totals.totalTokens,
+          benchmarkScore: totals.quality.score,
+          qualityIssues: totals.quality.issues,
+          lastUpdateDate: new Date(),
+        },
+        files: input.files,
+        figures,
+        ...(input.checked ? { checked: input.checked } : {}),
       },
-      files: input.files,
-      figures,
-      ...(input.checked ? { checked: input.checked } : {}),
-    },
-  ], input.meta);
+    ],
+    input.meta,
+  );
   lap('switch');
   return { totalSnippets: totals.totalSnippets, totalTokens: totals.totalTokens, benchmarkScore: totals.quality.score, written: docs.length, retired, ms };
 }
@@ -157,7 +174,11 @@ export async function switchGenerations(
   manifests.catch(() => undefined); // awaited below; a failure before then must not go unhandled
   let published: LibraryRecord | null;
   try {
-    published = await deps.libraries.publishVersions(libraryId, versions.map((v) => v.record), meta);
+    published = await deps.libraries.publishVersions(
+      libraryId,
+      versions.map((v) => v.record),
+      meta,
+    );
   } catch (error) {
     // An answer lost after the write would leave the record serving what we undo: look first.
     const now = await deps.libraries.get(libraryId, { fresh: true }).catch(() => undefined);
@@ -171,7 +192,11 @@ export async function switchGenerations(
   if (!published) {
     // The library was deleted while building: drop what was written.
     await manifests.catch(() => undefined);
-    await deps.manifests.deleteVersions(libraryId, versions.map((v) => v.record.version), { only: true });
+    await deps.manifests.deleteVersions(
+      libraryId,
+      versions.map((v) => v.record.version),
+      { only: true },
+    );
     await deps.store.deleteGenerations({ libraryId });
     throw new Error(`library ${libraryId} was deleted during indexing`);
   }
@@ -195,7 +220,11 @@ export async function switchGenerations(
 }
 
 /** Records what a generation was made of (files, figures, page checks) in its version's manifest. */
-function recordManifest(deps: PublishDeps, libraryId: string, v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks }): Promise<void> {
+function recordManifest(
+  deps: PublishDeps,
+  libraryId: string,
+  v: { record: LibraryVersionRecord; files: { p: string; h: string }[]; figures?: FileFigures[]; checked?: PageChecks },
+): Promise<void> {
   return deps.manifests.record(libraryId, v.record.version, {
     generation: v.record.generation,
     files: v.files,

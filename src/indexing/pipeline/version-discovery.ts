@@ -11,7 +11,13 @@ import type { JobContext } from '../jobs/worker';
 import type { IndexingDeps } from './deps';
 import { selectVersions } from '../../domain/version-rule';
 
-export async function applyVersionRule(ctx: JobContext, deps: IndexingDeps, tags: readonly string[], keep: readonly string[], options: { retire?: boolean } = {}): Promise<void> {
+export async function applyVersionRule(
+  ctx: JobContext,
+  deps: IndexingDeps,
+  tags: readonly string[],
+  keep: readonly string[],
+  options: { retire?: boolean } = {},
+): Promise<void> {
   const { job } = ctx;
   const lib = await deps.libraries.get(job.libraryId, { fresh: true });
   const rule = lib?.versionRule;

@@ -13,7 +13,10 @@ test('code is cut at a line boundary and marked', (t) => {
   t.true(cut.length <= SNIPPET_BOUNDS.code);
   t.true(cut.endsWith('\n...'));
   const lines = cut.split('\n').slice(0, -1);
-  t.true(lines.every((l, i) => l === `line_${i} = compute(${i})`), 'no line is cut in the middle');
+  t.true(
+    lines.every((l, i) => l === `line_${i} = compute(${i})`),
+    'no line is cut in the middle',
+  );
   const oneLine = boundCode('x'.repeat(20_000));
   t.true(oneLine.length <= SNIPPET_BOUNDS.code);
 });

@@ -88,7 +88,8 @@ export function isInstallOnly(code: string): boolean {
   return commands.length > 0 && commands.every((c) => INSTALL_COMMAND.test(c));
 }
 
-const LICENCE_TEXT = /permission is hereby granted, free of charge|licensed under the apache license|the software is provided "as is"|gnu (?:lesser |affero )?general public license|redistribution and use in source and binary forms|this source code form is subject to the terms of the mozilla public license/i;
+const LICENCE_TEXT =
+  /permission is hereby granted, free of charge|licensed under the apache license|the software is provided "as is"|gnu (?:lesser |affero )?general public license|redistribution and use in source and binary forms|this source code form is subject to the terms of the mozilla public license/i;
 const CHANGELOG_WORDS = String.raw`change ?log|changes|release notes|version history|history|what'?s new|unreleased`;
 const VERSION_HEADING = String.raw`\[?v?\d+\.\d+(?:\.\d+)?(?:[-+.][\w.]+)?\]?(?:\s*[-–—(]\s*\d{4}-\d{2}-\d{2}\)?|\s*\(\d{4}[^)]*\))?`;
 /** A section's own heading: "Changelog", "License", "v2.1.0 (2024-05-01)". */

@@ -42,7 +42,10 @@ test('the threshold is a Jaccard similarity of word 3-shingles', (t) => {
   const a = shingleHashes(normaliseForDedupe(words(4, 100).join(' ')));
   t.is(a.length, 98);
   t.is(jaccard(a, a), 1);
-  t.true(a.every((v, i) => i === 0 || v > a[i - 1]), 'sorted and unique');
+  t.true(
+    a.every((v, i) => i === 0 || v > a[i - 1]),
+    'sorted and unique',
+  );
   const b = shingleHashes(normaliseForDedupe(words(5, 100).join(' ')));
   t.true(jaccard(a, b) < 0.05);
   t.is(jaccard(a, a.subarray(0, 10), 0.9), 0, 'sizes alone rule it out');

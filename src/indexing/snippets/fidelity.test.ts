@@ -2,7 +2,14 @@ import test from 'ava';
 import { duplicateIndexes, hasLeftoverMarkup } from './fidelity';
 
 test('a section snippet is judged by its prose: console output in its examples is not leftover markup; two sections sharing an example are not duplicates', (t) => {
-  const section = (prose: string) => ({ kind: 'code', title: 'Install', description: '', code: '$ uv add fastapi\n---> 100%', content: `${prose}\n\n\`\`\`console\n$ uv add fastapi\n---> 100%\n\`\`\``, path: 'docs/a.md' });
+  const section = (prose: string) => ({
+    kind: 'code',
+    title: 'Install',
+    description: '',
+    code: '$ uv add fastapi\n---> 100%',
+    content: `${prose}\n\n\`\`\`console\n$ uv add fastapi\n---> 100%\n\`\`\``,
+    path: 'docs/a.md',
+  });
   t.false(hasLeftoverMarkup(section('Install it with uv:')));
   t.true(hasLeftoverMarkup(section('Install it <!-- TODO --> with uv:')));
   t.deepEqual([...duplicateIndexes([section('Install it with uv in a new project:'), section('Add it to an existing project:')])], []);

@@ -7,7 +7,8 @@ import { judgeLanguage } from '../discover/language';
 import { proseOf } from '../../search/format/fence';
 
 /** Include directives of every convention we resolve (so one left over is a placeholder). */
-const PLACEHOLDER = /\{\{#(?:include|rustdoc_include|playground)\b[^}]*\}\}|^\s*-{1,}8<-{1,}(?:\s+["'][^"'\n]+["'])?\s*$|^\s*\.\.\s+(?:literalinclude|include)::|^\s*include::[^[\n]+\[[^\]\n]*\]\s*$|!!?raw-loader!|\{!\s*[^!\n]+!\}/m;
+const PLACEHOLDER =
+  /\{\{#(?:include|rustdoc_include|playground)\b[^}]*\}\}|^\s*-{1,}8<-{1,}(?:\s+["'][^"'\n]+["'])?\s*$|^\s*\.\.\s+(?:literalinclude|include)::|^\s*include::[^[\n]+\[[^\]\n]*\]\s*$|!!?raw-loader!|\{!\s*[^!\n]+!\}/m;
 
 /** Whether the snippet's code or text still holds an include directive. */
 export function hasPlaceholder(s: { code: string; content: string; description: string }): boolean {

@@ -79,9 +79,18 @@ test('tokens count the snippet as a client receives it', (t) => {
 test('sizes are bounded: code, description, content, titles', (t) => {
   const longCode = Array.from({ length: 2000 }, (_, n) => `console.log(${n});`).join('\n');
   const longProse = 'Koa is small and expressive. '.repeat(300);
-  const [c, i] = finishSnippets([code({ code: longCode, description: longProse, title: 'T'.repeat(500) }), info({ content: longProse, breadcrumb: ['B'.repeat(300), 'Context'] })], ctx);
+  const [c, i] = finishSnippets(
+    [code({ code: longCode, description: longProse, title: 'T'.repeat(500) }), info({ content: longProse, breadcrumb: ['B'.repeat(300), 'Context'] })],
+    ctx,
+  );
   t.true(c.code.length <= SNIPPET_BOUNDS.code && c.code.endsWith('\n...'));
-  t.true(c.code.split('\n').slice(0, -1).every((l) => /^console\.log\(\d+\);$/.test(l)), 'cut at a line boundary');
+  t.true(
+    c.code
+      .split('\n')
+      .slice(0, -1)
+      .every((l) => /^console\.log\(\d+\);$/.test(l)),
+    'cut at a line boundary',
+  );
   t.true(c.description.length <= SNIPPET_BOUNDS.description && c.description.endsWith('...'));
   t.true(c.title.length <= SNIPPET_BOUNDS.title);
   t.true(i.content.length <= SNIPPET_BOUNDS.content && /expressive\. \.\.\.$/.test(i.content), 'cut at a sentence');
@@ -89,7 +98,10 @@ test('sizes are bounded: code, description, content, titles', (t) => {
 });
 
 test('empty snippets are dropped; blank lines around code are trimmed', (t) => {
-  const out = finishSnippets([code({ code: '  \n\n ' }), info({ content: ' \n ' }), info({ content: '---- *** ----' }), code({ code: '\n\n  x = 1\n\n' })], ctx);
+  const out = finishSnippets(
+    [code({ code: '  \n\n ' }), info({ content: ' \n ' }), info({ content: '---- *** ----' }), code({ code: '\n\n  x = 1\n\n' })],
+    ctx,
+  );
   t.is(out.length, 1);
   t.is(out[0].code, '  x = 1');
 });
@@ -118,7 +130,7 @@ test('page kind, page version and section part are kept; absent ones stay absent
   t.false('pageKind' in b || 'pageVersion' in b || 'part' in b);
 });
 
-test("two sections showing the same example in different prose are not duplicates; the same section twice is", (t) => {
+test('two sections showing the same example in different prose are not duplicates; the same section twice is', (t) => {
   const example = "\n\n```js\nctx.cookies.set('name', 'tobi', { signed: true });\n```";
   const out = finishSnippets(
     [
@@ -128,7 +140,10 @@ test("two sections showing the same example in different prose are not duplicate
     ],
     ctx,
   );
-  t.deepEqual(out.map((s) => s.path), ['docs/a.md', 'docs/b.md']);
+  t.deepEqual(
+    out.map((s) => s.path),
+    ['docs/a.md', 'docs/b.md'],
+  );
 });
 
 test('exact duplicates: the lowest path and line is kept, whatever the input order', (t) => {
@@ -140,7 +155,10 @@ test('exact duplicates: the lowest path and line is kept, whatever the input ord
     info({ path: 'docs/y.md', content: 'A Koa Context encapsulates node request and response\nobjects into a single object.' }),
   ];
   const out = finishSnippets(snippets, ctx);
-  t.deepEqual(out.map((s) => `${s.kind} ${s.path}:${s.startLine}`), ['code docs/a.md:3', 'info docs/y.md:1']);
+  t.deepEqual(
+    out.map((s) => `${s.kind} ${s.path}:${s.startLine}`),
+    ['code docs/a.md:3', 'info docs/y.md:1'],
+  );
 });
 
 test('code and prose with the same text are not duplicates of each other', (t) => {
@@ -149,11 +167,19 @@ test('code and prose with the same text are not duplicates of each other', (t) =
 });
 
 test('near duplicates of long snippets are dropped; different ones are kept', (t) => {
-  const body = Array.from({ length: 40 }, (_, n) => `app.use(async (ctx, next) => { ctx.state.step${n} = await load${n}(ctx.query.id); await next(); });`).join('\n');
+  const body = Array.from({ length: 40 }, (_, n) => `app.use(async (ctx, next) => { ctx.state.step${n} = await load${n}(ctx.query.id); await next(); });`).join(
+    '\n',
+  );
   const tweaked = body.replace('step7', 'stepSeven');
   const other = Array.from({ length: 40 }, (_, n) => `router.get('/items/${n}', async (ctx) => { ctx.body = await db.items.find${n}(); });`).join('\n');
-  const out = finishSnippets([code({ code: tweaked, path: 'docs/z.md' }), code({ code: body, path: 'docs/a.md' }), code({ code: other, path: 'docs/m.md' })], ctx);
-  t.deepEqual(out.map((s) => s.path), ['docs/a.md', 'docs/m.md']);
+  const out = finishSnippets(
+    [code({ code: tweaked, path: 'docs/z.md' }), code({ code: body, path: 'docs/a.md' }), code({ code: other, path: 'docs/m.md' })],
+    ctx,
+  );
+  t.deepEqual(
+    out.map((s) => s.path),
+    ['docs/a.md', 'docs/m.md'],
+  );
 });
 
 test('short snippets that differ in a word are both kept', (t) => {
@@ -163,7 +189,10 @@ test('short snippets that differ in a word are both kept', (t) => {
 test('output keeps the input order and is deterministic', (t) => {
   const input = [info({ path: 'z.md' }), code({ path: 'a.md' }), code({ path: 'm.md', code: 'x = 2' })];
   const first = finishSnippets(input, ctx);
-  t.deepEqual(first.map((s) => s.path), ['z.md', 'a.md', 'm.md']);
+  t.deepEqual(
+    first.map((s) => s.path),
+    ['z.md', 'a.md', 'm.md'],
+  );
   t.deepEqual(finishSnippets(input, ctx), first);
 });
 
@@ -171,7 +200,11 @@ test('20,000 snippets finish in a few seconds', (t) => {
   const input: ParsedSnippet[] = [];
   for (let n = 0; n < 20_000; n++) {
     const text = `const client${n} = createClient({ url: process.env.URL_${n}, retries: ${n % 7} });\nawait client${n}.connect();\nconsole.log(await client${n}.get('key-${n}'));`;
-    input.push(n % 2 ? code({ code: text, path: `docs/p${n % 500}.md`, startLine: n }) : info({ content: `Section ${n} explains how option ${n} changes the client. ${text}`, path: `docs/p${n % 500}.md`, startLine: n }));
+    input.push(
+      n % 2
+        ? code({ code: text, path: `docs/p${n % 500}.md`, startLine: n })
+        : info({ content: `Section ${n} explains how option ${n} changes the client. ${text}`, path: `docs/p${n % 500}.md`, startLine: n }),
+    );
   }
   const { value: out, ms } = cpuMs(() => finishSnippets(input, ctx));
   t.log(`${Math.round(ms)} ms for ${input.length} snippets`);

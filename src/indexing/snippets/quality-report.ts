@@ -11,7 +11,17 @@ import { createHash } from 'node:crypto';
 import type { SnippetDocument } from '../../search/types';
 import type { StoredFileFigures } from '../../store/models/manifest';
 import { duplicateKey } from './fidelity';
-import { FIDELITY_CHECKS, QUALITY_CHECKS, fidelityIssues, possibleWeight, snippetIssues, type CheckedSnippet, type FidelityIssue, type QualityReport, type SnippetIssue } from './quality';
+import {
+  FIDELITY_CHECKS,
+  QUALITY_CHECKS,
+  fidelityIssues,
+  possibleWeight,
+  snippetIssues,
+  type CheckedSnippet,
+  type FidelityIssue,
+  type QualityReport,
+  type SnippetIssue,
+} from './quality';
 
 /**
  * The version of the figures' meaning: bump it when a check of quality.ts or fidelity.ts

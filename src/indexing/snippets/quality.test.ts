@@ -11,7 +11,15 @@ const good: CheckedSnippet = {
   content: '',
   path: 'docs/guide.md',
 };
-const prose: CheckedSnippet = { kind: 'info', title: 'Context', description: '', language: '', code: '', content: 'A Koa Context encapsulates request and response.', path: 'docs/api/context.md' };
+const prose: CheckedSnippet = {
+  kind: 'info',
+  title: 'Context',
+  description: '',
+  language: '',
+  code: '',
+  content: 'A Koa Context encapsulates request and response.',
+  path: 'docs/api/context.md',
+};
 const withCode = (code: string, over: Partial<CheckedSnippet> = {}) => ({ ...good, code, ...over });
 
 test('a good code snippet and a good info snippet pass every check', (t) => {
@@ -42,7 +50,10 @@ test('licence and changelog snippets', (t) => {
   t.true(snippetIssues({ ...prose, title: 'Fixes', breadcrumb: ['Changelog', 'Fixes'] }).includes('licence or changelog'));
   t.true(snippetIssues({ ...prose, path: 'CHANGELOG.md' }).includes('licence or changelog'));
   t.true(snippetIssues({ ...prose, path: 'docs/license.rst' }).includes('licence or changelog'));
-  t.false(snippetIssues({ ...prose, title: 'Installation', breadcrumb: ['License', 'Installation'] }).includes('licence or changelog'), 'a README whose page title is "License"');
+  t.false(
+    snippetIssues({ ...prose, title: 'Installation', breadcrumb: ['License', 'Installation'] }).includes('licence or changelog'),
+    'a README whose page title is "License"',
+  );
   t.false(snippetIssues({ ...prose, title: 'Migrating to v3' }).includes('licence or changelog'));
   t.false(snippetIssues({ ...prose, path: 'docs/history-design-future.md' }).includes('licence or changelog'));
 });
@@ -129,7 +140,9 @@ test('benchmarkScore: 0 for nothing, 100 for clean snippets, one decimal, determ
 
 test('benchmarkScore is the weighted pass rate over the applicable checks', (t) => {
   const codeWeight = Object.values(QUALITY_CHECKS).reduce((n, c) => n + c.weight, 0);
-  const infoWeight = Object.values(QUALITY_CHECKS).filter((c) => c.all).reduce((n, c) => n + c.weight, 0);
+  const infoWeight = Object.values(QUALITY_CHECKS)
+    .filter((c) => c.all)
+    .reduce((n, c) => n + c.weight, 0);
   const missingDescription = { ...good, description: '', code: good.code.replace('Hello', 'Hi') };
   const expected = (100 * (2 * codeWeight + infoWeight - QUALITY_CHECKS['missing description'].weight)) / (2 * codeWeight + infoWeight);
   t.is(benchmarkScore([good, missingDescription, prose]), Math.round(expected * 10) / 10);
@@ -147,8 +160,17 @@ test('fidelity checks: placeholders of every include convention, other languages
     t.deepEqual(fidelityIssues(withCode(code)), ['unresolved placeholder'], code);
   }
   t.deepEqual(fidelityIssues({ ...prose, content: '.. literalinclude:: ../examples/app.py' }), ['unresolved placeholder', 'leftover markup']);
-  t.deepEqual(fidelityIssues({ ...prose, content: 'Store 是一个保存状态和业务逻辑的实体，它并不与你的组件树绑定。换句话说，它承载着全局状态。' }), ['not English']);
-  for (const content of ["Click the button{' '}to go on.", 'See :ref:`routing` for more.', '[source,java]', 'Read xref:guide.adoc[the guide] first.', '<Tabs groupId="pm">', 'Then </TabItem> ends it.']) {
+  t.deepEqual(fidelityIssues({ ...prose, content: 'Store 是一个保存状态和业务逻辑的实体，它并不与你的组件树绑定。换句话说，它承载着全局状态。' }), [
+    'not English',
+  ]);
+  for (const content of [
+    "Click the button{' '}to go on.",
+    'See :ref:`routing` for more.',
+    '[source,java]',
+    'Read xref:guide.adoc[the guide] first.',
+    '<Tabs groupId="pm">',
+    'Then </TabItem> ends it.',
+  ]) {
     t.deepEqual(fidelityIssues({ ...prose, content }), ['leftover markup'], content);
   }
   t.deepEqual(fidelityIssues({ ...prose, path: 'docs/guide.adoc', content: 'Use the {project-name} client.' }), ['leftover markup']);
@@ -167,7 +189,10 @@ test('a library of placeholders scores low and the report says why', (t) => {
   const report = qualityReport([...clean, ...placeholders]);
   t.is(cleanScore, 100);
   t.true(report.score < 50, String(report.score));
-  t.deepEqual(report.issues.find((i) => i.issue === 'unresolved placeholder'), { issue: 'unresolved placeholder', snippets: 10 });
+  t.deepEqual(
+    report.issues.find((i) => i.issue === 'unresolved placeholder'),
+    { issue: 'unresolved placeholder', snippets: 10 },
+  );
   const dup = qualityReport([...clean, ...clean.slice(0, 5)]);
   t.deepEqual(dup.issues, [{ issue: 'duplicate', snippets: 5 }]);
   t.is(dup.score, Math.round(1000 * (1 - (5 * 0.5) / 15)) / 10);
@@ -178,13 +203,24 @@ test('per-file figures sum to the report of all snippets, in any order and group
   const placeholder = withCode('{{#include ../listings/ch1/src/main.rs}}', { path: 'docs/p1.md' });
   const markup = { ...prose, content: 'See :ref:`routing` for more about routing here.', path: 'docs/p2.md' };
   // Duplicates across files, one of them also costly otherwise (placeholder + duplicate is capped at 1).
-  const dups = [{ ...clean[0], path: 'docs/p9.md' }, { ...placeholder, path: 'docs/p9.md' }, { ...markup, path: 'docs/p8.md' }, { ...markup, path: 'docs/p7.md', title: 'Again' }];
+  const dups = [
+    { ...clean[0], path: 'docs/p9.md' },
+    { ...placeholder, path: 'docs/p9.md' },
+    { ...markup, path: 'docs/p8.md' },
+    { ...markup, path: 'docs/p7.md', title: 'Again' },
+  ];
   const all = [...clean, placeholder, markup, ...dups, { ...prose, title: '' }].map((s, i) => ({ ...s, tokens: 10 + i }));
   const whole = totalsFromFigures(figuresByFile(all));
   t.is(whole.totalSnippets, all.length);
-  t.is(whole.totalTokens, all.reduce((n, s) => n + s.tokens, 0));
+  t.is(
+    whole.totalTokens,
+    all.reduce((n, s) => n + s.tokens, 0),
+  );
   t.deepEqual(whole.quality, qualityReport(all));
-  t.deepEqual(whole.quality.issues.find((i) => i.issue === 'duplicate'), { issue: 'duplicate', snippets: 4 });
+  t.deepEqual(
+    whole.quality.issues.find((i) => i.issue === 'duplicate'),
+    { issue: 'duplicate', snippets: 4 },
+  );
   // Kept files' figures plus the rest's, in another order: the same totals (what a refresh sums).
   const byFile = figuresByFile(all);
   const kept = byFile.filter((f) => f.p < 'docs/p5.md');

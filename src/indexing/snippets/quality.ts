@@ -7,7 +7,8 @@ import { isDirectoryTree, isImportOnly, isInstallOnly, isLicenceOrChangelog } fr
 import { hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from './fidelity';
 
 /** What the checks look at. `breadcrumb` helps recognise changelog sections when present. */
-export type CheckedSnippet = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'> & Partial<Pick<SnippetDocument, 'breadcrumb'>>;
+export type CheckedSnippet = Pick<SnippetDocument, 'kind' | 'title' | 'description' | 'language' | 'code' | 'content' | 'path'> &
+  Partial<Pick<SnippetDocument, 'breadcrumb'>>;
 
 /**
  * Default trust (0–10) of a library by where it comes from, until an admin sets another

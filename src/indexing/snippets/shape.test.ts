@@ -27,7 +27,10 @@ test('the old shape counts as twins and later parts; the new one as neither', (t
     snippet({ kind: 'code', content: '', code: 'ctx.cookies.set()', description: 'Set a cookie as follows:', tokens: 30 }),
     snippet({ title: 'Options', breadcrumb: ['Guide', 'Options'], content: 'Options are: (continued, part 2 of 2)\n\n* a', tokens: 900 }),
   ]);
-  t.deepEqual({ dangling: old.dangling, twins: old.twins, laterParts: old.laterParts, largest: old.largest }, { dangling: 1, twins: 1, laterParts: 1, largest: 900 });
+  t.deepEqual(
+    { dangling: old.dangling, twins: old.twins, laterParts: old.laterParts, largest: old.largest },
+    { dangling: 1, twins: 1, laterParts: 1, largest: 900 },
+  );
   const fresh = snippetShape([
     snippet({ kind: 'code', content: 'Set a cookie as follows:\n\n```js\nctx.cookies.set()\n```', code: 'ctx.cookies.set()', part: 0 }),
     snippet({ kind: 'info', content: 'More options follow.', part: 1 }),
@@ -39,7 +42,12 @@ test('the old shape counts as twins and later parts; the new one as neither', (t
 
 test('pages by kind, and maintainers pages and stubs as junk (by path when indexed before kinds)', (t) => {
   const shape = snippetShape(
-    [snippet({ pageKind: 'guide' }), snippet({ path: 'CHANGES.md', pageKind: 'changelog' }), snippet({ path: 'wiki/notes.md', pageKind: 'internal' }), snippet({ path: 'sandbox/x.md' })],
+    [
+      snippet({ pageKind: 'guide' }),
+      snippet({ path: 'CHANGES.md', pageKind: 'changelog' }),
+      snippet({ path: 'wiki/notes.md', pageKind: 'internal' }),
+      snippet({ path: 'sandbox/x.md' }),
+    ],
     (p) => p.startsWith('sandbox/'),
   );
   t.deepEqual(shape.pagesByKind, { guide: 1, changelog: 1, internal: 2 });

@@ -31,7 +31,18 @@ export const MAX_REDIRECTS = 5;
 const CONNECT_TIMEOUT_MS = 15_000;
 /** No byte for this long from the server: give up (a pack in progress keeps sending). */
 const IDLE_TIMEOUT_MS = 120_000;
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+]);
 
 /** What went wrong upstream, as far as the caller may tell. */
 export type GatewayFailure = { kind: 'tls'; reason: string } | { kind: 'unreachable' } | { kind: 'not_found' } | { kind: 'redirect' };
@@ -129,7 +140,12 @@ export async function openGitGateway(options: GitGatewayOptions): Promise<GitGat
 /** One request upstream over a fresh, verified connection; resolves with the response head. */
 function send(target: URL, req: http.IncomingMessage, sameOrigin: boolean, trust: TlsTrust): Promise<http.IncomingMessage> {
   const headers: http.OutgoingHttpHeaders = {};
-  const listed = new Set(String(req.headers.connection ?? '').toLowerCase().split(',').map((s) => s.trim()));
+  const listed = new Set(
+    String(req.headers.connection ?? '')
+      .toLowerCase()
+      .split(',')
+      .map((s) => s.trim()),
+  );
   for (const [name, value] of Object.entries(req.headers)) {
     if (HOP_BY_HOP.has(name) || listed.has(name)) continue;
     // Credentials belong to the origin the caller named, not to where it redirected.
@@ -196,7 +212,8 @@ function redirectBase(from: URL, location: string | undefined, suffix: string): 
     return undefined;
   }
   const [suffixPath, query = ''] = suffix.split('?');
-  if ((next.protocol !== 'http:' && next.protocol !== 'https:') || !next.pathname.endsWith(suffixPath) || next.search !== (query ? `?${query}` : '')) return undefined;
+  if ((next.protocol !== 'http:' && next.protocol !== 'https:') || !next.pathname.endsWith(suffixPath) || next.search !== (query ? `?${query}` : ''))
+    return undefined;
   if (next.username || next.password) return undefined;
   return canonicalizeUrl(`${next.protocol}//${next.host}${next.pathname.slice(0, -suffixPath.length)}`);
 }

@@ -51,10 +51,14 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
       if (error instanceof GitSourceError && error.reason === 'ref_not_found') {
         const available = await listTags(repo);
         const versions = available.filter(isAddressableVersion);
-        throw new JobFailure('tag_not_found', `Version "${params.ref}" of ${clientLibraryId(job.libraryId)} does not exist. Available versions: ${versions.join(', ') || 'none'}.`, {
-          libraryId: clientLibraryId(job.libraryId),
-          availableVersions: versions,
-        });
+        throw new JobFailure(
+          'tag_not_found',
+          `Version "${params.ref}" of ${clientLibraryId(job.libraryId)} does not exist. Available versions: ${versions.join(', ') || 'none'}.`,
+          {
+            libraryId: clientLibraryId(job.libraryId),
+            availableVersions: versions,
+          },
+        );
       }
       throw error;
     });
@@ -91,14 +95,28 @@ async function openGit(ctx: JobContext, params: GitJobParams, deps: IndexingDeps
       documents,
       files: commitFiles(commit, files, deps.config.maxDocFileBytes),
       config,
-      fileUrl: (p, line) => fileUrl(params.host === 'git' ? 'git' : params.host, params.linkBase ?? params.webUrl, params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha, p, line),
-      meta: (described) => ({ title: config?.projectTitle ?? described.title ?? repoName, description: config?.description ?? described.description ?? '', branch: defaultBranch }),
+      fileUrl: (p, line) =>
+        fileUrl(
+          params.host === 'git' ? 'git' : params.host,
+          params.linkBase ?? params.webUrl,
+          params.linkRefs?.find((l) => l.version === job.version)?.ref ?? sha,
+          p,
+          line,
+        ),
+      meta: (described) => ({
+        title: config?.projectTitle ?? described.title ?? repoName,
+        description: config?.description ?? described.description ?? '',
+        branch: defaultBranch,
+      }),
       emptyMessage: 'No documentation was found in the repository (no Markdown, reStructuredText, notebooks, AsciiDoc or text files with content).',
       async supplement(_ctx, codeSnippets) {
         if (!params.generateDocs && codeSnippets >= MIN_CODE_SNIPPETS) return { snippets: [], files: [] };
         const generated = await generateFromSource(commit, files, deps.config.maxDocFileBytes);
         if (generated.snippets.length > 0) {
-          ctx.log('info', `generated ${generated.snippets.length} snippets from ${generated.files.length} source files${params.generateDocs ? '' : ' (the docs had few code examples)'}`);
+          ctx.log(
+            'info',
+            `generated ${generated.snippets.length} snippets from ${generated.files.length} source files${params.generateDocs ? '' : ' (the docs had few code examples)'}`,
+          );
         }
         return { snippets: generated.snippets, files: generated.files.map((f) => ({ path: f.path, hash: f.oid })) };
       },
@@ -145,7 +163,14 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
   if (job.version === 'latest' && params.ref === undefined) await recordSourceState(deps, job.libraryId, refs.head ?? null, tags);
   ctx.log('info', `listed the remote's refs in ${Date.now() - started} ms without cloning; ${tags.length} tags`);
   ctx.log('info', `no change since the build of commit ${previous.commit.slice(0, 12)}: nothing written`);
-  await ctx.progress({ filesAdded: 0, filesChanged: 0, filesRemoved: 0, filesReused: manifest.files.length, snippets: previous.totalSnippets, snippetsIndexed: 0 });
+  await ctx.progress({
+    filesAdded: 0,
+    filesChanged: 0,
+    filesRemoved: 0,
+    filesReused: manifest.files.length,
+    snippets: previous.totalSnippets,
+    snippetsIndexed: 0,
+  });
   if (job.version === 'latest') {
     const keep = manifest.previousVersions;
     await applyVersionRule(ctx, deps, tags, keep ?? [], { retire: keep !== undefined });
@@ -160,7 +185,9 @@ async function unchangedWithoutClone(ctx: JobContext, deps: IndexingDeps, params
  */
 async function recordSourceState(deps: IndexingDeps, libraryId: string, head: string | null, tags: readonly string[]): Promise<void> {
   const sourceState = { checkedAt: new Date(), head, newestTag: newestRelease(tags.filter(isAddressableVersion)) };
-  await deps.libraries.modify(libraryId, () => ({ sourceState })).catch((error: unknown) => deps.log.warn({ err: error, libraryId }, 'recording the source state failed'));
+  await deps.libraries
+    .modify(libraryId, () => ({ sourceState }))
+    .catch((error: unknown) => deps.log.warn({ err: error, libraryId }, 'recording the source state failed'));
 }
 
 /** Where the build keeps the version's code for the code tools (src/code/). */
@@ -168,7 +195,8 @@ function codePorts(ctx: JobContext, deps: IndexingDeps) {
   return {
     codeDir: deps.config.code.dir,
     limits: deps.config.code,
-    servedCommits: async () => ((await deps.libraries.get(ctx.job.libraryId, { fresh: true }))?.versions ?? []).filter((v) => v.generation > 0 && v.commit).map((v) => v.commit),
+    servedCommits: async () =>
+      ((await deps.libraries.get(ctx.job.libraryId, { fresh: true }))?.versions ?? []).filter((v) => v.generation > 0 && v.commit).map((v) => v.commit),
     log: (level: 'info' | 'warn', message: string) => ctx.log(level, message),
   };
 }
@@ -216,7 +244,11 @@ function logSkipped(ctx: JobContext, skipped: { path: string; reason: string }[]
   if (noisy.length > 30) ctx.log('info', `... and ${noisy.length - 30} more files skipped`);
 }
 
-async function generateFromSource(commit: Awaited<ReturnType<typeof resolveCommit>>, files: RepoFile[], maxBytes: number): Promise<{ snippets: ParsedSnippet[]; files: RepoFile[] }> {
+async function generateFromSource(
+  commit: Awaited<ReturnType<typeof resolveCommit>>,
+  files: RepoFile[],
+  maxBytes: number,
+): Promise<{ snippets: ParsedSnippet[]; files: RepoFile[] }> {
   const byPath = new Map(files.filter((f) => !f.isSymlink && f.size <= maxBytes).map((f) => [f.path, f]));
   const chosen = selectSourceFiles([...byPath.keys()]);
   const inputs: { path: string; text: string }[] = [];

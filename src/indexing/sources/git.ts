@@ -134,13 +134,16 @@ export async function listRemote(url: string, token?: string, options: CloneOpti
     const target = /^https?:/i.test(url) ? await openGateway(url, options).then((gw) => (gateway = gw).url) : url;
     remote = await g.Remote.createDetached(target);
     const FETCH = 0; // GIT_DIRECTION_FETCH
-    await remote.connect(FETCH as NodeGitTypes.Enums.DIRECTION, {
-      certificateCheck: () => GIT_PASSTHROUGH,
-      credentials: () => {
-        if (!token || attempts++ > 0) return g.Credential.defaultNew();
-        return g.Credential.userpassPlaintextNew('x-access-token', token);
-      },
-    } as unknown as NodeGitTypes.RemoteCallbacks);
+    await remote.connect(
+      FETCH as NodeGitTypes.Enums.DIRECTION,
+      {
+        certificateCheck: () => GIT_PASSTHROUGH,
+        credentials: () => {
+          if (!token || attempts++ > 0) return g.Credential.defaultNew();
+          return g.Credential.userpassPlaintextNew('x-access-token', token);
+        },
+      } as unknown as NodeGitTypes.RemoteCallbacks,
+    );
     const heads = (await remote.referenceList()) as Array<{ name(): string; oid(): NodeGitTypes.Oid; symrefTarget(): string | null }>;
     const refs: RemoteRefs = { branches: new Map(), tags: new Map() };
     for (const h of heads) {
@@ -203,7 +206,11 @@ function mapCloneError(error: unknown, url: string, failure: GatewayFailure | un
   if (/401|403|authentication|credentials|auth/i.test(msg)) {
     return new GitSourceError(`Authentication failed for ${safeUrl}: check the git token.`, 'auth');
   }
-  if (/404|not found|does not appear to be a git repository|repository not found|resolve|connect|timed out|unreachable|ECONNREFUSED|failed to send request|could not find repository|No such file/i.test(msg)) {
+  if (
+    /404|not found|does not appear to be a git repository|repository not found|resolve|connect|timed out|unreachable|ECONNREFUSED|failed to send request|could not find repository|No such file/i.test(
+      msg,
+    )
+  ) {
     return unavailable();
   }
   return new GitSourceError(`Cloning ${safeUrl} failed: ${redact(msg)}`, 'other');

@@ -69,7 +69,19 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
   try {
     result =
       params.source === 'website'
-        ? await crawl({ url: params.url, scope: params.scope, maxPages: params.maxPages, maxDepth: params.maxDepth, include: params.include, exclude: params.exclude, headers, ...politeness(deps.config.web) }, crawlDeps)
+        ? await crawl(
+            {
+              url: params.url,
+              scope: params.scope,
+              maxPages: params.maxPages,
+              maxDepth: params.maxDepth,
+              include: params.include,
+              exclude: params.exclude,
+              headers,
+              ...politeness(deps.config.web),
+            },
+            crawlDeps,
+          )
         : await readLlmsTxt(params.url, crawlDeps, { maxPages: LLMS_TXT_MAX_PAGES, headers, ...politeness(deps.config.web) });
   } catch (error) {
     await fetcher.close();
@@ -83,14 +95,25 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
   const report = crawlReport(result);
   await ctx.report(report);
   const skipped = skippedTotal(result);
-  ctx.log('info', `crawled ${params.url} in ${Date.now() - started} ms: ${result.pages.length} pages fetched, ${result.unchanged.length} unchanged, ${skipped} skipped${describeCounts(report)}`);
+  ctx.log(
+    'info',
+    `crawled ${params.url} in ${Date.now() - started} ms: ${result.pages.length} pages fetched, ${result.unchanged.length} unchanged, ${skipped} skipped${describeCounts(report)}`,
+  );
   for (const s of result.skipped.slice(0, 30)) ctx.log('info', `skipped ${s.url}: ${s.reason}${s.detail ? ` (${s.detail})` : ''}`);
   if (skipped > 30) ctx.log('info', `... and ${skipped - 30} more URLs skipped (the crawl report lists ${MAX_REPORTED_SKIPS})`);
-  if (result.counts.time_budget) ctx.log('warn', `the crawl used up its time budget (WEB_CRAWL_MAX_MINUTES=${deps.config.web.maxMinutes}); it kept the pages read so far`);
-  if (result.counts.max_urls) ctx.log('warn', `the crawl tracked as many URLs as it may (WEB_CRAWL_MAX_URLS=${deps.config.web.maxUrls}); ${result.counts.max_urls} more were only counted`);
+  if (result.counts.time_budget)
+    ctx.log('warn', `the crawl used up its time budget (WEB_CRAWL_MAX_MINUTES=${deps.config.web.maxMinutes}); it kept the pages read so far`);
+  if (result.counts.max_urls)
+    ctx.log(
+      'warn',
+      `the crawl tracked as many URLs as it may (WEB_CRAWL_MAX_URLS=${deps.config.web.maxUrls}); ${result.counts.max_urls} more were only counted`,
+    );
   if (result.pages.length + result.unchanged.length === 0) {
     const first = result.skipped.find((s) => s.url === params.url) ?? result.skipped[0];
-    throw new JobFailure('validation_error', `url: no page of ${params.url} could be read${first ? ` (${first.url}: ${first.reason}${first.detail ? `, ${first.detail}` : ''})` : ''}.`);
+    throw new JobFailure(
+      'validation_error',
+      `url: no page of ${params.url} could be read${first ? ` (${first.url}: ${first.reason}${first.detail ? `, ${first.detail}` : ''})` : ''}.`,
+    );
   }
 
   await ctx.setState('parsing');
@@ -117,7 +140,12 @@ async function openWeb(ctx: JobContext, params: WebsiteJobParams | LlmsTxtJobPar
   }
   await ctx.progress({ filesTotal: documents.length, filesSkipped: skipped });
   const libraryName = clientLibraryId(job.libraryId);
-  const revision = sha256(documents.map((d) => `${d.path}\n${d.hash}`).sort().join('\n'));
+  const revision = sha256(
+    documents
+      .map((d) => `${d.path}\n${d.hash}`)
+      .sort()
+      .join('\n'),
+  );
   const host = new URL(params.url).hostname;
   return {
     revision,

@@ -16,9 +16,22 @@ test('error bodies keep their code, message and Retry-After; other bodies get a 
 
 test('a search result reads back into the same resolve-library-id text', (t) => {
   const summary = summaryFromJson({
-    id: '/a/b', title: 'B', description: 'Bee.', branch: 'main', lastUpdateDate: '2025-01-01T00:00:00.000Z', state: 'finalized',
-    totalTokens: 10, totalSnippets: 3, stars: -1, trustScore: -1, benchmarkScore: 71.25, versions: ['v1'],
+    id: '/a/b',
+    title: 'B',
+    description: 'Bee.',
+    branch: 'main',
+    lastUpdateDate: '2025-01-01T00:00:00.000Z',
+    state: 'finalized',
+    totalTokens: 10,
+    totalSnippets: 3,
+    stars: -1,
+    trustScore: -1,
+    benchmarkScore: 71.25,
+    versions: ['v1'],
   });
   t.is(summary.trustScore, undefined);
-  t.is(formatLibraryText(summary), '- Title: B\n- Context7-compatible library ID: /a/b\n- Description: Bee.\n- Code Snippets: 3\n- Source Reputation: Unknown\n- Benchmark Score: 71.3\n- Versions: v1');
+  t.is(
+    formatLibraryText(summary),
+    '- Title: B\n- Context7-compatible library ID: /a/b\n- Description: Bee.\n- Code Snippets: 3\n- Source Reputation: Unknown\n- Benchmark Score: 71.3\n- Versions: v1',
+  );
 });

@@ -59,7 +59,9 @@ export function summaryFromJson(json: LibrarySearchResultJson): LibrarySummary {
     trustScore: typeof json.trustScore === 'number' && json.trustScore >= 0 ? json.trustScore : undefined,
     benchmarkScore: json.benchmarkScore ?? 0,
     versions: Array.isArray(json.versions) ? json.versions : [],
-    ...(typeof json.latestIndexed === 'string' ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null } : {}),
+    ...(typeof json.latestIndexed === 'string'
+      ? { latestIndexed: json.latestIndexed, sourceLatest: typeof json.sourceLatest === 'string' ? json.sourceLatest : null }
+      : {}),
     ...(typeof json.pinnedVersion === 'string' ? { pinnedVersion: json.pinnedVersion } : {}),
     ...(typeof json.redirectedFrom === 'string' ? { redirectedFrom: json.redirectedFrom } : {}),
   };
@@ -81,7 +83,12 @@ export function httpBackend(config: HttpBackendOptions): DocsBackend {
     } catch (error) {
       const reason = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).name;
       // 503: exposed and temporary — the model is told to try again, the user to check the URL.
-      throw new AppError(503, 'service_unavailable', `Could not reach the Shelfmark server at ${base} (${reason}). Check that it is running and that --api-url is right.`, { cause: error });
+      throw new AppError(
+        503,
+        'service_unavailable',
+        `Could not reach the Shelfmark server at ${base} (${reason}). Check that it is running and that --api-url is right.`,
+        { cause: error },
+      );
     }
     const body = await res.text();
     if (!res.ok) throw errorFromResponse(res.status, body, res.headers);
@@ -96,22 +103,47 @@ export function httpBackend(config: HttpBackendOptions): DocsBackend {
     },
     queryDocs(input) {
       // An overview is what the v1 route answers without a topic.
-      const options = { version: input.version, language: input.language, languageOnly: input.languageOnly ? 'true' : undefined, projectId: input.projectId ?? config.projectId };
+      const options = {
+        version: input.version,
+        language: input.language,
+        languageOnly: input.languageOnly ? 'true' : undefined,
+        projectId: input.projectId ?? config.projectId,
+      };
       if (input.overview) return get(`/api/v1${v1Path(input.libraryId)}`, { tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
       return get('/v2/context', { libraryId: input.libraryId, query: input.query, tokens: input.tokens, type: 'txt', ...options }, 'text/plain');
     },
     searchAcross(input) {
       const libraries = input.libraries.length > 0 ? input.libraries.join(',') : undefined;
-      return get('/v2/search', { query: input.query, libraries, scope: input.scope, tokens: input.tokens, language: input.language, type: 'txt' }, 'text/plain');
+      return get(
+        '/v2/search',
+        { query: input.query, libraries, scope: input.scope, tokens: input.tokens, language: input.language, type: 'txt' },
+        'text/plain',
+      );
     },
     upgradeGuide(input) {
-      return get('/v2/upgrade-guide', { libraryId: input.libraryId, from: input.from, to: input.to, page: input.page, tokens: input.tokens, type: 'txt' }, 'text/plain');
+      return get(
+        '/v2/upgrade-guide',
+        { libraryId: input.libraryId, from: input.from, to: input.to, page: input.page, tokens: input.tokens, type: 'txt' },
+        'text/plain',
+      );
     },
     queryCode(input) {
       const flag = (v: boolean | undefined) => (v === undefined ? undefined : String(v));
       return get(
         '/v2/code',
-        { libraryId: input.libraryId, operation: input.operation, query: input.query, regex: flag(input.regex), caseSensitive: flag(input.caseSensitive), path: input.path, startLine: input.startLine, endLine: input.endLine, limit: input.limit, version: input.version, type: 'txt' },
+        {
+          libraryId: input.libraryId,
+          operation: input.operation,
+          query: input.query,
+          regex: flag(input.regex),
+          caseSensitive: flag(input.caseSensitive),
+          path: input.path,
+          startLine: input.startLine,
+          endLine: input.endLine,
+          limit: input.limit,
+          version: input.version,
+          type: 'txt',
+        },
         'text/plain',
       );
     },
@@ -120,5 +152,10 @@ export function httpBackend(config: HttpBackendOptions): DocsBackend {
 
 /** `/owner/repo[/version]` of the v1 route from a library id (`@version` becomes `/version`). */
 function v1Path(libraryId: string): string {
-  return libraryId.replace('@', '/').split('/').filter(Boolean).map(encodeURIComponent).reduce((path, part) => `${path}/${part}`, '');
+  return libraryId
+    .replace('@', '/')
+    .split('/')
+    .filter(Boolean)
+    .map(encodeURIComponent)
+    .reduce((path, part) => `${path}/${part}`, '');
 }

@@ -31,11 +31,7 @@ export interface InProcessOptions {
 }
 
 /** What `inProcessBackend` reaches (ports.ts). */
-export type InProcessBackendPorts = Pick<
-  Ports,
-  'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' |
-  'usage'
->;
+export type InProcessBackendPorts = Pick<Ports, 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'snippets' | 'usage'>;
 
 export function inProcessBackend(services: InProcessBackendPorts, principal: Principal, options: InProcessOptions = {}): DocsBackend {
   const guarded = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -57,7 +53,10 @@ export function inProcessBackend(services: InProcessBackendPorts, principal: Pri
         const answer = await countedContext(services, principal, { ...input, projectId: input.projectId ?? options.projectId }, 'mcp');
         return withProvenanceLine(answer.provenance, formatContextText(answer.snippets));
       }),
-    searchAcross: (input) => guarded(async () => formatAcrossText(await searchAcrossLibraries(services, principal, { ...input, ...(options.projectId ? { projectId: options.projectId } : {}) }))),
+    searchAcross: (input) =>
+      guarded(async () =>
+        formatAcrossText(await searchAcrossLibraries(services, principal, { ...input, ...(options.projectId ? { projectId: options.projectId } : {}) })),
+      ),
     upgradeGuide: (input) => guarded(async () => (await getUpgradeGuide(services, principal, input)).text),
     queryCode: (input) => guarded(async () => formatCodeText(await queryCode(services, principal, input))),
   };

@@ -45,7 +45,13 @@ You must call resolve-library-id first to obtain the exact Context7-compatible l
     const topic = pickString(args, TOPIC_NAMES);
     const query = topic ?? overviewQuery(libraryId);
     try {
-      return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...versionInputs(args), ...(topic === undefined ? { overview: true } : {}) });
+      return await backend.queryDocs({
+        libraryId,
+        query,
+        tokens: tokenBudget(args.tokens),
+        ...versionInputs(args),
+        ...(topic === undefined ? { overview: true } : {}),
+      });
     } catch (error) {
       const none = noRelevantDocumentation(error, libraryId, query);
       if (none !== undefined) return none;

@@ -20,7 +20,10 @@ Both versions must be indexed; if one is not, the answer lists the indexed versi
       library: z.string().optional().describe("The library: an ID like '/koajs/koa' (from resolve-library-id) or its name ('koa')."),
       from: z.string().optional().describe('The version upgraded from, e.g. "2.16.4" (as in the lockfile).'),
       to: z.string().optional().describe('The version upgraded to, e.g. "3.2.0"; default: the latest indexed.'),
-      page: z.preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().int().min(1).max(1000)).optional().describe('1 (the summary, default), then 2, 3… for the details.'),
+      page: z
+        .preprocess((v) => (typeof v === 'string' && v.trim() !== '' ? Number(v) : v), z.number().int().min(1).max(1000))
+        .optional()
+        .describe('1 (the summary, default), then 2, 3… for the details.'),
       tokens: tokensArgument,
     },
     ['library', 'from'],

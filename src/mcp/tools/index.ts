@@ -7,6 +7,13 @@ import { queryCodeTool } from './query-code';
 import type { ShelfmarkTool } from './tool';
 
 /** Every tool the Shelfmark MCP server offers, in listing order. */
-export const SHELFMARK_TOOLS: readonly ShelfmarkTool[] = [resolveLibraryIdTool, queryDocsTool, getLibraryDocsTool, searchDocsTool, getUpgradeGuideTool, queryCodeTool];
+export const SHELFMARK_TOOLS: readonly ShelfmarkTool[] = [
+  resolveLibraryIdTool,
+  queryDocsTool,
+  getLibraryDocsTool,
+  searchDocsTool,
+  getUpgradeGuideTool,
+  queryCodeTool,
+];
 
 export type { ShelfmarkTool };

@@ -38,19 +38,26 @@ The answer's first line says which version and commit were read.`,
       libraryId: z.string().optional().describe("Library ID, e.g. '/koajs/koa' or '/koajs/koa/2.16.4', from resolve-library-id or the user."),
       operation: z.enum(OPERATIONS).optional().describe('search (default), definition, references, outline or read.'),
       query: z.string().optional().describe('search: the text or pattern; definition and references: the symbol name.'),
-      path: z.string().optional().describe('outline and read: the file (outline of a folder lists its files); search, definition, references: a folder, file or glob to look in.'),
+      path: z
+        .string()
+        .optional()
+        .describe('outline and read: the file (outline of a folder lists its files); search, definition, references: a folder, file or glob to look in.'),
       regex: yesNo.describe('search: query is a regular expression.'),
       caseSensitive: yesNo.describe('search: by default case-sensitive only when query has a capital letter.'),
       startLine: wholeNumber.describe('read: the first line (1-based).'),
       endLine: wholeNumber.describe('read: the last line.'),
       limit: wholeNumber.describe('At most this many results (default 30, at most 200).'),
-      version: z.string().optional().describe('The version to read, e.g. "2.16.4" (as in the lockfile), a range like "^2" or "closest:2.16.0"; default: the library\'s default version.'),
+      version: z
+        .string()
+        .optional()
+        .describe('The version to read, e.g. "2.16.4" (as in the lockfile), a range like "^2" or "closest:2.16.0"; default: the library\'s default version.'),
     },
     ['libraryId'],
   ),
   async run(args, backend) {
     const libraryId = pickString(args, LIBRARY_ID_NAMES);
-    if (!libraryId) throw new ValidationError('query-code needs `libraryId`: a library ID like /org/project. Call resolve-library-id first to find it.', 'libraryId');
+    if (!libraryId)
+      throw new ValidationError('query-code needs `libraryId`: a library ID like /org/project. Call resolve-library-id first to find it.', 'libraryId');
     const rawOperation = pickString(args, ['operation', 'op', 'action']) ?? 'search';
     const operation = OPERATIONS.find((o) => o === rawOperation.toLowerCase());
     if (!operation) throw new ValidationError(`query-code: operation must be one of ${OPERATIONS.join(', ')}.`, 'operation');

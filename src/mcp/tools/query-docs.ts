@@ -26,7 +26,9 @@ Do not call this tool more than 3 times for one question; then use the best info
       query: z
         .string()
         .optional()
-        .describe("The question or task, specific and complete: 'How to set a signed cookie in a Koa middleware' rather than 'cookies'. Do not include secrets or private code."),
+        .describe(
+          "The question or task, specific and complete: 'How to set a signed cookie in a Koa middleware' rather than 'cookies'. Do not include secrets or private code.",
+        ),
       tokens: tokensArgument,
       ...versionArguments,
     },
@@ -38,7 +40,8 @@ Do not call this tool more than 3 times for one question; then use the best info
       throw new ValidationError('query-docs needs `libraryId`: a library ID like /org/project. Call resolve-library-id first to find it.', 'libraryId');
     }
     const query = pickString(args, QUERY_NAMES);
-    if (!query) throw new ValidationError('query-docs needs `query`: the question to find documentation for, e.g. "how to set a cookie on the response".', 'query');
+    if (!query)
+      throw new ValidationError('query-docs needs `query`: the question to find documentation for, e.g. "how to set a cookie on the response".', 'query');
     try {
       return await backend.queryDocs({ libraryId, query, tokens: tokenBudget(args.tokens), ...versionInputs(args) });
     } catch (error) {

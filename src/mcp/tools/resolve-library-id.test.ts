@@ -4,8 +4,17 @@ import { overviewQuery } from './get-library-docs';
 import type { LibrarySummary } from '../../search/types';
 
 const lib = (id: string, trustScore?: number): LibrarySummary => ({
-  id, title: id.slice(1), description: `About ${id}.`, branch: 'main', lastUpdateDate: new Date(0), state: 'finalized',
-  totalTokens: 100, totalSnippets: 12, trustScore, benchmarkScore: 80, versions: [],
+  id,
+  title: id.slice(1),
+  description: `About ${id}.`,
+  branch: 'main',
+  lastUpdateDate: new Date(0),
+  state: 'finalized',
+  totalTokens: 100,
+  totalSnippets: 12,
+  trustScore,
+  benchmarkScore: 80,
+  versions: [],
 });
 
 test('the answer is the header, then the libraries separated by dashes; the policy note only when filtered', (t) => {

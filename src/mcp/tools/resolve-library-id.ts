@@ -47,13 +47,16 @@ Do not call this tool more than 3 times for one question; then use the best resu
       query: z
         .string()
         .optional()
-        .describe("Optional: the user's question or task, used to rank libraries by how well their documentation answers it. Do not include secrets or private code."),
+        .describe(
+          "Optional: the user's question or task, used to rank libraries by how well their documentation answers it. Do not include secrets or private code.",
+        ),
     },
     ['libraryName'],
   ),
   async run(args, backend) {
     const libraryName = pickString(args, ['libraryName']);
-    if (!libraryName) throw new ValidationError('resolve-library-id needs `libraryName`: the name of the library or package to look up (e.g. "koa").', 'libraryName');
+    if (!libraryName)
+      throw new ValidationError('resolve-library-id needs `libraryName`: the name of the library or package to look up (e.g. "koa").', 'libraryName');
     const query = pickString(args, QUERY_NAMES);
     try {
       return formatResolveAnswer(await backend.searchLibraries({ libraryName, query }));

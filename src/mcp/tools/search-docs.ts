@@ -12,7 +12,10 @@ import type { ShelfmarkTool } from './tool';
 /** Library ids as models send them: an array, or one comma-separated string. */
 function libraryList(raw: unknown): string[] {
   const items = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',') : [];
-  return items.filter((x): x is string => typeof x === 'string').map((x) => x.trim()).filter(Boolean);
+  return items
+    .filter((x): x is string => typeof x === 'string')
+    .map((x) => x.trim())
+    .filter(Boolean);
 }
 
 export const searchDocsTool: ShelfmarkTool = {
@@ -27,8 +30,13 @@ Use query-docs instead when the question is about one library.`,
       libraries: z
         .union([z.array(z.string()), z.string()])
         .optional()
-        .describe("Library IDs to search, e.g. ['/fastapi/fastapi', '/pydantic/pydantic/2.13.4'] (at most 10). Without them, the team's allowed libraries (or the whole catalogue) are searched."),
-      scope: z.enum(['team', 'all']).optional().describe("Without libraries: 'team' (your team's allowed libraries) or 'all' (every library you can see; the default)."),
+        .describe(
+          "Library IDs to search, e.g. ['/fastapi/fastapi', '/pydantic/pydantic/2.13.4'] (at most 10). Without them, the team's allowed libraries (or the whole catalogue) are searched.",
+        ),
+      scope: z
+        .enum(['team', 'all'])
+        .optional()
+        .describe("Without libraries: 'team' (your team's allowed libraries) or 'all' (every library you can see; the default)."),
       tokens: tokensArgument,
       language: z.string().optional().describe('Optional: a code language whose examples come first, e.g. "python".'),
     },
@@ -41,7 +49,13 @@ Use query-docs instead when the question is about one library.`,
     const scope = args.scope === 'team' || args.scope === 'all' ? args.scope : undefined;
     const language = pickString(args, ['language']);
     try {
-      return await backend.searchAcross({ query, libraries, ...(libraries.length === 0 && scope ? { scope } : {}), tokens: tokenBudget(args.tokens), ...(language ? { language } : {}) });
+      return await backend.searchAcross({
+        query,
+        libraries,
+        ...(libraries.length === 0 && scope ? { scope } : {}),
+        tokens: tokenBudget(args.tokens),
+        ...(language ? { language } : {}),
+      });
     } catch (error) {
       const none = noRelevantDocumentation(error, libraries.join(', ') || 'the libraries searched', query);
       if (none !== undefined) return none;

@@ -20,14 +20,26 @@ test('package-lock.json v3 (koajs/koa): every installed package at its version; 
   t.deepEqual(find(pkgs, 'koa-compose')[0], { ecosystem: 'npm', name: 'koa-compose', version: '4.1.0', direct: true });
   t.is(pkgs.filter((p) => p.direct).length, 18 + 5);
   const app = parseLockfile('package-lock.json', fs.readFileSync(path.join(DIR, 'koa-app', 'package-lock.json'), 'utf8')).packages;
-  t.deepEqual(app.filter((p) => p.direct).map((p) => `${p.name}@${p.version}`).sort(), ['@koa/router@13.1.0', 'koa@2.16.4']);
+  t.deepEqual(
+    app
+      .filter((p) => p.direct)
+      .map((p) => `${p.name}@${p.version}`)
+      .sort(),
+    ['@koa/router@13.1.0', 'koa@2.16.4'],
+  );
 });
 
 test('pnpm-lock.yaml v9 (vuejs/core, a workspace): importers are direct, peer suffixes and workspace links dropped', (t) => {
   const pkgs = read('pnpm-lock.yaml');
-  t.deepEqual(find(pkgs, '@babel/parser').map((p) => [p.version, p.direct]), [['7.29.8', true]]);
+  t.deepEqual(
+    find(pkgs, '@babel/parser').map((p) => [p.version, p.direct]),
+    [['7.29.8', true]],
+  );
   // 6.0.0(rollup@4.62.4) is 6.0.0
-  t.deepEqual(find(pkgs, '@rollup/plugin-alias').map((p) => p.version), ['6.0.0']);
+  t.deepEqual(
+    find(pkgs, '@rollup/plugin-alias').map((p) => p.version),
+    ['6.0.0'],
+  );
   // runtime-core's link:../reactivity is the workspace's own package, not a registry one
   t.false(pkgs.some((p) => p.version.startsWith('link:')));
   t.true(pkgs.every((p) => p.ecosystem === 'npm' && p.version !== ''));
@@ -50,8 +62,18 @@ test('requirements.txt (pallets/flask, pip-compile): pinned names, normalised, c
   t.is(find(pkgs, 'pytest')[0]?.version, '8.3.5');
   t.is(find(pkgs, 'tox')[0]?.version, '4.25.0');
   t.false(pkgs.some((p) => p.name.includes('users') || p.name.startsWith('-')));
-  const loose = parseLockfile('requirements-dev.txt', 'Django>=4.2  # web\nrequests[socks]==2.32.3 ; python_version > "3.8"\n-r base.txt\ngit+https://x/y.git\nzope.interface===6.0\n').packages;
-  t.deepEqual(loose.map((p) => [p.name, p.version]), [['django', ''], ['requests', '2.32.3'], ['zope-interface', '6.0']]);
+  const loose = parseLockfile(
+    'requirements-dev.txt',
+    'Django>=4.2  # web\nrequests[socks]==2.32.3 ; python_version > "3.8"\n-r base.txt\ngit+https://x/y.git\nzope.interface===6.0\n',
+  ).packages;
+  t.deepEqual(
+    loose.map((p) => [p.name, p.version]),
+    [
+      ['django', ''],
+      ['requests', '2.32.3'],
+      ['zope-interface', '6.0'],
+    ],
+  );
 });
 
 test('poetry.lock (python-poetry/poetry) and uv.lock (pydantic/pydantic)', (t) => {
@@ -89,8 +111,13 @@ test('pom.xml (spring-projects/spring-petclinic): the parent and the dependencie
   const pkgs = read('pom.xml');
   t.deepEqual(pkgs[0], { ecosystem: 'maven', name: 'org.springframework.boot:spring-boot-starter-parent', version: '4.0.3', direct: true });
   t.is(find(pkgs, 'org.springframework.boot:spring-boot-starter-actuator')[0]?.version, '');
-  t.true(pkgs.some((p) => p.version !== '' && p.name !== 'org.springframework.boot:spring-boot-starter-parent'), PROPERTIES_RESOLVED);
-  t.throws(() => parseLockfile('pom.xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><project>&e;</project>'), { message: /DOCTYPE/ });
+  t.true(
+    pkgs.some((p) => p.version !== '' && p.name !== 'org.springframework.boot:spring-boot-starter-parent'),
+    PROPERTIES_RESOLVED,
+  );
+  t.throws(() => parseLockfile('pom.xml', '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><project>&e;</project>'), {
+    message: /DOCTYPE/,
+  });
 });
 
 test('Gemfile.lock (maybe-finance/maybe, a Rails app): specs with versions; DEPENDENCIES are direct', (t) => {
@@ -106,7 +133,17 @@ test('file names pick the format; anything else is a 400 naming the field', (t) 
   t.is(lockfileKind('requirements/dev.txt'), 'requirements.txt');
   t.is(lockfileKind('README.md'), null);
   const bad = (name: string, text: string) => t.throws(() => parseLockfile(name, text), { message: /./ });
-  for (const [name, text] of [['notes.txt', 'x'], ['package-lock.json', '{'], ['pnpm-lock.yaml', 'a: [1'], ['Cargo.lock', 'version = '], ['go.mod', 'require x v1'], ['Gemfile.lock', 'nothing'], ['pom.xml', '<nope/>'], ['package-lock.json', 'a\u0000b']]) bad(name, text);
+  for (const [name, text] of [
+    ['notes.txt', 'x'],
+    ['package-lock.json', '{'],
+    ['pnpm-lock.yaml', 'a: [1'],
+    ['Cargo.lock', 'version = '],
+    ['go.mod', 'require x v1'],
+    ['Gemfile.lock', 'nothing'],
+    ['pom.xml', '<nope/>'],
+    ['package-lock.json', 'a\u0000b'],
+  ])
+    bad(name, text);
   const error = t.throws(() => parseLockfile('package-lock.json', '{'));
   t.is((error as { code?: string }).code, 'validation_error');
   t.is((error as { details?: { field?: string } }).details?.field, 'lockfile');

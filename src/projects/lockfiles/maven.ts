@@ -25,9 +25,13 @@ export function parsePom(text: string): LockedPackage[] {
   const parent = child(project, 'parent');
   props.set('project.version', textOf(project, 'version') || textOf(parent, 'version'));
   props.set('project.parent.version', textOf(parent, 'version'));
-  const resolve = (v: string, depth = 0): string => (depth > 5 ? v : v.replace(/\$\{([^}]+)\}/g, (m, key: string) => (props.has(key.toLowerCase()) ? resolve(props.get(key.toLowerCase()) ?? '', depth + 1) : m)));
+  const resolve = (v: string, depth = 0): string =>
+    depth > 5
+      ? v
+      : v.replace(/\$\{([^}]+)\}/g, (m, key: string) => (props.has(key.toLowerCase()) ? resolve(props.get(key.toLowerCase()) ?? '', depth + 1) : m));
   const managed = new Map<string, string>();
-  for (const d of childrenOf(child(child(project, 'dependencyManagement'), 'dependencies'), 'dependency')) managed.set(`${textOf(d, 'groupId')}:${textOf(d, 'artifactId')}`, resolve(textOf(d, 'version')));
+  for (const d of childrenOf(child(child(project, 'dependencyManagement'), 'dependencies'), 'dependency'))
+    managed.set(`${textOf(d, 'groupId')}:${textOf(d, 'artifactId')}`, resolve(textOf(d, 'version')));
   const out: LockedPackage[] = [];
   const add = (e: El | undefined) => {
     const group = resolve(textOf(e, 'groupId'));

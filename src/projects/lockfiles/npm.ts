@@ -22,7 +22,9 @@ export function parsePackageLock(text: string): LockedPackage[] {
   const out: LockedPackage[] = [];
   if (isObject(doc.packages)) {
     const root = isObject(doc.packages['']) ? doc.packages[''] : {};
-    const direct = new Set(['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) => (isObject(root[k]) ? Object.keys(root[k]) : [])));
+    const direct = new Set(
+      ['dependencies', 'devDependencies', 'optionalDependencies', 'peerDependencies'].flatMap((k) => (isObject(root[k]) ? Object.keys(root[k]) : [])),
+    );
     for (const [path, entry] of Object.entries(doc.packages)) {
       if (path === '' || !isObject(entry) || entry.link === true) continue;
       // `node_modules/a/node_modules/@s/b` is @s/b; a workspace folder (no node_modules) is the project's own.

@@ -9,14 +9,20 @@ import { LockfileError } from './errors';
 
 /** PEP 503: names compare lowercased with runs of `-_.` as one `-`. */
 export function pythonName(name: string): string {
-  return name.trim().toLowerCase().replace(/[-_.]+/g, '-');
+  return name
+    .trim()
+    .toLowerCase()
+    .replace(/[-_.]+/g, '-');
 }
 
 export function parseRequirements(text: string): LockedPackage[] {
   const out: LockedPackage[] = [];
   for (const raw of text.split(/\r?\n/)) {
     // Comments, options (-r, -e, --hash continuation lines), URLs and paths are not packages.
-    const line = raw.replace(/(^|\s)#.*$/, '').replace(/\\$/, '').trim();
+    const line = raw
+      .replace(/(^|\s)#.*$/, '')
+      .replace(/\\$/, '')
+      .trim();
     if (line === '' || line.startsWith('-') || /^[a-z+]+:\/\//i.test(line) || line.startsWith('.') || line.startsWith('/')) continue;
     const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$/.exec(line.split(';')[0] ?? '');
     if (!m?.[1]) continue;
@@ -46,7 +52,9 @@ function packagesOf(doc: Toml, file: string): Toml[] {
 export function parsePoetryLock(text: string): LockedPackage[] {
   // poetry.lock does not say which packages pyproject.toml asks for: none is marked direct.
   return packagesOf(readToml(text, 'poetry.lock'), 'poetry.lock').flatMap((p) =>
-    typeof p.name === 'string' && typeof p.version === 'string' ? [{ ecosystem: 'pypi' as const, name: pythonName(p.name), version: p.version, direct: false }] : [],
+    typeof p.name === 'string' && typeof p.version === 'string'
+      ? [{ ecosystem: 'pypi' as const, name: pythonName(p.name), version: p.version, direct: false }]
+      : [],
   );
 }
 
@@ -56,7 +64,11 @@ export function parseUvLock(text: string): LockedPackage[] {
   const own = packages.filter((p) => typeof p.source === 'object' && p.source !== null && ('editable' in p.source || 'virtual' in p.source));
   const direct = new Set<string>();
   for (const p of own) {
-    const groups = [p.dependencies, ...Object.values((p['dev-dependencies'] as Toml | undefined) ?? {}), ...Object.values((p['optional-dependencies'] as Toml | undefined) ?? {})];
+    const groups = [
+      p.dependencies,
+      ...Object.values((p['dev-dependencies'] as Toml | undefined) ?? {}),
+      ...Object.values((p['optional-dependencies'] as Toml | undefined) ?? {}),
+    ];
     for (const group of groups) {
       if (!Array.isArray(group)) continue;
       for (const d of group) if (d && typeof d === 'object' && typeof (d as Toml).name === 'string') direct.add(pythonName((d as Toml).name as string));

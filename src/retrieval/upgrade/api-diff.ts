@@ -73,7 +73,12 @@ export function apiSymbols(docs: readonly GuideSnippet[]): Map<string, ApiSymbol
     const found = symbolOfHeading(heading) ?? (CODE_EXTENSIONS.test(doc.path) ? symbolOfHeading(doc.title) : undefined);
     if (!found || out.has(found.key)) continue;
     const text = `${doc.description} ${doc.content}`.slice(0, 2000);
-    out.set(found.key, { key: found.key, signature: found.signature, deprecated: /\bdeprecated\b/i.test(text) || /\bdeprecated\b/i.test(heading), url: doc.url });
+    out.set(found.key, {
+      key: found.key,
+      signature: found.signature,
+      deprecated: /\bdeprecated\b/i.test(text) || /\bdeprecated\b/i.test(heading),
+      url: doc.url,
+    });
   }
   return out;
 }
@@ -97,5 +102,11 @@ export function diffApis(from: Map<string, ApiSymbol>, to: Map<string, ApiSymbol
   }
   for (const [key, sym] of from) if (!to.has(key)) removed.push(sym);
   const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
-  return { added: added.sort(byKey), removed: removed.sort(byKey), changed: changed.sort(byKey), deprecated: deprecated.sort(byKey), counted: { from: from.size, to: to.size } };
+  return {
+    added: added.sort(byKey),
+    removed: removed.sort(byKey),
+    changed: changed.sort(byKey),
+    deprecated: deprecated.sort(byKey),
+    counted: { from: from.size, to: to.size },
+  };
 }

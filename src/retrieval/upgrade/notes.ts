@@ -11,7 +11,22 @@ import { fencedBlocks, proseOf } from '../../search/format/fence';
 
 /** The stored fields an upgrade guide reads of a snippet. */
 export const GUIDE_FIELDS = [
-  'id', 'kind', 'title', 'breadcrumb', 'pageTitle', 'description', 'content', 'code', 'language', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part',
+  'id',
+  'kind',
+  'title',
+  'breadcrumb',
+  'pageTitle',
+  'description',
+  'content',
+  'code',
+  'language',
+  'path',
+  'url',
+  'startLine',
+  'tokens',
+  'pageKind',
+  'pageVersion',
+  'part',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
 export type GuideSnippet = Pick<SnippetDocument, (typeof GUIDE_FIELDS)[number]>;
@@ -95,7 +110,8 @@ export function notesBetween(docs: readonly GuideSnippet[], fromName: string, to
   return { guides, releaseNotes };
 }
 
-const BREAKING = /\b(breaking|removed?|removal|no longer|dropp?(ed|ing)?\b|drop support|renamed?|replaced?|instead of|must now|now requires?|requires? node|minimum|not supported|unsupported|changed? (the )?(default|behaviou?r|signature|return)|now (returns?|throws?|defaults?)|takes? precedence|precedence (over|of))\b/i;
+const BREAKING =
+  /\b(breaking|removed?|removal|no longer|dropp?(ed|ing)?\b|drop support|renamed?|replaced?|instead of|must now|now requires?|requires? node|minimum|not supported|unsupported|changed? (the )?(default|behaviou?r|signature|return)|now (returns?|throws?|defaults?)|takes? precedence|precedence (over|of))\b/i;
 const DEPRECATED = /\bdeprecat\w*/i;
 const CODEMOD = /\bcodemods?\b/i;
 const NEW = /\b(new features?|added|adds|introduc\w+|now supports?|support for)\b/i;
@@ -162,8 +178,15 @@ export function summaryNotes(guides: readonly GuideSnippet[], releaseNotes: read
     // A lead that is only a list marker or a colon's intro says nothing on its own.
     const lead = first.length >= 20 && !/^\d+[.)]$/.test(first.trim()) ? first : '';
     const kind = classifyNote(`${heading} ${body.slice(0, 400)}`, doc.breadcrumb.slice(0, -1));
-    notes.push({ kind, text: tidy(lead && lead.length < 240 ? `${heading}: ${lead}` : heading), section: sectionName(doc), url: doc.url, ...(doc.pageVersion ? { version: doc.pageVersion } : {}) });
-    for (const line of body.split('\n')) if (CODEMOD.test(line) && kind !== 'codemod') notes.push({ kind: 'codemod', text: tidy(line), section: sectionName(doc), url: doc.url });
+    notes.push({
+      kind,
+      text: tidy(lead && lead.length < 240 ? `${heading}: ${lead}` : heading),
+      section: sectionName(doc),
+      url: doc.url,
+      ...(doc.pageVersion ? { version: doc.pageVersion } : {}),
+    });
+    for (const line of body.split('\n'))
+      if (CODEMOD.test(line) && kind !== 'codemod') notes.push({ kind: 'codemod', text: tidy(line), section: sectionName(doc), url: doc.url });
   }
   let otherReleaseNotes = 0;
   for (const doc of releaseNotes) {
@@ -172,7 +195,8 @@ export function summaryNotes(guides: readonly GuideSnippet[], releaseNotes: read
     const lines = items.length > 0 ? items : [doc.breadcrumb.at(-1) ?? doc.title];
     for (const line of lines) {
       const kind = classifyNote(line);
-      if (kind === 'breaking' || kind === 'deprecated' || kind === 'codemod') notes.push({ kind, text: tidy(line), section: sectionName(doc), url: doc.url, ...(version ? { version } : {}) });
+      if (kind === 'breaking' || kind === 'deprecated' || kind === 'codemod')
+        notes.push({ kind, text: tidy(line), section: sectionName(doc), url: doc.url, ...(version ? { version } : {}) });
       else otherReleaseNotes++;
     }
   }
@@ -181,6 +205,11 @@ export function summaryNotes(guides: readonly GuideSnippet[], releaseNotes: read
 
 /** A section as Markdown for the detail pages: its heading path, link and content (or code). */
 export function renderSection(doc: GuideSnippet): string {
-  const body = doc.content !== '' ? doc.content : fencedBlocks(`\`\`\`${doc.language}\n${doc.code}\n\`\`\``).map((b) => `\`\`\`${b.language}\n${b.code}\n\`\`\``).join('\n');
+  const body =
+    doc.content !== ''
+      ? doc.content
+      : fencedBlocks(`\`\`\`${doc.language}\n${doc.code}\n\`\`\``)
+          .map((b) => `\`\`\`${b.language}\n${b.code}\n\`\`\``)
+          .join('\n');
   return `### ${sectionName(doc)}\n\nSource: ${doc.url}\n\n${doc.description && doc.content === '' ? `${doc.description}\n\n` : ''}${body}`;
 }

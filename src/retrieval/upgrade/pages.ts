@@ -56,7 +56,8 @@ export function detailUnits(parts: UpgradeGuideParts): string[] {
     ...d.deprecated.map((s) => `- deprecated: \`${s.signature}\` (${s.url})`),
     ...d.added.map((s) => `- added: \`${s.signature}\` (${s.url})`),
   ];
-  for (let i = 0; i < lines.length; i += 40) units.push(`### API diff ${parts.from.version} → ${parts.to.version}${i > 0 ? ' (continued)' : ''}\n\n${lines.slice(i, i + 40).join('\n')}`);
+  for (let i = 0; i < lines.length; i += 40)
+    units.push(`### API diff ${parts.from.version} → ${parts.to.version}${i > 0 ? ' (continued)' : ''}\n\n${lines.slice(i, i + 40).join('\n')}`);
   return units;
 }
 
@@ -109,9 +110,13 @@ export function summaryText(parts: UpgradeGuideParts, detailPages: number, budge
     ...noteBlock('change'),
     ...noteBlock('new'),
   ];
-  if (parts.otherReleaseNotes > 0) blocks.push({ title: `## ${parts.otherReleaseNotes} other release-note lines (fixes, additions) are on the detail pages.`, items: [] });
+  if (parts.otherReleaseNotes > 0)
+    blocks.push({ title: `## ${parts.otherReleaseNotes} other release-note lines (fixes, additions) are on the detail pages.`, items: [] });
   if (parts.missing.length > 0) blocks.push({ title: '## Not indexed', items: parts.missing.map((m) => `- ${m}`) });
-  const tail = detailPages > 0 ? `${detailPages === 1 ? 'Page 2' : `Pages 2–${detailPages + 1}`}: the sections in full (migration guides, release notes, the API diff). Ask for page 2 next.` : 'There are no detail pages: nothing between these versions is indexed beyond this summary.';
+  const tail =
+    detailPages > 0
+      ? `${detailPages === 1 ? 'Page 2' : `Pages 2–${detailPages + 1}`}: the sections in full (migration guides, release notes, the API diff). Ask for page 2 next.`
+      : 'There are no detail pages: nothing between these versions is indexed beyond this summary.';
 
   // A budget too small for the summary's head: said in a line that fits, never overrun.
   if (count([...head, tail].join('\n\n')) > budget) return `${head[0]}\n\nThe summary needs more than ${budget} tokens: ask again with a larger tokens value.`;
@@ -149,7 +154,9 @@ export function upgradeGuidePage(parts: UpgradeGuideParts, page: number, budget:
   const totalPages = 1 + pages.length;
   let text: string;
   if (page === 1) text = summaryText(parts, pages.length, budget, count);
-  else if (page <= totalPages) text = `# Upgrading ${parts.libraryId} from ${parts.from.version} to ${parts.to.version} (page ${page} of ${totalPages})\n\n${pages[page - 2]!.join('\n\n--------------------------------\n\n')}`;
-  else text = `# Upgrading ${parts.libraryId} from ${parts.from.version} to ${parts.to.version}\n\nThere is no page ${page}: the guide has ${totalPages} page${totalPages === 1 ? '' : 's'}.`;
+  else if (page <= totalPages)
+    text = `# Upgrading ${parts.libraryId} from ${parts.from.version} to ${parts.to.version} (page ${page} of ${totalPages})\n\n${pages[page - 2]!.join('\n\n--------------------------------\n\n')}`;
+  else
+    text = `# Upgrading ${parts.libraryId} from ${parts.from.version} to ${parts.to.version}\n\nThere is no page ${page}: the guide has ${totalPages} page${totalPages === 1 ? '' : 's'}.`;
   return { page, totalPages, text, tokens: count(text) };
 }

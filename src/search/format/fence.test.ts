@@ -11,15 +11,21 @@ test('fenceFor is longer than any run of backticks in the code, at least three',
 test('fencedCode writes the language, or the file the code belongs in, in the info string', (t) => {
   t.is(fencedCode("ctx.body = 'hi';", 'js'), "```js\nctx.body = 'hi';\n```");
   t.is(fencedCode('export default {}', 'ts', 'vite.config.ts'), '```ts title="vite.config.ts"\nexport default {}\n```');
-  t.is(fencedCode('x', '', 'a"b.txt'), "```text title=\"a'b.txt\"\nx\n```");
+  t.is(fencedCode('x', '', 'a"b.txt'), '```text title="a\'b.txt"\nx\n```');
 });
 
 test('fencedBlocks and proseOf read back what fencedCode wrote, blank lines inside code included', (t) => {
   const blocks = [
-    { language: 'js', code: "const app = new Koa();\n\napp.listen(3000);" },
+    { language: 'js', code: 'const app = new Koa();\n\napp.listen(3000);' },
     { language: 'py', code: 'def f():\n    return 1' },
   ];
-  const markdown = ['Create an app:', fencedCode(blocks[0].code, blocks[0].language), 'Then, in Python:', fencedCode(blocks[1].code, blocks[1].language, 'app.py'), 'That is all.'].join('\n\n');
+  const markdown = [
+    'Create an app:',
+    fencedCode(blocks[0].code, blocks[0].language),
+    'Then, in Python:',
+    fencedCode(blocks[1].code, blocks[1].language, 'app.py'),
+    'That is all.',
+  ].join('\n\n');
   t.deepEqual(fencedBlocks(markdown), blocks);
   t.is(proseOf(markdown), 'Create an app:\n\nThen, in Python:\n\nThat is all.');
 });

@@ -61,17 +61,17 @@ export function sourceReputation(trustScore: number | undefined): 'High' | 'Medi
 
 /** One library as the `resolve-library-id` tool lists it. */
 export function formatLibraryText(library: LibrarySummary): string {
-  const lines = [
-    `- Title: ${library.title}`,
-    `- Context7-compatible library ID: ${library.id}`,
-    `- Description: ${library.description}`,
-  ];
+  const lines = [`- Title: ${library.title}`, `- Context7-compatible library ID: ${library.id}`, `- Description: ${library.description}`];
   if (library.totalSnippets >= 0) lines.push(`- Code Snippets: ${library.totalSnippets}`);
   lines.push(`- Source Reputation: ${sourceReputation(library.trustScore)}`);
   lines.push(`- Benchmark Score: ${Math.round(library.benchmarkScore * 10) / 10}`);
   if (library.versions.length > 0) lines.push(`- Versions: ${library.versions.join(', ')}`);
   if (library.latestIndexed !== undefined) {
-    const source = library.sourceLatest ? (library.sourceLatest.replace(/^v/, '') === library.latestIndexed.replace(/^v/, '') ? ' (the source\'s newest release)' : `; the source's newest release: ${library.sourceLatest}`) : '';
+    const source = library.sourceLatest
+      ? library.sourceLatest.replace(/^v/, '') === library.latestIndexed.replace(/^v/, '')
+        ? " (the source's newest release)"
+        : `; the source's newest release: ${library.sourceLatest}`
+      : '';
     lines.push(`- Latest indexed: ${library.latestIndexed}${source}`);
   }
   if (library.redirectedFrom) lines.push(`- Merged: ${library.redirectedFrom} is now one of this library's sources (use ${library.id})`);

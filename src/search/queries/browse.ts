@@ -26,7 +26,22 @@ export interface BrowseInput {
 export const BROWSE_PAGE_FACETS = 300;
 
 /** Fields a browsed snippet is shown with (never the analysed copies or the vector). */
-export const BROWSE_FIELDS = ['id', 'kind', 'title', 'breadcrumb', 'pageTitle', 'description', 'content', 'language', 'code', 'path', 'startLine', 'url', 'tokens', 'pageKind'] as const;
+export const BROWSE_FIELDS = [
+  'id',
+  'kind',
+  'title',
+  'breadcrumb',
+  'pageTitle',
+  'description',
+  'content',
+  'language',
+  'code',
+  'path',
+  'startLine',
+  'url',
+  'tokens',
+  'pageKind',
+] as const;
 
 export function buildBrowseQuery(input: BrowseInput): estypes.SearchRequest {
   const scope = versionFilter(input.scope);
@@ -37,9 +52,20 @@ export function buildBrowseQuery(input: BrowseInput): estypes.SearchRequest {
   };
   const terms = input.q ? [...new Set(analyzeText(input.q))] : [];
   const words = terms.length
-    ? [{ multi_match: { query: terms.join(' '), fields: ['searchTitle^3', 'searchIdentifiers^2', 'searchBreadcrumb', 'searchBody', 'searchCode'], operator: 'and' as const } }]
+    ? [
+        {
+          multi_match: {
+            query: terms.join(' '),
+            fields: ['searchTitle^3', 'searchIdentifiers^2', 'searchBreadcrumb', 'searchBody', 'searchCode'],
+            operator: 'and' as const,
+          },
+        },
+      ]
     : [];
-  const others = (except: keyof typeof filters) => Object.entries(filters).filter(([k, f]) => k !== except && f).map(([, f]) => f as estypes.QueryDslQueryContainer);
+  const others = (except: keyof typeof filters) =>
+    Object.entries(filters)
+      .filter(([k, f]) => k !== except && f)
+      .map(([, f]) => f as estypes.QueryDslQueryContainer);
   // Each facet counts under every filter but its own, so a chosen page still lists the others.
   const facet = (field: keyof typeof filters, size: number): estypes.AggregationsAggregationContainer => ({
     filter: { bool: { filter: others(field) } },
@@ -57,7 +83,10 @@ export function buildBrowseQuery(input: BrowseInput): estypes.SearchRequest {
   };
 }
 
-export type BrowsedSnippet = Pick<SnippetDocument, 'id' | 'kind' | 'title' | 'breadcrumb' | 'pageTitle' | 'description' | 'content' | 'language' | 'code' | 'path' | 'startLine' | 'url' | 'tokens'> & { pageKind?: string };
+export type BrowsedSnippet = Pick<
+  SnippetDocument,
+  'id' | 'kind' | 'title' | 'breadcrumb' | 'pageTitle' | 'description' | 'content' | 'language' | 'code' | 'path' | 'startLine' | 'url' | 'tokens'
+> & { pageKind?: string };
 
 export interface BrowseFacets {
   kinds: Array<{ value: string; count: number }>;

@@ -39,7 +39,10 @@ const norm = (id: string) => id.trim().replace(/\/+$/, '').toLowerCase();
 
 /** Visibility and policy as filters (the same rules as auth/policy.ts `libraryAllowedByPolicy`). */
 export function catalogFilters(scope: CatalogScope): { filter: Query[]; must_not: Query[] } {
-  const visible: Query = scope.teams.length > 0 ? { bool: { should: [{ term: { private: false } }, { terms: { teamId: [...scope.teams] } }], minimum_should_match: 1 } } : { term: { private: false } };
+  const visible: Query =
+    scope.teams.length > 0
+      ? { bool: { should: [{ term: { private: false } }, { terms: { teamId: [...scope.teams] } }], minimum_should_match: 1 } }
+      : { term: { private: false } };
   const filter: Query[] = [{ term: { built: true } }, visible];
   const mustNot: Query[] = [];
   const f = scope.filters;
@@ -86,7 +89,12 @@ export function buildLibraryNameQuery(input: { libraryName: string; size: number
   if (asked.normal.length >= 3) clauses.push(scored(0.65, { terms: { cores: prefixesOf(asked.normal, 3) } }));
   if (asked.words.length > 0) clauses.push(scored(0.5, { bool: { filter: asked.words.map((w) => ({ term: { words: w } })) } }));
   // Typos need 4 letters, and never exceed 2, nor 1 below 8 letters (allowedTypos); Node checks the exact rule.
-  if (asked.core.length >= 4) clauses.push(scored(0.7, { fuzzy: { cores: { value: asked.core, fuzziness: asked.core.length < 8 ? 1 : 2, max_expansions: 200, prefix_length: 0, transpositions: true } } }));
+  if (asked.core.length >= 4)
+    clauses.push(
+      scored(0.7, {
+        fuzzy: { cores: { value: asked.core, fuzziness: asked.core.length < 8 ? 1 : 2, max_expansions: 200, prefix_length: 0, transpositions: true } },
+      }),
+    );
   clauses.push(scored(0.55, { term: { ownerNormal: asked.normal } }));
   if (asked.core !== '') clauses.push(scored(0.55, { term: { ownerCore: asked.core } }));
   return {
@@ -106,7 +114,8 @@ export function buildLibrarySuggestQuery(input: { libraryName: string; size: num
   const asked = formsOf(input.libraryName);
   if (asked.core === '') return undefined;
   const should: Query[] = [];
-  if (asked.core.length >= 2) should.push({ fuzzy: { cores: { value: asked.core, fuzziness: asked.core.length < 3 ? 1 : 2, max_expansions: 200, transpositions: true, boost: 3 } } });
+  if (asked.core.length >= 2)
+    should.push({ fuzzy: { cores: { value: asked.core, fuzziness: asked.core.length < 3 ? 1 : 2, max_expansions: 200, transpositions: true, boost: 3 } } });
   const grams = trigrams(asked.core);
   // One clause per trigram, so more shared trigrams score higher.
   if (grams.length > 0) should.push({ bool: { should: grams.map((g) => ({ term: { grams: g } })) } });
@@ -126,7 +135,9 @@ export function buildLibrarySuggestQuery(input: { libraryName: string; size: num
  * to (projects/map-packages.ts decides the matches in Node). One terms query whatever the
  * lockfile's size.
  */
-export function buildLibrariesByNamesQuery(input: { normals: readonly string[]; ids: readonly string[]; size: number } & CatalogScope): estypes.SearchRequest | undefined {
+export function buildLibrariesByNamesQuery(
+  input: { normals: readonly string[]; ids: readonly string[]; size: number } & CatalogScope,
+): estypes.SearchRequest | undefined {
   const should: Query[] = [];
   if (input.normals.length > 0) should.push({ terms: { normals: [...input.normals] } });
   if (input.ids.length > 0) should.push({ terms: { idLower: input.ids.map(norm) } });

@@ -16,10 +16,32 @@ test('buildContextQuery produces the exact request', (t) => {
   t.deepEqual(body, {
     size: 80,
     track_total_hits: false,
-    _source: ['id', 'kind', 'title', 'description', 'content', 'language', 'code', 'breadcrumb', 'pageTitle', 'path', 'url', 'startLine', 'tokens', 'pageKind', 'pageVersion', 'part', 'libraryId'],
+    _source: [
+      'id',
+      'kind',
+      'title',
+      'description',
+      'content',
+      'language',
+      'code',
+      'breadcrumb',
+      'pageTitle',
+      'path',
+      'url',
+      'startLine',
+      'tokens',
+      'pageKind',
+      'pageVersion',
+      'part',
+      'libraryId',
+    ],
     query: {
       bool: {
-        filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: '3.2.0' } }, { bool: { filter: [{ range: { generation: { gte: 7, lte: 7 } } }], must_not: [{ range: { retired: { lte: 7 } } }] } }],
+        filter: [
+          { term: { libraryId: '/koajs/koa' } },
+          { term: { version: '3.2.0' } },
+          { bool: { filter: [{ range: { generation: { gte: 7, lte: 7 } } }], must_not: [{ range: { retired: { lte: 7 } } }] } },
+        ],
         should: [
           { combined_fields: { query: 'delet cooki ctx.cookies.set cookies.set ctx set sign', fields: FIELDS, operator: 'or', boost: 1 } },
           {
@@ -72,8 +94,18 @@ test('without a generation there is no generation filter', (t) => {
 });
 
 test("a merged library's query matches its own served version or any joining source's", (t) => {
-  const body = buildContextQuery({ libraryId: '/koajs/koa', version: 'latest', generation: 9, baseGeneration: 7, also: [{ libraryId: '/websites/koajs-com', version: 'latest', generation: 4 }], query: 'cookie', size: 30 });
-  const served = (generation: number, base: number) => ({ bool: { filter: [{ range: { generation: { gte: base, lte: generation } } }], must_not: [{ range: { retired: { lte: generation } } }] } });
+  const body = buildContextQuery({
+    libraryId: '/koajs/koa',
+    version: 'latest',
+    generation: 9,
+    baseGeneration: 7,
+    also: [{ libraryId: '/websites/koajs-com', version: 'latest', generation: 4 }],
+    query: 'cookie',
+    size: 30,
+  });
+  const served = (generation: number, base: number) => ({
+    bool: { filter: [{ range: { generation: { gte: base, lte: generation } } }], must_not: [{ range: { retired: { lte: generation } } }] },
+  });
   t.deepEqual(body.query?.bool?.filter, [
     {
       bool: {

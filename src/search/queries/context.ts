@@ -101,9 +101,7 @@ export function buildContextQuery(input: ContextQueryInput, weights: QueryWeight
     _source: [...CONTEXT_SOURCE_FIELDS],
     query: {
       bool: {
-        filter: [
-          ...scopesFilter(input),
-        ],
+        filter: [...scopesFilter(input)],
         ...(should.length > 0 ? { should, minimum_should_match: 1 } : {}),
       },
     },

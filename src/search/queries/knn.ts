@@ -31,9 +31,7 @@ export function buildKnnQuery(input: KnnQueryInput, weights: HybridWeights = SEA
       query_vector: Array.from(input.vector, (x) => Math.round(x * 1e6) / 1e6),
       k: input.size,
       num_candidates: Math.min(10_000, Math.max(100, input.size * weights.numCandidatesFactor)),
-      filter: [
-        ...scopesFilter(input),
-      ],
+      filter: [...scopesFilter(input)],
     },
   };
 }

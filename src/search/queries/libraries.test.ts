@@ -26,12 +26,25 @@ test('served generations restrict the content scored', (t) => {
   const body = buildLibraryContentQuery({
     libraryIds: ['/koajs/koa', '/pallets/flask'],
     query: 'cookie',
-    generations: [{ libraryId: '/koajs/koa', version: 'latest', generation: 3, baseGeneration: 2 }, { libraryId: '/other/lib', version: 'latest', generation: 1 }],
+    generations: [
+      { libraryId: '/koajs/koa', version: 'latest', generation: 3, baseGeneration: 2 },
+      { libraryId: '/other/lib', version: 'latest', generation: 1 },
+    ],
   });
   t.deepEqual(body?.query?.bool?.filter, [
     {
       bool: {
-        should: [{ bool: { filter: [{ term: { libraryId: '/koajs/koa' } }, { term: { version: 'latest' } }, { bool: { filter: [{ range: { generation: { gte: 2, lte: 3 } } }], must_not: [{ range: { retired: { lte: 3 } } }] } }] } }],
+        should: [
+          {
+            bool: {
+              filter: [
+                { term: { libraryId: '/koajs/koa' } },
+                { term: { version: 'latest' } },
+                { bool: { filter: [{ range: { generation: { gte: 2, lte: 3 } } }], must_not: [{ range: { retired: { lte: 3 } } }] } },
+              ],
+            },
+          },
+        ],
         minimum_should_match: 1,
       },
     },
@@ -56,5 +69,11 @@ test('readLibraryContentScores keeps each library best score', (t) => {
       ],
     },
   });
-  t.deepEqual([...scores], [['/koajs/koa', 12.5], ['/pallets/flask', 3]]);
+  t.deepEqual(
+    [...scores],
+    [
+      ['/koajs/koa', 12.5],
+      ['/pallets/flask', 3],
+    ],
+  );
 });

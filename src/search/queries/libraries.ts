@@ -31,10 +31,7 @@ function scopeFilter(input: LibraryContentQueryInput, libraryIds: string[]): Que
 }
 
 /** Builds the collapsed search that scores each library's content for `query`; undefined when there is nothing to score. */
-export function buildLibraryContentQuery(
-  input: LibraryContentQueryInput,
-  weights: QueryWeights = SEARCH_WEIGHTS.query,
-): SearchRequestBody | undefined {
+export function buildLibraryContentQuery(input: LibraryContentQueryInput, weights: QueryWeights = SEARCH_WEIGHTS.query): SearchRequestBody | undefined {
   const libraryIds = [...new Set(input.libraryIds)];
   const should = contextShouldClauses(analyzeQuery(input.query), new Set(), weights);
   const scope = libraryIds.length > 0 ? scopeFilter(input, libraryIds) : undefined;

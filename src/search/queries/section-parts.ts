@@ -29,7 +29,12 @@ export function buildSectionPartsQuery(input: SectionPartsInput): SearchRequestB
       bool: {
         filter: [
           ...scopesFilter(input),
-          { bool: { should: input.wanted.map((w) => ({ bool: { filter: [{ term: { path: w.path } }, { range: { part: { lt: w.below } } }] } })), minimum_should_match: 1 } },
+          {
+            bool: {
+              should: input.wanted.map((w) => ({ bool: { filter: [{ term: { path: w.path } }, { range: { part: { lt: w.below } } }] } })),
+              minimum_should_match: 1,
+            },
+          },
         ],
       },
     },

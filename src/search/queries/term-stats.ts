@@ -30,9 +30,7 @@ export function buildTermStatsQuery(scope: TermStatsScope, terms: readonly strin
     track_total_hits: true,
     query: {
       bool: {
-        filter: [
-          ...scopesFilter(scope),
-        ],
+        filter: [...scopesFilter(scope)],
       },
     },
     aggs: { df: { filters: { filters } } },

@@ -196,7 +196,10 @@ const librarySchema = new Schema<LibraryRecord>(
       host: { type: String, default: null },
     },
     sourceState: {
-      type: new Schema<LibrarySourceState>({ checkedAt: Date, head: { type: String, default: null }, newestTag: { type: String, default: null } }, { _id: false }),
+      type: new Schema<LibrarySourceState>(
+        { checkedAt: Date, head: { type: String, default: null }, newestTag: { type: String, default: null } },
+        { _id: false },
+      ),
       default: null,
     },
     check: {

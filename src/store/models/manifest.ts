@@ -102,7 +102,10 @@ const manifestSchema = new Schema<ManifestRecord>(
     files: { type: [{ p: String, h: String, _id: false }], default: [] },
     pages: { type: [{ u: String, p: String, h: String, e: String, m: String, _id: false }], default: undefined },
     previousVersions: { type: [String], default: undefined },
-    figures: { type: [{ p: String, n: Number, c: Number, t: Number, w: Number, l: Number, f: Number, i: Schema.Types.Mixed, d: String, _id: false }], default: undefined },
+    figures: {
+      type: [{ p: String, n: Number, c: Number, t: Number, w: Number, l: Number, f: Number, i: Schema.Types.Mixed, d: String, _id: false }],
+      default: undefined,
+    },
     figuresVersion: { type: Number, default: undefined },
     checked: { type: Schema.Types.Mixed, default: undefined },
     updatedAt: { type: Date, default: () => new Date() },

@@ -79,7 +79,10 @@ const packageSchema = new Schema<ProjectPackageRecord>(
   { _id: false },
 );
 
-const lockfileSchema = new Schema<ProjectLockfileRecord>({ filename: String, kind: String, sha256: String, uploadedAt: Date, packages: Number, url: { type: String, default: null } }, { _id: false });
+const lockfileSchema = new Schema<ProjectLockfileRecord>(
+  { filename: String, kind: String, sha256: String, uploadedAt: Date, packages: Number, url: { type: String, default: null } },
+  { _id: false },
+);
 
 const pinSchema = new Schema<ProjectPinRecord>({ libraryId: String, version: String, package: String, ecosystem: String, lockfile: String }, { _id: false });
 

@@ -72,9 +72,5 @@ export const del = (path, options = {}) => request('DELETE', path, options);
 
 /** `/owner/repo` → `/owner/repo` path segments, each encoded. */
 export function libraryPath(id) {
-  return String(id)
-    .split('/')
-    .filter(Boolean)
-    .map(encodeURIComponent)
-    .join('/');
+  return String(id).split('/').filter(Boolean).map(encodeURIComponent).join('/');
 }

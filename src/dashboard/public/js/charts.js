@@ -37,7 +37,10 @@ function frame(title, height, yMax, step, labels, plotW) {
 }
 
 function legend(series) {
-  return h('ul.legend', series.map((se, i) => h('li', h('span', { class: `swatch s${(i % 4) + 1}`, 'aria-hidden': 'true' }), se.name)));
+  return h(
+    'ul.legend',
+    series.map((se, i) => h('li', h('span', { class: `swatch s${(i % 4) + 1}`, 'aria-hidden': 'true' }), se.name)),
+  );
 }
 
 function dataTable(title, labels, series) {
@@ -46,8 +49,28 @@ function dataTable(title, labels, series) {
     h('summary', 'Show the numbers'),
     h(
       'div.table-wrap',
-      h('table', h('caption.muted', title), h('thead', h('tr', h('th', { scope: 'col' }, ''), series.map((se) => h('th.num', { scope: 'col' }, se.name)))),
-        h('tbody', labels.map((label, i) => h('tr', h('th', { scope: 'row' }, label), series.map((se) => h('td.num', formatNumber(se.values[i] ?? 0))))))),
+      h(
+        'table',
+        h('caption.muted', title),
+        h(
+          'thead',
+          h(
+            'tr',
+            h('th', { scope: 'col' }, ''),
+            series.map((se) => h('th.num', { scope: 'col' }, se.name)),
+          ),
+        ),
+        h(
+          'tbody',
+          labels.map((label, i) =>
+            h(
+              'tr',
+              h('th', { scope: 'row' }, label),
+              series.map((se) => h('td.num', formatNumber(se.values[i] ?? 0))),
+            ),
+          ),
+        ),
+      ),
     ),
   );
 }
@@ -67,7 +90,14 @@ export function barChart({ title, labels, series, height = 250 }) {
     series.forEach((se, k) => {
       const v = se.values[i] ?? 0;
       if (v <= 0) return;
-      const rect = s('rect', { class: `f${(k % 4) + 1}`, x: PAD.left + slot * i + (slot - bw) / 2, y: y(base + v), width: bw, height: Math.max(0.5, y(base) - y(base + v)), 'data-tip': `${label} · ${se.name}: ${formatNumber(v)}` });
+      const rect = s('rect', {
+        class: `f${(k % 4) + 1}`,
+        x: PAD.left + slot * i + (slot - bw) / 2,
+        y: y(base + v),
+        width: bw,
+        height: Math.max(0.5, y(base) - y(base + v)),
+        'data-tip': `${label} · ${se.name}: ${formatNumber(v)}`,
+      });
       svg.append(rect);
       base += v;
     });
@@ -85,7 +115,13 @@ export function lineChart({ title, labels, series, height = 250 }) {
     const cls = `l${(k % 4) + 1}`;
     svg.append(s('polyline', { class: cls, fill: 'none', 'stroke-width': 2, points: labels.map((_, i) => `${x(i)},${y(se.values[i] ?? 0)}`).join(' ') }));
     labels.forEach((label, i) => {
-      const dot = s('circle', { class: `f${(k % 4) + 1}`, cx: x(i), cy: y(se.values[i] ?? 0), r: 3, 'data-tip': `${label} · ${se.name}: ${formatNumber(se.values[i] ?? 0)}` });
+      const dot = s('circle', {
+        class: `f${(k % 4) + 1}`,
+        cx: x(i),
+        cy: y(se.values[i] ?? 0),
+        r: 3,
+        'data-tip': `${label} · ${se.name}: ${formatNumber(se.values[i] ?? 0)}`,
+      });
       svg.append(dot);
     });
   });
@@ -106,11 +142,28 @@ export function rankChart({ title, items, valueLabel = 'value' }) {
     const top = PAD.top + i * rowH;
     const text = item.label.length > 34 ? `${item.label.slice(0, 33)}…` : item.label;
     svg.append(s('text', { x: labelW - 8, y: top + 15, 'text-anchor': 'end' }, text));
-    const rect = s('rect', { class: 'f1', x: labelW, y: top + 3, height: rowH - 8, width: Math.max(1, (item.value / max) * plotW), 'data-tip': `${item.label}: ${formatNumber(item.value)} ${valueLabel}` });
+    const rect = s('rect', {
+      class: 'f1',
+      x: labelW,
+      y: top + 3,
+      height: rowH - 8,
+      width: Math.max(1, (item.value / max) * plotW),
+      'data-tip': `${item.label}: ${formatNumber(item.value)} ${valueLabel}`,
+    });
     svg.append(rect);
     svg.append(s('text', { x: labelW + Math.max(1, (item.value / max) * plotW) + 6, y: top + 15 }, formatNumber(item.value)));
   });
-  return withTips(h('figure.chart-box', svg, dataTable(title, items.map((i) => i.label), [{ name: valueLabel, values: items.map((i) => i.value) }])));
+  return withTips(
+    h(
+      'figure.chart-box',
+      svg,
+      dataTable(
+        title,
+        items.map((i) => i.label),
+        [{ name: valueLabel, values: items.map((i) => i.value) }],
+      ),
+    ),
+  );
 }
 
 /**
@@ -132,6 +185,8 @@ function withTips(figure) {
     tip.style.top = `${event.clientY - box.top}px`;
     tip.hidden = false;
   });
-  figure.addEventListener('pointerleave', () => { tip.hidden = true; });
+  figure.addEventListener('pointerleave', () => {
+    tip.hidden = true;
+  });
   return figure;
 }

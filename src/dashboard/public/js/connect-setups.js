@@ -28,7 +28,20 @@ export function connectSetups({ mcpUrl, apiUrl, key, stdio }) {
       where: 'Run in a terminal (adds the server to your user settings):',
       format: 'shell',
       transport: 'http',
-      text: ['claude', 'mcp', 'add', '--transport', 'http', '--scope', 'user', 'shelfmark', mcpUrl, ...(headers ? ['--header', `Authorization: Bearer ${key}`] : [])].map(shellQuote).join(' '),
+      text: [
+        'claude',
+        'mcp',
+        'add',
+        '--transport',
+        'http',
+        '--scope',
+        'user',
+        'shelfmark',
+        mcpUrl,
+        ...(headers ? ['--header', `Authorization: Bearer ${key}`] : []),
+      ]
+        .map(shellQuote)
+        .join(' '),
       note: 'Then /mcp in Claude Code lists shelfmark and its tools.',
     },
     {
@@ -70,7 +83,11 @@ export function connectSetups({ mcpUrl, apiUrl, key, stdio }) {
       where: '~/.codex/config.toml:',
       format: 'toml',
       transport: 'http',
-      text: ['[mcp_servers.shelfmark]', `url = ${tomlString(mcpUrl)}`, ...(headers ? [`http_headers = { "Authorization" = ${tomlString(headers.Authorization)} }`] : [])].join('\n'),
+      text: [
+        '[mcp_servers.shelfmark]',
+        `url = ${tomlString(mcpUrl)}`,
+        ...(headers ? [`http_headers = { "Authorization" = ${tomlString(headers.Authorization)} }`] : []),
+      ].join('\n'),
     },
     {
       id: 'zed',

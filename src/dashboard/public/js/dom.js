@@ -90,7 +90,18 @@ export function formatNumber(n) {
   return typeof n === 'number' && Number.isFinite(n) ? n.toLocaleString('en-US') : '—';
 }
 
-const STATE_CLASS = { finalized: 'ok', ok: 'ok', queued: 'run', cloning: 'run', parsing: 'run', indexing: 'run', processing: 'run', failed: 'bad', cancelled: 'warn', deleted: 'warn' };
+const STATE_CLASS = {
+  finalized: 'ok',
+  ok: 'ok',
+  queued: 'run',
+  cloning: 'run',
+  parsing: 'run',
+  indexing: 'run',
+  processing: 'run',
+  failed: 'bad',
+  cancelled: 'warn',
+  deleted: 'warn',
+};
 export function stateBadge(state) {
   return h('span', { class: ['badge', STATE_CLASS[state]] }, state ?? 'unknown');
 }

@@ -6,7 +6,9 @@ const KEY = 'shelfmark:draft';
 const SKIP_TYPES = new Set(['password', 'file', 'hidden', 'submit', 'button']);
 
 function fields(root) {
-  return [...root.querySelectorAll('input[name], select[name], textarea[name]')].filter((el) => !SKIP_TYPES.has(el.type) && !el.readOnly && !/token|secret|key/i.test(el.name));
+  return [...root.querySelectorAll('input[name], select[name], textarea[name]')].filter(
+    (el) => !SKIP_TYPES.has(el.type) && !el.readOnly && !/token|secret|key/i.test(el.name),
+  );
 }
 
 /** Saves the page's typed values (only when something was typed). */

@@ -1,5 +1,5 @@
 // The admin API's paths and response shapes in one place, so pages stay independent of them.
-const list = (key) => (body) => (Array.isArray(body) ? body : body?.[key] ?? []);
+const list = (key) => (body) => (Array.isArray(body) ? body : (body?.[key] ?? []));
 
 /** /v2/admin/keys: the signed-in user's API keys; the value comes only in the POST answer. */
 export const KEYS = {
@@ -35,14 +35,28 @@ export const PERMISSIONS = {
 export const CREDENTIALS = {
   list: '/admin/credentials',
   item: (host) => `/admin/credentials/${encodeURIComponent(host)}`,
-  read: (body) => new Map(list('credentials')(body).filter((c) => c.connected !== false).map((c) => [c.host, c])),
+  read: (body) =>
+    new Map(
+      list('credentials')(body)
+        .filter((c) => c.connected !== false)
+        .map((c) => [c.host, c]),
+    ),
 };
 
 /** /v2/admin/usage (all libraries) and /v2/libs/metrics (one library). */
 export const USAGE = {
   summary: '/admin/usage',
   metrics: '/libs/metrics',
-  readSummary: (body) => ({ days: body.days, perDay: body.perDay ?? [], topLibraries: body.topLibraries ?? [], totals: body.totals, byKey: body.byKey ?? [], byTeam: body.byTeam ?? [], zeroResultQueries: body.zeroResultQueries ?? [], lowScoreQueries: body.lowScoreQueries ?? [] }),
+  readSummary: (body) => ({
+    days: body.days,
+    perDay: body.perDay ?? [],
+    topLibraries: body.topLibraries ?? [],
+    totals: body.totals,
+    byKey: body.byKey ?? [],
+    byTeam: body.byTeam ?? [],
+    zeroResultQueries: body.zeroResultQueries ?? [],
+    lowScoreQueries: body.lowScoreQueries ?? [],
+  }),
 };
 
 /** /v2/policies?teamId=: { teamId, libraryFilters, searchFilterApplied }. */

@@ -7,30 +7,92 @@ const VENDOR = new URL('../vendor/speed-highlight/', import.meta.url);
 
 /** Fence names → the highlighter's grammar names; anything else stays plain. */
 const ALIASES = {
-  js: 'js', javascript: 'js', jsx: 'js', mjs: 'js', cjs: 'js', node: 'js',
-  ts: 'ts', typescript: 'ts', tsx: 'ts', mts: 'ts',
-  py: 'py', python: 'py', python3: 'py', pycon: 'py',
-  sh: 'bash', bash: 'bash', shell: 'bash', zsh: 'bash', console: 'bash', shellsession: 'bash',
-  json: 'json', jsonc: 'json', json5: 'json',
-  yaml: 'yaml', yml: 'yaml', toml: 'toml', ini: 'ini', cfg: 'ini',
-  html: 'html', vue: 'html', svelte: 'html', xml: 'xml', svg: 'xml',
-  css: 'css', scss: 'css', less: 'css',
-  go: 'go', golang: 'go', rust: 'rs', rs: 'rs', java: 'java', kotlin: 'java', c: 'c', cpp: 'c', 'c++': 'c', h: 'c',
-  sql: 'sql', diff: 'diff', patch: 'diff', dockerfile: 'docker', docker: 'docker', md: 'md', markdown: 'md',
-  http: 'http', lua: 'lua', make: 'make', makefile: 'make', regex: 'regex', log: 'log', lean: 'lean',
+  js: 'js',
+  javascript: 'js',
+  jsx: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  node: 'js',
+  ts: 'ts',
+  typescript: 'ts',
+  tsx: 'ts',
+  mts: 'ts',
+  py: 'py',
+  python: 'py',
+  python3: 'py',
+  pycon: 'py',
+  sh: 'bash',
+  bash: 'bash',
+  shell: 'bash',
+  zsh: 'bash',
+  console: 'bash',
+  shellsession: 'bash',
+  json: 'json',
+  jsonc: 'json',
+  json5: 'json',
+  yaml: 'yaml',
+  yml: 'yaml',
+  toml: 'toml',
+  ini: 'ini',
+  cfg: 'ini',
+  html: 'html',
+  vue: 'html',
+  svelte: 'html',
+  xml: 'xml',
+  svg: 'xml',
+  css: 'css',
+  scss: 'css',
+  less: 'css',
+  go: 'go',
+  golang: 'go',
+  rust: 'rs',
+  rs: 'rs',
+  java: 'java',
+  kotlin: 'java',
+  c: 'c',
+  cpp: 'c',
+  'c++': 'c',
+  h: 'c',
+  sql: 'sql',
+  diff: 'diff',
+  patch: 'diff',
+  dockerfile: 'docker',
+  docker: 'docker',
+  md: 'md',
+  markdown: 'md',
+  http: 'http',
+  lua: 'lua',
+  make: 'make',
+  makefile: 'make',
+  regex: 'regex',
+  log: 'log',
+  lean: 'lean',
 };
 
 const grammars = new Map();
 let tokenizeWith;
 
 function loadGrammar(name) {
-  if (!grammars.has(name)) grammars.set(name, import(new URL(`languages/${name}.js`, VENDOR).href).then((m) => m.default, () => null));
+  if (!grammars.has(name))
+    grammars.set(
+      name,
+      import(new URL(`languages/${name}.js`, VENDOR).href).then(
+        (m) => m.default,
+        () => null,
+      ),
+    );
   return grammars.get(name);
 }
 
 /** The grammar name for a fence's language, or null (shown plain). */
 export function grammarFor(language) {
-  return ALIASES[String(language ?? '').trim().toLowerCase()] ?? null;
+  return (
+    ALIASES[
+      String(language ?? '')
+        .trim()
+        .toLowerCase()
+    ] ?? null
+  );
 }
 
 /**
@@ -46,7 +108,14 @@ export async function tokenize(code, language) {
     const missing = new Set();
     const languages = new Proxy(loaded, { get: (target, key) => (typeof key === 'string' && !(key in target) ? (missing.add(key), undefined) : target[key]) });
     const tokens = [];
-    tokenizeWith(code, name, (text, type) => { if (text) tokens.push([text, type]); }, { languages });
+    tokenizeWith(
+      code,
+      name,
+      (text, type) => {
+        if (text) tokens.push([text, type]);
+      },
+      { languages },
+    );
     if (missing.size === 0) return tokens;
     for (const key of missing) loaded[key] = (await loadGrammar(key)) ?? []; // no such grammar: its text stays plain
   }

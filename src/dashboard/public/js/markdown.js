@@ -9,7 +9,11 @@ import DOMPurify from '../vendor/purify.js';
 /** Markdown → sanitized DOM (a div.md), its fenced code highlighted, with copy buttons. */
 export function renderMarkdown(text) {
   const html = marked.parse(String(text ?? ''), { gfm: true, breaks: false, async: false });
-  const fragment = DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true, FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe'], FORBID_ATTR: ['style'] });
+  const fragment = DOMPurify.sanitize(html, {
+    RETURN_DOM_FRAGMENT: true,
+    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'iframe'],
+    FORBID_ATTR: ['style'],
+  });
   for (const a of fragment.querySelectorAll('a[href]')) {
     a.setAttribute('rel', 'noopener noreferrer');
     a.setAttribute('target', '_blank');
@@ -29,7 +33,15 @@ export function codeBlock(code, language = '', { label } = {}) {
   // A scrolling region must be reachable by keyboard (axe: scrollable-region-focusable).
   const pre = h('pre', { tabindex: '0', 'data-language': language || undefined, 'aria-label': label ?? (language ? `${language} code` : 'code') }, codeEl);
   void highlightElement(codeEl, language);
-  return h('div.code-block', h('div.code-bar', h('span.small', language || 'code'), copyButton(() => code, label ? `Copy ${label}` : 'Copy code')), pre);
+  return h(
+    'div.code-block',
+    h(
+      'div.code-bar',
+      h('span.small', language || 'code'),
+      copyButton(() => code, label ? `Copy ${label}` : 'Copy code'),
+    ),
+    pre,
+  );
 }
 
 /** A button that copies `text()` and says so (in words, in a live region). */
@@ -43,7 +55,9 @@ export function copyButton(text, label = 'Copy') {
     } catch {
       status.textContent = 'Select the text and copy it.';
     }
-    setTimeout(() => { status.textContent = ''; }, 3000);
+    setTimeout(() => {
+      status.textContent = '';
+    }, 3000);
   });
   return h('span.copy', button, status);
 }

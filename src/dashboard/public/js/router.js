@@ -43,9 +43,15 @@ export function matchRoute(path) {
         else params[w.slice(1)] = `/${parts.slice(i).map(decodeURIComponent).join('/')}`;
         break;
       }
-      if (i >= parts.length) { ok = false; break; }
+      if (i >= parts.length) {
+        ok = false;
+        break;
+      }
       if (w.startsWith(':')) params[w.slice(1)] = decodeURIComponent(parts[i]);
-      else if (w !== parts[i]) { ok = false; break; }
+      else if (w !== parts[i]) {
+        ok = false;
+        break;
+      }
       if (i === want.length - 1 && parts.length !== want.length) ok = false;
     }
     if (ok) return { module, fn, params };

@@ -18,15 +18,35 @@ export function sortableTable(columns, rows, sort, { empty = 'Nothing here yet.'
   });
   const header = (c) => {
     const active = c.key === column.key;
-    const button = h('button.sort', { type: 'button', 'data-sort-key': c.key, onclick: () => {
-      sort.dir = active && sort.dir === 'asc' ? 'desc' : active ? 'asc' : c.num ? 'desc' : 'asc';
-      sort.key = c.key;
-      onSort?.();
-    } }, c.label);
-    return h('th', { scope: 'col', class: c.num ? 'num' : undefined, 'aria-sort': active ? (sort.dir === 'desc' ? 'descending' : 'ascending') : 'none' }, button);
+    const button = h(
+      'button.sort',
+      {
+        type: 'button',
+        'data-sort-key': c.key,
+        onclick: () => {
+          sort.dir = active && sort.dir === 'asc' ? 'desc' : active ? 'asc' : c.num ? 'desc' : 'asc';
+          sort.key = c.key;
+          onSort?.();
+        },
+      },
+      c.label,
+    );
+    return h(
+      'th',
+      { scope: 'col', class: c.num ? 'num' : undefined, 'aria-sort': active ? (sort.dir === 'desc' ? 'descending' : 'ascending') : 'none' },
+      button,
+    );
   };
   return h(
     'div.table-wrap',
-    h('table.cards', caption ? h('caption.visually-hidden', `${caption}, sorted by ${column.label} ${sort.dir === 'desc' ? 'descending' : 'ascending'}`) : null, h('thead', h('tr', columns.map(header))), h('tbody', sorted.map((r) => tableRow(columns, r)))),
+    h(
+      'table.cards',
+      caption ? h('caption.visually-hidden', `${caption}, sorted by ${column.label} ${sort.dir === 'desc' ? 'descending' : 'ascending'}`) : null,
+      h('thead', h('tr', columns.map(header))),
+      h(
+        'tbody',
+        sorted.map((r) => tableRow(columns, r)),
+      ),
+    ),
   );
 }

@@ -59,15 +59,43 @@ export function errorTitle(code) {
  * …" reads "Repository URL: must be …"): people see the labels they typed into.
  */
 const FIELD_LABELS = {
-  docsRepoUrl: 'Repository URL', gitToken: 'Access token', libraryName: 'Library', url: 'URL', scope: 'Scope', maxPages: 'Most pages', maxDepth: 'Most link depth',
-  include: 'Only URLs matching', exclude: 'Never URLs matching', headers: 'Request headers', openapiFile: 'File', archiveFile: 'Archive', libraryTitle: 'Title', description: 'Description',
-  title: 'Title', aliases: 'Aliases', trustScore: 'Trust score', schedule: 'Refresh schedule', versionRule: 'Version rule', 'versionRule.range': 'Range', 'versionRule.pattern': 'Pattern', 'versionRule.count': 'How many minor lines', name: 'Name', username: 'Username', newPassword: 'New password',
-  'libraryFilters.allowedLibraries': 'Allowed libraries', 'libraryFilters.blockedLibraries': 'Blocked libraries', 'libraryFilters.exceptedLibraries': 'Excepted libraries',
-  'libraryFilters.minTrustScore': 'Minimum trust score', 'libraryFilters.sourceTypes': 'Source types', 'libraryFilters.mode': 'Mode',
+  docsRepoUrl: 'Repository URL',
+  gitToken: 'Access token',
+  libraryName: 'Library',
+  url: 'URL',
+  scope: 'Scope',
+  maxPages: 'Most pages',
+  maxDepth: 'Most link depth',
+  include: 'Only URLs matching',
+  exclude: 'Never URLs matching',
+  headers: 'Request headers',
+  openapiFile: 'File',
+  archiveFile: 'Archive',
+  libraryTitle: 'Title',
+  description: 'Description',
+  title: 'Title',
+  aliases: 'Aliases',
+  trustScore: 'Trust score',
+  schedule: 'Refresh schedule',
+  versionRule: 'Version rule',
+  'versionRule.range': 'Range',
+  'versionRule.pattern': 'Pattern',
+  'versionRule.count': 'How many minor lines',
+  name: 'Name',
+  username: 'Username',
+  newPassword: 'New password',
+  'libraryFilters.allowedLibraries': 'Allowed libraries',
+  'libraryFilters.blockedLibraries': 'Blocked libraries',
+  'libraryFilters.exceptedLibraries': 'Excepted libraries',
+  'libraryFilters.minTrustScore': 'Minimum trust score',
+  'libraryFilters.sourceTypes': 'Source types',
+  'libraryFilters.mode': 'Mode',
 };
 
 /** The API's compound field names (docsRepoUrl, versionRule.range) anywhere in a message, longest first. */
-const FIELD_NAMES = Object.keys(FIELD_LABELS).filter((k) => k.includes('.') || /[a-z][A-Z]/.test(k)).sort((a, b) => b.length - a.length);
+const FIELD_NAMES = Object.keys(FIELD_LABELS)
+  .filter((k) => k.includes('.') || /[a-z][A-Z]/.test(k))
+  .sort((a, b) => b.length - a.length);
 const FIELD_NAME_RE = new RegExp(`\\b(${FIELD_NAMES.map((k) => k.replace(/\./g, '\\.')).join('|')})\\b`, 'g');
 
 /** A message that begins with (or names) an API field, in the words of the form's labels instead. */
@@ -85,7 +113,12 @@ export function plainMessage(message) {
 export function errorBox(error, { title } = {}) {
   const message = plainMessage(error?.message ?? String(error));
   const heading = title ?? errorTitle(error?.code);
-  return h('div.alert.error', { role: 'alert', 'data-code': error?.code || undefined }, h('strong', heading), message && message !== heading ? ` ${message}` : null);
+  return h(
+    'div.alert.error',
+    { role: 'alert', 'data-code': error?.code || undefined },
+    h('strong', heading),
+    message && message !== heading ? ` ${message}` : null,
+  );
 }
 
 /** Replaces `slot`'s content with an error box. */
@@ -117,15 +150,27 @@ export function table(columns, rows, { empty = 'Nothing here yet.', caption } = 
     h(
       'table.cards',
       caption ? h('caption.muted', caption) : null,
-      h('thead', h('tr', columns.map((c) => h('th', { class: c.num ? 'num' : undefined, scope: 'col' }, c.label)))),
-      h('tbody', rows.map((r) => tableRow(columns, r))),
+      h(
+        'thead',
+        h(
+          'tr',
+          columns.map((c) => h('th', { class: c.num ? 'num' : undefined, scope: 'col' }, c.label)),
+        ),
+      ),
+      h(
+        'tbody',
+        rows.map((r) => tableRow(columns, r)),
+      ),
     ),
   );
 }
 
 /** One row of `table` (pages that update rows in place build them with this). */
 export function tableRow(columns, row) {
-  return h('tr', columns.map((c) => h('td', { class: c.num ? 'num' : undefined, 'data-label': c.label || undefined }, c.cell(row))));
+  return h(
+    'tr',
+    columns.map((c) => h('td', { class: c.num ? 'num' : undefined, 'data-label': c.label || undefined }, c.cell(row))),
+  );
 }
 
 /**

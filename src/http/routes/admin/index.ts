@@ -18,8 +18,20 @@ import { mountCredentialRoutes } from './credentials';
 /** What `adminRoutes` reaches (ports.ts). */
 export type AdminRoutesPorts = Pick<
   Ports,
-  'accounts' | 'authenticator' | 'config' | 'credentials' | 'keys' | 'libraries' | 'projects' |
-  'rateLimiter' | 'sessions' | 'settings' | 'teams' | 'trustedProxy' | 'usage' | 'users'
+  | 'accounts'
+  | 'authenticator'
+  | 'config'
+  | 'credentials'
+  | 'keys'
+  | 'libraries'
+  | 'projects'
+  | 'rateLimiter'
+  | 'sessions'
+  | 'settings'
+  | 'teams'
+  | 'trustedProxy'
+  | 'usage'
+  | 'users'
 >;
 
 export function adminRoutes(services: AdminRoutesPorts): Router {

@@ -17,7 +17,10 @@ const hostParams = z.object({ host: z.enum(CREDENTIAL_HOSTS, { errorMap: () => (
 const password = z.string().min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`).max(MAX_PASSWORD_LENGTH);
 /** A usage window and its chart buckets: hourly ones (`perHour`) for windows of up to 7 days. */
 const usageWindow = z
-  .object({ days: query.int(1, 90, 30), bucket: query.oneOf(['day', 'hour'], 'day').openapi({ description: 'hour: also perHour, the last days × 24 UTC hours (days at most 7)' }) })
+  .object({
+    days: query.int(1, 90, 30),
+    bucket: query.oneOf(['day', 'hour'], 'day').openapi({ description: 'hour: also perHour, the last days × 24 UTC hours (days at most 7)' }),
+  })
   .refine((q) => q.bucket === 'day' || q.days <= 7, { message: 'bucket=hour needs days of at most 7', path: ['bucket'] });
 
 const anonymous = z
@@ -39,7 +42,11 @@ export const adminSchemas = {
     body: z
       .object({
         name: z.string().trim().min(1).max(100),
-        projectId: z.string().max(40).optional().openapi({ description: "Bind the key to a project (prj_…): requests with it answer at the project's pinned versions unless they name a version or another project", pattern: '^prj_[a-z0-9]{16}$' }),
+        projectId: z.string().max(40).optional().openapi({
+          description:
+            "Bind the key to a project (prj_…): requests with it answer at the project's pinned versions unless they name a version or another project",
+          pattern: '^prj_[a-z0-9]{16}$',
+        }),
       })
       .strict(),
     errors: ['not_found'],
@@ -68,7 +75,10 @@ export const adminSchemas = {
     summary: "Change a user's role, default team or password (admins)",
     tag: users,
     params: idParams,
-    body: z.object({ role: z.enum(['admin', 'member']), defaultTeamId: z.string().min(1).max(100).nullable(), password }).partial().strict(),
+    body: z
+      .object({ role: z.enum(['admin', 'member']), defaultTeamId: z.string().min(1).max(100).nullable(), password })
+      .partial()
+      .strict(),
     errors: ['user_not_found', 'team_not_found', 'conflict'],
   },
   'users.delete': { summary: 'Delete a user and their keys and sessions (admins)', tag: users, params: idParams, errors: ['user_not_found', 'conflict'] },
@@ -83,10 +93,13 @@ export const adminSchemas = {
   },
   'teams.read': { summary: 'A team and its members', tag: teams, params: idParams, errors: ['team_not_found'] },
   'teams.update': {
-    summary: "Rename a team (owners) or change its plan (admins)",
+    summary: 'Rename a team (owners) or change its plan (admins)',
     tag: teams,
     params: idParams,
-    body: z.object({ name: z.string().trim().min(1).max(80), plan: z.enum(PLAN_IDS) }).partial().strict(),
+    body: z
+      .object({ name: z.string().trim().min(1).max(80), plan: z.enum(PLAN_IDS) })
+      .partial()
+      .strict(),
     errors: ['team_not_found'],
   },
   'teams.delete': { summary: 'Delete a team that owns no private library (admins)', tag: teams, params: idParams, errors: ['team_not_found', 'conflict'] },
@@ -96,7 +109,11 @@ export const adminSchemas = {
     status: 201,
     params: idParams,
     body: z
-      .object({ userId: z.string().min(1).max(100).optional(), username: z.string().min(1).max(64).optional(), role: z.enum(['owner', 'member']).default('member') })
+      .object({
+        userId: z.string().min(1).max(100).optional(),
+        username: z.string().min(1).max(64).optional(),
+        role: z.enum(['owner', 'member']).default('member'),
+      })
       .strict()
       .refine((b) => b.userId !== undefined || b.username !== undefined, { message: 'userId or username is required', path: ['userId'] }),
     errors: ['team_not_found', 'user_not_found'],
@@ -108,19 +125,38 @@ export const adminSchemas = {
     body: z.object({ role: z.enum(['owner', 'member']) }).strict(),
     errors: ['team_not_found', 'user_not_found'],
   },
-  'teams.members.remove': { summary: 'Remove a member (owners, admins, or the member)', tag: teams, params: memberParams, errors: ['team_not_found', 'user_not_found'] },
+  'teams.members.remove': {
+    summary: 'Remove a member (owners, admins, or the member)',
+    tag: teams,
+    params: memberParams,
+    errors: ['team_not_found', 'user_not_found'],
+  },
 
   'plans.read': { summary: 'The plans and what they include', tag: settings },
   'permissions.read': { summary: 'What anonymous callers may do (admins)', tag: settings },
   'permissions.update': { summary: 'Change what anonymous callers may do (admins)', tag: settings, body: z.object({ anonymous }).strict() },
-  'usage.read': { summary: 'Usage summary per UTC day (and hour, with bucket=hour) and channel (api, txt, mcp, playground: the dashboard\'s own), top libraries, callers, queries that found nothing (admins)', tag: settings, query: usageWindow },
+  'usage.read': {
+    summary:
+      "Usage summary per UTC day (and hour, with bucket=hour) and channel (api, txt, mcp, playground: the dashboard's own), top libraries, callers, queries that found nothing (admins)",
+    tag: settings,
+    query: usageWindow,
+  },
 
   'credentials.list': { summary: "The signed-in user's hosting tokens (host and last 4 characters only)", tag: keys },
   'credentials.put': {
     summary: 'Connect a hosting token (used for private repositories on that host)',
     tag: keys,
     params: hostParams,
-    body: z.object({ token: z.string().trim().min(1).max(4096).regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces') }).strict(),
+    body: z
+      .object({
+        token: z
+          .string()
+          .trim()
+          .min(1)
+          .max(4096)
+          .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces'),
+      })
+      .strict(),
   },
   'credentials.delete': { summary: 'Disconnect a hosting token', tag: keys, params: hostParams, errors: ['not_found'] },
 } satisfies Record<string, RouteSchema>;

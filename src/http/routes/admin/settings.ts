@@ -47,7 +47,13 @@ export function mountSettingsRoutes(router: Router, services: MountSettingsRoute
     ctx.body = {
       ...summary,
       topLibraries,
-      byKey: breakdown.byKey.map((k) => ({ ...k, keyId: k.id, name: keyInfo.get(k.id)?.name ?? null, prefix: keyInfo.get(k.id)?.prefix ?? null, userId: keyInfo.get(k.id)?.userId ?? null })),
+      byKey: breakdown.byKey.map((k) => ({
+        ...k,
+        keyId: k.id,
+        name: keyInfo.get(k.id)?.name ?? null,
+        prefix: keyInfo.get(k.id)?.prefix ?? null,
+        userId: keyInfo.get(k.id)?.userId ?? null,
+      })),
       byTeam: breakdown.byTeam.map((t) => ({ ...t, teamId: t.id, name: teamName.get(t.id) ?? null })),
       zeroResultQueries: breakdown.zeroResultQueries.map((q) => ({ ...q, libraryId: clientLibraryId(q.libraryId) })),
       lowScoreQueries: breakdown.lowScoreQueries.map((q) => ({ ...q, libraryId: clientLibraryId(q.libraryId) })),

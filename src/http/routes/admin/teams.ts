@@ -63,7 +63,12 @@ export function mountTeamRoutes(router: Router, services: MountTeamRoutesPorts, 
     const team = await visibleTeam(principal, ctx.state.input.params.id);
     const owned = (await services.libraries.list()).filter((l) => l.private && l.teamId === team._id);
     if (owned.length > 0) {
-      throw new ConflictError(`The team still owns ${owned.length} private librar${owned.length === 1 ? 'y' : 'ies'} (${owned.slice(0, 3).map((l) => clientLibraryId(l._id)).join(', ')}); delete them first.`);
+      throw new ConflictError(
+        `The team still owns ${owned.length} private librar${owned.length === 1 ? 'y' : 'ies'} (${owned
+          .slice(0, 3)
+          .map((l) => clientLibraryId(l._id))
+          .join(', ')}); delete them first.`,
+      );
     }
     await services.teams.delete(team._id);
     ctx.body = { id: team._id, deleted: true };

@@ -41,7 +41,10 @@ export function mountUserRoutes(router: Router, services: MountUserRoutesPorts, 
     }
     if (body.defaultTeamId && !user.memberships.some((m) => m.teamId === body.defaultTeamId)) throw new TeamNotFoundError(body.defaultTeamId);
     if (body.role !== undefined || body.defaultTeamId !== undefined) {
-      user = await services.users.update(user._id, { ...(body.role ? { role: body.role } : {}), ...(body.defaultTeamId !== undefined ? { defaultTeamId: body.defaultTeamId } : {}) });
+      user = await services.users.update(user._id, {
+        ...(body.role ? { role: body.role } : {}),
+        ...(body.defaultTeamId !== undefined ? { defaultTeamId: body.defaultTeamId } : {}),
+      });
     }
     if (body.password !== undefined) {
       user = await services.users.setCredentials(user._id, { password: body.password });

@@ -13,7 +13,12 @@ export const authSchemas = {
   },
   'auth.logout': { summary: 'Sign out (ends the session of the cookie)', tag },
   'auth.me.read': { summary: 'Who is calling: user, role, teams, and whether the password must change', tag },
-  'auth.me.update': { summary: "Change the caller's default team", tag, body: z.object({ defaultTeamId: z.string().min(1).max(100) }).strict(), errors: ['team_not_found'] },
+  'auth.me.update': {
+    summary: "Change the caller's default team",
+    tag,
+    body: z.object({ defaultTeamId: z.string().min(1).max(100) }).strict(),
+    errors: ['team_not_found'],
+  },
   'auth.password': {
     summary: "Change the caller's password (and, once, the default administrator's username)",
     tag,

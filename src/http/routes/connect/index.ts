@@ -53,9 +53,13 @@ function requestOrigin(services: Pick<Ports, 'config' | 'trustedProxy'>, ctx: Co
 /** Why teammates may not reach `host`, or null. */
 export function reachWarning(host: string, configured: boolean): string | null {
   const bare = host.replace(/^\[|\]$/g, '');
-  const fix = configured ? 'Check SHELFMARK_PUBLIC_URL.' : 'Set SHELFMARK_PUBLIC_URL to the address your team uses (for example https://shelfmark.example.com).';
-  if (bare === 'localhost' || bare.endsWith('.localhost') || (net.isIP(bare) && isLoopback(bare))) return `${host} is this machine's own loopback address: an assistant on another computer cannot reach it. ${fix}`;
-  if (net.isIP(bare) && isPrivate(bare)) return `${host} is a private network address: only computers on that network can reach it. ${configured ? '' : fix}`.trim();
+  const fix = configured
+    ? 'Check SHELFMARK_PUBLIC_URL.'
+    : 'Set SHELFMARK_PUBLIC_URL to the address your team uses (for example https://shelfmark.example.com).';
+  if (bare === 'localhost' || bare.endsWith('.localhost') || (net.isIP(bare) && isLoopback(bare)))
+    return `${host} is this machine's own loopback address: an assistant on another computer cannot reach it. ${fix}`;
+  if (net.isIP(bare) && isPrivate(bare))
+    return `${host} is a private network address: only computers on that network can reach it. ${configured ? '' : fix}`.trim();
   if (!net.isIP(bare) && !bare.includes('.')) return `${host} is a bare host name: it resolves only on your network. ${configured ? '' : fix}`.trim();
   return null;
 }
@@ -65,5 +69,12 @@ function isLoopback(ip: string): boolean {
 }
 
 function isPrivate(ip: string): boolean {
-  return /^10\./.test(ip) || /^192\.168\./.test(ip) || /^172\.(1[6-9]|2\d|3[01])\./.test(ip) || /^169\.254\./.test(ip) || /^f[cd][0-9a-f]{2}:/i.test(ip) || /^fe80:/i.test(ip);
+  return (
+    /^10\./.test(ip) ||
+    /^192\.168\./.test(ip) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(ip) ||
+    /^169\.254\./.test(ip) ||
+    /^f[cd][0-9a-f]{2}:/i.test(ip) ||
+    /^fe80:/i.test(ip)
+  );
 }

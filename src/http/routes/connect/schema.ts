@@ -4,7 +4,8 @@ import type { RouteSchema } from '../../validate';
 
 export const connectSchemas = {
   'connect.read': {
-    summary: "Where assistants reach this server: its public URL (SHELFMARK_PUBLIC_URL, else the address this request came to, with a warning when only this machine can use it), the MCP URL, the stdio bridge's path on the server, and whether a key is required",
+    summary:
+      "Where assistants reach this server: its public URL (SHELFMARK_PUBLIC_URL, else the address this request came to, with a warning when only this machine can use it), the MCP URL, the stdio bridge's path on the server, and whether a key is required",
     tag: 'Connect',
     response: z.object({
       publicUrl: z.string(),

@@ -20,8 +20,18 @@ import { importBundle } from '../../../catalog/bundles/import';
 /** What `bundleRoutes` reaches (ports.ts). */
 export type BundleRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
-  'publishDeps' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+  | 'authenticator'
+  | 'config'
+  | 'embeddings'
+  | 'jobs'
+  | 'libraries'
+  | 'log'
+  | 'manifests'
+  | 'publishDeps'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'trustedProxy'
 >;
 
 export function bundleRoutes(services: BundleRoutesPorts): Router {

@@ -30,8 +30,21 @@ import { listLibraries, updateLibrary } from '../../../catalog/update';
 /** What `libraryRoutes` reaches (ports.ts). */
 export type LibraryRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'locks' | 'log' | 'manifests' |
-  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'
+  | 'authenticator'
+  | 'config'
+  | 'credentials'
+  | 'jobs'
+  | 'libraries'
+  | 'locks'
+  | 'log'
+  | 'manifests'
+  | 'pokeWorker'
+  | 'policies'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'teams'
+  | 'trustedProxy'
 >;
 
 export function libraryRoutes(services: LibraryRoutesPorts): Router {
@@ -98,7 +111,9 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
     const result = await services.jobs.cancel(job._id, principal.kind === 'user' ? principal.userId : principal.kind);
     if (!result.cancelled) {
       throw new ConflictError(
-        result.state === 'committing' ? `Job ${job._id} is publishing its build and can no longer be cancelled.` : `Job ${job._id} already ended (${result.state}); nothing was cancelled.`,
+        result.state === 'committing'
+          ? `Job ${job._id} is publishing its build and can no longer be cancelled.`
+          : `Job ${job._id} already ended (${result.state}); nothing was cancelled.`,
       );
     }
     ctx.body = presentJob((await services.jobs.get(job._id)) ?? job, false);
@@ -128,7 +143,12 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
     const usable = (await services.policies.forPrincipal(principal)).allows({ id, source: lib.source, trustScore: lib.trustScore });
     if (!usable && !isAdminLike(principal)) throw new AccessDeniedError(id);
     const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
-    ctx.body = { ...presentLibrary(lib), schedule: presentSchedule(lib, services.config.refreshDefaultHours), usable, jobs: jobs.map((j) => presentJob(j, false)) };
+    ctx.body = {
+      ...presentLibrary(lib),
+      schedule: presentSchedule(lib, services.config.refreshDefaultHours),
+      usable,
+      jobs: jobs.map((j) => presentJob(j, false)),
+    };
   });
 
   router.patch('libraries.update', '/libraries/:owner/:repo', guard(services), standard, validate(s['libraries.update']), async (ctx) => {
@@ -141,7 +161,12 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
     ctx.body = {
       ...presentLibrary(updated),
       schedule: presentSchedule(updated, services.config.refreshDefaultHours),
-      ...(job ? { jobId: job._id, message: `A build with the new source settings was queued (job ${job._id}); they are stored when it publishes. Follow it with GET /v2/jobs/${job._id}.` } : {}),
+      ...(job
+        ? {
+            jobId: job._id,
+            message: `A build with the new source settings was queued (job ${job._id}); they are stored when it publishes. Follow it with GET /v2/jobs/${job._id}.`,
+          }
+        : {}),
     };
   });
 
@@ -195,17 +220,35 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
 /** What `v1RefreshRoutes` reaches (ports.ts). */
 export type V1RefreshRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'config' | 'credentials' | 'jobs' | 'libraries' | 'log' | 'manifests' |
-  'pokeWorker' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+  | 'authenticator'
+  | 'config'
+  | 'credentials'
+  | 'jobs'
+  | 'libraries'
+  | 'log'
+  | 'manifests'
+  | 'pokeWorker'
+  | 'policies'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'trustedProxy'
 >;
 
 /** `POST /v1/refresh`: the same refresh under the older prefix. */
 export function v1RefreshRoutes(services: V1RefreshRoutesPorts): Router {
   const router = new Router();
-  router.post('libraries.refresh', '/v1/refresh', guard(services), rateLimit(services, { class: 'expensive' }), validate(s['libraries.refresh']), async (ctx) => {
-    const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);
-    ctx.body = { libraryName: result.libraryName, message: result.message };
-  });
+  router.post(
+    'libraries.refresh',
+    '/v1/refresh',
+    guard(services),
+    rateLimit(services, { class: 'expensive' }),
+    validate(s['libraries.refresh']),
+    async (ctx) => {
+      const result = await refreshLibrary(services, ctx.state.principal, ctx.state.input.body);
+      ctx.body = { libraryName: result.libraryName, message: result.message };
+    },
+  );
   return router;
 }
 

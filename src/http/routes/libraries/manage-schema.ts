@@ -28,7 +28,10 @@ const librarySources = z
         role: z.enum(['own', 'merged']),
         source: z.string().openapi({ description: 'github, gitlab, bitbucket, git, website, llmstxt, archive or openapi' }),
         state: z.string(),
-        joins: z.string().nullable().openapi({ description: "A merged source: the library's version its default version joins (its versions of the same name join theirs)" }),
+        joins: z
+          .string()
+          .nullable()
+          .openapi({ description: "A merged source: the library's version its default version joins (its versions of the same name join theirs)" }),
         versions: z.array(z.object({ version: z.string(), totalSnippets: z.number(), lastUpdateDate: z.string().nullable() })),
       }),
     ),
@@ -51,11 +54,20 @@ export const manageSchemas = {
       from: query.int(0, 10_000, 0),
       size: query.int(1, 100, 20),
     }),
-    response: z.object({ libraryId: z.string(), version: z.string(), total: z.number(), from: z.number(), size: z.number(), snippets: z.array(browsedSnippet), facets: z.object({ kinds: facet, pages: facet, pageKinds: facet }) }),
+    response: z.object({
+      libraryId: z.string(),
+      version: z.string(),
+      total: z.number(),
+      from: z.number(),
+      size: z.number(),
+      snippets: z.array(browsedSnippet),
+      facets: z.object({ kinds: facet, pages: facet, pageKinds: facet }),
+    }),
     errors: ['library_not_found', 'access_denied', 'tag_not_found'],
   },
   'libraries.sources': {
-    summary: "A library's sources: its own and the libraries merged into it, each built and refreshed on its own, served together as one version set (visibility and the team's policy apply)",
+    summary:
+      "A library's sources: its own and the libraries merged into it, each built and refreshed on its own, served together as one version set (visibility and the team's policy apply)",
     tag: 'Libraries',
     params: libraryParams,
     query: z.object({ teamId: query.teamId() }),
@@ -70,8 +82,19 @@ export const manageSchemas = {
     query: z.object({ teamId: query.teamId() }),
     body: z
       .object({
-        source: z.string({ required_error: 'source is required: the id of the library to merge in (e.g. /websites/koajs-com)', invalid_type_error: 'source must be a library id' }).trim().min(1, 'source is required').max(300, 'source is too long').openapi({ description: 'The id of the library to merge in', pattern: LIBRARY_ID_PATTERN }),
-        joins: z.string({ invalid_type_error: 'joins must be a version name' }).trim().min(1).max(100).optional().openapi({ description: "This library's version the source's default version joins (default latest: a website or llms.txt has no tags)", pattern: VERSION_PATTERN }),
+        source: z
+          .string({
+            required_error: 'source is required: the id of the library to merge in (e.g. /websites/koajs-com)',
+            invalid_type_error: 'source must be a library id',
+          })
+          .trim()
+          .min(1, 'source is required')
+          .max(300, 'source is too long')
+          .openapi({ description: 'The id of the library to merge in', pattern: LIBRARY_ID_PATTERN }),
+        joins: z.string({ invalid_type_error: 'joins must be a version name' }).trim().min(1).max(100).optional().openapi({
+          description: "This library's version the source's default version joins (default latest: a website or llms.txt has no tags)",
+          pattern: VERSION_PATTERN,
+        }),
       })
       .strict(),
     response: librarySources,

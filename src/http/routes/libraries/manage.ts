@@ -19,8 +19,7 @@ import { addLibrarySource, listLibrarySources } from '../../../catalog/merged-so
 /** What `libraryPageRoutes` reaches (ports.ts). */
 export type LibraryPageRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' |
-  'trustedProxy'
+  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
 >;
 
 export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
@@ -50,7 +49,11 @@ export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
   // The library and the source decide who may merge (admins, or the team's owners): catalog/merged-sources.ts.
   router.post('libraries.update', '/libraries/:owner/:repo/sources', guard(services), standard, validate(s['libraries.sources.add']), async (ctx) => {
     const { params, query, body } = ctx.state.input;
-    ctx.body = await addLibrarySource(services, ctx.state.principal, libraryIdOf(params), { source: body.source, ...(body.joins !== undefined ? { joins: body.joins } : {}), ...(query.teamId !== undefined ? { teamId: query.teamId } : {}) });
+    ctx.body = await addLibrarySource(services, ctx.state.principal, libraryIdOf(params), {
+      source: body.source,
+      ...(body.joins !== undefined ? { joins: body.joins } : {}),
+      ...(query.teamId !== undefined ? { teamId: query.teamId } : {}),
+    });
   });
 
   router.delete('libraries.update', '/libraries/:owner/:repo/webhook', guard(services), standard, validate(s['libraries.webhook.delete']), async (ctx) => {
@@ -60,9 +63,14 @@ export function libraryPageRoutes(services: LibraryPageRoutesPorts): Router {
     if (!lib) throw new LibraryNotFoundError(id);
     // The route's guard lets any signed-in user through; the library decides (admins, or its team's owners).
     authorize(ctx.state.principal, 'libraries.update', lib);
-    const updated = await services.libraries.modify(lib._id, (current) => (current.webhook?.encryptedSecret ? { webhook: { encryptedSecret: null, createdAt: null } } : null));
+    const updated = await services.libraries.modify(lib._id, (current) =>
+      current.webhook?.encryptedSecret ? { webhook: { encryptedSecret: null, createdAt: null } } : null,
+    );
     if (!updated) throw new LibraryNotFoundError(id);
-    ctx.body = { libraryName: id, message: lib.webhook?.encryptedSecret ? `The push webhook of ${id} was removed; deliveries are refused from now on.` : `${id} had no push webhook.` };
+    ctx.body = {
+      libraryName: id,
+      message: lib.webhook?.encryptedSecret ? `The push webhook of ${id} was removed; deliveries are refused from now on.` : `${id} had no push webhook.`,
+    };
   });
 
   return router;

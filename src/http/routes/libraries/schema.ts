@@ -27,9 +27,24 @@ const SEMVER_RANGE = `^${SEMVER_SET}(\\|\\|${SEMVER_SET})*$`;
 /** The forms of `versionRule` (libraries/version-rule.ts), for the document. */
 const VERSION_RULE_FORMS: ZodOpenAPIMetadata['anyOf'] = [
   { type: 'null' },
-  { type: 'object', required: ['kind', 'count'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['minors'] }, count: { type: 'integer', minimum: 1, maximum: 50 } } },
-  { type: 'object', required: ['kind', 'range'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['range'] }, range: { type: 'string', minLength: 1, maxLength: 200, pattern: SEMVER_RANGE } } },
-  { type: 'object', required: ['kind', 'pattern'], additionalProperties: false, properties: { kind: { type: 'string', enum: ['pattern'] }, pattern: { type: 'string', minLength: 1, maxLength: 200 } } },
+  {
+    type: 'object',
+    required: ['kind', 'count'],
+    additionalProperties: false,
+    properties: { kind: { type: 'string', enum: ['minors'] }, count: { type: 'integer', minimum: 1, maximum: 50 } },
+  },
+  {
+    type: 'object',
+    required: ['kind', 'range'],
+    additionalProperties: false,
+    properties: { kind: { type: 'string', enum: ['range'] }, range: { type: 'string', minLength: 1, maxLength: 200, pattern: SEMVER_RANGE } },
+  },
+  {
+    type: 'object',
+    required: ['kind', 'pattern'],
+    additionalProperties: false,
+    properties: { kind: { type: 'string', enum: ['pattern'] }, pattern: { type: 'string', minLength: 1, maxLength: 200 } },
+  },
 ];
 
 export const addLibraryResponse = z.object({ libraryName: z.string(), message: z.string() }).passthrough().openapi('AddLibraryResponse');
@@ -54,33 +69,73 @@ export const librarySchemas = {
   'jobs.list': {
     summary: 'Indexing jobs the caller may see, newest first',
     tag: 'Jobs',
-    query: z.object({ libraryId: query.text(300).openapi({ description: 'Only the jobs of this library (/owner/repo)', pattern: LIBRARY_ID_PATTERN }), limit: query.int(1, 200, 50) }),
+    query: z.object({
+      libraryId: query.text(300).openapi({ description: 'Only the jobs of this library (/owner/repo)', pattern: LIBRARY_ID_PATTERN }),
+      limit: query.int(1, 200, 50),
+    }),
     errors: ['invalid_library_id', 'library_not_found'],
   },
   'jobs.read': { summary: 'One job with its progress and log', tag: 'Jobs', params: jobParams, errors: ['not_found'] },
-  'jobs.cancel': { summary: "Cancel a job that has not ended; an ended job's record is removed", tag: 'Jobs', params: jobParams, errors: ['not_found', 'conflict'] },
-  'libraries.list': { summary: "The catalogue with builds: every copy the caller may see (public ones and its teams' private ones; admins: all, each with its teamId)", tag: 'Libraries' },
-  'libraries.read': { summary: "A library with its builds and recent jobs, and whether the caller's team policy lets it use the library (a member whose policy excludes it: 403 access_denied)", tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found', 'access_denied'] },
+  'jobs.cancel': {
+    summary: "Cancel a job that has not ended; an ended job's record is removed",
+    tag: 'Jobs',
+    params: jobParams,
+    errors: ['not_found', 'conflict'],
+  },
+  'libraries.list': {
+    summary: "The catalogue with builds: every copy the caller may see (public ones and its teams' private ones; admins: all, each with its teamId)",
+    tag: 'Libraries',
+  },
+  'libraries.read': {
+    summary:
+      "A library with its builds and recent jobs, and whether the caller's team policy lets it use the library (a member whose policy excludes it: 403 access_denied)",
+    tag: 'Libraries',
+    params: libraryParams,
+    query: teamQuery,
+    errors: ['library_not_found', 'access_denied'],
+  },
   'libraries.update': {
     summary:
       "Set the title, description, trustScore, aliases, the refresh schedule or the version rule (admins; a title or description set here stays across builds until set to null), or change the source settings (sourceOptions: admins for a public library, the team's owners for its copy): a build with them is queued (jobId) and they are stored when it publishes",
     tag: 'Libraries',
     params: libraryParams,
     query: teamQuery,
-    body: z.object({
-      title: z.string({ invalid_type_error: 'title must be text or null' }).trim().min(1, 'title must not be empty (null gives it back to the docs)').max(200, 'title must be at most 200 characters').nullable().optional(),
-      description: z.string({ invalid_type_error: 'description must be text or null' }).trim().max(2000, 'description must be at most 2000 characters').nullable().optional(),
-      trustScore: z.number({ invalid_type_error: trustScoreMessage }).min(0, trustScoreMessage).max(10, trustScoreMessage).optional(),
-      aliases: z.array(z.string().max(100), { errorMap: () => ({ message: 'aliases must be a list of strings' }) }).max(100).optional(),
-      schedule: scheduleInput.optional().openapi({ description: '"default" (the source kind\'s REFRESH_DEFAULT_HOURS), "never", or hours between refreshes (1-8760)' }),
-      versionRule: versionRuleInput.optional().openapi({
-        description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
-        anyOf: VERSION_RULE_FORMS,
-      }),
-      sourceOptions: sourceOptionsInput.extend({ headers: sourceOptionsInput.shape.headers.openapi(HEADER_NAMES) }).optional().openapi({
-        description: 'A website: url (same library id), scope, maxPages, maxDepth, include, exclude, headers; an llms.txt: url; a Git repository: skipVersionFiltering, generateDocs (private only)',
-      }),
-    }).strict(),
+    body: z
+      .object({
+        title: z
+          .string({ invalid_type_error: 'title must be text or null' })
+          .trim()
+          .min(1, 'title must not be empty (null gives it back to the docs)')
+          .max(200, 'title must be at most 200 characters')
+          .nullable()
+          .optional(),
+        description: z
+          .string({ invalid_type_error: 'description must be text or null' })
+          .trim()
+          .max(2000, 'description must be at most 2000 characters')
+          .nullable()
+          .optional(),
+        trustScore: z.number({ invalid_type_error: trustScoreMessage }).min(0, trustScoreMessage).max(10, trustScoreMessage).optional(),
+        aliases: z
+          .array(z.string().max(100), { errorMap: () => ({ message: 'aliases must be a list of strings' }) })
+          .max(100)
+          .optional(),
+        schedule: scheduleInput
+          .optional()
+          .openapi({ description: '"default" (the source kind\'s REFRESH_DEFAULT_HOURS), "never", or hours between refreshes (1-8760)' }),
+        versionRule: versionRuleInput.optional().openapi({
+          description: 'null, {"kind":"minors","count":1-50}, {"kind":"range","range":"<semver range>"} or {"kind":"pattern","pattern":"<glob>"}',
+          anyOf: VERSION_RULE_FORMS,
+        }),
+        sourceOptions: sourceOptionsInput
+          .extend({ headers: sourceOptionsInput.shape.headers.openapi(HEADER_NAMES) })
+          .optional()
+          .openapi({
+            description:
+              'A website: url (same library id), scope, maxPages, maxDepth, include, exclude, headers; an llms.txt: url; a Git repository: skipVersionFiltering, generateDocs (private only)',
+          }),
+      })
+      .strict(),
     errors: ['library_not_found'],
   },
   'libraries.webhook': {
@@ -89,7 +144,12 @@ export const librarySchemas = {
     status: 201,
     params: libraryParams,
     query: teamQuery,
-    body: z.object({ host: z.enum(GIT_HOSTS, { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) }).optional().openapi({ description: "The host's signature scheme (default: the library's source)" }) }),
+    body: z.object({
+      host: z
+        .enum(GIT_HOSTS, { errorMap: () => ({ message: `host must be one of: ${GIT_HOSTS.join(', ')}` }) })
+        .optional()
+        .openapi({ description: "The host's signature scheme (default: the library's source)" }),
+    }),
     errors: ['library_not_found'],
   },
   'webhooks.receive': {
@@ -101,7 +161,13 @@ export const librarySchemas = {
     body: z.unknown().openapi({ type: 'object', description: "The host's push event" }),
     errors: ['invalid_signature'],
   },
-  'libraries.delete': { summary: 'Delete a library and its snippets', tag: 'Libraries', params: libraryParams, query: teamQuery, errors: ['library_not_found'] },
+  'libraries.delete': {
+    summary: 'Delete a library and its snippets',
+    tag: 'Libraries',
+    params: libraryParams,
+    query: teamQuery,
+    errors: ['library_not_found'],
+  },
   'libraries.export': {
     summary: 'Stream a bundle of the library (gzip NDJSON, docs/BUNDLES.md): every built version, or one',
     tag: 'Libraries',

@@ -12,7 +12,6 @@ import type { MultipartOptions } from '../../middlewares/multipart';
 
 const tag = 'Add Library';
 
-
 export const sourceSchemas = {
   'add.website': {
     summary: 'Crawl a website (scope page|subpages|hostname, maxPages, maxDepth, include/exclude globs, headers kept encrypted)',
@@ -27,7 +26,8 @@ export const sourceSchemas = {
     errors: ['timeout', 'no_snippets_found', 'conflict'],
   },
   'add.archive': {
-    summary: "Upload built docs: a zip or tar.gz of a static site or Markdown folder (at most 50 MB; links, paths leaving the archive, device files and decompression bombs refused); private to the caller's team unless public=true (admins)",
+    summary:
+      "Upload built docs: a zip or tar.gz of a static site or Markdown folder (at most 50 MB; links, paths leaving the archive, device files and decompression bombs refused); private to the caller's team unless public=true (admins)",
     tag,
     multipart: z.object({
       archiveFile: z.string().openapi({ format: 'binary' }),

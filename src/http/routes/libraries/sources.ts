@@ -19,8 +19,19 @@ import { ARCHIVE_UPLOAD_FORM, sourceSchemas as s } from './sources-schema';
 /** What `sourceRoutes` reaches (ports.ts). */
 export type SourceRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'config' | 'jobs' | 'libraries' | 'log' | 'manifests' | 'pokeWorker' | 'policies' |
-  'rateLimiter' | 'settings' | 'snippets' | 'teams' | 'trustedProxy'
+  | 'authenticator'
+  | 'config'
+  | 'jobs'
+  | 'libraries'
+  | 'log'
+  | 'manifests'
+  | 'pokeWorker'
+  | 'policies'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'teams'
+  | 'trustedProxy'
 >;
 
 export function sourceRoutes(services: SourceRoutesPorts): Router {
@@ -37,10 +48,18 @@ export function sourceRoutes(services: SourceRoutesPorts): Router {
     ctx.body = { libraryName: result.libraryName, message: result.message };
   });
 
-  router.post('libraries.upload', '/add/archive', guard(services), expensive, receiveMultipart(ARCHIVE_UPLOAD_FORM), validate(s['add.archive']), async (ctx) => {
-    const result = await addArchive(services, ctx.state.principal, readArchiveForm(ctx));
-    ctx.body = { libraryName: result.libraryName, message: result.message };
-  });
+  router.post(
+    'libraries.upload',
+    '/add/archive',
+    guard(services),
+    expensive,
+    receiveMultipart(ARCHIVE_UPLOAD_FORM),
+    validate(s['add.archive']),
+    async (ctx) => {
+      const result = await addArchive(services, ctx.state.principal, readArchiveForm(ctx));
+      ctx.body = { libraryName: result.libraryName, message: result.message };
+    },
+  );
   return router;
 }
 
@@ -49,7 +68,10 @@ function readArchiveForm(ctx: Context): ArchiveUploadInput {
   const body = (ctx.request.body ?? {}) as Record<string, unknown>;
   const file = ctx.file ?? ctx.request.file;
   if (!file) {
-    throw new ValidationError(body.archiveFile === undefined ? 'archiveFile is required.' : 'archiveFile must be sent as a file (a part with a filename), not as a text field.', 'archiveFile');
+    throw new ValidationError(
+      body.archiveFile === undefined ? 'archiveFile is required.' : 'archiveFile must be sent as a file (a part with a filename), not as a text field.',
+      'archiveFile',
+    );
   }
   const text = (name: string, max: number): string | undefined => {
     const value = body[name];

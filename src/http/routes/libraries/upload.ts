@@ -16,8 +16,19 @@ import { librarySchemas as s } from './schema';
 /** What `uploadRoutes` reaches (ports.ts). */
 export type UploadRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'buildDeps' | 'config' | 'embeddings' | 'jobs' | 'libraries' | 'log' | 'manifests' |
-  'policies' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+  | 'authenticator'
+  | 'buildDeps'
+  | 'config'
+  | 'embeddings'
+  | 'jobs'
+  | 'libraries'
+  | 'log'
+  | 'manifests'
+  | 'policies'
+  | 'rateLimiter'
+  | 'settings'
+  | 'snippets'
+  | 'trustedProxy'
 >;
 
 export function uploadRoutes(services: UploadRoutesPorts): Router {

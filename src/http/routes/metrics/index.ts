@@ -21,7 +21,9 @@ export function metricsRoutes(services: MetricsRoutesPorts): Router {
     const { days, bucket } = ctx.state.input.query;
     const { libraryId } = parseLibraryId(ctx.state.input.query.libraryId);
     const key = await usageKeyFor(services, ctx.state.principal, libraryId);
-    ctx.body = key ? { ...(await services.usage.metrics(key, days, new Date(), bucket)), libraryId } : services.usage.empty(libraryId, days, new Date(), bucket);
+    ctx.body = key
+      ? { ...(await services.usage.metrics(key, days, new Date(), bucket)), libraryId }
+      : services.usage.empty(libraryId, days, new Date(), bucket);
   });
   return router;
 }

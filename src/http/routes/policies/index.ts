@@ -17,11 +17,7 @@ import { rateLimit } from '../../middlewares/rate-limit';
 import { TeamNotFoundError, ValidationError } from '../../../errors';
 
 /** What `policyRoutes` reaches (ports.ts). */
-export type PolicyRoutesPorts = Pick<
-  Ports,
-  'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'teams' |
-  'trustedProxy'
->;
+export type PolicyRoutesPorts = Pick<Ports, 'authenticator' | 'config' | 'libraries' | 'policies' | 'rateLimiter' | 'settings' | 'teams' | 'trustedProxy'>;
 
 export function policyRoutes(services: PolicyRoutesPorts): Router {
   const router = new Router();
@@ -62,7 +58,13 @@ export function policyRoutes(services: PolicyRoutesPorts): Router {
     const patch = ctx.state.input.body;
     const draft = applyPolicyPatch(await services.policies.get(teamId, { fresh: true }), patch);
     const libraries = (await services.libraries.list()).filter((l) => !l.private || l.teamId === teamId);
-    const verdicts = libraries.map((l) => ({ id: clientLibraryId(l._id), title: l.title, source: l.source, trustScore: l.trustScore, allowed: libraryAllowedByPolicy(draft, { id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }) }));
+    const verdicts = libraries.map((l) => ({
+      id: clientLibraryId(l._id),
+      title: l.title,
+      source: l.source,
+      trustScore: l.trustScore,
+      allowed: libraryAllowedByPolicy(draft, { id: clientLibraryId(l._id), source: l.source, trustScore: l.trustScore }),
+    }));
     ctx.body = {
       teamId,
       visible: verdicts.filter((v) => v.allowed).map(({ allowed: _, ...v }) => v),

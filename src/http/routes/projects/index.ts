@@ -36,7 +36,13 @@ function lockfileOf(ctx: Context): LockfileInput {
   const filename = textField(body, 'filename', 300);
   if (file && url) throw new ValidationError('Send the lockfile as a file or as a url, not both.', 'url');
   if (url) return { url, ...(filename ? { filename } : {}) };
-  if (!file) throw new ValidationError(body.lockfile === undefined ? 'lockfile is required: the lockfile or manifest as a file, or url: where to fetch it.' : 'lockfile must be sent as a file (a part with a filename), not as a text field.', 'lockfile');
+  if (!file)
+    throw new ValidationError(
+      body.lockfile === undefined
+        ? 'lockfile is required: the lockfile or manifest as a file, or url: where to fetch it.'
+        : 'lockfile must be sent as a file (a part with a filename), not as a text field.',
+      'lockfile',
+    );
   return { upload: { filename: filename ?? file.originalname ?? '', content: file.buffer } };
 }
 
@@ -52,8 +58,7 @@ function formOrJson(): Middleware {
 /** What `projectRoutes` reaches (ports.ts). */
 export type ProjectRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'catalogIndex' | 'config' | 'locks' | 'policies' | 'projects' | 'rateLimiter' |
-  'settings' | 'trustedProxy'
+  'authenticator' | 'catalogIndex' | 'config' | 'locks' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'trustedProxy'
 >;
 
 export function projectRoutes(services: ProjectRoutesPorts): Router {
@@ -68,7 +73,11 @@ export function projectRoutes(services: ProjectRoutesPorts): Router {
 
   router.post('projects.create', '/projects', guard(services), expensive, formOrJson(), validate(s['projects.create']), async (ctx) => {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-    const project = await createProject(services, ctx.state.principal, { name: textField(body, 'name', 200), teamId: textField(body, 'teamId', 100), lockfile: lockfileOf(ctx) });
+    const project = await createProject(services, ctx.state.principal, {
+      name: textField(body, 'name', 200),
+      teamId: textField(body, 'teamId', 100),
+      lockfile: lockfileOf(ctx),
+    });
     ctx.status = 201;
     ctx.body = presentProject(project, { unmatched: true });
   });
@@ -90,24 +99,39 @@ export function projectRoutes(services: ProjectRoutesPorts): Router {
 
   router.post('projects.refresh', '/projects/:projectId/refresh', guard(services), expensive, validate(s['projects.refresh']), async (ctx) => {
     const outcome = await refreshProject(services, ctx.state.principal, ctx.state.input.params.projectId);
-    ctx.body = { ...presentProject(outcome.project, { unmatched: true }), refreshed: { changed: outcome.changed, unchanged: outcome.unchanged, failed: outcome.failed } };
+    ctx.body = {
+      ...presentProject(outcome.project, { unmatched: true }),
+      refreshed: { changed: outcome.changed, unchanged: outcome.unchanged, failed: outcome.failed },
+    };
   });
 
   router.post('projects.webhook', '/projects/:projectId/webhook', guard(services), standard, validate(s['projects.webhook']), async (ctx) => {
     const hook = await createProjectWebhook(services, ctx.state.principal, ctx.state.input.params.projectId);
     ctx.status = 201;
-    ctx.body = { ...hook, message: 'Copy the secret now: it is shown only this once. Point a push webhook of the repository at the path (signed as GitHub, GitLab, Bitbucket or X-Shelfmark-Signature do).' };
+    ctx.body = {
+      ...hook,
+      message:
+        'Copy the secret now: it is shown only this once. Point a push webhook of the repository at the path (signed as GitHub, GitLab, Bitbucket or X-Shelfmark-Signature do).',
+    };
   });
 
   // Deliveries prove themselves by their signature; no key, no guard (as library webhooks).
   router.post('webhooks.receive', '/projects/:projectId/push', standard, validate(s['projects.push']), async (ctx) => {
-    const outcome = await receiveProjectPush(services, { projectId: ctx.state.input.params.projectId, headers: ctx.headers, rawBody: (ctx.request as { rawBody?: string }).rawBody });
+    const outcome = await receiveProjectPush(services, {
+      projectId: ctx.state.input.params.projectId,
+      headers: ctx.headers,
+      rawBody: (ctx.request as { rawBody?: string }).rawBody,
+    });
     ctx.body = outcome;
   });
 
   router.delete('projects.delete', '/projects/:projectId', guard(services), standard, validate(s['projects.delete']), async (ctx) => {
     await deleteProject(services, ctx.state.principal, ctx.state.input.params.projectId);
-    ctx.body = { id: ctx.state.input.params.projectId, deleted: true, message: 'The project was deleted; API keys bound to it now answer 404 for it (make new ones).' };
+    ctx.body = {
+      id: ctx.state.input.params.projectId,
+      deleted: true,
+      message: 'The project was deleted; API keys bound to it now answer 404 for it (make new ones).',
+    };
   });
 
   return router;

@@ -31,7 +31,14 @@ export function presentProject(project: ProjectRecord, options: { unmatched?: bo
     name: project.name,
     teamId: project.teamId,
     createdBy: project.createdBy,
-    lockfiles: project.lockfiles.map((l) => ({ filename: l.filename, kind: l.kind, sha256: l.sha256, uploadedAt: new Date(l.uploadedAt).toISOString(), packages: l.packages, url: l.url ?? null })),
+    lockfiles: project.lockfiles.map((l) => ({
+      filename: l.filename,
+      kind: l.kind,
+      sha256: l.sha256,
+      uploadedAt: new Date(l.uploadedAt).toISOString(),
+      packages: l.packages,
+      url: l.url ?? null,
+    })),
     webhook: { configured: Boolean(project.webhook), createdAt: project.webhook ? new Date(project.webhook.createdAt).toISOString() : null },
     // Counted at every write (projects/pins.ts mappingOf): a list reads no packages.
     mapping: project.mapping ?? mappingOf(pkgs),
@@ -45,7 +52,18 @@ export function presentProject(project: ProjectRecord, options: { unmatched?: bo
         }
       : {}),
     ...(options.packages
-      ? { packages: pkgs.map((p) => ({ ecosystem: p.ecosystem, name: p.name, version: p.version, direct: p.direct, lockfile: p.lockfile, libraryId: p.libraryId, matchedBy: p.matchedBy, alternatives: p.alternatives })) }
+      ? {
+          packages: pkgs.map((p) => ({
+            ecosystem: p.ecosystem,
+            name: p.name,
+            version: p.version,
+            direct: p.direct,
+            lockfile: p.lockfile,
+            libraryId: p.libraryId,
+            matchedBy: p.matchedBy,
+            alternatives: p.alternatives,
+          })),
+        }
       : {}),
     mappedAt: new Date(project.mappedAt).toISOString(),
     createdAt: new Date(project.createdAt).toISOString(),

@@ -7,7 +7,8 @@ import { LIBRARY_ID_PATTERN, VERSION_PATTERN, libraryParams } from '../shared-sc
 
 /** A project whose lockfile pins the versions answered when none is named (GET /v2/projects). */
 export const projectIdQuery = query.text(40).openapi({
-  description: "A project (prj_…): a library it pins is answered at the pinned version when the request names none, and provenance says so. Default: the API key's project, if it is bound to one",
+  description:
+    "A project (prj_…): a library it pins is answered at the pinned version when the request names none, and provenance says so. Default: the API key's project, if it is bound to one",
   pattern: '^prj_[a-z0-9]{16}$',
 });
 
@@ -30,7 +31,7 @@ const librarySearchResult = z
     versions: z.array(z.string()),
     latestIndexed: z.string().openapi({ description: 'The newest version indexed' }),
     pinnedVersion: z.string().openapi({ description: 'With a project: the version its lockfile pins (context answers from it when no version is named)' }),
-    sourceLatest: z.string().nullable().openapi({ description: "The newest release the source had at its last check (null: unknown)" }),
+    sourceLatest: z.string().nullable().openapi({ description: 'The newest release the source had at its last check (null: unknown)' }),
     redirectedFrom: z.string().openapi({ description: 'The id that matched: a source merged into this library, which now serves it' }),
   })
   .partial()
@@ -43,16 +44,23 @@ export const provenanceJson = z
     libraryId: z.string(),
     versionRequested: z.string().nullable(),
     versionServed: z.object({ version: z.string(), record: z.string(), ref: z.string(), commit: z.string(), indexedAt: z.string() }),
-    resolution: z.enum(['default', 'exact', 'range', 'closest', 'pinned']).openapi({ description: 'How the version was chosen; pinned: by the project (projectId, or the API key\'s project), said in reason' }),
+    resolution: z
+      .enum(['default', 'exact', 'range', 'closest', 'pinned'])
+      .openapi({ description: "How the version was chosen; pinned: by the project (projectId, or the API key's project), said in reason" }),
     reason: z.string().optional(),
     latestIndexed: z.string(),
     source: z.object({ checkedAt: z.string(), newestRelease: z.string().nullable() }).nullable(),
     newerRelease: z.string().nullable(),
     behindSource: z.boolean().nullable(),
     redirectedFrom: z.string().optional().openapi({ description: 'The id asked for, a source merged into this library, which serves it now' }),
-    mergedSources: z.array(z.object({ libraryId: z.string(), version: z.string() })).optional().openapi({ description: "A merged library: the other sources' versions read with the served one" }),
+    mergedSources: z
+      .array(z.object({ libraryId: z.string(), version: z.string() }))
+      .optional()
+      .openapi({ description: "A merged library: the other sources' versions read with the served one" }),
   })
-  .openapi('Provenance', { description: 'Library, version asked and served (tag, commit, indexed at, how chosen), newest indexed version, and the source at its last check' });
+  .openapi('Provenance', {
+    description: 'Library, version asked and served (tag, commit, indexed at, how chosen), newest indexed version, and the source at its last check',
+  });
 
 /** The JSON shape of a context answer (`type=json`). */
 export const contextJson = z

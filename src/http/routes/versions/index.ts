@@ -17,8 +17,7 @@ import { versionSchemas as s } from './schema';
 /** What `versionRoutes` reaches (ports.ts). */
 export type VersionRoutesPorts = Pick<
   Ports,
-  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' |
-  'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
+  'authenticator' | 'catalogIndex' | 'config' | 'embeddings' | 'libraries' | 'policies' | 'projects' | 'rateLimiter' | 'settings' | 'snippets' | 'trustedProxy'
 >;
 
 export function versionRoutes(services: VersionRoutesPorts): Router {
@@ -27,8 +26,21 @@ export function versionRoutes(services: VersionRoutesPorts): Router {
 
   router.get('context.read', '/search', guard(services), limit, validate(s['search.across']), async (ctx) => {
     const { query, libraries, scope, tokens, type, language, languageOnly, projectId } = ctx.state.input.query;
-    const names = libraries ? libraries.split(',').map((l) => l.trim()).filter(Boolean) : [];
-    const answer = await searchAcrossLibraries(services, ctx.state.principal, { query, libraries: names, scope: scope as 'team' | 'all' | undefined, tokens, language, languageOnly, projectId });
+    const names = libraries
+      ? libraries
+          .split(',')
+          .map((l) => l.trim())
+          .filter(Boolean)
+      : [];
+    const answer = await searchAcrossLibraries(services, ctx.state.principal, {
+      query,
+      libraries: names,
+      scope: scope as 'team' | 'all' | undefined,
+      tokens,
+      language,
+      languageOnly,
+      projectId,
+    });
     if (type === 'json') ctx.body = formatAcrossJson(answer);
     else {
       ctx.type = 'text/plain; charset=utf-8';

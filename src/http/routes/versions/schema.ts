@@ -36,13 +36,21 @@ const upgradeJson = z
 
 export const versionSchemas = {
   'search.across': {
-    summary: 'One question over several libraries (named, the team\'s allowed set or the catalogue), with the context answer\'s budget and relevance rules',
+    summary: "One question over several libraries (named, the team's allowed set or the catalogue), with the context answer's budget and relevance rules",
     tag: 'Context',
     text: true,
     query: z.object({
       query: query.requiredText(2000).openapi({ description: 'The question', pattern: '\\S' }),
-      libraries: query.text(2000).openapi({ description: 'Comma-separated library ids, each optionally with a version (/pydantic/pydantic/2.13.4); at most 10. Without it, scope decides' }),
-      scope: query.text(10).refine((v) => v === undefined || v === 'team' || v === 'all', 'must be team or all').openapi({ enum: ['team', 'all'], description: "Without libraries: `team` (your team's allowed libraries) or `all` (the catalogue you can see; the default). Policies apply" }),
+      libraries: query.text(2000).openapi({
+        description: 'Comma-separated library ids, each optionally with a version (/pydantic/pydantic/2.13.4); at most 10. Without it, scope decides',
+      }),
+      scope: query
+        .text(10)
+        .refine((v) => v === undefined || v === 'team' || v === 'all', 'must be team or all')
+        .openapi({
+          enum: ['team', 'all'],
+          description: "Without libraries: `team` (your team's allowed libraries) or `all` (the catalogue you can see; the default). Policies apply",
+        }),
       tokens,
       type,
       language: query.text(40).openapi({ description: 'A code language whose examples rank first' }),

@@ -11,10 +11,26 @@ const refused = async (t: import('ava').ExecutionContext, promise: Promise<unkno
 test('zip and tar.gz of a docs folder read back file by file; folders are not files', async (t) => {
   const zip = makeZip([{ name: 'site/' }, { name: 'site/index.md', data: '# Hello' }, { name: 'site/guide/a.md', data: 'A', deflate: false }]);
   t.is(sniffArchive(zip), 'zip');
-  t.deepEqual((await readArchive(zip, 'zip')).map((f) => [f.path, f.data?.toString()]), [['site/index.md', '# Hello'], ['site/guide/a.md', 'A']]);
-  const tgz = await makeTgz([{ name: 'docs', type: 'directory' }, { name: 'docs/index.md', data: '# Hi' }, { name: './docs/b.md', data: 'B' }]);
+  t.deepEqual(
+    (await readArchive(zip, 'zip')).map((f) => [f.path, f.data?.toString()]),
+    [
+      ['site/index.md', '# Hello'],
+      ['site/guide/a.md', 'A'],
+    ],
+  );
+  const tgz = await makeTgz([
+    { name: 'docs', type: 'directory' },
+    { name: 'docs/index.md', data: '# Hi' },
+    { name: './docs/b.md', data: 'B' },
+  ]);
   t.is(sniffArchive(tgz), 'tgz');
-  t.deepEqual((await readArchive(tgz, 'tgz')).map((f) => [f.path, f.data?.toString()]), [['docs/index.md', '# Hi'], ['docs/b.md', 'B']]);
+  t.deepEqual(
+    (await readArchive(tgz, 'tgz')).map((f) => [f.path, f.data?.toString()]),
+    [
+      ['docs/index.md', '# Hi'],
+      ['docs/b.md', 'B'],
+    ],
+  );
   t.is(sniffArchive(Buffer.from('plain text')), undefined);
 });
 
@@ -25,7 +41,18 @@ test('paths that leave the archive or are absolute are refused (zip-slip)', asyn
   t.throws(() => safeEntryPath('/etc/passwd'), { instanceOf: ArchiveError });
   t.throws(() => safeEntryPath('C:\\Windows\\x.md'), { instanceOf: ArchiveError });
   t.is(safeEntryPath('./docs//a.md'), 'docs/a.md');
-  await refused(t, readArchive(makeZip([{ name: 'ok.md', data: 'x' }, { name: '../../evil.md', data: 'x' }]), 'zip'), 'unsafe_path', /"\.\.\/\.\.\/evil\.md" leaves/);
+  await refused(
+    t,
+    readArchive(
+      makeZip([
+        { name: 'ok.md', data: 'x' },
+        { name: '../../evil.md', data: 'x' },
+      ]),
+      'zip',
+    ),
+    'unsafe_path',
+    /"\.\.\/\.\.\/evil\.md" leaves/,
+  );
   await refused(t, readArchive(await makeTgz([{ name: '/abs.md', data: 'x' }]), 'tgz'), 'unsafe_path', /absolute path/);
 });
 
@@ -33,7 +60,18 @@ test('symlinks, hard links and device files are refused', async (t) => {
   await refused(t, readArchive(makeZip([{ name: 'link.md', data: '/etc/passwd', mode: 0o120777 }]), 'zip'), 'link', /"link\.md" is a symbolic link/);
   await refused(t, readArchive(makeZip([{ name: 'dev', data: '', mode: 0o020644 }]), 'zip'), 'special_file', /device file/);
   await refused(t, readArchive(await makeTgz([{ name: 'l.md', type: 'symlink', linkname: '/etc/passwd' }]), 'tgz'), 'link', /symbolic link/);
-  await refused(t, readArchive(await makeTgz([{ name: 'a.md', data: 'x' }, { name: 'h.md', type: 'link', linkname: 'a.md' }]), 'tgz'), 'link', /hard link/);
+  await refused(
+    t,
+    readArchive(
+      await makeTgz([
+        { name: 'a.md', data: 'x' },
+        { name: 'h.md', type: 'link', linkname: 'a.md' },
+      ]),
+      'tgz',
+    ),
+    'link',
+    /hard link/,
+  );
   await refused(t, readArchive(await makeTgz([{ name: 'tty', type: 'character-device' }]), 'tgz'), 'special_file', /character-device/);
   await refused(t, readArchive(await makeTgz([{ name: 'pipe', type: 'fifo' }]), 'tgz'), 'special_file', /fifo/);
 });

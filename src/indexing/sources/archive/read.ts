@@ -65,10 +65,13 @@ export function sniffArchive(buf: Buffer): ArchiveFormat | undefined {
  */
 export function safeEntryPath(raw: string): string {
   const name = raw.replace(/\\/g, '/');
-  if (name.startsWith('/') || /^[A-Za-z]:/.test(name)) throw new ArchiveError('unsafe_path', `The archive entry "${raw}" has an absolute path; entries must be relative to the archive's root.`);
+  if (name.startsWith('/') || /^[A-Za-z]:/.test(name))
+    throw new ArchiveError('unsafe_path', `The archive entry "${raw}" has an absolute path; entries must be relative to the archive's root.`);
   const parts = name.split('/').filter((p) => p !== '' && p !== '.');
-  if (parts.includes('..')) throw new ArchiveError('unsafe_path', `The archive entry "${raw}" leaves the archive's folder (".."); entries must stay inside it.`);
-  if (parts.some((p) => p.includes('\0'))) throw new ArchiveError('unsafe_path', `The archive entry "${raw.replace(/\0/g, '\\0')}" has a NUL character in its name.`);
+  if (parts.includes('..'))
+    throw new ArchiveError('unsafe_path', `The archive entry "${raw}" leaves the archive's folder (".."); entries must stay inside it.`);
+  if (parts.some((p) => p.includes('\0')))
+    throw new ArchiveError('unsafe_path', `The archive entry "${raw.replace(/\0/g, '\\0')}" has a NUL character in its name.`);
   return parts.join('/');
 }
 
@@ -86,7 +89,11 @@ class Budget {
   }
   bytes(n: number): void {
     this.total += n;
-    if (this.total > this.limits.maxTotalBytes) throw new ArchiveError('too_large', `The archive's files add up to more than ${Math.round(this.limits.maxTotalBytes / 1024 / 1024)} MB once decompressed.`);
+    if (this.total > this.limits.maxTotalBytes)
+      throw new ArchiveError(
+        'too_large',
+        `The archive's files add up to more than ${Math.round(this.limits.maxTotalBytes / 1024 / 1024)} MB once decompressed.`,
+      );
   }
 }
 
@@ -97,7 +104,9 @@ const S_IFLNK = 0o120000;
 
 async function readZip(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[]> {
   const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(buf, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (err, z) => (err || !z ? reject(formatError(err)) : resolve(z))),
+    yauzl.fromBuffer(buf, { lazyEntries: true, decodeStrings: true, validateEntrySizes: true, strictFileNames: false }, (err, z) =>
+      err || !z ? reject(formatError(err)) : resolve(z),
+    ),
   );
   const budget = new Budget(limits);
   // The whole archive's ratio, as for tar.gz: many entries each under the per-entry check
@@ -136,17 +145,23 @@ async function readZip(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
       // archives made elsewhere carry none (0): a plain file or folder.
       const mode = (entry.externalFileAttributes >>> 16) & S_IFMT;
       if (mode === S_IFLNK) throw new ArchiveError('link', `The archive entry "${path}" is a symbolic link; links are refused.`);
-      if (mode !== 0 && mode !== S_IFREG && mode !== S_IFDIR) throw new ArchiveError('special_file', `The archive entry "${path}" is a device file, FIFO or socket; only files and folders are accepted.`);
+      if (mode !== 0 && mode !== S_IFREG && mode !== S_IFDIR)
+        throw new ArchiveError('special_file', `The archive entry "${path}" is a device file, FIFO or socket; only files and folders are accepted.`);
       if (isDir || mode === S_IFDIR || path === '') continue;
       const declared = entry.uncompressedSize;
       if (entry.compressedSize > 0 && declared / entry.compressedSize > limits.maxRatio && declared > 1024 * 1024) {
-        throw new ArchiveError('ratio', `The archive entry "${path}" expands ${Math.round(declared / entry.compressedSize)} times (at most ${limits.maxRatio}); refused as a decompression bomb.`);
+        throw new ArchiveError(
+          'ratio',
+          `The archive entry "${path}" expands ${Math.round(declared / entry.compressedSize)} times (at most ${limits.maxRatio}); refused as a decompression bomb.`,
+        );
       }
       budget.bytes(declared);
       if (budget.total > maxInflated) {
         throw new ArchiveError('ratio', `The archive expands more than ${limits.maxRatio} times its size (at "${path}"); refused as a decompression bomb.`);
       }
-      const stream = await new Promise<Readable>((resolve, reject) => zip.openReadStream(entry, (err, s) => (err || !s ? reject(formatError(err)) : resolve(s))));
+      const stream = await new Promise<Readable>((resolve, reject) =>
+        zip.openReadStream(entry, (err, s) => (err || !s ? reject(formatError(err)) : resolve(s))),
+      );
       const keep = declared <= limits.maxFileBytes;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -176,7 +191,12 @@ async function readTgz(buf: Buffer, limits: ArchiveLimits): Promise<ArchiveFile[
   gunzip.on('data', (chunk: Buffer) => {
     inflated += chunk.length;
     if (inflated > maxInflated) {
-      gunzip.destroy(new ArchiveError(buf.length * limits.maxRatio < limits.maxTotalBytes * 2 ? 'ratio' : 'too_large', `The archive expands more than ${limits.maxRatio} times its size (or past ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB); refused as a decompression bomb.`));
+      gunzip.destroy(
+        new ArchiveError(
+          buf.length * limits.maxRatio < limits.maxTotalBytes * 2 ? 'ratio' : 'too_large',
+          `The archive expands more than ${limits.maxRatio} times its size (or past ${Math.round(limits.maxTotalBytes / 1024 / 1024)} MB); refused as a decompression bomb.`,
+        ),
+      );
     }
   });
   const extract = tar.extract();
@@ -252,6 +272,7 @@ function formatError(err: Error | null | undefined): ArchiveError {
     }
     return new ArchiveError('unsafe_path', `The archive entry "${named[2]}" has a name that is not a safe relative path.`);
   }
-  if (/too many|exceeds|larger|expected/i.test(detail) && /size|bytes/i.test(detail)) return new ArchiveError('ratio', `The archive's sizes do not match its contents (${detail}); refused.`);
+  if (/too many|exceeds|larger|expected/i.test(detail) && /size|bytes/i.test(detail))
+    return new ArchiveError('ratio', `The archive's sizes do not match its contents (${detail}); refused.`);
   return new ArchiveError('format', `The file is not a readable zip or tar.gz archive (${detail}).`);
 }

@@ -50,7 +50,10 @@ async function openArchive(ctx: JobContext, params: ArchiveJobParams, deps: Inde
   const byPath = new Map(files.map((f) => [f.path, f]));
   const documents: ListedDocument[] = files.filter((f) => chosen.has(f.path) && f.data).map((f) => ({ path: f.path, hash: sha256(f.data ?? Buffer.alloc(0)) }));
   await ctx.progress({ filesTotal: documents.length, filesSkipped: files.length - documents.length });
-  ctx.log('info', `archive ${params.fileName}: ${entries.length} files, ${documents.length} documents (${html.length} HTML pages), ${skipped.length - html.length} other files left out`);
+  ctx.log(
+    'info',
+    `archive ${params.fileName}: ${entries.length} files, ${documents.length} documents (${html.length} HTML pages), ${skipped.length - html.length} other files left out`,
+  );
   const libraryName = clientLibraryId(ctx.job.libraryId);
   return {
     revision: params.sha256,

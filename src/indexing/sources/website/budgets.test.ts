@@ -11,10 +11,14 @@ import { startWebSite, type WebSite, type WebSiteOptions } from '../../../../tes
 import { crawl, type CrawlOptions } from './crawl';
 import { MAX_LISTED_SKIPS, skippedTotal } from './types';
 
-const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
+const page = (title: string, body: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 const links = (n: number, prefix = '/p') => Array.from({ length: n }, (_, i) => `<a href="${prefix}${i}.html">${i}</a>`).join(' ');
 
-async function site(t: { teardown: (f: () => Promise<void> | void) => void }, options: WebSiteOptions): Promise<{ site: WebSite; fetcher: WebFetcher; base: string }> {
+async function site(
+  t: { teardown: (f: () => Promise<void> | void) => void },
+  options: WebSiteOptions,
+): Promise<{ site: WebSite; fetcher: WebFetcher; base: string }> {
   const s = await startWebSite(options);
   const fetcher = createWebFetcher({ lookup: async () => [{ address: '127.0.0.1', family: 4 }], allow: HostAllowList.parse(['docs.test']) });
   t.teardown(() => fetcher.close());
@@ -22,11 +26,25 @@ async function site(t: { teardown: (f: () => Promise<void> | void) => void }, op
   return { site: s, fetcher, base: `http://docs.test:${s.port}` };
 }
 
-const options = (url: string, extra: Partial<CrawlOptions> = {}): CrawlOptions => ({ url, scope: 'hostname', maxPages: 1, maxDepth: 5, include: [], exclude: [], concurrency: 2, delayMs: 250, ...extra });
+const options = (url: string, extra: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  url,
+  scope: 'hostname',
+  maxPages: 1,
+  maxDepth: 5,
+  include: [],
+  exclude: [],
+  concurrency: 2,
+  delayMs: 250,
+  ...extra,
+});
 const pageRequests = (s: WebSite) => s.requests.filter((q) => /^\/(p\d+\.html)?$/.test(q.url));
 
 test('a page of 1,000 links with maxPages 1 ends at once: skipped URLs are counted, not requested, and never wait the politeness delay', async (t) => {
-  const { site: s, fetcher, base } = await site(t, { files: { '/index.html': page('Home', links(1000)) }, handlers: { '/p': (_q, r) => r.end(page('P', '')) } });
+  const {
+    site: s,
+    fetcher,
+    base,
+  } = await site(t, { files: { '/index.html': page('Home', links(1000)) }, handlers: { '/p': (_q, r) => r.end(page('P', '')) } });
   const started = Date.now();
   const r = await crawl(options(`${base}/`), { fetcher });
   const elapsed = Date.now() - started;
@@ -54,7 +72,8 @@ test('50 sitemaps of 20,000 URLs each: the crawl reads sitemaps only until its s
   const sitemap = (n: number, host: string) =>
     `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from({ length: 20_000 }, (_, i) => `<url><loc>http://${host}/s${n}/p${i}.html</loc></url>`).join('')}</urlset>`;
   const handlers: WebSiteOptions['handlers'] = {};
-  for (let n = 0; n < 50; n++) handlers[`/sitemap-${n}.xml`] = (req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap(n, String(req.headers.host)));
+  for (let n = 0; n < 50; n++)
+    handlers[`/sitemap-${n}.xml`] = (req, res) => res.writeHead(200, { 'content-type': 'application/xml' }).end(sitemap(n, String(req.headers.host)));
   const robots = ['User-agent: *', ...Array.from({ length: 50 }, (_, n) => `Sitemap: /sitemap-${n}.xml`)].join('\n');
   const { site: s, fetcher, base } = await site(t, { files: { '/index.html': page('Home', ''), '/robots.txt': robots }, handlers });
   const started = Date.now();

@@ -13,10 +13,19 @@ import { crawl, type CrawlOptions, type CrawlResult } from './crawl';
 const page = (title: string, body: string, head = '') =>
   `<!doctype html><html><head><title>${title}</title>${head}</head><body><nav><a href="/">Home</a></nav><main><h1>${title}</h1>${body}</main></body></html>`;
 
-async function site(t: { teardown: (f: () => Promise<void> | void) => void }, options: WebSiteOptions, fetcherOptions: WebFetcherOptions = {}): Promise<{ site: WebSite; fetcher: WebFetcher; base: string }> {
+async function site(
+  t: { teardown: (f: () => Promise<void> | void) => void },
+  options: WebSiteOptions,
+  fetcherOptions: WebFetcherOptions = {},
+): Promise<{ site: WebSite; fetcher: WebFetcher; base: string }> {
   const s = await startWebSite(options);
   const fetcher = createWebFetcher({
-    lookup: async (host) => (host === 'docs.test' || host === 'other.test' ? [{ address: '127.0.0.1', family: 4 }] : host === 'intranet.test' ? [{ address: '10.1.2.3', family: 4 }] : []),
+    lookup: async (host) =>
+      host === 'docs.test' || host === 'other.test'
+        ? [{ address: '127.0.0.1', family: 4 }]
+        : host === 'intranet.test'
+          ? [{ address: '10.1.2.3', family: 4 }]
+          : [],
     allow: HostAllowList.parse(['docs.test', 'other.test']),
     ...fetcherOptions,
   });
@@ -25,18 +34,37 @@ async function site(t: { teardown: (f: () => Promise<void> | void) => void }, op
   return { site: s, fetcher, base: `http://docs.test:${s.port}` };
 }
 
-const options = (url: string, extra: Partial<CrawlOptions> = {}): CrawlOptions => ({ url, scope: 'hostname', maxPages: 100, maxDepth: 5, include: [], exclude: [], delayMs: 0, ...extra });
+const options = (url: string, extra: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  url,
+  scope: 'hostname',
+  maxPages: 100,
+  maxDepth: 5,
+  include: [],
+  exclude: [],
+  delayMs: 0,
+  ...extra,
+});
 const urls = (r: CrawlResult) => r.pages.map((p) => new URL(p.url).pathname).sort();
 const skipsOf = (r: CrawlResult, reason: string) => r.skipped.filter((s) => s.reason === reason).map((s) => new URL(s.url).pathname + new URL(s.url).search);
 
 test('follows links breadth-first; fragments, tracking parameters and trailing slashes name one page; content queries kept', async (t) => {
-  const { site: s, fetcher, base } = await site(t, {
+  const {
+    site: s,
+    fetcher,
+    base,
+  } = await site(t, {
     files: {
-      '/index.html': page('Home', '<a href="/guide/">Guide</a> <a href="/guide#top">again</a> <a href="/guide/?utm_source=x&fbclid=1">tracked</a> <a href="/api?v=2">API v2</a> <a href="/api?v=1">API v1</a>'),
+      '/index.html': page(
+        'Home',
+        '<a href="/guide/">Guide</a> <a href="/guide#top">again</a> <a href="/guide/?utm_source=x&fbclid=1">tracked</a> <a href="/api?v=2">API v2</a> <a href="/api?v=1">API v1</a>',
+      ),
       '/guide/index.html': page('Guide', '<a href="intro.html">Intro</a>'),
       '/guide/intro.html': page('Intro', '<p>hello</p>'),
     },
-    handlers: { '/api': (req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page('API', `<p>version ${new URL(req.url ?? '', 'http://x').searchParams.get('v')}</p>`)) },
+    handlers: {
+      '/api': (req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(page('API', `<p>version ${new URL(req.url ?? '', 'http://x').searchParams.get('v')}</p>`)),
+    },
   });
   const r = await crawl(options(`${base}/`), { fetcher });
   t.deepEqual(urls(r), ['/', '/api', '/api', '/guide/', '/guide/intro.html']);
@@ -56,9 +84,17 @@ test('seeds from robots.txt sitemaps and sitemap indexes; honours robots.txt (re
     },
     handlers: {
       '/sitemap-index.xml': (req, res) =>
-        res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://${req.headers.host}/sm1.xml</loc></sitemap></sitemapindex>`),
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>http://${req.headers.host}/sm1.xml</loc></sitemap></sitemapindex>`,
+          ),
       '/sm1.xml': (req, res) =>
-        res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${req.headers.host}/orphan.html</loc></url></urlset>`),
+        res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://${req.headers.host}/orphan.html</loc></url></urlset>`,
+          ),
     },
   });
   const r = await crawl(options(`${base}/`), { fetcher });
@@ -70,7 +106,10 @@ test('seeds from robots.txt sitemaps and sitemap indexes; honours robots.txt (re
 test('scope subpages and hostname, include/exclude patterns (reason out_of_scope)', async (t) => {
   const { fetcher, base } = await site(t, {
     files: {
-      '/docs/index.html': page('Docs', '<a href="a.html">a</a> <a href="/blog/x.html">blog</a> <a href="http://other.test:1/z">other</a> <a href="legacy/old.html">old</a>'),
+      '/docs/index.html': page(
+        'Docs',
+        '<a href="a.html">a</a> <a href="/blog/x.html">blog</a> <a href="http://other.test:1/z">other</a> <a href="legacy/old.html">old</a>',
+      ),
       '/docs/a.html': page('A', ''),
       '/docs/legacy/old.html': page('Old', ''),
       '/blog/x.html': page('Blog', ''),
@@ -104,7 +143,12 @@ test('status, not_html, duplicate, redirect_off_scope, timeout, too_large, error
     t,
     {
       files: {
-        '/index.html': page('Home', ['/missing.html', '/file.pdf', '/data', '/copy.html', '/same.html', '/away', '/slow.html', '/huge.html', '/canon.html'].map((h) => `<a href="${h}">x</a>`).join(' ')),
+        '/index.html': page(
+          'Home',
+          ['/missing.html', '/file.pdf', '/data', '/copy.html', '/same.html', '/away', '/slow.html', '/huge.html', '/canon.html']
+            .map((h) => `<a href="${h}">x</a>`)
+            .join(' '),
+        ),
         '/same.html': page('Same', '<p>one text</p>'),
         '/copy.html': page('Same', '<p>one text</p>'),
         '/canon.html': page('Canon', '<p>canonical elsewhere</p>', '<link rel="canonical" href="/">'),
@@ -130,36 +174,60 @@ test('status, not_html, duplicate, redirect_off_scope, timeout, too_large, error
 
   // A start URL on a private address is refused; a port nobody listens on is an error.
   const blocked = await crawl(options(`http://intranet.test:${new URL(base).port}/`), { fetcher });
-  t.deepEqual(blocked.skipped.map((s) => s.reason), ['blocked_address']);
+  t.deepEqual(
+    blocked.skipped.map((s) => s.reason),
+    ['blocked_address'],
+  );
   const refused = await crawl(options('http://docs.test:1/'), { fetcher });
-  t.deepEqual(refused.skipped.map((s) => s.reason), ['error']);
+  t.deepEqual(
+    refused.skipped.map((s) => s.reason),
+    ['error'],
+  );
 });
 
 test('prefers Markdown: content negotiation, a declared alternate, and .md twins when the site has them', async (t) => {
   const negotiated = await site(t, { negotiateMarkdown: true, files: { '/index.html': page('Home', ''), '/index.md': '# Home\n\nIn Markdown.\n' } });
   const r1 = await crawl(options(`${negotiated.base}/`), { fetcher: negotiated.fetcher });
-  t.deepEqual(r1.pages.map((p) => [p.path, p.text]), [['index.md', '# Home\n\nIn Markdown.\n']]);
+  t.deepEqual(
+    r1.pages.map((p) => [p.path, p.text]),
+    [['index.md', '# Home\n\nIn Markdown.\n']],
+  );
   t.regex(String(negotiated.site.requests[negotiated.site.requests.length - 1].headers.accept), /^text\/markdown/);
 
   const declared = await site(t, {
-    files: { '/index.html': page('Home', '<a href="b.html">b</a>', '<link rel="alternate" type="text/markdown" href="/raw/home.md">'), '/raw/home.md': '# Home (md)\n', '/b.html': page('B', '') },
+    files: {
+      '/index.html': page('Home', '<a href="b.html">b</a>', '<link rel="alternate" type="text/markdown" href="/raw/home.md">'),
+      '/raw/home.md': '# Home (md)\n',
+      '/b.html': page('B', ''),
+    },
   });
   const r2 = await crawl(options(`${declared.base}/`), { fetcher: declared.fetcher });
   t.deepEqual(r2.pages.map((p) => p.path).sort(), ['b.html', 'index.md']);
 
-  const twins = await site(t, { files: { '/index.html': page('Home', '<a href="/a.html">a</a>'), '/index.html.md': '# Home twin\n', '/a.html': page('A', ''), '/a.html.md': '# A twin\n' } });
+  const twins = await site(t, {
+    files: { '/index.html': page('Home', '<a href="/a.html">a</a>'), '/index.html.md': '# Home twin\n', '/a.html': page('A', ''), '/a.html.md': '# A twin\n' },
+  });
   const r3 = await crawl(options(`${twins.base}/`), { fetcher: twins.fetcher });
-  t.deepEqual(r3.pages.map((p) => [p.path, p.text]).sort(), [['a.md', '# A twin\n'], ['index.md', '# Home twin\n']]);
+  t.deepEqual(r3.pages.map((p) => [p.path, p.text]).sort(), [
+    ['a.md', '# A twin\n'],
+    ['index.md', '# Home twin\n'],
+  ]);
 });
 
 test('llms.txt at the site root seeds the crawl', async (t) => {
-  const { fetcher, base } = await site(t, { files: { '/index.html': page('Home', ''), '/llms.txt': '# Site\n\n- [Hidden](/hidden.html): not linked anywhere\n', '/hidden.html': page('Hidden', '') } });
+  const { fetcher, base } = await site(t, {
+    files: { '/index.html': page('Home', ''), '/llms.txt': '# Site\n\n- [Hidden](/hidden.html): not linked anywhere\n', '/hidden.html': page('Hidden', '') },
+  });
   const r = await crawl(options(`${base}/`), { fetcher });
   t.deepEqual(urls(r), ['/', '/hidden.html']);
 });
 
 test('a refresh with the previous crawl sends validators: 304s and same-hash pages are unchanged, changes are pages', async (t) => {
-  const { site: s, fetcher, base } = await site(t, {
+  const {
+    site: s,
+    fetcher,
+    base,
+  } = await site(t, {
     files: { '/index.html': page('Home', '<a href="/a.html">a</a> <a href="/b.html">b</a>'), '/a.html': page('A', ''), '/b.html': page('B', '') },
   });
   const first = await crawl(options(`${base}/`), { fetcher });
@@ -170,7 +238,10 @@ test('a refresh with the previous crawl sends validators: 304s and same-hash pag
   const pageRequests = s.requests.slice(before).filter((q) => q.url.endsWith('.html') || q.url === '/');
   t.true(pageRequests.every((q) => q.headers['if-none-match'] || q.headers['if-modified-since']));
   t.deepEqual(second.unchanged.map((u) => u.path).sort(), ['a.html', 'index.html']);
-  t.deepEqual(second.pages.map((p) => p.path), ['b.html']);
+  t.deepEqual(
+    second.pages.map((p) => p.path),
+    ['b.html'],
+  );
   t.is(pageRequests.filter((q) => q.status === 304).length, 2);
 });
 

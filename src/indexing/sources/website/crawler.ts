@@ -161,7 +161,11 @@ export class Crawler {
       } finally {
         this.active--;
       }
-      await this.deps.onProgress?.({ fetched: this.result.pages.length + this.result.unchanged.length, queued: this.queue.length, skipped: this.skippedCount() });
+      await this.deps.onProgress?.({
+        fetched: this.result.pages.length + this.result.unchanged.length,
+        queued: this.queue.length,
+        skipped: this.skippedCount(),
+      });
     }
   }
 
@@ -230,7 +234,13 @@ export class Crawler {
     if (outcome.kind === 'not_modified') {
       if (!previous) return this.skip(url.href, 'status', 'HTTP 304 without a previous copy');
       this.kept.set(key, previous.url);
-      this.result.unchanged.push({ url: previous.url, path: previous.path, hash: previous.hash, etag: validators.etag ?? previous.etag, lastModified: validators.lastModified ?? previous.lastModified });
+      this.result.unchanged.push({
+        url: previous.url,
+        path: previous.path,
+        hash: previous.hash,
+        etag: validators.etag ?? previous.etag,
+        lastModified: validators.lastModified ?? previous.lastModified,
+      });
       return;
     }
 

@@ -76,7 +76,10 @@ function sniffHtml(body: Buffer): boolean {
 
 /** The body as text in the declared charset (UTF-8 when none or unknown). */
 export function decodeBody(res: WebResponse): string {
-  const charset = /charset=([^;]+)/i.exec(res.headers['content-type'] ?? '')?.[1]?.trim().replace(/^"|"$/g, '');
+  const charset = /charset=([^;]+)/i
+    .exec(res.headers['content-type'] ?? '')?.[1]
+    ?.trim()
+    .replace(/^"|"$/g, '');
   try {
     return new TextDecoder(charset || 'utf-8').decode(res.body);
   } catch {

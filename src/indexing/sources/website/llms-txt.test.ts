@@ -21,7 +21,10 @@ const FULL = '# Widgets\n\n> All of it.\n\n## Install\n\n```bash\nnpm i widgets\
 test('llms-full.txt is one Markdown document', async (t) => {
   const { fetcher, base } = await setup(t, { '/llms-full.txt': FULL });
   const r = await readLlmsTxt(`${base}/llms-full.txt`, { fetcher }, { delayMs: 0 });
-  t.deepEqual(r.pages.map((p) => [p.path, p.text]), [['llms-full.md', FULL]]);
+  t.deepEqual(
+    r.pages.map((p) => [p.path, p.text]),
+    [['llms-full.md', FULL]],
+  );
   t.deepEqual(r.skipped, []);
 });
 
@@ -36,7 +39,10 @@ test('llms.txt is followed to its pages: .md twins first, the page itself otherw
   t.deepEqual(r.pages.map((p) => p.path).sort(), ['docs/api.html', 'docs/install.md', 'llms.md']);
   t.is(r.pages.find((p) => p.path === 'docs/install.md')?.text, '# Install\n\nnpm i widgets\n');
   t.deepEqual(r.skipped.map((s) => s.reason).sort(), ['blocked_address', 'status']);
-  t.false(site.requests.some((q) => q.url === '/robots.txt'), 'an llms.txt is an invitation: robots.txt is not consulted');
+  t.false(
+    site.requests.some((q) => q.url === '/robots.txt'),
+    'an llms.txt is an invitation: robots.txt is not consulted',
+  );
 
   const again = await readLlmsTxt(`${base}/llms.txt`, { fetcher, previous: r.pages }, { delayMs: 0 });
   t.is(again.pages.length, 0);
@@ -46,6 +52,9 @@ test('llms.txt is followed to its pages: .md twins first, the page itself otherw
 test('a missing llms.txt is reported, not thrown', async (t) => {
   const { fetcher, base } = await setup(t, {});
   const r = await readLlmsTxt(`${base}/llms.txt`, { fetcher });
-  t.deepEqual(r.skipped.map((s) => s.reason), ['status']);
+  t.deepEqual(
+    r.skipped.map((s) => s.reason),
+    ['status'],
+  );
   await t.throwsAsync(readLlmsTxt('not a url', { fetcher }), { message: /http/ });
 });

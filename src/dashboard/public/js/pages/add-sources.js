@@ -8,7 +8,11 @@ import { isAdmin } from '../session.js';
 const MAX_ARCHIVE_BYTES = 50 * 1024 * 1024;
 
 /** Lines of a textarea as a list (blank lines dropped). */
-const lines = (textarea) => textarea.value.split('\n').map((l) => l.trim()).filter(Boolean);
+const lines = (textarea) =>
+  textarea.value
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /** "Name: value" lines as a headers object; a line without a colon is an error. */
 function headersOf(textarea) {
@@ -33,7 +37,11 @@ export function websiteForm(signal, follow) {
   const include = h('textarea', { name: 'include', rows: 2, spellcheck: 'false', placeholder: '/docs/**' });
   const exclude = h('textarea', { name: 'exclude', rows: 2, spellcheck: 'false', placeholder: '/blog/**' });
   const headers = h('textarea', { name: 'headers', rows: 2, spellcheck: 'false', autocomplete: 'off', placeholder: 'Cookie: session=…' });
-  const isPrivate = checkbox('Private website library (your team only)', { name: 'private' }, 'Needs a plan with private libraries and the team owner or admin role.');
+  const isPrivate = checkbox(
+    'Private website library (your team only)',
+    { name: 'private' },
+    'Needs a plan with private libraries and the team owner or admin role.',
+  );
   const result = h('div');
   const submit = h('button', { type: 'submit' }, 'Crawl website');
   const form = h(
@@ -60,7 +68,14 @@ export function websiteForm(signal, follow) {
       mount(result, h('div.alert.error', { role: 'alert' }, `Request headers: ${error.message}`));
       return;
     }
-    const body = { url: url.value.trim(), scope: scope.value, maxPages: Number(maxPages.value), maxDepth: Number(maxDepth.value), include: lines(include), exclude: lines(exclude) };
+    const body = {
+      url: url.value.trim(),
+      scope: scope.value,
+      maxPages: Number(maxPages.value),
+      maxDepth: Number(maxDepth.value),
+      include: lines(include),
+      exclude: lines(exclude),
+    };
     if (Object.keys(sent).length) body.headers = sent;
     if (isPrivate.querySelector('input').checked) body.private = true;
     await busy(submit, () => follow(result, () => post('/add/website', body, { signal }), signal, { kind: 'add-website' }), { label: 'Crawling…' });
@@ -132,7 +147,9 @@ export function uploadForm(signal, follow, o) {
     if (description.value.trim()) data.append('description', description.value.trim());
     data.append('force', force.querySelector('input').checked ? 'true' : 'false');
     if (publish) data.append('public', publish.querySelector('input').checked ? 'true' : 'false');
-    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind, uploadKind: o.uploadKind }), { label: 'Uploading…' });
+    await busy(submit, () => follow(result, () => request('POST', o.path, { form: data, signal }), signal, { kind: o.kind, uploadKind: o.uploadKind }), {
+      label: 'Uploading…',
+    });
   });
   return form;
 }

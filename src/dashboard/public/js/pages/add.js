@@ -11,7 +11,11 @@ import { archiveForm, llmsTxtForm, uploadForm, websiteForm } from './add-sources
 
 /** The kinds of source, each with its form: [value, label, what it is]. */
 const KINDS = [
-  ['repo', 'A Git repository', 'Markdown, reStructuredText, notebooks and AsciiDoc in a repository on GitHub, GitLab, Bitbucket or an allowed Git server; refreshed from its branch.'],
+  [
+    'repo',
+    'A Git repository',
+    'Markdown, reStructuredText, notebooks and AsciiDoc in a repository on GitHub, GitLab, Bitbucket or an allowed Git server; refreshed from its branch.',
+  ],
   ['openapi', 'An OpenAPI file', 'An OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML): each operation becomes a snippet.'],
   ['website', 'A documentation website', 'A site crawled from a start URL (sitemaps, links, robots.txt), within limits you set.'],
   ['llmstxt', 'An llms.txt file', 'A site’s llms.txt (followed to the pages it lists) or llms-full.txt.'],
@@ -33,8 +37,18 @@ export async function renderAdd({ root, query, signal }) {
   });
   const repo = repoForm(signal, hosts);
   // One form at a time: the kind of source decides which (and is kept in the URL).
-  const forms = { repo: repo.form, openapi: openapiForm(signal), website: websiteForm(signal, submitAndFollow), llmstxt: llmsTxtForm(signal, submitAndFollow), archive: archiveForm(signal, submitAndFollow) };
-  const kind = h('select', { id: 'add-kind', name: 'kind' }, KINDS.map(([v, label]) => h('option', { value: v }, label)));
+  const forms = {
+    repo: repo.form,
+    openapi: openapiForm(signal),
+    website: websiteForm(signal, submitAndFollow),
+    llmstxt: llmsTxtForm(signal, submitAndFollow),
+    archive: archiveForm(signal, submitAndFollow),
+  };
+  const kind = h(
+    'select',
+    { id: 'add-kind', name: 'kind' },
+    KINDS.map(([v, label]) => h('option', { value: v }, label)),
+  );
   kind.value = forms[query?.get('kind')] ? query.get('kind') : 'repo';
   const hint = h('p.small.muted', { id: 'add-kind-hint' });
   const show = () => {
@@ -70,7 +84,8 @@ export function detectHost(value, hosts) {
     if (!baseUrl) continue;
     const base = new URL(baseUrl);
     const basePath = base.pathname.replace(/\/+$/, '');
-    if (url.host.toLowerCase() === base.host.toLowerCase() && (basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`))) return host;
+    if (url.host.toLowerCase() === base.host.toLowerCase() && (basePath === '' || url.pathname === basePath || url.pathname.startsWith(`${basePath}/`)))
+      return host;
   }
   return 'git';
 }
@@ -96,11 +111,15 @@ async function submitAndFollow(slot, call, signal, { kind, uploadKind, onRetry }
   signal.addEventListener('abort', () => watch.abort());
   if (job) {
     mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(job.id) }, job.id), ` for ${job.libraryId}:`), live);
-    every(1000, async () => {
-      const fresh = await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal: watch.signal });
-      mount(live, jobSummary(fresh));
-      return !TERMINAL_JOB_STATES.includes(fresh.state);
-    }, watch.signal);
+    every(
+      1000,
+      async () => {
+        const fresh = await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal: watch.signal });
+        mount(live, jobSummary(fresh));
+        return !TERMINAL_JOB_STATES.includes(fresh.state);
+      },
+      watch.signal,
+    );
   }
   try {
     const result = await done;
@@ -117,17 +136,29 @@ async function submitAndFollow(slot, call, signal, { kind, uploadKind, onRetry }
   } catch (error) {
     if (error?.name === 'AbortError') return;
     if (error instanceof ApiError && error.status === 504) {
-      slot.prepend(h('div.alert.warn', 'Processing takes longer than the server waits for; the job carries on. ', job ? h('a', { href: jobHref(job.id) }, 'Follow the job.') : h('a', { href: '#/jobs' }, 'See the jobs.')));
+      slot.prepend(
+        h(
+          'div.alert.warn',
+          'Processing takes longer than the server waits for; the job carries on. ',
+          job ? h('a', { href: jobHref(job.id) }, 'Follow the job.') : h('a', { href: '#/jobs' }, 'See the jobs.'),
+        ),
+      );
     } else {
       watch.abort();
       // The error is shown once: in the job's summary when the job says it, else on its own.
       const last = job ? await get(`/jobs/${encodeURIComponent(job.id)}`, undefined, { signal }).catch(() => null) : null;
       if (last?.error) {
         const remove = h('button.secondary', { type: 'button' }, 'Remove this failed job');
-        remove.addEventListener('click', () => busy(remove, async () => {
-          await del(`/jobs/${encodeURIComponent(last.id)}`);
-          mount(slot, h('div.alert.info', { role: 'status' }, 'The failed job was removed.'));
-        }, { errorSlot: live }));
+        remove.addEventListener('click', () =>
+          busy(
+            remove,
+            async () => {
+              await del(`/jobs/${encodeURIComponent(last.id)}`);
+              mount(slot, h('div.alert.info', { role: 'status' }, 'The failed job was removed.'));
+            },
+            { errorSlot: live },
+          ),
+        );
         mount(slot, h('p', 'Job ', h('a.mono', { href: jobHref(last.id) }, last.id), ` for ${last.libraryId}:`), live);
         // A failed add left no library behind: trying again is the same add, made again.
         const again = onRetry && last.retryAdd ? h('button', { type: 'button', onclick: () => onRetry(last.retryAdd) }, 'Try again') : null;
@@ -141,12 +172,18 @@ async function submitAndFollow(slot, call, signal, { kind, uploadKind, onRetry }
 }
 
 function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
-  const host = h('select', { name: 'host' }, HOSTS.map(([v, label]) => h('option', { value: v }, label)));
+  const host = h(
+    'select',
+    { name: 'host' },
+    HOSTS.map(([v, label]) => h('option', { value: v }, label)),
+  );
   const url = h('input', { type: 'url', name: 'docsRepoUrl', required: true, placeholder: 'https://github.com/owner/repo', spellcheck: 'false' });
   const detected = h('p.hint', { role: 'status' });
   // The host follows the URL as it is typed or pasted, until the user picks one by hand.
   let chosenByHand = false;
-  host.addEventListener('change', () => { chosenByHand = true; });
+  host.addEventListener('change', () => {
+    chosenByHand = true;
+  });
   url.addEventListener('input', () => {
     const found = detectHost(url.value, hosts);
     if (!found || chosenByHand) return;
@@ -156,14 +193,24 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
   const prefixes = h(
     'div.hint',
     allowedPrefixes.length
-      ? [h('span', 'Other Git servers this instance may read from:'), h('ul.small', allowedPrefixes.map((p) => h('li', h('code', p))))]
+      ? [
+          h('span', 'Other Git servers this instance may read from:'),
+          h(
+            'ul.small',
+            allowedPrefixes.map((p) => h('li', h('code', p))),
+          ),
+        ]
       : h('span', 'GitHub, GitLab and Bitbucket as configured. Other Git servers need an entry in GIT_ALLOWED_URL_PREFIXES (none is set).'),
   );
   const isPrivate = checkbox('Private repository', { name: 'private' }, 'Needs a plan with private repositories and the team owner or admin role.');
   const token = h('input', { type: 'password', name: 'gitToken', autocomplete: 'off', spellcheck: 'false' });
   const tokenField = field('Access token (optional)', token, 'Leave empty to use your stored hosting-account connection (Credentials).');
   const skip = checkbox('Skip version filtering', { name: 'skipVersionFiltering' }, 'Keep pages that belong to other versions (versioned_docs/, docs/v1/…).');
-  const generate = checkbox('Generate docs from source code', { name: 'generateDocs' }, 'Builds snippets from exported functions, classes and types with their doc comments.');
+  const generate = checkbox(
+    'Generate docs from source code',
+    { name: 'generateDocs' },
+    'Builds snippets from exported functions, classes and types with their doc comments.',
+  );
   const result = h('div');
   const submit = h('button', { type: 'submit' }, 'Add repository');
   const again = h('p.hint', { 'aria-live': 'polite' });
@@ -215,7 +262,15 @@ function repoForm(signal, { hosts = [], allowedPrefixes = [] } = {}) {
     if (isPrivate.querySelector('input').checked) body.private = true;
     if (skip.querySelector('input').checked) body.skipVersionFiltering = true;
     if (generate.querySelector('input').checked) body.generateDocs = true;
-    await busy(submit, () => submitAndFollow(result, () => post(`/add/repo/${encodeURIComponent(host.value)}`, body, { signal }), signal, { kind: 'add-repo', onRetry: (request) => prefill(request, { submit: true }) }), { label: 'Adding…' });
+    await busy(
+      submit,
+      () =>
+        submitAndFollow(result, () => post(`/add/repo/${encodeURIComponent(host.value)}`, body, { signal }), signal, {
+          kind: 'add-repo',
+          onRetry: (request) => prefill(request, { submit: true }),
+        }),
+      { label: 'Adding…' },
+    );
     token.value = '';
   });
   return { form, prefill };

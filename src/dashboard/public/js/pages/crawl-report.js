@@ -16,8 +16,8 @@ const REASONS = {
   out_of_scope: 'out of scope',
   max_pages: 'over maxPages',
   max_depth: 'over maxDepth',
-  max_urls: 'over the crawl\'s URL budget',
-  time_budget: 'after the crawl\'s time budget',
+  max_urls: "over the crawl's URL budget",
+  time_budget: "after the crawl's time budget",
   error: 'fetch error',
 };
 
@@ -31,8 +31,16 @@ export function crawlReport(report, { heading = 'Crawl report' } = {}) {
     'section.crawl-report',
     { 'aria-label': heading },
     h('h2', heading),
-    h('p', `${formatNumber(report.pagesFetched)} pages fetched, ${formatNumber(report.pagesUnchanged)} unchanged since the last crawl, ${formatNumber(skippedTotal)} URLs skipped.`),
-    report.counts.length ? h('ul.crawl-counts', report.counts.map((c) => h('li', h('strong', formatNumber(c.count)), ` ${reasonText(c.reason)} `, h('code.small', c.reason)))) : null,
+    h(
+      'p',
+      `${formatNumber(report.pagesFetched)} pages fetched, ${formatNumber(report.pagesUnchanged)} unchanged since the last crawl, ${formatNumber(skippedTotal)} URLs skipped.`,
+    ),
+    report.counts.length
+      ? h(
+          'ul.crawl-counts',
+          report.counts.map((c) => h('li', h('strong', formatNumber(c.count)), ` ${reasonText(c.reason)} `, h('code.small', c.reason))),
+        )
+      : null,
     table(
       [
         { label: 'URL', cell: (s) => h('span.mono.small', s.url) },
@@ -40,7 +48,12 @@ export function crawlReport(report, { heading = 'Crawl report' } = {}) {
         { label: 'Detail', cell: (s) => s.detail ?? '' },
       ],
       report.skipped,
-      { empty: 'Nothing was skipped.', caption: report.skippedOmitted ? `The first ${report.skipped.length} skipped URLs; ${formatNumber(report.skippedOmitted)} more are only counted.` : undefined },
+      {
+        empty: 'Nothing was skipped.',
+        caption: report.skippedOmitted
+          ? `The first ${report.skipped.length} skipped URLs; ${formatNumber(report.skippedOmitted)} more are only counted.`
+          : undefined,
+      },
     ),
   );
 }

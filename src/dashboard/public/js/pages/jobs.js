@@ -33,7 +33,7 @@ function progressText(job) {
 
 /** The stage list: done ✓, current ▸, the failing one ✗ (with its name said in words). */
 function stageList(job) {
-  const failedAt = job.state === 'failed' ? job.failedStage ?? null : null;
+  const failedAt = job.state === 'failed' ? (job.failedStage ?? null) : null;
   const currentIndex = STAGES.indexOf(failedAt ?? job.state);
   return h(
     'ol.small.muted',
@@ -51,7 +51,16 @@ function stageList(job) {
 const WORK_STAGES = ['cloning', 'parsing', 'indexing'];
 const STAGE_NAMES = { queued: 'queued', cloning: 'Cloning', parsing: 'Parsing', indexing: 'Indexing', finalized: 'finalized' };
 /** What the first working stage does for each kind of source: only a Git repository is cloned. */
-const FETCH_NAMES = { git: 'Cloning', github: 'Cloning', gitlab: 'Cloning', bitbucket: 'Cloning', openapi: 'Reading the file', website: 'Crawling', llmstxt: 'Fetching', archive: 'Unpacking' };
+const FETCH_NAMES = {
+  git: 'Cloning',
+  github: 'Cloning',
+  gitlab: 'Cloning',
+  bitbucket: 'Cloning',
+  openapi: 'Reading the file',
+  website: 'Crawling',
+  llmstxt: 'Fetching',
+  archive: 'Unpacking',
+};
 
 /** A stage's name for this job's source ("Reading the file" for an upload, not "Cloning"). */
 export function stageName(job, stage) {
@@ -80,14 +89,31 @@ export function stageProgress(job) {
   const ended = TERMINAL_JOB_STATES.includes(job.state);
   const measure = {
     cloning: { value: null, max: 1, unit: null },
-    parsing: { value: filesTotal ? filesDone : null, max: Math.max(filesTotal, 1), unit: filesTotal ? `${formatNumber(filesDone)} of ${formatNumber(filesTotal)} files` : null },
-    indexing: { value: snippets ? indexed : null, max: Math.max(snippets, 1), unit: snippets ? `${formatNumber(indexed)} of ${formatNumber(snippets)} snippets` : null },
+    parsing: {
+      value: filesTotal ? filesDone : null,
+      max: Math.max(filesTotal, 1),
+      unit: filesTotal ? `${formatNumber(filesDone)} of ${formatNumber(filesTotal)} files` : null,
+    },
+    indexing: {
+      value: snippets ? indexed : null,
+      max: Math.max(snippets, 1),
+      unit: snippets ? `${formatNumber(indexed)} of ${formatNumber(snippets)} snippets` : null,
+    },
   };
   return WORK_STAGES.map((stage, i) => {
     const m = measure[stage];
-    if (i < at) return { stage, status: 'done', value: m.max, max: m.max, detail: stage === 'cloning' ? 'done' : `done${m.unit ? ` · ${m.unit.replace(/^[\d,]+ of /, '')}` : ''}` };
-    if (i === at && job.state === 'failed') return { stage, status: 'failed', value: m.value ?? 0, max: m.max, detail: `failed here${m.unit ? ` · ${m.unit}` : ''}` };
-    if (i === at && job.state === 'cancelled') return { stage, status: 'stopped', value: m.value ?? 0, max: m.max, detail: `cancelled${m.unit ? ` · ${m.unit}` : ''}` };
+    if (i < at)
+      return {
+        stage,
+        status: 'done',
+        value: m.max,
+        max: m.max,
+        detail: stage === 'cloning' ? 'done' : `done${m.unit ? ` · ${m.unit.replace(/^[\d,]+ of /, '')}` : ''}`,
+      };
+    if (i === at && job.state === 'failed')
+      return { stage, status: 'failed', value: m.value ?? 0, max: m.max, detail: `failed here${m.unit ? ` · ${m.unit}` : ''}` };
+    if (i === at && job.state === 'cancelled')
+      return { stage, status: 'stopped', value: m.value ?? 0, max: m.max, detail: `cancelled${m.unit ? ` · ${m.unit}` : ''}` };
     if (i === at) return { stage, status: 'running', value: m.value, max: m.max, detail: m.unit ?? 'under way' };
     return { stage, status: ended || job.state === 'failed' ? 'skipped' : 'waiting', value: 0, max: m.max, detail: ended ? 'not reached' : 'waiting' };
   });
@@ -102,7 +128,13 @@ export function stageBars(job, { compact = false } = {}) {
       const label = `${stageName(job, stage)}: ${detail}`;
       const bar = h('progress', { max, 'aria-label': label, title: compact ? label : undefined });
       if (value !== null) bar.value = Math.min(value, max); // no value: an indeterminate bar
-      return h(`li.${status}`, { 'data-stage': stage }, compact ? null : h('span.stage-name', stageName(job, stage)), bar, compact ? h('span.visually-hidden', label) : h('span.small.stage-detail', status === 'failed' ? `✗ ${detail}` : detail));
+      return h(
+        `li.${status}`,
+        { 'data-stage': stage },
+        compact ? null : h('span.stage-name', stageName(job, stage)),
+        bar,
+        compact ? h('span.visually-hidden', label) : h('span.small.stage-detail', status === 'failed' ? `✗ ${detail}` : detail),
+      );
     }),
   );
 }
@@ -116,8 +148,16 @@ export function jobSummary(job) {
     h('p', 'State: ', stateBadge(job.state), job.attempts > 1 ? h('span.small.muted', ` (attempt ${job.attempts})`) : null),
     stageList(job),
     stageBars(job),
-    h('p.small', `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`),
-    job.error ? errorBox({ code: job.errorCode, message: job.error }, { title: job.failedStage ? `Failed while ${stageName(job, job.failedStage).toLowerCase()}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined }) : null,
+    h(
+      'p.small',
+      `${progressText(job)} · parsed ${formatNumber(p.filesParsed ?? 0)}, reused unchanged ${formatNumber(p.filesReused ?? 0)} · ${formatNumber(p.filesSkipped ?? 0)} files left out by the doc filter · ${formatNumber(p.snippets ?? 0)} snippets${p.snippetsEmbedded ? `, ${formatNumber(p.snippetsEmbedded)} with vectors` : ''} · files ${formatNumber(p.filesAdded ?? 0)} added, ${formatNumber(p.filesChanged ?? 0)} changed, ${formatNumber(p.filesRemoved ?? 0)} removed${job.trigger ? ` · started by ${job.trigger}` : ''}`,
+    ),
+    job.error
+      ? errorBox(
+          { code: job.errorCode, message: job.error },
+          { title: job.failedStage ? `Failed while ${stageName(job, job.failedStage).toLowerCase()}.` : job.state === 'cancelled' ? 'Cancelled.' : undefined },
+        )
+      : null,
     terminal && job.finishedAt ? h('p.small.muted', `Finished ${formatDate(job.finishedAt)}.`) : null,
   );
 }
@@ -146,7 +186,23 @@ const COLUMNS = [
 /** A plain table of jobs (the library page uses it too). */
 export function jobsTable(jobs, { empty = 'No jobs yet.' } = {}) {
   if (jobs.length === 0) return h('p.muted', empty);
-  return h('div.table-wrap', h('table.cards', h('thead', h('tr', COLUMNS.map((c) => h('th', { scope: 'col' }, c.label)))), h('tbody', jobs.map((j) => tableRow(COLUMNS, j)))));
+  return h(
+    'div.table-wrap',
+    h(
+      'table.cards',
+      h(
+        'thead',
+        h(
+          'tr',
+          COLUMNS.map((c) => h('th', { scope: 'col' }, c.label)),
+        ),
+      ),
+      h(
+        'tbody',
+        jobs.map((j) => tableRow(COLUMNS, j)),
+      ),
+    ),
+  );
 }
 
 /** Patches a table body to show `jobs`: rows are kept by job id, only changed cells are replaced. */
@@ -182,7 +238,17 @@ function patchRows(tbody, jobs, actions) {
 }
 
 export async function renderJobs({ root, query, signal }) {
-  const state = h('select', { name: 'state' }, [['', 'Any state'], ['running', 'Running or queued'], ['failed', 'Failed'], ['finalized', 'Finished'], ['cancelled', 'Cancelled']].map(([v, l]) => h('option', { value: v }, l)));
+  const state = h(
+    'select',
+    { name: 'state' },
+    [
+      ['', 'Any state'],
+      ['running', 'Running or queued'],
+      ['failed', 'Failed'],
+      ['finalized', 'Finished'],
+      ['cancelled', 'Cancelled'],
+    ].map(([v, l]) => h('option', { value: v }, l)),
+  );
   const library = h('select', { name: 'library' }, h('option', { value: '' }, 'Any library'));
   state.value = query.get('state') ?? '';
   const filters = h('form.filters', { role: 'search', 'aria-label': 'Filter jobs' }, field('State', state), field('Library', library));
@@ -190,20 +256,54 @@ export async function renderJobs({ root, query, signal }) {
   const errors = h('div');
   const tbody = h('tbody');
   const empty = h('p.muted', { hidden: true }, 'No jobs match.');
-  const tableEl = h('div.table-wrap', h('table.cards', h('thead', h('tr', [...COLUMNS, { label: 'Actions' }].map((c) => h('th', { scope: 'col' }, c.label)))), tbody));
-  mount(root, ...page('Jobs', h('p.muted', 'Every add and refresh runs as a job. While jobs run, this list follows them; it stops when nothing runs.'), filters, status, errors, tableEl, empty));
+  const tableEl = h(
+    'div.table-wrap',
+    h(
+      'table.cards',
+      h(
+        'thead',
+        h(
+          'tr',
+          [...COLUMNS, { label: 'Actions' }].map((c) => h('th', { scope: 'col' }, c.label)),
+        ),
+      ),
+      tbody,
+    ),
+  );
+  mount(
+    root,
+    ...page(
+      'Jobs',
+      h('p.muted', 'Every add and refresh runs as a job. While jobs run, this list follows them; it stops when nothing runs.'),
+      filters,
+      status,
+      errors,
+      tableEl,
+      empty,
+    ),
+  );
 
   let all = [];
   let watching = null; // the AbortController of the polling loop, while it runs
   const actions = (j) =>
     RUNNING.includes(j.state)
-      ? h('button.secondary', { type: 'button', 'aria-label': `Cancel job ${String(j.id).slice(0, 12)}`, onclick: (e) => cancelJob(j, e.currentTarget, errors, load) }, 'Cancel')
-      : h('button.secondary', { type: 'button', 'aria-label': `Remove job ${String(j.id).slice(0, 12)}`, onclick: (e) => removeJob(j, e.currentTarget, errors, load) }, 'Remove');
+      ? h(
+          'button.secondary',
+          { type: 'button', 'aria-label': `Cancel job ${String(j.id).slice(0, 12)}`, onclick: (e) => cancelJob(j, e.currentTarget, errors, load) },
+          'Cancel',
+        )
+      : h(
+          'button.secondary',
+          { type: 'button', 'aria-label': `Remove job ${String(j.id).slice(0, 12)}`, onclick: (e) => removeJob(j, e.currentTarget, errors, load) },
+          'Remove',
+        );
 
   const show = () => {
     const wantLib = library.value;
     const wantState = state.value;
-    const rows = all.filter((j) => (!wantLib || j.libraryId === wantLib) && (!wantState || (wantState === 'running' ? RUNNING.includes(j.state) : j.state === wantState)));
+    const rows = all.filter(
+      (j) => (!wantLib || j.libraryId === wantLib) && (!wantState || (wantState === 'running' ? RUNNING.includes(j.state) : j.state === wantState)),
+    );
     patchRows(tbody, rows, actions);
     tableEl.hidden = rows.length === 0;
     empty.hidden = rows.length !== 0;
@@ -214,7 +314,11 @@ export async function renderJobs({ root, query, signal }) {
     const have = [...library.options].map((o) => o.value).slice(1);
     if (JSON.stringify(names) === JSON.stringify(have)) return;
     const keep = library.value || query.get('library') || '';
-    mount(library, h('option', { value: '' }, 'Any library'), names.map((n) => h('option', { value: n }, n)));
+    mount(
+      library,
+      h('option', { value: '' }, 'Any library'),
+      names.map((n) => h('option', { value: n }, n)),
+    );
     library.value = names.includes(keep) ? keep : '';
   };
   const load = async () => {
@@ -228,7 +332,24 @@ export async function renderJobs({ root, query, signal }) {
       watching = null;
     }
     if (running) mount(status, 'Following running jobs…');
-    else mount(status, h('span.idle', 'Nothing is running, so this list is not updating.', h('button.link', { type: 'button', onclick: () => { load().then(watch, (error) => showError(errors, error)); } }, 'Check again')));
+    else
+      mount(
+        status,
+        h(
+          'span.idle',
+          'Nothing is running, so this list is not updating.',
+          h(
+            'button.link',
+            {
+              type: 'button',
+              onclick: () => {
+                load().then(watch, (error) => showError(errors, error));
+              },
+            },
+            'Check again',
+          ),
+        ),
+      );
     return running;
   };
   const watch = (running) => {
@@ -257,21 +378,34 @@ export async function renderJobs({ root, query, signal }) {
 }
 
 async function cancelJob(job, button, errors, after) {
-  const ok = await confirmDialog({ title: 'Cancel this job?', message: 'The build stops; the version currently served stays as it is.', confirmLabel: 'Cancel job', danger: true });
+  const ok = await confirmDialog({
+    title: 'Cancel this job?',
+    message: 'The build stops; the version currently served stays as it is.',
+    confirmLabel: 'Cancel job',
+    danger: true,
+  });
   if (!ok) return;
-  await busy(button, async () => {
-    await del(`/jobs/${encodeURIComponent(job.id)}`);
-    flash('ok', 'The job was cancelled.');
-    await after();
-  }, { errorSlot: errors });
+  await busy(
+    button,
+    async () => {
+      await del(`/jobs/${encodeURIComponent(job.id)}`);
+      flash('ok', 'The job was cancelled.');
+      await after();
+    },
+    { errorSlot: errors },
+  );
 }
 
 async function removeJob(job, button, errors, after) {
-  await busy(button, async () => {
-    await del(`/jobs/${encodeURIComponent(job.id)}`);
-    flash('ok', `The ${job.state} job for ${job.libraryId} was removed from the list.`);
-    await after();
-  }, { errorSlot: errors });
+  await busy(
+    button,
+    async () => {
+      await del(`/jobs/${encodeURIComponent(job.id)}`);
+      flash('ok', `The ${job.state} job for ${job.libraryId} was removed from the list.`);
+      await after();
+    },
+    { errorSlot: errors },
+  );
 }
 
 export async function renderJob({ root, params, signal }) {
@@ -291,34 +425,55 @@ export async function renderJob({ root, params, signal }) {
   let current = null;
 
   cancel.addEventListener('click', async () => {
-    const ok = await confirmDialog({ title: 'Cancel this job?', message: 'The build stops; the version currently served stays as it is.', confirmLabel: 'Cancel job', danger: true });
+    const ok = await confirmDialog({
+      title: 'Cancel this job?',
+      message: 'The build stops; the version currently served stays as it is.',
+      confirmLabel: 'Cancel job',
+      danger: true,
+    });
     if (!ok) return;
-    await busy(cancel, async () => {
-      await del(`/jobs/${encodeURIComponent(id)}`);
-      flash('ok', 'The job was cancelled.');
-      await load();
-    }, { errorSlot: errors });
+    await busy(
+      cancel,
+      async () => {
+        await del(`/jobs/${encodeURIComponent(id)}`);
+        flash('ok', 'The job was cancelled.');
+        await load();
+      },
+      { errorSlot: errors },
+    );
   });
-  remove.addEventListener('click', () => busy(remove, async () => {
-    await del(`/jobs/${encodeURIComponent(id)}`);
-    flash('ok', 'The job was removed from the list.', { next: true });
-    navigate('/jobs');
-  }, { errorSlot: errors }));
+  remove.addEventListener('click', () =>
+    busy(
+      remove,
+      async () => {
+        await del(`/jobs/${encodeURIComponent(id)}`);
+        flash('ok', 'The job was removed from the list.', { next: true });
+        navigate('/jobs');
+      },
+      { errorSlot: errors },
+    ),
+  );
   // Running again is a refresh of the same library version (a new job); a failed add left no
   // library to refresh, so its request goes back to the add form (a token typed again there).
-  retry.addEventListener('click', () => busy(retry, async () => {
-    if (current.retryAdd) {
-      navigate(`/add?retry=${encodeURIComponent(id)}`);
-      return;
-    }
-    const libraryName = current.version && current.version !== 'latest' ? `${current.libraryId}/${current.version}` : current.libraryId;
-    const before = new Set(((await get('/jobs', { limit: 50 }, { signal })).jobs ?? []).map((j) => j.id));
-    const done = post('/refresh', { libraryName }, { signal });
-    done.catch(() => undefined); // its failure is read below or shown on the new job's page
-    const job = await findNewJob(undefined, before, done, signal, 'refresh');
-    if (job) navigate(`/jobs/${encodeURIComponent(job.id)}`);
-    else await done;
-  }, { label: 'Starting…', errorSlot: errors }));
+  retry.addEventListener('click', () =>
+    busy(
+      retry,
+      async () => {
+        if (current.retryAdd) {
+          navigate(`/add?retry=${encodeURIComponent(id)}`);
+          return;
+        }
+        const libraryName = current.version && current.version !== 'latest' ? `${current.libraryId}/${current.version}` : current.libraryId;
+        const before = new Set(((await get('/jobs', { limit: 50 }, { signal })).jobs ?? []).map((j) => j.id));
+        const done = post('/refresh', { libraryName }, { signal });
+        done.catch(() => undefined); // its failure is read below or shown on the new job's page
+        const job = await findNewJob(undefined, before, done, signal, 'refresh');
+        if (job) navigate(`/jobs/${encodeURIComponent(job.id)}`);
+        else await done;
+      },
+      { label: 'Starting…', errorSlot: errors },
+    ),
+  );
 
   let lastState = null;
   const load = async () => {
@@ -326,7 +481,11 @@ export async function renderJob({ root, params, signal }) {
     current = job;
     heading.textContent = `Job for ${job.libraryId}`;
     document.title = `Job for ${job.libraryId} · Shelfmark`;
-    mount(meta, `${job.kind} (${job.source ?? 'git'}) of version “${job.version}” · created ${formatDate(job.createdAt)} · `, h('a', { href: libraryHref(job.libraryId) }, 'library page'));
+    mount(
+      meta,
+      `${job.kind} (${job.source ?? 'git'}) of version “${job.version}” · created ${formatDate(job.createdAt)} · `,
+      h('a', { href: libraryHref(job.libraryId) }, 'library page'),
+    );
     const terminal = TERMINAL_JOB_STATES.includes(job.state);
     summary.setAttribute('aria-busy', String(!terminal));
     summary.dataset.state = job.state;
@@ -370,7 +529,14 @@ export async function renderJob({ root, params, signal }) {
  */
 export async function findNewJob(libraryId, before, done, signal, kind) {
   let settled = false;
-  done.then(() => { settled = true; }, () => { settled = true; }); // (not .finally: its promise would reject unhandled)
+  done.then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  ); // (not .finally: its promise would reject unhandled)
   const look = async () => {
     const { jobs = [] } = await get('/jobs', { limit: 20, ...(libraryId ? { libraryId } : {}) }, { signal }).catch(() => ({ jobs: [] }));
     return jobs.find((j) => !before.has(j.id) && (!kind || j.kind === kind));

@@ -11,12 +11,31 @@ export async function renderKeys({ root, signal }) {
   const errors = h('div');
   const name = h('input', { type: 'text', name: 'name', required: true, maxlength: 100, placeholder: 'e.g. CI pipeline' });
   const submit = h('button', { type: 'submit' }, 'Create key');
-  const form = h('form.panel', h('h2', 'Create a key'), errors, h('div.row', field('Name', name, 'Says where the key is used, so you know which one to delete.'), h('div.field', submit)));
+  const form = h(
+    'form.panel',
+    h('h2', 'Create a key'),
+    errors,
+    h('div.row', field('Name', name, 'Says where the key is used, so you know which one to delete.'), h('div.field', submit)),
+  );
 
   let sortBy = 'createdAt';
-  const sorter = h('select', { name: 'sort', id: 'key-sort' }, [['createdAt', 'Newest first'], ['lastUsedAt', 'Last used first'], ['name', 'Name']].map(([v, l]) => h('option', { value: v }, l)));
-  sorter.addEventListener('change', () => { sortBy = sorter.value; void refresh(); });
-  const byKey = (a, b) => (sortBy === 'name' ? a.name.localeCompare(b.name) || String(b.createdAt).localeCompare(String(a.createdAt)) : String(b[sortBy] ?? '').localeCompare(String(a[sortBy] ?? '')));
+  const sorter = h(
+    'select',
+    { name: 'sort', id: 'key-sort' },
+    [
+      ['createdAt', 'Newest first'],
+      ['lastUsedAt', 'Last used first'],
+      ['name', 'Name'],
+    ].map(([v, l]) => h('option', { value: v }, l)),
+  );
+  sorter.addEventListener('change', () => {
+    sortBy = sorter.value;
+    void refresh();
+  });
+  const byKey = (a, b) =>
+    sortBy === 'name'
+      ? a.name.localeCompare(b.name) || String(b.createdAt).localeCompare(String(a.createdAt))
+      : String(b[sortBy] ?? '').localeCompare(String(a[sortBy] ?? ''));
 
   async function refresh() {
     try {
@@ -31,7 +50,12 @@ export async function renderKeys({ root, signal }) {
             { label: 'Last used', cell: (k) => (k.lastUsedAt ? formatDate(k.lastUsedAt) : 'never') },
             {
               label: 'Actions',
-              cell: (k) => h('button.danger', { type: 'button', 'data-key-id': k.id, 'aria-label': `Delete key ${k.name}`, onclick: (e) => remove(k, e.currentTarget) }, 'Delete'),
+              cell: (k) =>
+                h(
+                  'button.danger',
+                  { type: 'button', 'data-key-id': k.id, 'aria-label': `Delete key ${k.name}`, onclick: (e) => remove(k, e.currentTarget) },
+                  'Delete',
+                ),
             },
           ],
           keys,
@@ -90,7 +114,23 @@ export async function renderKeys({ root, signal }) {
   });
 
   const listHeading = h('h2', { tabindex: '-1' }, 'Your keys');
-  mount(root, ...page('API keys', h('p.muted', 'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once. ', h('a', { href: '#/connect' }, 'Connect an assistant'), ' makes one and sets it up for your assistant.'), createdSlot, form, listHeading, h('div.toolbar', field('Sort', sorter)), listSlot));
+  mount(
+    root,
+    ...page(
+      'API keys',
+      h(
+        'p.muted',
+        'Keys authenticate scripts and coding assistants (Authorization: Bearer <key>). A key acts with your role, has no expiry, and is shown only once. ',
+        h('a', { href: '#/connect' }, 'Connect an assistant'),
+        ' makes one and sets it up for your assistant.',
+      ),
+      createdSlot,
+      form,
+      listHeading,
+      h('div.toolbar', field('Sort', sorter)),
+      listSlot,
+    ),
+  );
   await refresh();
 }
 
@@ -99,10 +139,35 @@ function showOnce(slot, value, focusAfter) {
   const input = h('input', { type: 'text', readonly: true, value, 'aria-label': 'New API key', id: 'new-key-value', spellcheck: 'false', autocomplete: 'off' });
   const status = h('span.small', { role: 'status' });
   const copy = h('button', { type: 'button', onclick: () => copyText(input, status) }, 'Copy');
-  const done = h('button.secondary', { type: 'button', onclick: () => { mount(slot); focusAfter.focus(); } }, 'Done');
+  const done = h(
+    'button.secondary',
+    {
+      type: 'button',
+      onclick: () => {
+        mount(slot);
+        focusAfter.focus();
+      },
+    },
+    'Done',
+  );
   const configs = h('div');
-  mount(slot, h('div.panel.alert.ok', h('h2', 'Your new key'), h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'), h('div.secret', input, copy, done), status, testKey(value), configs, h('p.small', 'The ', h('a', { href: '#/connect' }, 'Connect'), ' page has these setups any time, and tests them.')));
-  get('/connect').then((info) => mount(configs, mcpConfigs(value, info)), () => undefined);
+  mount(
+    slot,
+    h(
+      'div.panel.alert.ok',
+      h('h2', 'Your new key'),
+      h('p', 'Copy it now and keep it somewhere safe: it will not be shown again.'),
+      h('div.secret', input, copy, done),
+      status,
+      testKey(value),
+      configs,
+      h('p.small', 'The ', h('a', { href: '#/connect' }, 'Connect'), ' page has these setups any time, and tests them.'),
+    ),
+  );
+  get('/connect').then(
+    (info) => mount(configs, mcpConfigs(value, info)),
+    () => undefined,
+  );
   input.focus();
   input.select();
 }
@@ -141,13 +206,35 @@ function testKey(value) {
 /** Ready-to-paste setups for this server and key (the Connect page's, js/connect-setups.js). */
 function mcpConfigs(value, info) {
   const setups = connectSetups({ mcpUrl: info.mcpUrl, apiUrl: info.publicUrl, key: value, stdio: info.stdio });
-  const views = setups.map((s, i) => h('div', { id: `mcp-view-${i}`, role: 'tabpanel', 'aria-labelledby': `mcp-tab-${i}`, hidden: i !== 0 }, h('p.small', s.where), h('pre', { tabindex: '0', 'aria-label': `${s.name} configuration` }, s.text), copyButton(s.text, s.name)));
-  const tabs = setups.map((s, i) => h('button', { type: 'button', role: 'tab', id: `mcp-tab-${i}`, 'aria-controls': `mcp-view-${i}`, 'aria-selected': String(i === 0), onclick: () => select(i) }, s.name));
+  const views = setups.map((s, i) =>
+    h(
+      'div',
+      { id: `mcp-view-${i}`, role: 'tabpanel', 'aria-labelledby': `mcp-tab-${i}`, hidden: i !== 0 },
+      h('p.small', s.where),
+      h('pre', { tabindex: '0', 'aria-label': `${s.name} configuration` }, s.text),
+      copyButton(s.text, s.name),
+    ),
+  );
+  const tabs = setups.map((s, i) =>
+    h(
+      'button',
+      { type: 'button', role: 'tab', id: `mcp-tab-${i}`, 'aria-controls': `mcp-view-${i}`, 'aria-selected': String(i === 0), onclick: () => select(i) },
+      s.name,
+    ),
+  );
   const select = (n) => {
     tabs.forEach((t, i) => t.setAttribute('aria-selected', String(i === n)));
-    views.forEach((v, i) => { v.hidden = i !== n; });
+    views.forEach((v, i) => {
+      v.hidden = i !== n;
+    });
   };
-  return h('section.config-tabs', { 'aria-label': 'Set up a coding assistant' }, h('h3', 'Set up a coding assistant'), h('div.tabs', { role: 'tablist', 'aria-label': 'Client' }, tabs), views);
+  return h(
+    'section.config-tabs',
+    { 'aria-label': 'Set up a coding assistant' },
+    h('h3', 'Set up a coding assistant'),
+    h('div.tabs', { role: 'tablist', 'aria-label': 'Client' }, tabs),
+    views,
+  );
 }
 
 function copyButton(text, name) {

@@ -8,7 +8,8 @@ import { isAdmin } from '../session.js';
 import { sortableTable } from '../sortable.js';
 
 /** A library's page; `teamId` names a team's private copy (an id can have one per team and a public one). */
-export const libraryHref = (id, teamId) => `#/library${String(id).split('/').map(encodeURIComponent).join('/')}${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`;
+export const libraryHref = (id, teamId) =>
+  `#/library${String(id).split('/').map(encodeURIComponent).join('/')}${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`;
 
 /**
  * The versions a library serves, builds of one commit merged: "latest = v2.0.0" when the
@@ -25,26 +26,52 @@ export function versionGroups(lib) {
     const names = [...new Set([...same.map((o) => o.version), ...(b.tags ?? [])].filter((n) => n !== b.version))];
     groups.push({ version: b.version, aliases: names, build: b });
   }
-  for (const name of lib.versions ?? []) if (!seen.has(name) && !groups.some((g) => g.version === name || g.aliases.includes(name))) groups.push({ version: name, aliases: [], build: null });
+  for (const name of lib.versions ?? [])
+    if (!seen.has(name) && !groups.some((g) => g.version === name || g.aliases.includes(name))) groups.push({ version: name, aliases: [], build: null });
   return groups;
 }
 
 /** "latest = v2.0.0, v1.0.0": the version list as text. */
 export function versionList(lib) {
-  return versionGroups(lib).map((g) => (g.aliases.length ? `${g.version} = ${g.aliases.join(' = ')}` : g.version)).join(', ') || '—';
+  return (
+    versionGroups(lib)
+      .map((g) => (g.aliases.length ? `${g.version} = ${g.aliases.join(' = ')}` : g.version))
+      .join(', ') || '—'
+  );
 }
 
 function matches(lib, q) {
   if (!q) return true;
   const hay = `${lib.id} ${lib.title} ${lib.description} ${(lib.aliases ?? []).join(' ')}`.toLowerCase();
-  return q.toLowerCase().split(/\s+/).filter(Boolean).every((w) => hay.includes(w));
+  return q
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.includes(w));
 }
 
-const STATES = [['', 'Any state'], ['finalized', 'Ready'], ['processing', 'Building'], ['queued', 'Queued'], ['failed', 'Failed']];
+const STATES = [
+  ['', 'Any state'],
+  ['finalized', 'Ready'],
+  ['processing', 'Building'],
+  ['queued', 'Queued'],
+  ['failed', 'Failed'],
+];
 
 export async function renderLibraries({ root, query, signal }) {
-  const search = h('input', { type: 'search', id: 'lib-filter', name: 'q', placeholder: 'Name, id or description', value: query.get('q') ?? '', 'aria-controls': 'lib-list' });
-  const state = h('select', { id: 'lib-state', name: 'state' }, STATES.map(([v, l]) => h('option', { value: v }, l)));
+  const search = h('input', {
+    type: 'search',
+    id: 'lib-filter',
+    name: 'q',
+    placeholder: 'Name, id or description',
+    value: query.get('q') ?? '',
+    'aria-controls': 'lib-list',
+  });
+  const state = h(
+    'select',
+    { id: 'lib-state', name: 'state' },
+    STATES.map(([v, l]) => h('option', { value: v }, l)),
+  );
   state.value = query.get('state') ?? '';
   const showHidden = h('input', { type: 'checkbox', id: 'lib-show-hidden', name: 'showHidden' });
   const hiddenToggle = h('label.check', { for: 'lib-show-hidden', hidden: true }, showHidden, h('span', 'Also show the libraries your team’s policy hides'));
@@ -56,7 +83,17 @@ export async function renderLibraries({ root, query, signal }) {
 
   const firstSteps = h('div');
   const columns = [
-    { key: 'title', label: 'Library', value: (l) => (l.title || l.id).toLowerCase(), cell: (l) => [h('a', { href: libraryHref(l.id, l.private ? l.teamId : undefined) }, l.title || l.id), h('div.small.muted.mono', l.id), l.private ? h('span.badge.warn', 'private') : null, l.usable === false ? h('span.badge.bad', 'hidden by your team’s policy') : null] },
+    {
+      key: 'title',
+      label: 'Library',
+      value: (l) => (l.title || l.id).toLowerCase(),
+      cell: (l) => [
+        h('a', { href: libraryHref(l.id, l.private ? l.teamId : undefined) }, l.title || l.id),
+        h('div.small.muted.mono', l.id),
+        l.private ? h('span.badge.warn', 'private') : null,
+        l.usable === false ? h('span.badge.bad', 'hidden by your team’s policy') : null,
+      ],
+    },
     { key: 'state', label: 'State', value: (l) => l.state, cell: (l) => stateBadge(l.state) },
     { key: 'versions', label: 'Versions', value: (l) => versionList(l), cell: (l) => versionList(l) },
     { key: 'snippets', label: 'Snippets', num: true, value: (l) => l.totalSnippets ?? 0, cell: (l) => formatNumber(l.totalSnippets) },
@@ -70,7 +107,10 @@ export async function renderLibraries({ root, query, signal }) {
     const q = new URLSearchParams();
     if (search.value) q.set('q', search.value);
     if (state.value) q.set('state', state.value);
-    if (sort.key !== 'title' || sort.dir !== 'asc') { q.set('sort', sort.key); q.set('dir', sort.dir); }
+    if (sort.key !== 'title' || sort.dir !== 'asc') {
+      q.set('sort', sort.key);
+      q.set('dir', sort.dir);
+    }
     history.replaceState(null, '', `#/libraries${q.size ? `?${q}` : ''}`);
   };
   const draw = () => {
@@ -82,13 +122,32 @@ export async function renderLibraries({ root, query, signal }) {
     drawFirstSteps(firstSteps, libraries);
     const empty = hiddenMatching
       ? `No library you may use matches; ${hiddenMatching} that ${hiddenMatching === 1 ? 'matches is' : 'match are'} hidden by your team’s policy.`
-      : libraries.length ? 'No library matches these filters.' : 'No libraries yet. Add a Git repository or upload an OpenAPI file.';
+      : libraries.length
+        ? 'No library matches these filters.'
+        : 'No libraries yet. Add a Git repository or upload an OpenAPI file.';
     // Redrawn while libraries build: a focused link gets focus back in the new list.
-    const focused = listSlot.contains(document.activeElement) ? document.activeElement.getAttribute('href') ?? document.activeElement.dataset.sortKey : null;
-    mount(listSlot, sortableTable(columns, shown, sort, { empty, caption: 'Libraries', onSort: () => { syncUrl(); draw(); } }));
-    if (focused) [...listSlot.querySelectorAll('a, button')].find((el) => el.getAttribute('href') === focused || el.dataset.sortKey === focused)?.focus({ preventScroll: true });
+    const focused = listSlot.contains(document.activeElement) ? (document.activeElement.getAttribute('href') ?? document.activeElement.dataset.sortKey) : null;
+    mount(
+      listSlot,
+      sortableTable(columns, shown, sort, {
+        empty,
+        caption: 'Libraries',
+        onSort: () => {
+          syncUrl();
+          draw();
+        },
+      }),
+    );
+    if (focused)
+      [...listSlot.querySelectorAll('a, button')]
+        .find((el) => el.getAttribute('href') === focused || el.dataset.sortKey === focused)
+        ?.focus({ preventScroll: true });
   };
-  for (const control of [search, state, showHidden]) control.addEventListener(control === search ? 'input' : 'change', () => { syncUrl(); draw(); });
+  for (const control of [search, state, showHidden])
+    control.addEventListener(control === search ? 'input' : 'change', () => {
+      syncUrl();
+      draw();
+    });
 
   const load = async () => {
     const body = await get('/libraries', undefined, { signal });
@@ -104,7 +163,13 @@ export async function renderLibraries({ root, query, signal }) {
     root,
     ...page(
       'Libraries',
-      h('div.toolbar', h('div.grow', field('Filter', search)), field('State', state), h('a.button', { href: '#/add' }, 'Add a library'), h('a.button.secondary', { href: '#/connect' }, 'Connect an assistant')),
+      h(
+        'div.toolbar',
+        h('div.grow', field('Filter', search)),
+        field('State', state),
+        h('a.button', { href: '#/add' }, 'Add a library'),
+        h('a.button.secondary', { href: '#/connect' }, 'Connect an assistant'),
+      ),
       hiddenToggle,
       count,
       firstSteps,
@@ -133,14 +198,27 @@ function drawFirstSteps(slot, libraries) {
       { 'aria-labelledby': 'first-steps' },
       h('h2', { id: 'first-steps' }, 'Add your first library'),
       demo
-        ? h('p', 'Shelfmark’s own documentation is here as a demo library: ', h('a', { href: `#/playground?library=${encodeURIComponent(DEMO_LIBRARY_ID)}&q=${encodeURIComponent('How do I add a library?')}` }, 'ask it a question in the playground'), '. SHELFMARK_DEMO_LIBRARY=off leaves it out on a fresh start.')
+        ? h(
+            'p',
+            'Shelfmark’s own documentation is here as a demo library: ',
+            h(
+              'a',
+              { href: `#/playground?library=${encodeURIComponent(DEMO_LIBRARY_ID)}&q=${encodeURIComponent('How do I add a library?')}` },
+              'ask it a question in the playground',
+            ),
+            '. SHELFMARK_DEMO_LIBRARY=off leaves it out on a fresh start.',
+          )
         : null,
       h(
         'ol',
         h('li', h('a', { href: '#/add' }, 'Add a Git repository'), ': paste its URL (GitHub, GitLab, Bitbucket, or a server your operator allowed).'),
         h('li', h('a', { href: '#/add?kind=openapi' }, 'Upload an OpenAPI file'), ' (JSON or YAML) to make an API reference searchable.'),
         h('li', 'Load many at once from a folder: ', h('code', 'npm run load -- fixtures'), ' loads the small examples shipped in fixtures/.'),
-        h('li', h('a', { href: '#/connect' }, 'Connect a coding assistant'), ' (Claude Code, Cursor, VS Code and others) over MCP, with a key and a live test.'),
+        h(
+          'li',
+          h('a', { href: '#/connect' }, 'Connect a coding assistant'),
+          ' (Claude Code, Cursor, VS Code and others) over MCP, with a key and a live test.',
+        ),
       ),
     ),
   );

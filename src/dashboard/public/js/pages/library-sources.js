@@ -14,31 +14,55 @@ export function sourcesSection({ path, copy, lib, canManage, signal }) {
     const view = await get(`${path}/sources`, copy, { signal });
     mount(list, sourcesTable(view));
   };
-  load().catch((error) => { if (error.name !== 'AbortError') mount(list, h('p.muted', `Sources could not be read: ${error.message}`)); });
+  load().catch((error) => {
+    if (error.name !== 'AbortError') mount(list, h('p.muted', `Sources could not be read: ${error.message}`));
+  });
 
   const source = h('input', { type: 'text', name: 'source', required: true, spellcheck: 'false', placeholder: '/websites/docs-example-com' });
-  const joins = h('select', { name: 'joins' }, [...new Set(['latest', ...(lib.builds ?? []).map((b) => b.version)])].map((v) => h('option', { value: v }, v)));
+  const joins = h(
+    'select',
+    { name: 'joins' },
+    [...new Set(['latest', ...(lib.builds ?? []).map((b) => b.version)])].map((v) => h('option', { value: v }, v)),
+  );
   const save = h('button', { type: 'submit' }, 'Merge in');
-  const form = h('form.panel', { 'aria-labelledby': 'merge-source' },
+  const form = h(
+    'form.panel',
+    { 'aria-labelledby': 'merge-source' },
     h('h3', { id: 'merge-source' }, 'Merge another library in'),
-    h('p.small.muted', 'Add the website or llms.txt first (Add library), then merge it here by its id. Its old id then answers with this library, and a page both hold is served once (the richer copy).'),
+    h(
+      'p.small.muted',
+      'Add the website or llms.txt first (Add library), then merge it here by its id. Its old id then answers with this library, and a page both hold is served once (the richer copy).',
+    ),
     errors,
     field('Library id', source),
     field('Its default version joins', joins, 'A website or llms.txt has no tags: it documents this library’s latest version unless you pin another.'),
-    h('div.actions', save));
+    h('div.actions', save),
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void busy(save, async () => {
-      const view = await post(`${path}/sources`, { source: source.value.trim(), joins: joins.value }, { query: copy });
-      mount(list, sourcesTable(view));
-      flash('ok', `${source.value.trim()} is now a source of ${lib.id}.`);
-      source.value = '';
-    }, { label: 'Merging…', errorSlot: errors });
+    void busy(
+      save,
+      async () => {
+        const view = await post(`${path}/sources`, { source: source.value.trim(), joins: joins.value }, { query: copy });
+        mount(list, sourcesTable(view));
+        flash('ok', `${source.value.trim()} is now a source of ${lib.id}.`);
+        source.value = '';
+      },
+      { label: 'Merging…', errorSlot: errors },
+    );
   });
 
   return [
     h('h2', 'Sources'),
-    lib.mergedInto ? h('div.alert', { role: 'note' }, `This library is a source of `, h('a', { href: `#/library${lib.mergedInto}` }, lib.mergedInto), ': context and search on its id answer with that library.') : null,
+    lib.mergedInto
+      ? h(
+          'div.alert',
+          { role: 'note' },
+          `This library is a source of `,
+          h('a', { href: `#/library${lib.mergedInto}` }, lib.mergedInto),
+          ': context and search on its id answer with that library.',
+        )
+      : null,
     list,
     canManage && !lib.mergedInto ? form : null,
   ];
@@ -52,7 +76,17 @@ function sourcesTable(view) {
       { label: 'Role', cell: (s) => (s.role === 'own' ? 'this library' : `merged (joins ${s.joins})`) },
       { label: 'State', cell: (s) => stateBadge(s.state) },
       { label: 'Snippets', num: true, cell: (s) => formatNumber(s.versions.reduce((n, v) => n + v.totalSnippets, 0)) },
-      { label: 'Updated', cell: (s) => formatDate(s.versions.map((v) => v.lastUpdateDate).filter(Boolean).sort().at(-1)) },
+      {
+        label: 'Updated',
+        cell: (s) =>
+          formatDate(
+            s.versions
+              .map((v) => v.lastUpdateDate)
+              .filter(Boolean)
+              .sort()
+              .at(-1),
+          ),
+      },
     ],
     view.sources,
     { empty: 'No source.' },

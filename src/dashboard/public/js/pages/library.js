@@ -16,7 +16,11 @@ import { snippetBrowser } from './library-snippets.js';
 import { ruleText, settingsForms } from './library-settings.js';
 import { sourcesSection } from './library-sources.js';
 
-const TABS = [['overview', 'Overview'], ['snippets', 'Snippets'], ['settings', 'Settings']];
+const TABS = [
+  ['overview', 'Overview'],
+  ['snippets', 'Snippets'],
+  ['settings', 'Settings'],
+];
 
 export async function renderLibrary({ root, params, query, signal }) {
   const id = params.id;
@@ -57,9 +61,22 @@ export async function renderLibrary({ root, params, query, signal }) {
     root.querySelector('h1').textContent = lib.title || lib.id;
     document.title = `${lib.title || lib.id} · Shelfmark`;
     const tabs = TABS.filter(([k]) => k !== 'settings' || isAdmin());
-    const nav = h('nav.tabs.page-tabs', { 'aria-label': 'Library sections' }, tabs.map(([k, label]) => h('a', { href: tabHref(k), 'aria-current': k === tab ? 'page' : undefined }, label)));
-    const header = h('div', h('p.mono', lib.id, ' ', stateBadge(lib.state), lib.private ? h('span.badge.warn', ' private') : null),
-      lib.usable === false ? h('div.alert.warn', { role: 'note' }, 'Your team’s library policy hides this library: its members cannot search or query it. You see it because administrators manage every library.') : null);
+    const nav = h(
+      'nav.tabs.page-tabs',
+      { 'aria-label': 'Library sections' },
+      tabs.map(([k, label]) => h('a', { href: tabHref(k), 'aria-current': k === tab ? 'page' : undefined }, label)),
+    );
+    const header = h(
+      'div',
+      h('p.mono', lib.id, ' ', stateBadge(lib.state), lib.private ? h('span.badge.warn', ' private') : null),
+      lib.usable === false
+        ? h(
+            'div.alert.warn',
+            { role: 'note' },
+            'Your team’s library policy hides this library: its members cannot search or query it. You see it because administrators manage every library.',
+          )
+        : null,
+    );
     if (tab === 'snippets') {
       // The browser keeps its own state across the page's polls.
       snippetsPanel ??= snippetBrowser({ path, copy, lib, signal });
@@ -73,11 +90,20 @@ export async function renderLibrary({ root, params, query, signal }) {
   };
 
   const overview = () => [
-    h('div.panel',
+    h(
+      'div.panel',
       lib.description ? h('p', lib.description) : h('p.muted', 'No description: the docs give no summary of the project.'),
-      h('div.actions', refreshButton(), h('a.button.secondary', { href: `#/playground?library=${encodeURIComponent(lib.id)}` }, 'Try in the playground'), h('a.button.secondary', { href: tabHref('snippets') }, 'Browse snippets'), deleteButton())),
+      h(
+        'div.actions',
+        refreshButton(),
+        h('a.button.secondary', { href: `#/playground?library=${encodeURIComponent(lib.id)}` }, 'Try in the playground'),
+        h('a.button.secondary', { href: tabHref('snippets') }, 'Browse snippets'),
+        deleteButton(),
+      ),
+    ),
     h('h2', 'Source'),
-    h('dl.facts.panel',
+    h(
+      'dl.facts.panel',
       fact('Kind', sourceText(lib)),
       ...sourceFacts(lib),
       fact('Refresh schedule', scheduleText(lib.schedule)),
@@ -112,16 +138,27 @@ export async function renderLibrary({ root, params, query, signal }) {
   ];
 
   const fact = (k, v) => [h('dt', k), h('dd', v)];
-  const sourceText = (l) => ({ website: 'website (crawled)', llmstxt: 'llms.txt', archive: 'uploaded archive', openapi: 'OpenAPI upload' })[l.source] ?? `Git (${l.source})`;
+  const sourceText = (l) =>
+    ({ website: 'website (crawled)', llmstxt: 'llms.txt', archive: 'uploaded archive', openapi: 'OpenAPI upload' })[l.source] ?? `Git (${l.source})`;
   const link = (url) => h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, url);
   /** Where the library is built from: a site, a file, or a repository (one on this server's disk is named, not located). */
   const sourceFacts = (l) => {
     const o = l.sourceOptions;
-    if (o?.source === 'website') return [fact('Site', link(o.url)), fact('Crawl options', `scope ${o.scope}, at most ${formatNumber(o.maxPages)} pages, depth ${o.maxDepth}${o.include.length ? `, include ${o.include.join(' ')}` : ''}${o.exclude.length ? `, exclude ${o.exclude.join(' ')}` : ''}`)];
+    if (o?.source === 'website')
+      return [
+        fact('Site', link(o.url)),
+        fact(
+          'Crawl options',
+          `scope ${o.scope}, at most ${formatNumber(o.maxPages)} pages, depth ${o.maxDepth}${o.include.length ? `, include ${o.include.join(' ')}` : ''}${o.exclude.length ? `, exclude ${o.exclude.join(' ')}` : ''}`,
+        ),
+      ];
     if (o?.source === 'llmstxt') return [fact('llms.txt', link(o.url))];
     if (o?.source === 'archive') return [fact('Uploaded file', o.fileName)];
     if (l.source === 'openapi') return [fact('Uploaded file', 'an OpenAPI document (upload it again to update)')];
-    return [fact('Repository', l.repoUrl ? link(l.repoUrl) : `${l.id.slice(1)} (cloned from a copy on this server)`), fact('Branch', l.branch || 'the default branch')];
+    return [
+      fact('Repository', l.repoUrl ? link(l.repoUrl) : `${l.id.slice(1)} (cloned from a copy on this server)`),
+      fact('Branch', l.branch || 'the default branch'),
+    ];
   };
 
   /** Why a build's benchmark score is what it is: the checks most snippets fail. */
@@ -133,48 +170,73 @@ export async function renderLibrary({ root, params, query, signal }) {
 
   const refreshButton = () => {
     if (lib.source === 'openapi') return null;
-    return h('button', {
-      type: 'button',
-      onclick: async (e) => {
-        const button = e.currentTarget;
-        await busy(button, async () => {
-          const before = new Set((lib.jobs ?? []).map((j) => j.id));
-          // The refresh call answers when the build ends; follow the job meanwhile.
-          let followed = false;
-          const done = post('/refresh', { libraryName: lib.id }).then(
-            () => { if (!followed) flash('ok', `${lib.id} is up to date.`); },
-            (error) => { if (!followed && !(error instanceof ApiError && error.status === 504)) showError(errors, error); },
+    return h(
+      'button',
+      {
+        type: 'button',
+        onclick: async (e) => {
+          const button = e.currentTarget;
+          await busy(
+            button,
+            async () => {
+              const before = new Set((lib.jobs ?? []).map((j) => j.id));
+              // The refresh call answers when the build ends; follow the job meanwhile.
+              let followed = false;
+              const done = post('/refresh', { libraryName: lib.id }).then(
+                () => {
+                  if (!followed) flash('ok', `${lib.id} is up to date.`);
+                },
+                (error) => {
+                  if (!followed && !(error instanceof ApiError && error.status === 504)) showError(errors, error);
+                },
+              );
+              const job = await findNewJob(lib.id, before, done, signal);
+              if (job) {
+                followed = true;
+                navigate(jobHref(job.id).slice(1));
+              } else {
+                await done;
+                await load();
+              }
+            },
+            { label: 'Refreshing…' },
           );
-          const job = await findNewJob(lib.id, before, done, signal);
-          if (job) {
-            followed = true;
-            navigate(jobHref(job.id).slice(1));
-          } else {
-            await done;
-            await load();
-          }
-        }, { label: 'Refreshing…' });
+        },
       },
-    }, 'Refresh');
+      'Refresh',
+    );
   };
 
   // Admins delete or merge into any library; a team's owners their private ones (the API decides; members are not offered it).
   const canManage = () => isAdmin() || (lib.private && (session.me?.teams ?? []).some((t) => t.id === lib.teamId && t.myRole === 'owner'));
   const deleteButton = () => {
     if (!canManage()) return null;
-    return h('button.danger', {
-      type: 'button',
-      onclick: async (e) => {
-        const button = e.currentTarget;
-        const ok = await confirmDialog({ title: `Delete ${lib.id}?`, message: 'All its versions and snippets are removed; clients can no longer query it. This cannot be undone (you can add it again later).', confirmLabel: 'Delete library', danger: true });
-        if (!ok) return;
-        await busy(button, async () => {
-          await del(path, { query: copy });
-          flash('ok', `${lib.id} was deleted.`, { next: true });
-          navigate('/libraries');
-        }, { errorSlot: errors });
+    return h(
+      'button.danger',
+      {
+        type: 'button',
+        onclick: async (e) => {
+          const button = e.currentTarget;
+          const ok = await confirmDialog({
+            title: `Delete ${lib.id}?`,
+            message: 'All its versions and snippets are removed; clients can no longer query it. This cannot be undone (you can add it again later).',
+            confirmLabel: 'Delete library',
+            danger: true,
+          });
+          if (!ok) return;
+          await busy(
+            button,
+            async () => {
+              await del(path, { query: copy });
+              flash('ok', `${lib.id} was deleted.`, { next: true });
+              navigate('/libraries');
+            },
+            { errorSlot: errors },
+          );
+        },
       },
-    }, 'Delete');
+      'Delete',
+    );
   };
 
   try {
@@ -183,7 +245,17 @@ export async function renderLibrary({ root, params, query, signal }) {
     if (error.name === 'AbortError') return;
     if (error.code === 'access_denied') {
       root.querySelector('h1').textContent = id;
-      mount(body, h('div.alert.warn', { role: 'alert', 'data-code': 'access_denied' }, h('strong', 'Hidden by your team’s policy. '), `Your team’s library policy does not allow ${id}, so you cannot browse or query it. A team owner can allow it on the `, h('a', { href: '#/policies' }, 'Policies'), ' page.'));
+      mount(
+        body,
+        h(
+          'div.alert.warn',
+          { role: 'alert', 'data-code': 'access_denied' },
+          h('strong', 'Hidden by your team’s policy. '),
+          `Your team’s library policy does not allow ${id}, so you cannot browse or query it. A team owner can allow it on the `,
+          h('a', { href: '#/policies' }, 'Policies'),
+          ' page.',
+        ),
+      );
     } else showError(body, error);
   }
 }

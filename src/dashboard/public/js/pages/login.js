@@ -80,7 +80,12 @@ export async function renderChangeCredentials({ root }) {
     root,
     ...page(
       forced ? 'Change your credentials' : 'Change password',
-      forced ? h('div.alert.warn', 'You signed in with credentials that must be changed (the default administrator’s on a fresh install, or an initial password). Choose a new password, and if you like a new username, before doing anything else.') : null,
+      forced
+        ? h(
+            'div.alert.warn',
+            'You signed in with credentials that must be changed (the default administrator’s on a fresh install, or an initial password). Choose a new password, and if you like a new username, before doing anything else.',
+          )
+        : null,
       form,
     ),
   );

@@ -24,7 +24,11 @@ export async function renderPermissions({ root, signal }) {
   const form = h(
     'form.panel',
     errors,
-    h('fieldset', h('legend', 'Allowed without authentication'), boxes.map((b) => b.el)),
+    h(
+      'fieldset',
+      h('legend', 'Allowed without authentication'),
+      boxes.map((b) => b.el),
+    ),
     current.note ? h('p.small.muted', current.note) : null,
     h('div.actions', submit),
   );
@@ -44,7 +48,10 @@ export async function renderPermissions({ root, signal }) {
     root,
     ...page(
       'Permissions',
-      h('p.muted', 'Search and context are public unless the server runs with a global API_KEY. The operations below need a key unless you allow them here for everyone.'),
+      h(
+        'p.muted',
+        'Search and context are public unless the server runs with a global API_KEY. The operations below need a key unless you allow them here for everyone.',
+      ),
       form,
     ),
   );

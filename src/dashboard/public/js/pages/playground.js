@@ -35,11 +35,22 @@ export async function renderPlayground({ root, query, signal }) {
   const topic = h('input', { type: 'text', name: 'query', placeholder: 'optional: what you want to do' });
   const searchOut = h('div', { 'aria-live': 'polite' });
   const searchBtn = h('button', { type: 'submit' }, 'Search');
-  const searchForm = h('form.panel', { 'aria-labelledby': 'pg-search' }, h('h2', { id: 'pg-search' }, 'Resolve a library'), h('div.row', field('Library name', name), field('Query', topic), h('div.field', searchBtn)), searchOut);
+  const searchForm = h(
+    'form.panel',
+    { 'aria-labelledby': 'pg-search' },
+    h('h2', { id: 'pg-search' }, 'Resolve a library'),
+    h('div.row', field('Library name', name), field('Query', topic), h('div.field', searchBtn)),
+    searchOut,
+  );
 
   // 2. Context query.
   // No library is picked for the user: an arbitrary default answers a question nobody asked.
-  const library = h('select', { name: 'libraryId', required: true }, h('option', { value: '' }, 'Choose a library…'), libraries.map((l) => h('option', { value: l.id }, `${l.title || l.id} (${l.id})`)));
+  const library = h(
+    'select',
+    { name: 'libraryId', required: true },
+    h('option', { value: '' }, 'Choose a library…'),
+    libraries.map((l) => h('option', { value: l.id }, `${l.title || l.id} (${l.id})`)),
+  );
   const version = h('select', { name: 'version' });
   const compare = h('select', { name: 'compare' });
   const question = h('input', { type: 'text', name: 'question', required: true, placeholder: 'e.g. how do I add middleware?' });
@@ -50,8 +61,16 @@ export async function renderPlayground({ root, query, signal }) {
     'form.panel',
     { 'aria-labelledby': 'pg-ask' },
     h('h2', { id: 'pg-ask' }, 'Ask for context'),
-    libraries.length === 0 ? h('p.muted', hidden ? 'Your team’s policy allows none of the libraries that are ready.' : 'No library is ready yet. Add one first.') : null,
-    hidden ? h('p.small.muted', { 'data-hidden-by-policy': String(hidden) }, `${hidden} ${hidden === 1 ? 'library is' : 'libraries are'} hidden by your team’s policy and not offered here.`) : null,
+    libraries.length === 0
+      ? h('p.muted', hidden ? 'Your team’s policy allows none of the libraries that are ready.' : 'No library is ready yet. Add one first.')
+      : null,
+    hidden
+      ? h(
+          'p.small.muted',
+          { 'data-hidden-by-policy': String(hidden) },
+          `${hidden} ${hidden === 1 ? 'library is' : 'libraries are'} hidden by your team’s policy and not offered here.`,
+        )
+      : null,
     h('div.row', field('Library', library), field('Version', version), field('Compare with version', compare), field('Token budget', tokens)),
     field('Question', question),
     h('div.actions', askBtn),
@@ -60,8 +79,15 @@ export async function renderPlayground({ root, query, signal }) {
   const fillVersions = () => {
     const lib = libraries.find((l) => l.id === library.value);
     const names = lib ? [...new Set(['latest', ...(lib.versions ?? [])])] : [];
-    mount(version, names.map((v) => h('option', { value: v }, v)));
-    mount(compare, h('option', { value: '' }, 'None (one answer)'), names.map((v) => h('option', { value: v }, v)));
+    mount(
+      version,
+      names.map((v) => h('option', { value: v }, v)),
+    );
+    mount(
+      compare,
+      h('option', { value: '' }, 'None (one answer)'),
+      names.map((v) => h('option', { value: v }, v)),
+    );
   };
   library.addEventListener('change', fillVersions);
   const wanted = query.get('library');
@@ -74,29 +100,50 @@ export async function renderPlayground({ root, query, signal }) {
 
   searchForm.addEventListener('submit', async (event) => {
     event.preventDefault();
-    await busy(searchBtn, async () => {
-      try {
-        const body = await get('/libs/search', { libraryName: name.value.trim(), query: topic.value.trim() }, { signal, headers: PLAYGROUND });
-        mount(
-          searchOut,
-          h('p.small.muted', body.searchFilterApplied ? 'Your team’s library policy filtered these results.' : 'No team policy filtered these results.'),
-          table(
-            [
-              { label: 'id', cell: (r) => h('code', r.id) },
-              { label: 'title', cell: (r) => r.title },
-              { label: 'versions', cell: (r) => (r.versions ?? []).join(', ') },
-              { label: 'snippets', num: true, cell: (r) => formatNumber(r.totalSnippets) },
-              { label: 'trust', num: true, cell: (r) => formatNumber(r.trustScore) },
-              { label: 'benchmark', num: true, cell: (r) => formatNumber(r.benchmarkScore) },
-              { label: '', cell: (r) => (libraries.some((l) => l.id === r.id) ? h('button.secondary', { type: 'button', onclick: () => { library.value = r.id; fillVersions(); question.focus(); } }, 'Use') : null) },
-            ],
-            body.results ?? [],
-          ),
-        );
-      } catch (error) {
-        if (error.name !== 'AbortError') mount(searchOut, errorBox(error));
-      }
-    }, { label: 'Searching…' });
+    await busy(
+      searchBtn,
+      async () => {
+        try {
+          const body = await get('/libs/search', { libraryName: name.value.trim(), query: topic.value.trim() }, { signal, headers: PLAYGROUND });
+          mount(
+            searchOut,
+            h('p.small.muted', body.searchFilterApplied ? 'Your team’s library policy filtered these results.' : 'No team policy filtered these results.'),
+            table(
+              [
+                { label: 'id', cell: (r) => h('code', r.id) },
+                { label: 'title', cell: (r) => r.title },
+                { label: 'versions', cell: (r) => (r.versions ?? []).join(', ') },
+                { label: 'snippets', num: true, cell: (r) => formatNumber(r.totalSnippets) },
+                { label: 'trust', num: true, cell: (r) => formatNumber(r.trustScore) },
+                { label: 'benchmark', num: true, cell: (r) => formatNumber(r.benchmarkScore) },
+                {
+                  label: '',
+                  cell: (r) =>
+                    libraries.some((l) => l.id === r.id)
+                      ? h(
+                          'button.secondary',
+                          {
+                            type: 'button',
+                            onclick: () => {
+                              library.value = r.id;
+                              fillVersions();
+                              question.focus();
+                            },
+                          },
+                          'Use',
+                        )
+                      : null,
+                },
+              ],
+              body.results ?? [],
+            ),
+          );
+        } catch (error) {
+          if (error.name !== 'AbortError') mount(searchOut, errorBox(error));
+        }
+      },
+      { label: 'Searching…' },
+    );
   });
 
   const ask = async () => {
@@ -116,10 +163,14 @@ export async function renderPlayground({ root, query, signal }) {
     if (compare.value) q.set('compare', compare.value);
     if (tokens.value && tokens.value !== '5000') q.set('tokens', tokens.value);
     history.replaceState(null, '', `#/playground?${q}`);
-    await busy(askBtn, async () => {
-      const answers = await Promise.all(compare.value ? [one(version.value), one(compare.value)] : [one(version.value)]);
-      mount(answer, answers.length > 1 ? h('div.compare', answers) : answers[0]);
-    }, { label: 'Asking…' });
+    await busy(
+      askBtn,
+      async () => {
+        const answers = await Promise.all(compare.value ? [one(version.value), one(compare.value)] : [one(version.value)]);
+        mount(answer, answers.length > 1 ? h('div.compare', answers) : answers[0]);
+      },
+      { label: 'Asking…' },
+    );
   };
   askForm.addEventListener('submit', async (event) => {
     event.preventDefault();
@@ -139,12 +190,32 @@ function showAnswer(params, data, label, signal) {
   const txt = h('pre', { tabindex: '0', 'aria-label': 'The text query-docs returns' }, 'Loading the text…');
   let txtLoaded = false;
   const views = {
-    rendered: h('div', { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' }, snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.')),
+    rendered: h(
+      'div',
+      { id: `pg-view-rendered-${n}`, role: 'tabpanel', 'aria-label': 'Rendered' },
+      snippets.length ? snippets.map(snippetCard) : h('p.muted', 'No snippets.'),
+    ),
     txt: h('div', { id: `pg-view-txt-${n}`, role: 'tabpanel', 'aria-label': 'MCP tool text' }, h('div.code-block', txt)),
-    json: h('div', { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' }, codeBlock(JSON.stringify(data, null, 2), 'json', { label: 'JSON answer' })),
+    json: h(
+      'div',
+      { id: `pg-view-json-${n}`, role: 'tabpanel', 'aria-label': 'JSON format' },
+      codeBlock(JSON.stringify(data, null, 2), 'json', { label: 'JSON answer' }),
+    ),
   };
   const tabs = Object.entries({ rendered: 'Rendered', txt: 'MCP tool text (query-docs)', json: 'JSON (type=json)' }).map(([key, text]) =>
-    h('button', { type: 'button', role: 'tab', id: `pg-tab-${key}-${n}`, 'data-view': key, 'aria-controls': `pg-view-${key}-${n}`, 'aria-selected': String(key === 'rendered'), onclick: () => select(key) }, text),
+    h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        id: `pg-tab-${key}-${n}`,
+        'data-view': key,
+        'aria-controls': `pg-view-${key}-${n}`,
+        'aria-selected': String(key === 'rendered'),
+        onclick: () => select(key),
+      },
+      text,
+    ),
   );
   const select = (key) => {
     for (const t of tabs) t.setAttribute('aria-selected', String(t.dataset.view === key));
@@ -153,8 +224,19 @@ function showAnswer(params, data, label, signal) {
     if (key === 'txt' && !txtLoaded) {
       txtLoaded = true;
       get('/context', { ...params, type: 'txt' }, { signal, text: true, headers: PLAYGROUND }).then(
-        (text) => { txt.textContent = text; txt.before(h('div.code-bar', h('span.small', 'text'), copyButton(() => text, 'Copy the MCP tool text'))); },
-        (error) => { if (error?.name !== 'AbortError') txt.replaceWith(errorBox(error)); },
+        (text) => {
+          txt.textContent = text;
+          txt.before(
+            h(
+              'div.code-bar',
+              h('span.small', 'text'),
+              copyButton(() => text, 'Copy the MCP tool text'),
+            ),
+          );
+        },
+        (error) => {
+          if (error?.name !== 'AbortError') txt.replaceWith(errorBox(error));
+        },
       );
     }
   };
@@ -163,7 +245,11 @@ function showAnswer(params, data, label, signal) {
     'section.panel.answer',
     { 'aria-label': `Answer for ${libraryId}` },
     h('h2', `Answer for ${libraryId}`),
-    h('p.small.muted', { 'data-tokens': String(totalTokens) }, `Version ${label} · ${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens`),
+    h(
+      'p.small.muted',
+      { 'data-tokens': String(totalTokens) },
+      `Version ${label} · ${snippets.length} snippets (${data.codeSnippets?.length ?? 0} code, ${data.infoSnippets?.length ?? 0} info) · ${formatNumber(totalTokens)} tokens`,
+    ),
     h('div.tabs', { role: 'tablist', 'aria-label': 'Format' }, tabs),
     Object.values(views),
   );
@@ -181,8 +267,17 @@ export function snippetCard(s) {
   const whole = [s.title, text, s.code && !inPlace ? `\`\`\`${s.language ?? ''}\n${s.code}\n\`\`\`` : ''].filter(Boolean).join('\n\n');
   return h(
     'article.snippet',
-    h('div.snippet-head', h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'), copyButton(() => whole, `Copy the snippet “${s.title || 'untitled'}”`)),
-    h('p.small.muted', [s.kind, s.pageKind, `${formatNumber(s.tokens)} tokens`, s.score !== undefined ? `score ${s.score}` : null].filter(Boolean).join(' · '), ' · ', /^https?:\/\//.test(url) ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, where || url) : h('span.mono', url || where)),
+    h(
+      'div.snippet-head',
+      h('h3', s.title || (s.breadcrumb ?? []).join(' › ') || '(untitled)'),
+      copyButton(() => whole, `Copy the snippet “${s.title || 'untitled'}”`),
+    ),
+    h(
+      'p.small.muted',
+      [s.kind, s.pageKind, `${formatNumber(s.tokens)} tokens`, s.score !== undefined ? `score ${s.score}` : null].filter(Boolean).join(' · '),
+      ' · ',
+      /^https?:\/\//.test(url) ? h('a', { href: url, rel: 'noopener noreferrer', target: '_blank' }, where || url) : h('span.mono', url || where),
+    ),
     text ? renderMarkdown(text) : null,
     s.code && !inPlace ? codeBlock(s.code, s.language) : null,
   );

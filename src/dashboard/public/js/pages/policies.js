@@ -22,12 +22,24 @@ const SOURCES = [
   ['openapi', 'OpenAPI'],
 ];
 
-const lines = (text) => text.split(/[\n,]+/).map((s) => s.trim()).filter(Boolean);
+const lines = (text) =>
+  text
+    .split(/[\n,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export async function renderPolicies({ root, query, signal }) {
   const slot = h('div', h('p.muted', 'Loading…'));
   const teamSelect = h('select', { id: 'policy-team', name: 'teamId' });
-  mount(root, ...page('Policies', h('p.muted', 'Limit which libraries a team may use. Search hides the others, and asking for their docs or adding them is refused.'), h('div.toolbar', h('div', field('Team', teamSelect))), slot));
+  mount(
+    root,
+    ...page(
+      'Policies',
+      h('p.muted', 'Limit which libraries a team may use. Search hides the others, and asking for their docs or adding them is refused.'),
+      h('div.toolbar', h('div', field('Team', teamSelect))),
+      slot,
+    ),
+  );
 
   let teams = [];
   try {
@@ -41,7 +53,10 @@ export async function renderPolicies({ root, query, signal }) {
     teamSelect.closest('.toolbar')?.remove();
     return;
   }
-  mount(teamSelect, teams.map((t) => h('option', { value: t.id }, t.name)));
+  mount(
+    teamSelect,
+    teams.map((t) => h('option', { value: t.id }, t.name)),
+  );
   const wanted = query.get('team');
   if (wanted && teams.some((t) => t.id === wanted)) teamSelect.value = wanted;
 
@@ -71,7 +86,11 @@ function policyForm(f, teamId, reload, editable) {
   const excepted = area('exceptedLibraries', f.exceptedLibraries);
   const errors = h('div');
   const submit = h('button', { type: 'submit' }, 'Save policy');
-  const qualityPart = h('div', field('Minimum trust score', minTrust, 'Libraries below it are hidden. Leave empty for no minimum.'), h('fieldset', h('legend', 'Source types'), h('p.small.muted', 'None checked: all sources.'), sources));
+  const qualityPart = h(
+    'div',
+    field('Minimum trust score', minTrust, 'Libraries below it are hidden. Leave empty for no minimum.'),
+    h('fieldset', h('legend', 'Source types'), h('p.small.muted', 'None checked: all sources.'), sources),
+  );
   const selectPart = h('div', field('Allowed libraries', allowed, 'Only these libraries are available.'));
   const showMode = () => {
     qualityPart.hidden = !modeQuality.checked;
@@ -85,14 +104,19 @@ function policyForm(f, teamId, reload, editable) {
     'form.panel',
     { 'aria-label': 'Library filters' },
     errors,
-    h('fieldset',
+    h(
+      'fieldset',
       h('legend', 'Mode'),
       h('label.check', { for: modeQuality.id }, modeQuality, h('span', 'Quality', h('span.hint', 'All libraries that pass the filters below.'))),
       h('label.check', { for: modeSelect.id }, modeSelect, h('span', 'Select', h('span.hint', 'Only the libraries listed as allowed.'))),
     ),
     qualityPart,
     selectPart,
-    h('div.grid2', field('Blocked libraries', blocked, 'Never available, whatever the mode.'), field('Excepted libraries', excepted, 'Always available, whatever the filters.')),
+    h(
+      'div.grid2',
+      field('Blocked libraries', blocked, 'Never available, whatever the mode.'),
+      field('Excepted libraries', excepted, 'Always available, whatever the filters.'),
+    ),
     h('div.actions', submit),
   );
   if (!editable) {
@@ -105,9 +129,24 @@ function policyForm(f, teamId, reload, editable) {
   }
   // Library autocomplete: pick an id from the catalogue and put it on a list.
   const options = h('datalist', { id: `policy-libs-${teamId}` });
-  get('/libraries').then((body) => mount(options, (body.libraries ?? []).map((l) => h('option', { value: l.id }, l.title || l.id))), () => undefined);
+  get('/libraries').then(
+    (body) =>
+      mount(
+        options,
+        (body.libraries ?? []).map((l) => h('option', { value: l.id }, l.title || l.id)),
+      ),
+    () => undefined,
+  );
   const pick = h('input', { type: 'search', name: 'pickLibrary', list: options.id, placeholder: '/owner/repo', spellcheck: 'false', autocomplete: 'off' });
-  const target = h('select', { name: 'pickTarget' }, [['allowed', 'Allowed'], ['blocked', 'Blocked'], ['excepted', 'Excepted']].map(([v, l]) => h('option', { value: v }, l)));
+  const target = h(
+    'select',
+    { name: 'pickTarget' },
+    [
+      ['allowed', 'Allowed'],
+      ['blocked', 'Blocked'],
+      ['excepted', 'Excepted'],
+    ].map(([v, l]) => h('option', { value: v }, l)),
+  );
   const addPick = h('button.secondary', { type: 'button' }, 'Add to the list');
   addPick.addEventListener('click', () => {
     const id = pick.value.trim();
@@ -118,12 +157,22 @@ function policyForm(f, teamId, reload, editable) {
     }
     const area = { allowed, blocked, excepted }[target.value];
     if (!lines(area.value).includes(id)) area.value = [...lines(area.value), id].join('\n');
-    if (target.value === 'allowed' && !modeSelect.checked) { modeSelect.checked = true; showMode(); }
+    if (target.value === 'allowed' && !modeSelect.checked) {
+      modeSelect.checked = true;
+      showMode();
+    }
     pick.value = '';
     mount(errors);
     pick.focus();
   });
-  const picker = h('div.row', { role: 'group', 'aria-label': 'Add a library to a list' }, field('Library', pick, 'Type to search the catalogue.'), field('List', target), h('div.field', addPick), options);
+  const picker = h(
+    'div.row',
+    { role: 'group', 'aria-label': 'Add a library to a list' },
+    field('Library', pick, 'Type to search the catalogue.'),
+    field('List', target),
+    h('div.field', addPick),
+    options,
+  );
 
   // Preview: what the team would see under these filters, before saving.
   const previewOut = h('div', { 'aria-live': 'polite' });
@@ -132,33 +181,55 @@ function policyForm(f, teamId, reload, editable) {
   const draft = () => ({
     mode: modeSelect.checked ? 'select' : 'quality',
     minTrustScore: minTrust.value === '' ? null : Number(minTrust.value),
-    sourceTypes: sources.map((l) => l.querySelector('input')).filter((i) => i.checked).map((i) => i.value),
+    sourceTypes: sources
+      .map((l) => l.querySelector('input'))
+      .filter((i) => i.checked)
+      .map((i) => i.value),
     allowedLibraries: lines(allowed.value),
     blockedLibraries: lines(blocked.value),
     exceptedLibraries: lines(excepted.value),
   });
-  previewBtn.addEventListener('click', () => busy(previewBtn, async () => {
-    const body = await post(POLICIES.preview, { libraryFilters: draft() }, { query: POLICIES.query(teamId) });
-    const item = (l) => h('li', h('code', l.id), l.title && l.title !== l.id.split('/').pop() ? ` ${l.title}` : '', h('span.small.muted', ` · ${l.source} · trust ${l.trustScore}`));
-    mount(
-      previewOut,
-      h('section.panel', { 'aria-label': 'Preview' },
-        h('h3', `The team would see ${body.visible.length} of ${body.visible.length + body.hidden.length} libraries`),
-        h('div.grid2',
-          h('div', h('h4', 'Available'), body.visible.length ? h('ul.small', body.visible.map(item)) : h('p.muted', 'None.')),
-          h('div', h('h4', 'Hidden'), body.hidden.length ? h('ul.small', body.hidden.map(item)) : h('p.muted', 'None.')),
-        ),
-        h('p.small.muted', 'Not saved yet.'),
-      ),
-    );
-  }, { label: 'Previewing…', errorSlot: errors }));
+  previewBtn.addEventListener('click', () =>
+    busy(
+      previewBtn,
+      async () => {
+        const body = await post(POLICIES.preview, { libraryFilters: draft() }, { query: POLICIES.query(teamId) });
+        const item = (l) =>
+          h(
+            'li',
+            h('code', l.id),
+            l.title && l.title !== l.id.split('/').pop() ? ` ${l.title}` : '',
+            h('span.small.muted', ` · ${l.source} · trust ${l.trustScore}`),
+          );
+        mount(
+          previewOut,
+          h(
+            'section.panel',
+            { 'aria-label': 'Preview' },
+            h('h3', `The team would see ${body.visible.length} of ${body.visible.length + body.hidden.length} libraries`),
+            h(
+              'div.grid2',
+              h('div', h('h4', 'Available'), body.visible.length ? h('ul.small', body.visible.map(item)) : h('p.muted', 'None.')),
+              h('div', h('h4', 'Hidden'), body.hidden.length ? h('ul.small', body.hidden.map(item)) : h('p.muted', 'None.')),
+            ),
+            h('p.small.muted', 'Not saved yet.'),
+          ),
+        );
+      },
+      { label: 'Previewing…', errorSlot: errors },
+    ),
+  );
   form.querySelector('.actions').prepend(previewBtn);
   form.insertBefore(picker, form.querySelector('.grid2'));
   form.append(previewOut);
 
   /** Every listed entry must be a library id: said in words, naming the list and the entry. */
   const checkIds = () => {
-    for (const [label, area] of [['Allowed libraries', allowed], ['Blocked libraries', blocked], ['Excepted libraries', excepted]]) {
+    for (const [label, area] of [
+      ['Allowed libraries', allowed],
+      ['Blocked libraries', blocked],
+      ['Excepted libraries', excepted],
+    ]) {
       const bad = lines(area.value).find((id) => !isLibraryId(id));
       if (bad) {
         mount(errors, errorBox({ code: 'validation_error', message: `${label}: “${bad}” is not a library id. Write it like /owner/repo, one a line.` }));
@@ -168,16 +239,26 @@ function policyForm(f, teamId, reload, editable) {
     }
     return true;
   };
-  previewBtn.addEventListener('click', (event) => { if (!checkIds()) event.stopImmediatePropagation(); }, { capture: true });
+  previewBtn.addEventListener(
+    'click',
+    (event) => {
+      if (!checkIds()) event.stopImmediatePropagation();
+    },
+    { capture: true },
+  );
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     if (!checkIds()) return;
     const libraryFilters = draft();
-    await busy(submit, async () => {
-      await patch(POLICIES.path, { libraryFilters }, { query: POLICIES.query(teamId) });
-      flash('ok', 'Policy saved.');
-      await reload();
-    }, { label: 'Saving…', errorSlot: errors });
+    await busy(
+      submit,
+      async () => {
+        await patch(POLICIES.path, { libraryFilters }, { query: POLICIES.query(teamId) });
+        flash('ok', 'Policy saved.');
+        await reload();
+      },
+      { label: 'Saving…', errorSlot: errors },
+    );
   });
   return form;
 }

@@ -65,29 +65,70 @@ const channelColumns = [
 function callerTables(summary) {
   const playground = (q) => `#/playground?${new URLSearchParams({ library: q.libraryId, q: q.query })}`;
   return [
-    h('div.grid2',
-      h('section.panel', h('h2', 'By API key'),
-        table([{ label: 'Key', cell: (k) => [k.name ?? 'deleted key', ' ', h('code.small', k.prefix ? `${k.prefix}…` : k.keyId)] }, { label: 'Requests', num: true, cell: (k) => formatNumber(k.requests) }, ...channelColumns], summary.byKey, { empty: 'No requests made with an API key in this period.' })),
-      h('section.panel', h('h2', 'By team'),
-        table([{ label: 'Team', cell: (tm) => h('a', { href: `#/teams/${encodeURIComponent(tm.teamId)}` }, tm.name ?? tm.teamId) }, { label: 'Requests', num: true, cell: (tm) => formatNumber(tm.requests) }, ...channelColumns], summary.byTeam, { empty: 'No requests by team members in this period.' })),
-    ),
-    h('div.grid2',
-      h('section.panel', { 'aria-labelledby': 'usage-zero' }, h('h2', { id: 'usage-zero' }, 'Questions that found nothing'),
-        h('p.small.muted', 'Each one is a gap: the library lacks the page, or the question uses other words than its docs.'),
-        table([
-          { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
-          { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
-          { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
-        ], summary.zeroResultQueries, { empty: 'Every question found something in this period.' }),
+    h(
+      'div.grid2',
+      h(
+        'section.panel',
+        h('h2', 'By API key'),
+        table(
+          [
+            { label: 'Key', cell: (k) => [k.name ?? 'deleted key', ' ', h('code.small', k.prefix ? `${k.prefix}…` : k.keyId)] },
+            { label: 'Requests', num: true, cell: (k) => formatNumber(k.requests) },
+            ...channelColumns,
+          ],
+          summary.byKey,
+          { empty: 'No requests made with an API key in this period.' },
+        ),
       ),
-      h('section.panel', { 'aria-labelledby': 'usage-low' }, h('h2', { id: 'usage-low' }, 'Questions answered weakly'),
-        h('p.small.muted', 'Answered, but their best match scored under half of what a typical question to the same library scores: the docs may only touch on them.'),
-        table([
-          { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
-          { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
-          { label: 'Score vs. typical', num: true, cell: (q) => `${Math.round(q.relativeScore * 100)}%` },
-          { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
-        ], summary.lowScoreQueries, { empty: 'No weak answers in this period (a library needs a few different questions before one can stand out).' }),
+      h(
+        'section.panel',
+        h('h2', 'By team'),
+        table(
+          [
+            { label: 'Team', cell: (tm) => h('a', { href: `#/teams/${encodeURIComponent(tm.teamId)}` }, tm.name ?? tm.teamId) },
+            { label: 'Requests', num: true, cell: (tm) => formatNumber(tm.requests) },
+            ...channelColumns,
+          ],
+          summary.byTeam,
+          { empty: 'No requests by team members in this period.' },
+        ),
+      ),
+    ),
+    h(
+      'div.grid2',
+      h(
+        'section.panel',
+        { 'aria-labelledby': 'usage-zero' },
+        h('h2', { id: 'usage-zero' }, 'Questions that found nothing'),
+        h('p.small.muted', 'Each one is a gap: the library lacks the page, or the question uses other words than its docs.'),
+        table(
+          [
+            { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
+            { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
+            { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
+          ],
+          summary.zeroResultQueries,
+          { empty: 'Every question found something in this period.' },
+        ),
+      ),
+      h(
+        'section.panel',
+        { 'aria-labelledby': 'usage-low' },
+        h('h2', { id: 'usage-low' }, 'Questions answered weakly'),
+        h(
+          'p.small.muted',
+          'Answered, but their best match scored under half of what a typical question to the same library scores: the docs may only touch on them.',
+        ),
+        table(
+          [
+            { label: 'Question', cell: (q) => h('a', { href: playground(q) }, q.query) },
+            { label: 'Library', cell: (q) => h('a', { href: libraryHref(q.libraryId) }, q.libraryId) },
+            { label: 'Score vs. typical', num: true, cell: (q) => `${Math.round(q.relativeScore * 100)}%` },
+            { label: 'Times', num: true, cell: (q) => formatNumber(q.count) },
+          ],
+          summary.lowScoreQueries,
+          { empty: 'No weak answers in this period (a library needs a few different questions before one can stand out).' },
+        ),
       ),
     ),
   ];
@@ -96,7 +137,11 @@ function callerTables(summary) {
 const dayLabel = (date) => String(date).slice(5); // MM-DD
 
 export async function renderUsage({ root, query, signal }) {
-  const range = h('select', { name: 'range', id: 'usage-range' }, RANGES.map(([v, l]) => h('option', { value: v }, l)));
+  const range = h(
+    'select',
+    { name: 'range', id: 'usage-range' },
+    RANGES.map(([v, l]) => h('option', { value: v }, l)),
+  );
   range.value = RANGES.some(([v]) => v === query.get('range')) ? query.get('range') : 'auto';
   const overall = h('div', h('p.muted', 'Loading…'));
   const perLibrary = h('div');
@@ -126,15 +171,31 @@ export async function renderUsage({ root, query, signal }) {
       const span = bucket === 'hour' ? `the last ${days * 24} hours` : `the last ${days} days`;
       mount(
         overall,
-        h('p', { 'data-range': `${days}${bucket}` }, `${formatNumber(total)} requests and ${formatNumber(tokens)} tokens served in ${span}`, playground ? `, ${formatNumber(playground)} of them from this dashboard’s playground.` : '.'),
-        h('div.grid2',
-          h('section.panel', h('h2', `Requests per ${unit}, by channel`), barChart({ title: `Requests per ${unit} by channel`, labels, series: requests })),
-          h('section.panel', h('h2', `Tokens served per ${unit}`), lineChart({ title: `Tokens served per ${unit}`, labels, series: [{ name: 'tokens', values: rows.map((d) => d.tokens ?? 0) }] })),
+        h(
+          'p',
+          { 'data-range': `${days}${bucket}` },
+          `${formatNumber(total)} requests and ${formatNumber(tokens)} tokens served in ${span}`,
+          playground ? `, ${formatNumber(playground)} of them from this dashboard’s playground.` : '.',
         ),
-        h('section.panel', h('h2', 'Top libraries'),
+        h(
+          'div.grid2',
+          h('section.panel', h('h2', `Requests per ${unit}, by channel`), barChart({ title: `Requests per ${unit} by channel`, labels, series: requests })),
+          h(
+            'section.panel',
+            h('h2', `Tokens served per ${unit}`),
+            lineChart({ title: `Tokens served per ${unit}`, labels, series: [{ name: 'tokens', values: rows.map((d) => d.tokens ?? 0) }] }),
+          ),
+        ),
+        h(
+          'section.panel',
+          h('h2', 'Top libraries'),
           summary.topLibraries.length
             ? [
-                rankChart({ title: 'Top libraries by requests', items: summary.topLibraries.map((l) => ({ label: l.libraryId, value: l.requests })), valueLabel: 'requests' }),
+                rankChart({
+                  title: 'Top libraries by requests',
+                  items: summary.topLibraries.map((l) => ({ label: l.libraryId, value: l.requests })),
+                  valueLabel: 'requests',
+                }),
                 table(
                   [
                     { label: 'Library', cell: (l) => h('a', { href: libraryHref(l.libraryId) }, l.libraryId) },
@@ -164,9 +225,29 @@ export async function renderUsage({ root, query, signal }) {
       mount(
         perLibrary,
         h('p', `${formatNumber(m.totals?.requests)} requests, ${formatNumber(m.totals?.tokens)} tokens.`),
-        h('div.grid2',
-          h('section.panel', h('h3', `Requests per ${unit}`), barChart({ title: `Requests per ${unit} for ${m.libraryId}`, labels, series: CHANNELS.map(([key, name]) => ({ name, values: rows.map((d) => d[key] ?? 0) })) })),
-          h('section.panel', h('h3', 'Top queries'), table([{ label: 'Query', cell: (q) => q.query }, { label: 'Count', num: true, cell: (q) => formatNumber(q.count) }], m.topQueries ?? [], { empty: 'No queries yet.' })),
+        h(
+          'div.grid2',
+          h(
+            'section.panel',
+            h('h3', `Requests per ${unit}`),
+            barChart({
+              title: `Requests per ${unit} for ${m.libraryId}`,
+              labels,
+              series: CHANNELS.map(([key, name]) => ({ name, values: rows.map((d) => d[key] ?? 0) })),
+            }),
+          ),
+          h(
+            'section.panel',
+            h('h3', 'Top queries'),
+            table(
+              [
+                { label: 'Query', cell: (q) => q.query },
+                { label: 'Count', num: true, cell: (q) => formatNumber(q.count) },
+              ],
+              m.topQueries ?? [],
+              { empty: 'No queries yet.' },
+            ),
+          ),
         ),
       );
     } catch (error) {
