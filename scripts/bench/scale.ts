@@ -93,7 +93,11 @@ async function measureSize(
   entries: ReturnType<typeof readDataset>,
   load?: SizeFigures['load'],
 ): Promise<SizeFigures> {
-  const server = await startServer(ROOT_DIR, { port: Number(values.port), extraEnv: env });
+  // An API instance, as a deployment at this size runs them: no in-process worker and no
+  // scheduler. Imported libraries whose last build is older than their refresh interval are
+  // due at once, and a server that ran both would spend the measurement queueing and running
+  // thousands of refresh checks (the figures would be the scheduler's catch-up, not serving).
+  const server = await startServer(ROOT_DIR, { port: Number(values.port), extraEnv: { ...env, WORKER_MODE: 'off', SCHEDULE_TICK_SECONDS: '0' } });
   try {
     const search = await measureTarget(searchSpecs(server.url, names), clients, durationMs, [200, 404]);
     const context = await measureTarget(contextSpecs(server.url, entries), clients, durationMs);
