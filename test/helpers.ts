@@ -1,4 +1,5 @@
 /** Test helpers on top of the harness: users, keys and sessions through the real services. */
+import type { NewLibrary } from '../src/store/libraries';
 import { fencedBlocks } from '../src/search/format/fence';
 import type { TestApp } from './harness';
 import type { SnippetDocument } from '../src/search/types';
@@ -42,6 +43,27 @@ export async function memberKey(
 }
 
 /**
+ * A new library record for `ensure`: a public GitHub library titled after its id's last part,
+ * with no repository to clone; `fields` overrides any of it.
+ */
+export function testLibrary(libraryId: string, fields: Partial<Omit<NewLibrary, '_id'>> = {}): NewLibrary {
+  return {
+    _id: libraryId,
+    source: 'github',
+    title: libraryId.split('/').pop() ?? libraryId,
+    description: '',
+    repoUrl: '',
+    cloneUrl: '',
+    branch: 'main',
+    private: false,
+    teamId: null,
+    trustScore: 7,
+    options: { skipVersionFiltering: false, generateDocs: false },
+    ...fields,
+  };
+}
+
+/**
  * A public library built from Markdown pages through the real pipeline (parse → finish →
  * publish), without a Git server: for tests that need something to query.
  */
@@ -49,19 +71,7 @@ export async function seedLibrary(t: Pick<TestApp, 'services'>, libraryId: strin
   const { buildVersion } = await import('../src/indexing/pipeline/build');
   const { detachedContext } = await import('../src/indexing/jobs/detached');
   const { memorySnapshot } = await import('../src/indexing/sources/memory-source');
-  await t.services.libraries.ensure({
-    _id: libraryId,
-    source: 'github',
-    title: libraryId.split('/').pop() ?? libraryId,
-    description: '',
-    repoUrl: `https://example.test${libraryId}`,
-    cloneUrl: '',
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 7,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await t.services.libraries.ensure(testLibrary(libraryId, { repoUrl: `https://example.test${libraryId}` }));
   const snapshot = memorySnapshot(pages, { fileUrl: (p, line) => `https://example.test${libraryId}/blob/main/${p}#L${line}` });
   const ctx = detachedContext({ kind: 'add-repo', params: testJobParams(), libraryId, version: 'latest' });
   await buildVersion(ctx, t.services.buildDeps(), snapshot);

@@ -4,6 +4,7 @@ import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
 import { UsageStore } from '../../src/store/usage-store';
 import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
+import { testLibrary } from '../helpers';
 
 let app: TestApp;
 let admin: string;
@@ -70,19 +71,9 @@ test('an unknown library answers zeros', async (t) => {
 
 test("a private library's metrics are zeros for callers who cannot see it", async (t) => {
   const owner = await makeUser(app, { plan: 'pro' });
-  await app.services.libraries.ensure({
-    _id: '/acme/private-metrics',
-    source: 'github',
-    title: 'p',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: '',
-    private: true,
-    teamId: owner.teamId ?? null,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(
+    testLibrary('/acme/private-metrics', { title: 'p', branch: '', private: true, teamId: owner.teamId ?? null, trustScore: 5 }),
+  );
   app.services.usage.record({ libraryId: '/acme/private-metrics', channel: 'api', tokens: 10, query: 'secret project' });
   t.is((await metrics({ libraryId: '/acme/private-metrics' }, owner.key)).body.totals.requests, 1);
   const outsider = await metrics({ libraryId: '/acme/private-metrics' });

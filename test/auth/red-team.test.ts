@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
-import { testJobParams } from '../helpers';
+import { testJobParams, testLibrary } from '../helpers';
 
 let app: TestApp;
 let admin: string;
@@ -26,19 +26,7 @@ test.after.always(async () => {
 
 async function privateLibraryOfTheTeam(name: string): Promise<string> {
   const id = `/acme/${name}`;
-  await app.services.libraries.ensure({
-    _id: id,
-    source: 'github',
-    title: name,
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: '',
-    private: true,
-    teamId: owner.teamId!,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(testLibrary(id, { title: name, branch: '', private: true, teamId: owner.teamId!, trustScore: 5 }));
   return id;
 }
 

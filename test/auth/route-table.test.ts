@@ -8,7 +8,7 @@ import test from 'ava';
 import type { Response } from 'supertest';
 import { createTestApp, type TestApp } from '../harness';
 import { adminKey, ADMIN_ID, ADMIN_PASSWORD, login, makeUser, type TestUser } from './fixtures';
-import { testJobParams } from '../helpers';
+import { testJobParams, testLibrary } from '../helpers';
 import { appRouters } from '../../src/http/app';
 import { isOperation, PERMISSIONS, ruleOf, type Operation, type Resource } from '../../src/auth/permissions';
 import type { UserPrincipal } from '../../src/auth/principal';
@@ -122,38 +122,14 @@ function expected(role: Role, operation: Operation, resource?: Resource): 'allow
 
 const privateLibrary = async (a: TestApp): Promise<string> => {
   const id = `/acme/private-${Math.random().toString(36).slice(2, 8)}`;
-  await a.services.libraries.ensure({
-    _id: id,
-    source: 'github',
-    title: 'p',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: '',
-    private: true,
-    teamId,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await a.services.libraries.ensure(testLibrary(id, { title: 'p', branch: '', private: true, teamId, trustScore: 5 }));
   return id;
 };
 /** A library with a push webhook and a delivery signed with its secret (a push to a branch it does not track: nothing is queued). */
 const signedDelivery = async (role: Role) => {
   const a = role.app();
   const id = `/acme/hooked-${Math.random().toString(36).slice(2, 8)}`;
-  const lib = await a.services.libraries.ensure({
-    _id: id,
-    source: 'github',
-    title: 'h',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  const lib = await a.services.libraries.ensure(testLibrary(id, { title: 'h', trustScore: 5 }));
   const hook = await createWebhook(a.services, lib, 'github');
   const body = JSON.stringify({ ref: 'refs/heads/elsewhere' });
   return a.request.post(hook.path).set(role.headers).set('content-type', 'application/json').set('x-hub-signature-256', signBody(hook.secret, body)).send(body);

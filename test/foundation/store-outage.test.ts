@@ -2,7 +2,7 @@ import test from 'ava';
 import { startTcpProxy, type TcpProxy } from '../tcp-proxy';
 import { createTestApp, ensureStores, type TestApp } from '../harness';
 import { loadConfig } from '../../src/config';
-import { seedLibrary } from '../helpers';
+import { seedLibrary, testLibrary } from '../helpers';
 
 // Each store is reached through its own loopback proxy, so "stopping" it here refuses
 // connections exactly like a dead server, while other test files keep their stores.
@@ -43,19 +43,7 @@ async function waitFor(check: () => Promise<boolean>, ms: number): Promise<boole
 
 test.serial('Elasticsearch down: /healthz is 503 naming it, promptly; recovers by itself', async (t) => {
   // A library whose context query must reach Elasticsearch.
-  await app.services.libraries.ensure({
-    _id: '/a/b',
-    source: 'github',
-    title: 'b',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 7,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(testLibrary('/a/b', { title: 'b' }));
   await app.services.libraries.publishVersion(
     '/a/b',
     {

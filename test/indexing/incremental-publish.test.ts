@@ -8,7 +8,7 @@
 import test from 'ava';
 import { createRepo, commitToRepo, startGitServer, type GitServer } from '../git-server';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, servedSnippets } from '../helpers';
+import { adminKey, servedSnippets, testLibrary } from '../helpers';
 import { parseDocument } from '../../src/indexing/parsers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { newGeneration, publishGeneration, type PublishDeps } from '../../src/indexing/pipeline/publish';
@@ -39,19 +39,7 @@ function snippetsOf(libraryId: string, pages: Record<string, string>): SnippetDo
 }
 
 async function ensureLibrary(libraryId: string): Promise<void> {
-  await t0.services.libraries.ensure({
-    _id: libraryId,
-    source: 'github',
-    title: 'x',
-    description: '',
-    repoUrl: `https://example.test${libraryId}`,
-    cloneUrl: '',
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 7,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await t0.services.libraries.ensure(testLibrary(libraryId, { title: 'x', repoUrl: `https://example.test${libraryId}` }));
 }
 
 async function served(libraryId: string): Promise<LibraryVersionRecord> {

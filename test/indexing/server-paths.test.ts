@@ -2,7 +2,7 @@ import test from 'ava';
 import fs from 'node:fs';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, testLibrary } from '../helpers';
 
 // Issue 22 item 7: a library cloned from this server's disk (the `git` host with a `file:`
 // allow-list prefix) never shows the server's paths to a caller, admins included: not as
@@ -87,19 +87,9 @@ test.serial('snippets indexed with a file: URL before this rule are presented wi
     fileUrl: (p, line) => `file://${secret}/${p}#L${line}`,
     fileHashes: new Map(),
   });
-  await app.services.libraries.ensure({
-    _id: libraryId,
-    source: 'git',
-    title: 'legacy',
-    description: '',
-    repoUrl: `file://${secret}`,
-    cloneUrl: `file://${secret}.git`,
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(
+    testLibrary(libraryId, { source: 'git', title: 'legacy', repoUrl: `file://${secret}`, cloneUrl: `file://${secret}.git`, trustScore: 5 }),
+  );
   await publishGeneration(app.services.publishDeps(), {
     libraryId,
     version: 'latest',

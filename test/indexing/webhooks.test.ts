@@ -8,7 +8,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, commitToRepo, type GitServer } from '../git-server';
-import { adminKey, servedSnippets } from '../helpers';
+import { adminKey, servedSnippets, testLibrary } from '../helpers';
 import { signBody } from '../../src/catalog/webhook-deliveries';
 
 let git: GitServer;
@@ -72,19 +72,7 @@ test.serial('websites, llms.txt files, archives and OpenAPI uploads have no push
     { id: '/openapi/petstore', source: 'openapi', says: /uploaded as an OpenAPI document/ },
   ] as const;
   for (const kind of kinds) {
-    await app.services.libraries.ensure({
-      _id: kind.id,
-      source: kind.source,
-      title: kind.id,
-      description: '',
-      repoUrl: '',
-      cloneUrl: '',
-      branch: '',
-      private: false,
-      teamId: null,
-      trustScore: 5,
-      options: { skipVersionFiltering: false, generateDocs: false },
-    });
+    await app.services.libraries.ensure(testLibrary(kind.id, { source: kind.source, title: kind.id, branch: '', trustScore: 5 }));
     const res = await app.request.post(`/v2/libraries${kind.id}/webhook`).set(auth()).send({});
     t.is(res.status, 400, `${kind.source}: ${JSON.stringify(res.body)}`);
     t.is(res.body.error, 'validation_error');

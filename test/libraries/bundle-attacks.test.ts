@@ -10,7 +10,7 @@ import test from 'ava';
 import crypto from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey } from '../helpers';
+import { adminKey, testLibrary } from '../helpers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { parseDocument } from '../../src/indexing/parsers';
 import { publishGeneration } from '../../src/indexing/pipeline/publish';
@@ -35,19 +35,7 @@ test.before(async () => {
   app = await createTestApp({ GIT_ALLOWED_URL_PREFIXES: `https://git.allowed.example/,${git.url}/`, RATE_LIMIT_EXPENSIVE_PER_MINUTE: '1000' });
   key = await adminKey(app);
   const victimKey = privateLibraryKey(VICTIM, VICTIM_TEAM);
-  await app.services.libraries.ensure({
-    _id: victimKey,
-    source: 'github',
-    title: 'secrets',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: 'main',
-    private: true,
-    teamId: VICTIM_TEAM,
-    trustScore: 7,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(testLibrary(victimKey, { title: 'secrets', private: true, teamId: VICTIM_TEAM }));
   victimDocs = finishSnippets(parseDocument({ path: 'docs/secrets.md', text: PAGE }), {
     libraryId: victimKey,
     version: 'latest',

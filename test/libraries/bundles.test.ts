@@ -13,7 +13,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { ROOT_DIR } from '../../src/config';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, memberKey, seedLibrary, servedSnippets, servedSnippetsWithVectors } from '../helpers';
+import { adminKey, memberKey, seedLibrary, servedSnippets, servedSnippetsWithVectors, testLibrary } from '../helpers';
 import { finishSnippets } from '../../src/indexing/snippets/finish';
 import { parseDocument } from '../../src/indexing/parsers';
 import { publishGeneration } from '../../src/indexing/pipeline/publish';
@@ -217,19 +217,7 @@ test.serial('a truncated bundle is refused as truncated and leaves nothing behin
 
 /** The library's latest version served at generation `generation`. */
 async function seedLibraryAt(app: TestApp, generation: number): Promise<void> {
-  await app.services.libraries.ensure({
-    _id: LIB,
-    source: 'github',
-    title: 'cookies',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: 'main',
-    private: false,
-    teamId: null,
-    trustScore: 7,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(testLibrary(LIB, { title: 'cookies' }));
   const parsed = Object.entries(PAGES).flatMap(([path, text]) => parseDocument({ path, text }));
   const snippets = finishSnippets(parsed, { libraryId: LIB, version: 'latest', fileUrl: (p, l) => `https://example.test/${p}#L${l}`, fileHashes: new Map() });
   await publishGeneration(app.services.publishDeps(), {
@@ -468,19 +456,7 @@ test.serial(
         fileUrl: (p, l) => `https://example.test${LIB}/blob/main/${p}#L${l}`,
         fileHashes: new Map(),
       });
-      await from.services.libraries.ensure({
-        _id: LIB,
-        source: 'github',
-        title: 'cookies',
-        description: '',
-        repoUrl: `https://example.test${LIB}`,
-        cloneUrl: '',
-        branch: 'main',
-        private: false,
-        teamId: null,
-        trustScore: 7,
-        options: { skipVersionFiltering: false, generateDocs: false },
-      });
+      await from.services.libraries.ensure(testLibrary(LIB, { title: 'cookies', repoUrl: `https://example.test${LIB}` }));
       await publishGeneration(from.services.publishDeps(), {
         libraryId: LIB,
         version: 'latest',

@@ -6,7 +6,7 @@
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { adminKey, seedLibrary } from '../helpers';
+import { adminKey, seedLibrary, testLibrary } from '../helpers';
 import { deleteLibrary, deletePortsOf } from '../../src/catalog/delete';
 
 let app: TestApp;
@@ -74,19 +74,7 @@ test.serial('every MongoDB operation of a deletion names one document by _id', a
 });
 
 test.serial('a never-built library is deleted only while it is still never built', async (t) => {
-  await app.services.libraries.ensure({
-    _id: '/del/queued',
-    source: 'github',
-    title: 'queued',
-    description: '',
-    repoUrl: '',
-    cloneUrl: '',
-    branch: '',
-    private: false,
-    teamId: null,
-    trustScore: 5,
-    options: { skipVersionFiltering: false, generateDocs: false },
-  });
+  await app.services.libraries.ensure(testLibrary('/del/queued', { title: 'queued', branch: '', trustScore: 5 }));
   t.true((await deleteLibrary(deletePortsOf(app.services), '/del/queued', { onlyIfNeverBuilt: true })).deleted);
   await seedLibrary(app, '/del/built', PAGES);
   t.false((await deleteLibrary(deletePortsOf(app.services), '/del/built', { onlyIfNeverBuilt: true })).deleted);
