@@ -9,7 +9,7 @@
 import type { Logger } from '../logger';
 import type { LibraryRecord } from '../store/models/library';
 import type { LibraryObserver } from '../store/libraries';
-import type { CatalogIndex } from '../search/catalog-index';
+import { currentForm, type CatalogIndex } from '../search/catalog-index';
 import { catalogDocument } from '../search/catalog-document';
 import { catalogEntryOf } from './catalog-entry';
 
@@ -116,16 +116,17 @@ export class CatalogSync implements LibraryObserver {
   }
 
   /**
-   * Makes the index match the records: writes every record whose document is missing or
-   * older, removes documents of records that are gone. The index's stamps are read before
+   * Makes the index match the records: writes every record whose document is missing, older
+   * or of an older form, removes documents of records that are gone. The index's stamps are read before
    * the records, so a library added meanwhile is never removed; an older record never
    * replaces a newer document (external versions). Returns what it changed.
    */
   async reconcile(): Promise<{ written: number; removed: number; libraries: number }> {
     const records = this.records;
     if (!records) throw new Error('CatalogSync.reconcile before attach');
+    // A document of an older form counts as missing: it is written again whole.
     const indexed = new Map<string, number>();
-    for await (const page of this.index.stamps()) for (const s of page) indexed.set(s.key, s.changedAt);
+    for await (const page of this.index.stamps()) for (const s of page) indexed.set(s.key, currentForm(s) ? s.changedAt : -1);
     let written = 0;
     let libraries = 0;
     for await (const page of records.scan()) {

@@ -45,8 +45,16 @@ export interface FindPorts {
 
 /** How many libraries a search answers with at most. */
 const MAX_RESULTS = 10;
-/** Candidates read from the catalogue index: far more than answers, so the exact ranking has room. */
-const CANDIDATES = 100;
+/**
+ * Candidates read from the catalogue index: four times the answers, so the exact ranking has
+ * room (the index returns them in about the order of that ranking; queries/catalog.ts).
+ */
+const CANDIDATES = 40;
+/**
+ * Matches whose content is compared for a question: content reorders matches whose names
+ * match alike, and its cost grows with each library asked about, so the best-named ones only.
+ */
+const CONTENT_CANDIDATES = 10;
 
 type CatalogHit = Pick<CatalogDocument, 'key' | 'private' | 'teamId' | 'source' | 'trustScore' | 'summary' | 'latest'>;
 
@@ -85,7 +93,8 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   let contentScores: Map<string, number> | undefined;
   const query = input.query?.trim();
   if (query && matches.length > 1) {
-    const matchedIds = new Set(matches.map((m) => m.library.id));
+    const best = rankLibraries({ libraryName, matches }).slice(0, CONTENT_CANDIDATES);
+    const matchedIds = new Set(best.map((m) => m.library.id));
     const scored = candidates.filter((c) => matchedIds.has(c.summary.id) && c.latest !== null);
     const generations = scored.map((c) => ({
       libraryId: c._id,
@@ -101,7 +110,7 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
       contentScores = new Map([...byKey].flatMap(([key, score]) => (idOf.has(key) ? [[idOf.get(key) as string, score] as const] : [])));
     }
   }
-  const ranked = rankLibraries({ libraryName, query, libraries: matches.map((m) => m.library), contentScores });
+  const ranked = rankLibraries({ libraryName, query, matches, contentScores });
   return { libraries: redirectMergedSources(ranked.map((r) => r.library)).slice(0, MAX_RESULTS), searchFilterApplied: policy.applied };
 }
 

@@ -48,13 +48,28 @@ export interface CatalogDocument {
   words: string[];
   /** Trigrams of the core names: near names for a 404's suggestions. */
   grams: string[];
+  /** The core names and their deletion variants (`typoKeys`): names within a typo or two share one. */
+  deletes: string[];
   ownerNormal: string;
   ownerCore: string;
+  /**
+   * The length of the shortest normalised name: the candidate query scores a prefix match as
+   * `nameMatchScore` does (shorter names nearer the one asked), so the best come back first.
+   */
+  nameLength: number;
+  /** The document's shape (`CATALOG_DOCUMENT_FORM`): reconciliation rewrites older ones. */
+  form: number;
   summary: StoredSummary;
   latest: { generation: number; baseGeneration?: number } | null;
 }
 
 const keyword: estypes.MappingProperty = { type: 'keyword' };
+
+/**
+ * The documents' shape: raised when a field is added, so start-up reconciliation rewrites the
+ * documents written before (the mapping takes new fields in place; search/catalog-index.ts).
+ */
+export const CATALOG_DOCUMENT_FORM = 2;
 
 export const CATALOG_FIELDS: Record<keyof CatalogDocument, estypes.MappingProperty> = {
   key: keyword,
@@ -71,8 +86,11 @@ export const CATALOG_FIELDS: Record<keyof CatalogDocument, estypes.MappingProper
   cores: keyword,
   words: keyword,
   grams: keyword,
+  deletes: keyword,
   ownerNormal: keyword,
   ownerCore: keyword,
+  nameLength: { type: 'integer' },
+  form: { type: 'integer' },
   // Returned, never searched.
   summary: { type: 'object', enabled: false },
   latest: { type: 'object', enabled: false },
@@ -85,6 +103,29 @@ export function trigrams(word: string): string[] {
   if (word.length <= 3) return word === '' ? [] : [word];
   const out: string[] = [];
   for (let i = 0; i + 3 <= word.length; i++) out.push(word.slice(i, i + 3));
+  return out;
+}
+
+/**
+ * A name's typo keys (symmetric deletion, as SymSpell): the name and every string one letter
+ * deletion from it, and two from names of 8 letters or more. Two names within the typos
+ * search/catalog.ts `allowedTypos` allows (1 from 4 letters, 2 from 8; substitutions,
+ * insertions, deletions and adjacent transpositions) always share a key, so a `terms` query on
+ * keys finds them without a Levenshtein automaton (Node then checks the exact distance).
+ * Names under 4 letters have none.
+ */
+export function typoKeys(name: string): string[] {
+  if (name.length < 4) return [];
+  const keys = new Set([name]);
+  const once = deletions(name);
+  for (const d of once) keys.add(d);
+  if (name.length >= 8) for (const d of once) for (const dd of deletions(d)) keys.add(dd);
+  return [...keys];
+}
+
+function deletions(word: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < word.length; i++) out.push(word.slice(0, i) + word.slice(i + 1));
   return out;
 }
 
@@ -102,6 +143,7 @@ export function catalogDocument(entry: CatalogEntry): CatalogDocument {
   const forms = libraryNames(summary).map(formsOf);
   const owner = formsOf(summary.id.split('/').filter((s) => s !== '')[0] ?? '');
   const cores = unique(forms.map((f) => f.core));
+  const normals = unique(forms.map((f) => f.normal));
   return {
     key: entry.key,
     id: summary.id,
@@ -113,12 +155,15 @@ export function catalogDocument(entry: CatalogEntry): CatalogDocument {
     quality: qualityScore(summary),
     built: entry.built,
     changedAt: entry.changedAt,
-    normals: unique(forms.map((f) => f.normal)),
+    normals,
     cores,
     words: unique(forms.flatMap((f) => f.words)),
     grams: unique(cores.flatMap(trigrams)),
+    deletes: unique(cores.flatMap(typoKeys)),
     ownerNormal: owner.normal,
     ownerCore: owner.core,
+    nameLength: normals.length > 0 ? Math.min(...normals.map((n) => n.length)) : 0,
+    form: CATALOG_DOCUMENT_FORM,
     summary: { ...summary, lastUpdateDate: new Date(summary.lastUpdateDate).toISOString() },
     latest: entry.latest,
   };

@@ -10,15 +10,22 @@
  */
 import type { estypes } from '@elastic/elasticsearch';
 import type { EsClient, HotHit, HotSearch } from './client';
-import { CATALOG_MAPPINGS, type CatalogDocument } from './catalog-document';
+import { CATALOG_DOCUMENT_FORM, CATALOG_MAPPINGS, type CatalogDocument } from './catalog-document';
 import { BACKGROUND } from './snippet-writes';
 
 export const CATALOG_MAPPING_VERSION = 1;
 
-/** What reconciliation compares: a document's key and version. */
+/** What reconciliation compares: a document's key, version and shape. */
 export interface CatalogStamp {
   key: string;
   changedAt: number;
+  /** `CATALOG_DOCUMENT_FORM` when written; absent in documents older than the field. */
+  form?: number;
+}
+
+/** Whether a document holds every field this code writes (else reconciliation rewrites it). */
+export function currentForm(stamp: Pick<CatalogStamp, 'form'>): boolean {
+  return stamp.form === CATALOG_DOCUMENT_FORM;
 }
 
 const BULK_DOCS = 500;
@@ -42,9 +49,16 @@ export class CatalogIndex {
     this.physical = `${prefix}-libraries-v${CATALOG_MAPPING_VERSION}`;
   }
 
-  /** Creates the index and its alias when missing (idempotent, safe to race); true when it was created. */
+  /**
+   * Creates the index and its alias when missing (idempotent, safe to race); true when it was
+   * created. An existing index takes the fields added since it was made (new fields only, so
+   * in place); reconciliation then rewrites the documents of an older form.
+   */
   async ensureIndex(): Promise<boolean> {
-    if (await this.es.indices.exists({ index: this.physical })) return false;
+    if (await this.es.indices.exists({ index: this.physical })) {
+      await this.es.indices.putMapping({ index: this.physical, ...CATALOG_MAPPINGS }, { requestTimeout: 35_000 });
+      return false;
+    }
     try {
       await this.es.indices.create(
         {
@@ -106,7 +120,7 @@ export class CatalogIndex {
         {
           index: this.alias,
           size: pageSize,
-          _source: ['key', 'changedAt'],
+          _source: ['key', 'changedAt', 'form'],
           sort: [{ key: 'asc' }],
           query: { match_all: {} },
           ...(after ? { search_after: after } : {}),

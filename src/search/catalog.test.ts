@@ -1,5 +1,6 @@
 import test from 'ava';
-import { coreName, editDistance, matchLibraryNames, nameMatchScore, normalizeName, rankLibraries, suggestLibraries } from './catalog';
+import { allowedTypos, coreName, editDistance, matchLibraryNames, nameMatchScore, normalizeName, rankLibraries, suggestLibraries } from './catalog';
+import { typoKeys } from './catalog-document';
 import type { LibrarySummary } from './types';
 
 function library(id: string, title: string, extra: Partial<LibrarySummary> = {}): LibrarySummary {
@@ -165,4 +166,36 @@ test('name helpers', (t) => {
   t.is(editDistance('mongoose', 'mongose'), 1);
   t.is(editDistance('kitten', 'sitting'), 3);
   t.is(editDistance('', 'abc'), 3);
+});
+
+test('typo keys: two names within the typos allowed always share one (every edit of a set of names, up to two)', (t) => {
+  const letters = 'abcdefghijklmnopqrstuvwxyz0123456789';
+  const edits = (word: string): string[] => {
+    const out: string[] = [];
+    for (let i = 0; i <= word.length; i++) {
+      for (const c of 'aqz7') out.push(word.slice(0, i) + c + word.slice(i)); // insertions
+      if (i < word.length) {
+        out.push(word.slice(0, i) + word.slice(i + 1)); // deletions
+        out.push(word.slice(0, i) + letters[(letters.indexOf(word[i]) + 5) % letters.length] + word.slice(i + 1)); // substitutions
+      }
+      if (i + 1 < word.length) out.push(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2)); // transpositions
+    }
+    return out;
+  };
+  let pairs = 0;
+  for (const name of ['flask', 'mongoose', 'sqlalchemy', 'pydantic', 'zodz', 'expressjs', 'requests']) {
+    const once = edits(name);
+    for (const other of [...once, ...once.flatMap(edits)]) {
+      const distance = editDistance(name, other);
+      if (distance === 0 || distance > allowedTypos(name, other)) continue;
+      pairs++;
+      const keys = new Set(typoKeys(name));
+      t.true(
+        typoKeys(other).some((k) => keys.has(k)),
+        `${name} / ${other} (distance ${distance})`,
+      );
+    }
+  }
+  t.true(pairs > 1000, `${pairs} pairs checked`);
+  t.deepEqual(typoKeys('koa'), [], 'names under 4 letters have no typo keys');
 });

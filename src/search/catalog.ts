@@ -11,9 +11,12 @@ export interface RankLibrariesInput {
   libraryName: string;
   /** The question; it counts through `contentScores` (see queries/libraries.ts). */
   query?: string;
-  libraries: readonly LibrarySummary[];
+  /** The candidates (unless `matches` holds their matches already). */
+  libraries?: readonly LibrarySummary[];
   /** Content scores by library id (any positive scale; normalised by the best). */
   contentScores?: ReadonlyMap<string, number>;
+  /** `matchLibraryNames` of these libraries when the caller has it already (it is not computed again). */
+  matches?: readonly RankedLibrary[];
 }
 
 export interface RankedLibrary {
@@ -99,30 +102,40 @@ export function formsOf(name: string): NameForms {
 
 /** 0..1: how well one of the library's names matches the name asked for. */
 export function nameMatchScore(libraryName: string, library: LibrarySummary): number {
+  return nameScorer(libraryName)(library);
+}
+
+/**
+ * The name score of `nameMatchScore` for one name asked, its forms read once: what a search
+ * applies to each of its candidates.
+ */
+function nameScorer(libraryName: string): (library: LibrarySummary) => number {
   const asked = formsOf(libraryName);
-  if (asked.normal === '') return 0;
   const askedId = asLibraryId(libraryName);
-  if (askedId !== undefined && askedId === library.id.toLowerCase()) return 1;
-  const [owner = '', repo = ''] = library.id.split('/').filter((s) => s !== '');
-  const names = [library.title, repo, ...(library.aliases ?? [])].filter((n) => n.trim() !== '').map(formsOf);
-  let best = 0;
-  const consider = (score: number): void => {
-    best = Math.max(best, score);
+  return (library) => {
+    if (asked.normal === '') return 0;
+    if (askedId !== undefined && askedId === library.id.toLowerCase()) return 1;
+    const [owner = '', repo = ''] = library.id.split('/').filter((s) => s !== '');
+    const names = [library.title, repo, ...(library.aliases ?? [])].filter((n) => n.trim() !== '').map(formsOf);
+    let best = 0;
+    const consider = (score: number): void => {
+      best = Math.max(best, score);
+    };
+    for (const name of names) {
+      if (name.normal === asked.normal) consider(0.95);
+      if (name.core === asked.core || name.core === asked.normal || name.normal === asked.core) consider(0.9);
+      if (asked.words.length > 1 && asked.words.includes(name.core)) consider(0.75);
+      if (asked.core.length >= 3 && name.normal.startsWith(asked.core)) consider(0.5 + 0.25 * (asked.core.length / name.normal.length));
+      if (name.core.length >= 3 && asked.normal.startsWith(name.core)) consider(0.45 + 0.2 * (name.core.length / asked.normal.length));
+      if (asked.words.length > 0 && asked.words.every((w) => name.words.includes(w))) consider(0.5);
+      const distance = editDistance(asked.core, name.core);
+      if (distance > 0 && distance <= allowedTypos(asked.core, name.core)) consider(0.7 - 0.1 * distance);
+    }
+    const ownerForms = formsOf(owner);
+    // Below the padding line beside an exact name: an owner alone is a weak sign.
+    if (ownerForms.normal === asked.normal || ownerForms.core === asked.core) consider(0.55);
+    return best;
   };
-  for (const name of names) {
-    if (name.normal === asked.normal) consider(0.95);
-    if (name.core === asked.core || name.core === asked.normal || name.normal === asked.core) consider(0.9);
-    if (asked.words.length > 1 && asked.words.includes(name.core)) consider(0.75);
-    if (asked.core.length >= 3 && name.normal.startsWith(asked.core)) consider(0.5 + 0.25 * (asked.core.length / name.normal.length));
-    if (name.core.length >= 3 && asked.normal.startsWith(name.core)) consider(0.45 + 0.2 * (name.core.length / asked.normal.length));
-    if (asked.words.length > 0 && asked.words.every((w) => name.words.includes(w))) consider(0.5);
-    const distance = editDistance(asked.core, name.core);
-    if (distance > 0 && distance <= allowedTypos(asked.core, name.core)) consider(0.7 - 0.1 * distance);
-  }
-  const ownerForms = formsOf(owner);
-  // Below the padding line beside an exact name: an owner alone is a weak sign.
-  if (ownerForms.normal === asked.normal || ownerForms.core === asked.core) consider(0.55);
-  return best;
 }
 
 /** 0..1-ish: the quality signals that order libraries whose names and content match alike. */
@@ -141,7 +154,7 @@ export function qualityScore(library: LibrarySummary, w: CatalogWeights = SEARCH
  * (a typo or owner match beside an exact one); content only reorders what is left.
  */
 export function rankLibraries(input: RankLibrariesInput, weights: CatalogWeights = SEARCH_WEIGHTS.catalog): RankedLibrary[] {
-  const matches = matchLibraryNames(input.libraryName, input.libraries, weights);
+  const matches = input.matches ?? matchLibraryNames(input.libraryName, input.libraries ?? [], weights);
   let maxContent = 0;
   for (const m of matches) maxContent = Math.max(maxContent, input.contentScores?.get(m.library.id) ?? 0);
   return matches
@@ -162,7 +175,8 @@ export function matchLibraryNames(
   libraries: readonly LibrarySummary[],
   weights: CatalogWeights = SEARCH_WEIGHTS.catalog,
 ): RankedLibrary[] {
-  const scored = libraries.map((library) => ({ library, score: nameMatchScore(libraryName, library) })).filter((m) => m.score > 0);
+  const score = nameScorer(libraryName);
+  const scored = libraries.map((library) => ({ library, score: score(library) })).filter((m) => m.score > 0);
   const best = Math.max(0, ...scored.map((m) => m.score));
   return scored.filter((m) => m.score >= best * weights.padding);
 }

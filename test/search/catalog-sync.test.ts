@@ -87,3 +87,33 @@ test.serial('reconcile writes what the index missed and removes what no record h
   const again = await app.lifecycle.catalogSync.reconcile();
   t.deepEqual([again.written, again.removed], [0, 0], 'a second reconcile finds nothing to do');
 });
+
+test.serial('a document of an older form (before nameLength, typo keys and form) is written again whole by reconcile', async (t) => {
+  await seedLibrary(app, '/sync/three', {
+    'README.md': '# Three\n\nThe third library makes more parts for web pages.\n\n## Usage\n\n```js\nimport { three } from "three";\nthree();\n```\n',
+  });
+  const record = await app.services.libraries.get('/sync/three', { fresh: true });
+  if (!record) throw new Error('seeded library missing');
+  // What an earlier version of this code wrote: the same document without the later fields.
+  const { nameLength, deletes, form, ...older } = catalogDocument(catalogEntryOf(record));
+  t.true(nameLength > 0 && deletes.length > 0 && form > 1);
+  await app.handles.es.index({
+    index: app.services.catalogIndex.alias,
+    id: older.key,
+    document: older,
+    version: older.changedAt,
+    version_type: 'external_gte',
+    refresh: true,
+  });
+  t.false(await app.services.catalogIndex.ensureIndex(), 'the index exists; it takes the mapping again in place');
+  const before = await app.services.catalogIndex.search<{ form?: number }>({ query: { term: { key: '/sync/three' } }, _source: ['form'] });
+  t.is(before[0]?._source?.form, undefined);
+  const outcome = await app.lifecycle.catalogSync.reconcile();
+  t.true(outcome.written >= 1, 'the older document counts as stale');
+  const after = await app.services.catalogIndex.search<{ form?: number; nameLength?: number; deletes?: string[] }>({
+    query: { term: { key: '/sync/three' } },
+    _source: ['form', 'nameLength', 'deletes'],
+  });
+  t.deepEqual(after[0]?._source, { form, nameLength, deletes });
+  t.is((await app.lifecycle.catalogSync.reconcile()).written, 0, 'and is current afterwards');
+});

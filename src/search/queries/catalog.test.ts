@@ -27,22 +27,23 @@ test("team policies become filters with the rule's semantics (ids compared lower
 test('the name query has a clause per matching rule, best score first; an empty name asks nothing', (t) => {
   t.is(buildLibraryNameQuery({ libraryName: ' .. ', size: 10, teams: [] }), undefined);
   const body = buildLibraryNameQuery({ libraryName: 'Next.js', size: 100, teams: [] });
-  const clauses =
-    (body?.query?.bool?.must as Array<{ dis_max: { queries: Array<{ constant_score: { boost: number; filter: Record<string, unknown> } }> } }> | undefined)?.[0]
-      ?.dis_max.queries ?? [];
+  type Clause = { constant_score?: { boost: number; filter: Record<string, unknown> }; function_score?: { query: Record<string, unknown> } };
+  const clauses = (body?.query?.bool?.must as Array<{ dis_max: { queries: Clause[] } }> | undefined)?.[0]?.dis_max.queries ?? [];
   t.deepEqual(clauses[0], { constant_score: { filter: { term: { normals: 'nextjs' } }, boost: 0.95 } });
-  t.true(
-    clauses.some((c) => 'fuzzy' in c.constant_score.filter),
-    'typos (names of 4 letters or more)',
-  );
-  t.true(clauses.some((c) => 'prefix' in c.constant_score.filter));
+  const typos = clauses.find((c) => c.constant_score && 'deletes' in ((c.constant_score.filter.terms as object | undefined) ?? {}));
+  t.truthy(typos, 'typos (names of 4 letters or more), by typo keys');
+  t.is(typos?.constant_score?.boost, 0.7);
+  const keys = (typos?.constant_score?.filter.terms as { deletes?: string[] } | undefined)?.deletes ?? [];
+  t.true(keys.includes('nxt'), 'a key one deletion from the core (next)');
+  const prefix = clauses.find((c) => c.function_score);
+  t.deepEqual(prefix?.function_score?.query, { prefix: { normals: 'next' } }, 'prefixes, scored by the name length');
   t.deepEqual(body?.sort, [{ _score: { order: 'desc' } }, { quality: { order: 'desc' } }, { idLower: { order: 'asc' } }]);
   const id = buildLibraryNameQuery({ libraryName: 'https://github.com/Vercel/Next.js', size: 10, teams: [] });
   t.deepEqual((id?.query?.bool?.must as Array<{ dis_max: { queries: unknown[] } }> | undefined)?.[0]?.dis_max.queries[0], {
     constant_score: { filter: { term: { idLower: '/vercel/next.js' } }, boost: 1 },
   });
   const short = buildLibraryNameQuery({ libraryName: 'zod', size: 10, teams: [] });
-  t.false(JSON.stringify(short).includes('fuzzy'), 'no typo allowed below 4 letters');
+  t.false(JSON.stringify(short).includes('deletes'), 'no typo allowed below 4 letters');
 });
 
 test('the suggestion query looks for typos, shared trigrams and words', (t) => {

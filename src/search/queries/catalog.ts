@@ -4,14 +4,15 @@
  * the caller's policy; Node then scores the few it returns with the exact rules of
  * search/catalog.ts, so a lookup costs the same at 16 libraries as at 10,000.
  *
- * The name query is a `dis_max` of constant-score clauses, one per rule of `nameMatchScore`,
- * each boosted to (at least) the score that rule gives, so the candidates come back in about
- * the order Node will rank them: the best matches are always among the first `size`, and a
- * tie (an owner with hundreds of libraries) is broken by the quality signals.
+ * The name query is a `dis_max` of clauses, one per rule of `nameMatchScore`, each scored
+ * (at least) as that rule scores (constant scores; the prefix rule by the name's length), so
+ * the candidates come back in about the order Node will rank them: the best matches are
+ * among the first `size`, and a tie (an owner with hundreds of libraries) is broken by the
+ * quality signals.
  */
 import type { estypes } from '@elastic/elasticsearch';
 import { asLibraryId, formsOf } from '../catalog';
-import { trigrams } from '../catalog-document';
+import { trigrams, typoKeys } from '../catalog-document';
 
 type Query = estypes.QueryDslQueryContainer;
 
@@ -63,6 +64,22 @@ export function catalogFilters(scope: CatalogScope): { filter: Query[]; must_not
 
 const scored = (boost: number, filter: Query): Query => ({ constant_score: { filter, boost } });
 
+/**
+ * Names that start with the core asked, scored as `nameMatchScore` scores them: 0.5 + 0.25 ×
+ * (letters asked / letters of the name), the name's length read from the document's shortest
+ * name (`nameLength`), so among hundreds of `axios-…` names the shortest come back first.
+ */
+function prefixScored(core: string): Query {
+  return {
+    function_score: {
+      query: { prefix: { normals: core } },
+      functions: [{ weight: 0.5 }, { field_value_factor: { field: 'nameLength', modifier: 'reciprocal', missing: 1000 }, weight: 0.25 * core.length }],
+      score_mode: 'sum',
+      boost_mode: 'replace',
+    },
+  };
+}
+
 /** Every prefix of `word` of at least `min` letters (a name that is a prefix of the one asked). */
 function prefixesOf(word: string, min: number): string[] {
   const out: string[] = [];
@@ -85,16 +102,13 @@ export function buildLibraryNameQuery(input: { libraryName: string; size: number
   clauses.push(scored(0.9, { terms: { cores: [...new Set([asked.core, asked.normal])] } }));
   if (asked.core !== '') clauses.push(scored(0.9, { term: { normals: asked.core } }));
   if (asked.words.length > 1) clauses.push(scored(0.75, { terms: { cores: asked.words } }));
-  if (asked.core.length >= 3) clauses.push(scored(0.75, { prefix: { normals: asked.core } }));
+  if (asked.core.length >= 3) clauses.push(prefixScored(asked.core));
   if (asked.normal.length >= 3) clauses.push(scored(0.65, { terms: { cores: prefixesOf(asked.normal, 3) } }));
   if (asked.words.length > 0) clauses.push(scored(0.5, { bool: { filter: asked.words.map((w) => ({ term: { words: w } })) } }));
-  // Typos need 4 letters, and never exceed 2, nor 1 below 8 letters (allowedTypos); Node checks the exact rule.
-  if (asked.core.length >= 4)
-    clauses.push(
-      scored(0.7, {
-        fuzzy: { cores: { value: asked.core, fuzziness: asked.core.length < 8 ? 1 : 2, max_expansions: 200, prefix_length: 0, transpositions: true } },
-      }),
-    );
+  // Typos need 4 letters, and never exceed 2, nor 1 below 8 letters (allowedTypos): names that
+  // share a typo key; Node checks the exact rule. (A fuzzy query's automaton cost ~1 ms a lookup.)
+  const keys = typoKeys(asked.core);
+  if (keys.length > 0) clauses.push(scored(0.7, { terms: { deletes: keys } }));
   clauses.push(scored(0.55, { term: { ownerNormal: asked.normal } }));
   if (asked.core !== '') clauses.push(scored(0.55, { term: { ownerCore: asked.core } }));
   return {
