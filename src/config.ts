@@ -120,6 +120,8 @@ const schema = z.object({
   SESSION_TTL_HOURS: int(1, 24 * 365).default('12'),
   REFRESH_DEFAULT_HOURS: checkedList(parseRefreshDefaults).default('github=24,gitlab=24,bitbucket=24,git=24,website=72,llmstxt=24'),
   SCHEDULE_TICK_SECONDS: int(0, 86_400).default('60'),
+  SCHEDULE_MAX_PER_TICK: int(1, 100_000).default('20'),
+  LIBRARY_SEARCH_CACHE_ENTRIES: int(0, 1_000_000).default('5000'),
   WEB_ALLOWED_HOSTS: checkedList((entries) => {
     HostAllowList.parse(entries);
     return entries;
@@ -212,6 +214,10 @@ export interface Config {
   refreshDefaultHours: Record<ScheduledSource, number>;
   /** How often each instance looks for due refreshes (0 = this instance never does). */
   scheduleTickSeconds: number;
+  /** Scheduled refreshes one tick enqueues at most; the rest wait for the next ticks (a bulk import may make thousands due at once). */
+  scheduleMaxPerTick: number;
+  /** Library search answers (candidate and content queries) remembered per instance while the catalogue is unchanged (0 = none). */
+  librarySearchCacheEntries: number;
   /**
    * The local embedding model (hybrid retrieval): `auto` (unset) uses it when its files are
    * present, `on` requires it, `off` is lexical search only. `modelDir` unset = the install
@@ -308,6 +314,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Readonly<Confi
     sessionTtlHours: e.SESSION_TTL_HOURS,
     refreshDefaultHours: e.REFRESH_DEFAULT_HOURS,
     scheduleTickSeconds: e.SCHEDULE_TICK_SECONDS,
+    scheduleMaxPerTick: e.SCHEDULE_MAX_PER_TICK,
+    librarySearchCacheEntries: e.LIBRARY_SEARCH_CACHE_ENTRIES,
     embeddings: {
       mode: e.SHELFMARK_EMBEDDINGS ?? ('auto' as const),
       modelDir: e.SHELFMARK_EMBEDDING_MODEL_DIR ? path.resolve(e.SHELFMARK_EMBEDDING_MODEL_DIR) : undefined,

@@ -12,6 +12,7 @@ import type { ProjectStore } from './store/projects';
 import type { LockStore } from './store/locks';
 import type { JobQueue } from './store/jobs';
 import type { CatalogIndex } from './search/catalog-index';
+import type { FindCaches } from './search/query-cache';
 import type { SnippetStore } from './search/snippet-store';
 import type { Embeddings } from './embedding/service';
 import type { IndexingDeps } from './indexing/pipeline/deps';
@@ -23,6 +24,8 @@ export interface Stores extends Pick<AuthServices, 'users' | 'teams' | 'keys' | 
   libraries: LibraryRepository;
   /** The catalogue index library search reads (search/catalog-index.ts). */
   catalogIndex: CatalogIndex;
+  /** Library search's remembered answers (catalog/find.ts). */
+  findCaches: FindCaches;
   /** What each built version was made of (bundle export, library deletion). */
   manifests: ManifestStore;
   /** Projects: lockfiles and the library versions they pin (projects/). */

@@ -20,6 +20,7 @@ import { ProjectStore } from './store/projects';
 import { LibraryRepository } from './store/libraries';
 import { CatalogGeneration } from './store/library-cache';
 import { CatalogIndex } from './search/catalog-index';
+import { findCaches } from './search/query-cache';
 import { CatalogSync } from './catalog/catalog-sync';
 import { SnippetStore } from './search/snippet-store';
 import { snippetIndexDefinition } from './search/mappings';
@@ -192,7 +193,18 @@ export async function createServices(config: Readonly<Config>, log: Logger, give
 
   const { monitor, reads } = startStoreMonitor(config, log, gate, snippets.alias);
   const manifests = new ManifestStore(models.Manifest);
-  const stores: Stores = { libraries, catalogIndex, manifests, projects: new ProjectStore(models.Project), locks, snippets, jobs, embeddings, ...authStores };
+  const stores: Stores = {
+    libraries,
+    catalogIndex,
+    findCaches: findCaches(config.librarySearchCacheEntries),
+    manifests,
+    projects: new ProjectStore(models.Project),
+    locks,
+    snippets,
+    jobs,
+    embeddings,
+    ...authStores,
+  };
   let running: RunningWorker | undefined;
   const pokeWorker = () => running?.worker.poke();
   const useCases: UseCaseContext = {

@@ -5,8 +5,10 @@
  *  written and loaded with `npm run load` into a private prefix, then dropped.
  * `npm run scale-bench -- --delete <n> --prefix <kept prefix>`: deletes n synthetic libraries of a
  *  kept catalogue through the one deletion use case and reports the time per library.
- * `npm run scale-bench -- --measure <prefix,prefix,...>`: measures catalogues kept by earlier
- *  runs (`--keep`) again, one after the other, so every size is measured in the same quiet window.
+ * `npm run scale-bench -- --measure <prefix,prefix,...> [--rounds N]`: measures catalogues kept by
+ *  earlier runs (`--keep`) again, one after the other, so every size is measured in the same
+ *  window; with rounds, the sizes take turns N times and each figure is the median of its
+ *  rounds (a shared machine's noise falls on every size alike).
  *
  * The catalogue at growing sizes, on a private database and index prefix of the local stores:
  * the corpus libraries' bundles (`--bundles`, by default `.data/scale/corpus-bundles`, exported
@@ -31,7 +33,7 @@ import { readDataset } from '../eval/dataset';
 import { startServer } from './harness/server';
 import { exportLibraries } from './scale/export';
 import { readSourceBundle, smallSize, writeSyntheticBundles } from './scale/synthesize';
-import { contextSpecs, esFigures, measureTarget, searchNames, searchSpecs, serverMemory, type SizeFigures } from './scale/measure';
+import { contextSpecs, esFigures, measureTarget, medianOfRounds, searchNames, searchSpecs, serverMemory, type SizeFigures } from './scale/measure';
 import { formatCurve } from './scale/report';
 import { deleteLibrary, deletePortsOf } from '../../src/catalog/delete';
 
@@ -47,6 +49,7 @@ const { values } = parseArgs({
     dataset: { type: 'string', default: path.resolve(ROOT_DIR, '..', 'shared', 'eval', 'dev.yaml') },
     keep: { type: 'boolean', default: false },
     measure: { type: 'string' },
+    rounds: { type: 'string', default: '1' },
     rate: { type: 'string' },
     delete: { type: 'string' },
     out: { type: 'string' },
@@ -124,15 +127,22 @@ async function measureSize(
 }
 
 async function measureKept(esUrl: string, prefixes: string[], names: ReturnType<typeof searchNames>, entries: ReturnType<typeof readDataset>): Promise<void> {
-  const curve: SizeFigures[] = [];
-  for (const p of prefixes) {
-    say(`measuring ${p} (load ${loadAverage()})`);
-    curve.push(await measureSize(esUrl, { MONGODB_DB: p, SHELFMARK_INDEX_PREFIX: p, LOG_LEVEL: 'warn', SHELFMARK_DEMO_LIBRARY: 'off' }, p, names, entries));
-    console.log(formatCurve(curve));
+  const rounds = Math.max(1, Number(values.rounds) || 1);
+  const measured = new Map<string, SizeFigures[]>(prefixes.map((p) => [p, []]));
+  let curve: SizeFigures[] = [];
+  for (let round = 1; round <= rounds; round++) {
+    for (const p of prefixes) {
+      say(`measuring ${p}${rounds > 1 ? `, round ${round} of ${rounds}` : ''} (load ${loadAverage()})`);
+      measured
+        .get(p)
+        ?.push(await measureSize(esUrl, { MONGODB_DB: p, SHELFMARK_INDEX_PREFIX: p, LOG_LEVEL: 'warn', SHELFMARK_DEMO_LIBRARY: 'off' }, p, names, entries));
+    }
+    curve = prefixes.map((p) => medianOfRounds(measured.get(p) ?? []));
+    console.log(`${rounds > 1 ? `after round ${round} of ${rounds} (medians):\n` : ''}${formatCurve(curve)}`);
   }
   const out = path.resolve(values.out ?? path.join(ROOT_DIR, '.bench', `scale-measure-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
   fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(out, JSON.stringify({ prefixes, clients, durationMs, curve }, null, 2));
+  fs.writeFileSync(out, JSON.stringify({ prefixes, clients, durationMs, rounds, curve, measured: Object.fromEntries(measured) }, null, 2));
   say(`written ${out}`);
 }
 

@@ -30,6 +30,7 @@ import {
   type CatalogScope,
 } from '../search/queries/catalog';
 import { buildLibraryContentQuery, readLibraryContentScores } from '../search/queries/libraries';
+import type { FindCaches } from '../search/query-cache';
 
 export interface SearchResult {
   libraries: LibrarySummary[];
@@ -41,15 +42,20 @@ export interface FindPorts {
   catalogIndex: { search<T>(body: object): Promise<Array<HotHit<T>>> };
   snippets: { searchHits<T>(body: SearchRequestBody): Promise<Array<HotHit<T>>> };
   policies: { forPrincipal(principal: Principal): Promise<AppliedPolicy> };
+  /** The catalogue's generation, which the remembered answers are keyed by (absent: none are). */
+  libraries?: { cachedGeneration(): Promise<string> };
+  findCaches?: FindCaches;
 }
 
 /** How many libraries a search answers with at most. */
 const MAX_RESULTS = 10;
 /**
- * Candidates read from the catalogue index: four times the answers, so the exact ranking has
- * room (the index returns them in about the order of that ranking; queries/catalog.ts).
+ * Candidates read from the catalogue index: twice the answers. The index returns them in the
+ * order of the name rules (queries/catalog.ts scores each rule as nameMatchScore does, quality
+ * breaking ties), and content is compared only for the best-named (below), so the answers
+ * come from the first few; each candidate read costs (its fetch is most of a lookup's time).
  */
-const CANDIDATES = 40;
+const CANDIDATES = 20;
 /**
  * Matches whose content is compared for a question: content reorders matches whose names
  * match alike, and its cost grows with each library asked about, so the best-named ones only.
@@ -74,11 +80,11 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   const policy = await ports.policies.forPrincipal(principal);
   const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
 
-  const candidates = await usable(ports, principal, policy, scope, buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...scope }));
+  const candidates = await usable(ports, principal, policy, scope, buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...scope }), true);
   const summaries = candidates.map((c) => c.summary);
   const matches = matchLibraryNames(libraryName, summaries);
   if (matches.length === 0) {
-    const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }));
+    const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }), true);
     throw new NoLibrariesFoundError(
       libraryName,
       suggestLibraries(
@@ -105,7 +111,11 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
     const body = buildLibraryContentQuery({ libraryIds: scored.map((c) => c._id), query, generations });
     if (body) {
       // Snippets carry the stored key; the ranking reads client ids (one copy each, above).
-      const byKey = readLibraryContentScores({ hits: { hits: await ports.snippets.searchHits<{ libraryId?: string }>(body) } });
+      const search = () => ports.snippets.searchHits<{ libraryId?: string }>(body);
+      const hits = ports.findCaches
+        ? ((await ports.findCaches.content.get(JSON.stringify(body), '', search)) as Awaited<ReturnType<typeof search>>)
+        : await search();
+      const byKey = readLibraryContentScores({ hits: { hits } });
       const idOf = new Map(scored.map((c) => [c._id, c.summary.id]));
       contentScores = new Map([...byKey].flatMap(([key, score]) => (idOf.has(key) ? [[idOf.get(key) as string, score] as const] : [])));
     }
@@ -194,14 +204,20 @@ function candidateOf(doc: CatalogHit): Candidate {
  * hundred hits and keep one definition authoritative (auth/policy.ts, domain/library-keys.ts).
  */
 async function usable(
-  ports: Pick<FindPorts, 'catalogIndex'>,
+  ports: Pick<FindPorts, 'catalogIndex' | 'libraries' | 'findCaches'>,
   principal: Principal,
   policy: AppliedPolicy,
   scope: CatalogScope,
   body: object | undefined,
+  /** Library search's own lookups are remembered (FindCaches); a project's mapping is not. */
+  remembered = false,
 ): Promise<Candidate[]> {
   if (!body) return [];
-  const hits = await ports.catalogIndex.search<CatalogHit>(body);
+  const search = () => ports.catalogIndex.search<CatalogHit>(body);
+  const hits =
+    remembered && ports.findCaches && ports.libraries
+      ? ((await ports.findCaches.catalog.get(JSON.stringify(body), await ports.libraries.cachedGeneration(), search)) as Awaited<ReturnType<typeof search>>)
+      : await search();
   const found = hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : []));
   const visible = preferredCopies(
     found.filter((c) => canSeeLibrary(principal, c)),

@@ -7,6 +7,9 @@
  * library lock alone guarantees one refresh per due check (instances with skewed clocks
  * tick in different slots); the tick lease spares the other instances the reads.
  *
+ * A tick enqueues at most `SCHEDULE_MAX_PER_TICK` refreshes (after a bulk import every
+ * library may be due at once); the rest are due still and go at the next ticks.
+ *
  * A check's outcome is recorded by a later tick from the job it enqueued: success sets
  * the next check one interval later; a failure backs off (schedule.ts `backoffMs`) and
  * keeps its reason in `check.lastError` for the dashboard. The tick's leader also removes
@@ -129,6 +132,11 @@ export class RefreshScheduler {
         const due = lib.check?.nextCheckAt ? new Date(lib.check.nextCheckAt) : nextCheckAfter(lastKnownCurrent(lib), hours);
         if (due && due > now) memo.nextDueAt = Math.min(memo.nextDueAt, due.getTime());
         if (!due || due > now) continue;
+        // A bulk import can make thousands due at once: a few each tick, the rest at the next ones.
+        if (enqueued.length >= this.services.config.scheduleMaxPerTick) {
+          memo.nextDueAt = now.getTime();
+          continue;
+        }
         if (!(await this.services.locks.acquire(`schedule:${lib._id}@${due.getTime()}`, this.holder))) continue;
         let job: JobRecord;
         try {

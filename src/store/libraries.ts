@@ -65,6 +65,11 @@ export class LibraryRepository {
     return this.generationSource.read();
   }
 
+  /** The generation as the per-id cache knows it (at most a second old; no read while it is fresh). */
+  cachedGeneration(): Promise<string> {
+    return this.cache.current();
+  }
+
   /** A record from the per-id cache (store/library-cache.ts), or read now with `fresh`. */
   get(id: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
     return this.cache.get(id, options);

@@ -93,6 +93,16 @@ export class LibraryCache {
     return this.load(id);
   }
 
+  /**
+   * The catalogue's generation as this instance knows it: read at most once per `checkMs`,
+   * in the background while the last one is served (what answers cached elsewhere are keyed by).
+   */
+  async current(): Promise<string> {
+    if (this.checkedAt === 0) await this.check();
+    else if (Date.now() - this.checkedAt >= this.checkMs) void this.check();
+    return this.generation;
+  }
+
   /** Drops what this instance remembers of `id` after a local write, and tells the other instances. */
   async changed(ids: readonly string[]): Promise<void> {
     this.epoch++;

@@ -12,6 +12,7 @@ import { failedCount, mergeRuns, runClosedLoop, sendRequest } from '../../script
 import { assertLoopback, contextRequests, libraryNameOf, searchRequests } from '../../scripts/bench/api/workload';
 import { floorRatios, formatRatios, type RunResult } from '../../scripts/bench/api/report';
 import { summarizeLatencies } from '../../scripts/bench/harness/stats';
+import { medianOfRounds, type SizeFigures } from '../../scripts/bench/scale/measure';
 
 test('parseProcStatus reads VmRSS and VmHWM in kB', (t) => {
   const text = 'Name:\tnode\nVmPeak:\t 1200000 kB\nVmHWM:\t  250000 kB\nVmRSS:\t  200000 kB\nThreads:\t11\n';
@@ -193,4 +194,25 @@ test('CpuMeter counts this process per request; formatCpu prints one row per mea
   ]);
   t.regex(table, /context\s+8\s+1\.50\s+2\.50\s+-\s+-\s+4\.00/);
   t.notRegex(table, /no figures/);
+});
+
+test('scale-bench rounds: each figure is the median of its rounds, statuses summed, peak RSS the highest', (t) => {
+  const round = (p50: number, p99: number, peak: number): SizeFigures => ({
+    libraries: 16,
+    snippets: 100,
+    search: [{ clients: 8, p50, p99, rps: 100, statuses: { '200': 10, '404': 1 } }],
+    context: [{ clients: 8, p50: p50 * 2, p99, rps: 50, statuses: { '200': 5 } }],
+    serverRssMb: 500,
+    serverPeakRssMb: peak,
+    esHeapUsedMb: 1,
+    esHeapMaxMb: 2,
+    esDiskMb: 3,
+    loadAverage: '1 1 1',
+  });
+  const combined = medianOfRounds([round(9, 40, 600), round(5, 20, 700), round(6, 90, 650)]);
+  t.deepEqual(combined.search[0], { clients: 8, p50: 6, p99: 40, rps: 100, statuses: { '200': 30, '404': 3 } });
+  t.is(combined.context[0].p50, 12);
+  t.is(combined.serverPeakRssMb, 700);
+  t.is(medianOfRounds([round(4, 10, 1), round(8, 30, 1)]).search[0].p50, 6, 'an even count takes the mean of the middle two');
+  t.throws(() => medianOfRounds([]));
 });

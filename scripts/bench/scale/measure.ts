@@ -36,6 +36,35 @@ export interface SizeFigures {
 }
 
 /**
+ * One catalogue's figures over several rounds (measured in turn with the other sizes, so each
+ * size sees the machine's quiet and busy moments alike): per target and client count the
+ * median p50 and p99, requests per second and statuses summed; the rest from the last round.
+ */
+export function medianOfRounds(rounds: readonly SizeFigures[]): SizeFigures {
+  if (rounds.length === 0) throw new Error('no rounds to combine');
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  };
+  const combine = (pick: (f: SizeFigures) => RunFigures[]): RunFigures[] =>
+    pick(rounds[0]).map((first, i) => {
+      const runs = rounds.map((r) => pick(r)[i]).filter((r): r is RunFigures => r !== undefined && r.clients === first.clients);
+      const statuses: Record<string, number> = {};
+      for (const run of runs) for (const [status, n] of Object.entries(run.statuses)) statuses[status] = (statuses[status] ?? 0) + n;
+      return {
+        clients: first.clients,
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        rps: median(runs.map((r) => r.rps)),
+        statuses,
+      };
+    });
+  const last = rounds[rounds.length - 1];
+  return { ...last, search: combine((f) => f.search), context: combine((f) => f.context), serverPeakRssMb: Math.max(...rounds.map((r) => r.serverPeakRssMb)) };
+}
+
+/**
  * The names asked of library search: each corpus library by repository name, a typo of it,
  * its id, and a prefix; and synthetic names (present only in the larger catalogues, so a 404
  * with suggestions at 16). Half carry a question, so the content score is asked for too.

@@ -1,0 +1,59 @@
+/**
+ * A small cache of search answers by request body, for the hot lookups whose answer only
+ * changes with the catalogue (library search's candidate and content queries). An entry is
+ * served while the generation it was computed under is the current one (store/library-cache.ts:
+ * every library write on any instance sets a new one, seen within about a second) and it is
+ * younger than `maxAgeMs` (a bound on any race between a write, its generation and the
+ * catalogue index's refresh). The oldest entries go first when it is full. Pure memory, no I/O.
+ */
+import type { HotHit } from './client';
+
+export class QueryCache<T> {
+  private readonly entries = new Map<string, { generation: string; at: number; value: T }>();
+
+  constructor(
+    private readonly capacity: number,
+    private readonly maxAgeMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The answer to `key` under `generation`: remembered, or computed now and remembered. */
+  async get(key: string, generation: string, compute: () => Promise<T>): Promise<T> {
+    if (this.capacity <= 0) return compute();
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === generation && this.now() - hit.at < this.maxAgeMs) {
+      // Most recently used last: the first entry is the one to drop.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    const at = this.now();
+    const value = await compute();
+    this.entries.delete(key);
+    if (this.entries.size >= this.capacity) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { generation, at, value });
+    return value;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/**
+ * Answers library search remembers (catalog/find.ts), by request body: the candidate
+ * queries while the catalogue's generation is unchanged (at most 10 s), the content queries
+ * for a minute (they name the served generation of each library, whose snippets never change).
+ * Assistants resolve the same few names over and over; a remembered answer costs no store work.
+ */
+export interface FindCaches {
+  catalog: QueryCache<Array<HotHit<unknown>>>;
+  content: QueryCache<Array<HotHit<unknown>>>;
+}
+
+export function findCaches(entries: number): FindCaches {
+  return { catalog: new QueryCache(entries, 10_000), content: new QueryCache(entries, 60_000) };
+}
