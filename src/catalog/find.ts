@@ -79,12 +79,45 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   if (libraryName.length > 200) throw new ValidationError('libraryName is too long.', 'libraryName');
   const policy = await ports.policies.forPrincipal(principal);
   const scope: CatalogScope = { teams: callerTeams(principal), ...(policy.filters ? { filters: policy.filters } : {}) };
+  const compute = () => findLibraries(ports, principal, policy, scope, libraryName, input.query?.trim());
+  if (!ports.findCaches || !ports.libraries) return compute();
+  // What decides the answer besides the catalogue: what the caller may see (its kind, role and
+  // teams, in order), its team's policy, the name and the question.
+  const key = JSON.stringify([seesAll(principal), scope.teams, policy.applied, scope.filters ?? null, libraryName, input.query?.trim() ?? '']);
+  const answer = await ports.findCaches.answers.get(key, await ports.libraries.cachedGeneration(), () =>
+    compute().then(
+      (result): RememberedAnswer => ({ result }),
+      (error: unknown): RememberedAnswer => {
+        // A 404 is an answer too (names are asked again and again); any other error is not kept.
+        if (error instanceof NoLibrariesFoundError) return { error };
+        throw error;
+      },
+    ),
+  );
+  if ('error' in answer) throw answer.error;
+  return { ...answer.result, libraries: [...answer.result.libraries] };
+}
 
-  const candidates = await usable(ports, principal, policy, scope, buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...scope }), true);
+type RememberedAnswer = { result: SearchResult } | { error: NoLibrariesFoundError };
+
+/** Whether the caller sees every private copy (auth/authorize.ts `canSeeLibrary`). */
+function seesAll(principal: Principal): boolean {
+  return principal.kind === 'service' || (principal.kind === 'user' && principal.role === 'admin');
+}
+
+async function findLibraries(
+  ports: FindPorts,
+  principal: Principal,
+  policy: AppliedPolicy,
+  scope: CatalogScope,
+  libraryName: string,
+  query: string | undefined,
+): Promise<SearchResult> {
+  const candidates = await usable(ports, principal, policy, scope, buildLibraryNameQuery({ libraryName, size: CANDIDATES, ...scope }));
   const summaries = candidates.map((c) => c.summary);
   const matches = matchLibraryNames(libraryName, summaries);
   if (matches.length === 0) {
-    const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }), true);
+    const near = await usable(ports, principal, policy, scope, buildLibrarySuggestQuery({ libraryName, size: CANDIDATES, ...scope }));
     throw new NoLibrariesFoundError(
       libraryName,
       suggestLibraries(
@@ -97,7 +130,6 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
 
   // The content score orders libraries whose names match alike; one match needs no search.
   let contentScores: Map<string, number> | undefined;
-  const query = input.query?.trim();
   if (query && matches.length > 1) {
     const best = rankLibraries({ libraryName, matches }).slice(0, CONTENT_CANDIDATES);
     const matchedIds = new Set(best.map((m) => m.library.id));
@@ -204,20 +236,14 @@ function candidateOf(doc: CatalogHit): Candidate {
  * hundred hits and keep one definition authoritative (auth/policy.ts, domain/library-keys.ts).
  */
 async function usable(
-  ports: Pick<FindPorts, 'catalogIndex' | 'libraries' | 'findCaches'>,
+  ports: Pick<FindPorts, 'catalogIndex'>,
   principal: Principal,
   policy: AppliedPolicy,
   scope: CatalogScope,
   body: object | undefined,
-  /** Library search's own lookups are remembered (FindCaches); a project's mapping is not. */
-  remembered = false,
 ): Promise<Candidate[]> {
   if (!body) return [];
-  const search = () => ports.catalogIndex.search<CatalogHit>(body);
-  const hits =
-    remembered && ports.findCaches && ports.libraries
-      ? ((await ports.findCaches.catalog.get(JSON.stringify(body), await ports.libraries.cachedGeneration(), search)) as Awaited<ReturnType<typeof search>>)
-      : await search();
+  const hits = await ports.catalogIndex.search<CatalogHit>(body);
   const found = hits.flatMap((h) => (h._source?.summary ? [candidateOf(h._source)] : []));
   const visible = preferredCopies(
     found.filter((c) => canSeeLibrary(principal, c)),

@@ -6,7 +6,9 @@
  * younger than `maxAgeMs` (a bound on any race between a write, its generation and the
  * catalogue index's refresh). The oldest entries go first when it is full. Pure memory, no I/O.
  */
+import type { AppError } from '../errors';
 import type { HotHit } from './client';
+import type { LibrarySummary } from './types';
 
 export class QueryCache<T> {
   private readonly entries = new Map<string, { generation: string; at: number; value: T }>();
@@ -44,16 +46,17 @@ export class QueryCache<T> {
 }
 
 /**
- * Answers library search remembers (catalog/find.ts), by request body: the candidate
- * queries while the catalogue's generation is unchanged (at most 10 s), the content queries
- * for a minute (they name the served generation of each library, whose snippets never change).
- * Assistants resolve the same few names over and over; a remembered answer costs no store work.
+ * What library search remembers (catalog/find.ts): whole answers (and 404s) per caller scope,
+ * name and question while the catalogue's generation is unchanged (at most 10 s), and the
+ * content queries' answers by body for a minute (a body names each library's served
+ * generation, whose snippets never change). Assistants resolve the same few names over and
+ * over; a remembered answer costs no store work.
  */
 export interface FindCaches {
-  catalog: QueryCache<Array<HotHit<unknown>>>;
+  answers: QueryCache<{ result: { libraries: LibrarySummary[]; searchFilterApplied: boolean } } | { error: AppError }>;
   content: QueryCache<Array<HotHit<unknown>>>;
 }
 
 export function findCaches(entries: number): FindCaches {
-  return { catalog: new QueryCache(entries, 10_000), content: new QueryCache(entries, 60_000) };
+  return { answers: new QueryCache(entries, 10_000), content: new QueryCache(entries, 60_000) };
 }

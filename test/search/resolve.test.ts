@@ -127,6 +127,39 @@ test.serial('a single name match asks Elasticsearch nothing; several ask once', 
   }
 });
 
+test.serial('an answer (a 404 too) is remembered until the catalogue changes; a change answers anew at once on this instance', async (t) => {
+  const index = app.services.catalogIndex;
+  const original = index.search.bind(index);
+  let calls = 0;
+  index.search = ((...args: Parameters<typeof original>) => {
+    calls++;
+    return original(...args);
+  }) as typeof index.search;
+  try {
+    const first = await search('widget', 'tables');
+    const before = calls;
+    t.true(before >= 1);
+    const again = await search('widget', 'tables');
+    t.deepEqual(again.body, first.body, 'the same answer');
+    t.is(calls, before, 'remembered: no catalogue query');
+    t.is((await search('widget', 'panels and templates')).status, 200);
+    t.true(calls > before, 'another question is another answer');
+    t.is((await search('gizmos')).status, 404);
+    const missed = calls;
+    t.is((await search('gizmos')).status, 404);
+    t.is(calls, missed, 'a 404 is remembered too');
+    // A library record changes (an alias added): the generation moves and the name is found.
+    await app.services.libraries.modify('/acme/gadgets', () => ({ aliases: ['gizmos'] }));
+    const found = await search('gizmos');
+    t.is(found.status, 200);
+    t.is(found.body.results[0].id, '/acme/gadgets');
+    t.true(calls > missed);
+  } finally {
+    index.search = original;
+    await app.services.libraries.modify('/acme/gadgets', () => ({ aliases: [] }));
+  }
+});
+
 test('MCP resolve-library-id follows: no unrelated library, near names as suggestions', async (t) => {
   const backend = inProcessBackend(app.services, { kind: 'anonymous', clientId: 'test' });
   const none = await resolveLibraryIdTool.run({ libraryName: 'django', query: 'django template tag' }, backend);
