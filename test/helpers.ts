@@ -128,3 +128,19 @@ export function codeBlocks(
     return blocks.map((b) => ({ path: d.path, language: b.language, code: b.code }));
   });
 }
+
+/**
+ * Counts the calls of `target[method]` (still calling through) until `restore`: how a test
+ * checks that a path asked a store something, or nothing.
+ */
+export function countCalls<T extends object, K extends keyof T>(target: T, method: K): { calls: () => number; restore: () => void } {
+  const original = target[method];
+  if (typeof original !== 'function') throw new Error(`${String(method)} is not a method`);
+  let n = 0;
+  const counted = function (this: unknown, ...args: unknown[]) {
+    n++;
+    return (original as (...a: unknown[]) => unknown).apply(target, args);
+  };
+  target[method] = counted as T[K];
+  return { calls: () => n, restore: () => void (target[method] = original) };
+}

@@ -5,7 +5,7 @@
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { seedLibrary } from '../helpers';
+import { countCalls, seedLibrary } from '../helpers';
 
 let app: TestApp;
 const HOUR = 3_600_000;
@@ -25,35 +25,23 @@ test.after.always(async () => {
   await app?.close();
 });
 
-/** Counts the scans of the whole catalogue. */
-function countScans(): { scans: () => number; restore: () => void } {
-  const libraries = app.services.libraries;
-  const original = libraries.scan.bind(libraries);
-  let n = 0;
-  libraries.scan = ((...args: Parameters<typeof original>) => {
-    n++;
-    return original(...args);
-  }) as typeof libraries.scan;
-  return { scans: () => n, restore: () => void (libraries.scan = original) };
-}
-
 test.serial('ticks skip the scan while nothing changed, is due or pending; a change or a due check scans again', async (t) => {
-  const counter = countScans();
+  const counter = countCalls(app.services.libraries, 'scan');
   try {
     const now = Date.now();
     const minute = (n: number) => new Date(now + n * 60_000 + 1);
     t.true((await app.lifecycle.scheduler.tick(minute(1))).leader);
-    t.is(counter.scans(), 1, 'the first tick scans');
+    t.is(counter.calls(), 1, 'the first tick scans');
     await app.lifecycle.scheduler.tick(minute(2));
     await app.lifecycle.scheduler.tick(minute(3));
-    t.is(counter.scans(), 1, 'nothing changed, nothing due: no scan');
+    t.is(counter.calls(), 1, 'nothing changed, nothing due: no scan');
     await app.services.libraries.modify('/rest/one', () => ({ aliases: ['uno'] }));
     await app.lifecycle.scheduler.tick(minute(4));
-    t.is(counter.scans(), 2, 'a library changed: the next tick scans');
+    t.is(counter.calls(), 2, 'a library changed: the next tick scans');
     await app.lifecycle.scheduler.tick(minute(5));
-    t.is(counter.scans(), 2);
+    t.is(counter.calls(), 2);
     const due = await app.lifecycle.scheduler.tick(new Date(now + 25 * HOUR));
-    t.is(counter.scans(), 3, 'its check came due: scanned');
+    t.is(counter.calls(), 3, 'its check came due: scanned');
     t.deepEqual(due.enqueued, ['/rest/one'], 'and the refresh was enqueued; not for a library with no source to fetch (a bundle import)');
   } finally {
     counter.restore();

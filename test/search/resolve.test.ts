@@ -7,7 +7,7 @@
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
-import { adminKey } from '../helpers';
+import { adminKey, countCalls } from '../helpers';
 import { inProcessBackend } from '../../src/mcp/backends/in-process';
 import { resolveLibraryIdTool } from '../../src/mcp/tools/resolve-library-id';
 
@@ -110,52 +110,41 @@ test('padding after the real matches is cut', async (t) => {
 
 // Serial (AVA runs serial tests before the concurrent ones), so no other search is counted.
 test.serial('a single name match asks Elasticsearch nothing; several ask once', async (t) => {
-  const snippets = app.services.snippets;
-  const original = snippets.searchHits.bind(snippets);
-  let calls = 0;
-  snippets.searchHits = ((...args: Parameters<typeof original>) => {
-    calls++;
-    return original(...args);
-  }) as typeof snippets.searchHits;
+  const counter = countCalls(app.services.snippets, 'searchHits');
   try {
     t.is((await search('gadgets', 'install gadgets')).status, 200);
-    t.is(calls, 0);
+    t.is(counter.calls(), 0);
     t.is((await search('widget', 'charts')).status, 200);
-    t.is(calls, 1);
+    t.is(counter.calls(), 1);
   } finally {
-    snippets.searchHits = original;
+    counter.restore();
   }
 });
 
 test.serial('an answer (a 404 too) is remembered until the catalogue changes; a change answers anew at once on this instance', async (t) => {
-  const index = app.services.catalogIndex;
-  const original = index.search.bind(index);
-  let calls = 0;
-  index.search = ((...args: Parameters<typeof original>) => {
-    calls++;
-    return original(...args);
-  }) as typeof index.search;
+  const counter = countCalls(app.services.catalogIndex, 'search');
+  const calls = () => counter.calls();
   try {
     const first = await search('widget', 'tables');
-    const before = calls;
+    const before = calls();
     t.true(before >= 1);
     const again = await search('widget', 'tables');
     t.deepEqual(again.body, first.body, 'the same answer');
-    t.is(calls, before, 'remembered: no catalogue query');
+    t.is(calls(), before, 'remembered: no catalogue query');
     t.is((await search('widget', 'panels and templates')).status, 200);
-    t.true(calls > before, 'another question is another answer');
+    t.true(calls() > before, 'another question is another answer');
     t.is((await search('gizmos')).status, 404);
-    const missed = calls;
+    const missed = calls();
     t.is((await search('gizmos')).status, 404);
-    t.is(calls, missed, 'a 404 is remembered too');
+    t.is(calls(), missed, 'a 404 is remembered too');
     // A library record changes (an alias added): the generation moves and the name is found.
     await app.services.libraries.modify('/acme/gadgets', () => ({ aliases: ['gizmos'] }));
     const found = await search('gizmos');
     t.is(found.status, 200);
     t.is(found.body.results[0].id, '/acme/gadgets');
-    t.true(calls > missed);
+    t.true(calls() > missed);
   } finally {
-    index.search = original;
+    counter.restore();
     await app.services.libraries.modify('/acme/gadgets', () => ({ aliases: [] }));
   }
 });
