@@ -7,7 +7,9 @@
  * may use whose names could match — so a lookup costs the same whatever the catalogue's size;
  * the rules of search/catalog.ts then score those few exactly. Only name matches are answers
  * (else 404 with near names, from a second index query, in the message), and the snippets are
- * asked about content only when several names match and a question is given.
+ * asked about content only when several names match and a question is given. Whole answers
+ * (404s too) are remembered per caller scope, name and question while the catalogue's
+ * generation is unchanged (search/query-cache.ts `FindCaches`).
  */
 import type { Principal } from '../auth/principal';
 import type { AppliedPolicy } from '../auth/policies';
