@@ -10,6 +10,7 @@
  * A document deleted between the two reads is left out, as if the search had not found it.
  */
 import type { HotHit, HotSearch } from './client';
+import { Lru } from '../util/lru';
 import { CONTEXT_SOURCE_FIELDS, EVIDENCE_FIELDS, type CandidateEvidence, type ContextSnippet, type ScoredCandidate } from './types';
 
 /**
@@ -36,30 +37,10 @@ export function versionKey(hit: Pick<HotHit<unknown>, '_id' | '_seq_no' | '_prim
   return `${hit._id}@${hit._seq_no}.${hit._primary_term}`;
 }
 
-/** A bounded map, least recently used first out. */
-export class SnippetLru {
-  private readonly entries = new Map<string, CachedCandidate>();
-
-  constructor(readonly capacity: number = CANDIDATE_CACHE_SIZE) {}
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get(key: string): CachedCandidate | undefined {
-    const doc = this.entries.get(key);
-    if (doc !== undefined) {
-      // Map order is insertion order: re-inserting keeps a hot snippet from eviction.
-      this.entries.delete(key);
-      this.entries.set(key, doc);
-    }
-    return doc;
-  }
-
-  set(key: string, doc: CachedCandidate): void {
-    this.entries.delete(key);
-    this.entries.set(key, doc);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+/** The snippets a process keeps (least recently used first out). */
+export class SnippetLru extends Lru<CachedCandidate> {
+  constructor(capacity: number = CANDIDATE_CACHE_SIZE) {
+    super(capacity);
   }
 }
 

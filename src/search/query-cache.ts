@@ -4,38 +4,32 @@
  * served while the generation it was computed under is the current one (store/library-cache.ts:
  * every library write on any instance sets a new one, seen within about a second) and it is
  * younger than `maxAgeMs` (a bound on any race between a write, its generation and the
- * catalogue index's refresh). The oldest entries go first when it is full. Pure memory, no I/O.
+ * catalogue index's refresh). The least recently used go first when it is full (util/lru.ts).
+ * Pure memory, no I/O.
  */
 import type { AppError } from '../errors';
 import type { HotHit } from './client';
 import type { LibrarySummary } from './types';
+import { Lru } from '../util/lru';
 
 export class QueryCache<T> {
-  private readonly entries = new Map<string, { generation: string; at: number; value: T }>();
+  private readonly entries: Lru<{ generation: string; at: number; value: T }>;
 
   constructor(
     private readonly capacity: number,
     private readonly maxAgeMs: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.entries = new Lru(capacity);
+  }
 
   /** The answer to `key` under `generation`: remembered, or computed now and remembered. */
   async get(key: string, generation: string, compute: () => Promise<T>): Promise<T> {
     if (this.capacity <= 0) return compute();
     const hit = this.entries.get(key);
-    if (hit && hit.generation === generation && this.now() - hit.at < this.maxAgeMs) {
-      // Most recently used last: the first entry is the one to drop.
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value;
-    }
+    if (hit && hit.generation === generation && this.now() - hit.at < this.maxAgeMs) return hit.value;
     const at = this.now();
     const value = await compute();
-    this.entries.delete(key);
-    if (this.entries.size >= this.capacity) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
     this.entries.set(key, { generation, at, value });
     return value;
   }

@@ -7,6 +7,7 @@
  */
 import { buildTermStatsQuery, type TermStatsScope } from './queries/term-stats';
 import { alsoKey } from './served';
+import { Lru } from '../util/lru';
 
 /** Document frequencies of terms within one library version, and its snippet count. */
 export interface TermStats {
@@ -22,12 +23,14 @@ const SCOPES = 500;
 const TERMS_PER_SCOPE = 20_000;
 
 export class TermStatsCache {
-  private readonly scopes = new Map<string, { total: number; df: Map<string, number> }>();
+  private readonly scopes: Lru<{ total: number; df: Map<string, number> }>;
 
   constructor(
     private readonly fetch: TermStatsFetch,
-    private readonly capacity = SCOPES,
-  ) {}
+    capacity = SCOPES,
+  ) {
+    this.scopes = new Lru(capacity);
+  }
 
   async stats(scope: TermStatsScope, terms: readonly string[]): Promise<TermStats> {
     const key = `${scope.libraryId}\u0000${scope.version}\u0000${scope.generation ?? ''}\u0000${scope.baseGeneration ?? ''}\u0000${alsoKey(scope.also)}`;
@@ -42,10 +45,8 @@ export class TermStatsCache {
       entry.total = fetched.total;
       for (const t of missing) entry.df.set(t, fetched.df[t] ?? 0);
     }
-    // Least recently used out: re-inserting keeps a library in use.
-    this.scopes.delete(key);
+    // Least recently used out: writing it again keeps a library in use.
     this.scopes.set(key, entry);
-    while (this.scopes.size > this.capacity) this.scopes.delete(this.scopes.keys().next().value as string);
     return entry;
   }
 }

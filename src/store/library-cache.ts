@@ -86,8 +86,7 @@ export class LibraryCache {
 
   async get(id: string, options: { fresh?: boolean } = {}): Promise<LibraryRecord | null> {
     if (options.fresh) return this.load(id, true);
-    if (this.checkedAt === 0) await this.check();
-    else if (Date.now() - this.checkedAt >= this.checkMs) void this.check();
+    await this.current();
     const hit = this.entries.get(id);
     if (hit && hit.generation === this.generation && Date.now() - hit.at < this.maxAgeMs) return hit.record;
     return this.load(id);

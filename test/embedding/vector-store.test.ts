@@ -9,8 +9,8 @@ import { VectorStore } from '../../src/search/vector-store';
 import { vectorKey } from '../../src/embedding/vector-cache';
 import { Embeddings } from '../../src/embedding/service';
 import { defaultModelDir, loadEmbedder, missingModelFiles, type Embedder } from '../../src/embedding/embedder';
-import { toIndexedSnippet } from '../../src/search/mappings';
-import { UNANALYSED, type SnippetDocument } from '../../src/search/types';
+import type { SnippetDocument } from '../../src/search/types';
+import { testSnippet } from '../search/store-fixture';
 import { deleteIndices, testConfig } from '../harness';
 
 let es: EsClient;
@@ -67,27 +67,7 @@ test.serial('an empty lookup asks nothing', async (t) => {
   t.is((await store.get([])).size, 0);
 });
 
-const doc = (i: number, content: string, title = `T${i}`): SnippetDocument =>
-  toIndexedSnippet({
-    kind: 'info',
-    title,
-    breadcrumb: ['A'],
-    pageTitle: 'A',
-    description: '',
-    content,
-    language: '',
-    code: '',
-    path: 'docs/a.md',
-    startLine: i,
-    id: `id${i}`,
-    libraryId: '/a/b',
-    version: 'latest',
-    generation: 1,
-    url: `u${i}`,
-    tokens: 10,
-    fileHash: 'h',
-    ...UNANALYSED,
-  });
+const doc = (i: number, content: string, title = `T${i}`): SnippetDocument => testSnippet(i, { content, title });
 
 /** The real model under another id, counting the texts it is asked to embed. */
 function counting(inner: Embedder, modelId: string): Embedder & { texts: number } {
