@@ -49,8 +49,8 @@ const DECOYS = [
   '/pytest-dev/pytest-cov',
 ];
 
-async function putCatalogue(aliases: Map<string, string[]>): Promise<void> {
-  const ids = [...new Set([...DECOYS, ...files.flatMap((f) => Object.values(truth[f] as Record<string, string>))])];
+/** Public, built catalogue documents of `ids` (named by their repository), with aliases where given. */
+async function putLibraries(ids: readonly string[], aliases: ReadonlyMap<string, string[]> = new Map()): Promise<void> {
   const now = Date.now();
   await app.services.catalogIndex.put(
     ids.map((id) =>
@@ -79,6 +79,10 @@ async function putCatalogue(aliases: Map<string, string[]>): Promise<void> {
       }),
     ),
   );
+}
+
+async function putCatalogue(aliases: Map<string, string[]>): Promise<void> {
+  await putLibraries([...new Set([...DECOYS, ...files.flatMap((f) => Object.values(truth[f] as Record<string, string>))])], aliases);
 }
 
 interface Tally {
@@ -160,34 +164,7 @@ test.serial('mapping rate of each format: the rules alone, then with the registr
 });
 
 test.serial('a big lockfile maps in chunks: packages past the first 500 find their libraries too', async (t) => {
-  const now = Date.now();
-  const ids = ['/acme/pkg-0042', '/acme/pkg-0777', '/acme/pkg-1499'];
-  await app.services.catalogIndex.put(
-    ids.map((id) =>
-      catalogDocument({
-        key: id,
-        private: false,
-        teamId: null,
-        source: 'github',
-        built: true,
-        latest: { generation: 1 },
-        changedAt: now,
-        summary: {
-          id,
-          title: id.split('/')[2] ?? id,
-          description: '',
-          branch: 'main',
-          lastUpdateDate: new Date(now),
-          state: 'finalized',
-          totalTokens: 1,
-          totalSnippets: 1,
-          trustScore: 7,
-          benchmarkScore: 50,
-          versions: [],
-        },
-      }),
-    ),
-  );
+  await putLibraries(['/acme/pkg-0042', '/acme/pkg-0777', '/acme/pkg-1499']);
   const packages = Array.from({ length: 1500 }, (_, i) => ({
     ecosystem: 'npm' as const,
     name: `pkg-${String(i).padStart(4, '0')}`,
