@@ -41,7 +41,7 @@ export interface SearchResult {
 
 /** What library search uses: the catalogue index, the snippets (content scores) and policies. */
 export interface FindPorts {
-  catalogIndex: { search<T>(body: object): Promise<Array<HotHit<T>>> };
+  catalogIndex: { search<T>(body: object): Promise<Array<HotHit<T>>>; readonly changeCount?: number };
   snippets: { searchHits<T>(body: SearchRequestBody): Promise<Array<HotHit<T>>> };
   policies: { forPrincipal(principal: Principal): Promise<AppliedPolicy> };
   /** The catalogue's generation, which the remembered answers are keyed by (absent: none are). */
@@ -86,7 +86,10 @@ export async function searchLibraries(ports: FindPorts, principal: Principal, in
   // What decides the answer besides the catalogue: what the caller may see (its kind, role and
   // teams, in order), its team's policy, the name and the question.
   const key = JSON.stringify([seesAll(principal), scope.teams, policy.applied, scope.filters ?? null, libraryName, input.query?.trim() ?? '']);
-  const answer = await ports.findCaches.answers.get(key, await ports.libraries.cachedGeneration(), () =>
+  // A record write moves the generation before its catalogue document is written (and another
+  // instance's document may be written later still): this process's index writes count too.
+  const generation = `${await ports.libraries.cachedGeneration()}/${ports.catalogIndex.changeCount ?? 0}`;
+  const answer = await ports.findCaches.answers.get(key, generation, () =>
     compute().then(
       (result): RememberedAnswer => ({ result }),
       (error: unknown): RememberedAnswer => {

@@ -38,6 +38,12 @@ const WRITE = { requestTimeout: 10_000, maxRetries: 0 };
 export class CatalogIndex {
   readonly alias: string;
   readonly physical: string;
+  /**
+   * Writes this process made visible (puts, removes, refreshes): what library search's
+   * remembered answers are keyed by besides the catalogue's generation, which a record write
+   * moves before its document is written.
+   */
+  private changes = 0;
 
   constructor(
     private readonly es: EsClient,
@@ -91,6 +97,7 @@ export class CatalogIndex {
       if (res.errors) throwFirst(res.items, 'index');
     }
     if (docs.length > 0 && options.refresh !== false) await this.refresh();
+    this.changes++;
   }
 
   /** Deletes the documents of removed libraries (a missing one is fine). */
@@ -101,10 +108,17 @@ export class CatalogIndex {
       if (res.errors) throwFirst(res.items, 'delete');
     }
     if (keys.length > 0 && options.refresh !== false) await this.refresh();
+    this.changes++;
   }
 
   async refresh(): Promise<void> {
     await this.es.indices.refresh({ index: this.alias }, WRITE);
+    this.changes++;
+  }
+
+  /** How many writes this process has made visible so far (it only grows). */
+  get changeCount(): number {
+    return this.changes;
   }
 
   /** The hot-path search (library search). */

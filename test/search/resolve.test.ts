@@ -8,6 +8,8 @@ import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
 import { startGitServer, createRepo, type GitServer } from '../git-server';
 import { adminKey, countCalls } from '../helpers';
+import { catalogDocument } from '../../src/search/catalog-document';
+import { catalogEntryOf } from '../../src/catalog/catalog-entry';
 import { inProcessBackend } from '../../src/mcp/backends/in-process';
 import { resolveLibraryIdTool } from '../../src/mcp/tools/resolve-library-id';
 
@@ -146,6 +148,23 @@ test.serial('an answer (a 404 too) is remembered until the catalogue changes; a 
   } finally {
     counter.restore();
     await app.services.libraries.modify('/acme/gadgets', () => ({ aliases: [] }));
+  }
+});
+
+test.serial('a remembered answer is not served once this process wrote the catalogue index, before any generation moved', async (t) => {
+  // A record write moves the generation first and writes its catalogue document after: an
+  // answer computed between the two must not outlive the document's write.
+  t.is((await search('doohickeys')).status, 404);
+  const record = await app.services.libraries.get('/acme/gadgets', { fresh: true });
+  if (!record) throw new Error('gadgets missing');
+  const entry = catalogEntryOf(record);
+  try {
+    await app.services.catalogIndex.put([catalogDocument({ ...entry, summary: { ...entry.summary, aliases: ['doohickeys'] } })]);
+    const found = await search('doohickeys');
+    t.is(found.status, 200);
+    t.is(found.body.results[0].id, '/acme/gadgets');
+  } finally {
+    await app.services.catalogIndex.put([catalogDocument(entry)]);
   }
 });
 
