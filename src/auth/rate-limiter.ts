@@ -91,7 +91,12 @@ export class SlotCounter implements CounterStrategy {
         await this.Counter.create({ _id: `${key}:${block}`, expiresAt });
         return first;
       } catch (error) {
-        if (!isDuplicate(error)) throw error;
+        if (isDuplicate(error)) continue;
+        // The store did not answer: the block is not known to be taken, so it is tried again
+        // (burning one per failed request during an outage left clients refused for the rest
+        // of the minute once the store was back).
+        if (blocks.get(key) === block + 1) blocks.set(key, block);
+        throw error;
       }
     }
   }

@@ -183,3 +183,23 @@ test('one instance admits exactly the limit with blocks, numbering remaining dow
   );
   t.is(await Model.countDocuments({ _id: { $regex: `^standard:${id}:` } }), 60 / blockSize(60));
 });
+
+test('a reservation the store failed does not use up its block: after an outage the window still admits its limit', async (t) => {
+  const Model = app.handles.auth.RateCounter;
+  const now = Date.UTC(2031, 0, 1, 0, 4, 5);
+  const original = Model.create.bind(Model);
+  let failing = true;
+  // The real collection, with an outage in front of it.
+  Model.create = ((...args: Parameters<typeof original>) => (failing ? Promise.reject(new Error('store down')) : original(...args))) as typeof Model.create;
+  try {
+    const limiter = new RateLimiter(Model, new SlotCounter(Model), { anonPerMinute: 3, keyPerMinute: 3, expensivePerMinute: 3 }, () => now);
+    const id = `outage-${Date.now()}`;
+    for (let i = 0; i < 10; i++) await t.throwsAsync(limiter.hit('standard', id, 'anonymous'));
+    failing = false;
+    const after = [];
+    for (let i = 0; i < 4; i++) after.push((await limiter.hit('standard', id, 'anonymous')).allowed);
+    t.deepEqual(after, [true, true, true, false], 'the limit, then refused');
+  } finally {
+    Model.create = original;
+  }
+});
