@@ -1,6 +1,6 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, candidatePool, isPartOf, missingParts, nothingRelevant, withSectionParts, type AnswerInput } from './answer';
+import { answerFromLegs, candidatePool, isPartOf, missingParts, nothingRelevant, relevanceFloor, withSectionParts, type AnswerInput } from './answer';
 import type { RescoredCandidate } from './rescore';
 import { scoredCandidate, unit } from './test-fixtures';
 import type { RankedSnippet, SnippetDocument } from './types';
@@ -89,6 +89,26 @@ test('the answer stops where relevance falls below a share of the best snippet',
   t.deepEqual(ids(result.snippets), ids(kept));
   t.false(ids(result.snippets).includes(weak.doc.id));
   t.false(result.exhausted);
+});
+
+test('a long snippet needs more relevance than a short one to be served; the best snippet always is', (t) => {
+  t.is(relevanceFloor(1, 50, w), w.relativeFloor, 'short snippets: the relative floor');
+  t.is(relevanceFloor(1, w.sizeFloorFrom, w), w.relativeFloor);
+  t.is(relevanceFloor(1, w.sizeFloorFrom * 2, w), w.relativeFloor * (1 + w.sizeFloor), 'one doubling');
+  t.is(relevanceFloor(1, w.sizeFloorFrom * 8, w), w.relativeFloor * (1 + 3 * w.sizeFloor), 'three doublings');
+  t.true(relevanceFloor(2, 400, w) === 2 * relevanceFloor(1, 400, w), 'relative to the best score');
+
+  const best = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.', { tokens: 1600 }));
+  const short = scoredCandidate(info('Request timeout', 'Set the timeout of one request.', { tokens: 100 }));
+  const long = scoredCandidate(info('Request timeouts', 'Set the timeout of each one request.', { tokens: 1600 }));
+  const steep = { ...SEARCH_WEIGHTS, answer: { ...w, sizeFloor: 0.5 } };
+  const flat = { ...SEARCH_WEIGHTS, answer: { ...w, sizeFloor: 0 } };
+  const both = answerFromLegs(input([best, short, long]), flat);
+  t.deepEqual(new Set(ids(both.snippets)), new Set([best.doc.id, short.doc.id, long.doc.id]), 'without the size term all three pass');
+  const sized = answerFromLegs(input([best, short, long]), steep);
+  t.true(ids(sized.snippets).includes(best.doc.id), 'the best is served however long it is');
+  t.true(ids(sized.snippets).includes(short.doc.id));
+  t.false(ids(sized.snippets).includes(long.doc.id), 'as relevant as the short one, but 16 times longer');
 });
 
 const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {}) =>

@@ -3,7 +3,7 @@
  * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
  * candidate's cosine (rescore.ts), then what makes an answer rather than a list: it says
  * nothing when nothing is relevant (an absolute floor), stops where relevance falls off
- * (relative to the best snippet), keeps the parts of one section together in document order,
+ * (relative to the best snippet, and more steeply for long snippets), keeps the parts of one section together in document order,
  * and fills the budget as a ceiling, never as a quota. Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
  * exactly this.
@@ -188,11 +188,24 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   // Asked strictly: the sections with examples only in other languages are not answers (prose stays).
   const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
-  const floor = input.overview ? -Infinity : weights.answer.relativeFloor * (eligible[0]?.score ?? 0);
-  const relevant = eligible.filter((r) => r.score >= floor).map((r) => ({ doc: r.doc, score: r.score }));
+  const top = eligible[0]!.score;
+  const relevant = eligible
+    .filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer))
+    .map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+}
+
+/**
+ * The score a snippet of `tokens` tokens needs to be part of an answer whose best snippet
+ * scores `top`: a share of the best (`relativeFloor`), higher for long snippets (`sizeFloor`
+ * per doubling beyond `sizeFloorFrom` tokens), so that a long section is served only when it
+ * is nearly as relevant as the best one.
+ */
+export function relevanceFloor(top: number, tokens: number, w: SearchWeights['answer']): number {
+  const doublings = Math.max(0, Math.log2(Math.max(1, tokens) / w.sizeFloorFrom));
+  return w.relativeFloor * top * (1 + w.sizeFloor * doublings);
 }
 
 /** A snippet's weight for the language asked (1 without one, strictly asked, or for prose and code in it). */
