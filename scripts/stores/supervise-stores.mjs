@@ -92,6 +92,13 @@ async function readMongo(url) {
   );
 }
 
+function dropMongoClient() {
+  const client = mongoClient;
+  mongoClient = undefined;
+  mongoClientUrl = undefined;
+  void client?.close().catch(() => undefined);
+}
+
 async function readEs(url) {
   const res = await withTimeout(
     fetch(`${url}/_cluster/health?timeout=2s`, { signal: AbortSignal.timeout(READ_TIMEOUT_MS) }),
@@ -147,6 +154,10 @@ async function check() {
       if ((failures.get(store.key) ?? 0) > 0) log(`${store.key}: answers reads again`);
       failures.set(store.key, 0);
     } catch (error) {
+      // A new client for the next read: the driver keeps a client whose first connection
+      // failed closed for ever ("Topology is closed"), which would make every later read fail
+      // and the store be restarted again and again.
+      if (store.kind === 'mongo') dropMongoClient();
       const n = (failures.get(store.key) ?? 0) + 1;
       failures.set(store.key, n);
       log(`${store.key}: a read failed (${n} in a row)`, { err: String(error?.message ?? error) });

@@ -106,7 +106,11 @@ test.serial('FerretDB wedged (ping answers, queries hang): the supervisor notice
   // The server reconnects by itself: the driver's server selection and the store monitor's retries (as after a kill).
   const back = await until(serverAnswers, 30_000).catch((error: unknown) => {
     t.log(`the server's last answer: ${lastAnswer}`);
-    throw error;
+    t.log(supervisorLog());
+    return app!.request.get('/healthz').then((res) => {
+      t.log(`its health: ${JSON.stringify(res.body)}`);
+      throw error;
+    });
   });
   t.log(`the server answered again ${back} ms after the restart was seen`);
 });
