@@ -176,12 +176,14 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
     input.version,
     pool.map((c) => c.doc),
   );
-  const ranked = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
+  const scored = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
     .map((r) => ({
       ...r,
       score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer),
     }))
     .sort((a, b) => b.score - a.score);
+  // Only candidates that can be served are compared (the relative floor of the best); the rest keep their places.
+  const ranked = withoutCopies(scored, pool, weights.answer.copyCosine, weights.answer.relativeFloor * (scored[0]?.score ?? 0));
   if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer))
     return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const language = input.language;
@@ -195,6 +197,45 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+}
+
+/** A page read as a repository's or package's front page (README.md, readme.rst, …). */
+const README = /(^|\/)readme(\.[a-z0-9]+)?$/i;
+
+/**
+ * A section copied onto another page (a package's README repeating the documentation, a page
+ * kept in two folders) is served once: a candidate whose vector is within `copyCosine` of a
+ * better one on another page is left out, and when the better one is a README and the copy
+ * is not, the documentation's own page takes the README's place (and score). Candidates
+ * scoring below `minScore`, and those without vectors, are kept as they are (exact copies are dropped earlier, withoutDuplicates).
+ */
+export function withoutCopies(
+  ranked: readonly RescoredCandidate[],
+  pool: readonly Pick<ScoredCandidate, 'doc' | 'evidence'>[],
+  copyCosine: number,
+  minScore = -Infinity,
+): RescoredCandidate[] {
+  const vectors = new Map<string, Float32Array>();
+  for (const c of pool) if (c.evidence?.vector) vectors.set(c.doc.id, c.evidence.vector);
+  const out: RescoredCandidate[] = [];
+  for (const r of ranked) {
+    const v = r.score >= minScore ? vectors.get(r.doc.id) : undefined;
+    const copyOf = v ? out.findIndex((o) => o.doc.path !== r.doc.path && dotAtLeast(vectors.get(o.doc.id), v, copyCosine)) : -1;
+    if (copyOf === -1) {
+      out.push(r);
+      continue;
+    }
+    const kept = out[copyOf]!;
+    if (README.test(kept.doc.path) && !README.test(r.doc.path)) out[copyOf] = { ...r, score: kept.score };
+  }
+  return out;
+}
+
+function dotAtLeast(a: Float32Array | undefined, b: Float32Array, threshold: number): boolean {
+  if (!a || a.length !== b.length) return false;
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum >= threshold;
 }
 
 /**
