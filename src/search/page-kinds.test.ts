@@ -21,6 +21,13 @@ test('changeQuestion: whether a question asks what changed, the versions it goes
     ['after moving to express 5, req.body is undefined', '/expressjs/expressjs.com', true, [5], []],
     ['how do I use http2 and es2015 modules', '/encode/httpx', false, [], []],
     ['set the timeout to 30 seconds', '/psf/requests', false, [], []],
+    // Two versions compared ask what changed, towards the newer one; plain numbers compared do not.
+    ['express 5 vs 4: do async handlers still need try/catch', '/expressjs/expressjs.com', true, [5], []],
+    ['koa 2 vs. koa 3', '/koajs/koa', true, [3], []],
+    ['zod v3 versus v4 error maps', '/colinhacks/zod', true, [4], []],
+    ['version 3 compared to 4', '/koajs/koa', true, [4], []],
+    ['koa vs express: why no router', '/koajs/koa', false, [], []],
+    ['5 vs 10 retries', '/psf/requests', false, [], []],
   ];
   for (const [query, library, asks, versions, from] of cases) t.deepEqual(changeQuestion(query, library), { asksWhatChanged: asks, versions, from }, query);
 });

@@ -46,12 +46,20 @@ export function changeQuestion(query: string, libraryId = ''): ChangeQuestion {
   take(new RegExp(`(?:\\bfrom\\s+|\\bbetween\\s+)?${name}\\b${NUMBER}\\s*(?:→|->|=>|\\bto\\b|\\band\\b)\\s*${name}${NUMBER}`, 'gi'), (m) =>
     versions.add(Number(m[2])),
   );
+  // Two versions compared: "express 5 vs 4", "v3 versus v4", "zod 3 compared to 4" ask what changed, towards the newer one
+  // (the first named as a version, so "5 vs 10 retries" is not one).
+  let compared = false;
+  const versionNamed = `(?:${names.length > 0 ? `\\b(?:${names.join('|')})\\s*|` : ''}\\bversion\\s+|\\bv(?=\\d))`;
+  take(new RegExp(`${versionNamed}${NUMBER}\\s*(?:\\bvs\\b\\.?|\\bversus\\b|\\bcompared (?:to|with)\\b)\\s*${name}${NUMBER}`, 'gi'), (m) => {
+    compared = true;
+    versions.add(Math.max(Number(m[1]), Number(m[2])));
+  });
   // What it leaves: "from koa 2".
   take(new RegExp(`\\bfrom\\s+${name}${NUMBER}`, 'gi'), (m) => from.add(Number(m[1])));
   // What it names: "koa 3", "v4", "version 9", "to mongoose 9".
-  const named = new RegExp(`(?:${names.length > 0 ? `\\b(?:${names.join('|')})\\s*|` : ''}\\bversion\\s+|\\bv(?=\\d))${NUMBER}`, 'gi');
+  const named = new RegExp(`${versionNamed}${NUMBER}`, 'gi');
   for (const m of rest.matchAll(named)) versions.add(Number(m[1]));
-  return { asksWhatChanged: CHANGE_WORDS.test(query), versions: [...versions], from: [...from] };
+  return { asksWhatChanged: compared || CHANGE_WORDS.test(query), versions: [...versions], from: [...from] };
 }
 
 /** The major version of a tag or page version ("3.2.0" → 3, "v4" → 4, "2.0" → 2), if any. */
