@@ -46,12 +46,13 @@ const PURGE_EVERY_MS = 3_600_000;
 
 /**
  * What the last scan of the catalogue found: nothing needs looking at again before
- * `nextDueAt` unless the catalogue changed (its generation) or a check is pending.
+ * `nextDueAt` unless the catalogue changed (its generation) or a pending check's job ended.
  */
 interface ScanMemo {
   generation: string;
   nextDueAt: number;
-  pending: boolean;
+  /** The jobs of the checks pending at the scan (read alone by the next ticks, not the catalogue). */
+  pending: Set<string>;
 }
 
 export class RefreshScheduler {
@@ -95,11 +96,21 @@ export class RefreshScheduler {
       await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
       await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
     }
-    // At rest (nothing changed, nothing due, nothing pending) a tick reads one small document, not the catalogue.
+    // At rest (nothing changed or due) a tick reads one small document, and the jobs of pending checks, not the catalogue.
     const generation = await this.services.libraries.generation();
     const memo = this.memo;
-    if (memo && memo.generation === generation && !memo.pending && now.getTime() < memo.nextDueAt) return { leader: true, enqueued: [], recorded: [] };
+    if (memo && memo.generation === generation && now.getTime() < memo.nextDueAt && !(await this.anyEnded(memo.pending)))
+      return { leader: true, enqueued: [], recorded: [] };
     return { leader: true, ...(await this.runDue(now, generation)) };
+  }
+
+  /** Whether one of these jobs ended (or is gone): its check's outcome is to be recorded. */
+  private async anyEnded(jobIds: ReadonlySet<string>): Promise<boolean> {
+    for (const id of jobIds) {
+      const job = await this.services.jobs.get(id);
+      if (!job || TERMINAL_JOB_STATES.includes(job.state)) return true;
+    }
+    return false;
   }
 
   /**
@@ -110,7 +121,7 @@ export class RefreshScheduler {
     const defaults = this.services.config.refreshDefaultHours;
     const enqueued: string[] = [];
     const recorded: string[] = [];
-    const memo: ScanMemo = { generation: generation ?? '', nextDueAt: Number.POSITIVE_INFINITY, pending: false };
+    const memo: ScanMemo = { generation: generation ?? '', nextDueAt: Number.POSITIVE_INFINITY, pending: new Set() };
     for await (const page of this.services.libraries.scan())
       for (const listed of page) {
         let lib: LibraryRecord | null = listed;
@@ -119,7 +130,7 @@ export class RefreshScheduler {
         if (pending) {
           const job = await this.services.jobs.get(pending);
           if (job && !TERMINAL_JOB_STATES.includes(job.state)) {
-            memo.pending = true;
+            memo.pending.add(pending);
             continue;
           }
           const outcome = await this.record(lib, pending, job, hours, now);
@@ -160,7 +171,7 @@ export class RefreshScheduler {
         }));
         this.services.log.info({ libraryId: lib._id, jobId: job._id }, 'scheduled refresh enqueued');
         enqueued.push(lib._id);
-        memo.pending = true;
+        memo.pending.add(job._id);
       }
     if (generation !== undefined) this.memo = memo;
     return { enqueued, recorded };

@@ -47,3 +47,34 @@ test.serial('ticks skip the scan while nothing changed, is due or pending; a cha
     counter.restore();
   }
 });
+
+test.serial('while a check is pending, ticks read its job, not the catalogue; the job ended, the next tick records it', async (t) => {
+  const start = Date.now() + 50 * HOUR;
+  const minute = (n: number) => new Date(start + n * 60_000 + 1);
+  let pending = (await app.services.libraries.get('/rest/one'))?.check?.pendingJobId;
+  if (!pending) {
+    await app.lifecycle.scheduler.tick(minute(0));
+    pending = (await app.services.libraries.get('/rest/one'))?.check?.pendingJobId;
+  }
+  t.truthy(pending, 'a refresh is pending (no worker runs it)');
+  // The scan after the enqueue (the enqueue moved the catalogue's generation).
+  await app.lifecycle.scheduler.tick(minute(1));
+  const scans = countCalls(app.services.libraries, 'scan');
+  const jobReads = countCalls(app.services.jobs, 'get');
+  try {
+    await app.lifecycle.scheduler.tick(minute(2));
+    await app.lifecycle.scheduler.tick(minute(3));
+    t.is(scans.calls(), 0, 'the job is queued still: no scan');
+    t.is(jobReads.calls(), 2, 'one read of the pending job per tick');
+    await app.services.jobs.cancel(pending!, 'test');
+    const ended = await app.lifecycle.scheduler.tick(minute(4));
+    t.is(scans.calls(), 1, 'its job ended: scanned');
+    t.deepEqual(ended.recorded, ['/rest/one'], 'and its outcome recorded');
+    const check = (await app.services.libraries.get('/rest/one'))?.check;
+    t.not(check?.pendingJobId, pending, 'that job is no longer pending (in this clock, 50 hours on, its back-off is over and the next check was enqueued)');
+    t.regex(check?.lastError ?? '', /cancelled/);
+  } finally {
+    scans.restore();
+    jobReads.restore();
+  }
+});
