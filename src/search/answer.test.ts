@@ -106,7 +106,7 @@ test('a long snippet needs more relevance than a short one to be served; the bes
   t.is(relevanceFloor(1, w.sizeFloorFrom, w), w.relativeFloor);
   t.is(relevanceFloor(1, w.sizeFloorFrom * 2, w), w.relativeFloor * (1 + w.sizeFloor), 'one doubling');
   t.is(relevanceFloor(1, w.sizeFloorFrom * 8, w), w.relativeFloor * (1 + 3 * w.sizeFloor), 'three doublings');
-  t.true(relevanceFloor(2, 400, w) === 2 * relevanceFloor(1, 400, w), 'relative to the best score');
+  t.is(relevanceFloor(2, 400, w), 2 * relevanceFloor(1, 400, w), 'relative to the best score');
 
   const best = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.', { tokens: 1600 }));
   const short = scoredCandidate(info('Request timeout', 'Set the timeout of one request.', { tokens: 100 }));

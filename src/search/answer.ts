@@ -3,15 +3,16 @@
  * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
  * candidate's cosine (rescore.ts), then what makes an answer rather than a list: it says
  * nothing when nothing is relevant (an absolute floor), stops where relevance falls off
- * (relative to the best snippet, and more steeply for long snippets), keeps the parts of one section together in document order,
- * and fills the budget as a ceiling, never as a quota. Pure: the context use case
+ * (relative to the best snippet, and more steeply for long snippets), serves a section copied
+ * onto another page once, keeps the parts of one section together in document order, and
+ * fills the budget as a ceiling, never as a quota. Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
  * exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
 import { SEPARATOR_TOKENS } from './budget';
 import { withoutDuplicates } from './ranking';
-import { rescoreCandidates, type RescoredCandidate } from './rescore';
+import { dot, rescoreCandidates, type RescoredCandidate } from './rescore';
 import type { TermStats } from './term-stats';
 import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
@@ -207,7 +208,8 @@ const README = /(^|\/)readme(\.[a-z0-9]+)?$/i;
  * kept in two folders) is served once: a candidate whose vector is within `copyCosine` of a
  * better one on another page is left out, and when the better one is a README and the copy
  * is not, the documentation's own page takes the README's place (and score). Candidates
- * scoring below `minScore`, and those without vectors, are kept as they are (exact copies are dropped earlier, withoutDuplicates).
+ * scoring below `minScore`, and those without vectors, are kept as they are (exact copies
+ * were dropped earlier, by withoutDuplicates).
  */
 export function withoutCopies(
   ranked: readonly RescoredCandidate[],
@@ -220,7 +222,12 @@ export function withoutCopies(
   const out: RescoredCandidate[] = [];
   for (const r of ranked) {
     const v = r.score >= minScore ? vectors.get(r.doc.id) : undefined;
-    const copyOf = v ? out.findIndex((o) => o.doc.path !== r.doc.path && dotAtLeast(vectors.get(o.doc.id), v, copyCosine)) : -1;
+    const copyOf = v
+      ? out.findIndex((o) => {
+          const kept = o.doc.path !== r.doc.path ? vectors.get(o.doc.id) : undefined;
+          return kept !== undefined && dot(kept, v) >= copyCosine;
+        })
+      : -1;
     if (copyOf === -1) {
       out.push(r);
       continue;
@@ -229,13 +236,6 @@ export function withoutCopies(
     if (README.test(kept.doc.path) && !README.test(r.doc.path)) out[copyOf] = { ...r, score: kept.score };
   }
   return out;
-}
-
-function dotAtLeast(a: Float32Array | undefined, b: Float32Array, threshold: number): boolean {
-  if (!a || a.length !== b.length) return false;
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum >= threshold;
 }
 
 /**

@@ -71,7 +71,8 @@ export function libraryIdf(stats: TermStats, term: string): number {
   return Math.log(1 + (stats.total - df + 0.5) / (df + 0.5));
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
+/** The dot product of two vectors (their cosine when both are unit vectors, as every vector here is). */
+export function dot(a: Float32Array, b: Float32Array): number {
   let sum = 0;
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) sum += a[i]! * b[i]!;
