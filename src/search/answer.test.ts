@@ -8,6 +8,7 @@ import {
   nothingRelevant,
   relevanceFloor,
   withoutCopies,
+  withPageSupport,
   withSectionParts,
   type AnswerInput,
 } from './answer';
@@ -119,6 +120,42 @@ test('a long snippet needs more relevance than a short one to be served; the bes
   t.true(ids(sized.snippets).includes(best.doc.id), 'the best is served however long it is');
   t.true(ids(sized.snippets).includes(short.doc.id));
   t.false(ids(sized.snippets).includes(long.doc.id), 'as relevant as the short one, but 16 times longer');
+});
+
+test('a lone hit needs more relevance: a snippet alone on its page above the floors is served only near the best', (t) => {
+  const row = (path: string, score: number) => ({ doc: { path, id: `${path}@${score}` }, score });
+  const loneMin = 0.65;
+  const passed = [
+    row('docs/cookies.md', 1),
+    row('docs/cookies.md', 0.6),
+    row('docs/sessions.md', 0.7),
+    row('docs/proxies.md', 0.6),
+    row('docs/auth.md', 0.55),
+    row('docs/auth.md', 0.54),
+  ];
+  t.deepEqual(
+    withPageSupport(passed, loneMin).map((r) => r.doc.id),
+    ['docs/cookies.md@1', 'docs/cookies.md@0.6', 'docs/sessions.md@0.7', 'docs/auth.md@0.55', 'docs/auth.md@0.54'],
+    'a page with two candidates supports both; a lone one stays only at the lone floor',
+  );
+  t.deepEqual(
+    withPageSupport([row('docs/only.md', 0.2)], loneMin).map((r) => r.doc.id),
+    ['docs/only.md@0.2'],
+    'the best always stays',
+  );
+
+  // Through the answer: the same relevance, alone on its page or beside another of its page.
+  const best = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.', { path: 'docs/timeouts.md' }));
+  const lone = scoredCandidate(info('Session settings', 'Sessions keep settings: set one timeout there.', { path: 'docs/sessions.md' }));
+  const answered = answerFromLegs(input([best, lone]));
+  const ratio = answered.ranked[1]!.score / answered.ranked[0]!.score;
+  t.true(ratio >= w.relativeFloor && ratio < w.lonePageFloor, `the second scores between the floors (${ratio.toFixed(2)})`);
+  t.deepEqual(ids(answered.snippets), [best.doc.id], 'alone on its page: left out');
+  const off = answerFromLegs(input([best, lone]), { ...SEARCH_WEIGHTS, answer: { ...w, lonePageFloor: 0 } });
+  t.deepEqual(ids(off.snippets), [best.doc.id, lone.doc.id], 'without the rule it passes the relative floor');
+  const sibling = scoredCandidate(info('Session settings', 'Sessions keep settings: set each timeout here.', { path: 'docs/sessions.md' }));
+  const supported = answerFromLegs(input([best, lone, sibling]));
+  t.true(ids(supported.snippets).includes(lone.doc.id), 'with another candidate of its page above the floors it is served');
 });
 
 test('a section copied onto another page is served once, from the documentation page rather than a README', (t) => {

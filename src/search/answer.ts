@@ -3,7 +3,8 @@
  * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
  * candidate's cosine (rescore.ts), then what makes an answer rather than a list: it says
  * nothing when nothing is relevant (an absolute floor), stops where relevance falls off
- * (relative to the best snippet, and more steeply for long snippets), serves a section copied
+ * (relative to the best snippet, more steeply for long snippets and for a lone hit on a page
+ * nothing else of the answer comes from), serves a section copied
  * onto another page once, keeps the parts of one section together in document order, and
  * fills the budget as a ceiling, never as a quota. Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
@@ -192,12 +193,22 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
   const top = eligible[0]!.score;
-  const relevant = eligible
-    .filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer))
-    .map((r) => ({ doc: r.doc, score: r.score }));
+  const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer));
+  const relevant = (input.overview ? passed : withPageSupport(passed, top * weights.answer.lonePageFloor)).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+}
+
+/**
+ * The candidates that passed the floors, less the lone hits: a snippet that is the only one of
+ * its page among them (nothing else on its page answers) stays only if it scores `loneMin`;
+ * the best one always stays.
+ */
+export function withPageSupport<T extends { doc: { path: string }; score: number }>(passed: readonly T[], loneMin: number): T[] {
+  const perPage = new Map<string, number>();
+  for (const r of passed) perPage.set(r.doc.path, (perPage.get(r.doc.path) ?? 0) + 1);
+  return passed.filter((r, i) => i === 0 || (perPage.get(r.doc.path) ?? 0) > 1 || r.score >= loneMin);
 }
 
 /** A page read as a repository's or package's front page (README.md, readme.rst, …). */
