@@ -9,6 +9,7 @@ import {
   relevanceFloor,
   withoutCopies,
   withPageSupport,
+  isPageIntro,
   withSectionParts,
   type AnswerInput,
 } from './answer';
@@ -156,6 +157,39 @@ test('a lone hit needs more relevance: a snippet alone on its page above the flo
   const sibling = scoredCandidate(info('Session settings', 'Sessions keep settings: set each timeout here.', { path: 'docs/sessions.md' }));
   const supported = answerFromLegs(input([best, lone, sibling]));
   t.true(ids(supported.snippets).includes(lone.doc.id), 'with another candidate of its page above the floors it is served');
+});
+
+test("a page's introduction weighs less when a section of its page is a candidate; alone, or for an overview, it keeps its score", (t) => {
+  const intro = scoredCandidate(
+    info('Timeouts', 'Set a timeout: the timeout applies to each request.', { breadcrumb: ['Timeouts'], pageTitle: 'Timeouts', path: 'docs/timeouts.md' }),
+  );
+  const section = scoredCandidate(
+    info('Request timeouts', 'Set a timeout: the timeout applies to one request.', {
+      breadcrumb: ['Timeouts', 'Request timeouts'],
+      pageTitle: 'Timeouts',
+      path: 'docs/timeouts.md',
+    }),
+  );
+  const other = scoredCandidate(
+    info('Pool limits', 'Set how many connections wait before a timeout.', {
+      breadcrumb: ['Limits', 'Pool limits'],
+      pageTitle: 'Limits',
+      path: 'docs/limits.md',
+    }),
+  );
+  t.true(isPageIntro(intro.doc) && !isPageIntro(section.doc));
+  const flat = { ...SEARCH_WEIGHTS, answer: { ...w, pageIntro: 1 } };
+  const score = (r: ReturnType<typeof answerFromLegs>, id: string) => r.ranked.find((x) => x.doc.id === id)!.score;
+  const before = answerFromLegs(input([intro, section, other]), flat);
+  t.is(before.ranked[0]!.doc.id, intro.doc.id, 'by its words the introduction ranks first');
+  const after = answerFromLegs(input([intro, section, other]));
+  t.is(score(after, intro.doc.id), score(before, intro.doc.id) * w.pageIntro);
+  t.is(score(after, section.doc.id), score(before, section.doc.id), 'the section is weighed as before');
+  t.is(after.ranked[0]!.doc.id, section.doc.id, 'the section that says how comes first');
+  const alone = answerFromLegs(input([intro, other]));
+  t.is(score(alone, intro.doc.id), score(answerFromLegs(input([intro, other]), flat), intro.doc.id), 'no section of its page: unchanged');
+  const overview = answerFromLegs(input([intro, section, other], { overview: true }));
+  t.is(score(overview, intro.doc.id), score(before, intro.doc.id), 'an overview asks what the page is about');
 });
 
 test('a section copied onto another page is served once, from the documentation page rather than a README', (t) => {

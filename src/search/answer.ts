@@ -6,7 +6,8 @@
  * (relative to the best snippet, more steeply for long snippets and for a lone hit on a page
  * nothing else of the answer comes from), serves a section copied
  * onto another page once, keeps the parts of one section together in document order, and
- * fills the budget as a ceiling, never as a quota. Pure: the context use case
+ * fills the budget as a ceiling, never as a quota. A page's introduction weighs less when a
+ * section of its page is among the candidates (the section says how, the introduction what). Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
  * exactly this.
  */
@@ -178,10 +179,15 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
     input.version,
     pool.map((c) => c.doc),
   );
+  const sectioned = input.overview ? new Set<string>() : pagesWithSections(pool);
   const scored = rescoreCandidates(pool, input.analyzed, input.stats, input.queryVector, weights.rescore)
     .map((r) => ({
       ...r,
-      score: r.score * pageKindFactor(r.doc, question, targets, weights.pageKinds) * languageFactor(r.doc, input.language, weights.answer),
+      score:
+        r.score *
+        pageKindFactor(r.doc, question, targets, weights.pageKinds) *
+        languageFactor(r.doc, input.language, weights.answer) *
+        (isPageIntro(r.doc) && sectioned.has(r.doc.path) ? weights.answer.pageIntro : 1),
     }))
     .sort((a, b) => b.score - a.score);
   // Only candidates that can be served are compared (the relative floor of the best); the rest keep their places.
@@ -258,6 +264,18 @@ export function withoutCopies(
 export function relevanceFloor(top: number, tokens: number, w: SearchWeights['answer']): number {
   const doublings = Math.max(0, Math.log2(Math.max(1, tokens) / w.sizeFloorFrom));
   return w.relativeFloor * top * (1 + w.sizeFloor * doublings);
+}
+
+/** Whether a snippet is a page's introduction: the text before its first heading (no heading below the page's title). */
+export function isPageIntro(doc: Pick<RankedSnippet['doc'], 'breadcrumb'>): boolean {
+  return doc.breadcrumb.length <= 1;
+}
+
+/** The pages the pool holds a section of (a snippet below one of the page's headings). */
+function pagesWithSections(pool: readonly Pick<ScoredCandidate, 'doc'>[]): Set<string> {
+  const pages = new Set<string>();
+  for (const c of pool) if (!isPageIntro(c.doc)) pages.add(c.doc.path);
+  return pages;
 }
 
 /** A snippet's weight for the language asked (1 without one, strictly asked, or for prose and code in it). */
