@@ -1,13 +1,13 @@
 /**
  * From the two retrieval legs to the snippets an assistant receives: the pool (the lexical
  * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
- * candidate's cosine (rescore.ts), then what makes an answer rather than a list: it says
- * nothing when nothing is relevant (an absolute floor), stops where relevance falls off
- * (relative to the best snippet, more steeply for long snippets and for a lone hit on a page
- * nothing else of the answer comes from), serves a section copied
- * onto another page once, keeps the parts of one section together in document order, and
- * fills the budget as a ceiling, never as a quota. A page's introduction weighs less when a
- * section of its page is among the candidates (the section says how, the introduction what). Pure: the context use case
+ * candidate's cosine (rescore.ts), a page's introduction weighing less when a section of its
+ * page is among the candidates (the section says how, the introduction what), then what makes
+ * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
+ * stops where relevance falls off (relative to the best snippet, more steeply for long
+ * snippets and for a lone hit on a page nothing else of the answer comes from), serves a
+ * section copied onto another page once, keeps the parts of one section together in document
+ * order, and fills the budget as a ceiling, never as a quota. Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
  * exactly this.
  */
