@@ -8,6 +8,7 @@ import {
   nothingRelevant,
   relevanceFloor,
   withoutCopies,
+  withPageRepeats,
   withPageSupport,
   isPageIntro,
   withSectionParts,
@@ -157,6 +158,28 @@ test('a lone hit needs more relevance: a snippet alone on its page above the flo
   const sibling = scoredCandidate(info('Session settings', 'Sessions keep settings: set each timeout here.', { path: 'docs/sessions.md' }));
   const supported = answerFromLegs(input([best, lone, sibling]));
   t.true(ids(supported.snippets).includes(lone.doc.id), 'with another candidate of its page above the floors it is served');
+});
+
+test("an answer is not a page copied out: a page's candidates beyond the first few need a rising floor", (t) => {
+  const row = (path: string, score: number) => ({ doc: { path, id: `${path}@${score}` }, score });
+  const passed = [row('a.md', 1), row('a.md', 0.9), row('b.md', 0.8), row('a.md', 0.6), row('a.md', 0.56), row('a.md', 0.55), row('b.md', 0.5)];
+  const kept = withPageRepeats(passed, () => 0.5, 2, 0.1).map((r) => r.doc.id);
+  // a.md: the 3rd needs 0.5 × 1.1 = 0.55 (0.6 stays), the 4th 0.6 (0.56 goes), the 5th 0.65 (0.55 goes); b.md has two.
+  t.deepEqual(kept, ['a.md@1', 'a.md@0.9', 'b.md@0.8', 'a.md@0.6', 'b.md@0.5']);
+  t.deepEqual(
+    withPageRepeats(passed, () => 0.5, 2, 0).map((r) => r.doc.id),
+    passed.map((r) => r.doc.id),
+    'without a step nothing goes',
+  );
+
+  // Through the answer: five sections of one page, equally relevant.
+  const sections = [1, 2, 3, 4, 5].map((k) =>
+    scoredCandidate(info(`Timeout ${k}`, `Set a timeout: the timeout applies to each request (${k}).`, { path: 'docs/timeouts.md' })),
+  );
+  const all = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatStep: 0 } });
+  t.is(all.snippets.length, 5);
+  const steep = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
+  t.is(steep.snippets.length, 2, 'beyond the first two of the page, none is near enough to the best');
 });
 
 test("a page's introduction weighs less when a section of its page is a candidate; alone, or for an overview, it keeps its score", (t) => {

@@ -5,7 +5,8 @@
  * page is among the candidates (the section says how, the introduction what), then what makes
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
- * snippets and for a lone hit on a page nothing else of the answer comes from), serves a
+ * snippets, for a lone hit on a page nothing else of the answer comes from and for a page's
+ * fourth section and beyond), serves a
  * section copied onto another page once, keeps the parts of one section together in document
  * order, and fills the budget as a ceiling, never as a quota. Pure: the context use case
  * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
@@ -200,7 +201,12 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
   const top = eligible[0]!.score;
   const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer));
-  const relevant = (input.overview ? passed : withPageSupport(passed, top * weights.answer.lonePageFloor)).map((r) => ({ doc: r.doc, score: r.score }));
+  const w = weights.answer;
+  const relevant = (
+    input.overview
+      ? passed
+      : withPageRepeats(withPageSupport(passed, top * w.lonePageFloor), (r) => relevanceFloor(top, r.doc.tokens, w), w.pageRepeatsFrom, w.pageRepeatStep)
+  ).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
@@ -215,6 +221,25 @@ export function withPageSupport<T extends { doc: { path: string }; score: number
   const perPage = new Map<string, number>();
   for (const r of passed) perPage.set(r.doc.path, (perPage.get(r.doc.path) ?? 0) + 1);
   return passed.filter((r, i) => i === 0 || (perPage.get(r.doc.path) ?? 0) > 1 || r.score >= loneMin);
+}
+
+/**
+ * An answer is not a page copied out: the candidates of one page beyond the first `from` (in
+ * rank order) each need the floor (`floorOf`) raised by `step` more than the one before; the
+ * best candidate always stays.
+ */
+export function withPageRepeats<T extends { doc: { path: string }; score: number }>(
+  passed: readonly T[],
+  floorOf: (r: T) => number,
+  from: number,
+  step: number,
+): T[] {
+  const seen = new Map<string, number>();
+  return passed.filter((r, i) => {
+    const earlier = seen.get(r.doc.path) ?? 0;
+    seen.set(r.doc.path, earlier + 1);
+    return i === 0 || earlier < from || r.score >= floorOf(r) * (1 + step * (earlier - from + 1));
+  });
 }
 
 /** A page read as a repository's or package's front page (README.md, readme.rst, …). */

@@ -216,6 +216,17 @@ const DEFAULT_WEIGHTS = {
      */
     lonePageFloor: 0.62,
     /**
+     * An answer is not a page copied out: a page's candidates beyond the first
+     * `pageRepeatsFrom` (in rank order) each need the length-weighted floor raised by
+     * `pageRepeatStep` more than the one before (the fourth by 3 %, the fifth by 6 %, …). On
+     * the dev set (capture replay, as asked; three captures) the relevant share rises by 0.012–
+     * 0.021 (0.400 → 0.417 on the freshest) with S-MRR and S-any unchanged on every wording; a
+     * step of 0.05 loses a relevant section in one rewording on two captures, and counting
+     * from the third or fifth candidate instead of the fourth gains less or loses one.
+     */
+    pageRepeatsFrom: 3,
+    pageRepeatStep: 0.03,
+    /**
      * A page's introduction (the text before its first heading) weighs this much when the pool
      * also holds a section of that page: the introduction says what the page is about, the
      * section says how, and a question asks how. In the dev set's ranked pools, 3 of the 35
