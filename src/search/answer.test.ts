@@ -8,12 +8,10 @@ import {
   nothingRelevant,
   relevanceFloor,
   withoutCopies,
-  withPageRepeats,
-  withPageSupport,
-  isPageIntro,
   withSectionParts,
   type AnswerInput,
 } from './answer';
+import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
 import { scoredCandidate, unit } from './test-fixtures';
 import type { RankedSnippet, SnippetDocument } from './types';

@@ -228,15 +228,12 @@ const DEFAULT_WEIGHTS = {
     pageRepeatStep: 0.03,
     /**
      * A page's introduction (the text before its first heading) weighs this much when the pool
-     * also holds a section of that page: the introduction says what the page is about, the
-     * section says how, and a question asks how. In the dev set's ranked pools, 3 of the 35
-     * introductions ranked in a top 8 beside a section of their page answer the question,
-     * against 7 of 19 introductions of pages with no section in the pool (left as they are).
-     * On the dev set (capture replay, as asked; in brackets the mean over the three
-     * rewordings) 1 / 0.8 / 0.75 / 0.7 / 0.5 give S-MRR 0.840 (0.830) / 0.841 (0.833) / 0.848
-     * (0.837) / 0.848 (0.837) / 0.848 (0.837), S-any unchanged on every wording, and no
-     * question ranked worse; whether the section must be in the pool's best 5, 10, 20 or
-     * anywhere in it changes nothing.
+     * also holds a section of that page: the section says how, and a question asks how. In the
+     * dev set's pools, 3 of 35 introductions ranked in a top 8 beside a section of their page
+     * answer the question, against 7 of 19 of pages with no section in the pool (left as they
+     * are). Capture replay, as asked (mean of the three rewordings): 1 / 0.8 / 0.75 / 0.5 give
+     * S-MRR 0.840 (0.830) / 0.841 (0.833) / 0.848 (0.837) / 0.848 (0.837), S-any unchanged,
+     * no question ranked worse; the section's rank in the pool (best 5, 10, 20, any) is moot.
      */
     pageIntro: 0.75,
     /**
