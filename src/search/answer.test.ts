@@ -178,6 +178,8 @@ test("an answer is not a page copied out: a page's candidates beyond the first f
   t.is(all.snippets.length, 5);
   const steep = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
   t.is(steep.snippets.length, 2, 'beyond the first two of the page, none is near enough to the best');
+  const larger = answerFromLegs(input(sections, { budget: 5000 * 100 }), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
+  t.is(larger.snippets.length, 5, 'a budget 100 times the default asks for more of the same page: the step shrinks with it');
 });
 
 test("a page's introduction weighs less when a section of its page is a candidate; alone, or for an overview, it keeps its score", (t) => {

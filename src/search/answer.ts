@@ -13,7 +13,7 @@
  * exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
-import { SEPARATOR_TOKENS } from './budget';
+import { DEFAULT_TOKENS, SEPARATOR_TOKENS } from './budget';
 import { withoutDuplicates } from './ranking';
 import { dot, rescoreCandidates, type RescoredCandidate } from './rescore';
 import type { TermStats } from './term-stats';
@@ -203,10 +203,12 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const top = eligible[0]!.score;
   const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer));
   const w = weights.answer;
+  // A caller asking more than the default budget asks for more of the same pages: the step shrinks in proportion.
+  const repeatStep = w.pageRepeatStep * Math.min(1, DEFAULT_TOKENS / Math.max(1, input.budget));
   const relevant = (
     input.overview
       ? passed
-      : withPageRepeats(withPageSupport(passed, top * w.lonePageFloor), (r) => relevanceFloor(top, r.doc.tokens, w), w.pageRepeatsFrom, w.pageRepeatStep)
+      : withPageRepeats(withPageSupport(passed, top * w.lonePageFloor), (r) => relevanceFloor(top, r.doc.tokens, w), w.pageRepeatsFrom, repeatStep)
   ).map((r) => ({ doc: r.doc, score: r.score }));
   const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);

@@ -222,7 +222,8 @@ const DEFAULT_WEIGHTS = {
      * the dev set (capture replay, as asked; three captures) the relevant share rises by 0.012–
      * 0.021 (0.400 → 0.417 on the freshest) with S-MRR and S-any unchanged on every wording; a
      * step of 0.05 loses a relevant section in one rewording on two captures, and counting
-     * from the third or fifth candidate instead of the fourth gains less or loses one.
+     * from the third or fifth candidate instead of the fourth gains less or loses one. A budget
+     * above the default shrinks the step in proportion (more of the same pages is asked for).
      */
     pageRepeatsFrom: 3,
     pageRepeatStep: 0.03,
