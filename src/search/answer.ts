@@ -5,12 +5,11 @@
  * page is among the candidates (the section says how, the introduction what), then what makes
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
- * snippets, for a lone hit on a page nothing else of the answer comes from and for a page's
- * fourth section and beyond), serves a
- * section copied onto another page once, keeps the parts of one section together in document
- * order, and fills the budget as a ceiling, never as a quota. Pure: the context use case
- * (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts) run
- * exactly this.
+ * snippets, for a lone hit on a page nothing else of the answer comes from, and for a page's
+ * fourth section and beyond: page-evidence.ts), serves a section copied onto another page
+ * once, keeps the parts of one section together in document order, and fills the budget as a
+ * ceiling, never as a quota. Pure: the context use case (retrieval/context.ts) and the
+ * offline replay of the eval (scripts/eval/replay.ts) run exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
 import { DEFAULT_TOKENS, SEPARATOR_TOKENS } from './budget';
@@ -174,7 +173,8 @@ function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedS
 }
 
 export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEARCH_WEIGHTS): AnswerResult {
-  const pool = candidatePool(input.lexical, input.semantic.slice(0, weights.answer.knnHits));
+  const w = weights.answer;
+  const pool = candidatePool(input.lexical, input.semantic.slice(0, w.knnHits));
   const question = changeQuestion(input.query, input.libraryId);
   const targets = targetVersions(
     question,
@@ -188,21 +188,20 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
       score:
         r.score *
         pageKindFactor(r.doc, question, targets, weights.pageKinds) *
-        languageFactor(r.doc, input.language, weights.answer) *
-        (isPageIntro(r.doc) && sectioned.has(r.doc.path) ? weights.answer.pageIntro : 1),
+        languageFactor(r.doc, input.language, w) *
+        (isPageIntro(r.doc) && sectioned.has(r.doc.path) ? w.pageIntro : 1),
     }))
     .sort((a, b) => b.score - a.score);
   // Only candidates that can be served are compared (the relative floor of the best); the rest keep their places.
-  const ranked = withoutCopies(scored, pool, weights.answer.copyCosine, weights.answer.relativeFloor * (scored[0]?.score ?? 0));
-  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, weights.answer))
+  const ranked = withoutCopies(scored, pool, w.copyCosine, w.relativeFloor * (scored[0]?.score ?? 0));
+  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, w))
     return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const language = input.language;
   // Asked strictly: the sections with examples only in other languages are not answers (prose stays).
   const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
   const top = eligible[0]!.score;
-  const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, weights.answer));
-  const w = weights.answer;
+  const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, w));
   // A caller asking more than the default budget asks for more of the same pages: the step shrinks in proportion.
   const repeatStep = w.pageRepeatStep * Math.min(1, DEFAULT_TOKENS / Math.max(1, input.budget));
   const relevant = (
