@@ -19,7 +19,8 @@ import type { LibraryRecord, LibraryVersionRecord } from '../store/models/librar
 import { analyzeQuery, type AnalyzedQuery } from '../search/analysis';
 import { buildContextQuery } from '../search/queries/context';
 import { buildKnnQuery } from '../search/queries/knn';
-import { answerFromLegs, isPartOf, missingParts, type AnswerInput, type AnswerResult } from '../search/answer';
+import { answerFromLegs, type AnswerInput, type AnswerResult } from '../search/answer';
+import { isPartOf, missingParts } from '../search/section-parts';
 import { SEARCH_WEIGHTS } from '../search/weights';
 import { DEFAULT_TOKENS } from '../search/budget';
 import type { RankedSnippet, ScoredCandidate } from '../search/types';

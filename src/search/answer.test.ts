@@ -1,20 +1,10 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import {
-  answerFromLegs,
-  candidatePool,
-  isPartOf,
-  missingParts,
-  nothingRelevant,
-  relevanceFloor,
-  withoutCopies,
-  withSectionParts,
-  type AnswerInput,
-} from './answer';
+import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, withoutCopies, type AnswerInput } from './answer';
 import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
 import { scoredCandidate, unit } from './test-fixtures';
-import type { RankedSnippet, SnippetDocument } from './types';
+import type { SnippetDocument } from './types';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
@@ -257,45 +247,21 @@ const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {})
     ...over,
   });
 
-test('parts of one section come together where its best part ranks, in order, the opening part first', (t) => {
-  const [p0, p1, p2, p3] = [part(0, 10), part(1, 40), part(2, 70), part(3, 90)].map((o) => scoredCandidate(o).doc);
-  const other = scoredCandidate(info('Timeouts', 'A timeout applies.')).doc;
-  const sameTitleElsewhere = scoredCandidate(part(0, 5, { path: 'docs/api/server.md' })).doc;
-  const pool = [p2, other, p1, p0, p3, sameTitleElsewhere].map((doc, i) => ({ doc, score: 1 - i / 10 }) as RescoredCandidate);
-  const selected: RankedSnippet[] = [
-    { doc: p2, score: 0.9 },
-    { doc: other, score: 0.8 },
-    { doc: p1, score: 0.7 },
-    { doc: sameTitleElsewhere, score: 0.6 },
-  ];
-  const groups = withSectionParts(selected, pool);
-  t.deepEqual(
-    groups.map((g) => g.map((s) => [s.doc.id, s.score])),
-    [
-      // Part 0 was not selected but is in the pool: it leads; part 3 comes after the last chosen part, so it stays out.
-      [
-        [p0.id, 0.9],
-        [p1.id, 0.9],
-        [p2.id, 0.9],
-      ],
-      [[other.id, 0.8]],
-      [[sameTitleElsewhere.id, 0.6]],
-    ],
-  );
-  // A whole section (no part number) is a group of its own.
-  t.deepEqual(withSectionParts([{ doc: other, score: 1 }], pool), [[{ doc: other, score: 1 }]]);
-});
-
 test('the budget is a ceiling filled with whole groups: a group that does not fit is left out, smaller ones after it still come', (t) => {
   const parts = [part(0, 10), part(1, 40), part(2, 70)].map((o) => scoredCandidate(o));
   const small = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout of each request.', { tokens: 50 }));
   const pool = [...parts, small];
   const all = answerFromLegs(input(pool, { budget: 400 }));
   // 3 parts of 100 tokens and a snippet of 50, with a 4-token separator between snippets: 362.
-  t.is(all.snippets.length, 4);
-  const at0 = ids(all.snippets).indexOf(parts[0].doc.id);
-  t.deepEqual(ids(all.snippets).slice(at0, at0 + 3), ids(parts), 'the parts adjacent and in order');
-  t.true(all.exhausted);
+  t.is(all.snippets.length, 2, 'the three parts fit one snippet: they are merged');
+  const section = all.snippets.find((s) => s.doc.id === parts[0].doc.id)!.doc;
+  t.like(section, { part: 0, lastPart: 2, tokens: 300 });
+  t.regex(section.content, /^Part 0:[\s\S]*\n\nPart 1:[\s\S]*\n\nPart 2:/, 'the parts in document order');
+  t.true(all.exhausted, 'every relevant candidate was served, merged or not');
+  const apart = answerFromLegs(input(pool, { budget: 400 }), { ...SEARCH_WEIGHTS, answer: { ...w, mergedPartsCeiling: 0 } });
+  t.is(apart.snippets.length, 4, 'with merging off, one snippet per part');
+  const at0 = ids(apart.snippets).indexOf(parts[0].doc.id);
+  t.deepEqual(ids(apart.snippets).slice(at0, at0 + 3), ids(parts), 'the parts adjacent and in order');
   const tight = answerFromLegs(input(pool, { budget: 200 }));
   t.deepEqual(ids(tight.snippets), [small.doc.id]);
   t.deepEqual(answerFromLegs(input(pool, { budget: 40 })).snippets, [], 'nothing fits');
@@ -312,22 +278,13 @@ test('the pool: the lexical candidates in order, then the nearest neighbours not
   t.is(result.ranked.length, 1 + w.knnHits);
 });
 
-test('missingParts names the sections an answer holds a later part of without the parts before it; isPartOf finds them again', (t) => {
-  const part = (k: number, title = 'Options') => ({ doc: { ...scoredCandidate(info(title, `part ${k}`, { part: k, path: 'docs/a.md' })).doc }, score: 1 });
-  t.deepEqual(missingParts([part(0), part(1)]), []);
-  t.deepEqual(missingParts([part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }]);
-  t.deepEqual(missingParts([part(0), part(2)]), [{ path: 'docs/a.md', title: 'Options', breadcrumb: ['Guide', 'Options'], below: 2 }], 'a gap counts');
-  const wanted = missingParts([part(1)]);
-  t.true(isPartOf(part(0).doc, wanted));
-  t.false(isPartOf(part(0, 'Other').doc, wanted), 'another section of the page');
-  t.false(isPartOf({ ...part(0).doc, part: undefined }, wanted), 'a whole section is not a part');
-});
-
 test('parts read apart are served before the later part that made the answer, not ranked', (t) => {
   const later = scoredCandidate(info('Options', 'The timeout option sets a timeout on the request.', { part: 1, path: 'docs/a.md', startLine: 30 }));
   const opening = scoredCandidate(info('Options', 'Options of a client.', { part: 0, path: 'docs/a.md', startLine: 10 }));
   const result = answerFromLegs(input([later], { parts: [opening] }));
-  t.deepEqual(ids(result.snippets), [opening.doc.id, later.doc.id]);
+  t.deepEqual(ids(result.snippets), [opening.doc.id], 'one snippet, from the opening part on');
+  t.is(result.snippets[0]!.doc.content, 'Options of a client.\n\nThe timeout option sets a timeout on the request.');
+  t.is(result.snippets[0]!.doc.lastPart, 1);
   t.false(
     result.ranked.some((r) => r.doc.id === opening.doc.id),
     'the opening part is not part of the ranking',

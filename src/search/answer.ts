@@ -7,8 +7,8 @@
  * stops where relevance falls off (relative to the best snippet, more steeply for long
  * snippets, for a lone hit on a page nothing else of the answer comes from, and for a page's
  * fourth section and beyond: page-evidence.ts), serves a section copied onto another page
- * once, keeps the parts of one section together in document order, and fills the budget as a
- * ceiling, never as a quota. Pure: the context use case (retrieval/context.ts) and the
+ * once, keeps the parts of one section together in document order and merged while they fit
+ * (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context use case (retrieval/context.ts) and the
  * offline replay of the eval (scripts/eval/replay.ts) run exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
@@ -20,6 +20,7 @@ import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
 import { onlyOtherLanguages } from './code-language';
 import { isPageIntro, pagesWithSections, withPageRepeats, withPageSupport } from './page-evidence';
+import { mergeParts, withSectionParts } from './section-parts';
 import { SEARCH_WEIGHTS, type SearchWeights } from './weights';
 
 export interface AnswerInput {
@@ -89,76 +90,6 @@ export function nothingRelevant(ranked: readonly RescoredCandidate[], withVector
   return coverage < w.coverageFloor;
 }
 
-/** The section a part belongs to (undefined for a snippet that is a whole section or an entry). */
-function sectionOf(doc: RankedSnippet['doc']): string | undefined {
-  return doc.part === undefined ? undefined : `${doc.path}\u0000${doc.title}\u0000${doc.breadcrumb.join('\u0000')}`;
-}
-
-/**
- * The parts of one long section served together: where the first of its parts ranks, every
- * part of it the answer holds, and the pool's parts before the last of those (its opening
- * part above all), in document order. Each group keeps its best score.
- */
-export function withSectionParts(selected: readonly RankedSnippet[], pool: readonly Pick<RescoredCandidate, 'doc'>[]): RankedSnippet[][] {
-  const partsOf = new Map<string, RankedSnippet['doc'][]>();
-  const seen = new Set<string>();
-  for (const r of pool) {
-    if (seen.has(r.doc.id)) continue;
-    seen.add(r.doc.id);
-    const key = sectionOf(r.doc);
-    if (key !== undefined) partsOf.set(key, [...(partsOf.get(key) ?? []), r.doc]);
-  }
-  const chosen = new Set(selected.map((s) => s.doc.id));
-  const groups: RankedSnippet[][] = [];
-  const done = new Set<string>();
-  for (const s of selected) {
-    const key = sectionOf(s.doc);
-    if (key === undefined) {
-      groups.push([s]);
-      continue;
-    }
-    if (done.has(key)) continue;
-    done.add(key);
-    const members = partsOf.get(key) ?? [s.doc];
-    const last = Math.max(...members.filter((d) => chosen.has(d.id)).map((d) => d.part ?? 0));
-    const parts = members.filter((d) => (d.part ?? 0) <= last).sort((a, b) => (a.part ?? 0) - (b.part ?? 0) || a.startLine - b.startLine);
-    groups.push(parts.map((doc) => ({ doc, score: s.score })));
-  }
-  return groups;
-}
-
-/**
- * The sections an answer holds a later part of without all the parts before it: the page,
- * title and heading path of each, and the part below which the rest must be read.
- */
-export function missingParts(snippets: readonly RankedSnippet[]): { path: string; title: string; breadcrumb: string[]; below: number }[] {
-  const bySection = new Map<string, { doc: RankedSnippet['doc']; parts: Set<number> }>();
-  for (const s of snippets) {
-    const key = sectionOf(s.doc);
-    if (key === undefined) continue;
-    const entry = bySection.get(key) ?? { doc: s.doc, parts: new Set<number>() };
-    entry.parts.add(s.doc.part ?? 0);
-    if ((s.doc.part ?? 0) > (entry.doc.part ?? 0)) entry.doc = s.doc;
-    bySection.set(key, entry);
-  }
-  const out: { path: string; title: string; breadcrumb: string[]; below: number }[] = [];
-  for (const { doc, parts } of bySection.values()) {
-    const last = doc.part ?? 0;
-    for (let k = 0; k < last; k++) {
-      if (parts.has(k)) continue;
-      out.push({ path: doc.path, title: doc.title, breadcrumb: [...doc.breadcrumb], below: last });
-      break;
-    }
-  }
-  return out;
-}
-
-/** Whether a snippet is a part of one of the wanted sections. */
-export function isPartOf(doc: RankedSnippet['doc'], wanted: readonly { path: string; title: string; breadcrumb: string[] }[]): boolean {
-  const key = sectionOf(doc);
-  return key !== undefined && wanted.some((w) => sectionOf({ ...doc, path: w.path, title: w.title, breadcrumb: w.breadcrumb }) === key);
-}
-
 /** Whole groups in order while they fit the budget (a group that does not fit is left out whole). */
 function packGroups(groups: readonly RankedSnippet[][], budget: number): RankedSnippet[] {
   const out: RankedSnippet[] = [];
@@ -209,9 +140,10 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
       ? passed
       : withPageRepeats(withPageSupport(passed, top * w.lonePageFloor), (r) => relevanceFloor(top, r.doc.tokens, w), w.pageRepeatsFrom, repeatStep)
   ).map((r) => ({ doc: r.doc, score: r.score }));
-  const snippets = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
+  const packed = packGroups(withSectionParts(relevant, [...ranked, ...(input.parts ?? [])]), input.budget);
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
-  return { ranked, snippets, nothingRelevant: false, exhausted: relevant.length === eligible.length && snippets.length >= relevant.length, smallestRelevant };
+  const exhausted = relevant.length === eligible.length && packed.length >= relevant.length;
+  return { ranked, snippets: mergeParts(packed, w.mergedPartsCeiling), nothingRelevant: false, exhausted, smallestRelevant };
 }
 
 /** A page read as a repository's or package's front page (README.md, readme.rst, …). */

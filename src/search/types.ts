@@ -120,8 +120,11 @@ export const CONTEXT_SOURCE_FIELDS = [
   'libraryId',
 ] as const satisfies ReadonlyArray<keyof SnippetDocument>;
 
-/** One snippet as a context query returns it. */
-export type ContextSnippet = Pick<SnippetDocument, (typeof CONTEXT_SOURCE_FIELDS)[number]>;
+/**
+ * One snippet as a context query returns it; an answer may merge adjacent parts of one section
+ * into one (search/section-parts.ts), which then names the last part it holds.
+ */
+export type ContextSnippet = Pick<SnippetDocument, (typeof CONTEXT_SOURCE_FIELDS)[number]> & { lastPart?: number };
 
 /** The analysed fields a candidate is re-scored with in Node (search/rescore.ts), as the index stores them. */
 export const EVIDENCE_FIELDS = [

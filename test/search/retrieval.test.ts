@@ -5,6 +5,7 @@ import { adminKey, seedLibrary, servedSnippets } from '../helpers';
 import { buildContextQuery } from '../../src/search/queries/context';
 import { mergeCandidates } from '../../src/retrieval/context';
 import type { ContextSnippet } from '../../src/search/types';
+import { SEARCH_WEIGHTS } from '../../src/search/weights';
 
 // Every error code of the retrieval routes, the Context7 shapes, and a Context7-style client.
 let git: GitServer;
@@ -257,11 +258,15 @@ test('a later part of a long section that answers is served after the parts befo
   // No word of the question is in the opening part, so no leg finds it: it is read apart.
   const res = await app.request.get('/v2/context').query({ libraryId: '/acme/panels', query: 'zephyrWidth', type: 'json' });
   t.is(res.status, 200);
-  const got = res.body.snippets.filter((s: { title: string }) => s.title === 'Panel options').map((s: { part: number }) => s.part);
+  const got: { part: number; lastPart?: number; content: string }[] = res.body.snippets.filter((s: { title: string }) => s.title === 'Panel options');
   t.deepEqual(
-    got,
+    got.flatMap((s) => Array.from({ length: (s.lastPart ?? s.part) - s.part + 1 }, (_, k) => s.part + k)),
     parts.map((p) => p.part),
     'every part of the section, in order, from its opening part',
   );
   t.is(res.body.snippets[0].part, 0);
+  // The parts fit the merged snippets' ceiling together: the section comes back as one snippet, whole.
+  t.true(parts.reduce((n, p) => n + p.tokens, 0) <= SEARCH_WEIGHTS.answer.mergedPartsCeiling);
+  t.is(got.length, 1);
+  t.regex(got[0]!.content, /^Every panel takes a settings object[\s\S]*zephyrWidth/);
 });

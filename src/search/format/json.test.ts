@@ -112,3 +112,9 @@ test('a source on the server disk is presented by its place in the repository (c
   t.false(JSON.stringify(json).includes('file:'));
   t.is(json.snippets[0].source.url, `${RANKED_FIXTURE[0].doc.path}#L${RANKED_FIXTURE[0].doc.startLine}`);
 });
+
+test('a snippet merged from adjacent parts of a section says which: its first part and its last', (t) => {
+  const merged = { ...RANKED_FIXTURE[0], doc: { ...RANKED_FIXTURE[0].doc, part: 0, lastPart: 2 } };
+  t.like(formatContextJson([merged]).snippets[0], { part: 0, lastPart: 2 });
+  t.false('lastPart' in formatContextJson([RANKED_FIXTURE[0]]).snippets[0], 'absent on a snippet that was not merged');
+});

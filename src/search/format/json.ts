@@ -40,6 +40,8 @@ export interface SnippetJson {
   pageKind: string;
   /** The part of a long section (0 its opening part); absent for a whole section. */
   part?: number;
+  /** The last part this snippet holds when adjacent parts were merged into it (`part` is the first). */
+  lastPart?: number;
   tokens: number;
   score: number;
   id: string;
@@ -92,6 +94,7 @@ export function presentRankedSnippet({ doc, score }: RankedSnippet): SnippetJson
     pageTitle: doc.pageTitle,
     pageKind: doc.pageKind ?? 'guide',
     ...(doc.part !== undefined ? { part: doc.part } : {}),
+    ...(doc.lastPart !== undefined ? { lastPart: doc.lastPart } : {}),
     tokens: doc.tokens,
     score: roundScore(score),
     id: doc.id,
