@@ -3,7 +3,7 @@ import { analyzeQuery } from './analysis';
 import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, withoutCopies, type AnswerInput } from './answer';
 import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
-import { scoredCandidate, unit } from './test-fixtures';
+import { infoSection, scoredCandidate, timeoutPart, unit } from './test-fixtures';
 import type { SnippetDocument } from './types';
 import { SEARCH_WEIGHTS } from './weights';
 
@@ -16,18 +16,7 @@ const stats = {
     ['cooki', 8],
   ]),
 };
-const info = (title: string, content: string, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> => ({
-  kind: 'info',
-  title,
-  breadcrumb: ['Guide', title],
-  pageTitle: 'Guide',
-  description: '',
-  content,
-  language: '',
-  code: '',
-  tokens: 100,
-  ...over,
-});
+const info = (title: string, content: string, over: Partial<SnippetDocument> = {}) => infoSection(title, content, { tokens: 100, ...over });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
 const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {}): AnswerInput => ({
@@ -238,14 +227,7 @@ test('a section copied onto another page is served once, from the documentation 
   t.is(withoutCopies([row(readme, 0.9), row(apart, 0.8)], [readme, apart], w.copyCosine).length, 2, 'similar is not a copy');
 });
 
-const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {}) =>
-  info('Timeout options', `Part ${k}: set the timeout of a request with these options.`, {
-    part: k,
-    startLine,
-    path: 'docs/api/client.md',
-    breadcrumb: ['Client', 'Timeout options'],
-    ...over,
-  });
+const part = timeoutPart;
 
 test('the budget is a ceiling filled with whole groups: a group that does not fit is left out, smaller ones after it still come', (t) => {
   const parts = [part(0, 10), part(1, 40), part(2, 70)].map((o) => scoredCandidate(o));

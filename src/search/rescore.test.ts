@@ -1,22 +1,12 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
 import { countToken, libraryIdf, rescoreCandidates } from './rescore';
-import { scoredCandidate, unit } from './test-fixtures';
+import { infoSection, scoredCandidate, unit } from './test-fixtures';
 import type { TermStats } from './term-stats';
 import { SEARCH_WEIGHTS } from './weights';
 
 const stats = (total: number, df: Record<string, number>): TermStats => ({ total, df: new Map(Object.entries(df)) });
-const info = (title: string, content: string, over = {}) => ({
-  kind: 'info' as const,
-  title,
-  breadcrumb: ['Guide', title],
-  pageTitle: 'Guide',
-  description: '',
-  content,
-  language: '',
-  code: '',
-  ...over,
-});
+const info = infoSection;
 const near = (a: number | undefined, b: number) => a !== undefined && Math.abs(a - b) < 1e-6;
 
 test('countToken counts whole tokens only', (t) => {

@@ -1,29 +1,11 @@
 import test from 'ava';
 import type { RescoredCandidate } from './rescore';
 import { isPartOf, mergeParts, missingParts, withSectionParts } from './section-parts';
-import { scoredCandidate } from './test-fixtures';
+import { infoSection, scoredCandidate, timeoutPart } from './test-fixtures';
 import type { RankedSnippet, SnippetDocument } from './types';
 
-const info = (title: string, content: string, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> => ({
-  kind: 'info',
-  title,
-  breadcrumb: ['Guide', title],
-  pageTitle: 'Guide',
-  description: '',
-  content,
-  language: '',
-  code: '',
-  tokens: 100,
-  ...over,
-});
-const part = (k: number, startLine: number, over: Partial<SnippetDocument> = {}) =>
-  info('Timeout options', `Part ${k}: set the timeout of a request with these options.`, {
-    part: k,
-    startLine,
-    path: 'docs/api/client.md',
-    breadcrumb: ['Client', 'Timeout options'],
-    ...over,
-  });
+const info = (title: string, content: string, over: Partial<SnippetDocument> = {}) => infoSection(title, content, { tokens: 100, ...over });
+const part = timeoutPart;
 const served = (o: Partial<SnippetDocument>, score = 1): RankedSnippet => ({ doc: scoredCandidate(o).doc, score });
 
 test('parts of one section come together where its best part ranks, in order, the opening part first', (t) => {

@@ -69,3 +69,20 @@ export function unit(v: number[]): Float32Array {
   const norm = Math.hypot(...v) || 1;
   return Float32Array.from(v.map((x) => x / norm));
 }
+
+/** The fields of a prose section (an info snippet) titled `title` on a page "Guide". */
+export function infoSection(title: string, content: string, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> {
+  return { kind: 'info', title, breadcrumb: ['Guide', title], pageTitle: 'Guide', description: '', content, language: '', code: '', ...over };
+}
+
+/** Part `k` of the long section "Timeout options" of docs/api/client.md (100 tokens each). */
+export function timeoutPart(k: number, startLine: number, over: Partial<SnippetDocument> = {}): Partial<SnippetDocument> {
+  return infoSection('Timeout options', `Part ${k}: set the timeout of a request with these options.`, {
+    part: k,
+    startLine,
+    path: 'docs/api/client.md',
+    breadcrumb: ['Client', 'Timeout options'],
+    tokens: 100,
+    ...over,
+  });
+}
