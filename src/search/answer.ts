@@ -8,8 +8,9 @@
  * snippets, for a lone hit on a page nothing else of the answer comes from, and for a page's
  * fourth section and beyond: page-evidence.ts), serves a section copied onto another page
  * once, keeps the parts of one section together in document order and merged while they fit
- * (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context use case (retrieval/context.ts) and the
- * offline replay of the eval (scripts/eval/replay.ts) run exactly this.
+ * (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
+ * use case (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts)
+ * run exactly this.
  */
 import type { AnalyzedQuery } from './analysis';
 import { DEFAULT_TOKENS, SEPARATOR_TOKENS } from './budget';

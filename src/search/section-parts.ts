@@ -57,12 +57,12 @@ export function missingParts(snippets: readonly RankedSnippet[]): { path: string
     if (key === undefined) continue;
     const entry = bySection.get(key) ?? { doc: s.doc, parts: new Set<number>() };
     for (const k of partsHeld(s.doc)) entry.parts.add(k);
-    if ((s.doc.lastPart ?? s.doc.part ?? 0) > (entry.doc.lastPart ?? entry.doc.part ?? 0)) entry.doc = s.doc;
+    if (lastHeld(s.doc) > lastHeld(entry.doc)) entry.doc = s.doc;
     bySection.set(key, entry);
   }
   const out: { path: string; title: string; breadcrumb: string[]; below: number }[] = [];
   for (const { doc, parts } of bySection.values()) {
-    const last = doc.lastPart ?? doc.part ?? 0;
+    const last = lastHeld(doc);
     for (let k = 0; k < last; k++) {
       if (parts.has(k)) continue;
       out.push({ path: doc.path, title: doc.title, breadcrumb: [...doc.breadcrumb], below: last });
@@ -78,11 +78,15 @@ export function isPartOf(doc: RankedSnippet['doc'], wanted: readonly { path: str
   return key !== undefined && wanted.some((w) => sectionOf({ ...doc, path: w.path, title: w.title, breadcrumb: w.breadcrumb }) === key);
 }
 
+/** The last part a snippet holds: its own, or the last one merged into it. */
+function lastHeld(doc: RankedSnippet['doc']): number {
+  return doc.lastPart ?? doc.part ?? 0;
+}
+
 /** The parts a snippet holds: its own, or every one from its first to its last when merged. */
 function partsHeld(doc: RankedSnippet['doc']): number[] {
   const first = doc.part ?? 0;
-  const last = doc.lastPart ?? first;
-  return Array.from({ length: last - first + 1 }, (_, k) => first + k);
+  return Array.from({ length: lastHeld(doc) - first + 1 }, (_, k) => first + k);
 }
 
 /**
@@ -96,7 +100,7 @@ export function mergeParts(snippets: readonly RankedSnippet[], ceiling: number):
   for (const s of snippets) {
     const prev = out.at(-1);
     const key = sectionOf(s.doc);
-    const next = prev !== undefined && key !== undefined && sectionOf(prev.doc) === key && s.doc.part === (prev.doc.lastPart ?? prev.doc.part ?? 0) + 1;
+    const next = prev !== undefined && key !== undefined && sectionOf(prev.doc) === key && s.doc.part === lastHeld(prev.doc) + 1;
     if (!next || prev.doc.tokens + s.doc.tokens > ceiling) {
       out.push(s);
       continue;
