@@ -8,6 +8,7 @@
 import semver from 'semver';
 import type { SnippetDocument } from '../../search/types';
 import { fencedBlocks, proseOf } from '../../search/format/fence';
+import { isPageIntro } from '../../search/page-evidence';
 
 /** The stored fields an upgrade guide reads of a snippet. */
 export const GUIDE_FIELDS = [
@@ -172,7 +173,7 @@ export function summaryNotes(guides: readonly GuideSnippet[], releaseNotes: read
     if ((doc.part ?? 0) > 0) continue;
     const heading = doc.breadcrumb.at(-1) ?? doc.title;
     // A guide's title section or a bare list heading carries no change of its own.
-    if (doc.breadcrumb.length <= 1 && listItems(doc.content).length === 0 && proseOf(doc.content).length < 80) continue;
+    if (isPageIntro(doc) && listItems(doc.content).length === 0 && proseOf(doc.content).length < 80) continue;
     const body = proseOf(doc.content);
     const first = body.split(/(?<=[.!?])\s/)[0] ?? '';
     // A lead that is only a list marker or a colon's intro says nothing on its own.
