@@ -12,7 +12,8 @@
  * and left. The stores are dropped afterwards.
  *
  * A repository is named by its folder (`/work/.mirror/rust-lang+book/repo` → rust-lang/book;
- * otherwise the folder name); `--json` prints the rows as JSON as well.
+ * otherwise the folder name); `--json` prints the rows as JSON as well; `--flagged` lists each
+ * snippet a check counted (path:line, heading, the checks) after the table, to act on.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,7 +26,7 @@ import { dropTestStores } from '../../test/drop-stores';
 import type { Ports } from '../../src/ports';
 import { addRepository } from '../../src/catalog/add-repo';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../../src/indexing/snippets/fidelity';
-import { snippetShape } from '../../src/indexing/snippets/shape';
+import { announcesMissingExample, snippetShape } from '../../src/indexing/snippets/shape';
 import { maintainersPageReason } from '../../src/indexing/discover/defaults';
 
 interface Row {
@@ -48,6 +49,8 @@ interface Row {
   benchmark: number;
   seconds: number;
   error?: string;
+  /** `--flagged`: each snippet a check counted, as `path:line heading — checks`. */
+  flagged: string[];
 }
 
 function repoName(dir: string): { owner: string; name: string } {
@@ -83,6 +86,7 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
     includes: '',
     benchmark: 0,
     seconds: 0,
+    flagged: [],
   };
   try {
     await addRepository(
@@ -113,7 +117,19 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   row.nonEnglish = docs.filter(isNonEnglish).length;
   row.noLanguage = docs.filter((d) => d.kind === 'code' && !d.language.trim()).length;
   row.leftoverMarkup = docs.filter(hasLeftoverMarkup).length;
-  row.duplicates = duplicateIndexes(docs).size;
+  const duplicates = duplicateIndexes(docs);
+  row.duplicates = duplicates.size;
+  row.flagged = docs.flatMap((d, i) => {
+    const checks = [
+      hasPlaceholder(d) && 'placeholder',
+      isNonEnglish(d) && 'non-English',
+      d.kind === 'code' && !d.language.trim() && 'no language',
+      hasLeftoverMarkup(d) && 'leftover markup',
+      duplicates.has(i) && 'duplicate',
+      announcesMissingExample(d) && 'dangling "as follows:"',
+    ].filter((c): c is string => typeof c === 'string');
+    return checks.length > 0 ? [`${d.path}:${d.startLine} ${d.breadcrumb.join(' > ') || d.title} — ${checks.join(', ')}`] : [];
+  });
   const shape = snippetShape(docs, (p) => maintainersPageReason(p) !== undefined);
   row.dangling = shape.dangling;
   row.twins = shape.twins;
@@ -183,7 +199,7 @@ async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const dirs = args.filter((a) => !a.startsWith('--'));
   if (dirs.length === 0) {
-    console.error('Usage: npm run fidelity -- <git repository folder> [...] [--json]');
+    console.error('Usage: npm run fidelity -- <git repository folder> [...] [--json] [--flagged]');
     process.exit(2);
   }
   for (const d of dirs) {
@@ -208,7 +224,8 @@ async function main(): Promise<void> {
       rows.push(await measure(services, root, d));
     }
     print(rows);
-    if (args.includes('--json')) console.log(JSON.stringify(rows));
+    if (args.includes('--flagged')) for (const r of rows) for (const f of r.flagged) console.log(`${r.repo} ${f}`);
+    if (args.includes('--json')) console.log(JSON.stringify(rows.map(({ flagged: _flagged, ...r }) => r)));
   } finally {
     await lifecycle.worker?.stop();
     await dropTestStores({ es: handles.es, prefix: config.indexPrefix, mongo: handles.mongo });

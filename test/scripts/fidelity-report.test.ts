@@ -12,7 +12,7 @@ import { createRepo } from '../git-server';
 import { ensureStores } from '../harness';
 import { ROOT_DIR } from '../../src/config';
 
-test('prints placeholder, no-language and leftover-markup counts of a repository', (t) => {
+test('prints placeholder, no-language and leftover-markup counts of a repository, and with --flagged each snippet counted', (t) => {
   ensureStores();
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shelfmark-fidelity-test-'));
   try {
@@ -28,7 +28,7 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
         },
       },
     ]);
-    const out = execFileSync('npx', ['tsx', 'scripts/eval/fidelity-report.ts', bare, '--json'], {
+    const out = execFileSync('npx', ['tsx', 'scripts/eval/fidelity-report.ts', bare, '--json', '--flagged'], {
       cwd: ROOT_DIR,
       env: { ...process.env, LOG_LEVEL: 'silent' },
       encoding: 'utf8',
@@ -41,6 +41,11 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
     t.true(Number(rows[0].leftoverMarkup) >= 1);
     t.true(Number(rows[0].snippets) >= 3);
     t.regex(out, /^repo\s+files\s+snippets\s+code\s+placeholders/m);
+    // --flagged: where each counted snippet is and which checks counted it; an unflagged page is not listed.
+    t.regex(out, /^local\/book src\/intro\.md:\d+ Intro — placeholder$/m);
+    t.regex(out, /^local\/book src\/shell\.md:\d+ Shell — no language$/m);
+    t.regex(out, /^local\/book src\/tabs\.md:\d+ Tabs — leftover markup$/m);
+    t.notRegex(out, /^local\/book \S*main\.rs/m);
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
