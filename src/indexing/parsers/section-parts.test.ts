@@ -179,3 +179,22 @@ test('partMarkdown fences code with the file it names and drops empty prose', (t
   const withFile: CodeBlock = { ...code('export default {}', 4, 'ts'), file: 'vite.config.ts' };
   t.is(partMarkdown([prose('  ', 1), prose('Add the plugin:', 2), withFile]), 'Add the plugin:\n\n```ts title="vite.config.ts"\nexport default {}\n```');
 });
+
+test('a paragraph announcing a list opens the part of the list, never ends the one before it', (t) => {
+  // One unit of prose only, larger than a part: it is cut at paragraphs, and the cut falls
+  // right after "…looks like this:" unless the paragraph moves on with the list.
+  const filler = 'Background that explains the setting in some detail. '.repeat(40).trim();
+  const list = Array.from({ length: 12 }, (_, i) => `* Middleware number ${i} runs here and passes the request on to the next layer.`).join('\n');
+  const out = sectionSnippets(section([prose(filler, 3), prose('The flow of execution looks like this:', 5), prose(list, 7)]), source, describe);
+  t.deepEqual(
+    out.map((s) => [s.part, s.content]),
+    [
+      [0, filler],
+      [1, `The flow of execution looks like this:\n\n${list}`],
+    ],
+  );
+  t.is(out[1].startLine, 5, 'the part starts at the announcing paragraph');
+  // The paragraph stays where it is when it is all its part holds (nothing would be left).
+  const alone = sectionSnippets(section([prose('The flow of execution looks like this:', 3), prose(`${filler} ${filler}`, 5)]), source, describe);
+  t.is(alone[0].content, 'The flow of execution looks like this:');
+});

@@ -91,6 +91,11 @@ export function splitCode(block: CodeBlock, max: number): CodeBlock[] {
   return pieces;
 }
 
+/** Prose ending with a colon announces what comes right after it (an example, a list). */
+function announces(item: ProseBlock): boolean {
+  return /:\s*$/.test(item.text);
+}
+
 /** Items packed into parts of at most `max` characters; a unit stays whole unless it alone exceeds `max`. */
 function packUnits(units: readonly Unit[], max: number): Item[][] {
   const parts: Item[][] = [];
@@ -102,7 +107,18 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
     length = 0;
   };
   const add = (item: Item) => {
-    if (length > 0 && length + size(item) > max) flush();
+    if (length > 0 && length + size(item) > max) {
+      // A paragraph announcing what follows ("…looks like this:" before a list) opens the next
+      // part with it instead of ending this one, when both fit there.
+      const last = part[part.length - 1];
+      const carried = part.length > 1 && last?.kind === 'prose' && announces(last) && size(last) + size(item) <= max ? part.pop() : undefined;
+      if (carried) length -= size(carried);
+      flush();
+      if (carried) {
+        part.push(carried);
+        length += size(carried);
+      }
+    }
     part.push(item);
     length += size(item);
   };

@@ -167,3 +167,33 @@ test('a code line longer than a reader reads (an inline data URL) is cut, saying
   t.is(first, `image = "${blob}`.slice(0, SNIPPET_LIMITS.codeLine) + ' …');
   t.is(second, 'print(image)');
 });
+
+test('a closing paragraph announcing the next section opens it: a subsection or the next sibling, not a section further out', (t) => {
+  const blocks: DocBlock[] = [
+    { kind: 'prose', text: 'Starlette also includes a `StaticFiles` class for serving files in a given directory:', line: 2 },
+    { kind: 'heading', level: 2, text: 'StaticFiles', line: 4 },
+    { kind: 'prose', text: 'Signature: `StaticFiles(directory=None, packages=None, html=False)`', line: 6 },
+    { kind: 'code', code: "app = StaticFiles(directory='static')", language: 'python', line: 8 },
+    { kind: 'prose', text: 'The middleware implementations below come with the package:', line: 10 },
+    { kind: 'heading', level: 2, text: 'CORSMiddleware', line: 12 },
+    { kind: 'prose', text: 'Adds CORS headers to outgoing responses for cross-origin requests.', line: 14 },
+    { kind: 'heading', level: 3, text: 'Options', line: 16 },
+    { kind: 'prose', text: 'Each option is passed to the middleware as a keyword argument like this:', line: 18 },
+    { kind: 'heading', level: 2, text: 'Caching', line: 20 },
+    { kind: 'prose', text: 'Responses carry an ETag and a Last-Modified header for caches.', line: 22 },
+  ];
+  const out = blocksToSnippets(blocks, source).map((s) => [s.breadcrumb.join(' > '), s.startLine, s.content]);
+  t.deepEqual(out, [
+    // The page's opening line, all its text, opens the subsection it announces.
+    [
+      'Guide > StaticFiles',
+      4,
+      "Starlette also includes a `StaticFiles` class for serving files in a given directory:\n\nSignature: `StaticFiles(directory=None, packages=None, html=False)`\n\n```python\napp = StaticFiles(directory='static')\n```",
+    ],
+    // A closing paragraph after the example opens the next sibling.
+    ['Guide > CORSMiddleware', 12, 'The middleware implementations below come with the package:\n\nAdds CORS headers to outgoing responses for cross-origin requests.'],
+    // Followed by a heading further out (neither a subsection nor a sibling), it stays.
+    ['Guide > CORSMiddleware > Options', 16, 'Each option is passed to the middleware as a keyword argument like this:'],
+    ['Guide > Caching', 20, 'Responses carry an ETag and a Last-Modified header for caches.'],
+  ]);
+});

@@ -46,8 +46,11 @@ interface Section {
 export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSource): ParsedSnippet[] {
   const sections = groupSections(blocks, source.pageTitle);
   const out: ParsedSnippet[] = [];
+  // The closing announcement of the section before (announcementOfNext), which opens this one.
+  let lead: ProseBlock[] = [];
   sections.forEach((section, index) => {
-    const items: (ProseBlock | CodeBlock)[] = [];
+    const items: (ProseBlock | CodeBlock)[] = lead;
+    lead = [];
     for (const item of section.items) {
       if (item.kind === 'prose') {
         for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars)) items.push({ ...item, text });
@@ -56,12 +59,34 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
       const code = finishCode(item.code, item.language);
       if (code !== '') items.push({ ...item, code });
     }
+    // A closing paragraph announcing the next section ("…here's what you need to know:") opens it.
+    const announcement = announcementOfNext(items, sections, index);
+    if (announcement) {
+      items.splice(items.indexOf(announcement));
+      lead = [announcement];
+      if (items.length === 0) return;
+    }
     // Text before the first heading has no heading to point at: it starts at its first block.
     const line = index === 0 && items.length > 0 ? items[0].line : section.line;
     const finished = { ...section, items, line };
     out.push(...sectionSnippets(finished, source, (code) => withFile(describeCode(sections, index, code), code.file)));
   });
   return out;
+}
+
+/**
+ * The paragraph that closes a section announcing the section right after it, a subsection or
+ * the next sibling ("Starlette also includes a `StaticFiles` class for serving files in a
+ * given directory:" before `### StaticFiles`; "The following middleware implementations are
+ * available:" before the first of them): prose after the section's last example, at most a
+ * description's length, ending with a colon. Left where it is, it would announce what its
+ * snippet does not hold.
+ */
+function announcementOfNext(items: readonly (ProseBlock | CodeBlock)[], sections: readonly Section[], index: number): ProseBlock | undefined {
+  const next = sections[index + 1];
+  const last = items[items.length - 1];
+  if (!next || (next.parent !== index && next.parent !== sections[index]!.parent) || last?.kind !== 'prose') return undefined;
+  return last.text.length <= PART_LIMITS.description && /:\s*$/.test(last.text) ? last : undefined;
 }
 
 function groupSections(blocks: readonly DocBlock[], pageTitle: string): Section[] {
