@@ -9,7 +9,7 @@ import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature
 import { rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
-import { dedentBlock, indentWidth, isBlank, normaliseLanguage, stripIndent, type SourceLine } from './text-utils';
+import { dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
 
 export interface BlockOptions {
   /** CommonMark's four-space code blocks; off for MDX, which has none. */
@@ -104,16 +104,18 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
     const numbered = body.map((text, k) => ({ text, line: lines[start + 1 + k].line }));
     blocks.push(...mystDirective(myst[1], myst[2] ?? '', numbered, lines[start].line));
   } else {
-    const language = normaliseLanguage(info);
+    const labelled = normaliseLanguage(info);
     const meta = fenceMeta(info);
-    if (!NOT_CODE.has(language))
+    if (!NOT_CODE.has(labelled)) {
+      const code = dedentBlock(hideRustdocLines(applyDiffMarkers(body, meta), labelled));
       blocks.push({
         kind: 'code',
-        code: dedentBlock(hideRustdocLines(applyDiffMarkers(body, meta), language)),
-        language,
+        code,
+        language: labelled || (info.trim() === '' ? sessionLanguage(code) : ''),
         line: lines[start].line,
         ...(meta.file ? { file: meta.file } : {}),
       });
+    }
   }
   return Math.min(i, lines.length - 1);
 }
@@ -165,7 +167,8 @@ function readIndentedCode(lines: readonly SourceLine[], start: number, blocks: D
     if (!isBlank(t) && indentWidth(t) < 4) break;
     body.push(stripIndent(t, 4));
   }
-  blocks.push({ kind: 'code', code: dedentBlock(body), language: '', line: lines[start].line });
+  const code = dedentBlock(body);
+  blocks.push({ kind: 'code', code, language: sessionLanguage(code), line: lines[start].line });
   return i - 1;
 }
 

@@ -107,7 +107,7 @@ function stripBracketAnchor(text: string): string {
 }
 
 /** Text without any of these characters (or runs of spaces, or trailing spaces) is already clean. */
-const PLAIN_NEEDS_WORK = /[`\\![\]<{&*_~]|[ \t]{2}|[ \t]\n/;
+const PLAIN_NEEDS_WORK = /[`\\![\]<{&*_~]|[ \t]{2}|[ \t]\n|:(?:material|fontawesome|octicons|simple)-/;
 
 /** Splits text into code spans and cleaned non-code text. */
 function scan(text: string): Segment[] {
@@ -282,8 +282,15 @@ function decodeEntity(name: string): string | undefined {
 const STAR_EMPHASIS = /(^|[^\w*\\])(\*{1,3})(?=[^\s*])([^*\n]*?[^\s*\\])\2(?![\w*])/g;
 const UNDERSCORE_EMPHASIS = /(^|[^\w\\])(_{1,3})(?=[^\s_])([^_\n]*?[^\s_\\])\2(?!\w)/g;
 
-/** `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`) alone. */
-function stripEmphasis(s: string): string {
+/** Material for MkDocs icon shortcodes (`:material-help:`, `:fontawesome-brands-github:`, `:octicons-rocket-16:`, `:simple-slack:`). */
+const ICON_SHORTCODE = /:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:[ \t]?/g;
+
+/**
+ * `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`)
+ * alone; icon shortcodes, which a site renders as pictures, go too.
+ */
+function stripEmphasis(text: string): string {
+  const s = text.includes(':') ? text.replace(ICON_SHORTCODE, '') : text;
   if (!/[*_~]/.test(s)) return s;
   let out = s;
   // Nested emphasis (`**a *b* c**`) unwraps from the inside out, one level per pass.

@@ -3,7 +3,8 @@
  * block pass sees plain CommonMark. Block quotes and GitHub alerts lose their `>` markers;
  * MkDocs admonitions (`!!! note`), content tabs (`=== "pip"`) and their indented bodies are
  * dedented; `:::` and `///` admonition markers, MDX `import`/`export`, JSX and HTML tags,
- * HTML comments, `<script>`/`<style>` blocks and include directives are removed. Fenced code
+ * HTML comments, `<script>`/`<style>` blocks, include directives and mkdocstrings directives
+ * (`::: pkg.Name` with its options: API docs rendered from docstrings at build time) are removed. Fenced code
  * is tracked so nothing inside a fence is ever touched. Removed lines become blank lines,
  * which keeps paragraphs apart and every remaining line on its original number.
  */
@@ -35,6 +36,8 @@ const SLASH_BLOCK = /^\s*\/{3,}(?:[ \t]+([\w-]+))?(?:[ \t]*\|[ \t]*(.*))?[ \t]*$
 /** FastAPI `{* file *}` and MkDocs `--8<--` includes (files we cannot see), MyST `(label)=` targets. */
 const INCLUDE = /^\s*(\{[*!%].*[*!%]\}|-{1,2}8<-{1,2}.*|\([\w.:-]+\)=)\s*$/;
 const RAW_BLOCK = /^\s*<(script|style)\b/i;
+/** mkdocstrings' `::: package.module.Name` (API docs rendered from Python docstrings at build time). */
+const MKDOCSTRINGS = /^(\s*):::[ \t]+[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*[ \t]*$/;
 
 /** Returns the document's content lines with containers unwrapped and non-content blanked. */
 export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOptions): SourceLine[] {
@@ -107,6 +110,13 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
     }
 
     const shallow = options.mdx || indentWidth(rest) < 4;
+    const docstrings = shallow && stack.every((c) => c.kind === 'indent') ? mkdocstringsEnd(lines, i, rest) : undefined;
+    if (docstrings !== undefined) {
+      // Nothing of it is on the page: the directive and its options become blank lines.
+      for (; i < docstrings; i++) emit('', lines[i].line);
+      i--;
+      continue;
+    }
     if (shallow) {
       const special = unwrapMarker(rest, stack);
       if (special !== undefined) {
@@ -162,6 +172,25 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
     emit(htmlBlock && !options.mdx ? rest.trimStart() : rest, line);
   }
   return out;
+}
+
+/**
+ * When line `i` (`rest` without its containers' prefixes) is an mkdocstrings directive (a
+ * dotted name, or any name with an indented `options:` block under it, which a colon fence
+ * such as `::: tip` never has), the index of the first line after it and its options;
+ * otherwise undefined.
+ */
+function mkdocstringsEnd(lines: readonly SourceLine[], i: number, rest: string): number | undefined {
+  const m = MKDOCSTRINGS.exec(rest);
+  if (!m) return undefined;
+  // Measured on the whole line: inside an admonition the options sit deeper than its body.
+  const indent = indentWidth(lines[i].text);
+  let end = i + 1;
+  while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > indent)) end++;
+  // Blank lines after the block are the next paragraph's, not the directive's.
+  while (end > i + 1 && isBlank(lines[end - 1].text)) end--;
+  const options = lines.slice(i + 1, end).find((l) => !isBlank(l.text));
+  return m[2] !== undefined || /^\s*options:\s*$/.test(options?.text ?? '') ? end : undefined;
 }
 
 /** Strips the prefixes of the open containers; `matched` counts those the line continues. */

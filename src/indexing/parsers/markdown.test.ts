@@ -174,6 +174,66 @@ test('MkDocs admonitions and content tabs are dedented so their code is found', 
   );
 });
 
+test('mkdocstrings directives (API docs rendered from docstrings) and Material icon shortcodes leave nothing behind', (t) => {
+  const out = md(
+    [
+      '# Base model',
+      '',
+      'Pydantic models are simply classes which inherit from `BaseModel` and define fields as annotated attributes.',
+      '',
+      '::: pydantic.BaseModel',
+      '    options:',
+      '        show_root_heading: true',
+      '        members:',
+      '          - model_dump',
+      '',
+      '::: pydantic_core',
+      '    options:',
+      '        show_source: false',
+      '',
+      '## :simple-slack: Slack',
+      '',
+      'Ask questions in the :material-help: community Slack, or :fontawesome-brands-github: on GitHub.',
+      '',
+      '::: tip',
+      'A colon fence without options stays a tip.',
+      ':::',
+      '',
+      '??? abstract "API Reference"',
+      '    ::: starlette.testclient.TestClient',
+      '        options:',
+      '            show_root_heading: true',
+      '',
+      'The test client allows you to make requests against your application.',
+      '',
+      '    ::: indented.code.Block',
+    ].join('\n'),
+  );
+  t.deepEqual(
+    out.map((s) => [s.breadcrumb.join(' > '), s.kind, s.content]),
+    [
+      ['Base model', 'info', 'Pydantic models are simply classes which inherit from `BaseModel` and define fields as annotated attributes.'],
+      [
+        'Base model > Slack',
+        'code',
+        // Inside an admonition the directive goes too (its title stays); indented code is code.
+        'Ask questions in the community Slack, or on GitHub.\n\nA colon fence without options stays a tip.\n\nAPI Reference\n\nThe test client allows you to make requests against your application.\n\n```\n::: indented.code.Block\n```',
+      ],
+    ],
+  );
+  t.is(out[1].title, 'Slack');
+});
+
+test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon', (t) => {
+  const out = md(
+    '# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n',
+  );
+  t.deepEqual(
+    fencedBlocks(out[0].content).map((b) => b.language),
+    ['console', 'pycon', '', 'text'],
+  );
+});
+
 test('pymdownx blocks and FastAPI includes are removed', (t) => {
   const out = md(
     '# T\n\n{* ../../docs_src/query_params/tutorial001_py310.py hl[9] *}\n\n/// tip | Smart\n\nFastAPI knows which parameters are path parameters.\n\n///\n\nInstall it:\n\n//// tab | `pip`\n\n```console\n$ pip install fastapi\n```\n\n////\n',

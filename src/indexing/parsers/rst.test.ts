@@ -106,6 +106,14 @@ test('code, sourcecode and doctest directives and >>> blocks', (t) => {
   t.is(out[0].language, 'json');
 });
 
+test('a literal block recording a shell session is console, whatever the page highlights', (t) => {
+  const out = codes(rst('Title\n=====\n\n.. highlight:: python\n\nInstall it::\n\n    $ pip install flask\n\nThen::\n\n    import flask\n'));
+  t.deepEqual(examples(out), [
+    { language: 'console', code: '$ pip install flask' },
+    { language: 'python', code: 'import flask' },
+  ]);
+});
+
 test('admonitions and version notes are prose; their code is still code', (t) => {
   const out = rst(`Title
 =====

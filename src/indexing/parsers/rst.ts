@@ -10,7 +10,7 @@ import type { ParsedSnippet, SourceDocument } from '../types';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
 import { cleanRstInline, cleanRstTitle } from './rst-inline';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
-import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, stripIndent, titleFromPath, type SourceLine } from './text-utils';
+import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, sessionLanguage, stripIndent, titleFromPath, type SourceLine } from './text-utils';
 
 interface RstContext {
   /** Adornment styles in order of first appearance; the index is the level. */
@@ -123,7 +123,7 @@ function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLin
   let end = start;
   while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > base)) end++;
   const code = dedentBlock(lines.slice(start, end).map((l) => l.text));
-  const language = code.startsWith('>>>') ? 'pycon' : ctx.highlight;
+  const language = sessionLanguage(code) || ctx.highlight;
   blocks.push({ kind: 'code', code, language, line: lines[start].line });
   return end;
 }
@@ -178,7 +178,7 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
       break;
     case 'code': {
       const code = dedentBlock(content.map((l) => l.text));
-      const language = normaliseLanguage(argument) || (code.startsWith('>>>') ? 'pycon' : defaultCodeLanguage(name, ctx.highlight));
+      const language = normaliseLanguage(argument) || sessionLanguage(code) || defaultCodeLanguage(name, ctx.highlight);
       blocks.push({ kind: 'code', code, language, line });
       break;
     }

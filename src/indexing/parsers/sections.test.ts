@@ -191,7 +191,11 @@ test('a closing paragraph announcing the next section opens it: a subsection or 
       "Starlette also includes a `StaticFiles` class for serving files in a given directory:\n\nSignature: `StaticFiles(directory=None, packages=None, html=False)`\n\n```python\napp = StaticFiles(directory='static')\n```",
     ],
     // A closing paragraph after the example opens the next sibling.
-    ['Guide > CORSMiddleware', 12, 'The middleware implementations below come with the package:\n\nAdds CORS headers to outgoing responses for cross-origin requests.'],
+    [
+      'Guide > CORSMiddleware',
+      12,
+      'The middleware implementations below come with the package:\n\nAdds CORS headers to outgoing responses for cross-origin requests.',
+    ],
     // Followed by a heading further out (neither a subsection nor a sibling), it stays.
     ['Guide > CORSMiddleware > Options', 16, 'Each option is passed to the middleware as a keyword argument like this:'],
     ['Guide > Caching', 20, 'Responses carry an ETag and a Last-Modified header for caches.'],

@@ -77,6 +77,16 @@ export function normaliseLanguage(info: string): string {
   return NO_LANGUAGE.has(language) ? '' : language;
 }
 
+/**
+ * The language of an unlabelled block that is a recorded session: a shell prompt (`$ npm
+ * test`) is `console`, the Python prompt (`>>> import x`) `pycon`; otherwise "".
+ */
+export function sessionLanguage(code: string): string {
+  const first = code.trimStart();
+  if (first.startsWith('>>>')) return 'pycon';
+  return /^\$ \S/.test(first) ? 'console' : '';
+}
+
 /** Fence words that explicitly say "no highlighting". */
 const NO_LANGUAGE = new Set(['none', 'no-highlight', 'nohighlight']);
 
