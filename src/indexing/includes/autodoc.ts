@@ -65,6 +65,17 @@ export async function expandAutodoc(text: string, r: IncludeResolver): Promise<s
   });
 }
 
+/**
+ * The entries an API reference generated from docstrings shows for `target` (mkdocstrings'
+ * `::: pkg.mod.Name`): a class or function with its documented members (only `members` when
+ * given), else a module's documented top-level names; undefined when it cannot be found.
+ */
+export async function apiEntries(r: IncludeResolver, target: string, members?: readonly string[]): Promise<ApiEntry[] | undefined> {
+  const finder = new Finder(r, await moduleRoots(r), new Map());
+  const options = new Map([['members', (members ?? []).join(',')]]);
+  return (await finder.entries('autoclass', target, '', options)) ?? (await finder.entries('automodule', target, '', options));
+}
+
 /** Folders module paths resolve from: conf.py's literal sys.path entries, then common roots. */
 async function moduleRoots(r: IncludeResolver): Promise<string[]> {
   const roots: string[] = [];

@@ -6,7 +6,7 @@
 import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
 import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
-import { rstToBlocks } from './rst';
+import { readableDocstring, rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
@@ -120,6 +120,20 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
   return Math.min(i, lines.length - 1);
 }
 
+/** An API entry includes/mkdocstrings.ts wrote (its JSON in the fence): a code block with its own title. */
+function apiEntryBlocks(content: readonly SourceLine[], line: number): DocBlock[] {
+  try {
+    const e = JSON.parse(content.map((l) => l.text).join('\n')) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' ? v : '');
+    if (str(e.code) === '') return [];
+    return [
+      { kind: 'code', code: str(e.code), language: str(e.language), line, entry: { title: str(e.title), description: readableDocstring(str(e.description)) } },
+    ];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * A MyST directive fence (```{note}, ```{code-block} python, ```{eval-rst}): the same
  * decisions as for the reST directive, the body read as Markdown (or reST for eval-rst).
@@ -134,6 +148,7 @@ function mystDirective(name: string, argument: string, body: SourceLine[], line:
   while (k < body.length && /^\s*:[\w-]+:(\s|$)/.test(body[k].text)) k++;
   const content = body.slice(k);
   if (name === 'eval-rst') return rstToBlocks(content);
+  if (name === 'shelfmark:api') return apiEntryBlocks(content, line);
   switch (classifyDirective(name)) {
     case 'code':
       return [{ kind: 'code', code: dedentBlock(content.map((l) => l.text)), language: normaliseLanguage(argument) || defaultCodeLanguage(name, ''), line }];
