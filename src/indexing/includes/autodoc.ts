@@ -39,6 +39,8 @@ export interface ApiEntry {
 
 /** Re-exports followed at most this deep (`pkg/__init__` → `pkg/app` → ...). */
 const MAX_HOPS = 4;
+/** Modules of a package read at most when looking for a name it exports lazily. */
+const MAX_SCANNED = 400;
 
 export async function expandAutodoc(text: string, r: IncludeResolver): Promise<string> {
   if (!AUTODOC_DIRECTIVE.test(text)) return text;
@@ -134,6 +136,36 @@ class Finder {
       if (!defining) continue;
       return { snippets: await this.snippetsOf(defining.file), local: [defining.name, ...rest].join('.') };
     }
+    // A name the package exports lazily (a `__getattr__` table, not an import): where it is defined.
+    const file = parts.length >= 2 ? await this.definedUnder(parts[0], parts[1]) : undefined;
+    return file ? { snippets: await this.snippetsOf(file), local: parts.slice(1).join('.') } : undefined;
+  }
+
+  /**
+   * The module under package `pkg` that defines `name` at its top level, public modules and
+   * shallower ones first (`pkg/main.py` before `pkg/v1/main.py` or `pkg/_internal/x.py`).
+   */
+  private async definedUnder(pkg: string, name: string): Promise<string | undefined> {
+    const init = this.moduleFile(pkg);
+    if (!init?.endsWith('/__init__.py') || !/^\w+$/.test(name)) return undefined;
+    const base = init.slice(0, -'__init__.py'.length);
+    const rank = (p: string) => [
+      p
+        .slice(base.length)
+        .split('/')
+        .some((seg) => seg.startsWith('_') && seg !== '__init__.py')
+        ? 1
+        : 0,
+      p.split('/').length,
+    ];
+    const files = this.r.files
+      .paths()
+      .filter((p) => p.startsWith(base) && p.endsWith('.py') && p !== init)
+      .map((p) => ({ p, r: rank(p) }))
+      .sort((a, b) => a.r[0] - b.r[0] || a.r[1] - b.r[1] || a.p.localeCompare(b.p))
+      .slice(0, MAX_SCANNED);
+    const defines = new RegExp(`^(?:async[ \\t]+def|def|class)[ \\t]+${name}\\b`, 'm');
+    for (const { p } of files) if (defines.test((await this.r.files.read(p)) ?? '')) return p;
     return undefined;
   }
 

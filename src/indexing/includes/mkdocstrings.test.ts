@@ -23,6 +23,11 @@ const FILES: Record<string, string> = {
     'def create_model(name: str) -> type:',
     '    """Creates a model class dynamically."""',
   ].join('\n'),
+  // Exported lazily, as pydantic does: no import names it; private and older copies define it too.
+  'lazy/__init__.py': "_dynamic_imports = {'Thing': (__spec__.parent, '.impl')}\n\ndef __getattr__(name):\n    ...\n",
+  'lazy/_internal/impl.py': 'class Thing:\n    """The private one."""\n',
+  'lazy/v1/impl.py': 'class Thing:\n    """The old one."""\n',
+  'lazy/impl.py': 'class Thing:\n    """The public one."""\n',
 };
 
 const expand = (path: string, text: string) => expandIncludes({ path, text }, memoryFiles({ ...FILES, [path]: text }));
@@ -84,4 +89,11 @@ test('a module lists its documented names; members: false keeps the object alone
   // A colon fence is not a directive of ours.
   const tip = await expand('docs/guide.md', '# Guide\n\n::: tip\nA tip.\n:::\n');
   t.deepEqual(tip.problems, []);
+});
+
+test('a name a package exports lazily is found where a public module defines it', async (t) => {
+  const out = await expand('docs/api/lazy.md', '# Lazy\n\n::: lazy.Thing\n');
+  t.deepEqual(out.problems, []);
+  const thing = parseDocument({ path: 'docs/api/lazy.md', text: out.text }).find((s) => s.title === 'class Thing');
+  t.is(thing?.description, 'The public one.');
 });
