@@ -15,3 +15,10 @@ test('a section snippet is judged by its prose: console output in its examples i
   t.deepEqual([...duplicateIndexes([section('Install it with uv in a new project:'), section('Add it to an existing project:')])], []);
   t.deepEqual([...duplicateIndexes([section('Install it with uv in a new project:'), section('Install it with uv in a new project:')])], [1]);
 });
+
+test('syntax quoted as inline code is not leftover markup; the same syntax in prose, and a reST role before its target, are', (t) => {
+  const info = (content: string) => ({ title: 'Child Template', description: '', content, path: 'docs/templates.md' });
+  t.false(hasLeftoverMarkup(info('The `{% extends %}` tag is the key here, and `<!-- note -->` is a comment.')));
+  t.true(hasLeftoverMarkup(info('The {% extends %} tag was left as written.')));
+  t.true(hasLeftoverMarkup(info('See :ref:`templates` for the syntax.')));
+});

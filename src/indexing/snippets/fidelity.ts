@@ -38,9 +38,15 @@ const MARKUP: RegExp[] = [
 /** AsciiDoc `{attribute}` references left unresolved (elsewhere `{id}` is often a URL template). */
 const ADOC_ATTRIBUTE = /\{[a-z][\w-]*\}/;
 
-/** Whether the snippet's prose (title, description, content without its fenced examples) still holds markup. */
+/** Inline code not written as a role's target (`:ref:` or MyST `{ref}` before it): quoted syntax, not markup. */
+const INLINE_CODE = /(^|[^:}`])`[^`\n]+`/g;
+
+/**
+ * Whether the snippet's prose (title, description, content without its fenced examples) still
+ * holds markup. Inline code is not judged: a template engine's docs quote `{% block %}`.
+ */
 export function hasLeftoverMarkup(s: { title: string; description: string; content: string; path?: string }): boolean {
-  const prose = `${s.title}\n${s.description}\n${proseOf(s.content)}`;
+  const prose = `${s.title}\n${s.description}\n${proseOf(s.content)}`.replace(INLINE_CODE, '$1 ');
   if (/\.(adoc|asciidoc|asc)$/i.test(s.path ?? '') && ADOC_ATTRIBUTE.test(prose)) return true;
   return MARKUP.some((re) => re.test(prose));
 }

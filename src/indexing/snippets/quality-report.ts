@@ -29,7 +29,8 @@ import {
  * next refresh then reads the kept snippets and records figures again).
  */
 // 2: section snippets (prose with its examples): fidelity checks read prose without the fences, duplicates compare whole sections.
-export const FIGURES_VERSION = 2;
+// 3: leftover markup is not looked for inside inline code.
+export const FIGURES_VERSION = 3;
 
 /** What the totals and the report need of the snippets of one file, as the manifest keeps it. */
 export interface FileFigures extends StoredFileFigures {
