@@ -198,3 +198,25 @@ test('a paragraph announcing a list opens the part of the list, never ends the o
   const alone = sectionSnippets(section([prose('The flow of execution looks like this:', 3), prose(`${filler} ${filler}`, 5)]), source, describe);
   t.is(alone[0].content, 'The flow of execution looks like this:');
 });
+
+test('an API entry whose code is longer than a part is cut into numbered parts, each with the entry description', (t) => {
+  const long = groups(12);
+  const entry: CodeBlock = { ...code(long, 40, 'python'), entry: { title: 'Field()', description: 'Create a field for objects used in models.' } };
+  const out = sectionSnippets(section([entry]), source, describe);
+  t.true(out.length >= 2);
+  t.deepEqual(
+    out.map((s) => s.part),
+    out.map((_, k) => k),
+  );
+  t.true(out.every((s) => s.content.length <= PART_LIMITS.chars && s.title === 'Field()' && s.description === 'Create a field for objects used in models.'));
+  t.true(out[0].content.startsWith('Create a field for objects used in models.\n\n```python\nconfig.option0 = value0;'));
+  t.true(out.slice(1).every((s) => s.content.startsWith('```python\n')));
+  t.is(out.map((s) => s.code).join('\n\n'), long, 'all the code, once, in order');
+  t.is(out[0].startLine, 40);
+  // A short entry stays one snippet without a part number.
+  const short = sectionSnippets(section([{ ...code('def f(): ...', 3, 'python'), entry: { title: 'f()', description: 'F.' } }]), source, describe);
+  t.deepEqual(
+    short.map((s) => [s.part, s.content]),
+    [[undefined, 'F.\n\n```python\ndef f(): ...\n```']],
+  );
+});

@@ -167,7 +167,7 @@ export function sectionSnippets(section: SectionInput, source: SnippetSource, de
   const plain: Item[] = [];
   for (const item of section.items) {
     if (item.kind === 'code' && item.entry) {
-      out.push(entrySnippet(section, source, item, item.entry));
+      out.push(...entrySnippets(section, source, item, item.entry));
       continue;
     }
     if (item.kind === 'prose' ? item.text.trim() !== '' : item.code !== '') plain.push(item);
@@ -211,18 +211,25 @@ function leadIn(items: readonly Item[], code: CodeBlock): string {
   return text.length <= PART_LIMITS.description ? text : `…${text.slice(text.length - PART_LIMITS.description + 1).replace(/^\S*\s/, '')}`;
 }
 
-function entrySnippet(section: SectionInput, source: SnippetSource, code: CodeBlock, entry: NonNullable<CodeBlock['entry']>): ParsedSnippet {
+/**
+ * An API entry's snippets: its description and its code (the signature, a class's member
+ * signatures). Code longer than a part is cut into numbered parts at blank lines, each
+ * keeping the entry's description; the first holds it in its text too.
+ */
+function entrySnippets(section: SectionInput, source: SnippetSource, code: CodeBlock, entry: NonNullable<CodeBlock['entry']>): ParsedSnippet[] {
   const description = entry.description.slice(0, PART_LIMITS.description);
-  return {
+  const pieces = splitCode(code, PART_LIMITS.chars - (description.length + 2));
+  return pieces.map((piece, k) => ({
     kind: 'code',
     title: entry.title,
     breadcrumb: [...section.breadcrumb, entry.title],
     pageTitle: source.pageTitle,
     description,
-    content: [description.trim(), fencedCode(code.code, code.language)].filter((t) => t !== '').join('\n\n'),
-    language: code.language,
-    code: code.code,
+    content: [k === 0 ? description.trim() : '', fencedCode(piece.code, piece.language)].filter((t) => t !== '').join('\n\n'),
+    language: piece.language,
+    code: piece.code,
     path: source.path,
-    startLine: code.line,
-  };
+    startLine: piece.line,
+    ...(pieces.length > 1 ? { part: k } : {}),
+  }));
 }
