@@ -6,7 +6,7 @@
 import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
 import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
-import { readableDocstring, rstToBlocks } from './rst';
+import { apiEntry, readableDocstring, rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
@@ -122,16 +122,10 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
 
 /** An API entry includes/mkdocstrings.ts wrote (its JSON in the fence): a code block with its own title. */
 function apiEntryBlocks(content: readonly SourceLine[], line: number): DocBlock[] {
-  try {
-    const e = JSON.parse(content.map((l) => l.text).join('\n')) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    if (str(e.code) === '') return [];
-    return [
-      { kind: 'code', code: str(e.code), language: str(e.language), line, entry: { title: str(e.title), description: readableDocstring(str(e.description)) } },
-    ];
-  } catch {
-    return [];
-  }
+  const entry = apiEntry(content.map((l) => l.text).join('\n'));
+  return entry
+    ? [{ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: readableDocstring(entry.description) } }]
+    : [];
 }
 
 /**

@@ -206,8 +206,8 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   return end;
 }
 
-/** An API entry written by includes/autodoc.ts (JSON on the directive's line), or undefined. */
-function apiEntry(argument: string): { title: string; description: string; code: string; language: string } | undefined {
+/** An API entry written by includes/autodoc.ts or mkdocstrings.ts (as JSON), or undefined. */
+export function apiEntry(argument: string): { title: string; description: string; code: string; language: string } | undefined {
   try {
     const e = JSON.parse(argument) as Record<string, unknown>;
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
