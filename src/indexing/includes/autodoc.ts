@@ -67,15 +67,21 @@ export async function expandAutodoc(text: string, r: IncludeResolver): Promise<s
   });
 }
 
+/** What an API reference generated from docstrings shows for a target (apiLookup). */
+export type ApiLookup = (target: string, members?: readonly string[]) => Promise<ApiEntry[] | undefined>;
+
 /**
- * The entries an API reference generated from docstrings shows for `target` (mkdocstrings'
- * `::: pkg.mod.Name`): a class or function with its documented members (only `members` when
- * given), else a module's documented top-level names; undefined when it cannot be found.
+ * For one document (module roots found and modules parsed once for all its directives): the
+ * entries mkdocstrings' `::: pkg.mod.Name` shows, a class or function with its documented
+ * members (only `members` when given), else a module's documented top-level names;
+ * undefined when the target cannot be found.
  */
-export async function apiEntries(r: IncludeResolver, target: string, members?: readonly string[]): Promise<ApiEntry[] | undefined> {
+export async function apiLookup(r: IncludeResolver): Promise<ApiLookup> {
   const finder = new Finder(r, await moduleRoots(r), new Map());
-  const options = new Map([['members', (members ?? []).join(',')]]);
-  return (await finder.entries('autoclass', target, '', options)) ?? (await finder.entries('automodule', target, '', options));
+  return async (target, members) => {
+    const options = new Map([['members', (members ?? []).join(',')]]);
+    return (await finder.entries('autoclass', target, '', options)) ?? (await finder.entries('automodule', target, '', options));
+  };
 }
 
 /** Folders module paths resolve from: conf.py's literal sys.path entries, then common roots. */

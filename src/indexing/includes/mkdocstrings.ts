@@ -9,7 +9,8 @@
  * parser drops it: parsers/markdown-unwrap.ts) and logged as `unresolved`.
  */
 import yaml from 'js-yaml';
-import { apiEntries } from './autodoc';
+import { isMkdocstrings } from '../parsers/markdown-unwrap';
+import { apiLookup, type ApiLookup } from './autodoc';
 import { replaceAsync, type IncludeResolver } from './resolver';
 
 /** The directive with the lines under it (its options block: blank or indented deeper). */
@@ -20,13 +21,20 @@ export const MKDOCSTRINGS_DIRECTIVE = /^[ \t]*:::[ \t]+[A-Za-z_][\w]*(?:\.[\w.]+
 
 export async function expandMkdocstrings(text: string, r: IncludeResolver): Promise<string> {
   if (!MKDOCSTRINGS_DIRECTIVE.test(text)) return text;
+  let lookup: ApiLookup | undefined;
   return replaceAsync(text, DIRECTIVE, async (m) => {
     const [whole, indent, target, block] = m;
-    const options = optionsOf(block);
-    // A colon fence (`::: tip`) has neither a dotted name nor options: not ours.
-    if (!target.includes('.') && options === undefined) return whole;
-    const members = options?.members;
-    const entries = await apiEntries(r, target, Array.isArray(members) ? members.map(String) : undefined);
+    // A colon fence (`::: tip`) is not ours.
+    if (
+      !isMkdocstrings(
+        target,
+        block.split('\n').find((l) => l.trim() !== ''),
+      )
+    )
+      return whole;
+    const members = optionsOf(block)?.members;
+    lookup ??= await apiLookup(r);
+    const entries = await lookup(target, Array.isArray(members) ? members.map(String) : undefined);
     if (entries === undefined || entries.length === 0) {
       r.problem(target, 'unresolved');
       return whole;

@@ -282,13 +282,10 @@ function decodeEntity(name: string): string | undefined {
 const STAR_EMPHASIS = /(^|[^\w*\\])(\*{1,3})(?=[^\s*])([^*\n]*?[^\s*\\])\2(?![\w*])/g;
 const UNDERSCORE_EMPHASIS = /(^|[^\w\\])(_{1,3})(?=[^\s_])([^_\n]*?[^\s_\\])\2(?!\w)/g;
 
-/** Material for MkDocs icon shortcodes (`:material-help:`, `:fontawesome-brands-github:`, `:octicons-rocket-16:`, `:simple-slack:`). */
+/** Material for MkDocs icons (`:material-help:`, `:fontawesome-brands-github:`): pictures on the site. */
 const ICON_SHORTCODE = /:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:[ \t]?/g;
 
-/**
- * `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`)
- * alone; icon shortcodes, which a site renders as pictures, go too.
- */
+/** `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`) alone; icons go. */
 function stripEmphasis(text: string): string {
   const s = text.includes(':') ? text.replace(ICON_SHORTCODE, '') : text;
   if (!/[*_~]/.test(s)) return s;

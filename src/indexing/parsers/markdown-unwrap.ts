@@ -37,7 +37,7 @@ const SLASH_BLOCK = /^\s*\/{3,}(?:[ \t]+([\w-]+))?(?:[ \t]*\|[ \t]*(.*))?[ \t]*$
 const INCLUDE = /^\s*(\{[*!%].*[*!%]\}|-{1,2}8<-{1,2}.*|\([\w.:-]+\)=)\s*$/;
 const RAW_BLOCK = /^\s*<(script|style)\b/i;
 /** mkdocstrings' `::: package.module.Name` (API docs rendered from Python docstrings at build time). */
-const MKDOCSTRINGS = /^(\s*):::[ \t]+[A-Za-z_][\w]*(\.[A-Za-z_][\w]*)*[ \t]*$/;
+const MKDOCSTRINGS = /^(\s*):::[ \t]+([A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*)[ \t]*$/;
 
 /** Returns the document's content lines with containers unwrapped and non-content blanked. */
 export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOptions): SourceLine[] {
@@ -175,10 +175,8 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
 }
 
 /**
- * When line `i` (`rest` without its containers' prefixes) is an mkdocstrings directive (a
- * dotted name, or any name with an indented `options:` block under it, which a colon fence
- * such as `::: tip` never has), the index of the first line after it and its options;
- * otherwise undefined.
+ * When line `i` (`rest` without its containers' prefixes) is an mkdocstrings directive
+ * (`isMkdocstrings`), the index of the first line after it and its options; otherwise undefined.
  */
 function mkdocstringsEnd(lines: readonly SourceLine[], i: number, rest: string): number | undefined {
   const m = MKDOCSTRINGS.exec(rest);
@@ -189,8 +187,17 @@ function mkdocstringsEnd(lines: readonly SourceLine[], i: number, rest: string):
   while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > indent)) end++;
   // Blank lines after the block are the next paragraph's, not the directive's.
   while (end > i + 1 && isBlank(lines[end - 1].text)) end--;
-  const options = lines.slice(i + 1, end).find((l) => !isBlank(l.text));
-  return m[2] !== undefined || /^\s*options:\s*$/.test(options?.text ?? '') ? end : undefined;
+  const under = lines.slice(i + 1, end).find((l) => !isBlank(l.text));
+  return isMkdocstrings(m[2] ?? '', under?.text) ? end : undefined;
+}
+
+/**
+ * Whether `::: name` is an mkdocstrings directive rather than a colon fence such as `::: tip`:
+ * its name is dotted (`pkg.Name`), or the first line under it opens an `options:` block.
+ * includes/mkdocstrings.ts decides the same way.
+ */
+export function isMkdocstrings(name: string, firstLineUnder: string | undefined): boolean {
+  return name.includes('.') || /^\s*options:\s*$/.test(firstLineUnder ?? '');
 }
 
 /** Strips the prefixes of the open containers; `matched` counts those the line continues. */

@@ -91,8 +91,8 @@ export function splitCode(block: CodeBlock, max: number): CodeBlock[] {
   return pieces;
 }
 
-/** Prose ending with a colon announces what comes right after it (an example, a list). */
-function announces(item: ProseBlock): boolean {
+/** Prose ending with a colon announces what comes right after it (an example, a list, the next section). */
+export function announces(item: ProseBlock): boolean {
   return /:\s*$/.test(item.text);
 }
 

@@ -6,7 +6,7 @@
  * boundaries).
  */
 import type { ParsedSnippet } from '../types';
-import { PART_LIMITS, sectionSnippets } from './section-parts';
+import { announces, PART_LIMITS, sectionSnippets } from './section-parts';
 import type { CodeBlock, DocBlock, ProseBlock, SnippetSource } from './blocks';
 
 export type { HeadingBlock, ProseBlock, CodeBlock, DocBlock, SnippetSource } from './blocks';
@@ -86,7 +86,7 @@ function announcementOfNext(items: readonly (ProseBlock | CodeBlock)[], sections
   const next = sections[index + 1];
   const last = items[items.length - 1];
   if (!next || (next.parent !== index && next.parent !== sections[index]!.parent) || last?.kind !== 'prose') return undefined;
-  return last.text.length <= PART_LIMITS.description && /:\s*$/.test(last.text) ? last : undefined;
+  return last.text.length <= PART_LIMITS.description && announces(last) ? last : undefined;
 }
 
 function groupSections(blocks: readonly DocBlock[], pageTitle: string): Section[] {
