@@ -1,6 +1,6 @@
 /**
- * The parts of a long section in an answer (indexing cuts a long section into numbered parts,
- * indexing/parsers/section-parts.ts): served together where the best of them ranks, from the
+ * The parts of a long section in an answer (indexing cuts a long section, or an API entry with
+ * long code, into numbered parts: indexing/parsers/section-parts.ts): served together where the best of them ranks, from the
  * opening part on and in document order, the parts an answer lacks named so they can be read
  * apart, and adjacent parts merged into one snippet while they fit a ceiling, so a section
  * comes back whole rather than in pieces. Pure; answer.ts and the context use case use it.
@@ -8,7 +8,7 @@
 import type { RescoredCandidate } from './rescore';
 import type { ContextSnippet, RankedSnippet } from './types';
 
-/** The section a part belongs to (undefined for a snippet that is a whole section or an entry). */
+/** The section (or API entry) a part belongs to; undefined for a snippet that is not a part. */
 function sectionOf(doc: RankedSnippet['doc']): string | undefined {
   return doc.part === undefined ? undefined : `${doc.path}\u0000${doc.title}\u0000${doc.breadcrumb.join('\u0000')}`;
 }
