@@ -2,7 +2,8 @@
  * Includes through the whole Git build: a book whose code lives in listing files, an
  * Antora module and a Sphinx page, served by the local Git server; the snippets hold the
  * code the reader sees, problems land in the job log, and a change to an included file
- * alone re-parses the page that includes it.
+ * alone re-parses the page that includes it. A page another page includes whole is read
+ * there, not as a page of its own.
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
@@ -63,6 +64,34 @@ test.before(async () => {
       },
     },
   ]);
+  createRepo(git.root, 'acme/site', [
+    {
+      files: {
+        'README.md': '# Site\n\nA site about heroes.\n',
+        'mkdocs.yml': 'site_name: Site\n',
+        'docs/delete.md': [
+          '# Delete heroes',
+          '',
+          'Review the code:',
+          '',
+          '```python',
+          '{!./docs_src/delete/tutorial001.py[ln:1-2]!}',
+          '```',
+          '',
+          '{!./docs_src/delete/annotations/en/tutorial001.md!}',
+          '',
+          '## Deleting in bulk',
+          '',
+          '{!./docs/shared-notes.md[ln:1-3]!}',
+        ].join('\n'),
+        'docs_src/delete/tutorial001.py': 'hero = session.get(Hero, 1)\nsession.delete(hero)\nsession.commit()\n',
+        'docs_src/delete/annotations/en/tutorial001.md':
+          '1. Select the hero we will delete with `session.get()`.\n\n2. Delete it, then commit the session so the row is removed from the database.\n',
+        'docs/shared-notes.md':
+          '# Shared notes\n\nDeleting many rows at once is faster with a delete statement.\n\n## Soft deletes\n\nMark rows as deleted with a flag column instead of removing them.\n',
+      },
+    },
+  ]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url, GIT_ALLOWED_URL_PREFIXES: `${git.url}/` });
   key = await adminKey(app);
 });
@@ -110,4 +139,31 @@ test.serial('a change to an included file alone rebuilds the page that includes 
   const docs = await latestSnippets();
   t.true(docs.some((d) => d.code.includes('version = "0.2.0"')));
   t.false(docs.some((d) => d.code.includes('version = "0.1.0"')));
+});
+
+test.serial('a page included whole is read where it is included, not as a page of its own; one included in part stays a page', async (t) => {
+  const res = await app.request
+    .post('/v2/add/repo/github')
+    .set('authorization', `Bearer ${key}`)
+    .send({ docsRepoUrl: `${git.url}/acme/site` });
+  t.is(res.status, 200, JSON.stringify(res.body));
+  const docs = await servedSnippets(app, '/acme/site');
+  const paths = [...new Set(docs.map((d) => d.path))].sort();
+  t.false(paths.includes('docs_src/delete/annotations/en/tutorial001.md'), paths.join(', '));
+  t.true(paths.includes('docs/shared-notes.md'), 'included only in part (mdx_include [ln:1-3]): the rest of it is read on its own page');
+  const page = docs.filter((d) => d.path === 'docs/delete.md');
+  t.true(
+    page.some((d) => `${d.content}\n${d.description}`.includes('commit the session so the row is removed')),
+    JSON.stringify(page.map((d) => d.content)),
+  );
+  t.true(
+    codeBlocks(page).some((c) => c.code === 'hero = session.get(Hero, 1)\nsession.delete(hero)'),
+    'mdx_include [ln:1-2] splices those lines',
+  );
+  const jobs = await app.services.jobs.list({ libraryId: '/acme/site', limit: 1 });
+  const log = jobs[0].log.map((l) => l.message);
+  t.true(
+    log.some((m) => m === '1 pages are included whole in other pages and read there, not as pages of their own: docs_src/delete/annotations/en/tutorial001.md'),
+    log.join('\n'),
+  );
 });

@@ -3,10 +3,13 @@
  * on a line of its own renders the file as a code block (`ln[3:5,9:]` keeps those line ranges,
  * with an omission comment between them as FastAPI's renderer shows; `hl[..]` only
  * highlights); `{!> path !}` and `{! path !}` (mdx_include) splice the file's text where they
- * stand, usually inside a fence. Paths are relative to the MkDocs project folder (where
- * mkdocs.yml is: `../../docs_src/...` from `docs/en/`), then to the page.
+ * stand, usually inside a fence; a `[ln:1-18,21-]` after the path (mdx_include's line
+ * selector, as SQLModel's docs write `{!./docs_src/app.py[ln:1-18]!}`) keeps those lines. Paths
+ * are relative to the MkDocs project folder (where mkdocs.yml is: `../../docs_src/...` from
+ * `docs/en/`), then to the page.
  */
 import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
+import { lineSpec } from './select-lines';
 
 const STAR = /^([ \t]*)\{\*[ \t]*(\S+?)((?:[ \t]+[a-z_]+\[[^\]\n]*\])*)[ \t]*\*\}[ \t]*$/gm;
 const BANG_LINE = /^([ \t]*)\{!>?[ \t]*([^!\n]+?)[ \t]*!\}[ \t]*$/gm;
@@ -37,6 +40,15 @@ export function keepLines(text: string, spec: string, language: string): string 
 export async function expandFastapi(text: string, r: IncludeResolver, bases: string[]): Promise<string> {
   if (!FASTAPI_DIRECTIVE.test(text)) return text;
   const load = async (target: string) => r.load(target, r.locate(target, bases));
+  // A line directive whose file is missing is not looked up again as an inline one.
+  const tried = new Set<string>();
+  // mdx_include: `path [ln:1-3,5-]` splices those lines of the file.
+  const splice = async (target: string) => {
+    const selector = /^(.*?)[ \t]*\[ln:([^\]]*)\]$/.exec(target);
+    if (!selector) return load(target);
+    const body = await load(selector[1]);
+    return body === undefined ? undefined : lineSpec(body.replace(/\n+$/, ''), selector[2]);
+  };
   let out = await replaceAsync(text, STAR, async (m) => {
     const [whole, indent, target, options] = m;
     const body = await load(target);
@@ -48,7 +60,8 @@ export async function expandFastapi(text: string, r: IncludeResolver, bases: str
   });
   out = await replaceAsync(out, BANG_LINE, async (m) => {
     const [whole, indent, target] = m;
-    const body = await load(target);
+    const body = await splice(target);
+    if (body === undefined) tried.add(target);
     return body === undefined
       ? whole
       : body
@@ -57,5 +70,5 @@ export async function expandFastapi(text: string, r: IncludeResolver, bases: str
           .map((l) => (l ? indent + l : l))
           .join('\n');
   });
-  return replaceAsync(out, BANG_INLINE, async (m) => (await load(m[1])) ?? m[0]);
+  return replaceAsync(out, BANG_INLINE, async (m) => (tried.has(m[1]) ? undefined : await splice(m[1])) ?? m[0]);
 }

@@ -300,6 +300,35 @@ test('FastAPI: {* file ln[..] hl[..] *} becomes a code block of those lines; {!>
   );
 });
 
+test('mdx_include line selectors: {!path[ln:1-2]!} splices those lines, [ln:4,9-] several ranges, inside a fence', async (t) => {
+  const source = ['import a', 'import b', '', 'x = 1', 'y = 2', '', '', '', 'def f():', '    return x'].join('\n');
+  const files = {
+    'mkdocs.yml': 'site_name: SQLModel\n',
+    'docs/tutorial/insert.md': [
+      '# Insert',
+      '```{.python .annotate hl_lines="2" }',
+      '{!./docs_src/insert/tutorial001.py[ln:1-2]!}',
+      '',
+      '# More code here later 👈',
+      '',
+      '{!./docs_src/insert/tutorial001.py[ln:4,9-]!}',
+      '```',
+      '{!./docs_src/insert/missing.py[ln:1-3]!}',
+    ].join('\n'),
+    'docs_src/insert/tutorial001.py': `${source}\n`,
+  };
+  const out = await expand('docs/tutorial/insert.md', files);
+  t.true(
+    out.text.includes('```{.python .annotate hl_lines="2" }\nimport a\nimport b\n\n# More code here later 👈\n\nx = 1\ndef f():\n    return x\n```'),
+    out.text,
+  );
+  t.true(out.text.includes('{!./docs_src/insert/missing.py[ln:1-3]!}'), 'a missing file stays as written');
+  t.deepEqual(
+    out.problems.map((p) => [p.target, p.reason]),
+    [['./docs_src/insert/missing.py', 'missing']],
+  );
+});
+
 test('mdBook: a {{#title}} line is not text', async (t) => {
   const out = await expand('src/ch01.md', { 'src/ch01.md': '{{#title Guessing Game}}\n# Programming a Guessing Game\n\nText.\n' });
   t.is(out.text, '# Programming a Guessing Game\n\nText.\n');

@@ -2,7 +2,9 @@
  * Stage 2 of a build (build.ts): the pages as readers see them, parsed. Reads the selected
  * pages (stubs and copies left out, pages.ts), expands each changed page's includes, parses
  * it (or lets the source parse it: OpenAPI), tags its snippets with the page's kind, and sets
- * aside pages whose prose is not English. Unchanged pages of a refresh keep their served
+ * aside pages whose prose is not English. A page another page includes whole (SQLModel's
+ * `{!…/annotations/en/tutorial002.md!}`, a README spliced into the docs' index) is read where it
+ * is included, not as a page of its own. Unchanged pages of a refresh keep their served
  * snippets and are not parsed.
  */
 import type { JobContext } from '../jobs/worker';
@@ -12,6 +14,7 @@ import { withPageKind } from '../discover/page-kind';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { readPages, type Page } from './pages';
+import { squash } from '../parsers/text-utils';
 import type { PageChecks } from './page-checks';
 import type { BuildPlan } from './build-plan';
 import type { SourceSnapshot } from '../sources/source';
@@ -39,6 +42,9 @@ interface PageLoop {
   parsedCount: number;
   /** Pages whose prose is not English although their names do not say so (decided after the loop). */
   foreign: { path: string; language: string; snippets: ParsedSnippet[] }[];
+  /** Every page of the build, and those another page includes whole (left out after the loop). */
+  pagePaths: Set<string>;
+  fragments: Set<string>;
 }
 
 export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan): Promise<ParsedPages> {
@@ -56,6 +62,8 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
     included: 0,
     parsedCount: 0,
     foreign: [],
+    pagePaths: new Set(pages.map((p) => p.file.path)),
+    fragments: new Set(),
   };
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && loop.unchanged.has(d.path)) loop.fileHashes.set(d.path, d.hash);
@@ -68,9 +76,10 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
       await ctx.checkpoint();
     }
   }
+  withoutFragments(ctx, loop);
   keepEnglishPages(ctx, loop.foreign, loop.parsed, loop.fileHashes, loop.parsedCount);
-  // The unchanged documents whose served snippets stay: still in the build (not left out as copies).
-  const keep = [...loop.unchanged].filter((p) => loop.fileHashes.has(p) && !excluded.has(p));
+  // The unchanged documents whose served snippets stay: still in the build (not left out as copies or fragments).
+  const keep = [...loop.unchanged].filter((p) => loop.fileHashes.has(p) && !excluded.has(p) && !loop.fragments.has(p));
   ctx.log('info', `parsed ${loop.parsedCount} files, kept the snippets of ${keep.length} unchanged files`);
   if (loop.included > 0 || loop.includeProblems.length > 0)
     ctx.log('info', `resolved ${loop.included} includes; ${loop.includeProblems.length} left as written`);
@@ -106,6 +115,7 @@ async function parsePage(
   }
   const expanded = await expandIncludes({ path: file.path, text }, snap.files, includes);
   loop.includeProblems.push(...expanded.problems);
+  await noteFragments(snap, file.path, expanded, loop);
   if (expanded.included.length > 0) {
     loop.included += expanded.included.length;
     const hash = dependentHash(file.hash, expanded.included, snap.files);
@@ -122,6 +132,34 @@ async function parsePage(
   const verdict = judgeLanguage(proseOf(text));
   if (verdict.english) loop.parsed.push(...snippets);
   else loop.foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });
+}
+
+/**
+ * The pages this page includes whole: their whole text, whitespace aside, stands in the
+ * expanded page (a part picked by lines or markers does not make the rest a fragment). A
+ * refresh learns it again whenever the fragment changes, since the including page's
+ * dependent hash changes with it; the fragment keeps its manifest entry, so while both stay
+ * unchanged it stays without snippets.
+ */
+async function noteFragments(snap: SourceSnapshot, page: string, expanded: { text: string; included: string[] }, loop: PageLoop): Promise<void> {
+  let flat: string | undefined;
+  for (const target of expanded.included) {
+    if (target === page || !loop.pagePaths.has(target) || loop.fragments.has(target)) continue;
+    const text = squash((await snap.files.read(target)) ?? '');
+    flat ??= squash(expanded.text);
+    if (text !== '' && flat.includes(text)) loop.fragments.add(target);
+  }
+}
+
+function withoutFragments(ctx: JobContext, loop: PageLoop): void {
+  if (loop.fragments.size === 0) return;
+  loop.parsed = loop.parsed.filter((s) => !loop.fragments.has(s.path));
+  loop.foreign = loop.foreign.filter((f) => !loop.fragments.has(f.path));
+  const names = [...loop.fragments].sort();
+  ctx.log(
+    'info',
+    `${names.length} pages are included whole in other pages and read there, not as pages of their own: ${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}`,
+  );
 }
 
 /**
