@@ -145,7 +145,14 @@ function mystDirective(name: string, argument: string, body: SourceLine[], line:
   if (name === 'shelfmark:api') return apiEntryBlocks(content, line);
   switch (classifyDirective(name)) {
     case 'code':
-      return [{ kind: 'code', code: dedentBlock(content.map((l) => l.text)), language: normaliseLanguage(argument) || defaultCodeLanguage(name, ''), line }];
+      return [
+        {
+          kind: 'code',
+          code: dedentBlock(content.map((l) => l.text)),
+          language: normaliseLanguage(argument) || defaultCodeLanguage(name, '', dedentBlock(content.map((l) => l.text))),
+          line,
+        },
+      ];
     case 'drop':
     case 'highlight':
       return [];

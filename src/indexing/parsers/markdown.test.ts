@@ -224,13 +224,13 @@ test('mkdocstrings directives (API docs rendered from docstrings) and Material i
   t.is(out[1].title, 'Slack');
 });
 
-test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon', (t) => {
+test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon; a drawing is text', (t) => {
   const out = md(
-    '# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n',
+    "# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n\nThe layout:\n\n```\n.\n├── project\n    ├── __init__.py\n    └── main.py\n```\n\nThe lifecycle:\n\n```\nIncoming Request\n  │\n  └─▶ Routing\n        │\n        └─▶ Handler\n```\n\nCode with one arrow in a string:\n\n```\nconst a = 1;\nconst b = 2;\nlog('a → b');\n```\n",
   );
   t.deepEqual(
     fencedBlocks(out[0].content).map((b) => b.language),
-    ['console', 'pycon', '', 'text'],
+    ['console', 'pycon', '', 'text', 'text', 'text', ''],
   );
 });
 

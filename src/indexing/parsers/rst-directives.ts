@@ -89,11 +89,70 @@ export function classifyDirective(rawName: string): DirectiveKind {
 }
 
 /** The language of a code directive when its argument names none. */
-export function defaultCodeLanguage(rawName: string, highlight: string): string {
+export function defaultCodeLanguage(rawName: string, highlight: string, code: string): string {
   const name = rawName.toLowerCase();
   if (name === 'doctest') return 'pycon';
   if (name === 'testcode' || name === 'jupyter-execute' || name === 'ipython' || name === 'click:example') return 'python';
-  return highlight;
+  return highlightLanguage(highlight, code);
+}
+
+/**
+ * The language Sphinx highlights a block in under `.. highlight::` (or its default): a
+ * language named, none for `none`/`text`, and for `default` (also when the page sets nothing)
+ * Python 3, falling back to none when the block does not lex as Python — JSON shows as JSON,
+ * and a block that does not read as code at all (a directory tree, a log, shell commands)
+ * stays without a language rather than being called Python.
+ */
+export function highlightLanguage(highlight: string, code: string): string {
+  if (highlight !== 'default') return highlight;
+  const text = code.trim();
+  if (/^[[{]/.test(text)) {
+    try {
+      JSON.parse(text);
+      return 'json';
+    } catch {
+      // not JSON: read on
+    }
+  }
+  return lexesAsPython(text) && readsAsPython(text) ? 'python' : '';
+}
+
+/** Lines a shell runs: a command word first and no call in them. */
+const SHELL_LINE =
+  /^(?:pip3?|python3?|export|set|cd|flask|npm|git|curl|source|mkdir|sudo|apt(?:-get)?|brew|pytest|gunicorn|uvicorn|celery|docker|make|ls|echo|env|uv|poetry|conda)\b[^()]*$/;
+
+/** Something Python code has: a statement keyword, a decorator, an assignment or a call. */
+function readsAsPython(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.every((l) => SHELL_LINE.test(l.trim()))) return false;
+  return /^\s*(?:import|from|def|class|return|if|for|while|with|try|raise|async|await|yield|assert|print)\b|^\s*@\w|[\w\])]\s*=[^=]|\w\(/m.test(text);
+}
+
+/**
+ * Whether Pygments' Python lexer would read the block without an error token (what makes
+ * Sphinx fall back to none): strings closed (triple-quoted ones across lines), and outside
+ * strings and comments no `$`, `?`, backtick, lone `!` or non-ASCII symbol.
+ */
+export function lexesAsPython(code: string): boolean {
+  const text = code.replace(/("""|''')[\s\S]*?\1/g, '""');
+  if (/"""|'''/.test(text)) return false;
+  for (const line of text.split('\n')) {
+    let rest = '';
+    for (let i = 0; i < line.length; i++) {
+      const c = line[i];
+      if (c === '#') break;
+      if (c === '"' || c === "'") {
+        let j = i + 1;
+        while (j < line.length && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
+        if (j >= line.length && !line.endsWith('\\')) return false;
+        i = j;
+        continue;
+      }
+      rest += c;
+    }
+    if (/[$?`]|![^=]|!$/.test(rest) || /[^\p{ASCII}\p{L}\p{N}]/u.test(rest)) return false;
+  }
+  return true;
 }
 
 /**

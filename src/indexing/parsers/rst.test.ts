@@ -60,13 +60,26 @@ test('titles by adornment, levels in order of first appearance, overline titles'
   t.is(infos(out)[0].startLine, 4);
 });
 
-test('literal blocks after :: have no language unless .. highlight:: set one', (t) => {
+test('literal blocks after :: are highlighted as Sphinx does: Python by default (JSON as JSON, none when it does not lex), or as .. highlight:: says', (t) => {
   const [literal] = codes(rst(PAGE));
   t.is(literal.code, 'app = Flask(__name__)\napp.register_blueprint(simple_page)');
-  t.is(literal.language, '');
+  t.is(literal.language, 'python');
   t.is(literal.startLine, 11, 'the section heading');
   t.is(literal.description, 'So how do you register that blueprint? Like this:');
-  t.is(literal.content, 'So how do you register that blueprint? Like this:\n\n```\napp = Flask(__name__)\napp.register_blueprint(simple_page)\n```');
+  t.is(literal.content, 'So how do you register that blueprint? Like this:\n\n```python\napp = Flask(__name__)\napp.register_blueprint(simple_page)\n```');
+  const fallback = (block: string, highlight = '') =>
+    examples(codes(rst(`${highlight}Title\n=====\n\nExample::\n\n${block.replace(/^/gm, '    ')}\n`)))[0]?.language;
+  t.is(fallback('{"name": "koa", "private": true}'), 'json');
+  t.is(fallback('/yourapplication\n    __init__.py\n    /static\n        style.css'), '', 'a directory tree reads as no code');
+  t.is(fallback('127.0.0.1 - - [29/Nov/2024 10:00:00] "GET / HTTP/1.1" 200 -'), '', 'a log line');
+  t.is(fallback('pip install -U Werkzeug\nexport FLASK_APP=hello'), '', 'shell commands without a prompt');
+  t.is(fallback("print('it's not closed')"), '', 'a string left open does not lex');
+  t.is(fallback('curl http://localhost:5000/?q=1'), '', '? does not lex');
+  t.is(fallback('├── app.py\n└── tests = []'), 'text', 'a drawing is text');
+  t.is(fallback('def f(x):\n    """Doc with a $ and a ? inside."""\n    return x  # what? $5'), 'python', 'strings and comments may hold anything');
+  t.is(fallback('x = 1', '.. highlight:: none\n\n'), '');
+  t.is(fallback('x = 1', '.. highlight:: default\n\n'), 'python');
+  t.is(fallback('#include <stdio.h>\nint x = 1;', '.. highlight:: c\n\n'), 'c');
   const highlighted = codes(rst('.. highlight:: python\n\nTitle\n=====\n\nExample ::\n\n    x = 1\n\n::\n\n    y = 2\n'));
   t.deepEqual(
     highlighted.map((c) => [c.language, c.code, c.description]),
@@ -154,7 +167,7 @@ test('admonitions and version notes are prose; their code is still code', (t) =>
   const [code] = codes(out);
   t.is(code.code, 'print("inside")');
   t.true(code.description.endsWith('Custom title Body text of the custom admonition:'));
-  t.true(code.content.includes('Custom title Body text of the custom admonition:\n\n```\nprint("inside")\n```\n\nSee also: /patterns/appdispatch'));
+  t.true(code.content.includes('Custom title Body text of the custom admonition:\n\n```python\nprint("inside")\n```\n\nSee also: /patterns/appdispatch'));
 });
 
 test('API object directives keep their signature and body; autodoc, toctree and images are dropped', (t) => {
@@ -218,11 +231,11 @@ test('lists and literal blocks inside list items', (t) => {
   const out = rst(
     'Title\n=====\n\n* First item with enough words to matter here.\n* Second item with code::\n\n      run()\n\n  Continuation of the second item.\n* Third item.\n',
   );
-  t.deepEqual(examples(out), [{ language: '', code: 'run()' }]);
+  t.deepEqual(examples(out), [{ language: 'python', code: 'run()' }]);
   t.is(out.length, 1);
   t.is(
     out[0].content,
-    '* First item with enough words to matter here.\n* Second item with code:\n\n```\nrun()\n```\n\nContinuation of the second item.\n* Third item.',
+    '* First item with enough words to matter here.\n* Second item with code:\n\n```python\nrun()\n```\n\nContinuation of the second item.\n* Third item.',
   );
 });
 

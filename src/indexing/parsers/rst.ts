@@ -7,7 +7,7 @@
  * maintained JavaScript reST parser, and a snippet splitter needs far less than docutils.
  */
 import type { ParsedSnippet, SourceDocument } from '../types';
-import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
+import { admonitionLead, classifyDirective, defaultCodeLanguage, highlightLanguage, objectSignature } from './rst-directives';
 import { cleanRstInline, cleanRstTitle } from './rst-inline';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, sessionLanguage, stripIndent, titleFromPath, type SourceLine } from './text-utils';
@@ -15,7 +15,7 @@ import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, sess
 interface RstContext {
   /** Adornment styles in order of first appearance; the index is the level. */
   levels: string[];
-  /** Language of literal blocks, set by `.. highlight::`. */
+  /** Language of literal blocks, set by `.. highlight::`; Sphinx's `default` until then (highlightLanguage). */
   highlight: string;
 }
 
@@ -35,7 +35,7 @@ export function splitRstIntoSnippets(doc: SourceDocument): ParsedSnippet[] {
 
 /** reST lines (with original numbers) to blocks; also used for MyST `{eval-rst}` fences. */
 export function rstToBlocks(lines: readonly SourceLine[]): DocBlock[] {
-  return parseRst(lines, { levels: [], highlight: '' }, true);
+  return parseRst(lines, { levels: [], highlight: 'default' }, true);
 }
 
 function parseRst(lines: readonly SourceLine[], ctx: RstContext, allowTitles: boolean): DocBlock[] {
@@ -123,7 +123,7 @@ function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLin
   let end = start;
   while (end < lines.length && (isBlank(lines[end].text) || indentWidth(lines[end].text) > base)) end++;
   const code = dedentBlock(lines.slice(start, end).map((l) => l.text));
-  const language = sessionLanguage(code) || ctx.highlight;
+  const language = sessionLanguage(code) || highlightLanguage(ctx.highlight, code);
   blocks.push({ kind: 'code', code, language, line: lines[start].line });
   return end;
 }
@@ -174,11 +174,11 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   }
   switch (classifyDirective(name)) {
     case 'highlight':
-      ctx.highlight = /^(none|default|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);
+      ctx.highlight = /^default$/i.test(argument.trim()) ? 'default' : /^(none|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);
       break;
     case 'code': {
       const code = dedentBlock(content.map((l) => l.text));
-      const language = normaliseLanguage(argument) || sessionLanguage(code) || defaultCodeLanguage(name, ctx.highlight);
+      const language = normaliseLanguage(argument) || sessionLanguage(code) || defaultCodeLanguage(name, ctx.highlight, code);
       blocks.push({ kind: 'code', code, language, line });
       break;
     }

@@ -220,3 +220,34 @@ test('an API entry whose code is longer than a part is cut into numbered parts, 
     [[undefined, 'F.\n\n```python\ndef f(): ...\n```']],
   );
 });
+
+test('prose announcing the API entries after it lists their names; prose that announces nothing generated is left as written', (t) => {
+  const entry = (title: string, line: number): CodeBlock => ({
+    ...code(`class ${title}(HTTPException): ...`, line, 'python'),
+    entry: { title: `exception ${title}`, description: `${title}.` },
+  });
+  const out = sectionSnippets(
+    section([
+      prose('The following error classes exist in Werkzeug:', 3),
+      entry('BadRequest', 5),
+      entry('NotFound', 7),
+      prose('Raise one from a view:', 9),
+      entry('Aborter', 11),
+    ]),
+    source,
+    describe,
+  );
+  t.deepEqual(
+    out.map((s) => s.title),
+    ['Config', 'exception BadRequest', 'exception NotFound', 'exception Aborter'],
+  );
+  t.is(out[0].content, 'The following error classes exist in Werkzeug:\n\n- `BadRequest`\n- `NotFound`\n\nRaise one from a view:\n\n- `Aborter`');
+  const plainProse = sectionSnippets(section([prose('Error classes are documented below, one by one.', 3), entry('BadRequest', 5)]), source, describe);
+  t.is(plainProse[0].content, 'Error classes are documented below, one by one.');
+  const many = sectionSnippets(
+    section([prose('Every status code has a class:', 3), ...Array.from({ length: 45 }, (_, i) => entry(`E${i}`, 5 + i))]),
+    source,
+    describe,
+  );
+  t.true(many[0].content.endsWith('- `E39`\n- …and 5 more'), many[0].content.slice(-60));
+});

@@ -165,13 +165,28 @@ export function partMarkdown(items: readonly Item[]): string {
 export function sectionSnippets(section: SectionInput, source: SnippetSource, describe: (code: CodeBlock) => string): ParsedSnippet[] {
   const out: ParsedSnippet[] = [];
   const plain: Item[] = [];
+  // Prose announcing the entries that follow it ("The following error classes exist:") lists
+  // their names, so it does not end on a colon with nothing after it.
+  const listings: { block: ProseBlock; names: string[] }[] = [];
+  let listing: { block: ProseBlock; names: string[] } | undefined;
   for (const item of section.items) {
     if (item.kind === 'code' && item.entry) {
       out.push(...entrySnippets(section, source, item, item.entry));
+      const last = plain[plain.length - 1];
+      if (listing) listing.names.push(item.entry.title);
+      else if (last?.kind === 'prose' && announces(last)) {
+        listing = { block: { kind: 'prose', text: '', line: item.line }, names: [item.entry.title] };
+        listings.push(listing);
+        plain.push(listing.block);
+      }
       continue;
     }
-    if (item.kind === 'prose' ? item.text.trim() !== '' : item.code !== '') plain.push(item);
+    if (item.kind === 'prose' ? item.text.trim() !== '' : item.code !== '') {
+      plain.push(item);
+      listing = undefined;
+    }
   }
+  for (const { block, names } of listings) block.text = entryList(names);
   const hasCode = plain.some((i) => i.kind === 'code');
   const proseLength = plain.reduce((n, i) => n + (i.kind === 'prose' ? i.text.trim().length : 0), 0);
   if (!hasCode && proseLength < PART_LIMITS.minInfo) return out;
@@ -196,6 +211,16 @@ export function sectionSnippets(section: SectionInput, source: SnippetSource, de
   });
   // Entries generated inside the section follow its own text.
   return [...snippets, ...out];
+}
+
+/** Entry titles as a Markdown list: `class BadRequest` → `BadRequest`; a long run ends with how many more. */
+export function entryList(titles: readonly string[], max = 40): string {
+  const names = titles.map(
+    (t) =>
+      `- \`${t.replace(/^(?:(?:async|abstract|static|class|exception|function|method|attribute|property|data|decorator|module|classmethod|staticmethod)\s+)+/, '')}\``,
+  );
+  const more = names.length - max;
+  return [...names.slice(0, max), ...(more > 0 ? [`- …and ${more} more`] : [])].join('\n');
 }
 
 /** The prose right before `code` within its part (joined paragraphs), clipped from the start. */

@@ -77,14 +77,21 @@ export function normaliseLanguage(info: string): string {
   return NO_LANGUAGE.has(language) ? '' : language;
 }
 
+/** Box-drawing, arrow and triangle characters: what a drawing in a code block is made of. */
+const DRAWING = /[\u2190-\u21ff\u2500-\u257f\u25b2-\u25c5]/;
+
 /**
- * The language of an unlabelled block that is a recorded session: a shell prompt (`$ npm
- * test`) is `console`, the Python prompt (`>>> import x`) `pycon`; otherwise "".
+ * The language an unlabelled block shows it is in: a recorded session — a shell prompt (`$ npm
+ * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — or a drawing (a directory
+ * tree, a lifecycle diagram: box-drawing characters on most of its lines) `text`;
+ * otherwise "".
  */
 export function sessionLanguage(code: string): string {
   const first = code.trimStart();
   if (first.startsWith('>>>')) return 'pycon';
-  return /^\$ \S/.test(first) ? 'console' : '';
+  if (/^\$ \S/.test(first)) return 'console';
+  const lines = code.split('\n').filter((l) => l.trim() !== '');
+  return lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length ? 'text' : '';
 }
 
 /** Fence words that explicitly say "no highlighting". */
