@@ -7,6 +7,7 @@
 
 import { indexInline, runLength, type InlineIndex } from './markdown-spans';
 import { renderRole } from './rst-inline';
+import { renderShortcodes } from './shortcodes';
 
 interface Segment {
   code: boolean;
@@ -107,7 +108,7 @@ function stripBracketAnchor(text: string): string {
 }
 
 /** Text without any of these characters (or runs of spaces, or trailing spaces) is already clean. */
-const PLAIN_NEEDS_WORK = /[`\\![\]<{&*_~]|[ \t]{2}|[ \t]\n|:(?:material|fontawesome|octicons|simple)-/;
+const PLAIN_NEEDS_WORK = /[`\\![\]<{&*_~]|[ \t]{2}|[ \t]\n|:[a-z0-9_+-]+:/;
 
 /** Splits text into code spans and cleaned non-code text. */
 function scan(text: string): Segment[] {
@@ -282,12 +283,9 @@ function decodeEntity(name: string): string | undefined {
 const STAR_EMPHASIS = /(^|[^\w*\\])(\*{1,3})(?=[^\s*])([^*\n]*?[^\s*\\])\2(?![\w*])/g;
 const UNDERSCORE_EMPHASIS = /(^|[^\w\\])(_{1,3})(?=[^\s_])([^_\n]*?[^\s_\\])\2(?!\w)/g;
 
-/** Material for MkDocs icons (`:material-help:`, `:fontawesome-brands-github:`): pictures on the site. */
-const ICON_SHORTCODE = /:(?:material|fontawesome|octicons|simple)-[a-z0-9]+(?:-[a-z0-9]+)*:[ \t]?/g;
-
-/** `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`) alone; icons go. */
+/** `*a*`, `**a**`, `_a_`, `~~a~~` → a, leaving lone markers (`*args`, `2 * 3`, `__init__`) alone; shortcodes rendered. */
 function stripEmphasis(text: string): string {
-  const s = text.includes(':') ? text.replace(ICON_SHORTCODE, '') : text;
+  const s = renderShortcodes(text);
   if (!/[*_~]/.test(s)) return s;
   let out = s;
   // Nested emphasis (`**a *b* c**`) unwraps from the inside out, one level per pass.

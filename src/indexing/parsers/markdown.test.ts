@@ -409,3 +409,42 @@ withCorpus('every Markdown page of one library parses', (t) => {
   }
   t.true(snippets > 500);
 });
+
+test("GitHub's emoji shortcodes read as their emoji in prose and headings; code, roles, times and unknown names stay", (t) => {
+  const out = md(
+    [
+      '# Zustand :bear:',
+      '',
+      ':warning: This readme is written for JavaScript users. It ends at 10:30:00, see `:warning:` and :ref:`setup`.',
+      '',
+      'Unknown :not-an-emoji: stays, and so does http://example.com:8080:x.',
+    ].join('\n'),
+  );
+  t.is(out[0].title, 'Zustand 🐻');
+  t.is(
+    out[0].content,
+    '⚠️ This readme is written for JavaScript users. It ends at 10:30:00, see `:warning:` and :ref:`setup`.\n\nUnknown :not-an-emoji: stays, and so does http://example.com:8080:x.',
+  );
+});
+
+test('a level-1 heading after other headings divides the page and does not title it: the opening section takes the title from the path', (t) => {
+  const text = [
+    'A small, fast and scalable state-management solution using simplified flux principles.',
+    '',
+    '## First create a store',
+    '',
+    'Your store is a hook that holds state and actions, created once for the whole app.',
+    '',
+    '# Recipes',
+    '',
+    '## Fetching everything',
+    '',
+    'You can fetch the whole store at once, though every change then renders the component again.',
+  ].join('\n');
+  const out = md(text, 'docs/state/README.md');
+  t.deepEqual(
+    out.map((s) => s.breadcrumb.join(' > ')),
+    ['State', 'State > First create a store', 'State > Recipes > Fetching everything'],
+  );
+  t.is(md(`# Zustand\n\n${text}`)[0].breadcrumb.join(' > '), 'Zustand', 'a first heading of level 1 titles the page');
+});

@@ -25,10 +25,14 @@ export const SNIPPET_LIMITS = {
   codeLine: 400,
 } as const;
 
-/** The text of the first level-1 heading (the page's title in most formats), or "". */
+/**
+ * The page's title: its first heading when that is level 1 (in most formats), or "". A level-1
+ * heading after other headings divides the page ("# Recipes" halfway down a README that opens
+ * with "## First create a store") and does not name it.
+ */
 export function firstTitle(blocks: readonly DocBlock[]): string {
-  for (const b of blocks) if (b.kind === 'heading' && b.level === 1) return b.text;
-  return '';
+  const first = blocks.find((b) => b.kind === 'heading');
+  return first?.kind === 'heading' && first.level === 1 ? first.text : '';
 }
 
 interface Section {
