@@ -27,6 +27,12 @@ interface Fence {
 }
 
 export const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})(.*)$/;
+/**
+ * A whole-line ES import (`import { InstallSnippet } from '@site/src/components/InstallSnippet';`):
+ * Docusaurus reads `.md` files as MDX too, where it is syntax, not prose.
+ */
+const ESM_IMPORT_LINE = /^import\s+(?:[\w$*{}\s,]+\s+from\s+)?(['"])[^'"\n]+\1;?\s*$/;
+
 const QUOTE = /^ {0,3}> ?/;
 const ALERT = /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
 const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]*(?:[ \t]+"([^"]*)")?[ \t]*$/;
@@ -132,9 +138,9 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
         emit('', line);
         continue;
       }
-      if (options.mdx && stack.length === 0 && /^(import|export)\s/.test(rest)) {
-        // MDX ends an ESM block at the first blank line.
-        esm = true;
+      if (stack.length === 0 && (options.mdx ? /^(import|export)\s/.test(rest) : ESM_IMPORT_LINE.test(rest))) {
+        // MDX ends an ESM block at the first blank line; in Markdown the import is one line.
+        esm = options.mdx;
         emit('', line);
         continue;
       }

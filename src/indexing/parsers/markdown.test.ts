@@ -448,3 +448,39 @@ test('a level-1 heading after other headings divides the page and does not title
   );
   t.is(md(`# Zustand\n\n${text}`)[0].breadcrumb.join(' > '), 'Zustand', 'a first heading of level 1 titles the page');
 });
+
+test('a whole-line ES import in a .md page (Docusaurus reads .md as MDX) is syntax, not prose; an import sentence stays', (t) => {
+  const out = md(
+    [
+      '# Installation',
+      '',
+      'Install the required polyfills:',
+      '',
+      "import { InstallSnippet } from '@site/src/components/InstallSnippet';",
+      'import "./styles.css";',
+      'Then add them to your project before the link is used.',
+      '',
+      'import the polyfills first, then the link.',
+    ].join('\n'),
+    'www/docs/links.md',
+  );
+  t.is(
+    out[0].content,
+    'Install the required polyfills:\n\nThen add them to your project before the link is used.\n\nimport the polyfills first, then the link.',
+  );
+});
+
+test('a paragraph announcing a list longer than a part opens the first part with the list, never ends a part alone', (t) => {
+  const items = Array.from({ length: 60 }, (_, i) => `- \`.method${i}(arg)\` - Sets the thing number ${i} on the reply.`);
+  const out = md(`# Reply\n\n## Introduction\n\nReply is a core object that exposes the following functions and properties:\n\n${items.join('\n')}\n`);
+  t.true(out.length > 1, 'the list is longer than a part');
+  t.true(
+    out[0].content.startsWith('Reply is a core object that exposes the following functions and properties:\n\n- `.method0(arg)`'),
+    out[0].content.slice(0, 200),
+  );
+  t.true(out.every((s) => s.content.length <= 2400 + 20));
+  t.false(
+    out.some((s) => /:\s*$/.test(s.content)),
+    'no part ends on the announcement',
+  );
+});

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import test from 'ava';
 import type { ParsedSnippet } from '../types';
-import { splitRstIntoSnippets } from './rst';
+import { readableDocstring, splitRstIntoSnippets } from './rst';
 import { cleanRstInline } from './rst-inline';
 import { fencedBlocks, proseOf } from '../../search/format/fence';
 
@@ -281,4 +281,11 @@ withCorpus('every reST page of flask parses with sane snippets', (t) => {
     }
   }
   t.true(count > 300);
+});
+
+test('a docstring reads as Sphinx renders it: fields as words, marker fields (:internal:, :private:, :meta:) gone', (t) => {
+  t.is(
+    readableDocstring('An immutable :class:`list`.\n\n:param items: The items to hold.\n:returns: The list.\n:private:\n'),
+    'An immutable `list`.\n\nitems: The items to hold. Returns: The list.',
+  );
 });

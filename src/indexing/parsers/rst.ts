@@ -219,7 +219,7 @@ export function apiEntry(argument: string): { title: string; description: string
 
 /** Docstring fields (`:param x:`, `:returns:`, `:raises E:`) as the words Sphinx renders them with. */
 const FIELD =
-  /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
+  /^([ \t]*):(param|parameter|arg|argument|key|keyword|type|raises?|except|exception|returns?|rtype|yields?|var|ivar|cvar|vartype|internal|private|public|meta)\b[ \t]*([^:\n]*):[ \t]*/gm;
 const FIELD_LABEL: Record<string, string> = {
   returns: 'Returns',
   return: 'Returns',
@@ -242,7 +242,7 @@ const FIELD_LABEL: Record<string, string> = {
 export function readableDocstring(text: string): string {
   if (!/[:`*]|\.\./.test(text)) return text.trim();
   const fields = text.replace(FIELD, (_m, indent: string, kind: string, name: string) => {
-    if (kind === 'internal' || kind === 'meta') return indent;
+    if (kind === 'internal' || kind === 'private' || kind === 'public' || kind === 'meta') return indent;
     const label = FIELD_LABEL[kind];
     const target = name.trim().split(/\s+/).pop() ?? '';
     return `${indent}${label ? `${label}${target ? ` ${target}` : ''}` : target}: `;

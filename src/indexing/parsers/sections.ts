@@ -57,7 +57,12 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
     lead = [];
     for (const item of section.items) {
       if (item.kind === 'prose') {
-        for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars)) items.push({ ...item, text });
+        // Prose longer than a part (a long list) is cut; after a short paragraph announcing it
+        // ("…exposes the following functions and properties:") its first piece leaves that
+        // paragraph room, so the two open one part together.
+        const before = items[items.length - 1];
+        const lead = before?.kind === 'prose' && announces(before) && before.text.length <= PART_LIMITS.chars / 2 ? before.text.length + 4 : 0;
+        for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars, PART_LIMITS.chars - lead)) items.push({ ...item, text });
         continue;
       }
       const code = finishCode(item.code, item.language);
@@ -150,16 +155,17 @@ export function chunkProse(paragraphs: readonly ProseBlock[], max: number): { te
   return chunks;
 }
 
-/** Splits text longer than `max` at line, sentence or word boundaries. */
-export function splitLongText(text: string, max: number): string[] {
+/** Splits text longer than `max` at line, sentence or word boundaries; the first piece at most `first` long. */
+export function splitLongText(text: string, max: number, first = max): string[] {
   const out: string[] = [];
   let rest = text;
-  while (rest.length > max) {
-    const head = rest.slice(0, max);
+  while (rest.length > (out.length === 0 ? first : max)) {
+    const limit = out.length === 0 ? first : max;
+    const head = rest.slice(0, limit);
     let cut = head.lastIndexOf('\n');
-    if (cut < max / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
-    if (cut < max / 2) cut = head.lastIndexOf(' ');
-    if (cut < max / 2) cut = max;
+    if (cut < limit / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
+    if (cut < limit / 2) cut = head.lastIndexOf(' ');
+    if (cut < limit / 2) cut = limit;
     out.push(rest.slice(0, cut).trim());
     rest = rest.slice(cut).trim();
   }
