@@ -124,9 +124,9 @@ test('indented code blocks are code, but not inside lists or MDX', (t) => {
   const out = md(text);
   t.deepEqual(
     out.map((c) => [c.kind, c.code, c.language]),
-    [['code', 'node app.js', '']],
+    [['code', 'node app.js', 'sh']],
   );
-  t.is(out[0].content, 'Run this:\n\n```\nnode app.js\n```\n\n1. First step\n\nstill the first step, not code');
+  t.is(out[0].content, 'Run this:\n\n```sh\nnode app.js\n```\n\n1. First step\n\nstill the first step, not code');
   t.deepEqual(codes(md(text, 'docs/page.mdx')), []);
   t.true(prose(md(text, 'docs/page.mdx')).includes('node app.js'), 'in MDX it stays prose');
 });
@@ -224,7 +224,7 @@ test('mkdocstrings directives (API docs rendered from docstrings) and Material i
   t.is(out[1].title, 'Slack');
 });
 
-test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon; a drawing is text', (t) => {
+test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon, bare commands sh; a drawing is text', (t) => {
   const out = md(
     "# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n\nThe layout:\n\n```\n.\n├── project\n    ├── __init__.py\n    └── main.py\n```\n\nThe lifecycle:\n\n```\nIncoming Request\n  │\n  └─▶ Routing\n        │\n        └─▶ Handler\n```\n\nCode with one arrow in a string:\n\n```\nconst a = 1;\nconst b = 2;\nlog('a → b');\n```\n",
   );

@@ -4,6 +4,7 @@
  * contents, images, autodoc, includes). Unknown directives keep their body: a tab, card or
  * container holds ordinary content, and losing text is worse than keeping a little noise.
  */
+import { SHELL_COMMAND } from './text-utils';
 
 export type DirectiveKind = 'code' | 'highlight' | 'drop' | 'admonition' | 'object' | 'container';
 
@@ -117,14 +118,10 @@ export function highlightLanguage(highlight: string, code: string): string {
   return lexesAsPython(text) && readsAsPython(text) ? 'python' : '';
 }
 
-/** Lines a shell runs: a command word first and no call in them. */
-const SHELL_LINE =
-  /^(?:pip3?|python3?|export|set|cd|flask|npm|git|curl|source|mkdir|sudo|apt(?:-get)?|brew|pytest|gunicorn|uvicorn|celery|docker|make|ls|echo|env|uv|poetry|conda)\b[^()]*$/;
-
 /** Something Python code has: a statement keyword, a decorator, an assignment or a call. */
 function readsAsPython(text: string): boolean {
   const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.every((l) => SHELL_LINE.test(l.trim()))) return false;
+  if (lines.every((l) => SHELL_COMMAND.test(l.trim()))) return false;
   return /^\s*(?:import|from|def|class|return|if|for|while|with|try|raise|async|await|yield|assert|print)\b|^\s*@\w|[\w\])]\s*=[^=]|\w\(/m.test(text);
 }
 

@@ -81,16 +81,24 @@ export function normaliseLanguage(info: string): string {
 const DRAWING = /[\u2190-\u21ff\u2500-\u257f\u25b2-\u25c5]/;
 
 /**
+ * A command line without a prompt: a package manager, build or version-control tool first, then
+ * arguments (no call, no assignment to the command word: `git = repo()` is code).
+ */
+export const SHELL_COMMAND =
+  /^(?:npm|npx|pnpm|pnpx|yarn|bun|bunx|deno|node|pip3?|pipx|python3?|poetry|uv|conda|cargo|rustup|go|git|cd|mkdir|curl|wget|docker|kubectl|make|brew|apt(?:-get)?|sudo|export|source|pytest|flask|gunicorn|uvicorn|celery|mvn|gradle|dotnet|composer|gem|bundle)(?:\s+(?!=)[^()]*)?$/;
+
+/**
  * The language an unlabelled block shows it is in: a recorded session — a shell prompt (`$ npm
- * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — or a drawing (a directory
- * tree, a lifecycle diagram: box-drawing characters on most of its lines) `text`;
- * otherwise "".
+ * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — commands without a prompt
+ * (`npm i` then `npm run dev`) `sh`, or a drawing (a directory tree, a lifecycle diagram:
+ * box-drawing characters on most of its lines) `text`; otherwise "".
  */
 export function sessionLanguage(code: string): string {
   const first = code.trimStart();
   if (first.startsWith('>>>')) return 'pycon';
   if (/^\$ \S/.test(first)) return 'console';
-  const lines = code.split('\n').filter((l) => l.trim() !== '');
+  const lines = code.split('\n').filter((l) => l.trim() !== '' && !/^\s*#/.test(l));
+  if (lines.length > 0 && lines.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
   return lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length ? 'text' : '';
 }
 
