@@ -100,22 +100,19 @@ export function defaultCodeLanguage(rawName: string, highlight: string, code: st
 /**
  * The language Sphinx highlights a block in under `.. highlight::` (or its default): a
  * language named, none for `none`/`text`, and for `default` (also when the page sets nothing)
- * Python 3, falling back to none when the block does not lex as Python — JSON shows as JSON,
- * and a block that does not read as code at all (a directory tree, a log, shell commands)
+ * Python 3, falling back to none when the block does not lex as Python (JSON, a session or
+ * commands are recognised before: text-utils.ts `sessionLanguage`) — a block that does not read as code at all (a directory tree, a log, shell commands)
  * stays without a language rather than being called Python.
  */
 export function highlightLanguage(highlight: string, code: string): string {
   if (highlight !== 'default') return highlight;
+  return readsAsPythonCode(code) ? 'python' : '';
+}
+
+/** Code that Pygments would lex as Python and that reads as code (not a tree, a log or commands). */
+export function readsAsPythonCode(code: string): boolean {
   const text = code.trim();
-  if (/^[[{]/.test(text)) {
-    try {
-      JSON.parse(text);
-      return 'json';
-    } catch {
-      // not JSON: read on
-    }
-  }
-  return lexesAsPython(text) && readsAsPython(text) ? 'python' : '';
+  return text !== '' && lexesAsPython(text) && readsAsPython(text);
 }
 
 /** Something Python code has: a statement keyword, a decorator, an assignment or a call. */

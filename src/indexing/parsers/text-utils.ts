@@ -85,21 +85,31 @@ const DRAWING = /[\u2190-\u21ff\u2500-\u257f\u25b2-\u25c5]/;
  * arguments (no call, no assignment to the command word: `git = repo()` is code).
  */
 export const SHELL_COMMAND =
-  /^(?:npm|npx|pnpm|pnpx|yarn|bun|bunx|deno|node|pip3?|pipx|python3?|poetry|uv|conda|cargo|rustup|go|git|cd|mkdir|curl|wget|docker|kubectl|make|brew|apt(?:-get)?|sudo|export|source|pytest|flask|gunicorn|uvicorn|celery|mvn|gradle|dotnet|composer|gem|bundle)(?:\s+(?!=)[^()]*)?$/;
+  /^(?:npm|npx|pnpm|pnpx|yarn|bun|bunx|deno|node|pip3?|pipx|python3?|poetry|uv|conda|cargo|rustup|go|git|cd|mkdir|curl|wget|docker|kubectl|make|brew|apt(?:-get)?|sudo|export|source|pytest|flask|django-admin|gunicorn|uvicorn|celery|mvn|gradle|dotnet|composer|gem|bundle|\.\/[\w./-]+)(?:\s+(?!=)[^()]*)?$/;
 
 /**
  * The language an unlabelled block shows it is in: a recorded session — a shell prompt (`$ npm
- * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — commands without a prompt
- * (`npm i` then `npm run dev`) `sh`, or a drawing (a directory tree, a lifecycle diagram:
+ * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — a JSON document `json`,
+ * commands without a prompt (`npm i` then `npm run dev`) `sh`, or a drawing (a directory tree, a lifecycle diagram:
  * box-drawing characters on most of its lines) `text`; otherwise "".
  */
 export function sessionLanguage(code: string): string {
   const first = code.trimStart();
   if (first.startsWith('>>>')) return 'pycon';
   if (/^\$ \S/.test(first)) return 'console';
+  if (/^[[{]/.test(first) && isJson(first)) return 'json';
   const lines = code.split('\n').filter((l) => l.trim() !== '' && !/^\s*#/.test(l));
   if (lines.length > 0 && lines.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
   return lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length ? 'text' : '';
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Fence words that explicitly say "no highlighting". */

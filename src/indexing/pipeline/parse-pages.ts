@@ -4,8 +4,9 @@
  * it (or lets the source parse it: OpenAPI), tags its snippets with the page's kind, and sets
  * aside pages whose prose is not English. A page another page includes whole (SQLModel's
  * `{!…/annotations/en/tutorial002.md!}`, a README spliced into the docs' index) is read where it
- * is included, not as a page of its own. Unchanged pages of a refresh keep their served
- * snippets and are not parsed.
+ * is included, not as a page of its own. Code a Markdown page leaves unlabelled takes the
+ * project's language when it reads as that (snippets/project-language.ts). Unchanged pages of
+ * a refresh keep their served snippets and are not parsed.
  */
 import type { JobContext } from '../jobs/worker';
 import type { ParsedSnippet } from '../types';
@@ -15,6 +16,7 @@ import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
 import { readPages, type Page } from './pages';
 import { squash } from '../parsers/text-utils';
+import { projectLanguage, withProjectLanguage } from '../snippets/project-language';
 import type { PageChecks } from './page-checks';
 import type { BuildPlan } from './build-plan';
 import type { SourceSnapshot } from '../sources/source';
@@ -45,6 +47,8 @@ interface PageLoop {
   /** Every page of the build, and those another page includes whole (left out after the loop). */
   pagePaths: Set<string>;
   fragments: Set<string>;
+  /** The language most of the repository's source is in, for code its pages leave unlabelled (snippets/project-language.ts). */
+  language: string;
 }
 
 export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: BuildPlan): Promise<ParsedPages> {
@@ -64,6 +68,7 @@ export async function parsePages(ctx: JobContext, snap: SourceSnapshot, plan: Bu
     foreign: [],
     pagePaths: new Set(pages.map((p) => p.file.path)),
     fragments: new Set(),
+    language: projectLanguage(snap.files.paths()),
   };
   // Documents reused without being read (a page that answered 304) keep their hash.
   for (const d of documents) if (d.reuseOnly && loop.unchanged.has(d.path)) loop.fileHashes.set(d.path, d.hash);
@@ -128,7 +133,8 @@ async function parsePage(
       return;
     }
   }
-  const snippets = withPageKind(file.path, text, parseDocument({ path: file.path, text: expanded.text }));
+  const parsed = parseDocument({ path: file.path, text: expanded.text }).map((s) => withProjectLanguage(s, loop.language));
+  const snippets = withPageKind(file.path, text, parsed);
   const verdict = judgeLanguage(proseOf(text));
   if (verdict.english) loop.parsed.push(...snippets);
   else loop.foreign.push({ path: file.path, language: verdict.language ?? 'unknown', snippets });

@@ -76,3 +76,20 @@ export function proseOf(markdown: string): string {
     .filter((t) => t !== '')
     .join('\n\n');
 }
+
+/** The Markdown with each unlabelled fence labelled by `label(code)` (kept unlabelled when it gives ""). */
+export function labelFences(markdown: string, label: (code: string) => string): string {
+  if (!markdown.includes('```')) return markdown;
+  const lines = markdown.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = OPENING.exec(lines[i]);
+    if (!open) continue;
+    const fence = open[1];
+    let j = i + 1;
+    while (j < lines.length && lines[j] !== fence) j++;
+    const language = open[2].trim() === '' ? label(lines.slice(i + 1, j).join('\n')) : '';
+    if (language !== '') lines[i] = `${fence}${language}`;
+    i = j;
+  }
+  return lines.join('\n');
+}
