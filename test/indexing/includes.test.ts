@@ -88,7 +88,9 @@ test.before(async () => {
         'docs_src/delete/annotations/en/tutorial001.md':
           '1. Select the hero we will delete with `session.get()`.\n\n2. Delete it, then commit the session so the row is removed from the database.\n',
         'docs/shared-notes.md':
-          '# Shared notes\n\nDeleting many rows at once is faster with a delete statement.\n\n## Soft deletes\n\nMark rows as deleted with a flag column instead of removing them.\n',
+          '# Shared notes\n\nDeleting many rows at once is faster with a delete statement.\n\n## Soft deletes\n\nMark rows as deleted with a flag column instead of removing them:\n\n    hero.deleted = True\n    session.add(hero)\n',
+        // A Python project: its pages' unlabelled code that reads as Python is python.
+        ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`site/m${i}.py`, `VALUE_${i} = ${i}\n`])),
       },
     },
   ]);
@@ -141,29 +143,39 @@ test.serial('a change to an included file alone rebuilds the page that includes 
   t.false(docs.some((d) => d.code.includes('version = "0.1.0"')));
 });
 
-test.serial('a page included whole is read where it is included, not as a page of its own; one included in part stays a page', async (t) => {
-  const res = await app.request
-    .post('/v2/add/repo/github')
-    .set('authorization', `Bearer ${key}`)
-    .send({ docsRepoUrl: `${git.url}/acme/site` });
-  t.is(res.status, 200, JSON.stringify(res.body));
-  const docs = await servedSnippets(app, '/acme/site');
-  const paths = [...new Set(docs.map((d) => d.path))].sort();
-  t.false(paths.includes('docs_src/delete/annotations/en/tutorial001.md'), paths.join(', '));
-  t.true(paths.includes('docs/shared-notes.md'), 'included only in part (mdx_include [ln:1-3]): the rest of it is read on its own page');
-  const page = docs.filter((d) => d.path === 'docs/delete.md');
-  t.true(
-    page.some((d) => `${d.content}\n${d.description}`.includes('commit the session so the row is removed')),
-    JSON.stringify(page.map((d) => d.content)),
-  );
-  t.true(
-    codeBlocks(page).some((c) => c.code === 'hero = session.get(Hero, 1)\nsession.delete(hero)'),
-    'mdx_include [ln:1-2] splices those lines',
-  );
-  const jobs = await app.services.jobs.list({ libraryId: '/acme/site', limit: 1 });
-  const log = jobs[0].log.map((l) => l.message);
-  t.true(
-    log.some((m) => m === '1 pages are included whole in other pages and read there, not as pages of their own: docs_src/delete/annotations/en/tutorial001.md'),
-    log.join('\n'),
-  );
-});
+test.serial(
+  'a page included whole is read where it is included, not as a page of its own; one included in part stays a page; unlabelled code of a Python project is python',
+  async (t) => {
+    const res = await app.request
+      .post('/v2/add/repo/github')
+      .set('authorization', `Bearer ${key}`)
+      .send({ docsRepoUrl: `${git.url}/acme/site` });
+    t.is(res.status, 200, JSON.stringify(res.body));
+    const docs = await servedSnippets(app, '/acme/site');
+    const paths = [...new Set(docs.map((d) => d.path))].sort();
+    t.false(paths.includes('docs_src/delete/annotations/en/tutorial001.md'), paths.join(', '));
+    t.true(paths.includes('docs/shared-notes.md'), 'included only in part (mdx_include [ln:1-3]): the rest of it is read on its own page');
+    const page = docs.filter((d) => d.path === 'docs/delete.md');
+    t.true(
+      page.some((d) => `${d.content}\n${d.description}`.includes('commit the session so the row is removed')),
+      JSON.stringify(page.map((d) => d.content)),
+    );
+    t.true(
+      codeBlocks(page).some((c) => c.code === 'hero = session.get(Hero, 1)\nsession.delete(hero)'),
+      'mdx_include [ln:1-2] splices those lines',
+    );
+    t.deepEqual(
+      codeBlocks(docs.filter((d) => d.path === 'docs/shared-notes.md')),
+      [{ path: 'docs/shared-notes.md', language: 'python', code: 'hero.deleted = True\nsession.add(hero)' }],
+      'unlabelled code in a Python project',
+    );
+    const jobs = await app.services.jobs.list({ libraryId: '/acme/site', limit: 1 });
+    const log = jobs[0].log.map((l) => l.message);
+    t.true(
+      log.some(
+        (m) => m === '1 pages are included whole in other pages and read there, not as pages of their own: docs_src/delete/annotations/en/tutorial001.md',
+      ),
+      log.join('\n'),
+    );
+  },
+);
