@@ -21,7 +21,8 @@ test('prints placeholder, no-language and leftover-markup counts of a repository
         files: {
           'src/intro.md':
             '# Intro\n\nThe listing that was removed from the book:\n\n```rust\n{{#include ../listings/gone.rs}}\n```\n\nThe listing that exists:\n\n```rust\n{{#include ../listings/main.rs}}\n```\n',
-          'src/shell.md': '# Shell\n\nRun the program from a terminal window:\n\n```\ncargo run --release -- --port 8080 --verbose\n```\n',
+          // Output the docs leave unlabelled (a command would read as sh, JSON as json).
+          'src/shell.md': '# Shell\n\nThe program prints this in a terminal window:\n\n```\nListening on port 8080 (verbose, release build)\n```\n',
           // Liquid tags are markup no parser renders (JSX whitespace like {' '} now is rendered).
           'src/tabs.md': '# Tabs\n\nPick your package manager {% include pm.html %} and install it in your project before anything else.\n',
           'listings/main.rs': 'fn main() {\n    println!("Hello, world!");\n}\n',
