@@ -144,15 +144,10 @@ function mystDirective(name: string, argument: string, body: SourceLine[], line:
   if (name === 'eval-rst') return rstToBlocks(content);
   if (name === 'shelfmark:api') return apiEntryBlocks(content, line);
   switch (classifyDirective(name)) {
-    case 'code':
-      return [
-        {
-          kind: 'code',
-          code: dedentBlock(content.map((l) => l.text)),
-          language: normaliseLanguage(argument) || defaultCodeLanguage(name, '', dedentBlock(content.map((l) => l.text))),
-          line,
-        },
-      ];
+    case 'code': {
+      const code = dedentBlock(content.map((l) => l.text));
+      return [{ kind: 'code', code, language: normaliseLanguage(argument) || defaultCodeLanguage(name, '', code), line }];
+    }
     case 'drop':
     case 'highlight':
       return [];

@@ -4,7 +4,7 @@
  * contents, images, autodoc, includes). Unknown directives keep their body: a tab, card or
  * container holds ordinary content, and losing text is worse than keeping a little noise.
  */
-import { SHELL_COMMAND } from './text-utils';
+import { readsAsPythonCode } from './python-code';
 
 export type DirectiveKind = 'code' | 'highlight' | 'drop' | 'admonition' | 'object' | 'container';
 
@@ -100,53 +100,12 @@ export function defaultCodeLanguage(rawName: string, highlight: string, code: st
 /**
  * The language Sphinx highlights a block in under `.. highlight::` (or its default): a
  * language named, none for `none`/`text`, and for `default` (also when the page sets nothing)
- * Python 3, falling back to none when the block does not lex as Python (JSON, a session or
- * commands are recognised before: text-utils.ts `sessionLanguage`) — a block that does not read as code at all (a directory tree, a log, shell commands)
- * stays without a language rather than being called Python.
+ * Python 3, falling back to none when the block does not lex as Python (python-code.ts). A
+ * session, JSON or commands are recognised before this (text-utils.ts `sessionLanguage`).
  */
 export function highlightLanguage(highlight: string, code: string): string {
   if (highlight !== 'default') return highlight;
   return readsAsPythonCode(code) ? 'python' : '';
-}
-
-/** Code that Pygments would lex as Python and that reads as code (not a tree, a log or commands). */
-export function readsAsPythonCode(code: string): boolean {
-  const text = code.trim();
-  return text !== '' && lexesAsPython(text) && readsAsPython(text);
-}
-
-/** Something Python code has: a statement keyword, a decorator, an assignment or a call. */
-function readsAsPython(text: string): boolean {
-  const lines = text.split('\n').filter((l) => l.trim() !== '');
-  if (lines.every((l) => SHELL_COMMAND.test(l.trim()))) return false;
-  return /^\s*(?:import|from|def|class|return|if|for|while|with|try|raise|async|await|yield|assert|print)\b|^\s*@\w|[\w\])]\s*=[^=]|\w\(/m.test(text);
-}
-
-/**
- * Whether Pygments' Python lexer would read the block without an error token (what makes
- * Sphinx fall back to none): strings closed (triple-quoted ones across lines), and outside
- * strings and comments no `$`, `?`, backtick, lone `!` or non-ASCII symbol.
- */
-export function lexesAsPython(code: string): boolean {
-  const text = code.replace(/("""|''')[\s\S]*?\1/g, '""');
-  if (/"""|'''/.test(text)) return false;
-  for (const line of text.split('\n')) {
-    let rest = '';
-    for (let i = 0; i < line.length; i++) {
-      const c = line[i];
-      if (c === '#') break;
-      if (c === '"' || c === "'") {
-        let j = i + 1;
-        while (j < line.length && line[j] !== c) j += line[j] === '\\' ? 2 : 1;
-        if (j >= line.length && !line.endsWith('\\')) return false;
-        i = j;
-        continue;
-      }
-      rest += c;
-    }
-    if (/[$?`]|![^=]|!$/.test(rest) || /[^\p{ASCII}\p{L}\p{N}]/u.test(rest)) return false;
-  }
-  return true;
 }
 
 /**

@@ -2,13 +2,13 @@
  * Code a page leaves unlabelled (Markdown's indented blocks, bare fences) in the language of
  * the project it documents: Django REST framework's guides indent every Python example. A
  * repository whose source files are mostly Python is a Python project, and there a block that
- * lexes and reads as Python (rst-directives.ts `readsAsPythonCode`, the check behind Sphinx's
+ * lexes and reads as Python (parsers/python-code.ts, the check behind Sphinx's
  * highlight rule) is labelled `python`. Only Python: it is the one language whose check we
  * have, and a wrong label would mislead the `language` filter more than none does.
  */
 import type { ParsedSnippet } from '../types';
 import { fencedBlocks, labelFences } from '../../search/format/fence';
-import { readsAsPythonCode } from '../parsers/rst-directives';
+import { readsAsPythonCode } from '../parsers/python-code';
 
 const SOURCE = /\.(py|pyi|js|mjs|cjs|jsx|ts|mts|cts|tsx|go|rs|java|kt|rb|php|cs|swift|scala|c|cc|cpp|h|hpp|ex|exs|dart|lua)$/i;
 const MARKDOWN = /\.(md|mdx|markdown)$/i;

@@ -1,0 +1,145 @@
+/**
+ * Markdown as the docs' readers see it: what a site renders at build time (mkdocstrings, icons,
+ * emoji), the language an unlabelled block is in, imports that are syntax, and prose that keeps
+ * what it announces. The parser's other cases are in markdown.test.ts.
+ */
+import test from 'ava';
+import { splitMarkdownIntoSnippets } from './markdown';
+import { fencedBlocks } from '../../search/format/fence';
+
+const md = (text: string, path = 'docs/page.md') => splitMarkdownIntoSnippets({ path, text });
+
+test('mkdocstrings directives (API docs rendered from docstrings) and Material icon shortcodes leave nothing behind', (t) => {
+  const out = md(
+    [
+      '# Base model',
+      '',
+      'Pydantic models are simply classes which inherit from `BaseModel` and define fields as annotated attributes.',
+      '',
+      '::: pydantic.BaseModel',
+      '    options:',
+      '        show_root_heading: true',
+      '        members:',
+      '          - model_dump',
+      '',
+      '::: pydantic_core',
+      '    options:',
+      '        show_source: false',
+      '',
+      '## :simple-slack: Slack',
+      '',
+      'Ask questions in the :material-help: community Slack, or :fontawesome-brands-github: on GitHub.',
+      '',
+      '::: tip',
+      'A colon fence without options stays a tip.',
+      ':::',
+      '',
+      '??? abstract "API Reference"',
+      '    ::: starlette.testclient.TestClient',
+      '        options:',
+      '            show_root_heading: true',
+      '',
+      'The test client allows you to make requests against your application.',
+      '',
+      '    ::: indented.code.Block',
+    ].join('\n'),
+  );
+  t.deepEqual(
+    out.map((s) => [s.breadcrumb.join(' > '), s.kind, s.content]),
+    [
+      ['Base model', 'info', 'Pydantic models are simply classes which inherit from `BaseModel` and define fields as annotated attributes.'],
+      [
+        'Base model > Slack',
+        'code',
+        // Inside an admonition the directive goes too (its title stays); indented code is code.
+        'Ask questions in the community Slack, or on GitHub.\n\nA colon fence without options stays a tip.\n\nAPI Reference\n\nThe test client allows you to make requests against your application.\n\n```\n::: indented.code.Block\n```',
+      ],
+    ],
+  );
+  t.is(out[1].title, 'Slack');
+});
+
+test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon, JSON json, bare commands sh; a drawing is text', (t) => {
+  const out = md(
+    '# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n\nThe layout:\n\n```\n.\n├── project\n    ├── __init__.py\n    └── main.py\n```\n\nThe lifecycle:\n\n```\nIncoming Request\n  │\n  └─▶ Routing\n        │\n        └─▶ Handler\n```\n\nCode with one arrow in a string:\n\n```\nconst a = 1;\nconst b = 2;\nlog(\'a → b\');\n```\n\nCommands without a prompt:\n\n```\nnpm i\n# then\nnpm run dev\n```\n\nCode naming a command:\n\n```\ngit = Repo(\'.\')\nnode --version\n```\n\nThe response:\n\n```\n{"email": "amy@example.com", "is_admin": true}\n```\n\nSet up:\n\n```\npip install django\n./manage.py migrate\n```\n',
+  );
+  t.deepEqual(
+    fencedBlocks(out[0].content).map((b) => b.language),
+    ['console', 'pycon', '', 'text', 'text', 'text', '', 'sh', '', 'json', 'sh'],
+  );
+});
+
+test("GitHub's emoji shortcodes read as their emoji in prose and headings; code, roles, times and unknown names stay", (t) => {
+  const out = md(
+    [
+      '# Zustand :bear:',
+      '',
+      ':warning: This readme is written for JavaScript users. It ends at 10:30:00, see `:warning:` and :ref:`setup`.',
+      '',
+      'Unknown :not-an-emoji: stays, and so does http://example.com:8080:x.',
+    ].join('\n'),
+  );
+  t.is(out[0].title, 'Zustand 🐻');
+  t.is(
+    out[0].content,
+    '⚠️ This readme is written for JavaScript users. It ends at 10:30:00, see `:warning:` and :ref:`setup`.\n\nUnknown :not-an-emoji: stays, and so does http://example.com:8080:x.',
+  );
+});
+
+test('a level-1 heading after other headings divides the page and does not title it: the opening section takes the title from the path', (t) => {
+  const text = [
+    'A small, fast and scalable state-management solution using simplified flux principles.',
+    '',
+    '## First create a store',
+    '',
+    'Your store is a hook that holds state and actions, created once for the whole app.',
+    '',
+    '# Recipes',
+    '',
+    '## Fetching everything',
+    '',
+    'You can fetch the whole store at once, though every change then renders the component again.',
+  ].join('\n');
+  const out = md(text, 'docs/state/README.md');
+  t.deepEqual(
+    out.map((s) => s.breadcrumb.join(' > ')),
+    ['State', 'State > First create a store', 'State > Recipes > Fetching everything'],
+  );
+  t.is(md(`# Zustand\n\n${text}`)[0].breadcrumb.join(' > '), 'Zustand', 'a first heading of level 1 titles the page');
+});
+
+test('a whole-line ES import in a .md page (Docusaurus reads .md as MDX) is syntax, not prose; an import sentence stays', (t) => {
+  const out = md(
+    [
+      '# Installation',
+      '',
+      'Install the required polyfills:',
+      '',
+      "import { InstallSnippet } from '@site/src/components/InstallSnippet';",
+      'import "./styles.css";',
+      'Then add them to your project before the link is used.',
+      '',
+      'import the polyfills first, then the link.',
+    ].join('\n'),
+    'www/docs/links.md',
+  );
+  t.is(
+    out[0].content,
+    'Install the required polyfills:\n\nThen add them to your project before the link is used.\n\nimport the polyfills first, then the link.',
+  );
+});
+
+test('a paragraph announcing a list longer than a part opens the first part with the list, never ends a part alone', (t) => {
+  const items = Array.from({ length: 60 }, (_, i) => `- \`.method${i}(arg)\` - Sets the thing number ${i} on the reply.`);
+  const out = md(`# Reply\n\n## Introduction\n\nReply is a core object that exposes the following functions and properties:\n\n${items.join('\n')}\n`);
+  t.true(out.length > 1, 'the list is longer than a part');
+  t.true(
+    out[0].content.startsWith('Reply is a core object that exposes the following functions and properties:\n\n- `.method0(arg)`'),
+    out[0].content.slice(0, 200),
+  );
+  t.true(out.every((s) => s.content.length <= 2400 + 20));
+  t.false(
+    out.some((s) => /:\s*$/.test(s.content)),
+    'no part ends on the announcement',
+  );
+});
