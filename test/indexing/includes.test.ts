@@ -30,7 +30,11 @@ test.before(async () => {
   createRepo(git.root, 'acme/book', [
     {
       files: {
-        'README.md': '# The Book\n\nA book about guessing games.\n',
+        'README.md':
+          '# The Book\n\n<!-- teaser -->\nA book about guessing games: read a guess, compare it with a secret number and loop until the player wins.\n\n```sh\ncargo run --bin guess\n```\n',
+        // MyST: the README's teaser, after a quoted marker.
+        'docs/intro.md':
+          "# Introduction\n\nWhat the book teaches, in the words of its README:\n\n```{include} ../README.md\n:start-after: '<!-- teaser -->'\n```\n",
         'src/ch02.md': [
           '# Guessing game',
           '',
@@ -122,6 +126,10 @@ test.serial('snippets hold the included code; a missing target stays and is logg
   const serve = code.find((d) => d.path === 'docs/api.rst');
   t.is(serve?.language, 'python');
   t.is(serve?.code, 'def serve(port=8000):\n    book.Server(port).run_forever()');
+  t.true(
+    docs.some((d) => d.path === 'docs/intro.md' && d.content.includes('A book about guessing games: read a guess') && d.code === 'cargo run --bin guess'),
+    JSON.stringify(docs.filter((d) => d.path === 'docs/intro.md')),
+  );
   const jobs = await app.services.jobs.list({ libraryId: '/acme/book', limit: 1 });
   const log = jobs[0].log.map((l) => l.message);
   t.true(
@@ -129,7 +137,7 @@ test.serial('snippets hold the included code; a missing target stays and is logg
     log.join('\n'),
   );
   t.true(
-    log.some((m) => /^resolved 4 includes; 1 left as written$/.test(m)),
+    log.some((m) => /^resolved 5 includes; 1 left as written$/.test(m)),
     log.join('\n'),
   );
 });

@@ -333,3 +333,13 @@ test('mdBook: a {{#title}} line is not text', async (t) => {
   const out = await expand('src/ch01.md', { 'src/ch01.md': '{{#title Guessing Game}}\n# Programming a Guessing Game\n\nText.\n' });
   t.is(out.text, '# Programming a Guessing Game\n\nText.\n');
 });
+
+test('Sphinx: a part of a file discovery leaves out (the changelog) reads as nothing, not as a missing part', async (t) => {
+  const files = {
+    'docs/changes.rst': 'Changes\n=======\n\n.. include:: ../CHANGES.rst\n   :start-after: .. towncrier release notes start\n',
+    'CHANGES.rst': 'Changes\n=======\n\n.. towncrier release notes start\n\n1.0\n---\n',
+  };
+  const out = await expand('docs/changes.rst', files);
+  t.deepEqual(out.problems, []);
+  t.is(out.text.trim(), 'Changes\n=======');
+});

@@ -4,7 +4,7 @@
  * stay pure; this is the asynchronous step that reads other files through `CommitFiles`.
  *
  * Conventions by format: Markdown/MDX — mdBook links, PyMdown/MkDocs snippets, FastAPI's
- * `{* *}` and `{! !}`, MDX raw imports, mkdocstrings' `::: pkg.Name` (mkdocstrings.ts); reST — Sphinx `literalinclude`/`include` and autodoc (autodoc.ts); AsciiDoc — `include::` with Antora ids.
+ * `{* *}` and `{! !}`, MyST's ```{include}``` fences (myst.ts), MDX raw imports, mkdocstrings' `::: pkg.Name` (mkdocstrings.ts); reST — Sphinx `literalinclude`/`include` and autodoc (autodoc.ts); AsciiDoc — `include::` with Antora ids.
  */
 import { createHash } from 'node:crypto';
 import type { SourceDocument } from '../types';
@@ -18,6 +18,7 @@ import { expandAsciidoc } from './asciidoc';
 import { expandAutodoc } from './autodoc';
 import { expandFastapi, FASTAPI_DIRECTIVE } from './fastapi';
 import { expandMkdocstrings, MKDOCSTRINGS_DIRECTIVE } from './mkdocstrings';
+import { expandMyst, MYST_INCLUDE } from './myst';
 
 export type { IncludeProblem } from './resolver';
 
@@ -52,7 +53,7 @@ export async function expandIncludes(
   settings: IncludeSettings = {},
   maxBytes = DEFAULT_MAX_BYTES,
 ): Promise<ExpandedDocument> {
-  if (!ANY_DIRECTIVE.test(doc.text) && !FASTAPI_DIRECTIVE.test(doc.text) && !MKDOCSTRINGS_DIRECTIVE.test(doc.text))
+  if (!ANY_DIRECTIVE.test(doc.text) && !FASTAPI_DIRECTIVE.test(doc.text) && !MKDOCSTRINGS_DIRECTIVE.test(doc.text) && !MYST_INCLUDE.test(doc.text))
     return { text: doc.text, included: [], problems: [] };
   const r = new IncludeResolver(files, doc.path, maxBytes);
   const ext = /\.([A-Za-z]+)$/.exec(doc.path)?.[1]?.toLowerCase() ?? '';
@@ -63,6 +64,7 @@ export async function expandIncludes(
     text = await expandMkdocsSnippets(text, r, bases);
     text = await expandFastapi(text, r, bases);
     text = await expandMkdocstrings(text, r);
+    text = await expandMyst(text, r);
     if (ext === 'mdx' || ext === 'md') text = await expandMdxRawImports(text, r);
   } else if (ext === 'rst') {
     text = await expandSphinx(text, r);

@@ -23,7 +23,9 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
     const resolved = r.locate(target, bases);
     const body = await r.load(target, resolved);
     if (body === undefined) return whole;
-    const part = select(body, options);
+    // A changelog or licence discovery leaves out reads as nothing, whatever part is asked for.
+    if (body === '') return '';
+    const part = selectPart(body, options);
     if (part === undefined) {
       r.problem(target, 'part missing');
       return whole;
@@ -49,7 +51,8 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
   });
 }
 
-function select(body: string, o: Map<string, string>): string | undefined {
+/** The part of an included file its options pick (`:pyobject:`, `:start-line:`/`:end-line:`, `:lines:`, markers); undefined when a named part is missing. */
+export function selectPart(body: string, o: Map<string, string>): string | undefined {
   let text: string | undefined = body;
   const pyobject = o.get('pyobject');
   if (pyobject) text = pythonObject(text, pyobject);
@@ -67,7 +70,7 @@ function select(body: string, o: Map<string, string>): string | undefined {
 }
 
 /** Folders holding a Sphinx conf.py: where `/path` targets resolve from. */
-function sourceRoots(r: IncludeResolver): string[] {
+export function sourceRoots(r: IncludeResolver): string[] {
   const confs = r.files.paths().filter((p) => /(^|\/)conf\.py$/.test(p));
   const mine = confs.map((c) => path.posix.dirname(c)).filter((d) => d === '.' || r.current.startsWith(`${d}/`));
   return mine.sort((a, b) => b.length - a.length).map((d) => (d === '.' ? '' : d));
