@@ -20,6 +20,8 @@ const ATX = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT = /^ {0,3}(=+|-+)[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])([ \t]*\1){2,}[ \t]*$/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])([ \t]|$)/;
+/** A list item at any indentation: inside a list, a deeper one is nested in the item above it. */
+const NESTED_ITEM = /^[ \t]*([-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const LINK_DEFINITION = /^ {0,3}\[[^\]]{1,200}\]:[ \t]*\S+[ \t]*("[^"]*"|'[^']*'|\([^)]*\))?[ \t]*$/;
 /** Diagrams and formulas are rendered pictures, not code anyone would copy. */
 const NOT_CODE = new Set(['mermaid', 'math', 'katex', 'plantuml']);
@@ -32,8 +34,9 @@ export function markdownBlocks(lines: readonly SourceLine[], options: BlockOptio
   let para: SourceLine[] = [];
   let inList = false;
   let afterBreak = true;
+  const nesting = new ListNesting();
   const flush = () => {
-    if (para.length > 0) pushProse(blocks, para);
+    if (para.length > 0) pushProse(blocks, para, inList ? nesting : undefined);
     para = [];
   };
 
@@ -80,8 +83,10 @@ export function markdownBlocks(lines: readonly SourceLine[], options: BlockOptio
     }
     if (para.length === 0 && LINK_DEFINITION.test(text)) continue;
     if (isTableDelimiter(text)) continue;
-    if (LIST_ITEM.test(text)) inList = true;
-    else if (para.length === 0 && afterBreak && indentWidth(text) === 0) inList = false;
+    if (LIST_ITEM.test(text)) {
+      if (!inList) nesting.reset();
+      inList = true;
+    } else if (para.length === 0 && afterBreak && indentWidth(text) === 0) inList = false;
     para.push(lines[i]);
     afterBreak = false;
   }
@@ -201,19 +206,48 @@ function isTableDelimiter(text: string): boolean {
  * Joins a paragraph's lines: wrapped prose with spaces, but list items, table rows and hard
  * breaks keep their own lines.
  */
-function pushProse(blocks: DocBlock[], para: readonly SourceLine[]): void {
+function pushProse(blocks: DocBlock[], para: readonly SourceLine[], list?: ListNesting): void {
   let joined = '';
   para.forEach((p, k) => {
     const raw = p.text;
-    const text = raw.trim().startsWith('|') ? tableRow(raw) : raw.trim();
+    const item = list !== undefined && NESTED_ITEM.test(raw);
+    const text = raw.trim().startsWith('|') ? tableRow(raw) : item ? list.line(raw) : raw.trim();
     if (k > 0) {
-      const ownLine = LIST_ITEM.test(raw) || raw.trim().startsWith('|') || / {2,}$|\\$/.test(para[k - 1].text) || para[k - 1].text.trim().startsWith('|');
+      const ownLine =
+        item || LIST_ITEM.test(raw) || raw.trim().startsWith('|') || / {2,}$|\\$/.test(para[k - 1].text) || para[k - 1].text.trim().startsWith('|');
       joined += ownLine ? '\n' : ' ';
     }
     joined += text.replace(/\\$/, '');
   });
+  // A nested item opening a paragraph (a loose list) keeps its indentation.
+  const lead = /^ */.exec(joined)?.[0] ?? '';
   const cleaned = cleanMarkdownProse(joined);
-  if (cleaned !== '') blocks.push({ kind: 'prose', text: cleaned, line: para[0].line });
+  if (cleaned !== '') blocks.push({ kind: 'prose', text: lead + cleaned, line: para[0].line });
+}
+
+/**
+ * The items open in the list being read, so a nested item keeps its place under its parent
+ * (indented by the parent's marker width, as Markdown nests them) instead of reading as a
+ * sibling, or as words run into the line above when it is indented four spaces or more.
+ */
+class ListNesting {
+  private open: { indent: number; prefix: string; width: number }[] = [];
+
+  reset(): void {
+    this.open = [];
+  }
+
+  /** An item's line as a reader sees it: its marker and text, indented under its parent item. */
+  line(raw: string): string {
+    const indent = indentWidth(raw.match(/^[ \t]*/)?.[0] ?? '');
+    const text = raw.trim();
+    while (this.open.length > 0 && this.open[this.open.length - 1].indent >= indent) this.open.pop();
+    const parent = this.open[this.open.length - 1];
+    const prefix = parent ? parent.prefix + ' '.repeat(parent.width) : '';
+    const marker = NESTED_ITEM.exec(text)?.[1] ?? '-';
+    this.open.push({ indent, prefix, width: marker.length + 1 });
+    return prefix + text;
+  }
 }
 
 /** `| a | b |` → `a | b`. */

@@ -69,7 +69,7 @@ const MYST_ROLE = /\{([A-Za-z][\w:.+-]*)\}(?=`)/y;
 export function cleanMarkdownProse(text: string): string {
   if (!PLAIN_NEEDS_WORK.test(text)) return text.trim();
   const joined = scan(text)
-    .map((s) => (s.code ? s.text : stripEmphasis(s.text).replace(/[ \t]{2,}/g, ' ')))
+    .map((s) => (s.code ? s.text : stripEmphasis(s.text).replace(/(?<=\S)[ \t]{2,}/g, ' ')))
     .join('');
   return joined.includes('\n')
     ? joined

@@ -143,3 +143,44 @@ test('a paragraph announcing a list longer than a part opens the first part with
     'no part ends on the announcement',
   );
 });
+
+test('a nested list keeps its nesting: items indented under their parent, in tight and loose lists, at any depth', (t) => {
+  const [tight] = md(
+    [
+      '# Steps',
+      '',
+      'For Redux specifically, we can break these steps into more detail:',
+      '',
+      '1. Initial setup:',
+      '    - A store is created using a root reducer function',
+      '    - The store calls the root reducer once',
+      '2. Updates:',
+      '   * something happens in the app',
+      '     * the app code dispatches an action',
+      '   * the store runs the reducer again',
+      '',
+      '- top item',
+      '  continued on the next line',
+      '  - its child',
+    ].join('\n'),
+  );
+  t.is(
+    tight.content,
+    [
+      'For Redux specifically, we can break these steps into more detail:',
+      '',
+      '1. Initial setup:',
+      '   - A store is created using a root reducer function',
+      '   - The store calls the root reducer once',
+      '2. Updates:',
+      '   * something happens in the app',
+      '     * the app code dispatches an action',
+      '   * the store runs the reducer again',
+      '',
+      '- top item continued on the next line',
+      '  - its child',
+    ].join('\n'),
+  );
+  const [loose] = md(['# Steps', '', 'Do this:', '', '- Install:', '', '  - run `npm i`', '', '  - check the version', '', '- Configure'].join('\n'));
+  t.is(loose.content, 'Do this:\n\n- Install:\n\n  - run `npm i`\n\n  - check the version\n\n- Configure');
+});

@@ -81,7 +81,7 @@ export function cleanRstInline(text: string): string {
     i = close + 2;
   }
   out += cleanMarkup(text.slice(i));
-  return out.replace(/[ \t]{2,}/g, ' ').trim();
+  return out.replace(/(?<=\S)[ \t]{2,}/g, ' ').trim();
 }
 
 /** A section title as plain text: markup and backticks removed. */

@@ -289,3 +289,8 @@ test('a docstring reads as Sphinx renders it: fields as words, marker fields (:i
     'An immutable `list`.\n\nitems: The items to hold. Returns: The list.',
   );
 });
+
+test('a nested reST list keeps its nesting', (t) => {
+  const [out] = rst(['Steps', '=====', '', 'Do this:', '', '* Install:', '', '  * run ``pip``', '  * check', '', '* Configure'].join('\n'));
+  t.is(out.content, 'Do this:\n\n* Install:\n\n  * run `pip`\n  * check\n\n* Configure');
+});

@@ -139,11 +139,14 @@ function pushParagraph(para: readonly SourceLine[], blocks: DocBlock[]): void {
           .replace(/\s*\|$/, '')
           .replace(/\s+\|\s+/g, ' | ')
       : t;
-    if (joined !== '') joined += LIST_ITEM.test(p.text) || t.startsWith('|') ? '\n' : ' ';
-    joined += row;
+    const item = LIST_ITEM.test(p.text);
+    if (joined !== '') joined += item || t.startsWith('|') ? '\n' : ' ';
+    // A list item keeps its indentation: a nested list is indented under its parent's text.
+    joined += item ? ' '.repeat(indentWidth(p.text)) + row : row;
   }
+  const lead = /^ */.exec(joined)?.[0] ?? '';
   const text = cleanRstInline(joined);
-  if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
+  if (text !== '') blocks.push({ kind: 'prose', text: lead + text.trimStart(), line: para[0].line });
 }
 
 /**

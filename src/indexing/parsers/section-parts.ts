@@ -151,10 +151,13 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
 
 /** A part as Markdown: its prose and fenced code in document order. */
 export function partMarkdown(items: readonly Item[]): string {
-  return items
-    .map((item) => (item.kind === 'prose' ? item.text.trim() : fencedCode(item.code, item.language, item.file)))
-    .filter((text) => text !== '')
-    .join('\n\n');
+  return (
+    items
+      // A nested list item opening a paragraph (a loose list) keeps its indentation.
+      .map((item) => (item.kind === 'prose' ? item.text.replace(/^(?:[ \t]*\n)+/, '').trimEnd() : fencedCode(item.code, item.language, item.file)))
+      .filter((text) => text.trim() !== '')
+      .join('\n\n')
+  );
 }
 
 /**

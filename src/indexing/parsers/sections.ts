@@ -62,7 +62,7 @@ export function blocksToSnippets(blocks: readonly DocBlock[], source: SnippetSou
         // paragraph room, so the two open one part together.
         const before = items[items.length - 1];
         const lead = before?.kind === 'prose' && announces(before) && before.text.length <= PART_LIMITS.chars / 2 ? before.text.length + 4 : 0;
-        for (const text of splitLongText(item.text.trim(), PART_LIMITS.chars, PART_LIMITS.chars - lead)) items.push({ ...item, text });
+        for (const text of splitLongText(trimBlock(item.text), PART_LIMITS.chars, PART_LIMITS.chars - lead)) items.push({ ...item, text });
         continue;
       }
       const code = finishCode(item.code, item.language);
@@ -144,7 +144,7 @@ export function chunkProse(paragraphs: readonly ProseBlock[], max: number): { te
     length = 0;
   };
   for (const p of paragraphs) {
-    for (const piece of splitLongText(p.text.trim(), max)) {
+    for (const piece of splitLongText(trimBlock(p.text), max)) {
       if (length > 0 && length + 2 + piece.length > max) flush();
       if (current.length === 0) line = p.line;
       current.push(piece);
@@ -166,11 +166,18 @@ export function splitLongText(text: string, max: number, first = max): string[] 
     if (cut < limit / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
     if (cut < limit / 2) cut = head.lastIndexOf(' ');
     if (cut < limit / 2) cut = limit;
-    out.push(rest.slice(0, cut).trim());
-    rest = rest.slice(cut).trim();
+    out.push(trimBlock(rest.slice(0, cut)));
+    rest = rest.slice(cut);
+    // Cut at a line end, the next line keeps its indentation (a nested list item); else the space goes.
+    rest = /^[ \t]*\n/.test(rest) ? trimBlock(rest) : rest.trim();
   }
   if (rest !== '') out.push(rest);
   return out;
+}
+
+/** Text without blank lines around it and trailing space; the first line keeps its indentation (a nested list item). */
+function trimBlock(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
 /**
