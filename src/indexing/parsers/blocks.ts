@@ -37,3 +37,25 @@ export interface SnippetSource {
   path: string;
   pageTitle: string;
 }
+
+/**
+ * Whether a line opens with a picture or an embedded player: a Markdown image, `<img>`,
+ * `<iframe>`, `<video>` and the like, or an MDX component named for one
+ * (`<LiteYouTubeEmbed … />`, `<CodeSandbox …>`). Text readers cannot see it.
+ */
+export function opensWithMedia(line: string): boolean {
+  return /^\s*(?:!\[[^\]]*\]\(|\[!\[|<(?:img|iframe|video|audio|picture|svg|object|embed)\b|<[A-Z][\w.]*(?:Embed|Video|YouTube|Youtube|Image|Img|Iframe|IFrame|Sandbox|Player|Gif)\b)/.test(
+    line,
+  );
+}
+
+/**
+ * A paragraph that ends announcing a picture or player the snippet cannot show ("Here's what
+ * that data flow looks like:") ends as a statement instead, so the prose does not point at
+ * nothing; its words stay.
+ */
+export function endAnnouncement(blocks: DocBlock[]): void {
+  const last = blocks[blocks.length - 1];
+  if (last?.kind === 'prose' && /:\s*$/.test(last.text) && !/::\s*$/.test(last.text))
+    blocks[blocks.length - 1] = { ...last, text: last.text.replace(/:\s*$/, '.') };
+}

@@ -8,6 +8,7 @@ import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
 import { apiEntry, readableDocstring, rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
+import { endAnnouncement, opensWithMedia } from './blocks';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
 
@@ -44,6 +45,7 @@ export function markdownBlocks(lines: readonly SourceLine[], options: BlockOptio
     const { text, line } = lines[i];
     if (isBlank(text)) {
       flush();
+      if (lines[i].media) endAnnouncement(blocks);
       afterBreak = true;
       continue;
     }
@@ -223,6 +225,7 @@ function pushProse(blocks: DocBlock[], para: readonly SourceLine[], list?: ListN
   const lead = /^ */.exec(joined)?.[0] ?? '';
   const cleaned = cleanMarkdownProse(joined);
   if (cleaned !== '') blocks.push({ kind: 'prose', text: lead + cleaned, line: para[0].line });
+  else if (opensWithMedia(para[0].text)) endAnnouncement(blocks);
 }
 
 /**

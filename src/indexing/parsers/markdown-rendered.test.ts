@@ -184,3 +184,55 @@ test('a nested list keeps its nesting: items indented under their parent, in tig
   const [loose] = md(['# Steps', '', 'Do this:', '', '- Install:', '', '  - run `npm i`', '', '  - check the version', '', '- Configure'].join('\n'));
   t.is(loose.content, 'Do this:\n\n- Install:\n\n  - run `npm i`\n\n  - check the version\n\n- Configure');
 });
+
+test('prose announcing a picture or an embedded player the snippet cannot show ends as a statement, its words kept', (t) => {
+  const out = md(
+    [
+      '# Data flow',
+      '',
+      'Earlier, we talked about one-way data flow. Here is what that data flow looks like visually:',
+      '',
+      '![Redux data flow diagram](/img/ReduxDataFlowDiagram.gif)',
+      '',
+      '## Full example',
+      '',
+      'Here is the complete counter application as a running CodeSandbox:',
+      '',
+      '<iframe',
+      '  class="codesandbox"',
+      '  src="https://codesandbox.io/embed/counter"',
+      '></iframe>',
+      '',
+      '## Livestream',
+      '',
+      'The show includes a live-coded example app:',
+      '',
+      '<LiteYouTubeEmbed',
+      '    id="9zySeP5vH9c"',
+      '    title="Learn Modern Redux"',
+      '/>',
+      '',
+      '## Install',
+      '',
+      'Install it:',
+      '',
+      '<Tabs>',
+      '',
+      '```sh',
+      'npm i redux',
+      '```',
+      '',
+      '</Tabs>',
+    ].join('\n'),
+    'docs/page.mdx',
+  );
+  t.deepEqual(
+    out.map((s) => s.content),
+    [
+      'Earlier, we talked about one-way data flow. Here is what that data flow looks like visually.',
+      'Here is the complete counter application as a running CodeSandbox.',
+      'The show includes a live-coded example app.',
+      'Install it:\n\n```sh\nnpm i redux\n```',
+    ],
+  );
+});

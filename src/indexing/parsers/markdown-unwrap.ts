@@ -11,6 +11,7 @@
 import { indentWidth, isBlank, stripIndent, type SourceLine } from './text-utils';
 import { codeSpanEnd } from './markdown-spans';
 import { stripLeadingTags } from './markdown-jsx';
+import { opensWithMedia } from './blocks';
 
 export interface UnwrapOptions {
   /** MDX: ESM and JSX are syntax, indentation never makes code. */
@@ -55,8 +56,8 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
   let esm = false;
   let htmlBlock = false;
   let lastBlank = true;
-  const emit = (text: string, line: number) => {
-    out.push({ text, line });
+  const emit = (text: string, line: number, media?: boolean) => {
+    out.push(media ? { text, line, media } : { text, line });
     lastBlank = isBlank(text);
   };
 
@@ -160,6 +161,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
 
     if ((shallow || htmlBlock) && /^\s*<[A-Za-z/>]/.test(rest)) {
       const startsBlock = lastBlank || htmlBlock;
+      const opening = rest;
       const tags = stripLeadingTags(rest, (k) => lines[i + k]?.text);
       if (tags) {
         for (let k = 0; k < tags.extraLines; k++) emit('', lines[i + k].line);
@@ -167,7 +169,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
         rest = tags.rest;
         if (!options.mdx && startsBlock) htmlBlock = true;
         if (isBlank(rest)) {
-          emit('', lines[i].line);
+          emit('', lines[i].line, opensWithMedia(opening));
           continue;
         }
         emit(htmlBlock ? rest.trimStart() : rest, lines[i].line);

@@ -294,3 +294,8 @@ test('a nested reST list keeps its nesting', (t) => {
   const [out] = rst(['Steps', '=====', '', 'Do this:', '', '* Install:', '', '  * run ``pip``', '  * check', '', '* Configure'].join('\n'));
   t.is(out.content, 'Do this:\n\n* Install:\n\n  * run `pip`\n  * check\n\n* Configure');
 });
+
+test('a paragraph announcing a picture ends as a statement', (t) => {
+  const [out] = rst(['Flow', '====', '', 'The request flows like this:', '', '.. image:: flow.png', '   :alt: flow', '', 'Then it returns.'].join('\n'));
+  t.is(out.content, 'The request flows like this.\n\nThen it returns.');
+});

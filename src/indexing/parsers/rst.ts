@@ -10,6 +10,7 @@ import type { ParsedSnippet, SourceDocument } from '../types';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, highlightLanguage, objectSignature } from './rst-directives';
 import { cleanRstInline, cleanRstTitle } from './rst-inline';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
+import { endAnnouncement } from './blocks';
 import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, sessionLanguage, stripIndent, titleFromPath, type SourceLine } from './text-utils';
 
 interface RstContext {
@@ -175,6 +176,8 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
     blocks.push(...parseRst(content, ctx, false));
     return end;
   }
+  // A picture is not shown: the paragraph announcing it ends as a statement.
+  if (name === 'image' || name === 'figure') endAnnouncement(blocks);
   switch (classifyDirective(name)) {
     case 'highlight':
       ctx.highlight = /^default$/i.test(argument.trim()) ? 'default' : /^(none|text)$/i.test(argument.trim()) ? '' : normaliseLanguage(argument);

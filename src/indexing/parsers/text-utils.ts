@@ -7,6 +7,8 @@
 export interface SourceLine {
   text: string;
   line: number;
+  /** The line held only a picture or an embedded player, removed (markdown-unwrap.ts). */
+  media?: boolean;
 }
 
 /** Splits text into lines (any line ending), dropping a leading byte-order mark. */
