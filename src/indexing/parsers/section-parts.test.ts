@@ -251,3 +251,21 @@ test('prose announcing the API entries after it lists their names; prose that an
   );
   t.true(many[0].content.endsWith('- `E39`\n- …and 5 more'), many[0].content.slice(-60));
 });
+
+test('a paragraph announcing a list that leads into code longer than a part opens the part of that list too', (t) => {
+  // One unit (prose, then code) larger than a part: the cut before the list and the code's
+  // first piece must not leave "…the right tags:" ending the part before.
+  const filler = 'Background that explains the setting in some detail. '.repeat(30).trim();
+  const list = Array.from({ length: 4 }, (_, i) => `- endpoint ${i} provides a tag for what it fetched`).join('\n');
+  const out = sectionSnippets(
+    section([prose(filler, 3), prose('We need to set up each endpoint with the right tags:', 5), prose(list, 7), code(groups(8), 12)]),
+    source,
+    describe,
+  );
+  t.is(out[0].content, filler);
+  t.true(out[1].content.startsWith(`We need to set up each endpoint with the right tags:\n\n${list}\n\n\`\`\`js\nconfig.option0`), out[1].content);
+  t.true(
+    out.every((s) => s.content.length <= PART_LIMITS.chars + 200),
+    String(out.map((s) => s.content.length)),
+  );
+});

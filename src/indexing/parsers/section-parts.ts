@@ -106,19 +106,21 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
     part = [];
     length = 0;
   };
-  const add = (item: Item) => {
-    if (length > 0 && length + size(item) > max) {
-      // A paragraph announcing what follows ("…looks like this:" before a list) opens the next
-      // part with it instead of ending this one, when both fit there.
-      const last = part[part.length - 1];
-      const carried = part.length > 1 && last?.kind === 'prose' && announces(last) && size(last) + size(item) <= max ? part.pop() : undefined;
-      if (carried) length -= size(carried);
-      flush();
-      if (carried) {
-        part.push(carried);
-        length += size(carried);
-      }
+  // Ends the part before `next` (`needed` characters of it must follow in the new part). A
+  // paragraph announcing what follows ("…looks like this:" before a list) opens the next part
+  // with it instead of ending this one, when both fit there.
+  const breakBefore = (needed: number) => {
+    const last = part[part.length - 1];
+    const carried = part.length > 1 && last?.kind === 'prose' && announces(last) && size(last) + needed <= max ? part.pop() : undefined;
+    if (carried) length -= size(carried);
+    flush();
+    if (carried) {
+      part.push(carried);
+      length += size(carried);
     }
+  };
+  const add = (item: Item) => {
+    if (length > 0 && length + size(item) > max) breakBefore(size(item));
     part.push(item);
     length += size(item);
   };
@@ -137,10 +139,13 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
     // that announces the code opens the part of the code's first piece, which is cut to leave
     // it room (unless it is itself half a part): "as follows:" never ends a part without it.
     const lead = unit.prose[unit.prose.length - 1];
-    const room = lead && size(lead) <= max / 2 ? max - size(lead) : max;
+    // A paragraph announcing the lead ("…the right tags:" before a list) goes with it: room for both.
+    const announcer = unit.prose[unit.prose.length - 2];
+    const leading = lead ? size(lead) + (announcer && announces(announcer) && size(lead) + size(announcer) <= max / 2 ? size(announcer) : 0) : 0;
+    const room = lead && leading <= max / 2 ? max - leading : max;
     const pieces = unit.code.flatMap((block, b) => splitCode(block, b === 0 ? room : max));
     for (const item of unit.prose) {
-      if (item === lead && pieces.length > 0 && length > 0 && length + size(item) + size(pieces[0]) > max) flush();
+      if (item === lead && pieces.length > 0 && length > 0 && length + size(item) + size(pieces[0]) > max) breakBefore(size(item) + size(pieces[0]));
       add(item);
     }
     for (const piece of pieces) add(piece);
