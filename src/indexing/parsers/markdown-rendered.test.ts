@@ -236,3 +236,34 @@ test('prose announcing a picture or an embedded player the snippet cannot show e
     ],
   );
 });
+
+test('a front-matter title that is the H1 with the site section after it ("deps | Config") titles the page by its H1', (t) => {
+  const [first] = md(
+    [
+      '---',
+      'title: deps | Config',
+      'outline: deep',
+      '---',
+      '',
+      '# deps',
+      '',
+      '## deps.interopDefault',
+      '',
+      'Interpret CJS modules default export as named exports.',
+    ].join('\n'),
+  );
+  t.deepEqual(first.breadcrumb, ['deps', 'deps.interopDefault']);
+  t.is(first.pageTitle, 'deps');
+  const [other] = md(
+    [
+      '---',
+      'title: Vitest 4.0 is out!',
+      '---',
+      '',
+      '# Vitest 4',
+      '',
+      'Vitest 4 is out, with a stable browser mode, visual regression testing and a faster test runner for large projects.',
+    ].join('\n'),
+  );
+  t.is(other.pageTitle, 'Vitest 4.0 is out!', 'a title that is not the H1 plus a suffix stays');
+});

@@ -29,7 +29,17 @@ export function splitMarkdownIntoSnippets(doc: SourceDocument): ParsedSnippet[] 
   // The front matter's description summarises the page; it stands in for a missing intro.
   if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, ''))))
     blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
-  return blocksToSnippets(blocks, { path: doc.path, pageTitle: front.title || firstTitle(blocks) || header.title || titleFromPath(doc.path) });
+  return blocksToSnippets(blocks, { path: doc.path, pageTitle: pageTitleOf(front.title, firstTitle(blocks)) || header.title || titleFromPath(doc.path) });
+}
+
+/**
+ * The front matter's title, or the page's H1 when that title is the H1 with the site
+ * section after a separator (VitePress `title: deps | Config` over `# deps`: the browser
+ * tab's words, not the page's).
+ */
+function pageTitleOf(front: string, h1: string): string {
+  if (front !== '' && h1 !== '' && front.toLowerCase().startsWith(h1.toLowerCase()) && /^\s+[|·•–—-]\s/.test(front.slice(h1.length))) return h1;
+  return front || h1;
 }
 
 const README = /(^|\/)readme(?:[._-][\w-]+)?\.mdx?$/i;
