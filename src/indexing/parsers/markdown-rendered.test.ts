@@ -267,3 +267,45 @@ test('a front-matter title that is the H1 with the site section after it ("deps 
   );
   t.is(other.pageTitle, 'Vitest 4.0 is out!', 'a title that is not the H1 plus a suffix stays');
 });
+
+test('a front-matter description joins the title’s section only when that section has no prose of its own', (t) => {
+  const page = (intro: string[]) =>
+    md(
+      [
+        '---',
+        'title: AWS CodeArtifact',
+        'description: Using uv with AWS CodeArtifact for installing and publishing Python packages.',
+        '---',
+        '',
+        '# AWS CodeArtifact',
+        '',
+        ...intro,
+        '```toml title="pyproject.toml"',
+        '[[tool.uv.index]]',
+        'name = "private-registry"',
+        '```',
+        '',
+        '## Publishing packages',
+        '',
+        'Publish with `uv publish` and the index URL of the repository.',
+      ].join('\n'),
+    );
+  const withIntro = page([
+    'uv can install packages from AWS CodeArtifact, by an access token or the keyring package.',
+    '',
+    'The index can be declared like so:',
+    '',
+  ]);
+  t.deepEqual(
+    withIntro.map((s) => [s.breadcrumb.join(' > '), s.kind]),
+    [
+      ['AWS CodeArtifact', 'code'],
+      ['AWS CodeArtifact > Publishing packages', 'info'],
+    ],
+    'one snippet for the title’s section, not a twin holding the description',
+  );
+  t.false(withIntro[0].content.includes('Using uv with'));
+  const codeOnly = page([]);
+  t.is(codeOnly.length, 2);
+  t.true(codeOnly[0].content.startsWith('Using uv with AWS CodeArtifact for installing and publishing Python packages.\n\n```toml'), codeOnly[0].content);
+});

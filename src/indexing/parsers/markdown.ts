@@ -25,10 +25,12 @@ export function splitMarkdownIntoSnippets(doc: SourceDocument): ParsedSnippet[] 
   const header = README.test(doc.path) ? readmeHeader(front.body) : { title: '', body: front.body };
   const blocks = markdownToBlocks(header.body, { mdx: /\.mdx$/i.test(doc.path) });
   const summary = cleanMarkdownProse(front.description);
-  const firstProse = blocks.find((b) => b.kind === 'prose');
-  // The front matter's description summarises the page; it stands in for a missing intro.
-  if (summary !== '' && !(firstProse && firstProse.text.startsWith(summary.replace(/\.$/, ''))))
-    blocks.unshift({ kind: 'prose', text: summary, line: front.descriptionLine });
+  // The front matter's description summarises the page; it stands in for a missing intro,
+  // in the title's section (after a leading H1), so the page does not gain a section of its own.
+  const title = blocks[0]?.kind === 'heading' && blocks[0].level === 1 ? 1 : 0;
+  const next = blocks.findIndex((b, i) => i >= title && b.kind === 'heading');
+  const intro = blocks.slice(title, next === -1 ? undefined : next);
+  if (summary !== '' && !intro.some((b) => b.kind === 'prose')) blocks.splice(title, 0, { kind: 'prose', text: summary, line: front.descriptionLine });
   return blocksToSnippets(blocks, { path: doc.path, pageTitle: pageTitleOf(front.title, firstTitle(blocks)) || header.title || titleFromPath(doc.path) });
 }
 
