@@ -101,7 +101,12 @@ export function sessionLanguage(code: string): string {
   if (/^\$ \S/.test(first)) return 'console';
   if (/^[[{]/.test(first) && isJson(first)) return 'json';
   const lines = code.split('\n').filter((l) => l.trim() !== '' && !/^\s*#/.test(l));
-  if (lines.length > 0 && lines.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
+  // A command continued over lines (`npx jscodeshift ./src \` then `  --parser=tsx`) is one command.
+  const commands = lines
+    .join('\n')
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n');
+  if (commands.length > 0 && commands.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
   return lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length ? 'text' : '';
 }
 
