@@ -61,11 +61,11 @@ test('mkdocstrings directives (API docs rendered from docstrings) and Material i
 
 test('an unlabelled block that records a session is labelled: $ prompts console, >>> prompts pycon, JSON json, bare commands sh; a drawing is text', (t) => {
   const out = md(
-    '# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n\nThe layout:\n\n```\n.\n├── project\n    ├── __init__.py\n    └── main.py\n```\n\nThe lifecycle:\n\n```\nIncoming Request\n  │\n  └─▶ Routing\n        │\n        └─▶ Handler\n```\n\nCode with one arrow in a string:\n\n```\nconst a = 1;\nconst b = 2;\nlog(\'a → b\');\n```\n\nCommands without a prompt:\n\n```\nnpm i\n# then\nnpm run dev\n```\n\nCode naming a command:\n\n```\ngit = Repo(\'.\')\nnode --version\n```\n\nThe response:\n\n```\n{"email": "amy@example.com", "is_admin": true}\n```\n\nSet up:\n\n```\npip install django\n./manage.py migrate\n```\n\nA command over three lines:\n\n```\nnpx jscodeshift ./path/to/src/ \\\n  --extensions=ts,tsx \\\n  --parser=tsx\n```\n',
+    '# Run\n\nRun the tests:\n\n```\n$ npm test\n```\n\nIn Python:\n\n    >>> import koa\n\nThe output:\n\n```\nok 1 - passes\n```\n\nAs text:\n\n```text\n$ npm test\n```\n\nThe layout:\n\n```\n.\n├── project\n    ├── __init__.py\n    └── main.py\n```\n\nThe lifecycle:\n\n```\nIncoming Request\n  │\n  └─▶ Routing\n        │\n        └─▶ Handler\n```\n\nCode with one arrow in a string:\n\n```\nconst a = 1;\nconst b = 2;\nlog(\'a → b\');\n```\n\nCommands without a prompt:\n\n```\nnpm i\n# then\nnpm run dev\n```\n\nCode naming a command:\n\n```\ngit = Repo(\'.\')\nnode --version\n```\n\nThe response:\n\n```\n{"email": "amy@example.com", "is_admin": true}\n```\n\nSet up:\n\n```\npip install django\n./manage.py migrate\n```\n\nA command over three lines:\n\n```\nnpx jscodeshift ./path/to/src/ \\\n  --extensions=ts,tsx \\\n  --parser=tsx\n```\n\nA tree of files:\n\n```\nyourproject/\n    alembic.ini\n    alembic/\n        env.py\n```\n\nNames, not a tree:\n\n```\nalpha\nbeta\ngamma\n```\n',
   );
   t.deepEqual(
     fencedBlocks(out[0].content).map((b) => b.language),
-    ['console', 'pycon', '', 'text', 'text', 'text', '', 'sh', '', 'json', 'sh', 'sh'],
+    ['console', 'pycon', '', 'text', 'text', 'text', '', 'sh', '', 'json', 'sh', 'sh', 'text', ''],
   );
 });
 

@@ -93,7 +93,7 @@ export const SHELL_COMMAND =
  * The language an unlabelled block shows it is in: a recorded session — a shell prompt (`$ npm
  * test`) is `console`, the Python prompt (`>>> import x`) `pycon` — a JSON document `json`,
  * commands without a prompt (`npm i` then `npm run dev`) `sh`, or a drawing (a directory tree, a lifecycle diagram:
- * box-drawing characters on most of its lines) `text`; otherwise "".
+ * box-drawing characters on most of its lines, or a tree of file names drawn by indentation) `text`; otherwise "".
  */
 export function sessionLanguage(code: string): string {
   const first = code.trimStart();
@@ -107,7 +107,14 @@ export function sessionLanguage(code: string): string {
     .replace(/\\\n\s*/g, ' ')
     .split('\n');
   if (commands.length > 0 && commands.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
-  return lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length ? 'text' : '';
+  if (lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length) return 'text';
+  return isFileTree(lines) ? 'text' : '';
+}
+
+/** A directory tree drawn by indentation alone: every line a file or folder name, some folders (`versions/`), some nested. */
+function isFileTree(lines: readonly string[]): boolean {
+  if (lines.length < 3 || !lines.every((l) => /^\s*[\w.@+-]+\/?\s*$/.test(l))) return false;
+  return lines.some((l) => /\/\s*$/.test(l)) && lines.some((l) => /^\s+\S/.test(l));
 }
 
 function isJson(text: string): boolean {
