@@ -16,11 +16,27 @@ const snippet = (content: string, language = '', path = 'docs/api-guide/settings
   startLine: 1,
 });
 
-test('a repository mostly of Python source is a Python project; a few scripts, or mostly JavaScript, are not', (t) => {
+test('a repository mostly of Python source is a Python project, one mostly of TypeScript or JavaScript a ts or js one; a few scripts are not', (t) => {
   const py = Array.from({ length: 12 }, (_, i) => `rest_framework/m${i}.py`);
+  const ts = Array.from({ length: 20 }, (_, i) => `src/m${i}.ts`);
   t.is(projectLanguage([...py, 'docs/index.md', 'setup.cfg']), 'python');
   t.is(projectLanguage(['tools/build.py', 'tools/release.py', 'docs/index.md']), '', 'two scripts do not make a Python project');
-  t.is(projectLanguage([...py, ...Array.from({ length: 20 }, (_, i) => `src/m${i}.ts`)]), '');
+  t.is(projectLanguage([...py, ...ts]), 'ts');
+  t.is(projectLanguage([...ts, 'vite.config.js', 'scripts/release.mjs']), 'ts', 'config files do not make it JavaScript');
+  t.is(projectLanguage(Array.from({ length: 12 }, (_, i) => `lib/m${i}.js`)), 'js');
+  t.is(projectLanguage([...Array.from({ length: 12 }, (_, i) => `lib/m${i}.js`), ...Array.from({ length: 30 }, (_, i) => `src/m${i}.go`)]), '');
+});
+
+test('in a TypeScript project, unlabelled Markdown code that TypeScript reads as code is ts; version lists, logs, commands and prose stay', (t) => {
+  const block = (code: string) => withProjectLanguage(snippet(`Thus:\n\n\`\`\`\n${code}\n\`\`\``), 'ts');
+  t.is(block("throwOnError: (error, query) => typeof query.state.data === 'undefined'").language, 'ts');
+  t.is(block('const client = new QueryClient()\n\nfunction App() {\n  return <Provider client={client}><Todos /></Provider>\n}').language, 'ts');
+  t.is(block('function greet<T>(name: T): string {\n  return `hi ${name}`\n}').language, 'ts');
+  t.is(block('Chrome >= 91\nFirefox >= 90\nSafari >= 15').language, '', 'parses as expressions, but reads as a version list');
+  t.is(block("import { read } from 'fs-jetpack';\n         ^^^^\nSyntaxError: Named export 'read' not found.").language, '', 'an error message');
+  t.is(block('GET /api/users 200 12ms').language, '');
+  t.is(block('Install the package (optional) before you start').language, '');
+  t.is(withProjectLanguage(snippet('Thus:\n\n```\nconst a = 1\n```'), 'js').content, 'Thus:\n\n```js\nconst a = 1\n```');
 });
 
 test('labelFences labels only unlabelled fences, and only when the label says so', (t) => {

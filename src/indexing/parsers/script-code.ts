@@ -1,0 +1,30 @@
+/**
+ * Whether a block is JavaScript or TypeScript code: TypeScript's own parser (the `typescript`
+ * package the code docs already use) reads it as TSX without a syntax error, and it reads as
+ * code — a declaration, an arrow, a call, an import — rather than a version list, a log or
+ * commands, which the parser alone can accept (`Chrome >= 91` is an expression). Used for a
+ * JavaScript or TypeScript project's unlabelled Markdown code (snippets/project-language.ts).
+ */
+import ts from 'typescript';
+import { SHELL_COMMAND } from './text-utils';
+
+/** Blocks longer than this are not checked (a page's unlabelled code is a few lines). */
+const MAX_CHARS = 20_000;
+
+export function readsAsScriptCode(code: string): boolean {
+  const text = code.trim();
+  if (text === '' || text.length > MAX_CHARS || !readsAsScript(text)) return false;
+  const file = ts.createSourceFile('block.tsx', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
+  // The parser's syntax errors (what `tsc` reports first); not part of the typed API.
+  const errors = (file as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
+  return errors !== undefined && errors.length === 0;
+}
+
+/** Something script code has: a declaration or statement keyword, an arrow, a call or JSX. */
+function readsAsScript(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.every((l) => SHELL_COMMAND.test(l.trim()))) return false;
+  return /^\s*(?:import|export|const|let|var|function|class|interface|type|enum|return|if|for|while|switch|try|throw|await|async)\b|=>|\w\)?\(|^\s*<[A-Za-z]/m.test(
+    text,
+  );
+}
