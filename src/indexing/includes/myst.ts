@@ -12,7 +12,7 @@
  */
 import { dedent } from './select-lines';
 import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
-import { selectPart, sourceRoots } from './sphinx';
+import { readPart, sourceRoots } from './sphinx';
 
 const DIRECTIVE = /^([ \t]*)(`{3,}|:{3,})\{(include|literalinclude)\}[ \t]*([^\n]*)\n([\s\S]*?)^[ \t]*\2[ \t]*$/gm;
 
@@ -28,15 +28,9 @@ export async function expandMyst(text: string, r: IncludeResolver): Promise<stri
     if (target === '') return whole;
     const options = optionsOf(rawBody);
     const resolved = r.locate(target, bases);
-    const body = await r.load(target, resolved);
-    if (body === undefined) return whole;
-    // A changelog or licence discovery leaves out reads as nothing, whatever part is asked for.
-    if (body === '') return '';
-    const part = selectPart(body, options);
-    if (part === undefined) {
-      r.problem(target, 'part missing');
-      return whole;
-    }
+    const part = await readPart(r, target, resolved, options);
+    if (part === undefined) return whole;
+    if (part === '') return '';
     let out: string;
     if (name === 'literalinclude' || options.has('literal') || options.has('code') || !/\.(md|markdown|rst)$/i.test(target)) {
       const language = options.get('language') || options.get('code') || (options.has('literal') ? 'text' : languageOf(target));

@@ -21,15 +21,9 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
     if (target.startsWith('<')) return whole;
     const options = new Map([...optionText.matchAll(/:([\w-]+):[ \t]*([^\n]*)/g)].map((o) => [o[1], o[2].trim()]));
     const resolved = r.locate(target, bases);
-    const body = await r.load(target, resolved);
-    if (body === undefined) return whole;
-    // A changelog or licence discovery leaves out reads as nothing, whatever part is asked for.
-    if (body === '') return '';
-    const part = selectPart(body, options);
-    if (part === undefined) {
-      r.problem(target, 'part missing');
-      return whole;
-    }
+    const part = await readPart(r, target, resolved, options);
+    if (part === undefined) return whole;
+    if (part === '') return '';
     const trailing = whole.endsWith('\n') ? '\n' : '';
     if (name === 'literalinclude' || options.has('literal') || options.has('code')) {
       const language = options.get('language') || options.get('code') || (options.has('literal') ? 'text' : languageOf(target));
@@ -51,8 +45,21 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
   });
 }
 
+/**
+ * The part of an include's target its options pick: '' for a file discovery leaves out (a
+ * changelog or licence reads as nothing, whatever part is asked for); undefined when the file
+ * or the part is missing (reported).
+ */
+export async function readPart(r: IncludeResolver, target: string, resolved: string | undefined, options: Map<string, string>): Promise<string | undefined> {
+  const body = await r.load(target, resolved);
+  if (body === undefined || body === '') return body;
+  const part = selectPart(body, options);
+  if (part === undefined) r.problem(target, 'part missing');
+  return part;
+}
+
 /** The part of an included file its options pick (`:pyobject:`, `:start-line:`/`:end-line:`, `:lines:`, markers); undefined when a named part is missing. */
-export function selectPart(body: string, o: Map<string, string>): string | undefined {
+function selectPart(body: string, o: Map<string, string>): string | undefined {
   let text: string | undefined = body;
   const pyobject = o.get('pyobject');
   if (pyobject) text = pythonObject(text, pyobject);
