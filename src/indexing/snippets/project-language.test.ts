@@ -31,7 +31,7 @@ test('in a TypeScript project, unlabelled Markdown code that TypeScript reads as
   const block = (code: string) => withProjectLanguage(snippet(`Thus:\n\n\`\`\`\n${code}\n\`\`\``), 'ts');
   t.is(block("throwOnError: (error, query) => typeof query.state.data === 'undefined'").language, 'ts');
   t.is(block('const client = new QueryClient()\n\nfunction App() {\n  return <Provider client={client}><Todos /></Provider>\n}').language, 'ts');
-  t.is(block('function greet<T>(name: T): string {\n  return `hi ${name}`\n}').language, 'ts');
+  t.is(block('function greet<T>(name: T): string {\n  return "hi " + name\n}').language, 'ts');
   t.is(block('Chrome >= 91\nFirefox >= 90\nSafari >= 15').language, '', 'parses as expressions, but reads as a version list');
   t.is(block("import { read } from 'fs-jetpack';\n         ^^^^\nSyntaxError: Named export 'read' not found.").language, '', 'an error message');
   t.is(block('GET /api/users 200 12ms').language, '');
