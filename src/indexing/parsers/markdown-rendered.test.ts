@@ -309,3 +309,34 @@ test('a front-matter description joins the title’s section only when that sect
   t.is(codeOnly.length, 2);
   t.true(codeOnly[0].content.startsWith('Using uv with AWS CodeArtifact for installing and publishing Python packages.\n\n```toml'), codeOnly[0].content);
 });
+
+test('a subheading repeating the heading right above it continues that section: one heading path, one snippet', (t) => {
+  const out = md(
+    [
+      '# Progress Bar',
+      '',
+      'If an operation takes some time, you can tell the user.',
+      '',
+      '## Progress Bar',
+      '',
+      "You can use Rich's progress display to show a progress bar:",
+      '',
+      '```python',
+      'for value in track(range(100)):',
+      '    process(value)',
+      '```',
+      '',
+      '## Spinner',
+      '',
+      'A spinner shows that something is happening when you cannot tell how long it will take.',
+    ].join('\n'),
+  );
+  t.deepEqual(
+    out.map((s) => [s.breadcrumb.join(' > '), s.kind]),
+    [
+      ['Progress Bar', 'code'],
+      ['Progress Bar > Spinner', 'info'],
+    ],
+  );
+  t.true(out[0].content.startsWith('If an operation takes some time, you can tell the user.\n\nYou can use'));
+});

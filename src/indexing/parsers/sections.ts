@@ -110,6 +110,10 @@ function groupSections(blocks: readonly DocBlock[], pageTitle: string): Section[
     while (stack.length > 0 && stack[stack.length - 1].level >= block.level) stack.pop();
     const parent = stack.length > 0 ? stack[stack.length - 1].index : 0;
     const text = block.text.trim() || pageTitle;
+    // A subheading repeating the heading right above it ("# Progress Bar", a line of intro,
+    // "## Progress Bar") continues that section: one heading path is one section.
+    const above = stack[stack.length - 1];
+    if (above && above.index === sections.length - 1 && above.text.toLowerCase() === text.toLowerCase()) continue;
     stack.push({ level: block.level, text, index: sections.length });
     sections.push({
       title: text,
