@@ -1,11 +1,13 @@
 /**
- * Whether a block is JavaScript or TypeScript code: TypeScript's own parser (the `typescript`
- * package the code docs already use) reads it as TSX without a syntax error, and it reads as
+ * Whether a block is JavaScript or TypeScript code: esbuild (a dependency the build already
+ * uses; its service starts on the first call) transforms it as TSX without a syntax error, and it reads as
  * code — a declaration, an arrow, a call, an import — rather than a version list, a log or
- * commands, which the parser alone can accept (`Chrome >= 91` is an expression). Used for a
- * JavaScript or TypeScript project's unlabelled Markdown code (snippets/project-language.ts).
+ * commands, which a parser alone can accept (`Chrome >= 91` is an expression). Not the
+ * TypeScript compiler: it adds ~140 MB to a process that only a generateDocs build should pay
+ * (test/foundation/footprint). Used for a JavaScript or TypeScript project's unlabelled
+ * Markdown code (snippets/project-language.ts).
  */
-import ts from 'typescript';
+import { transformSync } from 'esbuild';
 import { SHELL_COMMAND } from './text-utils';
 
 /** Blocks longer than this are not checked (a page's unlabelled code is a few lines). */
@@ -14,10 +16,12 @@ const MAX_CHARS = 20_000;
 export function readsAsScriptCode(code: string): boolean {
   const text = code.trim();
   if (text === '' || text.length > MAX_CHARS || !readsAsScript(text)) return false;
-  const file = ts.createSourceFile('block.tsx', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TSX);
-  // The parser's syntax errors (what `tsc` reports first); not part of the typed API.
-  const errors = (file as unknown as { parseDiagnostics?: readonly unknown[] }).parseDiagnostics;
-  return errors !== undefined && errors.length === 0;
+  try {
+    transformSync(text, { loader: 'tsx', logLevel: 'silent' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Something script code has: a declaration or statement keyword, an arrow, a call or JSX. */
