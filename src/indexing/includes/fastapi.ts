@@ -8,7 +8,7 @@
  * are relative to the MkDocs project folder (where mkdocs.yml is: `../../docs_src/...` from
  * `docs/en/`), then to the page.
  */
-import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
+import { indented, languageOf, replaceAsync, type IncludeResolver } from './resolver';
 import { lineSpec } from './select-lines';
 
 const STAR = /^([ \t]*)\{\*[ \t]*(\S+?)((?:[ \t]+[a-z_]+\[[^\]\n]*\])*)[ \t]*\*\}[ \t]*$/gm;
@@ -56,19 +56,13 @@ export async function expandFastapi(text: string, r: IncludeResolver, bases: str
     const language = languageOf(target);
     const ln = /\bln\[([^\]]*)\]/.exec(options)?.[1];
     const code = ln ? keepLines(body, ln, language) : body.replace(/\n+$/, '');
-    return [`${indent}\`\`\`${language}`, ...code.split('\n').map((l) => (l ? indent + l : l)), `${indent}\`\`\``].join('\n');
+    return indented(`\`\`\`${language}\n${code}\n\`\`\``, indent);
   });
   out = await replaceAsync(out, BANG_LINE, async (m) => {
     const [whole, indent, target] = m;
     const body = await splice(target);
     if (body === undefined) tried.add(target);
-    return body === undefined
-      ? whole
-      : body
-          .replace(/\n+$/, '')
-          .split('\n')
-          .map((l) => (l ? indent + l : l))
-          .join('\n');
+    return body === undefined ? whole : indented(body, indent);
   });
   return replaceAsync(out, BANG_INLINE, async (m) => (tried.has(m[1]) ? undefined : await splice(m[1])) ?? m[0]);
 }

@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { dropSnippetMarkers, lineSpec, snippetSection } from './select-lines';
-import { replaceAsync, type IncludeResolver } from './resolver';
+import { indented, replaceAsync, type IncludeResolver } from './resolver';
 
 const SINGLE = /^([ \t]*)(;?)-{1,}8<-{1,}[ \t]+(["'])([^"'\n]+)\3[ \t]*$/gm;
 const BLOCK = /^([ \t]*)-{1,}8<-{1,}[ \t]*\n((?:\1[^\n]*\n)*?)\1-{1,}8<-{1,}[ \t]*$/gm;
@@ -49,11 +49,7 @@ async function one(spec: string, indent: string, r: IncludeResolver, bases: stri
     /\.(md|markdown)$/i.test(file) && resolved
       ? await r.within(resolved, () => expandMkdocsSnippets(dropSnippetMarkers(part), r, bases))
       : dropSnippetMarkers(part);
-  return nested
-    .replace(/\n+$/, '')
-    .split('\n')
-    .map((l) => (l ? indent + l : l))
-    .join('\n');
+  return indented(nested, indent);
 }
 
 /**

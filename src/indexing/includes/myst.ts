@@ -11,8 +11,9 @@
  * as written (the parser drops it) and is reported.
  */
 import { dedent } from './select-lines';
-import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
+import { indented, languageOf, replaceAsync, type IncludeResolver } from './resolver';
 import { readPart, sourceRoots } from './sphinx';
+import { fencedCode } from '../../search/format/fence';
 
 const DIRECTIVE = /^([ \t]*)(`{3,}|:{3,})\{(include|literalinclude)\}[ \t]*([^\n]*)\n([\s\S]*?)^[ \t]*\2[ \t]*$/gm;
 
@@ -34,18 +35,14 @@ export async function expandMyst(text: string, r: IncludeResolver): Promise<stri
     let out: string;
     if (name === 'literalinclude' || options.has('literal') || options.has('code') || !/\.(md|markdown|rst)$/i.test(target)) {
       const language = options.get('language') || options.get('code') || (options.has('literal') ? 'text' : languageOf(target));
-      out = fenced(options.has('dedent') ? dedent(part) : part, language);
+      out = fencedCode((options.has('dedent') ? dedent(part) : part).replace(/\n+$/, ''), language);
     } else if (/\.rst$/i.test(target)) {
-      out = fenced(part, '{eval-rst}');
+      out = fencedCode(part.replace(/\n+$/, ''), '{eval-rst}');
     } else {
       const nested = resolved ? await r.within(resolved, () => expandMyst(part, r)) : part;
       out = offsetHeadings(nested, Number(options.get('heading-offset') ?? 0) || 0);
     }
-    return `${out
-      .replace(/\n+$/, '')
-      .split('\n')
-      .map((l) => (l ? indent + l : l))
-      .join('\n')}`;
+    return indented(out, indent);
   });
 }
 
@@ -75,13 +72,6 @@ function unquote(value: string): string {
   if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
   if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) return v.slice(1, -1).replace(/\\(["\\])/g, '$1');
   return v;
-}
-
-/** A code fence longer than any backtick run inside the code. */
-function fenced(code: string, info: string): string {
-  const longest = Math.max(2, ...[...code.matchAll(/`+/g)].map((b) => b[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${info}\n${code.replace(/\n+$/, '')}\n${fence}`;
 }
 
 /** ATX headings outside code fences moved down `by` levels (MyST's `heading-offset`). */

@@ -130,6 +130,15 @@ export async function replaceAsync(text: string, re: RegExp, fn: (m: RegExpExecA
   return out + text.slice(last);
 }
 
+/** Included text placed at a directive's indentation: trailing newlines dropped, every non-blank line indented. */
+export function indented(text: string, indent: string): string {
+  return text
+    .replace(/\n+$/, '')
+    .split('\n')
+    .map((l) => (l ? indent + l : l))
+    .join('\n');
+}
+
 /** Code-fence language for a file by its extension (what the docs' renderers infer). */
 export function languageOf(file: string): string {
   const ext = path.posix.extname(file).slice(1).toLowerCase();

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { betweenMarkers, dedent, lineSpec, pythonObject } from './select-lines';
-import { languageOf, replaceAsync, type IncludeResolver } from './resolver';
+import { indented, languageOf, replaceAsync, type IncludeResolver } from './resolver';
 
 const DIRECTIVE = /^([ \t]*)\.\.[ \t]+(literalinclude|include)::[ \t]*(\S[^\n]*)\n((?:\1[ \t]+:[\w-]+:[^\n]*\n?)*)/gm;
 
@@ -37,11 +37,7 @@ export async function expandSphinx(text: string, r: IncludeResolver): Promise<st
       return `${indent}.. code-block:: ${language}\n${caption ? `${inner}:caption: ${caption}\n` : ''}\n${lines.join('\n')}\n${trailing}`;
     }
     const nested = resolved ? await r.within(resolved, () => expandSphinx(part, r)) : part;
-    return `${nested
-      .replace(/\n+$/, '')
-      .split('\n')
-      .map((l) => (l ? indent + l : l))
-      .join('\n')}\n${trailing}`;
+    return `${indented(nested, indent)}\n${trailing}`;
   });
 }
 

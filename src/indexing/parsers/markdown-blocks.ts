@@ -10,7 +10,7 @@ import { apiEntry, readableDocstring, rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
 import { endAnnouncement, opensWithMedia } from './blocks';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
-import { dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
+import { cleanKeepingIndent, dedentBlock, indentWidth, isBlank, normaliseLanguage, sessionLanguage, stripIndent, type SourceLine } from './text-utils';
 
 export interface BlockOptions {
   /** CommonMark's four-space code blocks; off for MDX, which has none. */
@@ -221,10 +221,8 @@ function pushProse(blocks: DocBlock[], para: readonly SourceLine[], list?: ListN
     }
     joined += text.replace(/\\$/, '');
   });
-  // A nested item opening a paragraph (a loose list) keeps its indentation.
-  const lead = /^ */.exec(joined)?.[0] ?? '';
-  const cleaned = cleanMarkdownProse(joined);
-  if (cleaned !== '') blocks.push({ kind: 'prose', text: lead + cleaned, line: para[0].line });
+  const cleaned = cleanKeepingIndent(joined, cleanMarkdownProse);
+  if (cleaned !== '') blocks.push({ kind: 'prose', text: cleaned, line: para[0].line });
   else if (opensWithMedia(para[0].text)) endAnnouncement(blocks);
 }
 
@@ -242,7 +240,7 @@ class ListNesting {
 
   /** An item's line as a reader sees it: its marker and text, indented under its parent item. */
   line(raw: string): string {
-    const indent = indentWidth(raw.match(/^[ \t]*/)?.[0] ?? '');
+    const indent = indentWidth(raw);
     const text = raw.trim();
     while (this.open.length > 0 && this.open[this.open.length - 1].indent >= indent) this.open.pop();
     const parent = this.open[this.open.length - 1];

@@ -11,7 +11,18 @@ import { admonitionLead, classifyDirective, defaultCodeLanguage, highlightLangua
 import { cleanRstInline, cleanRstTitle } from './rst-inline';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
 import { endAnnouncement } from './blocks';
-import { dedentBlock, indentWidth, isBlank, normaliseLanguage, numberLines, sessionLanguage, stripIndent, titleFromPath, type SourceLine } from './text-utils';
+import {
+  cleanKeepingIndent,
+  dedentBlock,
+  indentWidth,
+  isBlank,
+  normaliseLanguage,
+  numberLines,
+  sessionLanguage,
+  stripIndent,
+  titleFromPath,
+  type SourceLine,
+} from './text-utils';
 
 interface RstContext {
   /** Adornment styles in order of first appearance; the index is the level. */
@@ -145,9 +156,8 @@ function pushParagraph(para: readonly SourceLine[], blocks: DocBlock[]): void {
     // A list item keeps its indentation: a nested list is indented under its parent's text.
     joined += item ? ' '.repeat(indentWidth(p.text)) + row : row;
   }
-  const lead = /^ */.exec(joined)?.[0] ?? '';
-  const text = cleanRstInline(joined);
-  if (text !== '') blocks.push({ kind: 'prose', text: lead + text.trimStart(), line: para[0].line });
+  const text = cleanKeepingIndent(joined, cleanRstInline);
+  if (text !== '') blocks.push({ kind: 'prose', text, line: para[0].line });
 }
 
 /**

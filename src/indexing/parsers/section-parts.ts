@@ -10,6 +10,7 @@
 import type { ParsedSnippet } from '../types';
 import { fencedCode } from '../../search/format/fence';
 import type { CodeBlock, ProseBlock, SnippetSource } from './blocks';
+import { trimBlock } from './text-utils';
 
 export const PART_LIMITS = {
   /** A part holds at most this many characters of prose and code (about 600–800 tokens). */
@@ -156,13 +157,10 @@ function packUnits(units: readonly Unit[], max: number): Item[][] {
 
 /** A part as Markdown: its prose and fenced code in document order. */
 export function partMarkdown(items: readonly Item[]): string {
-  return (
-    items
-      // A nested list item opening a paragraph (a loose list) keeps its indentation.
-      .map((item) => (item.kind === 'prose' ? item.text.replace(/^(?:[ \t]*\n)+/, '').trimEnd() : fencedCode(item.code, item.language, item.file)))
-      .filter((text) => text.trim() !== '')
-      .join('\n\n')
-  );
+  return items
+    .map((item) => (item.kind === 'prose' ? trimBlock(item.text) : fencedCode(item.code, item.language, item.file)))
+    .filter((text) => text.trim() !== '')
+    .join('\n\n');
 }
 
 /**

@@ -8,6 +8,7 @@
 import type { ParsedSnippet } from '../types';
 import { announces, PART_LIMITS, sectionSnippets } from './section-parts';
 import type { CodeBlock, DocBlock, ProseBlock, SnippetSource } from './blocks';
+import { trimBlock } from './text-utils';
 
 export type { HeadingBlock, ProseBlock, CodeBlock, DocBlock, SnippetSource } from './blocks';
 
@@ -177,11 +178,6 @@ export function splitLongText(text: string, max: number, first = max): string[] 
   }
   if (rest !== '') out.push(rest);
   return out;
-}
-
-/** Text without blank lines around it and trailing space; the first line keeps its indentation (a nested list item). */
-function trimBlock(text: string): string {
-  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
 }
 
 /**

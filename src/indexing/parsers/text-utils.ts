@@ -79,6 +79,17 @@ export function normaliseLanguage(info: string): string {
   return NO_LANGUAGE.has(language) ? '' : language;
 }
 
+/** Text without blank lines around it and trailing space; the first line keeps its indentation (a nested list item). */
+export function trimBlock(text: string): string {
+  return text.replace(/^(?:[ \t]*\n)+/, '').trimEnd();
+}
+
+/** A paragraph cleaned by `clean`, keeping the indentation it opens with (a nested item of a loose list); "" when nothing is left. */
+export function cleanKeepingIndent(text: string, clean: (text: string) => string): string {
+  const cleaned = clean(text).trimStart();
+  return cleaned === '' ? '' : (/^ */.exec(text)?.[0] ?? '') + cleaned;
+}
+
 /** Box-drawing, arrow and triangle characters: what a drawing in a code block is made of. */
 const DRAWING = /[\u2190-\u21ff\u2500-\u257f\u25b2-\u25c5]/;
 
@@ -106,7 +117,7 @@ export function sessionLanguage(code: string): string {
     .join('\n')
     .replace(/\\\n\s*/g, ' ')
     .split('\n');
-  if (commands.length > 0 && commands.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
+  if (lines.length > 0 && commands.every((l) => SHELL_COMMAND.test(l.trim()))) return 'sh';
   if (lines.length > 0 && lines.filter((l) => DRAWING.test(l)).length * 2 > lines.length) return 'text';
   return isFileTree(lines) ? 'text' : '';
 }
