@@ -6,7 +6,8 @@
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
  * snippets, for a lone hit on a page nothing else of the answer comes from, and for a page's
- * fourth section and beyond: page-evidence.ts), serves a section copied onto another page
+ * fourth section and beyond: page-evidence.ts, and for a candidate far from the question in
+ * meaning), serves a section copied onto another page
  * once, keeps the parts of one section together in document order and merged while they fit
  * (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
  * use case (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts)
@@ -133,7 +134,8 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const eligible = language?.only ? ranked.filter((r) => !onlyOtherLanguages(r.doc, language.name)) : ranked;
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
   const top = eligible[0]!.score;
-  const passed = eligible.filter((r, i) => input.overview || i === 0 || r.score >= relevanceFloor(top, r.doc.tokens, w));
+  const bestCosine = ranked.reduce((m, r) => Math.max(m, r.cosine ?? -Infinity), -Infinity);
+  const passed = eligible.filter((r, i) => input.overview || i === 0 || (r.score >= relevanceFloor(top, r.doc.tokens, w) && nearEnough(r, bestCosine, top, w)));
   // A caller asking more than the default budget asks for more of the same pages: the step shrinks in proportion.
   const repeatStep = w.pageRepeatStep * Math.min(1, DEFAULT_TOKENS / Math.max(1, input.budget));
   const relevant = (
@@ -194,6 +196,18 @@ export function withoutCopies(
 export function relevanceFloor(top: number, tokens: number, w: SearchWeights['answer']): number {
   const doublings = Math.max(0, Math.log2(Math.max(1, tokens) / w.sizeFloorFrom));
   return w.relativeFloor * top * (1 + w.sizeFloor * doublings);
+}
+
+/**
+ * A candidate far from the question in meaning (its cosine more than `farCosine` below the
+ * pool's best) is served only on strong words: a score of at least `farFloor` of the best.
+ * Words shared by chance (a setting named like the question's verb, an error class listed in
+ * a reference) lift such a section over the relative floor, not an answer. Without vectors
+ * every candidate is near.
+ */
+export function nearEnough(r: RescoredCandidate, bestCosine: number, top: number, w: SearchWeights['answer']): boolean {
+  if (r.cosine === undefined || bestCosine === -Infinity) return true;
+  return bestCosine - r.cosine <= w.farCosine || r.score >= w.farFloor * top;
 }
 
 /** A snippet's weight for the language asked (1 without one, strictly asked, or for prose and code in it). */

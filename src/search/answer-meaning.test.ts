@@ -1,0 +1,54 @@
+import test from 'ava';
+import { analyzeQuery } from './analysis';
+import { answerFromLegs, nearEnough, type AnswerInput } from './answer';
+import type { RescoredCandidate } from './rescore';
+import { infoSection, scoredCandidate, unit } from './test-fixtures';
+import { SEARCH_WEIGHTS } from './weights';
+
+const w = SEARCH_WEIGHTS.answer;
+const stats = {
+  total: 200,
+  df: new Map([
+    ['timeout', 5],
+    ['set', 60],
+  ]),
+};
+/** A unit vector at `cos` to the question's [1, 0]. */
+const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
+const input = (lexical: AnswerInput['lexical']): AnswerInput => ({
+  lexical,
+  semantic: [],
+  analyzed: analyzeQuery('set a timeout'),
+  stats,
+  queryVector: unit([1, 0]),
+  budget: 5000,
+  libraryId: '/acme/http',
+  version: '3.2.0',
+  query: 'set a timeout',
+});
+const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
+
+test('a candidate far from the question in meaning is served only on strong words', (t) => {
+  const row = (cosine: number | undefined, score: number) => ({ cosine, score }) as RescoredCandidate;
+  const best = 0.8;
+  t.true(nearEnough(row(best - w.farCosine + 0.01, 0.6), best, 1, w), 'within the distance: the relative floors decide');
+  t.false(nearEnough(row(best - w.farCosine - 0.01, w.farFloor - 0.05), best, 1, w), 'far and scoring below the far floor');
+  t.true(nearEnough(row(best - w.farCosine - 0.01, w.farFloor + 0.05), best, 1, w), 'far, but its words make it nearly the best');
+  t.true(nearEnough(row(undefined, 0.1), best, 1, w), 'without a vector it is not judged by meaning');
+  t.true(nearEnough(row(0.1, 0.1), -Infinity, 1, w), 'with no vector in the pool nothing is');
+
+  // Through the answer: the same words on one page, near the question's meaning or far from it.
+  const page = { path: 'docs/timeouts.md' };
+  const first = scoredCandidate(infoSection('Timeouts', 'Set a timeout: the timeout applies to each request.', page), at(0.8));
+  const words = 'Set the timeout of a pool: set it per client.';
+  const near = scoredCandidate(infoSection('Pool timeout', words, { ...page, id: 'near' }), at(0.8 - w.farCosine + 0.05));
+  const far = scoredCandidate(infoSection('Pool timeout', words, { ...page, id: 'far' }), at(0.8 - w.farCosine - 0.1));
+  const withNear = answerFromLegs(input([first, near]));
+  t.deepEqual(ids(withNear.snippets), [first.doc.id, 'near']);
+  const withFar = answerFromLegs(input([first, far]));
+  const ratio = withFar.ranked[1]!.score / withFar.ranked[0]!.score;
+  t.true(ratio >= w.relativeFloor && ratio < w.farFloor, `the far one passes the relative floor but not the far one (${ratio.toFixed(2)})`);
+  t.deepEqual(ids(withFar.snippets), [first.doc.id], 'far in meaning: left out');
+  const off = answerFromLegs(input([first, far]), { ...SEARCH_WEIGHTS, answer: { ...w, farCosine: 2 } });
+  t.deepEqual(ids(off.snippets), [first.doc.id, 'far'], 'without the rule it is served');
+});
