@@ -25,6 +25,7 @@ import type { Capture, CapturedHit, CapturedQuestion } from './captured';
 import { SEARCH_WEIGHTS } from '../../src/search/weights';
 import { DEFAULT_TOKENS } from '../../src/search/budget';
 import { candidatesFor } from '../../src/retrieval/context';
+import { isPartOf } from '../../src/search/section-parts';
 import { libraryIdOf, readDataset } from './dataset';
 import { phrase, VARIANTS } from './variants';
 
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   const capture: Capture = { questions: [], docs: {} };
   const keep = (hits: ScoredCandidate[]): CapturedHit[] =>
     hits.map((h) => {
+      // A snippet read as a part (no vector) may be another question's candidate (with one).
+      if (capture.docs[h.doc.id]?.vector === undefined && h.evidence?.vector) delete capture.docs[h.doc.id];
       capture.docs[h.doc.id] ??= {
         doc: h.doc,
         text: h.evidence?.text ?? { searchTitle: '', searchBreadcrumb: '', searchBody: '', searchCode: '', searchPath: '', searchIdentifiers: '' },
@@ -48,7 +51,7 @@ async function main(): Promise<void> {
       };
       return { id: h.doc.id, score: h.score };
     });
-  const ask = async (q: Omit<CapturedQuestion, 'lexical' | 'semantic' | 'version' | 'stats' | 'queryVector'>) => {
+  const ask = async (q: Omit<CapturedQuestion, 'lexical' | 'semantic' | 'parts' | 'version' | 'stats' | 'queryVector'>) => {
     const { libraryId, version: requested } = parseLibraryId(q.libraryId);
     const library = await services.libraries.get(libraryId, { fresh: true });
     const version = library ? resolveVersion(library, requested) : undefined;
@@ -65,11 +68,18 @@ async function main(): Promise<void> {
       ? await services.snippets.searchCandidates(buildKnnQuery({ ...scope, vector: queryVector, size: SEARCH_WEIGHTS.answer.knnHits }), vectors)
       : [];
     const stats = await services.snippets.termStats(scope, analyzed.terms);
+    // The parts before every later part in the pool, as the context use case reads them for
+    // the sections its answer holds (completeAnswer): the replay serves a section from its
+    // opening part on, whichever sections the weights being swept select.
+    const later = [...lexical, ...semantic].filter((c) => (c.doc.part ?? 0) > 0).map((c) => c.doc);
+    const read = later.length ? await services.snippets.sectionParts({ ...scope, wanted: later.map((d) => ({ path: d.path, below: d.part ?? 0 })) }) : [];
+    const wanted = later.map((d) => ({ path: d.path, title: d.title, breadcrumb: d.breadcrumb }));
     capture.questions.push({
       ...q,
       version: version.version,
       lexical: keep(lexical),
       semantic: keep(semantic),
+      parts: keep(read.filter((c) => isPartOf(c.doc, wanted))),
       stats: { total: stats.total, df: Object.fromEntries(stats.df) },
       ...(queryVector ? { queryVector: Array.from(queryVector) } : {}),
     });

@@ -27,6 +27,8 @@ export interface CapturedQuestion {
   lexical: CapturedHit[];
   /** kNN hits with Elasticsearch's score ((1 + cosine) / 2). */
   semantic: CapturedHit[];
+  /** The parts before each later part among the candidates (what the context use case reads to serve a section whole); absent in older captures. */
+  parts?: CapturedHit[];
   /** The library's term statistics for the question's terms. */
   stats: { total: number; df: Record<string, number> };
   queryVector?: number[];
@@ -42,7 +44,7 @@ export interface Capture {
 export function legsOf(
   capture: Capture,
   q: CapturedQuestion,
-): { lexical: ScoredCandidate[]; semantic: ScoredCandidate[]; stats: TermStats; queryVector?: Float32Array } {
+): { lexical: ScoredCandidate[]; semantic: ScoredCandidate[]; parts: ScoredCandidate[]; stats: TermStats; queryVector?: Float32Array } {
   const hit = (h: CapturedHit): ScoredCandidate => {
     const d = capture.docs[h.id]!;
     return { doc: d.doc, score: h.score, evidence: { text: d.text, ...(d.vector ? { vector: Float32Array.from(d.vector) } : {}) } };
@@ -50,6 +52,7 @@ export function legsOf(
   return {
     lexical: q.lexical.map(hit),
     semantic: q.semantic.map(hit),
+    parts: (q.parts ?? []).map(hit),
     stats: { total: q.stats.total, df: new Map(Object.entries(q.stats.df)) },
     ...(q.queryVector ? { queryVector: Float32Array.from(q.queryVector) } : {}),
   };

@@ -23,6 +23,12 @@ export const CANDIDATE_CACHE_SIZE = 10_000;
 export interface CachedCandidate {
   doc: ContextSnippet;
   evidence: CandidateEvidence;
+  /**
+   * Whether it was read with its vector asked for: one read without (a section's earlier
+   * parts, embeddings off) does not answer a search that needs vectors, or that snippet would
+   * be ranked without its cosine for as long as it stays cached.
+   */
+  withVectors?: boolean;
 }
 
 /**
@@ -82,7 +88,8 @@ export async function searchCandidates(
   // Each hit's snippet from the cache, looked up once; the ones it lacks are read by id.
   const docs = hits.map((h) => {
     const key = versionKey(h);
-    return key !== undefined ? cache.get(key) : undefined;
+    const entry = key !== undefined ? cache.get(key) : undefined;
+    return entry && (vectors === 'none' || entry.withVectors) ? entry : undefined;
   });
   const missing = hits.flatMap((h, i) => (docs[i] === undefined && h._id !== undefined ? [h._id] : []));
   if (missing.length > 0) {
@@ -96,7 +103,7 @@ export async function searchCandidates(
     const byId = new Map<string, CachedCandidate>();
     for (const d of read) {
       if (!d._source || d._id === undefined) continue;
-      const entry = cachedFrom(d._source);
+      const entry = { ...cachedFrom(d._source), withVectors: vectors !== 'none' };
       byId.set(d._id, entry);
       const key = versionKey(d);
       if (key !== undefined) cache.set(key, entry);

@@ -89,6 +89,22 @@ test.serial('asked for vectors, each candidate comes with the vector it was inde
   t.false('embedding' in (candidate?.doc ?? {}), 'the vector is evidence, never part of the snippet served');
 });
 
+test.serial('a snippet cached from a read without vectors (earlier parts of a section) is read again when vectors are asked for', async (t) => {
+  const vector = Array.from({ length: 384 }, (_, i) => (i >= 4 && i < 8 ? 0.5 : 0));
+  await store.write([testSnippet(5, { content: 'sprockets turn slowly', path: 'docs/5.md', libraryId: '/cache/lib', embedding: vector })]);
+  await es.indices.refresh({ index: store.alias });
+  const cache = new SnippetLru();
+  const [plain] = await searchCandidates(hot, store.alias, body('sprockets'), cache, 'none');
+  t.is(plain?.evidence?.vector, undefined);
+  const mode = fixture.esMajor >= 9 ? 'rebuild' : 'source';
+  const [withVector] = await searchCandidates(hot, store.alias, body('sprockets'), cache, mode);
+  t.deepEqual(Array.from(withVector?.evidence?.vector ?? []), vector, 'the cached entry without its vector was not used');
+  const { hot: counted, bodies } = recording();
+  const [again] = await searchCandidates(counted, store.alias, body('sprockets'), cache, 'none');
+  t.deepEqual(Array.from(again?.evidence?.vector ?? []), vector, 'an entry with its vector serves a search without');
+  t.is(bodies.length, 1, 'from the cache');
+});
+
 test('the cache keeps at most its capacity, dropping the least recently used', (t) => {
   const lru = new SnippetLru(2);
   const [a, b, c] = ['a', 'b', 'c'].map((id) => ({
