@@ -52,3 +52,50 @@ test('a candidate far from the question in meaning is served only on strong word
   const off = answerFromLegs(input([first, far]), { ...SEARCH_WEIGHTS, answer: { ...w, farCosine: 2 } });
   t.deepEqual(ids(off.snippets), [first.doc.id, 'far'], 'without the rule it is served');
 });
+
+test('a later part pays for the parts it brings: its group must clear the length floor for all of its tokens', (t) => {
+  const first = scoredCandidate(infoSection('Timeouts', 'Set a timeout: the timeout applies to each request.', { path: 'docs/timeouts.md', tokens: 150 }));
+  // A later part as relevant as a short section would need to be, whose opening part is long.
+  const later = scoredCandidate(
+    infoSection('Client options', 'Set a timeout: the timeout of a client.', {
+      part: 1,
+      breadcrumb: ['Client timeouts', 'Client options'],
+      path: 'docs/client.md',
+      startLine: 40,
+      tokens: 150,
+    }),
+  );
+  const sibling = scoredCandidate(
+    infoSection('Client defaults', 'Set a timeout: the timeout of every client.', {
+      breadcrumb: ['Client timeouts', 'Client defaults'],
+      path: 'docs/client.md',
+      startLine: 90,
+      tokens: 150,
+    }),
+  );
+  const opening = scoredCandidate(
+    infoSection('Client options', 'Every option of a client, one by one.', {
+      part: 0,
+      breadcrumb: ['Client timeouts', 'Client options'],
+      path: 'docs/client.md',
+      startLine: 10,
+      tokens: 1600,
+    }),
+  );
+  const alone = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined });
+  const ratio = alone.ranked.find((r) => r.doc.id === later.doc.id)!.score / alone.ranked[0]!.score;
+  t.true(ratio >= w.relativeFloor, `the part alone clears its own floor (${ratio.toFixed(2)})`);
+  t.true(ids(alone.snippets).includes(later.doc.id), 'without its earlier part to read, it is served');
+  const whole = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [opening] });
+  t.false(
+    whole.snippets.some((s) => s.doc.id === opening.doc.id || s.doc.id === later.doc.id),
+    `with a 1,600-token opening part the group needs ${(w.relativeFloor * (1 + w.sizeFloor * Math.log2(1750 / w.sizeFloorFrom))).toFixed(2)} of the best (it scores ${ratio.toFixed(2)})`,
+  );
+  t.true(ids(whole.snippets).includes(sibling.doc.id), 'the rest of the answer stays');
+  const short = scoredCandidate({ ...opening.doc, id: 'short-opening', tokens: 60 });
+  const served = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [short] });
+  t.true(
+    served.snippets.some((s) => s.doc.id === 'short-opening'),
+    'a short opening part: the group is served from it',
+  );
+});
