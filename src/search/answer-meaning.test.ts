@@ -34,6 +34,8 @@ test('a candidate far from the question in meaning is served only on strong word
   t.true(nearEnough(row(best - w.farCosine + 0.01, 0.6), best, 1, w), 'within the distance: the relative floors decide');
   t.false(nearEnough(row(best - w.farCosine - 0.01, w.farFloor - 0.05), best, 1, w), 'far and scoring below the far floor');
   t.true(nearEnough(row(best - w.farCosine - 0.01, w.farFloor + 0.05), best, 1, w), 'far, but its words make it nearly the best');
+  t.false(nearEnough(row(w.cosineFloor - 0.01, 0.6), w.cosineFloor + 0.05, 1, w), 'close to a weak best, but below the cosine floor');
+  t.true(nearEnough(row(w.cosineFloor - 0.01, w.farFloor), w.cosineFloor + 0.05, 1, w), 'below the cosine floor on strong words');
   t.true(nearEnough(row(undefined, 0.1), best, 1, w), 'without a vector it is not judged by meaning');
   t.true(nearEnough(row(0.1, 0.1), -Infinity, 1, w), 'with no vector in the pool nothing is');
 

@@ -201,14 +201,16 @@ export function relevanceFloor(top: number, tokens: number, w: SearchWeights['an
 
 /**
  * A candidate far from the question in meaning (its cosine more than `farCosine` below the
- * pool's best) is served only on strong words: a score of at least `farFloor` of the best.
+ * pool's best, or below the cosine floor under which nothing is about the question) is served
+ * only on strong words: a score of at least `farFloor` of the best.
  * Words shared by chance (a setting named like the question's verb, an error class listed in
  * a reference) lift such a section over the relative floor, not an answer. Without vectors
  * every candidate is near.
  */
 export function nearEnough(r: RescoredCandidate, bestCosine: number, top: number, w: SearchWeights['answer']): boolean {
   if (r.cosine === undefined || bestCosine === -Infinity) return true;
-  return bestCosine - r.cosine <= w.farCosine || r.score >= w.farFloor * top;
+  const near = bestCosine - r.cosine <= w.farCosine && r.cosine >= w.cosineFloor;
+  return near || r.score >= w.farFloor * top;
 }
 
 /**

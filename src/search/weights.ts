@@ -215,7 +215,9 @@ const DEFAULT_WEIGHTS = {
      * rewordings; held-out as asked), relevant share 0.416 / 0.325 without it: far 0.22–0.28
      * with a floor of 0.8–0.9 give 0.429–0.439 / 0.332–0.336 with S-any unchanged on every
      * wording of both sets and S-MRR up by 0.002–0.003; far 0.2 loses a relevant section on
-     * the dev set.
+     * the dev set. A candidate below `cosineFloor` (the level under which nothing in a pool is
+     * about the question) is far too: share 0.462 / 0.357 → 0.471 / 0.370 with parts paying for
+     * themselves, S-any unchanged on every wording (an absolute floor of 0.42 loses a section).
      */
     farCosine: 0.25,
     farFloor: 0.85,
