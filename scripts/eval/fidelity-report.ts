@@ -4,7 +4,8 @@
  * user's request goes through — on private, temporary stores, and prints per repository
  * how faithful its snippets are to what the docs' readers see: snippets, code snippets,
  * placeholders (include directives left as written), non-English snippets, code without
- * a language, snippets with leftover markup in their prose, duplicate snippets, the
+ * a language, snippets with leftover markup in their prose, duplicate snippets, sections
+ * whose start line is not their heading's line in the page as written, the
  * benchmark score and the load time; and how readable its snippets are as units (snippets/
  * shape.ts): prose that announces an example it does not hold ("…as follows:"), sections
  * split into prose and code twins, later parts of long sections and the largest snippet, pages
@@ -25,7 +26,8 @@ import { createServices, openStores, portsOf } from '../../src/services';
 import { dropTestStores } from '../../test/drop-stores';
 import type { Ports } from '../../src/ports';
 import { addRepository } from '../../src/catalog/add-repo';
-import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish } from '../../src/indexing/snippets/fidelity';
+import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish, misplacedStart } from '../../src/indexing/snippets/fidelity';
+import { execFileSync } from 'node:child_process';
 import { announcesMissingExample, snippetShape } from '../../src/indexing/snippets/shape';
 import { maintainersPageReason } from '../../src/indexing/discover/defaults';
 
@@ -39,6 +41,8 @@ interface Row {
   noLanguage: number;
   leftoverMarkup: number;
   duplicates: number;
+  /** Sections whose start line is not their heading's line in the page as written (source links off). */
+  misplaced: number;
   dangling: number;
   twins: number;
   laterParts: number;
@@ -77,6 +81,7 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
     noLanguage: 0,
     leftoverMarkup: 0,
     duplicates: 0,
+    misplaced: 0,
     dangling: 0,
     twins: 0,
     laterParts: 0,
@@ -119,6 +124,17 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   row.leftoverMarkup = docs.filter(hasLeftoverMarkup).length;
   const duplicates = duplicateIndexes(docs);
   row.duplicates = duplicates.size;
+  const pages = new Map<string, string[]>();
+  const linesOf = (file: string): string[] => {
+    let lines = pages.get(file);
+    if (!lines) {
+      lines = pageAtHead(gitDir, file).split('\n');
+      pages.set(file, lines);
+    }
+    return lines;
+  };
+  const misplaced = new Set(docs.flatMap((d, i) => (misplacedStart(d, linesOf(d.path)) ? [i] : [])));
+  row.misplaced = misplaced.size;
   row.flagged = docs.flatMap((d, i) => {
     const checks = [
       hasPlaceholder(d) && 'placeholder',
@@ -126,6 +142,7 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
       d.kind === 'code' && !d.language.trim() && 'no language',
       hasLeftoverMarkup(d) && 'leftover markup',
       duplicates.has(i) && 'duplicate',
+      misplaced.has(i) && 'misplaced start line',
       announcesMissingExample(d) && 'dangling "as follows:"',
     ].filter((c): c is string => typeof c === 'string');
     return checks.length > 0 ? [`${d.path}:${d.startLine} ${d.breadcrumb.join(' > ') || d.title} — ${checks.join(', ')}`] : [];
@@ -146,6 +163,19 @@ async function measure(services: Ports, root: string, dir: string): Promise<Row>
   return row;
 }
 
+/** A page's text at the repository's HEAD (the commit indexed), '' when it cannot be read. */
+function pageAtHead(gitDir: string, file: string): string {
+  try {
+    return execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${file}`], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
+  } catch {
+    return '';
+  }
+}
+
 function print(rows: Row[]): void {
   const head = [
     'repo',
@@ -157,6 +187,7 @@ function print(rows: Row[]): void {
     'no language',
     'leftover markup',
     'duplicates',
+    'misplaced lines',
     'dangling "as follows:"',
     'twins',
     'later parts',
@@ -177,6 +208,7 @@ function print(rows: Row[]): void {
       r.noLanguage,
       r.leftoverMarkup,
       r.duplicates,
+      r.misplaced,
       r.dangling,
       r.twins,
       r.laterParts,

@@ -172,6 +172,11 @@ test.serial(
       codeBlocks(page).some((c) => c.code === 'hero = session.get(Hero, 1)\nsession.delete(hero)'),
       'mdx_include [ln:1-2] splices those lines',
     );
+    // Line numbers are the page's as written: the included section starts at its directive
+    // (line 13), not three lines further down where the two includes above put it.
+    const notes = page.find((d) => d.title === 'Shared notes');
+    t.is(notes?.startLine, 13);
+    t.true(notes?.url.endsWith('docs/delete.md#L13'), notes?.url);
     t.deepEqual(
       codeBlocks(docs.filter((d) => d.path === 'docs/shared-notes.md')),
       [{ path: 'docs/shared-notes.md', language: 'python', code: 'hero.deleted = True\nsession.add(hero)' }],

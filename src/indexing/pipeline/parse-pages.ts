@@ -14,6 +14,7 @@ import { judgeLanguage, proseOf } from '../discover/language';
 import { withPageKind } from '../discover/page-kind';
 import { parseDocument } from '../parsers';
 import { dependentHash, describeProblems, expandIncludes, includeSettings, type IncludeProblem } from '../includes';
+import { originalLineOf } from '../includes/line-map';
 import { readPages, type Page } from './pages';
 import { squash } from '../parsers/text-utils';
 import { projectLanguage, withProjectLanguage } from '../snippets/project-language';
@@ -133,7 +134,11 @@ async function parsePage(
       return;
     }
   }
-  const parsed = parseDocument({ path: file.path, text: expanded.text }).map((s) => withProjectLanguage(s, loop.language));
+  // Start lines counted in the expanded text point at the page as written.
+  const lineOf = originalLineOf(text, expanded.text);
+  const parsed = parseDocument({ path: file.path, text: expanded.text }).map((s) =>
+    withProjectLanguage({ ...s, startLine: lineOf(s.startLine) }, loop.language),
+  );
   const snippets = withPageKind(file.path, text, parsed);
   const verdict = judgeLanguage(proseOf(text));
   if (verdict.english) loop.parsed.push(...snippets);

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { duplicateIndexes, hasLeftoverMarkup } from './fidelity';
+import { duplicateIndexes, hasLeftoverMarkup, misplacedStart } from './fidelity';
 
 test('a section snippet is judged by its prose: console output in its examples is not leftover markup; two sections sharing an example are not duplicates', (t) => {
   const section = (prose: string) => ({
@@ -21,4 +21,20 @@ test('syntax quoted as inline code is not leftover markup; the same syntax in pr
   t.false(hasLeftoverMarkup(info('The `{% extends %}` tag is the key here, and `<!-- note -->` is a comment.')));
   t.true(hasLeftoverMarkup(info('The {% extends %} tag was left as written.')));
   t.true(hasLeftoverMarkup(info('See :ref:`templates` for the syntax.')));
+});
+
+test("a section's start line is its heading's line in the page as written; a heading the page does not hold is not judged", (t) => {
+  const lines = ['# Guide', '', '.. include:: x', '', '## Usage', '', 'Call it.'];
+  const section = (startLine: number, over: Partial<{ title: string; part: number }> = {}) => ({
+    title: 'Usage',
+    breadcrumb: ['Guide', 'Usage'],
+    startLine,
+    ...over,
+  });
+  t.false(misplacedStart(section(5), lines));
+  t.false(misplacedStart(section(6), lines), 'the line after (a setext underline) still holds it');
+  t.true(misplacedStart(section(8), lines), 'three lines further down: counted');
+  t.false(misplacedStart(section(8, { part: 1 }), lines), 'a later part starts inside its section');
+  t.false(misplacedStart(section(8, { title: 'From the included file' }), lines));
+  t.false(misplacedStart({ title: 'Guide', breadcrumb: ['Guide'], startLine: 3 }, lines), 'a page introduction is not judged');
 });

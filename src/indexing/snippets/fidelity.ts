@@ -77,3 +77,27 @@ export function duplicateIndexes(snippets: readonly { kind: string; code: string
   });
   return dup;
 }
+
+/** Lower case, every run of other characters than letters and digits one space. */
+function folded(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+}
+
+/**
+ * Whether a section's snippet starts on another line than its heading's in the file as written
+ * (`lines`, the page's text at the indexed commit): its heading is found in the page, but not
+ * on its start line or the line before or after it (a reST overline, a setext underline). A
+ * snippet whose heading the page does not hold (it came from an included file, or a front
+ * matter title) and later parts of long sections are not judged.
+ */
+export function misplacedStart(s: { title: string; breadcrumb: readonly string[]; startLine: number; part?: number }, lines: readonly string[]): boolean {
+  if ((s.part ?? 0) > 0 || s.breadcrumb.length < 2) return false;
+  const title = folded(s.title);
+  if (title === '') return false;
+  const holds = (line: string | undefined) => line !== undefined && ` ${folded(line)} `.includes(` ${title} `);
+  if (!lines.some(holds)) return false;
+  return ![s.startLine - 2, s.startLine - 1, s.startLine].some((k) => holds(lines[k]));
+}
