@@ -37,4 +37,9 @@ test("a section's start line is its heading's line in the page as written; a hea
   t.false(misplacedStart(section(8, { part: 1 }), lines), 'a later part starts inside its section');
   t.false(misplacedStart(section(8, { title: 'From the included file' }), lines));
   t.false(misplacedStart({ title: 'Guide', breadcrumb: ['Guide'], startLine: 3 }, lines), 'a page introduction is not judged');
+  const api = ['API', '===', '', 'Environment.get_template() loads one.', '', '.. autoclass:: Environment', '   :members: get_template'];
+  t.false(
+    misplacedStart({ title: 'Environment.get_template()', breadcrumb: ['API', 'Environment.get_template()'], startLine: 6 }, api),
+    'an entry autodoc generates starts at its directive',
+  );
 });
