@@ -58,32 +58,11 @@ test('a candidate far from the question in meaning is served only on strong word
 test('a later part pays for the parts it brings: its group must clear the length floor for all of its tokens', (t) => {
   const first = scoredCandidate(infoSection('Timeouts', 'Set a timeout: the timeout applies to each request.', { path: 'docs/timeouts.md', tokens: 150 }));
   // A later part as relevant as a short section would need to be, whose opening part is long.
-  const later = scoredCandidate(
-    infoSection('Client options', 'Set a timeout: the timeout of a client.', {
-      part: 1,
-      breadcrumb: ['Client timeouts', 'Client options'],
-      path: 'docs/client.md',
-      startLine: 40,
-      tokens: 150,
-    }),
-  );
-  const sibling = scoredCandidate(
-    infoSection('Client defaults', 'Set a timeout: the timeout of every client.', {
-      breadcrumb: ['Client timeouts', 'Client defaults'],
-      path: 'docs/client.md',
-      startLine: 90,
-      tokens: 150,
-    }),
-  );
-  const opening = scoredCandidate(
-    infoSection('Client options', 'Every option of a client, one by one.', {
-      part: 0,
-      breadcrumb: ['Client timeouts', 'Client options'],
-      path: 'docs/client.md',
-      startLine: 10,
-      tokens: 1600,
-    }),
-  );
+  const client = (title: string, content: string, over: Parameters<typeof infoSection>[2]) =>
+    scoredCandidate(infoSection(title, content, { breadcrumb: ['Client timeouts', title], path: 'docs/client.md', tokens: 150, ...over }));
+  const later = client('Client options', 'Set a timeout: the timeout of a client.', { part: 1, startLine: 40 });
+  const sibling = client('Client defaults', 'Set a timeout: the timeout of every client.', { startLine: 90 });
+  const opening = client('Client options', 'Every option of a client, one by one.', { part: 0, startLine: 10, tokens: 1600 });
   const alone = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined });
   const ratio = alone.ranked.find((r) => r.doc.id === later.doc.id)!.score / alone.ranked[0]!.score;
   t.true(ratio >= w.relativeFloor, `the part alone clears its own floor (${ratio.toFixed(2)})`);
