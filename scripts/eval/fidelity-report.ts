@@ -16,6 +16,7 @@
  * otherwise the folder name); `--json` prints the rows as JSON as well; `--flagged` lists each
  * snippet a check counted (path:line, heading, the checks) after the table, to act on.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -27,7 +28,6 @@ import { dropTestStores } from '../../test/drop-stores';
 import type { Ports } from '../../src/ports';
 import { addRepository } from '../../src/catalog/add-repo';
 import { duplicateIndexes, hasLeftoverMarkup, hasPlaceholder, isNonEnglish, misplacedStart } from '../../src/indexing/snippets/fidelity';
-import { execFileSync } from 'node:child_process';
 import { announcesMissingExample, snippetShape } from '../../src/indexing/snippets/shape';
 import { maintainersPageReason } from '../../src/indexing/discover/defaults';
 

@@ -2,17 +2,11 @@ import test from 'ava';
 import { analyzeQuery } from './analysis';
 import { answerFromLegs, nearEnough, type AnswerInput } from './answer';
 import type { RescoredCandidate } from './rescore';
-import { infoSection, scoredCandidate, unit } from './test-fixtures';
+import { infoSection, scoredCandidate, unit, termStats } from './test-fixtures';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
-const stats = {
-  total: 200,
-  df: new Map([
-    ['timeout', 5],
-    ['set', 60],
-  ]),
-};
+const stats = termStats({ timeout: 5, set: 60 });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
 const input = (lexical: AnswerInput['lexical']): AnswerInput => ({

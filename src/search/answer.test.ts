@@ -3,19 +3,12 @@ import { analyzeQuery } from './analysis';
 import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, withoutCopies, type AnswerInput } from './answer';
 import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
-import { infoSection, scoredCandidate, timeoutPart, unit } from './test-fixtures';
+import { infoSection, scoredCandidate, timeoutPart, unit, termStats } from './test-fixtures';
 import type { SnippetDocument } from './types';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
-const stats = {
-  total: 200,
-  df: new Map([
-    ['timeout', 5],
-    ['set', 60],
-    ['cooki', 8],
-  ]),
-};
+const stats = termStats({ timeout: 5, set: 60, cooki: 8 });
 const info = (title: string, content: string, over: Partial<SnippetDocument> = {}) => infoSection(title, content, { tokens: 100, ...over });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];

@@ -5,11 +5,11 @@
  * page is among the candidates (the section says how, the introduction what), then what makes
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
- * snippets, for a lone hit on a page nothing else of the answer comes from, and for a page's
+ * snippets, for a lone hit on a page nothing else of the answer comes from, for a page's
  * fourth section and beyond: page-evidence.ts, and for a candidate far from the question in
- * meaning), serves a section copied onto another page
- * once, keeps the parts of one section together (a later part paying for the parts it brings) in document order and merged while they fit
- * (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
+ * meaning), serves a section copied onto another page once, keeps the parts of one section
+ * together in document order (a later part paying for the parts it brings) and merged while
+ * they fit (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
  * use case (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts)
  * run exactly this.
  */

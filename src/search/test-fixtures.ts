@@ -86,3 +86,8 @@ export function timeoutPart(k: number, startLine: number, over: Partial<SnippetD
     ...over,
   });
 }
+
+/** A library's term statistics for a question's terms: `df` snippets of `total` hold each. */
+export function termStats(df: Record<string, number>, total = 200): { total: number; df: Map<string, number> } {
+  return { total, df: new Map(Object.entries(df)) };
+}
