@@ -20,7 +20,7 @@ import type { Ports } from '../ports';
 /** What the scheduler reads and writes. */
 export type SchedulerPorts = Pick<Ports, 'config' | 'log' | 'libraries' | 'jobs' | 'locks' | 'pokeWorker'>;
 import type { LibraryRecord } from '../store/models/library';
-import { TERMINAL_JOB_STATES, type JobRecord } from '../store/models/job';
+import { TERMINAL_JOB_STATES, type JobRecord, type JobState } from '../store/models/job';
 import { INSTANCE_ID } from '../store/locks';
 import { publicJobError } from './job-error';
 import { enqueueRefresh } from './add-repo';
@@ -96,7 +96,7 @@ export class RefreshScheduler {
       await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
       await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
     }
-    // At rest (nothing changed or due) a tick reads one small document, and the jobs of pending checks, not the catalogue.
+    // At rest (nothing changed or due) a tick reads one small document and, in one read, the states of pending checks' jobs, not the catalogue.
     const generation = await this.services.libraries.generation();
     const memo = this.memo;
     if (memo && memo.generation === generation && now.getTime() < memo.nextDueAt && !(await this.anyEnded(memo.pending)))
@@ -106,11 +106,9 @@ export class RefreshScheduler {
 
   /** Whether one of these jobs ended (or is gone): its check's outcome is to be recorded. */
   private async anyEnded(jobIds: ReadonlySet<string>): Promise<boolean> {
-    for (const id of jobIds) {
-      const job = await this.services.jobs.get(id);
-      if (!job || TERMINAL_JOB_STATES.includes(job.state)) return true;
-    }
-    return false;
+    if (jobIds.size === 0) return false;
+    const states = await this.services.jobs.states(jobIds);
+    return [...jobIds].some((id) => ended(states.get(id)));
   }
 
   /**
@@ -122,17 +120,19 @@ export class RefreshScheduler {
     const enqueued: string[] = [];
     const recorded: string[] = [];
     const memo: ScanMemo = { generation: generation ?? '', nextDueAt: Number.POSITIVE_INFINITY, pending: new Set() };
-    for await (const page of this.services.libraries.scan())
+    for await (const page of this.services.libraries.scan()) {
+      // The page's pending checks in one read of their jobs' states; only ended jobs are read whole.
+      const states = await this.services.jobs.states(page.flatMap((lib) => (lib.check?.pendingJobId ? [lib.check.pendingJobId] : [])));
       for (const listed of page) {
         let lib: LibraryRecord | null = listed;
         const hours = effectiveHours(lib, defaults);
         const pending = lib.check?.pendingJobId;
         if (pending) {
-          const job = await this.services.jobs.get(pending);
-          if (job && !TERMINAL_JOB_STATES.includes(job.state)) {
+          if (!ended(states.get(pending))) {
             memo.pending.add(pending);
             continue;
           }
+          const job = await this.services.jobs.get(pending);
           const outcome = await this.record(lib, pending, job, hours, now);
           if (outcome.wrote) recorded.push(lib._id);
           lib = outcome.lib;
@@ -173,6 +173,7 @@ export class RefreshScheduler {
         enqueued.push(lib._id);
         memo.pending.add(job._id);
       }
+    }
     if (generation !== undefined) this.memo = memo;
     return { enqueued, recorded };
   }
@@ -207,6 +208,11 @@ export class RefreshScheduler {
     });
     return { wrote, lib: updated };
   }
+}
+
+/** Whether a job in this state (absent: its record is gone) has ended. */
+function ended(state: JobState | undefined): boolean {
+  return state === undefined || TERMINAL_JOB_STATES.includes(state);
 }
 
 /**

@@ -42,6 +42,8 @@ const ACTIVE_STATES: JobState[] = ['cloning', 'parsing', 'indexing'];
 const CLAIM_BATCH = 5;
 /** Candidates read per claim, to find requesters that run nothing now among them. */
 const CLAIM_WINDOW = 50;
+/** Job ids per read of `states` (one small query each, however many checks are pending). */
+const STATES_CHUNK = 500;
 /** Attempts that ended without an outcome (the worker died) before a job is failed instead. */
 export const DEFAULT_MAX_ATTEMPTS = 3;
 
@@ -364,6 +366,22 @@ export class JobQueue {
 
   async get(id: string): Promise<JobRecord | null> {
     return typed(await this.Job.findById(id).lean());
+  }
+
+  /**
+   * The states of these jobs in one read per `STATES_CHUNK` ids, without their logs (what the
+   * scheduler asks of its pending checks every tick); a job that is gone is absent.
+   */
+  async states(ids: Iterable<string>): Promise<Map<string, JobState>> {
+    const all = [...new Set(ids)];
+    const out = new Map<string, JobState>();
+    for (let i = 0; i < all.length; i += STATES_CHUNK) {
+      const docs = await this.Job.find({ _id: { $in: all.slice(i, i + STATES_CHUNK) } })
+        .select({ state: 1 })
+        .lean<{ _id: string; state: JobState }[]>();
+      for (const doc of docs) out.set(String(doc._id), doc.state);
+    }
+    return out;
   }
 
   async list(filter: { libraryId?: string; teamIds?: string[] | null; limit?: number }): Promise<JobRecord[]> {

@@ -4,7 +4,7 @@
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { seedLibrary } from '../helpers';
+import { countCalls, seedLibrary } from '../helpers';
 
 let app: TestApp;
 const HOUR = 3_600_000;
@@ -34,4 +34,29 @@ test.serial('a tick enqueues at most the configured number of due refreshes; the
   t.deepEqual([...first.enqueued, ...second.enqueued].sort(), [...KEYS].sort());
   const third = await app.lifecycle.scheduler.tick(new Date(later + 120_000));
   t.deepEqual(third.enqueued, [], 'each was enqueued once');
+});
+
+test.serial('ticks read the states of all pending checks at once, and a whole job only once it ended', async (t) => {
+  const later = Date.now() + 25 * HOUR + 10 * 60_000;
+  const pending = await Promise.all(KEYS.map(async (key) => (await app.services.libraries.get(key))?.check?.pendingJobId));
+  t.true(
+    pending.every((id) => typeof id === 'string'),
+    'the three refreshes are pending (no worker runs them)',
+  );
+  const stateReads = countCalls(app.services.jobs, 'states');
+  const jobReads = countCalls(app.services.jobs, 'get');
+  try {
+    await app.lifecycle.scheduler.tick(new Date(later));
+    await app.lifecycle.scheduler.tick(new Date(later + 60_000));
+    t.is(stateReads.calls(), 2, 'one read of the three states per tick');
+    t.is(jobReads.calls(), 0, 'no job read whole while all are queued');
+    await app.services.jobs.cancel(pending[0]!, 'test');
+    const before = jobReads.calls();
+    const ended = await app.lifecycle.scheduler.tick(new Date(later + 120_000));
+    t.deepEqual(ended.recorded, [KEYS[0]], 'the ended check is recorded');
+    t.is(jobReads.calls() - before, 1, 'from the one job that ended, read whole');
+  } finally {
+    stateReads.restore();
+    jobReads.restore();
+  }
 });

@@ -60,12 +60,14 @@ test.serial('while a check is pending, ticks read its job, not the catalogue; th
   // The scan after the enqueue (the enqueue moved the catalogue's generation).
   await app.lifecycle.scheduler.tick(minute(1));
   const scans = countCalls(app.services.libraries, 'scan');
+  const stateReads = countCalls(app.services.jobs, 'states');
   const jobReads = countCalls(app.services.jobs, 'get');
   try {
     await app.lifecycle.scheduler.tick(minute(2));
     await app.lifecycle.scheduler.tick(minute(3));
     t.is(scans.calls(), 0, 'the job is queued still: no scan');
-    t.is(jobReads.calls(), 2, 'one read of the pending job per tick');
+    t.is(stateReads.calls(), 2, "one read of the pending job's state per tick");
+    t.is(jobReads.calls(), 0, 'and not of the whole job (its log)');
     await app.services.jobs.cancel(pending!, 'test');
     const ended = await app.lifecycle.scheduler.tick(minute(4));
     t.is(scans.calls(), 1, 'its job ended: scanned');
@@ -75,6 +77,7 @@ test.serial('while a check is pending, ticks read its job, not the catalogue; th
     t.regex(check?.lastError ?? '', /cancelled/);
   } finally {
     scans.restore();
+    stateReads.restore();
     jobReads.restore();
   }
 });
