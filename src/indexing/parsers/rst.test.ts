@@ -299,3 +299,72 @@ test('a paragraph announcing a picture ends as a statement', (t) => {
   const [out] = rst(['Flow', '====', '', 'The request flows like this:', '', '.. image:: flow.png', '   :alt: flow', '', 'Then it returns.'].join('\n'));
   t.is(out.content, 'The request flows like this.\n\nThen it returns.');
 });
+
+test('auto-numbered items (#.) read with the numbers Sphinx renders, across paragraphs and literal blocks, restarting per list', (t) => {
+  const [out] = rst(
+    [
+      'Steps',
+      '=====',
+      '',
+      '#. Install the package.',
+      '#. Run the server::',
+      '',
+      '      serve --port 8000',
+      '',
+      '#. Open the page.',
+      '',
+      '   #) nested, first',
+      '   #) nested, second',
+      '',
+      '#. Log in.',
+      '',
+      'Then check:',
+      '',
+      '(#) it answers',
+      '(#) it logs',
+    ].join('\n'),
+  );
+  t.is(
+    out.content,
+    [
+      '1. Install the package.',
+      '2. Run the server:',
+      '',
+      '```',
+      'serve --port 8000',
+      '```',
+      '',
+      '3. Open the page.',
+      '',
+      '   1) nested, first',
+      '   2) nested, second',
+      '',
+      '4. Log in.',
+      '',
+      'Then check:',
+      '',
+      '(1) it answers',
+      '(2) it logs',
+    ].join('\n'),
+  );
+  const two = rst(
+    [
+      'Install',
+      '=======',
+      '',
+      '#. Download the package archive.',
+      '#. Unpack it into a folder.',
+      '',
+      'Upgrade',
+      '=======',
+      '',
+      '#. Stop the running server first.',
+      '#. Replace the folder with the new one.',
+    ].join('\n'),
+  );
+  t.deepEqual(
+    two.map((s) => s.content),
+    ['1. Download the package archive.\n2. Unpack it into a folder.', '1. Stop the running server first.\n2. Replace the folder with the new one.'],
+    'a heading ends the list',
+  );
+});

@@ -35,7 +35,7 @@ const ADORNMENT = /^([!-\/:-@[-`{-~])\1{2,}[ \t]*$/;
 const EXPLICIT = /^(\s*)\.\.(?:[ \t]+(.*))?$/;
 const DIRECTIVE = /^([A-Za-z][\w.+-]*(?::[\w.+-]+)*)::(?:[ \t]+(.*))?$/;
 const OPTION = /^\s*:[^:\s][^:]*:(\s|$)/;
-const LIST_ITEM = /^\s*([-*+•]|\d+[.)]|#\.|\(\d+\)|[a-zA-Z][.)])\s+/;
+const LIST_ITEM = /^\s*([-*+•]|\d+[.)]|#[.)]|\((?:\d+|#)\)|[a-zA-Z][.)])\s+/;
 const TABLE_BORDER = /^\s*[+=-]{2,}[+=\s-]*$/;
 const METADATA = /^:(orphan|tocdepth|nocomments|nosearch|hide-toc|hide-navigation)\b/;
 
@@ -52,12 +52,13 @@ export function rstToBlocks(lines: readonly SourceLine[]): DocBlock[] {
 
 function parseRst(lines: readonly SourceLine[], ctx: RstContext, allowTitles: boolean): DocBlock[] {
   const blocks: DocBlock[] = [];
+  const numbers: AutoNumbers = new Map();
   let para: SourceLine[] = [];
   let i = 0;
   while (i < lines.length) {
     const text = lines[i].text;
     if (isBlank(text)) {
-      i = closeParagraph(lines, i, para, ctx, blocks);
+      i = closeParagraph(lines, i, para, ctx, blocks, numbers);
       para = [];
       continue;
     }
@@ -67,13 +68,14 @@ function parseRst(lines: readonly SourceLine[], ctx: RstContext, allowTitles: bo
         if (!ctx.levels.includes(title.style)) ctx.levels.push(title.style);
         const heading = cleanRstTitle(title.text);
         if (heading !== '') blocks.push({ kind: 'heading', level: ctx.levels.indexOf(title.style) + 1, text: heading, line: title.line });
+        numbers.clear();
         i = title.next;
         continue;
       }
     }
     const explicit = EXPLICIT.exec(text);
     if (explicit) {
-      closeParagraph(lines, i, para, ctx, blocks);
+      closeParagraph(lines, i, para, ctx, blocks, numbers);
       para = [];
       i = explicitMarkup(lines, i, indentWidth(explicit[1]), explicit[2] ?? '', ctx, blocks);
       continue;
@@ -92,7 +94,7 @@ function parseRst(lines: readonly SourceLine[], ctx: RstContext, allowTitles: bo
     para.push(lines[i]);
     i++;
   }
-  closeParagraph(lines, lines.length, para, ctx, blocks);
+  closeParagraph(lines, lines.length, para, ctx, blocks, numbers);
   return blocks;
 }
 
@@ -119,15 +121,15 @@ function sectionTitle(lines: readonly SourceLine[], i: number): { text: string; 
  * Emits the paragraph collected before `i`. A paragraph ending in `::` introduces the
  * literal block indented under it; returns the index after that block (or `i + 1`).
  */
-function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLine[], ctx: RstContext, blocks: DocBlock[]): number {
+function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLine[], ctx: RstContext, blocks: DocBlock[], numbers: AutoNumbers): number {
   if (para.length === 0) return i + 1;
   const last = para[para.length - 1].text;
   if (!/::\s*$/.test(last)) {
-    pushParagraph(para, blocks);
+    pushParagraph(para, blocks, numbers);
     return i + 1;
   }
   const fixed = /^\s*::\s*$/.test(last) ? '' : last.replace(/\s+::\s*$/, '').replace(/::\s*$/, ':');
-  pushParagraph([...para.slice(0, -1), { text: fixed, line: para[para.length - 1].line }], blocks);
+  pushParagraph([...para.slice(0, -1), { text: fixed, line: para[para.length - 1].line }], blocks, numbers);
   const base = LIST_ITEM.test(para[0].text) ? (LIST_ITEM.exec(para[0].text)?.[0].length ?? 0) : indentWidth(para[0].text);
   let start = i;
   while (start < lines.length && isBlank(lines[start].text)) start++;
@@ -140,7 +142,37 @@ function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLin
   return end;
 }
 
-function pushParagraph(para: readonly SourceLine[], blocks: DocBlock[]): void {
+/** The last number given at each indentation of the auto-numbered (`#.`) lists open in a parse. */
+type AutoNumbers = Map<number, number>;
+const AUTO_ITEM = /^(\s*)(#\.|#\)|\(#\))(?=\s)/;
+
+/**
+ * Auto-numbered items (`#.`, `#)`, `(#)`) get the numbers Sphinx renders: one more than the
+ * list's item before, across paragraphs and literal blocks. A paragraph at or left of a list's
+ * indentation that is not one of its items ends it (as does a heading, in parseRst); an item
+ * of another kind starts another list.
+ */
+function autoNumbered(para: readonly SourceLine[], numbers: AutoNumbers): SourceLine[] {
+  const first = para.find((p) => !isBlank(p.text));
+  if (first && !LIST_ITEM.test(first.text)) for (const k of [...numbers.keys()]) if (k >= indentWidth(first.text)) numbers.delete(k);
+  return para.map((p) => {
+    if (!LIST_ITEM.test(p.text)) return p;
+    const indent = indentWidth(p.text);
+    for (const k of [...numbers.keys()]) if (k > indent) numbers.delete(k);
+    const auto = AUTO_ITEM.exec(p.text);
+    if (!auto) {
+      numbers.delete(indent);
+      return p;
+    }
+    const n = (numbers.get(indent) ?? 0) + 1;
+    numbers.set(indent, n);
+    const marker = auto[2] === '(#)' ? `(${n})` : `${n}${auto[2].slice(1)}`;
+    return { ...p, text: auto[1] + marker + p.text.slice(auto[0].length) };
+  });
+}
+
+function pushParagraph(lines: readonly SourceLine[], blocks: DocBlock[], numbers: AutoNumbers): void {
+  const para = autoNumbered(lines, numbers);
   let joined = '';
   for (const p of para) {
     const t = p.text.trim();
