@@ -12,6 +12,7 @@ import { indentWidth, isBlank, stripIndent, type SourceLine } from './text-utils
 import { codeSpanEnd } from './markdown-spans';
 import { stripLeadingTags } from './markdown-jsx';
 import { opensWithMedia } from './blocks';
+import { admonitionLead as sphinxLead } from './rst-directives';
 
 export interface UnwrapOptions {
   /** MDX: ESM and JSX are syntax, indentation never makes code. */
@@ -35,8 +36,8 @@ export const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})(.*)$/;
 const ESM_IMPORT_LINE = /^import\s+(?:[\w$*{}\s,]+\s+from\s+)?(['"])[^'"\n]+\1;?\s*$/;
 
 const QUOTE = /^ {0,3}> ?/;
-const ALERT = /^\s*\[!(?:NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
-const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*[\w-]*(?:[ \t]+"([^"]*)")?[ \t]*$/;
+const ALERT = /^\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
+const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*([\w-]*)(?:[ \t]+"([^"]*)")?[ \t]*$/;
 const CONTENT_TAB = /^(\s*)===\+?[ \t]+"[^"]*"[ \t]*$/;
 const COLON_FENCE = /^\s*:{3,}[ \t]*([\w-]*)(.*)$/;
 const SLASH_BLOCK = /^\s*\/{3,}(?:[ \t]+([\w-]+))?(?:[ \t]*\|[ \t]*(.*))?[ \t]*$/;
@@ -56,7 +57,18 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
   let esm = false;
   let htmlBlock = false;
   let lastBlank = true;
+  /** Where an admonition's lead ("Warning:") was written, to start the body's first paragraph. */
+  let lead: { text: string; index: number } | undefined;
   const emit = (text: string, line: number, media?: boolean) => {
+    if (lead && !isBlank(text)) {
+      // Blank lines between the marker and its body: the lead moves onto the body's first line.
+      const gap = out.length - 1 > lead.index;
+      if (gap && PARAGRAPH_START.test(text)) {
+        out[lead.index] = { ...out[lead.index], text: '' };
+        text = `${/^\s*/.exec(text)?.[0] ?? ''}${lead.text} ${text.trimStart()}`;
+      }
+      lead = undefined;
+    }
     out.push(media ? { text, line, media } : { text, line });
     lastBlank = isBlank(text);
   };
@@ -103,7 +115,8 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
       stack.push({ kind: 'quote' });
       rest = rest.slice(q[0].length);
     }
-    if (stack.length > 0 && stack[stack.length - 1].kind === 'quote') rest = rest.replace(ALERT, '');
+    const alert = stack.length > 0 && stack[stack.length - 1].kind === 'quote' ? ALERT.exec(rest) : null;
+    if (alert) rest = `${admonitionLead(alert[1] ?? '', undefined).text} ${rest.slice(alert[0].length)}`.trimEnd();
     if (isBlank(rest)) {
       emit('', line);
       continue;
@@ -127,9 +140,11 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
     if (shallow) {
       const special = unwrapMarker(rest, stack);
       if (special !== undefined) {
-        emit(special, line);
-        // A kept title is a paragraph of its own, not the start of the body's first one.
-        if (special !== '') emit('', line);
+        lead = undefined;
+        emit(special.text, line);
+        // A kept title is a paragraph of its own; a lead ("Warning:") starts the body's first one.
+        if (special.joins && special.text !== '') lead = { text: special.text, index: out.length - 1 };
+        else if (special.text !== '') emit('', line);
         continue;
       }
       if (RAW_BLOCK.test(rest)) {
@@ -227,28 +242,79 @@ function matchContainers(text: string, stack: readonly Container[]): { rest: str
   return { rest, matched };
 }
 
+/** A line that may start a paragraph (not a list item, heading, quote, fence, table, tag or marker). */
+const PARAGRAPH_START = /^ {0,3}(?![#>`~|<]|[-*+][ \t]|\d+[.)][ \t]|:::|\/\/\/|!!!|\?\?\?|===)\S/;
+
+/** What replaces a marker line: `text` ("" for nothing) and whether it starts the body's first paragraph. */
+interface MarkerLine {
+  text: string;
+  joins: boolean;
+}
+
 /**
- * Admonition, tab and include markers. Returns the line to emit in place of the marker (a
- * title worth keeping, or ""), or undefined when `rest` is not a marker.
+ * Admonition, tab and include markers. Returns the line to emit in place of the marker (its
+ * lead or a title worth keeping, or ""), or undefined when `rest` is not a marker.
  */
-function unwrapMarker(rest: string, stack: Container[]): string | undefined {
+function unwrapMarker(rest: string, stack: Container[]): MarkerLine | undefined {
+  const none = { text: '', joins: false };
   const admonition = MKDOCS_ADMONITION.exec(rest);
   if (admonition) {
     stack.push({ kind: 'indent', width: indentWidth(admonition[1]) + 4 });
-    return admonition[2]?.trim() ?? '';
+    // `!!! note ""` asks for no title bar at all.
+    return admonition[3] === '' ? none : admonitionLead(admonition[2] ?? '', admonition[3]?.trim());
   }
   const tab = CONTENT_TAB.exec(rest);
   if (tab) {
     stack.push({ kind: 'indent', width: indentWidth(tab[1]) + 4 });
-    return '';
+    return none;
   }
   const colon = COLON_FENCE.exec(rest);
-  if (colon) return markerTitle(colon[2]);
+  if (colon) return admonitionLead(colon[1] ?? '', markerTitle(colon[2]));
   const slash = SLASH_BLOCK.exec(rest);
   // A tab's label ("pip", "Python 3.10+") is navigation, not a title worth a paragraph.
-  if (slash) return slash[1] === 'tab' ? '' : markerTitle(slash[2] ?? '');
-  if (INCLUDE.test(rest)) return '';
+  if (slash) return slash[1] === 'tab' ? none : admonitionLead(slash[1] ?? '', markerTitle(slash[2] ?? ''));
+  if (INCLUDE.test(rest)) return none;
   return undefined;
+}
+
+/**
+ * Admonition types that change how their text is to be used, read as Sphinx renders them
+ * (rst-directives.ts `admonitionLead`); a note or a tip says nothing its text does not.
+ */
+const LABELS: Record<string, string> = {
+  warning: 'Warning',
+  caution: 'Caution',
+  attention: 'Attention',
+  danger: 'Danger',
+  error: 'Error',
+};
+const VERSIONS: Record<string, { directive: string; alone: string }> = {
+  'version-added': { directive: 'versionadded', alone: 'New:' },
+  versionadded: { directive: 'versionadded', alone: 'New:' },
+  'version-changed': { directive: 'versionchanged', alone: 'Changed:' },
+  versionchanged: { directive: 'versionchanged', alone: 'Changed:' },
+  'version-removed': { directive: 'versionremoved', alone: 'Removed:' },
+  deprecated: { directive: 'deprecated', alone: 'Deprecated:' },
+};
+
+/**
+ * The line an admonition of `type` titled `title` starts with, as the reST parser renders
+ * Sphinx's: a warning, a deprecation or a version change says so ("Warning: …", "Deprecated
+ * since version 2.0. …", "New in version 2.13. …"), its body's first paragraph following on
+ * the same line; the title of a warning is its own paragraph ("Warning: Careful"). Other
+ * types (a note, a tip, `details`, a site's own) keep their title alone.
+ */
+function admonitionLead(type: string, title: string | undefined): MarkerLine {
+  const name = type.toLowerCase();
+  const t = title ?? '';
+  const version = VERSIONS[name];
+  if (version) {
+    const number = t.replace(/^v(?=\d)/i, '');
+    return { text: number ? sphinxLead(version.directive, number) : version.alone, joins: true };
+  }
+  const label = LABELS[name];
+  if (!label) return { text: t, joins: false };
+  return t ? { text: `${label}: ${t}`, joins: false } : { text: `${label}:`, joins: true };
 }
 
 /** The title of `:::tip[Title]`, `::: details Title`, `/// note | Title`; option braces dropped. */

@@ -141,7 +141,7 @@ test('Docusaurus/VitePress admonitions keep their text and titles', (t) => {
   const out = md(
     '# T\n\n:::tip[Pro tip]\nYou can pass a function to `setState` instead of a value.\n:::\n\n::: warning\nThis API is experimental and may change.\n:::\n',
   );
-  t.is(infos(out)[0].content, 'Pro tip\n\nYou can pass a function to `setState` instead of a value.\n\nThis API is experimental and may change.');
+  t.is(infos(out)[0].content, 'Pro tip\n\nYou can pass a function to `setState` instead of a value.\n\nWarning: This API is experimental and may change.');
 });
 
 test('GitHub alerts and block quotes become prose, fences inside quotes are code', (t) => {
@@ -150,11 +150,64 @@ test('GitHub alerts and block quotes become prose, fences inside quotes are code
   );
   t.is(out.length, 1);
   t.is(out[0].kind, 'code');
-  t.is(out[0].content, 'Mutation is possible but discouraged.\n\nInline alert text that is long enough.\n\nQuoted:\n\n```js\nquoted()\n```');
+  t.is(out[0].content, 'Mutation is possible but discouraged.\n\nWarning: Inline alert text that is long enough.\n\nQuoted:\n\n```js\nquoted()\n```');
   t.deepEqual(fencedBlocks(out[0].content), [{ language: 'js', code: 'quoted()' }]);
   t.is(out[0].code, 'quoted()');
   // "Quoted:" alone is a lead-in, so the paragraphs before it come along.
-  t.true(out[0].description.endsWith('Inline alert text that is long enough.\n\nQuoted:'));
+  t.true(out[0].description.endsWith('Warning: Inline alert text that is long enough.\n\nQuoted:'));
+});
+
+test('warnings, deprecations and version changes say so, as Sphinx renders them; notes and tips keep their title alone', (t) => {
+  const [out] = md(
+    [
+      '# Fields',
+      '',
+      'Fields hold the values of a model.',
+      '',
+      '/// version-added | v2.13',
+      'Computed fields can be excluded from the output.',
+      '///',
+      '',
+      '!!! danger',
+      '',
+      '    Never store secrets in a field default.',
+      '',
+      '!!! warning "Slow"',
+      '    Validating every item of a large list takes a while.',
+      '',
+      '/// deprecated',
+      'The `copy` method is replaced by `model_copy`.',
+      '///',
+      '',
+      '::: caution',
+      '```py',
+      'model.copy()',
+      '```',
+      ':::',
+      '',
+      '!!! note "Email validation"',
+      '    Install the email extra.',
+      '',
+      '> [!CAUTION]',
+      '> Breaking change in the next major version.',
+    ].join('\n'),
+  );
+  t.is(
+    out.content,
+    [
+      'Fields hold the values of a model.',
+      'New in version 2.13. Computed fields can be excluded from the output.',
+      'Danger: Never store secrets in a field default.',
+      'Warning: Slow',
+      'Validating every item of a large list takes a while.',
+      'Deprecated: The `copy` method is replaced by `model_copy`.',
+      'Caution:',
+      '```py\nmodel.copy()\n```',
+      'Email validation',
+      'Install the email extra.',
+      'Caution: Breaking change in the next major version.',
+    ].join('\n\n'),
+  );
 });
 
 test('MkDocs admonitions and content tabs are dedented so their code is found', (t) => {
