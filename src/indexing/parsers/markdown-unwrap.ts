@@ -39,7 +39,8 @@ const QUOTE = /^ {0,3}> ?/;
 const ALERT = /^\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
 const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*([\w-]*)(?:[ \t]+"([^"]*)")?[ \t]*$/;
 const CONTENT_TAB = /^(\s*)===\+?[ \t]+"[^"]*"[ \t]*$/;
-const COLON_FENCE = /^\s*:{3,}[ \t]*([\w-]*)(.*)$/;
+/** `::: tip Title`, `:::tip[Title]`, and MyST's `:::{warning}` (its directive name in braces). */
+const COLON_FENCE = /^\s*:{3,}[ \t]*(?:\{([\w-]+)\}|([\w-]*))(.*)$/;
 const SLASH_BLOCK = /^\s*\/{3,}(?:[ \t]+([\w-]+))?(?:[ \t]*\|[ \t]*(.*))?[ \t]*$/;
 /** FastAPI `{* file *}` and MkDocs `--8<--` includes (files we cannot see), MyST `(label)=` targets. */
 const INCLUDE = /^\s*(\{[*!%].*[*!%]\}|-{1,2}8<-{1,2}.*|\([\w.:-]+\)=)\s*$/;
@@ -269,7 +270,7 @@ function unwrapMarker(rest: string, stack: Container[]): MarkerLine | undefined 
     return none;
   }
   const colon = COLON_FENCE.exec(rest);
-  if (colon) return admonitionLead(colon[1] ?? '', markerTitle(colon[2]));
+  if (colon) return admonitionLead(colon[1] ?? colon[2] ?? '', markerTitle(colon[3] ?? ''));
   const slash = SLASH_BLOCK.exec(rest);
   // A tab's label ("pip", "Python 3.10+") is navigation, not a title worth a paragraph.
   if (slash) return slash[1] === 'tab' ? none : admonitionLead(slash[1] ?? '', markerTitle(slash[2] ?? ''));

@@ -157,7 +157,7 @@ test('GitHub alerts and block quotes become prose, fences inside quotes are code
   t.true(out[0].description.endsWith('Warning: Inline alert text that is long enough.\n\nQuoted:'));
 });
 
-test('warnings, deprecations and version changes say so, as Sphinx renders them; notes and tips keep their title alone', (t) => {
+test('warnings, deprecations and version changes say so in every syntax, as Sphinx renders them; notes and tips keep their title alone', (t) => {
   const [out] = md(
     [
       '# Fields',
@@ -190,6 +190,10 @@ test('warnings, deprecations and version changes say so, as Sphinx renders them;
       '',
       '> [!CAUTION]',
       '> Breaking change in the next major version.',
+      '',
+      ':::{deprecated} 3.0',
+      'Use `model_validate` instead.',
+      ':::',
     ].join('\n'),
   );
   t.is(
@@ -206,6 +210,7 @@ test('warnings, deprecations and version changes say so, as Sphinx renders them;
       'Email validation',
       'Install the email extra.',
       'Caution: Breaking change in the next major version.',
+      'Deprecated since version 3.0. Use `model_validate` instead.',
     ].join('\n\n'),
   );
 });
