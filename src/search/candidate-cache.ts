@@ -8,9 +8,14 @@
  * snippets by (`_id`, `_seq_no`, `_primary_term`): a search asks only for ids, scores and
  * sequence numbers, and the documents it has not seen are read in one `ids` search.
  * A document deleted between the two reads is left out, as if the search had not found it.
+ * The search loads no stored field at all: a hit's `_id` (snippet id and generation,
+ * snippet-writes.ts `docId`) is rebuilt from doc values, as are its sequence numbers (on the
+ * corpus, dev questions sequentially: 3.4–3.5 ms per lexical search against 3.9–4.1 ms with
+ * `_id` read from stored fields).
  */
 import type { HotHit, HotSearch } from './client';
 import { Lru } from '../util/lru';
+import { docId } from './snippet-writes';
 import { CONTEXT_SOURCE_FIELDS, EVIDENCE_FIELDS, type CandidateEvidence, type ContextSnippet, type ScoredCandidate } from './types';
 
 /**
@@ -52,6 +57,16 @@ export class SnippetLru extends Lru<CachedCandidate> {
 
 type SourceRead = ContextSnippet & CandidateEvidence['text'] & { embedding?: number[] };
 
+/** The doc values a hit's `_id` is made of. */
+const ID_FIELDS = ['id', 'generation'];
+
+/** A hit read without stored fields, with its `_id` made again from its snippet id and generation. */
+function withIdFromDocValues(hit: HotHit<never>): HotHit<never> {
+  const id = hit.fields?.id?.[0];
+  const generation = hit.fields?.generation?.[0];
+  return typeof id === 'string' && typeof generation === 'number' ? { ...hit, _id: docId({ id, generation }) } : hit;
+}
+
 /** The `_source` part of the request that reads candidates with their evidence. */
 export function candidateSource(vectors: VectorRead): object {
   const includes = [...CONTEXT_SOURCE_FIELDS, ...EVIDENCE_FIELDS, ...(vectors === 'none' ? [] : ['embedding'])];
@@ -84,7 +99,9 @@ export async function searchCandidates(
   cache: SnippetLru,
   vectors: VectorRead = 'none',
 ): Promise<ScoredCandidate[]> {
-  const hits = await hot.search<never>(index, { ...body, _source: false, seq_no_primary_term: true });
+  const hits = (
+    await hot.search<never>(index, { ...body, _source: false, stored_fields: '_none_', docvalue_fields: ID_FIELDS, seq_no_primary_term: true })
+  ).map(withIdFromDocValues);
   // Each hit's snippet from the cache, looked up once; the ones it lacks are read by id.
   const docs = hits.map((h) => {
     const key = versionKey(h);

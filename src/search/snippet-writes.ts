@@ -135,6 +135,6 @@ async function findIds(t: WriteTarget, query: estypes.QueryDslQueryContainer): P
 }
 
 /** A document's id in the index: the snippet's id under its generation. */
-export function docId(d: SnippetDocument): string {
+export function docId(d: Pick<SnippetDocument, 'id' | 'generation'>): string {
   return `${d.id}:${d.generation}`;
 }

@@ -65,6 +65,7 @@ test.serial('the same candidates, scores and order as a search with sources; a s
   t.is(first[0]!.evidence?.vector, undefined, 'no vector unless asked');
   t.is(bodies.length, 2, 'ids and scores, then the unseen snippets by id');
   t.is(bodies[0]!._source, false);
+  t.is(bodies[0]!.stored_fields, '_none_', 'nor any stored field: each hit is known by its doc values (its _id made again from them)');
   const second = await searchCandidates(counted, store.alias, body('widgets render'), cache);
   t.deepEqual(second, first);
   t.is(bodies.length, 3, 'the second search took every snippet from the cache');

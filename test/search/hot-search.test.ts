@@ -92,7 +92,10 @@ test('credentials and a path prefix in the URL are used', async (t) => {
   const hot = new HotSearch(`http://user:p%40ss@127.0.0.1:${(server.address() as AddressInfo).port}/es/`, 1000);
   try {
     t.deepEqual(await hot.search('my-index', {}), [{ _score: 1.5, _source: { id: 'a' } }]);
-    t.is(seen.path, '/es/my-index/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term');
+    t.is(
+      seen.path,
+      '/es/my-index/_search?filter_path=hits.hits._id,hits.hits._source,hits.hits._score,hits.hits._seq_no,hits.hits._primary_term,hits.hits.fields',
+    );
     t.is(seen.auth, `Basic ${Buffer.from('user:p@ss').toString('base64')}`);
   } finally {
     await hot.close();
