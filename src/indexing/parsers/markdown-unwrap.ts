@@ -117,7 +117,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
       rest = rest.slice(q[0].length);
     }
     const alert = stack.length > 0 && stack[stack.length - 1].kind === 'quote' ? ALERT.exec(rest) : null;
-    if (alert) rest = `${admonitionLead(alert[1] ?? '', undefined).text} ${rest.slice(alert[0].length)}`.trimEnd();
+    if (alert) rest = [admonitionLead(alert[1] ?? '', undefined).text, rest.slice(alert[0].length)].filter((part) => part !== '').join(' ');
     if (isBlank(rest)) {
       emit('', line);
       continue;

@@ -153,6 +153,7 @@ test('GitHub alerts and block quotes become prose, fences inside quotes are code
   t.is(out[0].content, 'Mutation is possible but discouraged.\n\nWarning: Inline alert text that is long enough.\n\nQuoted:\n\n```js\nquoted()\n```');
   t.deepEqual(fencedBlocks(out[0].content), [{ language: 'js', code: 'quoted()' }]);
   t.is(out[0].code, 'quoted()');
+  t.is(md('# T\n\n> [!TIP] Inline tip text that is long enough to stay.\n')[0]?.content, 'Inline tip text that is long enough to stay.');
   // "Quoted:" alone is a lead-in, so the paragraphs before it come along.
   t.true(out[0].description.endsWith('Warning: Inline alert text that is long enough.\n\nQuoted:'));
 });
