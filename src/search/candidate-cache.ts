@@ -60,11 +60,12 @@ type SourceRead = ContextSnippet & CandidateEvidence['text'] & { embedding?: num
 /** The doc values a hit's `_id` is made of. */
 const ID_FIELDS = ['id', 'generation'];
 
-/** A hit read without stored fields, with its `_id` made again from its snippet id and generation. */
+/** Gives a hit read without stored fields its `_id` again, from its snippet id and generation (in place: the hit was just parsed). */
 function withIdFromDocValues(hit: HotHit<never>): HotHit<never> {
   const id = hit.fields?.id?.[0];
   const generation = hit.fields?.generation?.[0];
-  return typeof id === 'string' && typeof generation === 'number' ? { ...hit, _id: docId({ id, generation }) } : hit;
+  if (typeof id === 'string' && typeof generation === 'number') hit._id = docId({ id, generation });
+  return hit;
 }
 
 /** The `_source` part of the request that reads candidates with their evidence. */

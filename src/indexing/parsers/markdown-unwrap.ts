@@ -12,7 +12,7 @@ import { indentWidth, isBlank, stripIndent, type SourceLine } from './text-utils
 import { codeSpanEnd } from './markdown-spans';
 import { stripLeadingTags } from './markdown-jsx';
 import { opensWithMedia } from './blocks';
-import { admonitionLead as sphinxLead } from './rst-directives';
+import { markerLead, type MarkerLine } from './rst-directives';
 
 export interface UnwrapOptions {
   /** MDX: ESM and JSX are syntax, indentation never makes code. */
@@ -36,6 +36,10 @@ export const FENCE_OPEN = /^(\s*)(`{3,}|~{3,})(.*)$/;
 const ESM_IMPORT_LINE = /^import\s+(?:[\w$*{}\s,]+\s+from\s+)?(['"])[^'"\n]+\1;?\s*$/;
 
 const QUOTE = /^ {0,3}> ?/;
+/** A line opening a block of its own (heading, quote, fence, tag, colon fence, table, list item): no lazy continuation. */
+const BLOCK_START = /^\s*([#>`~<:|]|[-*+]\s|\d+[.)]\s)/;
+/** A line that may start a paragraph: not indented code, not a block of its own, not a container marker. */
+const startsParagraph = (text: string) => indentWidth(text) < 4 && !BLOCK_START.test(text) && !/^\s*(\/\/\/|!!!|\?\?\?|===)/.test(text);
 const ALERT = /^\s*\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION|INFO|DANGER)\][ \t]*/i;
 const MKDOCS_ADMONITION = /^(\s*)(?:!!!|\?\?\?\+?)[ \t]*([\w-]*)(?:[ \t]+"([^"]*)")?[ \t]*$/;
 const CONTENT_TAB = /^(\s*)===\+?[ \t]+"[^"]*"[ \t]*$/;
@@ -64,7 +68,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
     if (lead && !isBlank(text)) {
       // Blank lines between the marker and its body: the lead moves onto the body's first line.
       const gap = out.length - 1 > lead.index;
-      if (gap && PARAGRAPH_START.test(text)) {
+      if (gap && startsParagraph(text)) {
         out[lead.index] = { ...out[lead.index], text: '' };
         text = `${/^\s*/.exec(text)?.[0] ?? ''}${lead.text} ${text.trimStart()}`;
       }
@@ -78,7 +82,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
     const { line } = lines[i];
     let { rest, matched } = matchContainers(lines[i].text, stack);
     if (matched < stack.length) {
-      const lazy = !fence && stack[matched].kind === 'quote' && !lastBlank && !isBlank(rest) && !/^\s*([#>`~<:|]|[-*+]\s|\d+[.)]\s)/.test(rest);
+      const lazy = !fence && stack[matched].kind === 'quote' && !lastBlank && !isBlank(rest) && !BLOCK_START.test(rest);
       if (!lazy) {
         stack.length = matched;
         if (fence && fence.depth > matched) fence = undefined;
@@ -117,7 +121,7 @@ export function unwrapMarkdown(lines: readonly SourceLine[], options: UnwrapOpti
       rest = rest.slice(q[0].length);
     }
     const alert = stack.length > 0 && stack[stack.length - 1].kind === 'quote' ? ALERT.exec(rest) : null;
-    if (alert) rest = [admonitionLead(alert[1] ?? '', undefined).text, rest.slice(alert[0].length)].filter((part) => part !== '').join(' ');
+    if (alert) rest = [markerLead(alert[1] ?? '', undefined).text, rest.slice(alert[0].length)].filter((part) => part !== '').join(' ');
     if (isBlank(rest)) {
       emit('', line);
       continue;
@@ -243,15 +247,6 @@ function matchContainers(text: string, stack: readonly Container[]): { rest: str
   return { rest, matched };
 }
 
-/** A line that may start a paragraph (not a list item, heading, quote, fence, table, tag or marker). */
-const PARAGRAPH_START = /^ {0,3}(?![#>`~|<]|[-*+][ \t]|\d+[.)][ \t]|:::|\/\/\/|!!!|\?\?\?|===)\S/;
-
-/** What replaces a marker line: `text` ("" for nothing) and whether it starts the body's first paragraph. */
-interface MarkerLine {
-  text: string;
-  joins: boolean;
-}
-
 /**
  * Admonition, tab and include markers. Returns the line to emit in place of the marker (its
  * lead or a title worth keeping, or ""), or undefined when `rest` is not a marker.
@@ -262,7 +257,7 @@ function unwrapMarker(rest: string, stack: Container[]): MarkerLine | undefined 
   if (admonition) {
     stack.push({ kind: 'indent', width: indentWidth(admonition[1]) + 4 });
     // `!!! note ""` asks for no title bar at all.
-    return admonition[3] === '' ? none : admonitionLead(admonition[2] ?? '', admonition[3]?.trim());
+    return admonition[3] === '' ? none : markerLead(admonition[2] ?? '', admonition[3]?.trim());
   }
   const tab = CONTENT_TAB.exec(rest);
   if (tab) {
@@ -270,52 +265,12 @@ function unwrapMarker(rest: string, stack: Container[]): MarkerLine | undefined 
     return none;
   }
   const colon = COLON_FENCE.exec(rest);
-  if (colon) return admonitionLead(colon[1] ?? colon[2] ?? '', markerTitle(colon[3] ?? ''));
+  if (colon) return markerLead(colon[1] ?? colon[2] ?? '', markerTitle(colon[3] ?? ''));
   const slash = SLASH_BLOCK.exec(rest);
   // A tab's label ("pip", "Python 3.10+") is navigation, not a title worth a paragraph.
-  if (slash) return slash[1] === 'tab' ? none : admonitionLead(slash[1] ?? '', markerTitle(slash[2] ?? ''));
+  if (slash) return slash[1] === 'tab' ? none : markerLead(slash[1] ?? '', markerTitle(slash[2] ?? ''));
   if (INCLUDE.test(rest)) return none;
   return undefined;
-}
-
-/**
- * Admonition types that change how their text is to be used, read as Sphinx renders them
- * (rst-directives.ts `admonitionLead`); a note or a tip says nothing its text does not.
- */
-const LABELS: Record<string, string> = {
-  warning: 'Warning',
-  caution: 'Caution',
-  attention: 'Attention',
-  danger: 'Danger',
-  error: 'Error',
-};
-const VERSIONS: Record<string, { directive: string; alone: string }> = {
-  'version-added': { directive: 'versionadded', alone: 'New:' },
-  versionadded: { directive: 'versionadded', alone: 'New:' },
-  'version-changed': { directive: 'versionchanged', alone: 'Changed:' },
-  versionchanged: { directive: 'versionchanged', alone: 'Changed:' },
-  'version-removed': { directive: 'versionremoved', alone: 'Removed:' },
-  deprecated: { directive: 'deprecated', alone: 'Deprecated:' },
-};
-
-/**
- * The line an admonition of `type` titled `title` starts with, as the reST parser renders
- * Sphinx's: a warning, a deprecation or a version change says so ("Warning: …", "Deprecated
- * since version 2.0. …", "New in version 2.13. …"), its body's first paragraph following on
- * the same line; the title of a warning is its own paragraph ("Warning: Careful"). Other
- * types (a note, a tip, `details`, a site's own) keep their title alone.
- */
-function admonitionLead(type: string, title: string | undefined): MarkerLine {
-  const name = type.toLowerCase();
-  const t = title ?? '';
-  const version = VERSIONS[name];
-  if (version) {
-    const number = t.replace(/^v(?=\d)/i, '');
-    return { text: number ? sphinxLead(version.directive, number) : version.alone, joins: true };
-  }
-  const label = LABELS[name];
-  if (!label) return { text: t, joins: false };
-  return t ? { text: `${label}: ${t}`, joins: false } : { text: `${label}:`, joins: true };
 }
 
 /** The title of `:::tip[Title]`, `::: details Title`, `/// note | Title`; option braces dropped. */

@@ -134,3 +134,49 @@ export function objectSignature(rawName: string, argument: string): string {
   const prefix = kind === 'class' || kind === 'exception' ? `${kind} ` : kind === 'decorator' ? '@' : '';
   return `\`${prefix}${arg}\``;
 }
+
+/** What replaces a Markdown admonition's marker line (markdown-unwrap.ts): `text` ("" for nothing) and whether it starts the body's first paragraph. */
+export interface MarkerLine {
+  text: string;
+  joins: boolean;
+}
+
+/**
+ * Admonition types that change how their text is to be used, read as Sphinx renders them
+ * (`admonitionLead`); a note or a tip says nothing its text does not.
+ */
+const LABELS: Record<string, string> = {
+  warning: 'Warning',
+  caution: 'Caution',
+  attention: 'Attention',
+  danger: 'Danger',
+  error: 'Error',
+};
+const VERSIONS: Record<string, { directive: string; alone: string }> = {
+  'version-added': { directive: 'versionadded', alone: 'New:' },
+  versionadded: { directive: 'versionadded', alone: 'New:' },
+  'version-changed': { directive: 'versionchanged', alone: 'Changed:' },
+  versionchanged: { directive: 'versionchanged', alone: 'Changed:' },
+  'version-removed': { directive: 'versionremoved', alone: 'Removed:' },
+  deprecated: { directive: 'deprecated', alone: 'Deprecated:' },
+};
+
+/**
+ * The line a Markdown admonition (`!!!`, `///`, `:::`, a GitHub alert) of `type` titled `title` starts with, as the reST parser renders
+ * Sphinx's: a warning, a deprecation or a version change says so ("Warning: …", "Deprecated
+ * since version 2.0. …", "New in version 2.13. …"), its body's first paragraph following on
+ * the same line; the title of a warning is its own paragraph ("Warning: Careful"). Other
+ * types (a note, a tip, `details`, a site's own) keep their title alone.
+ */
+export function markerLead(type: string, title: string | undefined): MarkerLine {
+  const name = type.toLowerCase();
+  const t = title ?? '';
+  const version = VERSIONS[name];
+  if (version) {
+    const number = t.replace(/^v(?=\d)/i, '');
+    return { text: number ? admonitionLead(version.directive, number) : version.alone, joins: true };
+  }
+  const label = LABELS[name];
+  if (!label) return { text: t, joins: false };
+  return t ? { text: `${label}: ${t}`, joins: false } : { text: `${label}:`, joins: true };
+}

@@ -23,6 +23,7 @@ import {
   titleFromPath,
   type SourceLine,
 } from './text-utils';
+import { LIST_ITEM, autoNumbered, type AutoNumbers } from './rst-lists';
 
 interface RstContext {
   /** Adornment styles in order of first appearance; the index is the level. */
@@ -35,7 +36,6 @@ const ADORNMENT = /^([!-\/:-@[-`{-~])\1{2,}[ \t]*$/;
 const EXPLICIT = /^(\s*)\.\.(?:[ \t]+(.*))?$/;
 const DIRECTIVE = /^([A-Za-z][\w.+-]*(?::[\w.+-]+)*)::(?:[ \t]+(.*))?$/;
 const OPTION = /^\s*:[^:\s][^:]*:(\s|$)/;
-const LIST_ITEM = /^\s*([-*+•]|\d+[.)]|#[.)]|\((?:\d+|#)\)|[a-zA-Z][.)])\s+/;
 const TABLE_BORDER = /^\s*[+=-]{2,}[+=\s-]*$/;
 const METADATA = /^:(orphan|tocdepth|nocomments|nosearch|hide-toc|hide-navigation)\b/;
 
@@ -140,35 +140,6 @@ function closeParagraph(lines: readonly SourceLine[], i: number, para: SourceLin
   const language = sessionLanguage(code) || highlightLanguage(ctx.highlight, code);
   blocks.push({ kind: 'code', code, language, line: lines[start].line });
   return end;
-}
-
-/** The last number given at each indentation of the auto-numbered (`#.`) lists open in a parse. */
-type AutoNumbers = Map<number, number>;
-const AUTO_ITEM = /^(\s*)(#\.|#\)|\(#\))(?=\s)/;
-
-/**
- * Auto-numbered items (`#.`, `#)`, `(#)`) get the numbers Sphinx renders: one more than the
- * list's item before, across paragraphs and literal blocks. A paragraph at or left of a list's
- * indentation that is not one of its items ends it (as does a heading, in parseRst); an item
- * of another kind starts another list.
- */
-function autoNumbered(para: readonly SourceLine[], numbers: AutoNumbers): SourceLine[] {
-  const first = para.find((p) => !isBlank(p.text));
-  if (first && !LIST_ITEM.test(first.text)) for (const k of [...numbers.keys()]) if (k >= indentWidth(first.text)) numbers.delete(k);
-  return para.map((p) => {
-    if (!LIST_ITEM.test(p.text)) return p;
-    const indent = indentWidth(p.text);
-    for (const k of [...numbers.keys()]) if (k > indent) numbers.delete(k);
-    const auto = AUTO_ITEM.exec(p.text);
-    if (!auto) {
-      numbers.delete(indent);
-      return p;
-    }
-    const n = (numbers.get(indent) ?? 0) + 1;
-    numbers.set(indent, n);
-    const marker = auto[2] === '(#)' ? `(${n})` : `${n}${auto[2].slice(1)}`;
-    return { ...p, text: auto[1] + marker + p.text.slice(auto[0].length) };
-  });
 }
 
 function pushParagraph(lines: readonly SourceLine[], blocks: DocBlock[], numbers: AutoNumbers): void {
