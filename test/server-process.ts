@@ -24,11 +24,28 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** `nodeArgs`: what node runs (the TypeScript entry through tsx unless told, e.g. a built dist/main.js). */
+/** How often a start whose free port was taken meanwhile is tried again, on another port. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * `nodeArgs`: what node runs (the TypeScript entry through tsx unless told, e.g. a built dist/main.js).
+ * The port is free when chosen but the child binds it seconds later (tsx loads first), when a
+ * test running beside it may have taken it: a start that fails with EADDRINUSE is tried again.
+ */
 export async function startServerProcess(
   env: Record<string, string>,
   nodeArgs = ['--import', 'tsx', path.join(ROOT_DIR, 'src', 'main.ts')],
 ): Promise<ServerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnFreePort(env, nodeArgs);
+    } catch (error) {
+      if (attempt >= PORT_ATTEMPTS || !/EADDRINUSE/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startOnFreePort(env: Record<string, string>, nodeArgs: string[]): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT_DIR,
