@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/eval/capture.ts <dataset.yaml> [--off-topic eval/off-topic.yaml] [--out .eval/capture.json]`
+ * `npx tsx scripts/eval/capture.ts <dataset.yaml> [--off-topic eval/off-topic.yaml] [--topics eval/topics.yaml] [--out .eval/capture.json]`
  *
  * Captures what a context answer is made of for every question (the lexical candidates and
  * the kNN neighbours with their evidence, the library's term statistics, the question's
@@ -32,7 +32,7 @@ import { phrase, VARIANTS } from './variants';
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { 'off-topic': { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } },
+    options: { 'off-topic': { type: 'string' }, topics: { type: 'string' }, out: { type: 'string', default: '.eval/capture.json' } },
   });
   const entries = readDataset(path.resolve(positionals[0] ?? '../shared/eval/dev-sections.yaml'));
   const config = loadConfig();
@@ -103,6 +103,11 @@ async function main(): Promise<void> {
     const doc = yaml.load(fs.readFileSync(values['off-topic'], 'utf8')) as { entries: Array<{ library: string; query: string }> };
     for (const [index, e] of doc.entries.entries())
       await ask({ set: 'off-topic', index, variant: 'original', library: e.library, libraryId: e.library, intent: 'off-topic', query: e.query, sections: [] });
+  }
+  if (values.topics) {
+    const doc = yaml.load(fs.readFileSync(values.topics, 'utf8')) as { entries: Array<{ library: string; query: string }> };
+    for (const [index, e] of doc.entries.entries())
+      await ask({ set: 'topic', index, variant: 'original', library: e.library, libraryId: e.library, intent: 'topic', query: e.query, sections: [] });
   }
   fs.mkdirSync(path.dirname(values.out ?? '.'), { recursive: true });
   fs.writeFileSync(values.out ?? '.eval/capture.json', JSON.stringify(capture));

@@ -14,7 +14,7 @@ export interface CapturedHit {
 }
 
 export interface CapturedQuestion {
-  set: 'dev' | 'off-topic';
+  set: 'dev' | 'off-topic' | 'topic';
   index: number;
   variant: string;
   library: string;

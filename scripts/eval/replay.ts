@@ -86,6 +86,11 @@ function main(): void {
     const empty = off.filter((q) => answer(q).snippets.length === 0).length;
     rows.push(['off-topic: nothing relevant', String(off.length), fixed(empty / off.length), '', '', '', '', '', '']);
   }
+  const topics = captured.filter((c) => c.set === 'topic');
+  if (topics.length > 0) {
+    const answered = topics.filter((q) => answer(q).snippets.length > 0).length;
+    rows.push(['topics: answered', String(topics.length), fixed(answered / topics.length), '', '', '', '', '', '']);
+  }
   console.log(formatTable(['variant', 'n', 'S-MRR', 'S-Hit@1', 'S-Hit@3', 'S-any', 'tok p50', 'rel share', 'snip p50'], rows));
   const original = dev.filter((c) => c.variant === 'original');
   const groups = new Map<string, SectionScores[]>();

@@ -25,12 +25,20 @@ import { formatErrors, formatRankingTable, formatRecallTable, formatWorst } from
 import { gitRevision } from './revision';
 import { displayPath } from './table';
 import { answerShape, scoreSections, summarizeSections, type ReturnedSnippet, type SectionScores } from './sections';
-import { formatOffTopic, formatSectionTable, formatVariantTable, saidNothingRelevant, type OffTopicResult, type VariantSummary } from './snippet-report';
+import {
+  formatOffTopic,
+  formatSectionTable,
+  formatTopics,
+  formatVariantTable,
+  saidNothingRelevant,
+  type OffTopicResult,
+  type VariantSummary,
+} from './snippet-report';
 import { phrase, VARIANTS, type Variant } from './variants';
 import yaml from 'js-yaml';
 
 const USAGE =
-  'usage: npm run eval -- <dataset.yaml> [--url http://127.0.0.1:3000] [--out .eval/<name>.json] [--api-key smk_...] [--concurrency 4] [--worst 10] [--paraphrase] [--off-topic <file.yaml>]';
+  'usage: npm run eval -- <dataset.yaml> [--url http://127.0.0.1:3000] [--out .eval/<name>.json] [--api-key smk_...] [--concurrency 4] [--worst 10] [--paraphrase] [--off-topic <file.yaml>] [--topics <file.yaml>]';
 
 interface EvalOptions {
   dataset: string;
@@ -41,6 +49,7 @@ interface EvalOptions {
   worst: number;
   paraphrase: boolean;
   offTopic?: string;
+  topics?: string;
 }
 
 function parseOptions(argv: string[]): EvalOptions {
@@ -55,6 +64,7 @@ function parseOptions(argv: string[]): EvalOptions {
       worst: { type: 'string', default: '10' },
       paraphrase: { type: 'boolean', default: false },
       'off-topic': { type: 'string' },
+      topics: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -74,6 +84,7 @@ function parseOptions(argv: string[]): EvalOptions {
     worst: whole('worst', values.worst, 0, 1000),
     paraphrase: values.paraphrase === true,
     ...(values['off-topic'] ? { offTopic: path.resolve(values['off-topic']) } : {}),
+    ...(values.topics ? { topics: path.resolve(values.topics) } : {}),
   };
 }
 
@@ -180,8 +191,13 @@ async function main(): Promise<number> {
   }
   let offTopic: OffTopicResult[] = [];
   if (options.offTopic) {
-    offTopic = await askOffTopic(client, options.offTopic, options.concurrency);
+    offTopic = await askEach(client, options.offTopic, options.concurrency);
     console.log(`\nOff-topic questions (${displayPath(options.offTopic)}): answered "nothing relevant" = 404 no_snippets_found\n${formatOffTopic(offTopic)}`);
+  }
+  let topics: OffTopicResult[] = [];
+  if (options.topics) {
+    topics = await askEach(client, options.topics, options.concurrency);
+    console.log(`\nTopics (${displayPath(options.topics)}): short questions the documentation answers, as an assistant sends a topic\n${formatTopics(topics)}`);
   }
 
   const report = {
@@ -201,6 +217,7 @@ async function main(): Promise<number> {
     ...(sectioned.length > 0 ? { sections: summarizeSections(sectioned.map((r) => r.sectionScores)) } : {}),
     ...(variants.length > 0 ? { variants } : {}),
     ...(offTopic.length > 0 ? { offTopic: { nothingRelevant: offTopic.filter(saidNothingRelevant).length / offTopic.length, results: offTopic } } : {}),
+    ...(topics.length > 0 ? { topics: { answered: topics.filter((r) => r.status === 200).length / topics.length, results: topics } } : {}),
     errors: results
       .filter((r) => r.error !== undefined)
       .map((r) => ({ index: r.index, libraryId: r.libraryId, query: r.query, status: r.status, error: r.error })),
@@ -224,12 +241,13 @@ async function main(): Promise<number> {
     );
   }
   if (offTopic.length > 0) console.log(`off-topic answered "nothing relevant": ${offTopic.filter(saidNothingRelevant).length}/${offTopic.length}`);
+  if (topics.length > 0) console.log(`topics answered: ${topics.filter((r) => r.status === 200).length}/${topics.length}`);
   console.log(`Wrote ${displayPath(options.out)}`);
   return o.errors === o.n ? 1 : 0;
 }
 
-/** Asks every off-topic question ({ entries: [{ library, query }] }) once. */
-async function askOffTopic(client: ContextClientOptions, file: string, concurrency: number): Promise<OffTopicResult[]> {
+/** Asks every question of a list ({ entries: [{ library, query }] }: off-topic questions, topics) once. */
+async function askEach(client: ContextClientOptions, file: string, concurrency: number): Promise<OffTopicResult[]> {
   const doc = yaml.load(fs.readFileSync(file, 'utf8')) as { entries?: Array<{ library?: unknown; query?: unknown }> } | null;
   const entries = (doc?.entries ?? []).map((e, i) => {
     if (typeof e?.library !== 'string' || typeof e.query !== 'string') throw new DatasetError(`${file}: entry ${i + 1} needs a library and a query.`);

@@ -136,7 +136,7 @@ export interface SectionSummary {
   medianSnippets: number;
 }
 
-function medianOf(values: readonly number[]): number {
+export function medianOf(values: readonly number[]): number {
   if (values.length === 0) return 0;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);

@@ -1,5 +1,5 @@
 /** The eval's snippet-level tables: overall, per library and per intent; paraphrase variants; off-topic answers. */
-import { summarizeSections, type SectionScores, type SectionSummary } from './sections';
+import { medianOf, summarizeSections, type SectionScores, type SectionSummary } from './sections';
 import { fixed, formatTable } from './table';
 
 export interface SectionResult {
@@ -98,4 +98,15 @@ export function formatOffTopic(results: readonly OffTopicResult[]): string {
     .filter((r) => !saidNothingRelevant(r))
     .map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''} (${r.snippets} snippets, ${r.tokens} tokens)`);
   return wrong.length > 0 ? `${table}\n\nAnswered although off-topic:\n${wrong.join('\n')}` : table;
+}
+
+/** Topics the documentation answers: how many got snippets (200), and the ones told "nothing relevant" or failing. */
+export function formatTopics(results: readonly OffTopicResult[]): string {
+  const answered = results.filter((r) => r.status === 200);
+  const table = formatTable(
+    ['group', 'n', 'answered', 'median tokens when answered'],
+    [['overall', String(results.length), fixed(answered.length / Math.max(1, results.length)), fixed(medianOf(answered.map((r) => r.tokens)), 0)]],
+  );
+  const missed = results.filter((r) => r.status !== 200).map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''}`);
+  return missed.length > 0 ? `${table}\n\nNot answered:\n${missed.join('\n')}` : table;
 }

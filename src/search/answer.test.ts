@@ -26,14 +26,22 @@ const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {})
 const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
 
 test('nothing is relevant when the best cosine in the pool is below the floor', (t) => {
-  // The words match, the meaning does not: the vectors decide.
-  const below = [w.cosineFloor - 0.01, 0.2].map((cos) => scoredCandidate(info('Timeouts', `Set a timeout on the request (${cos}).`), at(cos)));
-  const none = answerFromLegs(input(below, { queryVector: unit([1, 0]) }));
+  // The words match, the meaning does not: for a question (more than a topic's few terms,
+  // none of them in a heading) the vectors decide.
+  const question = 'set a timeout on slow uploads over the network';
+  const asked = { query: question, analyzed: analyzeQuery(question) };
+  t.true(asked.analyzed.terms.length > w.topicTerms);
+  const below = [w.cosineFloor - 0.01, 0.2].map((cos) =>
+    scoredCandidate(info('Sessions', `Set a timeout on slow uploads over the network (${cos}).`), at(cos)),
+  );
+  const none = answerFromLegs(input(below, { queryVector: unit([1, 0]), ...asked }));
   t.true(none.nothingRelevant);
   t.deepEqual(none.snippets, []);
   t.is(none.ranked.length, 2, 'the pool is still ranked (the 404 names its nearest sections)');
-  const above = [w.cosineFloor + 0.01, 0.2].map((cos) => scoredCandidate(info('Timeouts', `Set a timeout on the request (${cos}).`), at(cos)));
-  const some = answerFromLegs(input(above, { queryVector: unit([1, 0]) }));
+  const above = [w.cosineFloor + 0.01, 0.2].map((cos) =>
+    scoredCandidate(info('Sessions', `Set a timeout on slow uploads over the network (${cos}).`), at(cos)),
+  );
+  const some = answerFromLegs(input(above, { queryVector: unit([1, 0]), ...asked }));
   t.false(some.nothingRelevant);
   t.true(some.snippets.length > 0);
 });
@@ -53,12 +61,40 @@ test('without vectors, nothing is relevant when no snippet holds the coverage fl
     ['Timeouts'],
   );
   // The floors themselves, on re-scored rows.
-  const row = (cosine: number | undefined, coverage: number) => ({ cosine, coverage }) as RescoredCandidate;
+  const row = (cosine: number | undefined, coverage: number, title = 0) =>
+    ({ cosine, coverage, parts: { lexical: 0, semantic: 0, title, headings: title } }) as RescoredCandidate;
   t.true(nothingRelevant([], false, w));
   t.true(nothingRelevant([row(undefined, w.coverageFloor - 0.05)], false, w));
   t.false(nothingRelevant([row(undefined, w.coverageFloor - 0.05), row(undefined, w.coverageFloor + 0.05)], false, w));
   t.true(nothingRelevant([row(w.cosineFloor - 0.05, 0.9)], true, w), 'with vectors the cosine decides');
   t.false(nothingRelevant([row(undefined, w.coverageFloor + 0.05)], true, w), 'vectors on but none in the pool: the coverage decides');
+  // Both legs: the question's words in a candidate's own heading count towards the cosine floor.
+  const below = w.cosineFloor - w.headingEvidence / 2;
+  t.true(nothingRelevant([row(below, 0.5, 0.3)], true, w), 'a few of its words in a heading do not make a question about the library');
+  t.false(nothingRelevant([row(below, 0.5, 1)], true, w), 'a heading holding the whole question lowers the cosine it needs');
+  t.true(nothingRelevant([row(below, 0.5, 0), row(0, 0.5, 1)], true, w), 'the cosine and the heading are one candidate’s');
+  // A topic of a word or two is answered when one candidate holds all its terms, whatever its cosine.
+  t.false(nothingRelevant([row(0.1, 1)], true, w, 1), 'a one-word topic held whole by a candidate');
+  t.false(nothingRelevant([row(0.1, 0.5), row(0.05, 1)], true, w, w.topicTerms));
+  t.true(nothingRelevant([row(0.1, 0.5)], true, w, 2), 'a two-word topic with one word in the library is not about it');
+  t.true(nothingRelevant([row(0.1, 1)], true, w, w.topicTerms + 1), 'a longer question needs the cosine');
+});
+
+test('a one-word topic with a poor cosine is answered from the snippet holding the word; a topic from elsewhere is not', (t) => {
+  // The question's vector is [1, 0]: every candidate's cosine is far below the floor.
+  const pool = [
+    scoredCandidate(info('Request Config', 'These are the options for making requests: timeout, headers, params.'), at(0.16)),
+    scoredCandidate(info('Interceptors', 'Intercept requests or responses before they are handled.'), at(0.1)),
+  ];
+  const ask = (query: string) => answerFromLegs(input(pool, { query, analyzed: analyzeQuery(query), queryVector: unit([1, 0]) }));
+  const topic = ask('timeout');
+  t.false(topic.nothingRelevant);
+  t.deepEqual(
+    topic.snippets.map((s) => s.doc.title),
+    ['Request Config'],
+  );
+  t.true(ask('sourdough bread').nothingRelevant);
+  t.true(ask('set a timeout on slow uploads over the network').nothingRelevant, 'a question needs the cosine');
 });
 
 test('the answer stops where relevance falls below a share of the best snippet', (t) => {

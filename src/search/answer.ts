@@ -79,16 +79,24 @@ export function candidatePool(lexical: readonly ScoredCandidate[], semantic: rea
   return withoutDuplicates(pool);
 }
 
-/** Whether nothing in the pool is about the question at all (the absolute floor). */
-export function nothingRelevant(ranked: readonly RescoredCandidate[], withVectors: boolean, w: SearchWeights['answer']): boolean {
+/**
+ * Whether nothing in the pool is about the question at all (the absolute floor, from both
+ * legs). With vectors, a candidate is about the question when its cosine, plus
+ * `headingEvidence` times the share of the question's weight its own heading holds, reaches
+ * the cosine floor; and a topic (at most `topicTerms` terms: what an assistant sends as a
+ * get-library-docs topic) is answered when one candidate holds every one of its terms, since
+ * the cosine of a word or two says little either way. Without vectors the coverage floor
+ * decides.
+ */
+export function nothingRelevant(ranked: readonly RescoredCandidate[], withVectors: boolean, w: SearchWeights['answer'], terms = Infinity): boolean {
   if (ranked.length === 0) return true;
-  if (withVectors) {
-    let best = -Infinity;
-    for (const r of ranked) if (r.cosine !== undefined) best = Math.max(best, r.cosine);
-    if (best > -Infinity) return best < w.cosineFloor;
-  }
   let coverage = 0;
   for (const r of ranked) coverage = Math.max(coverage, r.coverage);
+  if (withVectors) {
+    let best = -Infinity;
+    for (const r of ranked) if (r.cosine !== undefined) best = Math.max(best, r.cosine + w.headingEvidence * r.parts.title);
+    if (best > -Infinity) return best < w.cosineFloor && !(terms <= w.topicTerms && coverage >= 1);
+  }
   return coverage < w.coverageFloor;
 }
 
@@ -127,7 +135,7 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
     .sort((a, b) => b.score - a.score);
   // Only candidates that can be served are compared (the relative floor of the best); the rest keep their places.
   const ranked = withoutCopies(scored, pool, w.copyCosine, w.relativeFloor * (scored[0]?.score ?? 0));
-  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, w))
+  if (!input.overview && nothingRelevant(ranked, input.queryVector !== undefined, w, input.analyzed.terms.length))
     return { ranked, snippets: [], nothingRelevant: true, exhausted: false, smallestRelevant: 0 };
   const language = input.language;
   // Asked strictly: the sections with examples only in other languages are not answers (prose stays).

@@ -265,6 +265,23 @@ const DEFAULT_WEIGHTS = {
      */
     cosineFloor: 0.38,
     /**
+     * The question's words in a candidate's own heading count towards the cosine floor: a
+     * heading holding the question's whole weight lowers the cosine it needs by this much.
+     * Questions from other domains put at most 0.40 of their weight in one heading (off-topic
+     * sets, and two-word topics such as "poker rules" or "oil painting"), so their best blend
+     * stays below the floor (0.353 → 0.358 at most); a question whose words name a section
+     * ("forward /api requests to my backend" → `server.proxy`'s page) is answered.
+     */
+    headingEvidence: 0.15,
+    /**
+     * A topic of at most this many terms ("configuration", "url_for", "pass data to child") is
+     * about the library when one candidate holds all its terms, whatever its cosine: a word or
+     * two embeds poorly (best cosines 0.16–0.37 for on-topic topics such as "timeout",
+     * "settings", "lean"), while the two-word topics of other domains never had every term in
+     * one snippet (eval/topics.yaml and the off-topic sets).
+     */
+    topicTerms: 3,
+    /**
      * Without vectors: no snippet is relevant when none holds this share of the question's
      * terms. Words alone separate less well (dev questions: 0.36 at least; off-topic ones up
      * to 0.67, "the capital city of Australia" on react.dev), so this floor only catches
