@@ -29,7 +29,10 @@ test('changeQuestion: whether a question asks what changed, the versions it goes
     ['koa vs express: why no router', '/koajs/koa', false, [], []],
     ['5 vs 10 retries', '/psf/requests', false, [], []],
   ];
-  for (const [query, library, asks, versions, from] of cases) t.deepEqual(changeQuestion(query, library), { asksWhatChanged: asks, versions, from }, query);
+  for (const [query, library, asks, versions, from] of cases) {
+    const { aboutError: _aboutError, ...change } = changeQuestion(query, library);
+    t.deepEqual(change, { asksWhatChanged: asks, versions, from }, query);
+  }
 });
 
 test('majorOf reads tags and page versions; branches have none', (t) => {
@@ -59,6 +62,29 @@ test("pageKindFactor: guides, reference and examples are never weighed; maintain
     t.is(pageKindFactor({ pageKind: 'internal' }, question, [3]), w.internal);
     t.is(pageKindFactor({ pageKind: 'stub' }, question, [3]), w.internal);
   }
+});
+
+test('changeQuestion: whether a question is about an error or a warning', (t) => {
+  const about = [
+    'svelte warns Mutating unbound props is strongly discouraged',
+    'PydanticUserError: `Order` is not fully defined; you should define `Item`',
+    'OperationalError (2006, MySQL server has gone away) after a night idle',
+    'why does my test fail with a 404',
+    'props_invalid_pattern when destructuring',
+    'the build throws on an import',
+    'req.body is undefined in my POST handler',
+    'error handling',
+  ];
+  for (const query of about) t.true(changeQuestion(query).aboutError, query);
+  const not = ['context', 'each blocks', 'model config', 'how do I set a cookie', 'url_for with _external', 'share a reactive value with nested children'];
+  for (const query of not) t.false(changeQuestion(query).aboutError, query);
+});
+
+test('pageKindFactor: an error catalogue weighs less unless the question is about an error', (t) => {
+  t.is(pageKindFactor({ pageKind: 'errors' }, changeQuestion('context'), [5]), w.errorsForOther);
+  t.is(pageKindFactor({ pageKind: 'errors' }, changeQuestion('how do I pass props to a child'), [5]), w.errorsForOther);
+  t.is(pageKindFactor({ pageKind: 'errors' }, changeQuestion('svelte warns that a prop is mutated'), [5]), 1);
+  t.true(w.errorsForOther < 1);
 });
 
 test('pageKindFactor: changelogs, migration guides and posts are demoted for a how-to question, more for another version', (t) => {

@@ -5,6 +5,9 @@
  * what changed wants exactly those pages, for the version it names (or the one being served):
  * "8 → 9 breaking changes" on mongoose 9 wants the guide to 9, not the guides to 8, 7 or 4;
  * "what changed from koa 2" on koa 3 wants the guide from 2 to 3, not from 1 to 2.
+ * An error catalogue (one short section per message) answers a question about an error; for
+ * any other its headings (`missing_context`, "Config and model_config both defined") match
+ * a topic's words better than the page about that topic, which they are not.
  */
 import type { ContextSnippet } from './types';
 import { SEARCH_WEIGHTS, type PageKindWeights } from './weights';
@@ -16,12 +19,18 @@ export interface ChangeQuestion {
   versions: number[];
   /** Versions it leaves ("after upgrading from koa 2"): the guides that lead away from them. */
   from: number[];
+  /** The question is about an error or a warning (names one, quotes one, or says something fails). */
+  aboutError: boolean;
 }
 
 const CHANGE_WORDS =
   /\b(what('?s| is| has| have)? (changed|new|different)|changes? (in|from|between|to|since)|breaking|upgrad\w*|migrat\w*|deprecat\w*|removed|no longer|renamed|replaced|replacement|instead of|mov(e|ed|ing) (to|from)|after (upgrading|updating|moving|switching|bumping)|switch(ed|ing)? (to|from)|port(ed|ing)? (to|from)|release notes?|changelog|what'?s new|new in)\b/i;
 
 const NUMBER = String.raw`v?(\d{1,3})(?:\.\d+)*(?:\.x)?\b`;
+
+/** An error or a warning in a question: the words, a class named `…Error`, or an error code such as `props_invalid_pattern`. */
+const ERROR_WORDS =
+  /\b(errors?|warn(s|ed|ings?)?|exceptions?|rais(e|es|ed|ing)|throw(s|n|ing)?|fail(s|ed|ing|ure)?|crash(es|ed)?|invalid|cannot|can'?t|not (defined|allowed|supported|found)|deprecat\w*|undefined)\b|\b[A-Z]\w*(Error|Warning|Exception)\b|\b[a-z]+(_[a-z]+){2,}\b/;
 
 /** The names a library goes by in a question: its repository name, without a TLD or a js suffix. */
 function libraryNames(libraryId: string): string[] {
@@ -59,7 +68,7 @@ export function changeQuestion(query: string, libraryId = ''): ChangeQuestion {
   // What it names: "koa 3", "v4", "version 9", "to mongoose 9".
   const named = new RegExp(`${versionNamed}${NUMBER}`, 'gi');
   for (const m of rest.matchAll(named)) versions.add(Number(m[1]));
-  return { asksWhatChanged: compared || CHANGE_WORDS.test(query), versions: [...versions], from: [...from] };
+  return { asksWhatChanged: compared || CHANGE_WORDS.test(query), versions: [...versions], from: [...from], aboutError: ERROR_WORDS.test(query) };
 }
 
 /** The major version of a tag or page version ("3.2.0" → 3, "v4" → 4, "2.0" → 2), if any. */
@@ -96,6 +105,7 @@ export function pageKindFactor(
   const kind = doc.pageKind ?? 'guide';
   if (kind === 'guide' || kind === 'reference' || kind === 'example') return 1;
   if (kind === 'internal' || kind === 'stub') return w.internal;
+  if (kind === 'errors') return question.aboutError ? 1 : w.errorsForOther;
   if (kind === 'blog') return question.asksWhatChanged ? w.blogForChange : w.blog;
   const version = majorOf(doc.pageVersion);
   const forTarget = version === undefined || targets.length === 0 ? undefined : targets.includes(version);

@@ -8,7 +8,7 @@
 export type SnippetKind = 'code' | 'info';
 
 /** What a page is (indexing/discover/page-kind.ts decides; ranking and clients read it). */
-export const PAGE_KINDS = ['guide', 'reference', 'example', 'changelog', 'migration', 'blog', 'internal', 'stub'] as const;
+export const PAGE_KINDS = ['guide', 'reference', 'example', 'errors', 'changelog', 'migration', 'blog', 'internal', 'stub'] as const;
 export type PageKind = (typeof PAGE_KINDS)[number];
 
 /** A snippet's content as a parser produces it (indexing's `ParsedSnippet`): no library identity yet. */
@@ -33,7 +33,7 @@ export interface SnippetContent {
   /** 1-based line in the source file where the snippet starts. */
   startLine: number;
   /**
-   * What the page is (indexing/discover/page-kind.ts): guide, reference, example, changelog,
+   * What the page is (indexing/discover/page-kind.ts): guide, reference, example, errors (a catalogue of error or warning messages), changelog,
    * migration, blog, internal or stub. Absent on snippets indexed before kinds existed (guide).
    */
   pageKind?: PageKind;

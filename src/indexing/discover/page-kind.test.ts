@@ -32,6 +32,26 @@ test("the kind from the path: reference, examples, changelogs, migration guides,
   for (const [path, expected] of cases) t.is(kind(path), expected, path);
 });
 
+test('a catalogue of error or warning messages, named so as a file or a folder, is `errors`; a guide about handling errors is not', (t) => {
+  const cases: [string, PageKind][] = [
+    ['documentation/docs/98-reference/.generated/compile-errors.md', 'errors'],
+    ['documentation/docs/98-reference/30-compiler-warnings.md', 'errors'],
+    ['packages/svelte/messages/client-errors/errors.md', 'errors'],
+    ['packages/svelte/messages/compile-errors/template.md', 'errors'],
+    ['docs/errors/usage_errors.md', 'errors'],
+    ['doc/build/errors.rst', 'errors'],
+    ['src/content/errors/377.md', 'errors'],
+    ['src/error-reference/index.md', 'errors'],
+    ['docs/error-handling.md', 'guide'],
+    ['docs/en/docs/tutorial/handling-errors.md', 'guide'],
+    ['packages/docs/content/error-customization.mdx', 'guide'],
+    ['src/content/reference/eslint-plugin-react-hooks/lints/error-boundaries.md', 'reference'],
+  ];
+  for (const [path, expected] of cases) t.is(kind(path), expected, path);
+  t.is(kind('docs/x.md', { title: 'Error messages' }), 'errors');
+  t.is(kind('docs/errors.md', { title: 'Migrating from v1' }), 'migration', 'a migration guide stays one');
+});
+
 test('words inside other words do not make a migration guide ("importing", "reporting")', (t) => {
   t.is(kind('src/content/learn/importing-and-exporting-components.md'), 'guide');
   t.is(kind('src/content/blog/2025-06-05-vulnerability-reporting-process-overhaul.md'), 'blog');

@@ -1,11 +1,12 @@
 /**
  * What a documentation page is, decided at index time from its path, its front matter and
- * its headings: a guide (the default), API reference, examples, a changelog or release
- * notes, a migration or upgrade guide, a blog post or announcement, a page for the project's
- * maintainers (design wikis, release procedures, sandbox pages, template READMEs), or a
- * redirect stub. Ranking uses the kind (search/page-kinds.ts): changelogs, posts and other
- * versions' migration guides do not outrank the reference for a how-to question, and lead
- * when the question asks what changed. Changelogs and migration guides also carry the version
+ * its headings: a guide (the default), API reference, examples, a catalogue of error or
+ * warning messages, a changelog or release notes, a migration or upgrade guide, a blog post or
+ * announcement, a page for the project's maintainers (design wikis, release procedures,
+ * sandbox pages, template READMEs), or a redirect stub. Ranking uses the kind
+ * (search/page-kinds.ts): changelogs, posts and other versions' migration guides do not
+ * outrank the reference for a how-to question, and lead when the question asks what changed;
+ * an error catalogue answers questions about an error, not the topic its messages name. Changelogs and migration guides also carry the version
  * they are about (`pageVersion`), so "what changed in 9" finds the 8 → 9 guide.
  */
 
@@ -33,6 +34,14 @@ const MIGRATION_WORDS = /\b(migrat\w*|upgrad\w*|porting|moving[-_ ]to|breaking[-
 const MIGRATION_NAME = /(?:^|[-_.])(migrat|upgrad|porting|moving[-_]to|breaking[-_]changes)/i;
 const REFERENCE_DIR = /^(api|apis|reference|references|api[-_]reference|api[-_]docs)$/i;
 const EXAMPLE_DIR = /^(examples?|samples?|recipes|cookbook|showcase)$/i;
+/**
+ * A catalogue of messages, one section per error or warning (Svelte's compile errors, Pydantic's
+ * usage errors, SQLAlchemy's errors.rst, React's error decoder pages, Vue's error reference):
+ * named so as a file or a folder, with an optional number and a word saying whose. Not a guide
+ * about handling errors (`error-handling`, `handling-errors`, `error-customization`).
+ */
+const ERRORS_NAME =
+  /^(\d+[-_.])?((compile|compiler|runtime|client|server|shared|build|usage|validation|type)[-_])?(errors?|warnings?|error[-_](codes?|messages?|reference))$/i;
 /** A heading that is only a version (with a date): "3.1.0", "v2.0.0 (2024-01-02)", "Version 3.1". */
 const VERSION_HEADING = /^(version\s+|release\s+|v)?\d+\.\d+(\.\d+)?([-.+][\w.]+)?(\s*[-–—(]?\s*(\d{4}-\d{2}-\d{2}|\w+ \d{1,2},? \d{4}|unreleased)\)?)?$/i;
 
@@ -70,6 +79,7 @@ export function classifyPage(page: PageFacts): PageKind {
   if (front.has('date') && (front.has('author') || front.has('authors'))) return 'blog';
   const versions = page.headings.filter((h) => VERSION_HEADING.test(h.trim())).length;
   if (versions >= 3 && versions * 2 >= page.headings.length) return 'changelog';
+  if (ERRORS_NAME.test(stem) || dirs.some((d) => ERRORS_NAME.test(d)) || /^(error|warning) (messages|codes|reference)$/i.test(title)) return 'errors';
   if (dirs.some((d) => REFERENCE_DIR.test(d)) || /^api([-_]reference)?$/i.test(stem)) return 'reference';
   if (dirs.some((d) => EXAMPLE_DIR.test(d))) return 'example';
   return 'guide';

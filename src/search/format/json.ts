@@ -36,7 +36,7 @@ export interface SnippetJson {
   code: string;
   breadcrumb: string[];
   pageTitle: string;
-  /** What the page is (guide, reference, example, changelog, migration, blog, internal, stub). */
+  /** What the page is (guide, reference, example, errors, changelog, migration, blog, internal, stub). */
   pageKind: string;
   /** The part of a long section (0 its opening part); absent for a whole section. */
   part?: number;

@@ -73,7 +73,10 @@ export const contextJson = z
           kind: z.enum(['code', 'info']),
           title: z.string(),
           tokens: z.number().int(),
-          pageKind: z.enum(PAGE_KINDS).openapi({ description: 'What the page is: guide, reference, example, changelog, migration, blog, internal or stub' }),
+          pageKind: z.enum(PAGE_KINDS).openapi({
+            description:
+              'What the page is: guide, reference, example, errors (a catalogue of error or warning messages), changelog, migration, blog, internal or stub',
+          }),
         })
         .passthrough(),
     ),
