@@ -1,5 +1,6 @@
 import test from 'ava';
-import { comparableText, crossSourceDuplicates } from './merged-dedupe';
+import { comparableText } from '../search/copies';
+import { crossSourceDuplicates } from './merged-dedupe';
 
 const PROSE =
   'A gizmo spins at the rate you give it, in turns per second. The rate must be a positive number; a gizmo asked to spin at zero stops at once. Spinning faster than the rated limit throws an overspeed error before anything moves.';

@@ -10,7 +10,8 @@
  * did not; the threshold is lower than the build's for the same reason. Only snippets of
  * different sources are compared: a source's own near-copies were judged by its build. Pure.
  */
-import { jaccard, normaliseForDedupe, shingleHashes } from '../indexing/snippets/dedupe';
+import { jaccard, normaliseForDedupe, shingleHashes } from '../util/shingles';
+import { comparableText } from '../search/copies';
 import type { ContextSnippet } from '../search/types';
 
 /** Jaccard similarity of word 3-shingles at or above which copies from two sources are one page. */
@@ -19,17 +20,6 @@ export const CROSS_SOURCE_THRESHOLD = 0.6;
 const MIN_LENGTH = 80;
 
 type Comparable = Pick<ContextSnippet, 'id' | 'libraryId' | 'title' | 'content' | 'code' | 'description'>;
-
-/** The words of a snippet as both renderings share them: link targets, markup and punctuation gone. */
-export function comparableText(doc: Comparable): string {
-  const body = doc.content !== '' ? doc.content : `${doc.description}\n${doc.code}`;
-  return `${doc.title}\n${body}`
-    .replace(/\]\([^)]*\)/g, ']')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/[^\p{L}\p{N}_]+/gu, ' ')
-    .toLowerCase()
-    .trim();
-}
 
 /** How rich a copy is: code examples first, then length (the copy kept of a duplicate pair). */
 export function richness(doc: Comparable): [number, number] {

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, withoutCopies, type AnswerInput } from './answer';
+import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, type AnswerInput } from './answer';
 import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
 import { infoSection, scoredCandidate, timeoutPart, unit, termStats } from './test-fixtures';
@@ -221,39 +221,6 @@ test("a page's introduction weighs less when a section of its page is a candidat
   t.is(score(alone, intro.doc.id), score(answerFromLegs(input([intro, other]), flat), intro.doc.id), 'no section of its page: unchanged');
   const overview = answerFromLegs(input([intro, section, other], { overview: true }));
   t.is(score(overview, intro.doc.id), score(before, intro.doc.id), 'an overview asks what the page is about');
-});
-
-test('a section copied onto another page is served once, from the documentation page rather than a README', (t) => {
-  const readme = scoredCandidate(info('Inferring types', 'Infer the type of a schema.', { path: 'packages/lib/README.md' }), [1, 0.01, 0]);
-  const docs = scoredCandidate(info('Inferring types', 'Infer the type of a schema with infer.', { path: 'docs/basics.md' }), [1, 0.02, 0]);
-  const other = scoredCandidate(info('Transforms', 'Transform a value.', { path: 'docs/api.md' }), [0, 1, 0]);
-  const row = (c: typeof readme, score: number): RescoredCandidate => ({
-    doc: c.doc,
-    score,
-    coverage: 1,
-    parts: { lexical: 0, semantic: 0, title: 0, headings: 0 },
-  });
-  const pool = [readme, docs, other];
-  const out = withoutCopies([row(readme, 0.9), row(docs, 0.8), row(other, 0.7)], pool, w.copyCosine);
-  t.deepEqual(
-    out.map((r) => [r.doc.path, r.score]),
-    [
-      ['docs/basics.md', 0.9],
-      ['docs/api.md', 0.7],
-    ],
-    "the docs page takes the README's place",
-  );
-  const twoPages = withoutCopies([row(docs, 0.9), row(readme, 0.8), row(other, 0.7)], pool, w.copyCosine);
-  t.deepEqual(
-    twoPages.map((r) => r.doc.path),
-    ['docs/basics.md', 'docs/api.md'],
-    'the README copy below the docs page is left out',
-  );
-  const samePage = scoredCandidate(info('Inferring types', 'Infer it, part two.', { path: 'packages/lib/README.md' }), [1, 0.01, 0]);
-  t.is(withoutCopies([row(readme, 0.9), row(samePage, 0.8)], [readme, samePage], w.copyCosine).length, 2, 'sections of one page are not copies of each other');
-  t.is(withoutCopies([row(readme, 0.9), row(docs, 0.3)], pool, w.copyCosine, 0.5).length, 2, 'below minScore nothing is compared');
-  const apart = scoredCandidate(info('Inferring types', 'Something else.', { path: 'docs/other.md' }), [1, 0.6, 0]);
-  t.is(withoutCopies([row(readme, 0.9), row(apart, 0.8)], [readme, apart], w.copyCosine).length, 2, 'similar is not a copy');
 });
 
 const part = timeoutPart;

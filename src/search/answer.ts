@@ -16,7 +16,8 @@
 import type { AnalyzedQuery } from './analysis';
 import { DEFAULT_TOKENS, SEPARATOR_TOKENS } from './budget';
 import { withoutDuplicates } from './ranking';
-import { dot, rescoreCandidates, type RescoredCandidate } from './rescore';
+import { rescoreCandidates, type RescoredCandidate } from './rescore';
+import { withoutCopies } from './copies';
 import type { TermStats } from './term-stats';
 import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
@@ -156,44 +157,6 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const smallestRelevant = relevant.reduce((m, r) => Math.min(m, r.doc.tokens), Infinity);
   const exhausted = relevant.length === eligible.length && packed.length >= relevant.length;
   return { ranked, snippets: mergeParts(packed, w.mergedPartsCeiling), nothingRelevant: false, exhausted, smallestRelevant };
-}
-
-/** A page read as a repository's or package's front page (README.md, readme.rst, …). */
-const README = /(^|\/)readme(\.[a-z0-9]+)?$/i;
-
-/**
- * A section copied onto another page (a package's README repeating the documentation, a page
- * kept in two folders) is served once: a candidate whose vector is within `copyCosine` of a
- * better one on another page is left out, and when the better one is a README and the copy
- * is not, the documentation's own page takes the README's place (and score). Candidates
- * scoring below `minScore`, and those without vectors, are kept as they are (exact copies
- * were dropped earlier, by withoutDuplicates).
- */
-export function withoutCopies(
-  ranked: readonly RescoredCandidate[],
-  pool: readonly Pick<ScoredCandidate, 'doc' | 'evidence'>[],
-  copyCosine: number,
-  minScore = -Infinity,
-): RescoredCandidate[] {
-  const vectors = new Map<string, Float32Array>();
-  for (const c of pool) if (c.evidence?.vector) vectors.set(c.doc.id, c.evidence.vector);
-  const out: RescoredCandidate[] = [];
-  for (const r of ranked) {
-    const v = r.score >= minScore ? vectors.get(r.doc.id) : undefined;
-    const copyOf = v
-      ? out.findIndex((o) => {
-          const kept = o.doc.path !== r.doc.path ? vectors.get(o.doc.id) : undefined;
-          return kept !== undefined && dot(kept, v) >= copyCosine;
-        })
-      : -1;
-    if (copyOf === -1) {
-      out.push(r);
-      continue;
-    }
-    const kept = out[copyOf]!;
-    if (README.test(kept.doc.path) && !README.test(r.doc.path)) out[copyOf] = { ...r, score: kept.score };
-  }
-  return out;
 }
 
 /**

@@ -8,7 +8,7 @@
  * output folder), then the shallower path.
  */
 import path from 'node:path';
-import { jaccard, normaliseForDedupe, shingleHashes } from '../snippets/dedupe';
+import { jaccard, normaliseForDedupe, shingleHashes } from '../../util/shingles';
 import { proseOf } from './language';
 
 export interface PageText {

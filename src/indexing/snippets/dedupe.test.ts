@@ -1,5 +1,6 @@
 import test from 'ava';
-import { createDuplicateFilter, jaccard, normaliseForDedupe, shingleHashes } from './dedupe';
+import { jaccard, normaliseForDedupe, shingleHashes } from '../../util/shingles';
+import { createDuplicateFilter } from './dedupe';
 import { cpuMs } from '../../util/cpu-time';
 
 /** Deterministic pseudo-random words (mulberry32), so tests do not depend on Math.random. */

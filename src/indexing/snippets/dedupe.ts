@@ -6,6 +6,7 @@
  * minimum shingle hashes, so the work stays roughly linear in the number of snippets.
  */
 import { createHash } from 'node:crypto';
+import { countCommon, jaccard, normaliseForDedupe, shingleHashes } from '../../util/shingles';
 
 export interface DuplicateOptions {
   /** Jaccard similarity of shingle sets at or above which two long texts are duplicates. */
@@ -14,19 +15,12 @@ export interface DuplicateOptions {
   nearMinLength?: number;
 }
 
-/** Shingle width in words. */
-const SHINGLE = 3;
 /** How many minimum hashes key a text into buckets: near-duplicates share at least one with high probability. */
 const SKETCH = 4;
 /** Size of the bottom-k sketches compared before a full Jaccard computation. */
 const PRECHECK = 16;
 /** Most recent bucket members compared, so a shingle common to thousands of snippets cannot make it quadratic. */
 const BUCKET_SCAN = 32;
-
-/** Whitespace- and case-insensitive form of a text. */
-export function normaliseForDedupe(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim();
-}
 
 /**
  * A stateful filter: `isDuplicate(group, text)` is true when an earlier accepted text of the
@@ -72,24 +66,6 @@ export function createDuplicateFilter(options: DuplicateOptions = {}): (group: s
   };
 }
 
-/** Sorted, unique 32-bit hashes of the word 3-shingles of a normalised text. */
-export function shingleHashes(normal: string): Uint32Array {
-  const words = normal.split(' ');
-  if (words.length < SHINGLE) return new Uint32Array(0);
-  const wordHashes = words.map(fnv1a);
-  const out = new Uint32Array(words.length - SHINGLE + 1);
-  for (let i = 0; i < out.length; i++) {
-    let h = Math.imul(wordHashes[i] ^ 0x9e3779b9, 0x85ebca6b);
-    h = Math.imul(h ^ (h >>> 13) ^ wordHashes[i + 1], 0xc2b2ae35);
-    h = Math.imul(h ^ (h >>> 16) ^ wordHashes[i + 2], 0x27d4eb2f);
-    out[i] = (h ^ (h >>> 15)) >>> 0;
-  }
-  out.sort();
-  let n = 0;
-  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[n - 1]) out[n++] = out[i];
-  return out.subarray(0, n);
-}
-
 /**
  * A cheap pre-check on the 16 smallest hashes of each set (a bottom-k sketch): for sets with
  * Jaccard 0.9, about 14 of them agree, and fewer than 8 is vanishingly unlikely, while texts
@@ -99,38 +75,4 @@ function sketchesAgree(a: Uint32Array, b: Uint32Array): boolean {
   const k = Math.min(PRECHECK, a.length, b.length);
   if (k < PRECHECK) return true;
   return countCommon(a, b, k) * 2 >= k;
-}
-
-/** How many values the first `limit` entries of two sorted unique arrays share. */
-function countCommon(a: Uint32Array, b: Uint32Array, limit = Math.max(a.length, b.length)): number {
-  const na = Math.min(limit, a.length);
-  const nb = Math.min(limit, b.length);
-  let i = 0;
-  let j = 0;
-  let common = 0;
-  while (i < na && j < nb) {
-    if (a[i] === b[j]) {
-      common++;
-      i++;
-      j++;
-    } else if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return common;
-}
-
-/** Jaccard similarity of two sorted unique arrays; returns 0 early when the sizes alone rule out `atLeast`. */
-export function jaccard(a: Uint32Array, b: Uint32Array, atLeast = 0): number {
-  const small = Math.min(a.length, b.length);
-  const large = Math.max(a.length, b.length);
-  if (large === 0) return 1;
-  if (small / large < atLeast) return 0;
-  const common = countCommon(a, b);
-  return common / (a.length + b.length - common);
-}
-
-function fnv1a(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  return h >>> 0;
 }
