@@ -6,6 +6,12 @@ import { dot, type RescoredCandidate } from './rescore';
 import type { ContextSnippet, ScoredCandidate } from './types';
 import { jaccard, normaliseForDedupe, shingleHashes } from '../util/shingles';
 
+interface CopyWords {
+  exact: string;
+  shingles: Uint32Array;
+}
+type CopyEvidence = NonNullable<ScoredCandidate['evidence']> & { copyWords?: CopyWords };
+
 /** Jaccard similarity of word 3-shingles at or above which two same-titled sections are one copied (as across a merged library's sources). */
 export const COPY_TEXT = 0.6;
 
@@ -40,19 +46,28 @@ export function withoutCopies(
   minScore = -Infinity,
 ): RescoredCandidate[] {
   const vectors = new Map<string, Float32Array>();
-  for (const c of pool) if (c.evidence?.vector) vectors.set(c.doc.id, c.evidence.vector);
-  const words = new Map<string, { exact: string; shingles: Uint32Array }>();
-  const wordsOf = (doc: ContextSnippet) => {
-    let w = words.get(doc.id);
+  const evidence = new Map<string, CopyEvidence>();
+  for (const c of pool) {
+    if (c.evidence?.vector) vectors.set(c.doc.id, c.evidence.vector);
+    if (c.evidence) evidence.set(c.doc.id, c.evidence);
+  }
+  const words = new Map<string, CopyWords>();
+  // Kept with the candidate's evidence (the candidate cache's), like its field lengths: a snippet's words never change.
+  const wordsOf = (doc: ContextSnippet): CopyWords => {
+    const held = evidence.get(doc.id);
+    let w = held?.copyWords ?? words.get(doc.id);
     if (!w) {
       const exact = normaliseForDedupe(comparableText(doc));
       w = { exact, shingles: shingleHashes(exact) };
-      words.set(doc.id, w);
+      if (held) held.copyWords = w;
+      else words.set(doc.id, w);
     }
     return w;
   };
   const sameWords = (a: ContextSnippet, b: ContextSnippet) => {
-    if (a.title.trim() === '' || a.title.trim().toLowerCase() !== b.title.trim().toLowerCase()) return false;
+    if (a.title === '' || a.title !== b.title) return false;
+    // Sets of very different sizes cannot reach the threshold: no shingles are computed for them.
+    if (Math.min(a.tokens, b.tokens) < COPY_TEXT * Math.max(a.tokens, b.tokens)) return false;
     const [x, y] = [wordsOf(a), wordsOf(b)];
     return x.exact === y.exact || (x.shingles.length > 0 && y.shingles.length > 0 && jaccard(x.shingles, y.shingles, COPY_TEXT) >= COPY_TEXT);
   };
