@@ -97,6 +97,45 @@ test('a one-word topic with a poor cosine is answered from the snippet holding t
   t.true(ask('set a timeout on slow uploads over the network').nothingRelevant, 'a question needs the cosine');
 });
 
+test('a topic is answered by the page whose heading says exactly what it says, before sections naming it among other words', (t) => {
+  const page = scoredCandidate(info('Request Body', 'Declare a request body with a Pydantic model.', { path: 'docs/body.md', breadcrumb: ['Request Body'] }));
+  const sections = [
+    scoredCandidate(
+      info('Use the RequestValidationError body', 'The request body that failed validation is in the error.', {
+        path: 'docs/errors.md',
+        breadcrumb: ['Handling Errors', 'Use the RequestValidationError body'],
+      }),
+    ),
+    scoredCandidate(
+      info('Accessing the request body in a handler', 'Read the request body in an exception handler.', {
+        path: 'docs/custom.md',
+        breadcrumb: ['Custom Request', 'Accessing the request body in a handler'],
+      }),
+    ),
+  ];
+  const ask = (query: string) => answerFromLegs(input([...sections, page], { query, analyzed: analyzeQuery(query) }));
+  const topic = ask('request body');
+  t.true(topic.ranked.find((r) => r.doc.id === page.doc.id)?.named);
+  t.is(topic.ranked[0]!.doc.title, 'Request Body');
+  const flat = { ...w, namedPage: 1 };
+  const unweighted = answerFromLegs(input([...sections, page], { query: 'request body', analyzed: analyzeQuery('request body') }), {
+    ...SEARCH_WEIGHTS,
+    answer: flat,
+  });
+  t.is(unweighted.ranked.find((r) => r.doc.id === page.doc.id)!.score * w.namedPage, topic.ranked.find((r) => r.doc.id === page.doc.id)!.score);
+  // A deeper section named so is not the page about it; a heading with another word does not name the question.
+  const deep = scoredCandidate(
+    info('Request Body', 'Configure the request body of the proxy.', { path: 'docs/proxy.md', breadcrumb: ['Proxy', 'Request Body'] }),
+  );
+  const deeper = answerFromLegs(input([deep], { query: 'request body', analyzed: analyzeQuery('request body') }));
+  t.true(deeper.ranked[0]!.named, 'its heading names the question');
+  t.is(
+    deeper.ranked[0]!.score,
+    answerFromLegs(input([deep], { query: 'request body', analyzed: analyzeQuery('request body') }), { ...SEARCH_WEIGHTS, answer: flat }).ranked[0]!.score,
+  );
+  t.falsy(ask('request body size').ranked.find((r) => r.doc.id === page.doc.id)?.named);
+});
+
 test('the answer stops where relevance falls below a share of the best snippet', (t) => {
   const strong = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.'));
   const close = scoredCandidate(info('Request timeout', 'Set the timeout of one request.'));

@@ -2,7 +2,8 @@
  * From the two retrieval legs to the snippets an assistant receives: the pool (the lexical
  * leg's best and the kNN leg's nearest) re-scored with the library's own statistics and every
  * candidate's cosine (rescore.ts), a page's introduction weighing less when a section of its
- * page is among the candidates (the section says how, the introduction what), then what makes
+ * page is among the candidates (the section says how, the introduction what), a page (or its
+ * top section) whose heading says exactly what a topic says weighing more, then what makes
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
  * snippets, for a lone hit on a page nothing else of the answer comes from, for a page's
@@ -131,7 +132,8 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
         r.score *
         pageKindFactor(r.doc, question, targets, weights.pageKinds) *
         languageFactor(r.doc, input.language, w) *
-        (isPageIntro(r.doc) && sectioned.has(r.doc.path) ? w.pageIntro : 1),
+        (isPageIntro(r.doc) && sectioned.has(r.doc.path) ? w.pageIntro : 1) *
+        (r.named && r.doc.breadcrumb.length <= 1 ? w.namedPage : 1),
     }))
     .sort((a, b) => b.score - a.score);
   // Only candidates that can be served are compared (the relative floor of the best); the rest keep their places.

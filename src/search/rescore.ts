@@ -28,6 +28,8 @@ export interface RescoredCandidate {
   coverage: number;
   /** The parts of the score before weighting: BM25F / the pool's best, cosine grade, heading and path coverage. */
   parts: { lexical: number; semantic: number; title: number; headings: number };
+  /** Its own heading says exactly what the question says: every term of it, and nothing else ("Request Body" for "request body"). */
+  named?: boolean;
 }
 
 /** Occurrences of `token` as a whole token of an analysed (space-separated) text. */
@@ -102,12 +104,14 @@ export function rescoreCandidates(
   const lengths = pool.map((c) => fieldLengths(c.evidence, fields));
   const mean = fields.map((_, j) => Math.max(1, lengths.reduce((n, l) => n + l[j]!, 0) / pool.length));
   const counts = new Float64Array(terms.length * fields.length);
+  const titleField = fields.indexOf('searchTitle');
   const rows = pool.map((c, i) => {
     const text = c.evidence?.text;
     let bm25 = 0;
     let covered = 0;
     let inTitle = 0;
     let inHeadings = 0;
+    let titleTerms = 0;
     if (text && matcher) {
       // Each field is read once for every term at once.
       counts.fill(0);
@@ -131,6 +135,7 @@ export function rescoreCandidates(
         if (tf > 0) covered++;
         bm25 += (idf[k]! * tf) / (w.k1 + tf);
         inTitle += title * idf[k]!;
+        titleTerms += title;
         inHeadings += heading * idf[k]!;
       });
     }
@@ -143,6 +148,7 @@ export function rescoreCandidates(
       coverage: terms.length > 0 ? covered / terms.length : 0,
       title: inTitle / totalIdf,
       headings: inHeadings / totalIdf,
+      named: terms.length > 0 && titleTerms === terms.length && lengths[i]![titleField]! === terms.length,
       index: i,
     };
   });
@@ -162,6 +168,7 @@ export function rescoreCandidates(
       cosine: r.cosine,
       coverage: r.coverage,
       parts: { lexical, semantic: grade, title: r.title, headings: r.headings },
+      ...(r.named ? { named: true } : {}),
       index: r.index,
     };
   });
