@@ -30,8 +30,9 @@ import {
   formatSectionTable,
   formatTopics,
   formatVariantTable,
+  gotSnippets,
   saidNothingRelevant,
-  type OffTopicResult,
+  type ListResult,
   type VariantSummary,
 } from './snippet-report';
 import { phrase, VARIANTS, type Variant } from './variants';
@@ -189,12 +190,12 @@ async function main(): Promise<number> {
     }
     console.log(`\nParaphrases (each question reworded; Δ = S-MRR minus the original's)\n${formatVariantTable(variants)}`);
   }
-  let offTopic: OffTopicResult[] = [];
+  let offTopic: ListResult[] = [];
   if (options.offTopic) {
     offTopic = await askEach(client, options.offTopic, options.concurrency);
     console.log(`\nOff-topic questions (${displayPath(options.offTopic)}): answered "nothing relevant" = 404 no_snippets_found\n${formatOffTopic(offTopic)}`);
   }
-  let topics: OffTopicResult[] = [];
+  let topics: ListResult[] = [];
   if (options.topics) {
     topics = await askEach(client, options.topics, options.concurrency);
     console.log(`\nTopics (${displayPath(options.topics)}): short questions the documentation answers, as an assistant sends a topic\n${formatTopics(topics)}`);
@@ -217,7 +218,7 @@ async function main(): Promise<number> {
     ...(sectioned.length > 0 ? { sections: summarizeSections(sectioned.map((r) => r.sectionScores)) } : {}),
     ...(variants.length > 0 ? { variants } : {}),
     ...(offTopic.length > 0 ? { offTopic: { nothingRelevant: offTopic.filter(saidNothingRelevant).length / offTopic.length, results: offTopic } } : {}),
-    ...(topics.length > 0 ? { topics: { answered: topics.filter((r) => r.status === 200).length / topics.length, results: topics } } : {}),
+    ...(topics.length > 0 ? { topics: { answered: topics.filter(gotSnippets).length / topics.length, results: topics } } : {}),
     errors: results
       .filter((r) => r.error !== undefined)
       .map((r) => ({ index: r.index, libraryId: r.libraryId, query: r.query, status: r.status, error: r.error })),
@@ -241,13 +242,13 @@ async function main(): Promise<number> {
     );
   }
   if (offTopic.length > 0) console.log(`off-topic answered "nothing relevant": ${offTopic.filter(saidNothingRelevant).length}/${offTopic.length}`);
-  if (topics.length > 0) console.log(`topics answered: ${topics.filter((r) => r.status === 200).length}/${topics.length}`);
+  if (topics.length > 0) console.log(`topics answered: ${topics.filter(gotSnippets).length}/${topics.length}`);
   console.log(`Wrote ${displayPath(options.out)}`);
   return o.errors === o.n ? 1 : 0;
 }
 
 /** Asks every question of a list ({ entries: [{ library, query }] }: off-topic questions, topics) once. */
-async function askEach(client: ContextClientOptions, file: string, concurrency: number): Promise<OffTopicResult[]> {
+async function askEach(client: ContextClientOptions, file: string, concurrency: number): Promise<ListResult[]> {
   const doc = yaml.load(fs.readFileSync(file, 'utf8')) as { entries?: Array<{ library?: unknown; query?: unknown }> } | null;
   const entries = (doc?.entries ?? []).map((e, i) => {
     if (typeof e?.library !== 'string' || typeof e.query !== 'string') throw new DatasetError(`${file}: entry ${i + 1} needs a library and a query.`);

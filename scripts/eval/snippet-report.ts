@@ -63,7 +63,8 @@ export function formatVariantTable(variants: readonly VariantSummary[]): string 
   return formatTable(head, rows);
 }
 
-export interface OffTopicResult {
+/** One question of a list (off-topic questions, topics), asked once. */
+export interface ListResult {
   library: string;
   query: string;
   status: number;
@@ -73,14 +74,14 @@ export interface OffTopicResult {
 }
 
 /** An off-topic question is answered correctly by 404 no_snippets_found. */
-export function saidNothingRelevant(r: OffTopicResult): boolean {
+export function saidNothingRelevant(r: ListResult): boolean {
   return r.status === 404 && (r.error ?? '').includes('no_snippets_found');
 }
 
-export function formatOffTopic(results: readonly OffTopicResult[]): string {
-  const byLibrary = new Map<string, OffTopicResult[]>();
+export function formatOffTopic(results: readonly ListResult[]): string {
+  const byLibrary = new Map<string, ListResult[]>();
   for (const r of results) byLibrary.set(r.library, [...(byLibrary.get(r.library) ?? []), r]);
-  const row = (name: string, list: readonly OffTopicResult[]) => {
+  const row = (name: string, list: readonly ListResult[]) => {
     const answered = list.filter((r) => !saidNothingRelevant(r));
     return [
       name,
@@ -100,13 +101,18 @@ export function formatOffTopic(results: readonly OffTopicResult[]): string {
   return wrong.length > 0 ? `${table}\n\nAnswered although off-topic:\n${wrong.join('\n')}` : table;
 }
 
-/** Topics the documentation answers: how many got snippets (200), and the ones told "nothing relevant" or failing. */
-export function formatTopics(results: readonly OffTopicResult[]): string {
-  const answered = results.filter((r) => r.status === 200);
+/** A topic is answered correctly with snippets (200). */
+export function gotSnippets(r: ListResult): boolean {
+  return r.status === 200;
+}
+
+/** Topics the documentation answers: how many got snippets, and the ones told "nothing relevant" or failing. */
+export function formatTopics(results: readonly ListResult[]): string {
+  const answered = results.filter(gotSnippets);
   const table = formatTable(
     ['group', 'n', 'answered', 'median tokens when answered'],
     [['overall', String(results.length), fixed(answered.length / Math.max(1, results.length)), fixed(medianOf(answered.map((r) => r.tokens)), 0)]],
   );
-  const missed = results.filter((r) => r.status !== 200).map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''}`);
+  const missed = results.filter((r) => !gotSnippets(r)).map((r) => `  ${r.library}: "${r.query}" → ${r.status}${r.error ? ` ${r.error.slice(0, 80)}` : ''}`);
   return missed.length > 0 ? `${table}\n\nNot answered:\n${missed.join('\n')}` : table;
 }

@@ -38,7 +38,7 @@ function libraryNames(libraryId: string): string[] {
   return [...new Set([repo, repo.replace(/[.-]?js$/, '')])].filter((n) => n.length > 1).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
 }
 
-/** What a question says about change and versions (`libraryId` lets "koa 3" count as a version). */
+/** What a question says about change, versions and errors (`libraryId` lets "koa 3" count as a version). */
 export function changeQuestion(query: string, libraryId = ''): ChangeQuestion {
   const versions = new Set<number>();
   const from = new Set<number>();

@@ -3,7 +3,7 @@ import { classifyPage, pageVersion, withPageKind, type PageFacts, type PageKind 
 
 const kind = (path: string, over: Partial<PageFacts> = {}) => classifyPage({ path, title: 'Page', headings: [], text: '', ...over });
 
-test("the kind from the path: reference, examples, changelogs, migration guides, posts, maintainers' pages; else a guide", (t) => {
+test("the kind from the path: reference, examples, error catalogues, changelogs, migration guides, posts, maintainers' pages; else a guide", (t) => {
   const cases: [string, PageKind][] = [
     ['docs/guide/routing.md', 'guide'],
     ['README.md', 'guide'],
@@ -28,12 +28,7 @@ test("the kind from the path: reference, examples, changelogs, migration guides,
     ['release-items.md', 'internal'],
     ['TODO.md', 'internal'],
     ['packages/create-app/template-react/README.md', 'internal'],
-  ];
-  for (const [path, expected] of cases) t.is(kind(path), expected, path);
-});
-
-test('a catalogue of error or warning messages, named so as a file or a folder, is `errors`; a guide about handling errors is not', (t) => {
-  const cases: [string, PageKind][] = [
+    // A catalogue of error or warning messages, named so as a file or a folder; a guide about handling errors is not one.
     ['documentation/docs/98-reference/.generated/compile-errors.md', 'errors'],
     ['documentation/docs/98-reference/30-compiler-warnings.md', 'errors'],
     ['packages/svelte/messages/client-errors/errors.md', 'errors'],
@@ -48,8 +43,6 @@ test('a catalogue of error or warning messages, named so as a file or a folder, 
     ['src/content/reference/eslint-plugin-react-hooks/lints/error-boundaries.md', 'reference'],
   ];
   for (const [path, expected] of cases) t.is(kind(path), expected, path);
-  t.is(kind('docs/x.md', { title: 'Error messages' }), 'errors');
-  t.is(kind('docs/errors.md', { title: 'Migrating from v1' }), 'migration', 'a migration guide stays one');
 });
 
 test('words inside other words do not make a migration guide ("importing", "reporting")', (t) => {
@@ -70,6 +63,8 @@ test('the kind from the title, the front matter and version headings', (t) => {
   t.is(kind('docs/history-of-x.md', { headings: ['3.1.0', 'v2.0.0 (2024-01-02)', 'Version 1.0', 'Notes'] }), 'changelog');
   t.is(kind('docs/x.md', { headings: ['3.1.0', '3.0.0', '2.0.0', 'Install', 'Usage', 'API', 'FAQ'] }), 'guide', 'a few version headings among many');
   t.is(kind('docs/x.md', { headings: ['2.0.0', '1.0.0'] }), 'guide', 'two are not enough');
+  t.is(kind('docs/x.md', { title: 'Error messages' }), 'errors');
+  t.is(kind('docs/errors.md', { title: 'Migrating from v1' }), 'migration', 'a migration guide stays one');
   // Maintainers' pages win over everything else.
   t.is(kind('wiki/Changelog.md', { title: 'Changelog' }), 'internal');
 });

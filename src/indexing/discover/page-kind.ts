@@ -6,8 +6,9 @@
  * sandbox pages, template READMEs), or a redirect stub. Ranking uses the kind
  * (search/page-kinds.ts): changelogs, posts and other versions' migration guides do not
  * outrank the reference for a how-to question, and lead when the question asks what changed;
- * an error catalogue answers questions about an error, not the topic its messages name. Changelogs and migration guides also carry the version
- * they are about (`pageVersion`), so "what changed in 9" finds the 8 → 9 guide.
+ * an error catalogue answers questions about an error, not the topic its messages name.
+ * Changelogs and migration guides also carry the version they are about (`pageVersion`), so
+ * "what changed in 9" finds the 8 → 9 guide.
  */
 
 import type { PageKind } from '../../search/types';
