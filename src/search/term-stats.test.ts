@@ -66,6 +66,20 @@ test('a second question asks only for the terms not seen yet, and none when all 
   t.is(asked.length, 2, 'nothing asked when every term is known');
 });
 
+test('a first question without terms asks for the snippet count alone (Elasticsearch refuses an empty filters aggregation)', async (t) => {
+  const bodies: Record<string, unknown>[] = [];
+  const cache = new TermStatsCache(async (body) => {
+    bodies.push(body as Record<string, unknown>);
+    return { total: 812, df: {} };
+  });
+  const stats = await cache.stats(koa, []);
+  t.is(stats.total, 812);
+  t.is(stats.df.size, 0);
+  t.is(bodies.length, 1);
+  t.false('aggs' in bodies[0]!);
+  t.is(bodies[0]!.size, 0);
+});
+
 test('a new generation (or version, or library) starts afresh', async (t) => {
   const { fetch, asked } = countingFetch();
   const cache = new TermStatsCache(fetch);

@@ -64,9 +64,11 @@ test.before(async () => {
       },
     },
   ]);
+  // Asked nothing but one question of function words (the first of its version: see 'context errors').
+  createRepo(git.root, 'acme/quiet', [{ files: { 'README.md': '# Quiet\n\nA library of few words, each of them plain.\n' } }]);
   app = await createTestApp({ GITHUB_BASE_URL: git.url });
   const key = await adminKey(app);
-  for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`, `${git.url}/acme/widgets`]) {
+  for (const url of [`${git.url}/acme/react-router`, `${git.url}/acme/next.js`, `${git.url}/acme/widgets`, `${git.url}/acme/quiet`]) {
     const res = await app.request.post('/v2/add/repo/github').set('authorization', `Bearer ${key}`).send({ docsRepoUrl: url });
     if (res.status !== 200) throw new Error(JSON.stringify(res.body));
   }
@@ -207,6 +209,11 @@ test('context errors: invalid_library_id, library_not_found, tag_not_found listi
   const nothing = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router', query: 'qqqzzz xxyyww' });
   t.is(nothing.status, 404);
   t.is(nothing.body.error, 'no_snippets_found');
+  // Function words alone, as a version's first question: nothing to match, not a refused request
+  // (Elasticsearch refuses term statistics for no terms, so none are asked for).
+  const stopWords = await app.request.get('/v2/context').query({ libraryId: '/acme/quiet', query: 'how do I do it?' });
+  t.is(stopWords.status, 404, JSON.stringify(stopWords.body));
+  t.is(stopWords.body.error, 'no_snippets_found');
   const noQuery = await app.request.get('/v2/context').query({ libraryId: '/acme/react-router' });
   t.is(noQuery.status, 400);
   t.is(noQuery.body.error, 'validation_error');

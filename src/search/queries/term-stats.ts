@@ -22,6 +22,11 @@ export interface TermStatsScope {
   also?: readonly SourceScope[];
 }
 
+/**
+ * The request for `terms`' document frequencies and the version's snippet count. Without
+ * terms (a question of stop words alone: "each", "{#if}") it asks for the count only:
+ * Elasticsearch refuses a `filters` aggregation with no filters.
+ */
 export function buildTermStatsQuery(scope: TermStatsScope, terms: readonly string[]): SearchRequestBody {
   const filters: Record<string, estypes.QueryDslQueryContainer> = {};
   for (const term of terms) filters[term] = { multi_match: { query: term, fields: [...TERM_FIELDS] } };
@@ -33,6 +38,6 @@ export function buildTermStatsQuery(scope: TermStatsScope, terms: readonly strin
         filter: [...scopesFilter(scope)],
       },
     },
-    aggs: { df: { filters: { filters } } },
+    ...(terms.length > 0 ? { aggs: { df: { filters: { filters } } } } : {}),
   };
 }
