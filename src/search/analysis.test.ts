@@ -37,6 +37,18 @@ test('programming-significant short words survive', (t) => {
   t.is(text('not new get set use return default type id'), 'not new get set us return default type id');
 });
 
+test('a stop word written as code is a keyword: template blocks and members keep it, prose does not', (t) => {
+  // Svelte's and Handlebars' blocks, and a promise's member: the same words on both sides of the index.
+  t.is(text('{#each items as item} … {:else} … {/each}'), 'each item item els each');
+  t.is(text('{#if open} {@html raw} {{#with user}}'), 'if open html raw with user');
+  t.is(text('fetch(url).then(render)'), 'fetch url then render');
+  t.deepEqual(analyzeQuery('#each').terms, ['each']);
+  t.deepEqual(analyzeQuery('{#if} blocks').terms, ['if', 'block']);
+  // As function words they carry no topic, and two sigils or a capital are not a keyword.
+  t.is(text('for each item, if any, then this'), 'item');
+  t.is(text('see ./this and .NET'), 'see net');
+});
+
 test('numbers and versions', (t) => {
   t.is(text('flask 3.1.3 returns 413'), 'flask 3.1.3 return 413');
   t.is(text('http2 utf8'), 'http2 utf8');

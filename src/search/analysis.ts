@@ -35,6 +35,8 @@ interface Token {
   chains: string[];
   /** Lowercased words, unstemmed. */
   parts: string[];
+  /** A word written as a keyword of code (`{#each}`, `{:else}`, `{@html}`, `.then(`): kept even when it is a stop word. */
+  keyword?: boolean;
 }
 
 const TOKEN_RE = /[\p{L}\p{N}_$@#./:'-]+/gu;
@@ -42,6 +44,12 @@ const SEPARATOR_RE = /[._$@#/:-]+/;
 const CAMEL_RE = /\p{Lu}+\d*(?!\p{Ll})|\p{Lu}?\p{Ll}+\d*|\d+|[^\p{Lu}\p{Ll}\d]+/gu;
 const SIMPLE_RE = /^[a-z0-9]+$/;
 const EDGE_PUNCT = /^[.:/'#@-]+|[.:/'#@-]+$/g;
+/**
+ * One word after a sigil that makes it code: a template block's `#`, `:`, `/` or `@`
+ * (Svelte's `{#each}`, `{:else}`, `{/if}`, `{@html}`; Handlebars' `{{#each}}`) or a member's `.`
+ * (`.then(`). Such a word is a keyword even when prose uses it as a function word.
+ */
+const KEYWORD_RE = /^[#:/@.][a-z]+$/;
 const MAX_TOKEN_LENGTH = 80;
 
 const stemCache = new Map<string, string>();
@@ -67,6 +75,7 @@ function splitWords(piece: string, out: string[]): void {
 function readToken(raw: string): Token | undefined {
   if (raw.length > MAX_TOKEN_LENGTH) return undefined;
   if (SIMPLE_RE.test(raw)) return { whole: undefined, chains: [], parts: [raw] };
+  if (KEYWORD_RE.test(raw)) return { whole: undefined, chains: [], parts: [raw.slice(1)], keyword: true };
   const flag = /^--?[A-Za-z]/.test(raw) ? (raw[1] === '-' ? '--' : '-') : '';
   let text = raw.replace(EDGE_PUNCT, '');
   if (text.includes("'")) text = text.replace(/'s$/i, '').replace(/'/g, '');
@@ -111,7 +120,7 @@ export function analyzeText(text: string): string[] {
     const compound = token.whole !== undefined;
     if (token.whole !== undefined) out.push(token.whole);
     for (const chain of token.chains) out.push(chain);
-    for (const part of token.parts) if (keepPart(part, compound)) out.push(stem(part));
+    for (const part of token.parts) if (token.keyword || keepPart(part, compound)) out.push(stem(part));
   });
   return out;
 }
@@ -125,7 +134,7 @@ export function extractIdentifiers(text: string, everyWord: boolean): string[] {
   forEachToken(text, (token) => {
     if (token.whole !== undefined) out.push(token.whole);
     for (const chain of token.chains) out.push(chain);
-    if (everyWord) for (const part of token.parts) if (keepPart(part, token.whole !== undefined)) out.push(part);
+    if (everyWord) for (const part of token.parts) if (token.keyword || keepPart(part, token.whole !== undefined)) out.push(part);
   });
   return out;
 }
