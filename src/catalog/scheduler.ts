@@ -95,6 +95,8 @@ export class RefreshScheduler {
       this.purgedAt = now.getTime();
       await this.services.locks.releaseOlderThan('schedule:', new Date(now.getTime() - LOCK_RETENTION_MS));
       await this.services.locks.releaseOlderThan('webhook:', new Date(now.getTime() - DELIVERY_RETENTION_MS));
+      // Jobs that ended before their logs were kept apart (or whose move failed) leave theirs.
+      await this.services.jobs.setLogsApart();
     }
     // At rest (nothing changed or due) a tick reads one small document and, in one read, the states of pending checks' jobs, not the catalogue.
     const generation = await this.services.libraries.generation();

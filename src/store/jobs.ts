@@ -27,10 +27,10 @@
  */
 import crypto from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import type { JobFields, JobKind, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
+import type { JobFields, JobKind, JobLogModel, JobModel, JobRecord, JobState, JobTrigger } from './models/job';
 import { storedSpec, type JobSpec } from '../domain/job-params';
 import { appendLog } from '../domain/job-log';
-import { TERMINAL_JOB_STATES } from './models/job';
+import { jobLogModel, TERMINAL_JOB_STATES } from './models/job';
 import type { LockStore } from './locks';
 import { BuildSlots } from './build-slots';
 import { fairOrder, requesterOf, type ClaimLane } from './claim-order';
@@ -77,12 +77,15 @@ export class JobQueue {
   private readonly slots: BuildSlots;
   /** Jobs this process ended (by id): a waiter in the same process wakes at once instead of at its next poll. */
   private readonly ended = new EventEmitter().setMaxListeners(0);
+  /** Ended jobs' logs, one document each under the job's id (in the jobs' database). */
+  private readonly Logs: JobLogModel;
 
   constructor(
     private readonly Job: JobModel,
     private readonly locks: LockStore,
     private readonly options: { maxAttempts?: number } = {},
   ) {
+    this.Logs = jobLogModel(Job.db);
     this.slots = new BuildSlots(locks, async (id) => (await this.get(id))?.state ?? null);
   }
 
@@ -269,6 +272,7 @@ export class JobQueue {
     const set = { ...fields, state: final, finishedAt: new Date(), lease: { owner: null, until: null }, ...(failedStage ? { failedStage } : {}) };
     // A cancelled job's lease was given up by the cancel: write its end by id.
     await this.Job.updateOne(final === 'cancelled' ? { _id: id } : { _id: id, 'lease.owner': owner }, { $set: set });
+    await this.setLogApart(id);
     await this.locks.releaseAll(`job:${id}:claim:`);
     const job = await this.get(id);
     if (job) await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
@@ -313,6 +317,7 @@ export class JobQueue {
   async remove(id: string): Promise<boolean> {
     const r = await this.Job.deleteOne({ _id: id, state: { $in: TERMINAL_JOB_STATES } });
     if (r.deletedCount !== 1) return false;
+    await this.Logs.deleteOne({ _id: id });
     await this.locks.releaseAll(`job:${id}:`);
     return true;
   }
@@ -365,7 +370,45 @@ export class JobQueue {
   }
 
   async get(id: string): Promise<JobRecord | null> {
-    return typed(await this.Job.findById(id).lean());
+    const job = typed(await this.Job.findById(id).lean());
+    if (job && job.log === undefined) job.log = job.logApart ? await this.logOf(id) : [];
+    return job;
+  }
+
+  /** An ended job's log kept apart (one read by id). */
+  private async logOf(id: string): Promise<JobRecord['log']> {
+    return (await this.Logs.findById(id).lean())?.log ?? [];
+  }
+
+  /**
+   * Moves the logs of up to `limit` ended jobs that still carry theirs (jobs ended before logs
+   * were kept apart, or whose move failed) to their own documents; returns how many moved.
+   */
+  async setLogsApart(limit = 200): Promise<number> {
+    const ended = await this.Job.find({ state: { $in: TERMINAL_JOB_STATES }, logApart: { $ne: true } })
+      .select({ _id: 1 })
+      .limit(limit)
+      .lean<{ _id: string }[]>();
+    for (const { _id } of ended) await this.setLogApart(_id);
+    return ended.length;
+  }
+
+  /**
+   * An ended job's log moves to a document of its own (written first, then taken out of the
+   * job, so a read finds it in one place or the other). FerretDB reads every document whole
+   * for the queries that look through jobs (the worker's claim every poll, a library's jobs,
+   * open counts): on a thousand ended jobs with their logs a claim cost a second of its CPU,
+   * without them about 50 ms. Best effort: a log that did not move stays in its job.
+   */
+  private async setLogApart(id: string): Promise<void> {
+    try {
+      const job = await this.Job.findById(id).select({ state: 1, log: 1 }).lean<Pick<JobRecord, 'state' | 'log'>>();
+      if (!job || !TERMINAL_JOB_STATES.includes(job.state) || !Array.isArray(job.log)) return;
+      await this.Logs.updateOne({ _id: id }, { $set: { log: job.log } }, { upsert: true });
+      await this.Job.updateOne({ _id: id, state: job.state }, { $unset: { log: '' }, $set: { logApart: true } });
+    } catch {
+      // The log stays in the job (reads find it there).
+    }
   }
 
   /**
@@ -384,7 +427,8 @@ export class JobQueue {
     return out;
   }
 
-  async list(filter: { libraryId?: string; teamIds?: string[] | null; limit?: number }): Promise<JobRecord[]> {
+  /** Jobs newest first; `logs: false` leaves ended jobs' logs unread (kept apart: a list view shows none). */
+  async list(filter: { libraryId?: string; teamIds?: string[] | null; limit?: number; logs?: boolean }): Promise<JobRecord[]> {
     const q: Record<string, unknown> = {};
     if (filter.libraryId) q.libraryId = filter.libraryId;
     if (filter.teamIds) q.$or = [{ teamId: null }, { teamId: { $in: filter.teamIds } }];
@@ -392,7 +436,9 @@ export class JobQueue {
       .sort({ createdAt: -1 })
       .limit(filter.limit ?? 50)
       .lean();
-    return docs.map(typed).filter((j): j is JobRecord => j !== null);
+    const jobs = docs.map(typed).filter((j): j is JobRecord => j !== null);
+    for (const job of jobs) if (job.log === undefined) job.log = job.logApart && filter.logs !== false ? await this.logOf(job._id) : [];
+    return jobs;
   }
 
   /**

@@ -1,7 +1,7 @@
 import test from 'ava';
 import type { Connection } from 'mongoose';
 import { connectMongo } from '../../src/store/mongo';
-import { jobModel } from '../../src/store/models/job';
+import { jobLogModel, jobModel } from '../../src/store/models/job';
 import { JobQueue } from '../../src/store/jobs';
 import { LockStore, lockModel } from '../../src/store/locks';
 import { JobCancelledError, Worker, type JobContext } from '../../src/indexing/jobs/worker';
@@ -59,6 +59,46 @@ test.serial('a job runs through its states to finalized with progress and a log'
   t.is(done?.progress.filesParsed, 3);
   const states = (done?.log ?? []).map((l) => l.message).filter((m) => m.startsWith('state:'));
   t.deepEqual(states, ['state: cloning', 'state: parsing', 'state: indexing']);
+});
+
+test.serial("an ended job's log is kept apart from it, read with it (listed too, unless a list view asks without), removed with it", async (t) => {
+  const job = await queue.enqueue({ kind: 'refresh', libraryId: '/a/apart', version: 'latest', params: testJobParams() });
+  const worker = new Worker({ queue, log, leaseMs: 5000, concurrency: 1, pollMs: 50, handler: async (ctx: JobContext) => ctx.log('info', 'kept apart') });
+  worker.start();
+  const done = await queue.waitFor(job._id, 10_000);
+  await worker.stop();
+  t.is(done?.state, 'finalized');
+  t.true(done?.log.some((l) => l.message === 'kept apart'));
+  // The job's own document no longer carries it (what every scan of the jobs reads on FerretDB).
+  const stored = await jobModel(conn).findById(job._id).lean();
+  t.is(stored?.log, undefined);
+  t.true(stored?.logApart);
+  t.true((await jobLogModel(conn).findById(job._id).lean())?.log.some((l) => l.message === 'kept apart'));
+  const listed = (await queue.list({ libraryId: '/a/apart' })).find((j) => j._id === job._id);
+  t.true(listed?.log.some((l) => l.message === 'kept apart'));
+  t.deepEqual((await queue.list({ libraryId: '/a/apart', logs: false })).find((j) => j._id === job._id)?.log, []);
+  t.true(await queue.remove(job._id));
+  t.is(await jobLogModel(conn).findById(job._id).lean(), null);
+});
+
+test.serial('jobs that ended with their logs in them (before logs were kept apart) give them up to the scheduler', async (t) => {
+  const Job = jobModel(conn);
+  const at = new Date();
+  await Job.create({
+    _id: 'job_oldstyle',
+    kind: 'refresh',
+    libraryId: '/a/old',
+    version: 'latest',
+    state: 'failed',
+    log: [{ at, level: 'error', message: 'failed: old' }],
+  });
+  t.true((await queue.setLogsApart()) >= 1);
+  t.is((await Job.findById('job_oldstyle').lean())?.log, undefined);
+  t.deepEqual(
+    (await queue.get('job_oldstyle'))?.log.map((l) => l.message),
+    ['failed: old'],
+  );
+  t.is(await queue.setLogsApart(), 0, 'nothing left to move');
 });
 
 test.serial('a failure keeps its API error code; others are internal', async (t) => {

@@ -8,7 +8,7 @@
  */
 import test from 'ava';
 import { createTestApp, type TestApp } from '../harness';
-import { rawCollection } from '../../src/store/bulk';
+import { insertDocuments, rawCollection } from '../../src/store/bulk';
 
 let app: TestApp;
 test.before(async () => {
@@ -26,7 +26,10 @@ interface Explained {
 
 test('a find by _id uses the _id index (FerretDB: SQLite searches the index; MongoDB: no collection scan)', async (t) => {
   const locks = rawCollection(app.handles.models.Lock);
-  await locks.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: `id-lookup-${i}`, holder: 'test', at: new Date() })) as never[]);
+  await insertDocuments(
+    locks,
+    Array.from({ length: 50 }, (_, i) => ({ _id: `id-lookup-${i}`, holder: 'test', at: new Date() })),
+  );
   const explained = (await locks.find({ _id: 'id-lookup-7' } as never).explain()) as Explained;
   if (explained.serverInfo?.ferretdbVersion) {
     const plan = (explained.queryPlanner?.Plan ?? []).join('\n');

@@ -62,6 +62,11 @@ export interface JobFields {
     filesRemoved?: number;
   };
   log: JobLogEntry[];
+  /**
+   * The log of an ended job is kept in a document of its own (`job_logs`, by the job's id):
+   * the jobs collection stays small for the queries that read all of it on FerretDB.
+   */
+  logApart?: boolean;
   /** A git token for this job only, encrypted with the server secret. */
   encryptedToken: string | null;
   /** Request headers for a website crawl (JSON), encrypted with the server secret. */
@@ -113,6 +118,7 @@ const jobSchema = new Schema<StoredJob>(
       snippetsIndexed: { type: Number, default: 0 },
     },
     log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
+    logApart: { type: Boolean, default: false },
     params: { type: Schema.Types.Mixed, default: {} },
     encryptedToken: { type: String, default: null },
     encryptedHeaders: { type: String, default: null },
@@ -138,4 +144,24 @@ export type JobModel = Model<StoredJob>;
 
 export function jobModel(conn: Connection): JobModel {
   return conn.models.Job ?? conn.model<StoredJob>('Job', jobSchema);
+}
+
+/** An ended job's log, under the job's id (store/jobs.ts `setLogApart`). */
+interface StoredJobLog {
+  _id: string;
+  log: JobLogEntry[];
+}
+
+const jobLogSchema = new Schema<StoredJobLog>(
+  {
+    _id: { type: String, required: true },
+    log: { type: [{ at: Date, level: String, message: String, _id: false }], default: [] },
+  },
+  { collection: 'job_logs', versionKey: false, minimize: false },
+);
+
+export type JobLogModel = Model<StoredJobLog>;
+
+export function jobLogModel(conn: Connection): JobLogModel {
+  return conn.models.JobLog ?? conn.model<StoredJobLog>('JobLog', jobLogSchema);
 }

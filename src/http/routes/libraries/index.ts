@@ -83,7 +83,7 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
     const { query } = ctx.state.input;
     const libraryId = query.libraryId !== undefined ? await libraryKeyFor(services, principal, parseLibraryId(query.libraryId).libraryId) : undefined;
     const { limit } = query;
-    const jobs = await services.jobs.list({ libraryId, teamIds: teamScope(principal), limit });
+    const jobs = await services.jobs.list({ libraryId, teamIds: teamScope(principal), limit, logs: false });
     ctx.body = { jobs: jobs.map((j) => presentJob(j, false)) };
   });
 
@@ -142,7 +142,7 @@ export function libraryRoutes(services: LibraryRoutesPorts): Router {
     // A library the team's policy excludes: refused as context refuses it, except to admins, who manage it.
     const usable = (await services.policies.forPrincipal(principal)).allows({ id, source: lib.source, trustScore: lib.trustScore });
     if (!usable && !isAdminLike(principal)) throw new AccessDeniedError(id);
-    const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20 });
+    const jobs = await services.jobs.list({ libraryId: lib._id, limit: 20, logs: false });
     ctx.body = {
       ...presentLibrary(lib),
       schedule: presentSchedule(lib, services.config.refreshDefaultHours),
