@@ -86,7 +86,7 @@ export class JobQueue {
     private readonly options: { maxAttempts?: number } = {},
   ) {
     this.Logs = jobLogModel(Job.db);
-    this.slots = new BuildSlots(locks, async (id) => (await this.get(id))?.state ?? null);
+    this.slots = new BuildSlots(locks, async (id) => (await this.fieldsOf(id, 'state'))?.state ?? null);
   }
 
   /**
@@ -268,14 +268,14 @@ export class JobQueue {
       if ((await this.outcome(id)) === 'cancelled') final = 'cancelled';
     }
     // The stage it was in says where it failed (the dashboard marks it).
-    const failedStage = final === 'failed' ? ((await this.get(id))?.state ?? null) : null;
+    const failedStage = final === 'failed' ? ((await this.fieldsOf(id, 'state'))?.state ?? null) : null;
     const set = { ...fields, state: final, finishedAt: new Date(), lease: { owner: null, until: null }, ...(failedStage ? { failedStage } : {}) };
     // A cancelled job's lease was given up by the cancel: write its end by id.
     await this.Job.updateOne(final === 'cancelled' ? { _id: id } : { _id: id, 'lease.owner': owner }, { $set: set });
     await this.setLogApart(id);
     await this.locks.releaseAll(`job:${id}:claim:`);
-    const job = await this.get(id);
-    if (job) await this.slots.free(job.libraryId, job.version, `job:${job._id}`);
+    const job = await this.fieldsOf(id, 'libraryId', 'version');
+    if (job) await this.slots.free(job.libraryId, job.version, `job:${id}`);
     this.ended.emit(id);
     return final;
   }
@@ -375,6 +375,14 @@ export class JobQueue {
     return job;
   }
 
+  /** Some fields of a job, read by id without its log (where it is kept apart, that is a second read `get` makes). */
+  private fieldsOf<K extends keyof JobRecord>(id: string, ...keys: K[]): Promise<Pick<JobRecord, K> | null> {
+    return this.Job.findById(id)
+      .select(Object.fromEntries(keys.map((k) => [k, 1])))
+      .lean<Pick<JobRecord, K>>()
+      .exec();
+  }
+
   /** An ended job's log kept apart (one read by id). */
   private async logOf(id: string): Promise<JobRecord['log']> {
     return (await this.Logs.findById(id).lean())?.log ?? [];
@@ -385,12 +393,13 @@ export class JobQueue {
    * were kept apart, or whose move failed) to their own documents; returns how many moved.
    */
   async setLogsApart(limit = 200): Promise<number> {
-    const ended = await this.Job.find({ state: { $in: TERMINAL_JOB_STATES }, logApart: { $ne: true } })
+    const ended = await this.Job.find({ state: { $in: TERMINAL_JOB_STATES }, logApart: { $ne: true }, log: { $exists: true } })
       .select({ _id: 1 })
       .limit(limit)
       .lean<{ _id: string }[]>();
-    for (const { _id } of ended) await this.setLogApart(_id);
-    return ended.length;
+    let moved = 0;
+    for (const { _id } of ended) if (await this.setLogApart(_id)) moved++;
+    return moved;
   }
 
   /**
@@ -400,14 +409,16 @@ export class JobQueue {
    * open counts): on a thousand ended jobs with their logs a claim cost a second of its CPU,
    * without them about 50 ms. Best effort: a log that did not move stays in its job.
    */
-  private async setLogApart(id: string): Promise<void> {
+  private async setLogApart(id: string): Promise<boolean> {
     try {
-      const job = await this.Job.findById(id).select({ state: 1, log: 1 }).lean<Pick<JobRecord, 'state' | 'log'>>();
-      if (!job || !TERMINAL_JOB_STATES.includes(job.state) || !Array.isArray(job.log)) return;
+      const job = await this.fieldsOf(id, 'state', 'log');
+      if (!job || !TERMINAL_JOB_STATES.includes(job.state) || !Array.isArray(job.log)) return false;
       await this.Logs.updateOne({ _id: id }, { $set: { log: job.log } }, { upsert: true });
-      await this.Job.updateOne({ _id: id, state: job.state }, { $unset: { log: '' }, $set: { logApart: true } });
+      const r = await this.Job.updateOne({ _id: id, state: job.state }, { $unset: { log: '' }, $set: { logApart: true } });
+      return r.modifiedCount === 1;
     } catch {
       // The log stays in the job (reads find it there).
+      return false;
     }
   }
 
