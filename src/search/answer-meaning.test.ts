@@ -6,6 +6,8 @@ import { infoSection, scoredCandidate, unit, termStats } from './test-fixtures';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
+/** The fixtures' snippets all hold the same words of "set a timeout": the tests of the other rules leave repeated evidence aside. */
+const rulesApart = { ...SEARCH_WEIGHTS, answer: { ...w, sameEvidence: Infinity } };
 const stats = termStats({ timeout: 5, set: 60 });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
@@ -57,18 +59,18 @@ test('a later part pays for the parts it brings: its group must clear the length
   const later = client('Client options', 'Set a timeout: the timeout of a client.', { part: 1, startLine: 40 });
   const sibling = client('Client defaults', 'Set a timeout: the timeout of every client.', { startLine: 90 });
   const opening = client('Client options', 'Every option of a client, one by one.', { part: 0, startLine: 10, tokens: 1600 });
-  const alone = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined });
+  const alone = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined }, rulesApart);
   const ratio = alone.ranked.find((r) => r.doc.id === later.doc.id)!.score / alone.ranked[0]!.score;
   t.true(ratio >= w.relativeFloor, `the part alone clears its own floor (${ratio.toFixed(2)})`);
   t.true(ids(alone.snippets).includes(later.doc.id), 'without its earlier part to read, it is served');
-  const whole = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [opening] });
+  const whole = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [opening] }, rulesApart);
   t.false(
     whole.snippets.some((s) => s.doc.id === opening.doc.id || s.doc.id === later.doc.id),
     `with a 1,600-token opening part the group needs ${(w.relativeFloor * (1 + w.sizeFloor * Math.log2(1750 / w.sizeFloorFrom))).toFixed(2)} of the best (it scores ${ratio.toFixed(2)})`,
   );
   t.true(ids(whole.snippets).includes(sibling.doc.id), 'the rest of the answer stays');
   const short = scoredCandidate({ ...opening.doc, id: 'short-opening', tokens: 60 });
-  const served = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [short] });
+  const served = answerFromLegs({ ...input([first, later, sibling]), queryVector: undefined, parts: [short] }, rulesApart);
   t.true(
     served.snippets.some((s) => s.doc.id === 'short-opening'),
     'a short opening part: the group is served from it',

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, type AnswerInput } from './answer';
+import { answerFromLegs, candidatePool, nothingRelevant, relevanceFloor, withoutRepeatedEvidence, type AnswerInput } from './answer';
 import { isPageIntro, withPageRepeats, withPageSupport } from './page-evidence';
 import type { RescoredCandidate } from './rescore';
 import { infoSection, scoredCandidate, timeoutPart, unit, termStats } from './test-fixtures';
@@ -24,6 +24,8 @@ const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {})
   ...over,
 });
 const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
+/** The fixtures' snippets all hold the same words of "set a timeout": the tests of the other rules leave repeated evidence aside. */
+const rulesApart = { ...SEARCH_WEIGHTS, answer: { ...w, sameEvidence: Infinity } };
 
 test('nothing is relevant when the best cosine in the pool is below the floor', (t) => {
   // The words match, the meaning does not: for a question (more than a topic's few terms,
@@ -159,8 +161,8 @@ test('a long snippet needs more relevance than a short one to be served; the bes
   const best = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.', { tokens: 1600 }));
   const short = scoredCandidate(info('Request timeout', 'Set the timeout of one request.', { tokens: 100 }));
   const long = scoredCandidate(info('Request timeouts', 'Set the timeout of each one request.', { tokens: 1600 }));
-  const steep = { ...SEARCH_WEIGHTS, answer: { ...w, sizeFloor: 0.5 } };
-  const flat = { ...SEARCH_WEIGHTS, answer: { ...w, sizeFloor: 0 } };
+  const steep = { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, sizeFloor: 0.5 } };
+  const flat = { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, sizeFloor: 0 } };
   const both = answerFromLegs(input([best, short, long]), flat);
   t.deepEqual(new Set(ids(both.snippets)), new Set([best.doc.id, short.doc.id, long.doc.id]), 'without the size term all three pass');
   const sized = answerFromLegs(input([best, short, long]), steep);
@@ -194,14 +196,14 @@ test('a lone hit needs more relevance: a snippet alone on its page above the flo
   // Through the answer: the same relevance, alone on its page or beside another of its page.
   const best = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout applies to each request.', { path: 'docs/timeouts.md' }));
   const lone = scoredCandidate(info('Session settings', 'Sessions keep settings: set one timeout there.', { path: 'docs/sessions.md' }));
-  const answered = answerFromLegs(input([best, lone]));
+  const answered = answerFromLegs(input([best, lone]), rulesApart);
   const ratio = answered.ranked[1]!.score / answered.ranked[0]!.score;
   t.true(ratio >= w.relativeFloor && ratio < w.lonePageFloor, `the second scores between the floors (${ratio.toFixed(2)})`);
   t.deepEqual(ids(answered.snippets), [best.doc.id], 'alone on its page: left out');
-  const off = answerFromLegs(input([best, lone]), { ...SEARCH_WEIGHTS, answer: { ...w, lonePageFloor: 0 } });
+  const off = answerFromLegs(input([best, lone]), { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, lonePageFloor: 0 } });
   t.deepEqual(ids(off.snippets), [best.doc.id, lone.doc.id], 'without the rule it passes the relative floor');
   const sibling = scoredCandidate(info('Session settings', 'Sessions keep settings: set each timeout here.', { path: 'docs/sessions.md' }));
-  const supported = answerFromLegs(input([best, lone, sibling]));
+  const supported = answerFromLegs(input([best, lone, sibling]), rulesApart);
   t.true(ids(supported.snippets).includes(lone.doc.id), 'with another candidate of its page above the floors it is served');
 });
 
@@ -221,12 +223,62 @@ test("an answer is not a page copied out: a page's candidates beyond the first f
   const sections = [1, 2, 3, 4, 5].map((k) =>
     scoredCandidate(info(`Timeout ${k}`, `Set a timeout: the timeout applies to each request (${k}).`, { path: 'docs/timeouts.md' })),
   );
-  const all = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatStep: 0 } });
+  const all = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, pageRepeatStep: 0 } });
   t.is(all.snippets.length, 5);
-  const steep = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
+  const steep = answerFromLegs(input(sections), { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
   t.is(steep.snippets.length, 2, 'beyond the first two of the page, none is near enough to the best');
-  const larger = answerFromLegs(input(sections, { budget: 5000 * 100 }), { ...SEARCH_WEIGHTS, answer: { ...w, pageRepeatsFrom: 2, pageRepeatStep: 5 } });
+  const larger = answerFromLegs(input(sections, { budget: 5000 * 100 }), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...rulesApart.answer, pageRepeatsFrom: 2, pageRepeatStep: 5 },
+  });
   t.is(larger.snippets.length, 5, 'a budget 100 times the default asks for more of the same page: the step shrinks with it');
+});
+
+test('sections holding exactly the same words of the question are one kind of evidence: only the first few are served', (t) => {
+  const row = (id: string, matched: string) => ({ doc: { id }, matched }) as unknown as RescoredCandidate;
+  const passed = [row('a', '0,1'), row('b', '1'), row('c', '1'), row('d', '0,1'), row('e', '1'), row('f', ''), row('g', '1,2'), row('h', '')];
+  t.deepEqual(
+    withoutRepeatedEvidence(passed, 2).map((r) => r.doc.id),
+    ['a', 'b', 'c', 'd', 'f', 'g', 'h'],
+    'a third section with only word 1 goes; other sets of words, and meaning alone, are other evidence',
+  );
+  t.deepEqual(
+    withoutRepeatedEvidence([row('a', '1'), row('b', '1')], 0).map((r) => r.doc.id),
+    ['a'],
+    'the best always stays',
+  );
+  const parts = [0, 1, 2].map((k) => scoredCandidate(timeoutPart(k, 10 + k)));
+  const asParts = parts.map((p) => ({ doc: p.doc, matched: '1' }) as unknown as RescoredCandidate);
+  t.deepEqual(
+    withoutRepeatedEvidence([row('a', '1'), ...asParts, row('b', '1'), row('c', '1')], 2).map((r) => r.doc.id),
+    ['a', ...ids(parts)],
+    'the parts of one long section are one section: b would be the third',
+  );
+
+  // Through the answer: a migration guide's removed methods, each matching only the question's context words.
+  const q = 'after the upgrade to version 5 the timeout option is ignored';
+  const answerSection = scoredCandidate(
+    info('Timeout option', 'In version 5 the timeout option is read per request, not per client.', { path: 'docs/upgrade.md' }),
+  );
+  const removed = [1, 2, 3, 4].map((k) =>
+    scoredCandidate(
+      info(`Removed in version 5: method ${k}`, `Version 5 removes method ${k}; upgrade callers to the new form.`, {
+        path: 'docs/upgrade.md',
+        id: `removed-${k}`,
+      }),
+    ),
+  );
+  const asked = { analyzed: analyzeQuery(q), query: q };
+  const open = answerFromLegs(input([answerSection, ...removed], asked), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...w, sameEvidence: Infinity, pageRepeatStep: 0, lonePageFloor: 0 },
+  });
+  t.is(open.snippets.length, 5, 'without the rule every removed method passes the floors');
+  const ruled = answerFromLegs(input([answerSection, ...removed], asked), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...w, sameEvidence: 2, pageRepeatStep: 0, lonePageFloor: 0 },
+  });
+  t.deepEqual(ids(ruled.snippets), [answerSection.doc.id, 'removed-1', 'removed-2']);
 });
 
 test("a page's introduction weighs less when a section of its page is a candidate; alone, or for an overview, it keeps its score", (t) => {
@@ -268,14 +320,14 @@ test('the budget is a ceiling filled with whole groups: a group that does not fi
   const parts = [part(0, 10), part(1, 40), part(2, 70)].map((o) => scoredCandidate(o));
   const small = scoredCandidate(info('Timeouts', 'Set a timeout: the timeout of each request.', { tokens: 50 }));
   const pool = [...parts, small];
-  const all = answerFromLegs(input(pool, { budget: 400 }));
+  const all = answerFromLegs(input(pool, { budget: 400 }), rulesApart);
   // 3 parts of 100 tokens and a snippet of 50, with a 4-token separator between snippets: 362.
   t.is(all.snippets.length, 2, 'the three parts fit one snippet: they are merged');
   const section = all.snippets.find((s) => s.doc.id === parts[0].doc.id)!.doc;
   t.like(section, { part: 0, lastPart: 2, tokens: 300 });
   t.regex(section.content, /^Part 0:[\s\S]*\n\nPart 1:[\s\S]*\n\nPart 2:/, 'the parts in document order');
   t.true(all.exhausted, 'every relevant candidate was served, merged or not');
-  const apart = answerFromLegs(input(pool, { budget: 400 }), { ...SEARCH_WEIGHTS, answer: { ...w, mergedPartsCeiling: 0 } });
+  const apart = answerFromLegs(input(pool, { budget: 400 }), { ...SEARCH_WEIGHTS, answer: { ...rulesApart.answer, mergedPartsCeiling: 0 } });
   t.is(apart.snippets.length, 4, 'with merging off, one snippet per part');
   const at0 = ids(apart.snippets).indexOf(parts[0].doc.id);
   t.deepEqual(ids(apart.snippets).slice(at0, at0 + 3), ids(parts), 'the parts adjacent and in order');

@@ -8,7 +8,8 @@
  * stops where relevance falls off (relative to the best snippet, more steeply for long
  * snippets, for a lone hit on a page nothing else of the answer comes from, for a page's
  * fourth section and beyond: page-evidence.ts, and for a candidate far from the question in
- * meaning), serves a section copied onto another page once, keeps the parts of one section
+ * meaning; beyond two sections holding exactly the same words of the question), serves a
+ * section copied onto another page once, keeps the parts of one section
  * together in document order (a later part paying for the parts it brings) and merged while
  * they fit (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
  * use case (retrieval/context.ts) and the offline replay of the eval (scripts/eval/replay.ts)
@@ -24,7 +25,7 @@ import { changeQuestion, pageKindFactor, targetVersions } from './page-kinds';
 import type { RankedSnippet, ScoredCandidate } from './types';
 import { onlyOtherLanguages } from './code-language';
 import { isPageIntro, pagesWithSections, withPageRepeats, withPageSupport } from './page-evidence';
-import { mergeParts, withSectionParts } from './section-parts';
+import { mergeParts, sectionOf, withSectionParts } from './section-parts';
 import { SEARCH_WEIGHTS, type SearchWeights } from './weights';
 
 export interface AnswerInput {
@@ -146,9 +147,13 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   if (eligible.length === 0) return { ranked, snippets: [], nothingRelevant: false, exhausted: false, smallestRelevant: 0, noneInLanguage: true };
   const top = eligible[0]!.score;
   const bestCosine = ranked.reduce((m, r) => Math.max(m, r.cosine ?? -Infinity), -Infinity);
-  const passed = eligible.filter((r, i) => input.overview || i === 0 || (r.score >= relevanceFloor(top, r.doc.tokens, w) && nearEnough(r, bestCosine, top, w)));
-  // A caller asking more than the default budget asks for more of the same pages: the step shrinks in proportion.
-  const repeatStep = w.pageRepeatStep * Math.min(1, DEFAULT_TOKENS / Math.max(1, input.budget));
+  const floored = eligible.filter(
+    (r, i) => input.overview || i === 0 || (r.score >= relevanceFloor(top, r.doc.tokens, w) && nearEnough(r, bestCosine, top, w)),
+  );
+  // A caller asking more than the default budget asks for more of the same: more of one kind of evidence, a smaller step for a page's repeats.
+  const breadth = Math.max(1, input.budget / DEFAULT_TOKENS);
+  const passed = input.overview || input.analyzed.terms.length === 0 ? floored : withoutRepeatedEvidence(floored, Math.ceil(w.sameEvidence * breadth));
+  const repeatStep = w.pageRepeatStep / breadth;
   const relevant = (
     input.overview
       ? passed
@@ -184,6 +189,28 @@ export function nearEnough(r: RescoredCandidate, bestCosine: number, top: number
   if (r.cosine === undefined || bestCosine === -Infinity) return true;
   const near = bestCosine - r.cosine <= w.farCosine && r.cosine >= w.cosineFloor;
   return near || r.score >= w.farFloor * top;
+}
+
+/**
+ * Sections that hold exactly the same words of the question, and no other, are the same
+ * lexical evidence: beyond the first `most` of them (in rank order; the best snippet always
+ * stays) one more adds nothing the answer does not already show. They are the sections a
+ * question's context words match on every page (a migration guide's every removed method for
+ * "after moving to express 5, …", every `z.toJSONSchema()` option for "… from a JSON
+ * Schema"), while a section holding one more of its words, or other ones, is other evidence.
+ * Sections found by meaning alone (no word of the question) count as one kind too; the parts
+ * of one long section count as one section.
+ */
+export function withoutRepeatedEvidence(passed: readonly RescoredCandidate[], most: number): RescoredCandidate[] {
+  const sectionsOf = new Map<string, Set<string>>();
+  return passed.filter((r, i) => {
+    const section = sectionOf(r.doc) ?? r.doc.id;
+    const sections = sectionsOf.get(r.matched) ?? new Set<string>();
+    sectionsOf.set(r.matched, sections);
+    if (i > 0 && !sections.has(section) && sections.size >= most) return false;
+    sections.add(section);
+    return true;
+  });
 }
 
 /**

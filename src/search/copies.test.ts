@@ -16,6 +16,7 @@ test('a section copied onto another page is served once, from the documentation 
     doc: c.doc,
     score,
     coverage: 1,
+    matched: '0',
     parts: { lexical: 0, semantic: 0, title: 0, headings: 0 },
   });
   const pool = [readme, docs, other];

@@ -40,6 +40,9 @@ test("the library's own frequencies decide: a word all its snippets share does n
   // Coverage counts the question's words a snippet holds, whatever their weight: ctx is still there.
   t.true(near(koa[1].coverage, 0.5));
   t.true(near(koa[0].coverage, 1));
+  // Which of them, by their place in the question: the evidence a candidate is for.
+  t.is(koa[1].matched, '0');
+  t.is(koa[0].matched, '0,1');
   // In a library where ctx is rare and cookies are everywhere, the other way round.
   const other = rescoreCandidates([busy, cookies], analyzed, stats(500, { ctx: 3, cooki: 500 }), undefined);
   t.deepEqual(

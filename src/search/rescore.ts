@@ -26,6 +26,8 @@ export interface RescoredCandidate {
   cosine?: number;
   /** Share of the question's terms found anywhere in it (0..1, unweighted: a word every snippet has still counts). */
   coverage: number;
+  /** The question's terms found anywhere in it, as their indexes in order ("0,2"): which of the question's words it is evidence for. */
+  matched: string;
   /** The parts of the score before weighting: BM25F / the pool's best, cosine grade, heading and path coverage. */
   parts: { lexical: number; semantic: number; title: number; headings: number };
   /** Its own heading says exactly what the question says: every term of it, and nothing else ("Request Body" for "request body"). */
@@ -112,6 +114,7 @@ export function rescoreCandidates(
     let inTitle = 0;
     let inHeadings = 0;
     let titleTerms = 0;
+    let matched = '';
     if (text && matcher) {
       // Each field is read once for every term at once.
       counts.fill(0);
@@ -132,7 +135,10 @@ export function rescoreCandidates(
           if (f === 'searchTitle') title = 1;
           if (f === 'searchTitle' || f === 'searchBreadcrumb') heading = 1;
         });
-        if (tf > 0) covered++;
+        if (tf > 0) {
+          covered++;
+          matched += matched === '' ? String(k) : `,${k}`;
+        }
         bm25 += (idf[k]! * tf) / (w.k1 + tf);
         inTitle += title * idf[k]!;
         titleTerms += title;
@@ -146,6 +152,7 @@ export function rescoreCandidates(
       bm25,
       cosine,
       coverage: terms.length > 0 ? covered / terms.length : 0,
+      matched,
       title: inTitle / totalIdf,
       headings: inHeadings / totalIdf,
       named: terms.length > 0 && titleTerms === terms.length && lengths[i]![titleField]! === terms.length,
@@ -167,6 +174,7 @@ export function rescoreCandidates(
       score,
       cosine: r.cosine,
       coverage: r.coverage,
+      matched: r.matched,
       parts: { lexical, semantic: grade, title: r.title, headings: r.headings },
       ...(r.named ? { named: true } : {}),
       index: r.index,

@@ -9,7 +9,7 @@ import type { RescoredCandidate } from './rescore';
 import type { ContextSnippet, RankedSnippet } from './types';
 
 /** The section (or API entry) a part belongs to; undefined for a snippet that is not a part. */
-function sectionOf(doc: RankedSnippet['doc']): string | undefined {
+export function sectionOf(doc: RankedSnippet['doc']): string | undefined {
   return doc.part === undefined ? undefined : `${doc.path}\u0000${doc.title}\u0000${doc.breadcrumb.join('\u0000')}`;
 }
 
