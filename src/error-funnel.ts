@@ -6,7 +6,7 @@
  */
 import type { Middleware } from 'koa';
 import { AppError, InternalError, PayloadTooLargeError, StoreUnavailableError, ValidationError } from './errors';
-import { isEsUnavailable } from './search/client';
+import { isEsRefusal, isEsUnavailable } from './search/client';
 import { isMongoUnavailable } from './store/mongo';
 import type { Logger } from './logger';
 
@@ -15,6 +15,9 @@ export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   if (isEsUnavailable(error)) return new StoreUnavailableError('elasticsearch', error);
   if (isMongoUnavailable(error)) return new StoreUnavailableError('mongodb', error);
+  // Elasticsearch refusing a query we built (a 400 for a malformed aggregation) is our defect:
+  // a 500 whose cause is logged, not the client's 400 "Invalid request." with nothing logged.
+  if (isEsRefusal(error)) return new InternalError('Internal server error.', error);
   const e = error as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; limit?: unknown };
   const status = e?.status ?? e?.statusCode;
   // Errors raised by koa-bodyparser / http-errors (malformed JSON, body too large).

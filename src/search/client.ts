@@ -276,6 +276,14 @@ export function isEsUnavailable(error: unknown): boolean {
   return status === 503 || status === 429;
 }
 
+/**
+ * True when Elasticsearch refused a request of ours (any answer but the unavailable ones):
+ * the request was built here, so a 4xx is our fault, never the client's.
+ */
+export function isEsRefusal(error: unknown): boolean {
+  return (error instanceof errors.ResponseError || error instanceof EsStatusError) && !isEsUnavailable(error);
+}
+
 /** Maps transport failures to a 503; other errors pass through. */
 export function mapEsError(error: unknown): unknown {
   return isEsUnavailable(error) ? new StoreUnavailableError('elasticsearch', error) : error;
