@@ -33,13 +33,21 @@ test('nothing is relevant when the best cosine in the pool is below the floor', 
   const question = 'set a timeout on slow uploads over the network';
   const asked = { query: question, analyzed: analyzeQuery(question) };
   t.true(asked.analyzed.terms.length > w.topicTerms);
-  const below = [w.cosineFloor - 0.01, 0.2].map((cos) =>
-    scoredCandidate(info('Sessions', `Set a timeout on slow uploads over the network (${cos}).`), at(cos)),
-  );
+  const below = [w.cosineFloor - 0.01, 0.2].map((cos) => scoredCandidate(info('Sessions', `Set a timeout on slow uploads (${cos}).`), at(cos)));
   const none = answerFromLegs(input(below, { queryVector: unit([1, 0]), ...asked }));
   t.true(none.nothingRelevant);
   t.deepEqual(none.snippets, []);
   t.is(none.ranked.length, 2, 'the pool is still ranked (the 404 names its nearest sections)');
+  // A candidate holding every word of the question needs `wholeQuestion` less cosine.
+  const whole = (cos: number) => scoredCandidate(info('Sessions', `Set a timeout on slow uploads over the network (${cos}).`), at(cos));
+  t.false(
+    answerFromLegs(input([whole(w.cosineFloor - 0.01)], { queryVector: unit([1, 0]), ...asked })).nothingRelevant,
+    'every word held, just below the floor',
+  );
+  t.true(
+    answerFromLegs(input([whole(w.cosineFloor - w.wholeQuestion - 0.01)], { queryVector: unit([1, 0]), ...asked })).nothingRelevant,
+    'every word held is not enough far below it',
+  );
   const above = [w.cosineFloor + 0.01, 0.2].map((cos) =>
     scoredCandidate(info('Sessions', `Set a timeout on slow uploads over the network (${cos}).`), at(cos)),
   );
@@ -80,6 +88,8 @@ test('without vectors, nothing is relevant when no snippet holds the coverage fl
   t.false(nothingRelevant([row(0.1, 0.5), row(0.05, 1)], true, w, w.topicTerms));
   t.true(nothingRelevant([row(0.1, 0.5)], true, w, 2), 'a two-word topic with one word in the library is not about it');
   t.true(nothingRelevant([row(0.1, 1)], true, w, w.topicTerms + 1), 'a longer question needs the cosine');
+  t.false(nothingRelevant([row(w.cosineFloor - w.wholeQuestion + 0.01, 1)], true, w, w.topicTerms + 1), 'less of it when one candidate holds every term');
+  t.true(nothingRelevant([row(w.cosineFloor - w.wholeQuestion + 0.01, 0.9)], true, w, w.topicTerms + 1), 'not when it holds most of them');
 });
 
 test('a one-word topic with a poor cosine is answered from the snippet holding the word; a topic from elsewhere is not', (t) => {

@@ -85,11 +85,11 @@ export function candidatePool(lexical: readonly ScoredCandidate[], semantic: rea
 /**
  * Whether nothing in the pool is about the question at all (the absolute floor, from both
  * legs). With vectors, a candidate is about the question when its cosine, plus
- * `headingEvidence` times the share of the question's weight its own heading holds, reaches
- * the cosine floor; and a topic (at most `topicTerms` terms: what an assistant sends as a
- * get-library-docs topic) is answered when one candidate holds every one of its terms, since
- * the cosine of a word or two says little either way. Without vectors the coverage floor
- * decides.
+ * `headingEvidence` times the share of the question's weight its own heading holds, plus
+ * `wholeQuestion` when it holds every one of the question's terms, reaches the cosine floor;
+ * and a topic (at most `topicTerms` terms: what an assistant sends as a get-library-docs
+ * topic) is answered when one candidate holds every one of its terms, since the cosine of a
+ * word or two says little either way. Without vectors the coverage floor decides.
  */
 export function nothingRelevant(ranked: readonly RescoredCandidate[], withVectors: boolean, w: SearchWeights['answer'], terms = Infinity): boolean {
   if (ranked.length === 0) return true;
@@ -97,7 +97,8 @@ export function nothingRelevant(ranked: readonly RescoredCandidate[], withVector
   for (const r of ranked) coverage = Math.max(coverage, r.coverage);
   if (withVectors) {
     let best = -Infinity;
-    for (const r of ranked) if (r.cosine !== undefined) best = Math.max(best, r.cosine + w.headingEvidence * r.parts.title);
+    for (const r of ranked)
+      if (r.cosine !== undefined) best = Math.max(best, r.cosine + w.headingEvidence * r.parts.title + (r.coverage >= 1 ? w.wholeQuestion : 0));
     if (best > -Infinity) return best < w.cosineFloor && !(terms <= w.topicTerms && coverage >= 1);
   }
   return coverage < w.coverageFloor;

@@ -307,6 +307,14 @@ const DEFAULT_WEIGHTS = {
      */
     headingEvidence: 0.15,
     /**
+     * A candidate holding every term of the question needs this much less cosine: all its
+     * words in one section are evidence the vectors of a small model can miss ("run code on
+     * startup and shutdown" and Starlette's lifespan page: cosine 0.31, every term held).
+     * No question of the off-topic sets (90, dev and held-out) has a candidate holding all its
+     * terms, so none of them is answered by it; the dev and held-out answers are unchanged.
+     */
+    wholeQuestion: 0.1,
+    /**
      * A topic of at most this many terms ("configuration", "url_for", "pass data to child") is
      * about the library when one candidate holds all its terms, whatever its cosine: a word or
      * two embeds poorly (best cosines 0.16–0.37 for on-topic topics such as "timeout",
