@@ -163,3 +163,40 @@ test('unresolvable targets are logged and dropped, never fatal', async (t) => {
   t.false(snippets.some((s) => s.kind === 'code'));
   t.true(snippets.some((s) => s.content.includes('Still here.')) || out.text.includes('Still here.'));
 });
+
+test("members nested under an autoclass resolve in its class, as Sphinx does (Jinja's `.. automethod:: render([context])` under `.. autoclass:: Template`)", async (t) => {
+  const text = [
+    'API',
+    '===',
+    '',
+    '.. module:: tiny',
+    '',
+    '.. autoclass:: Tiny',
+    '',
+    '    .. attribute:: name',
+    '',
+    '        The import name of the application.',
+    '',
+    '    .. automethod:: run([host])',
+    '',
+    '    .. automethod:: route',
+    '',
+    '.. automethod:: run',
+    '',
+    'After the class the page goes on.',
+    '',
+  ].join('\n');
+  const out = await expand('docs/api.rst', text);
+  t.deepEqual(
+    out.problems.map((p) => [p.reason, p.target]),
+    [['unresolved', 'run']],
+    'the last `run` stands outside the class: unresolved, as in Sphinx',
+  );
+  const snippets = parseDocument({ path: 'docs/api.rst', text: out.text });
+  const titles = snippets.filter((s) => s.kind === 'code').map((s) => s.title);
+  t.true(titles.includes('Tiny.run()'), titles.join(', '));
+  t.true(titles.includes('Tiny.route()'), titles.join(', '));
+  const run = snippets.find((s) => s.title === 'Tiny.run()')!;
+  t.true(run.description.includes('Runs a development server'), run.description);
+  t.true(snippets.some((s) => s.content.includes('After the class the page goes on.')));
+});

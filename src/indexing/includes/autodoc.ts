@@ -9,8 +9,9 @@
  * description (a heading would take over the prose that follows the directive).
  *
  * Names resolve like Sphinx: qualified (`pkg.mod.Class`), or under the current module
- * (`.. module::`/`.. currentmodule::`/`.. automodule::` before it), with the class of an
- * enclosing `autoclass` for members. Module files are looked for under the repository root,
+ * (`.. module::`/`.. currentmodule::`/`.. automodule::` before it), and a member directive
+ * indented in an `autoclass`'s body (`.. automethod:: render([context])` under
+ * `.. autoclass:: Template`) in that class first. Module files are looked for under the repository root,
  * `src/`, `lib/`, `python/` and the folders conf.py adds with a literal `sys.path.insert`;
  * a name a package re-exports (`from .app import Flask`, `from x import *`) is followed to
  * its defining module.
@@ -26,6 +27,9 @@ import { replaceAsync, type IncludeResolver } from './resolver';
 /** A line that sets the current module, or an autodoc directive with its options. */
 const STATEMENT =
   /^([ \t]*)\.\.[ \t]+(?:py:)?(module|currentmodule|automodule|autoclass|autoexception|autofunction|automethod|autoattribute|autoproperty|autodata|autodecorator)::[ \t]*(\S[^\n]*)\n?((?:\1[ \t]+:[\w-]+:[^\n]*\n?)*)/gm;
+
+/** Directives that document a member of the class whose body they are indented in. */
+const MEMBER_DIRECTIVES = new Set(['automethod', 'autoattribute', 'autoproperty', 'autofunction', 'autodata', 'autodecorator', 'autoclass', 'autoexception']);
 
 export const AUTODOC_DIRECTIVE = /\.\.\s+(?:py:)?auto(?:module|class|exception|function|method|attribute|property|data|decorator)::/;
 
@@ -47,17 +51,23 @@ export async function expandAutodoc(text: string, r: IncludeResolver): Promise<s
   const roots = await moduleRoots(r);
   const parsed = new Map<string, ParsedSnippet[]>();
   let current = '';
+  // The autoclass whose body a directive is indented in: its members resolve in its class.
+  let enclosing: { indent: number; names: string[] } | undefined;
   return replaceAsync(text, STATEMENT, async (m) => {
     const [whole, indent, name, rawTarget, optionText] = m;
     const target = rawTarget.trim().replace(/\(.*$/, '').trim();
+    if (enclosing && indent.length <= enclosing.indent) enclosing = undefined;
     if (name === 'module' || name === 'currentmodule') {
       current = target === 'None' ? '' : target;
       return whole;
     }
     const options = new Map([...optionText.matchAll(/:([\w-]+):[ \t]*([^\n]*)/g)].map((o) => [o[1], o[2].trim()]));
     const finder = new Finder(r, roots, parsed);
-    const entries = await finder.entries(name, target, current, options);
+    const inClass = enclosing && MEMBER_DIRECTIVES.has(name) ? enclosing.names.map((c) => `${c}.${target}`) : [];
+    const entries = await finder.entries(name, target, current, options, inClass);
     if (name === 'automodule') current = target;
+    if (name === 'autoclass' || name === 'autoexception')
+      enclosing = { indent: indent.length, names: candidates(target, current).concat(target.includes('.') ? [] : [target]) };
     if (entries === undefined) {
       r.problem(target, 'unresolved');
       return whole;
@@ -106,7 +116,13 @@ class Finder {
   ) {}
 
   /** The entries a directive generates, or undefined when its target cannot be found. */
-  async entries(directive: string, target: string, current: string, options: Map<string, string>): Promise<ApiEntry[] | undefined> {
+  async entries(
+    directive: string,
+    target: string,
+    current: string,
+    options: Map<string, string>,
+    inClass: readonly string[] = [],
+  ): Promise<ApiEntry[] | undefined> {
     const members = memberFilter(options);
     if (directive === 'automodule') {
       const file = this.moduleFile(target);
@@ -116,7 +132,7 @@ class Finder {
       const kept = snippets.filter((s) => (members ? members(topName(s)) : s.breadcrumb.length <= 1));
       return kept.map(entryOf);
     }
-    const names = candidates(target, current);
+    const names = [...inClass, ...candidates(target, current)];
     for (const qualified of names) {
       const found = await this.symbol(qualified);
       if (!found) continue;
