@@ -44,6 +44,11 @@ test('a stop word written as code is a keyword: template blocks and members keep
   t.is(text('fetch(url).then(render)'), 'fetch url then render');
   t.deepEqual(analyzeQuery('#each').terms, ['each']);
   t.deepEqual(analyzeQuery('{#if} blocks').terms, ['if', 'block']);
+  // Template tags (Jinja, Django, Liquid): the word after `{%` is the tag's keyword.
+  t.is(text('{% for user in users %}{{ user }}{%- endfor %} {%+ if x %}'), 'for user user user endfor if x');
+  t.deepEqual(analyzeQuery('{% for %} loop').terms, ['for', 'loop']);
+  t.deepEqual(analyzeQuery('{% with %}').terms, ['with']);
+  t.is(text('100% for sure'), '100 sure', 'a percent sign alone opens nothing');
   // As function words they carry no topic, and two sigils or a capital are not a keyword.
   t.is(text('for each item, if any, then this'), 'item');
   t.is(text('see ./this and .NET'), 'see net');

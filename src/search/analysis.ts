@@ -46,10 +46,17 @@ const SIMPLE_RE = /^[a-z0-9]+$/;
 const EDGE_PUNCT = /^[.:/'#@-]+|[.:/'#@-]+$/g;
 /**
  * One word after a sigil that makes it code: a template block's `#`, `:`, `/` or `@`
- * (Svelte's `{#each}`, `{:else}`, `{/if}`, `{@html}`; Handlebars' `{{#each}}`) or a member's `.`
- * (`.then(`). Such a word is a keyword even when prose uses it as a function word.
+ * (Svelte's `{#each}`, `{:else}`, `{/if}`, `{@html}`; Handlebars' `{{#each}}`; a template
+ * tag's `{%`, below) or a member's `.` (`.then(`). Such a word is a keyword even when prose
+ * uses it as a function word.
  */
 const KEYWORD_RE = /^[#:/@.][a-z]+$/;
+/**
+ * A template tag's opening (`{%`, `{%-`, `{%+` with the spaces after it: Jinja, Django,
+ * Liquid, Nunjucks, Twig), read as `#` before its word, so `{% for %}` and `{%- if x %}` keep
+ * `for` and `if` as keywords like Svelte's `{#each}`.
+ */
+const TEMPLATE_TAG_RE = /\{%[-+~]?[ \t]*(?=[a-z])/g;
 const MAX_TOKEN_LENGTH = 80;
 
 const stemCache = new Map<string, string>();
@@ -98,7 +105,8 @@ function readToken(raw: string): Token | undefined {
 }
 
 function forEachToken(text: string, visit: (token: Token) => void): void {
-  for (const m of text.matchAll(TOKEN_RE)) {
+  const read = text.includes('{%') ? text.replace(TEMPLATE_TAG_RE, ' #') : text;
+  for (const m of read.matchAll(TOKEN_RE)) {
     const token = readToken(m[0]);
     if (token !== undefined) visit(token);
   }

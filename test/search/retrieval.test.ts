@@ -159,7 +159,7 @@ test('context: a larger budget brings more snippets of one kind of evidence', as
   const ask = async (tokens?: number) => {
     const res = await app.request
       .get('/v2/context')
-      .query({ libraryId: '/acme/widgets', query: 'configure a widget', type: 'json', ...(tokens ? { tokens } : {}) });
+      .query({ libraryId: '/acme/widgets', query: 'configure the widget panel options before mounting', type: 'json', ...(tokens ? { tokens } : {}) });
     t.is(res.status, 200);
     return { count: res.body.snippets.length as number, total: res.body.snippets.reduce((n: number, x: { tokens: number }) => n + x.tokens, 0) as number };
   };
