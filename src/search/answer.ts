@@ -153,8 +153,7 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   );
   // A caller asking more than the default budget asks for more of the same: more of one kind of evidence, a smaller step for a page's repeats.
   const breadth = Math.max(1, input.budget / DEFAULT_TOKENS);
-  const passed =
-    input.overview || input.analyzed.terms.length <= w.topicTerms ? floored : withoutRepeatedEvidence(floored, Math.ceil(w.sameEvidence * breadth));
+  const passed = input.overview || input.analyzed.terms.length <= 1 ? floored : withoutRepeatedEvidence(floored, Math.ceil(w.sameEvidence * breadth));
   const repeatStep = w.pageRepeatStep / breadth;
   const relevant = (
     input.overview
@@ -201,8 +200,8 @@ export function nearEnough(r: RescoredCandidate, bestCosine: number, top: number
  * "after moving to express 5, …", every `z.toJSONSchema()` option for "… from a JSON
  * Schema"), while a section holding one more of its words, or other ones, is other evidence.
  * Sections found by meaning alone (no word of the question) count as one kind too; the parts
- * of one long section count as one section. A topic (at most `topicTerms` terms) is left
- * alone: every section about "for" holds the same one word, so its words cannot tell them apart.
+ * of one long section count as one section. A question of one term is left alone: every
+ * section about "for" holds the same one word, so words cannot tell them apart.
  */
 export function withoutRepeatedEvidence(passed: readonly RescoredCandidate[], most: number): RescoredCandidate[] {
   const sectionsOf = new Map<string, Set<string>>();

@@ -242,7 +242,7 @@ const DEFAULT_WEIGHTS = {
     /**
      * At most this many sections holding exactly the same words of the question are served
      * (answer.ts `withoutRepeatedEvidence`; the parts of one section are one section; not for
-     * a topic of at most `topicTerms` terms, whose sections all hold the same word or two).
+     * a question of one term, whose sections all hold that one word).
      * Capture replay, relevant share as asked / "how do I" / "in <library>" / lower case,
      * lone-hit floor 0.62: off 0.472 / 0.469 / 0.443 / 0.425, 3 0.483 / 0.479 / 0.452 /
      * 0.436, 2 0.486 / 0.484 / 0.457 / 0.440, 1 0.499 / 0.496 / 0.472 / 0.452; held-out as
