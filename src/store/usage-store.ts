@@ -2,9 +2,16 @@
  * The usage counters' reads and writes (store/models/usage.ts), for auth/usage.ts, which
  * keeps the counting, the turns on the store and the sums. Writes are `$inc` upserts of one
  * writer's own documents in bounded bulks (store/bulk.ts); reads return stored rows only.
+ *
+ * Query counters live in one collection per UTC month (`usage_queries_2026_11`): FerretDB
+ * (1.x, SQLite) reads a whole collection for any filter but one `_id`, so a read of the last
+ * 30 days scanned all 400 days kept (630 ms at 13,000 documents); it now reads the months
+ * asked, and the purge drops whole months. The collection of earlier releases
+ * (`usage_queries`) is still read and purged by date until it is empty, then dropped: its
+ * documents and the months' are summed like any writer's.
  */
 import type { mongo } from 'mongoose';
-import { bulkUpdate, rawCollection, type IdDocument } from './bulk';
+import { bulkUpdate, rawCollection, type BoundedCollection, type IdDocument } from './bulk';
 import type { UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from './models/usage';
 
 /** One counter document's increment: created with `setOnInsert` when absent. */
@@ -14,7 +21,24 @@ export interface UsageIncrement {
   setOnInsert: Record<string, unknown>;
 }
 
+/** The name of the query counters' collection of a day's month (`2026-11-28` → `usage_queries_2026_11`). */
+export function queryPartition(date: string): string {
+  return `${QUERY_PARTITION_PREFIX}${date.slice(0, 4)}_${date.slice(5, 7)}`;
+}
+const QUERY_PARTITION_PREFIX = 'usage_queries_';
+const PARTITION_RE = /^usage_queries_(\d{4})_(\d{2})$/;
+
+/** A collection another instance's purge dropped first is gone all the same (MongoDB's NamespaceNotFound). */
+function unlessGone(error: unknown): void {
+  if ((error as { code?: number }).code !== 26) throw error;
+}
+
 export class UsageStore {
+  /** Months whose collection this process has indexed (their first write creates it). */
+  private readonly indexed = new Set<string>();
+  /** False once the collection of earlier releases is known to be gone. */
+  private legacy = true;
+
   constructor(
     private readonly Daily: UsageDailyModel,
     private readonly Query: UsageQueryModel,
@@ -22,12 +46,29 @@ export class UsageStore {
 
   /** One bulk of increments of day rows or query rows (at most MAX_UPDATE_STATEMENTS). */
   async increment(kind: 'day' | 'query', increments: readonly UsageIncrement[]): Promise<void> {
-    const ops = increments.map(
-      (i): mongo.AnyBulkWriteOperation<IdDocument> => ({
-        updateOne: { filter: { _id: i._id }, update: { $inc: i.inc, $setOnInsert: i.setOnInsert }, upsert: true },
-      }),
-    );
-    await bulkUpdate(rawCollection(kind === 'day' ? this.Daily : this.Query), ops);
+    const ops = (list: readonly UsageIncrement[]) =>
+      list.map(
+        (i): mongo.AnyBulkWriteOperation<IdDocument> => ({
+          updateOne: { filter: { _id: i._id }, update: { $inc: i.inc, $setOnInsert: i.setOnInsert }, upsert: true },
+        }),
+      );
+    if (kind === 'day') {
+      await bulkUpdate(rawCollection(this.Daily), ops(increments));
+      return;
+    }
+    const byMonth = new Map<string, UsageIncrement[]>();
+    for (const i of increments) {
+      const name = queryPartition(String(i.setOnInsert.date));
+      byMonth.set(name, [...(byMonth.get(name) ?? []), i]);
+    }
+    for (const [name, list] of byMonth) {
+      const collection = this.collection(name);
+      if (!this.indexed.has(name)) {
+        await collection.createIndex({ libraryId: 1, date: 1 });
+        this.indexed.add(name);
+      }
+      await bulkUpdate(collection, ops(list));
+    }
   }
 
   /** Day rows of one row key (a library id, `*`, or a caller row) since `from`. */
@@ -39,9 +80,7 @@ export class UsageStore {
 
   /** One library's stored query counts since `from`. */
   queries(libraryId: string, from: string): Promise<UsageQueryRecord[]> {
-    return this.Query.find({ libraryId, date: { $gte: from } }, { query: 1, count: 1 })
-      .lean<UsageQueryRecord[]>()
-      .exec();
+    return this.queryRows(from, { libraryId }, { query: 1, count: 1 });
   }
 
   /** Stored requests per library (libraries only: not `*`, not caller rows) since `from`. */
@@ -70,21 +109,51 @@ export class UsageStore {
 
   /** Queries that found nothing at least once since `from`. */
   zeroResultQueries(from: string): Promise<UsageQueryRecord[]> {
-    return this.Query.find({ date: { $gte: from }, zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 })
-      .lean<UsageQueryRecord[]>()
-      .exec();
+    return this.queryRows(from, { zero: { $gt: 0 } }, { libraryId: 1, query: 1, zero: 1 });
   }
 
   /** Queries with a recorded search score since `from`. */
   scoredQueries(from: string): Promise<UsageQueryRecord[]> {
-    return this.Query.find({ date: { $gte: from }, scored: { $gt: 0 } }, { libraryId: 1, query: 1, count: 1, scoreSum: 1, scored: 1 })
-      .lean<UsageQueryRecord[]>()
-      .exec();
+    return this.queryRows(from, { scored: { $gt: 0 } }, { libraryId: 1, query: 1, count: 1, scoreSum: 1, scored: 1 });
   }
 
-  /** Drops the rows of days before `cutoff`. */
+  /** Drops the rows of days before `cutoff`: whole months of query counters, then the rest by date. */
   async purgeBefore(cutoff: string): Promise<void> {
     await this.Daily.deleteMany({ date: { $lt: cutoff } });
+    const first = queryPartition(cutoff);
+    for (const name of await this.partitions()) {
+      if (name < first) await this.collection(name).drop().catch(unlessGone);
+      else if (name === first) await this.collection(name).deleteMany({ date: { $lt: cutoff } });
+    }
+    this.indexed.clear();
+    if (!this.legacy) return;
     await this.Query.deleteMany({ date: { $lt: cutoff } });
+    if ((await this.Query.estimatedDocumentCount()) === 0) {
+      await rawCollection(this.Query).drop().catch(unlessGone);
+      this.legacy = false;
+    }
+  }
+
+  /** The query counter rows of the months from `from`'s on (and of the collection of earlier releases) matching `filter`. */
+  private async queryRows(from: string, filter: mongo.Filter<IdDocument>, projection: mongo.Document): Promise<UsageQueryRecord[]> {
+    const first = queryPartition(from);
+    const names = (await this.partitions()).filter((name) => name >= first);
+    const where = { ...filter, date: { $gte: from } };
+    const reads = names.map((name) => this.collection(name).find(where, { projection }).toArray());
+    if (this.legacy) reads.push(rawCollection(this.Query).find(where, { projection }).toArray());
+    return (await Promise.all(reads)).flat() as unknown as UsageQueryRecord[];
+  }
+
+  /** The months' collections there are, by name (their names sort by month). */
+  private async partitions(): Promise<string[]> {
+    const listed = await this.Query.db.db!.listCollections({}, { nameOnly: true }).toArray();
+    return listed
+      .map((c) => c.name)
+      .filter((name) => PARTITION_RE.test(name))
+      .sort();
+  }
+
+  private collection(name: string): BoundedCollection {
+    return this.Query.db.db!.collection<IdDocument>(name) as BoundedCollection;
   }
 }

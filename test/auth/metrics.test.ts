@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { createTestApp, dropTestStores, type TestApp } from '../harness';
 import { adminKey, bearer, makeUser, type TestUser } from './fixtures';
 import { MAX_QUERIES_PER_DAY, UsageService, utcDate } from '../../src/auth/usage';
-import { UsageStore } from '../../src/store/usage-store';
+import { queryPartition, UsageStore } from '../../src/store/usage-store';
 import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
 import { testLibrary } from '../helpers';
 
@@ -86,11 +86,12 @@ test('queries are stored without secrets, and at most a bounded number per libra
   usage.record({ libraryId: '/leaky/lib', channel: 'api', tokens: 1, query: 'use key smk_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG with password=hunter22' });
   for (let i = 0; i < MAX_QUERIES_PER_DAY + 15; i++) usage.record({ libraryId: '/many/queries', channel: 'txt', tokens: 1, query: `question number ${i}` });
   await usage.flush();
-  const raw = await app.handles.mongo.collection('usage_queries').find({ libraryId: '/leaky/lib' }).toArray();
+  const month = queryPartition(utcDate(new Date()));
+  const raw = await app.handles.mongo.collection(month).find({ libraryId: '/leaky/lib' }).toArray();
   t.is(raw.length, 1);
   t.false(JSON.stringify(raw).includes('abcdefghijklmnopqrstuvwxyz'));
   t.false(JSON.stringify(raw).includes('hunter22'));
-  t.is(await app.handles.mongo.collection('usage_queries').countDocuments({ libraryId: '/many/queries' }), MAX_QUERIES_PER_DAY);
+  t.is(await app.handles.mongo.collection(month).countDocuments({ libraryId: '/many/queries' }), MAX_QUERIES_PER_DAY);
   const res = await metrics({ libraryId: '/many/queries' });
   t.is(res.body.totals.requests, MAX_QUERIES_PER_DAY + 15, 'requests are all counted');
   t.is(res.body.topQueries.length, 10);
@@ -180,7 +181,10 @@ test('usage by API key and by team, and zero-result queries with their library: 
 /** What is stored for a library, summed over the writers' documents (as metrics reads do). */
 const stored = async (libraryId: string, db = app.handles.mongo) => {
   const days = await db.collection('usage_daily').find({ libraryId }).toArray();
-  const docs = await db.collection('usage_queries').find({ libraryId }).toArray();
+  const docs = await db
+    .collection(queryPartition(utcDate(new Date())))
+    .find({ libraryId })
+    .toArray();
   const sum = (field: string) => days.reduce((n, d) => n + ((d[field] as number | undefined) ?? 0), 0);
   const queries = new Map<string, number>();
   for (const q of docs) queries.set(q.query as string, (queries.get(q.query as string) ?? 0) + (q.count as number));
@@ -330,7 +334,7 @@ test('a read during a long flush waits for one write command, not the flush, and
   // About 840 counters: more than a hundred commands of a few statements.
   let done = false;
   const flushed = usage.flush().then(() => (done = true));
-  const queryCount = async () => db.collection('usage_queries').countDocuments({});
+  const queryCount = async () => db.collection(queryPartition(utcDate(new Date()))).countDocuments({});
   t.true(await waitFor(async () => (await queryCount()) > 0 || done, 20_000));
   const last = libs[libs.length - 1];
   const [mid, summary] = await Promise.all([usage.metrics(last, 1), usage.summary(1)]);

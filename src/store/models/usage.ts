@@ -80,9 +80,10 @@ const usageQuerySchema = new Schema<UsageQueryRecord>(
     scored: { type: Number, default: 0 },
     writer: { type: String, default: '' },
   },
+  // Earlier releases' collection: read until purged empty. Counters are written to one
+  // collection per month (store/usage-store.ts), each indexed on its first write.
   { collection: 'usage_queries', versionKey: false },
 );
-usageQuerySchema.index({ libraryId: 1, date: 1 });
 
 export type UsageDailyModel = Model<UsageDailyRecord>;
 export type UsageQueryModel = Model<UsageQueryRecord>;
