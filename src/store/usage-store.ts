@@ -7,11 +7,14 @@
  * (1.x, SQLite) reads a whole collection for any filter but one `_id`, so a read of the last
  * 30 days scanned all 400 days kept (630 ms at 13,000 documents); it now reads the months
  * asked, and the purge drops whole months. The collection of earlier releases
- * (`usage_queries`) is still read and purged by date until it is empty, then dropped: its
- * documents and the months' are summed like any writer's.
+ * (`usage_queries`) is moved into the months by the hourly purge, a bounded batch at a time,
+ * then dropped: each document is inserted into its month under `<_id>|moved` (an insert of
+ * an existing `_id` fails: moving twice, from a crash or two instances, moves once), then
+ * deleted; a read meanwhile counts a document found in both places once.
  */
 import type { mongo } from 'mongoose';
-import { bulkUpdate, rawCollection, type BoundedCollection, type IdDocument } from './bulk';
+import { bulkUpdate, chunked, MAX_INSERT_DOCUMENTS, rawCollection, type BoundedCollection, type IdDocument } from './bulk';
+import { isDuplicate } from './mongo';
 import type { UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from './models/usage';
 
 /** One counter document's increment: created with `setOnInsert` when absent. */
@@ -27,6 +30,11 @@ export function queryPartition(date: string): string {
 }
 const QUERY_PARTITION_PREFIX = 'usage_queries_';
 const PARTITION_RE = /^usage_queries_(\d{4})_(\d{2})$/;
+
+/** The suffix of a document moved from earlier releases' collection into its month. */
+const MOVED = '|moved';
+/** Documents of earlier releases' collection moved at most per purge (a few seconds of FerretDB). */
+const MOVED_PER_PURGE = 5_000;
 
 /** A collection another instance's purge dropped first is gone all the same (MongoDB's NamespaceNotFound). */
 function unlessGone(error: unknown): void {
@@ -128,20 +136,45 @@ export class UsageStore {
     this.indexed.clear();
     if (!this.legacy) return;
     await this.Query.deleteMany({ date: { $lt: cutoff } });
+    await this.moveLegacy(MOVED_PER_PURGE);
     if ((await this.Query.estimatedDocumentCount()) === 0) {
       await rawCollection(this.Query).drop().catch(unlessGone);
       this.legacy = false;
     }
   }
 
+  /** Moves up to `most` documents of earlier releases' collection into their months (see the module's comment). */
+  async moveLegacy(most: number): Promise<number> {
+    const legacy = rawCollection(this.Query);
+    const docs = await legacy.find({}, { limit: most }).toArray();
+    for (const chunk of chunked(docs, MAX_INSERT_DOCUMENTS)) {
+      const byMonth = new Map<string, IdDocument[]>();
+      for (const d of chunk) {
+        const name = queryPartition(String(d.date));
+        byMonth.set(name, [...(byMonth.get(name) ?? []), { ...d, _id: `${d._id}${MOVED}` }]);
+      }
+      for (const [name, moved] of byMonth) {
+        // Unordered: a document moved before (E11000) does not stop the others.
+        await (this.collection(name) as mongo.Collection<IdDocument>).insertMany(moved, { ordered: false }).catch((error: unknown) => {
+          if (!isDuplicate(error)) throw error;
+        });
+      }
+      await legacy.deleteMany({ _id: { $in: chunk.map((d) => d._id) } });
+    }
+    return docs.length;
+  }
+
   /** The query counter rows of the months from `from`'s on (and of the collection of earlier releases) matching `filter`. */
   private async queryRows(from: string, filter: mongo.Filter<IdDocument>, projection: mongo.Document): Promise<UsageQueryRecord[]> {
+    const where = { ...filter, date: { $gte: from } };
+    // The old collection first: a document moved meanwhile is then in its month (listed and read after).
+    const old = this.legacy ? await rawCollection(this.Query).find(where, { projection }).toArray() : [];
     const first = queryPartition(from);
     const names = (await this.partitions()).filter((name) => name >= first);
-    const where = { ...filter, date: { $gte: from } };
-    const reads = names.map((name) => this.collection(name).find(where, { projection }).toArray());
-    if (this.legacy) reads.push(rawCollection(this.Query).find(where, { projection }).toArray());
-    return (await Promise.all(reads)).flat() as unknown as UsageQueryRecord[];
+    const rows = (await Promise.all(names.map((name) => this.collection(name).find(where, { projection }).toArray()))).flat();
+    // A document being moved (in its month already, not yet deleted from the old collection) counts once.
+    const moved = new Set(rows.filter((r) => r._id.endsWith(MOVED)).map((r) => r._id.slice(0, -MOVED.length)));
+    return [...rows, ...old.filter((r) => !moved.has(r._id))] as unknown as UsageQueryRecord[];
   }
 
   /** The months' collections there are, by name (their names sort by month). */

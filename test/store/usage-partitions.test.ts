@@ -68,28 +68,32 @@ test('the purge drops the months before the cutoff whole and the days before it 
   );
 });
 
-test('the collection of earlier releases is read and summed until the purge has emptied it, then dropped', async (t) => {
+test('the collection of earlier releases is moved into the months, once, and counted once while it moves', async (t) => {
   const { db, store } = isolated(t, 'legacy');
+  const old = db.collection('usage_queries');
   // What an earlier release wrote: every month in one collection.
-  await db
-    .collection('usage_queries')
-    .insertOne({ _id: '/a/lib|2026-11-01|q|old', libraryId: '/a/lib', date: '2026-11-01', query: 'q', count: 7, zero: 0, writer: 'old' } as never);
-  await db
-    .collection('usage_queries')
-    .insertOne({ _id: '/a/lib|2025-01-01|q|old', libraryId: '/a/lib', date: '2025-01-01', query: 'q', count: 1, zero: 0, writer: 'old' } as never);
+  const doc = (date: string, count: number, zero = 0) => ({ _id: `/a/lib|${date}|q|old`, libraryId: '/a/lib', date, query: 'q', count, zero, writer: 'old' });
+  await old.insertMany([doc('2026-11-01', 7, 1), doc('2026-10-05', 3), doc('2025-01-01', 1)] as never[]);
   await store.increment('query', [asked('/a/lib', '2026-11-01', 'q', 2)]);
-  t.is(
-    (await store.queries('/a/lib', '2026-11-01')).reduce((n, r) => n + r.count, 0),
-    9,
-    'the old writer and the new one summed',
+  const total = async (from = '2000-01-01') => (await store.queries('/a/lib', from)).reduce((n, r) => n + r.count, 0);
+  t.is(await total('2026-11-01'), 9, 'the old writer and the new one summed');
+  t.is(await total(), 13);
+
+  // A move that stopped between its insert and its delete (a crash): counted once, and moved once.
+  await db.collection('usage_queries_2026_10').insertOne({ ...doc('2026-10-05', 3), _id: '/a/lib|2026-10-05|q|old|moved' } as never);
+  t.is(await total(), 13, 'in both places: counted once');
+  t.is(await store.moveLegacy(1_000), 3);
+  t.is(await old.countDocuments({}), 0);
+  t.is(await db.collection('usage_queries_2026_10').countDocuments({}), 1, 'the interrupted move is not repeated');
+  t.deepEqual(await names(db), ['usage_queries', 'usage_queries_2025_01', 'usage_queries_2026_10', 'usage_queries_2026_11']);
+  t.is(await total(), 13);
+  t.deepEqual(
+    (await store.zeroResultQueries('2026-11-01')).map((r) => r.zero),
+    [1],
   );
+
+  // The purge drops the emptied collection, and the months before the cutoff.
   await store.purgeBefore('2026-01-01');
-  t.true((await names(db)).includes('usage_queries'), 'still holding a day after the cutoff: kept');
-  t.is(
-    (await store.queries('/a/lib', '2000-01-01')).reduce((n, r) => n + r.count, 0),
-    9,
-  );
-  await store.purgeBefore('2026-12-01');
-  t.deepEqual(await names(db), [], 'emptied by the purge: dropped, and so is every month before the cutoff');
-  t.deepEqual(await store.queries('/a/lib', '2000-01-01'), []);
+  t.deepEqual(await names(db), ['usage_queries_2026_10', 'usage_queries_2026_11']);
+  t.is(await total(), 12);
 });
