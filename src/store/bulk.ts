@@ -111,6 +111,28 @@ export async function insertDocuments<T extends mongo.Document>(
   return inserted;
 }
 
+/** True for a duplicate-key error (E11000) of MongoDB or FerretDB, single or bulk. */
+export function isDuplicate(error: unknown): boolean {
+  return error instanceof Error && /E11000/.test(error.message);
+}
+
+/**
+ * Inserts documents that may exist already (by `_id`), in commands of at most
+ * {@link MAX_INSERT_DOCUMENTS}: unordered, so an existing one does not stop the others, and
+ * its duplicate-key error is what "already there" means (the one atomic write on FerretDB).
+ */
+export async function insertAbsent<T extends mongo.Document>(
+  collection: BoundedCollection<T>,
+  docs: ReadonlyArray<mongo.OptionalUnlessRequiredId<T>>,
+): Promise<void> {
+  const full = collection as mongo.Collection<T>;
+  for (const chunk of chunked(docs, MAX_INSERT_DOCUMENTS)) {
+    await full.insertMany(chunk, { ordered: false }).catch((error: unknown) => {
+      if (!isDuplicate(error)) throw error;
+    });
+  }
+}
+
 /** The driver's collection under a model, for writes that need no casting or validation. */
 export function rawCollection<T extends mongo.Document = IdDocument>(model: { collection: unknown }): BoundedCollection<T> {
   return model.collection as BoundedCollection<T>;

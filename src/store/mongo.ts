@@ -98,7 +98,4 @@ export function isMongoUnavailable(error: unknown): boolean {
   );
 }
 
-/** True for a duplicate-key error (E11000) of MongoDB or FerretDB, single or bulk. */
-export function isDuplicate(error: unknown): boolean {
-  return error instanceof Error && /E11000/.test(error.message);
-}
+export { isDuplicate } from './bulk';

@@ -13,8 +13,7 @@
  * deleted; a read meanwhile counts a document found in both places once.
  */
 import type { mongo } from 'mongoose';
-import { bulkUpdate, chunked, MAX_INSERT_DOCUMENTS, rawCollection, type BoundedCollection, type IdDocument } from './bulk';
-import { isDuplicate } from './mongo';
+import { bulkUpdate, chunked, insertAbsent, MAX_INSERT_DOCUMENTS, rawCollection, type BoundedCollection, type IdDocument } from './bulk';
 import type { UsageDailyModel, UsageDailyRecord, UsageQueryModel, UsageQueryRecord } from './models/usage';
 
 /** One counter document's increment: created with `setOnInsert` when absent. */
@@ -153,12 +152,8 @@ export class UsageStore {
         const name = queryPartition(String(d.date));
         byMonth.set(name, [...(byMonth.get(name) ?? []), { ...d, _id: `${d._id}${MOVED}` }]);
       }
-      for (const [name, moved] of byMonth) {
-        // Unordered: a document moved before (E11000) does not stop the others.
-        await (this.collection(name) as mongo.Collection<IdDocument>).insertMany(moved, { ordered: false }).catch((error: unknown) => {
-          if (!isDuplicate(error)) throw error;
-        });
-      }
+      // A document moved before (E11000) does not stop the others.
+      for (const [name, moved] of byMonth) await insertAbsent(this.collection(name), moved);
       await legacy.deleteMany({ _id: { $in: chunk.map((d) => d._id) } });
     }
     return docs.length;
