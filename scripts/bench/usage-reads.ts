@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import mongoose from 'mongoose';
 import { loadConfig } from '../../src/config';
-import { insertDocuments } from '../../src/store/bulk';
+import { insertDocuments, type BoundedCollection, type IdDocument } from '../../src/store/bulk';
 import { queryPartition, UsageStore } from '../../src/store/usage-store';
 import { usageDailyModel, usageQueryModel } from '../../src/store/models/usage';
 
@@ -41,6 +41,7 @@ const rows = Array.from({ length: docs }, (_, i) => {
   };
 });
 
+const raw = (name: string) => conn.db!.collection<IdDocument>(name) as BoundedCollection;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 async function timed(fn: () => Promise<unknown>): Promise<number> {
   const ms: number[] = [];
@@ -63,13 +64,13 @@ try {
     console.log(`${label.padEnd(28)} ${out.join(' | ')}`);
   };
   // Earlier releases: one collection.
-  await insertDocuments(conn.db!.collection('usage_queries') as never, rows as never);
+  await insertDocuments(raw('usage_queries'), rows);
   await reads(`one collection (${docs})`);
-  await conn.db!.collection('usage_queries').drop();
+  await raw('usage_queries').drop();
   // This release: the months' collections.
   const byMonth = new Map<string, typeof rows>();
   for (const r of rows) byMonth.set(queryPartition(r.date), [...(byMonth.get(queryPartition(r.date)) ?? []), r]);
-  for (const [name, list] of byMonth) await insertDocuments(conn.db!.collection(name) as never, list as never);
+  for (const [name, list] of byMonth) await insertDocuments(raw(name), list);
   await reads(`${byMonth.size} months' collections`);
 } finally {
   await conn.db!.dropDatabase();

@@ -1,8 +1,9 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, nearEnough, type AnswerInput } from './answer';
+import { answerFromLegs, nearEnough, withoutRepeatedEvidence, type AnswerInput } from './answer';
 import type { RescoredCandidate } from './rescore';
-import { infoSection, scoredCandidate, unit, termStats } from './test-fixtures';
+import { infoSection, scoredCandidate, timeoutPart, unit, termStats } from './test-fixtures';
+import type { SnippetDocument } from './types';
 import { SEARCH_WEIGHTS } from './weights';
 
 const w = SEARCH_WEIGHTS.answer;
@@ -11,7 +12,7 @@ const rulesApart = { ...SEARCH_WEIGHTS, answer: { ...w, sameEvidence: Infinity }
 const stats = termStats({ timeout: 5, set: 60 });
 /** A unit vector at `cos` to the question's [1, 0]. */
 const at = (cos: number) => [cos, Math.sqrt(1 - cos * cos)];
-const input = (lexical: AnswerInput['lexical']): AnswerInput => ({
+const input = (lexical: AnswerInput['lexical'], over: Partial<AnswerInput> = {}): AnswerInput => ({
   lexical,
   semantic: [],
   analyzed: analyzeQuery('set a timeout'),
@@ -21,7 +22,9 @@ const input = (lexical: AnswerInput['lexical']): AnswerInput => ({
   libraryId: '/acme/http',
   version: '3.2.0',
   query: 'set a timeout',
+  ...over,
 });
+const info = (title: string, content: string, over: Partial<SnippetDocument> = {}) => infoSection(title, content, { tokens: 100, ...over });
 const ids = (snippets: readonly { doc: { id: string } }[]) => snippets.map((s) => s.doc.id);
 
 test('a candidate far from the question in meaning is served only on strong words', (t) => {
@@ -75,4 +78,59 @@ test('a later part pays for the parts it brings: its group must clear the length
     served.snippets.some((s) => s.doc.id === 'short-opening'),
     'a short opening part: the group is served from it',
   );
+});
+
+test('sections holding exactly the same words of the question are one kind of evidence: only the first few are served', (t) => {
+  const row = (id: string, matched: string) => ({ doc: { id }, matched }) as unknown as RescoredCandidate;
+  const passed = [row('a', '0,1'), row('b', '1'), row('c', '1'), row('d', '0,1'), row('e', '1'), row('f', ''), row('g', '1,2'), row('h', '')];
+  t.deepEqual(
+    withoutRepeatedEvidence(passed, 2).map((r) => r.doc.id),
+    ['a', 'b', 'c', 'd', 'f', 'g', 'h'],
+    'a third section with only word 1 goes; other sets of words, and meaning alone, are other evidence',
+  );
+  t.deepEqual(
+    withoutRepeatedEvidence([row('a', '1'), row('b', '1')], 0).map((r) => r.doc.id),
+    ['a'],
+    'the best always stays',
+  );
+  const parts = [0, 1, 2].map((k) => scoredCandidate(timeoutPart(k, 10 + k)));
+  const asParts = parts.map((p) => ({ doc: p.doc, matched: '1' }) as unknown as RescoredCandidate);
+  t.deepEqual(
+    withoutRepeatedEvidence([row('a', '1'), ...asParts, row('b', '1'), row('c', '1')], 2).map((r) => r.doc.id),
+    ['a', ...ids(parts)],
+    'the parts of one long section are one section: b would be the third',
+  );
+
+  // Through the answer: a migration guide's removed methods, each matching only the question's context words.
+  const q = 'after the upgrade to version 5 the timeout option is ignored';
+  const answerSection = scoredCandidate(
+    info('Timeout option', 'In version 5 the timeout option is read per request, not per client.', { path: 'docs/upgrade.md' }),
+  );
+  const removed = [1, 2, 3, 4].map((k) =>
+    scoredCandidate(
+      info(`Removed in version 5: method ${k}`, `Version 5 removes method ${k}; upgrade callers to the new form.`, {
+        path: 'docs/upgrade.md',
+        id: `removed-${k}`,
+      }),
+    ),
+  );
+  const asked = { analyzed: analyzeQuery(q), query: q, queryVector: undefined };
+  const open = answerFromLegs(input([answerSection, ...removed], asked), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...w, sameEvidence: Infinity, pageRepeatStep: 0, lonePageFloor: 0 },
+  });
+  t.is(open.snippets.length, 5, 'without the rule every removed method passes the floors');
+  const ruled = answerFromLegs(input([answerSection, ...removed], asked), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...w, sameEvidence: 2, pageRepeatStep: 0, lonePageFloor: 0 },
+  });
+  t.deepEqual(ids(ruled.snippets), [answerSection.doc.id, 'removed-1', 'removed-2']);
+  // A one-term question's sections all hold its one word: the rule does not apply to it.
+  const topic = 'removed';
+  const sections = [1, 2, 3, 4].map((k) => scoredCandidate(info(`Removed method ${k}`, `Method ${k} is removed.`, { path: 'docs/upgrade.md' })));
+  const asTopic = answerFromLegs(input(sections, { analyzed: analyzeQuery(topic), query: topic, queryVector: undefined }), {
+    ...SEARCH_WEIGHTS,
+    answer: { ...w, sameEvidence: 2, pageRepeatStep: 0, lonePageFloor: 0 },
+  });
+  t.is(asTopic.snippets.length, 4);
 });

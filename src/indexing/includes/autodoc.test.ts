@@ -51,21 +51,11 @@ const FILES: Record<string, string> = {
 };
 
 const expand = (path: string, text: string) => expandIncludes({ path, text }, memoryFiles({ ...FILES, [path]: text }));
+/** A reST API page under the `tiny` module: its heading and `.. module::`, then `lines`. */
+const apiPage = (...lines: string[]) => ['API', '===', '', '.. module:: tiny', '', ...lines, ''].join('\n');
 
 test('autoclass without :members: gives the class entry (with its example) where the directive stands', async (t) => {
-  const text = [
-    'API',
-    '===',
-    '',
-    '.. module:: tiny',
-    '',
-    'Before the class comes its introduction.',
-    '',
-    '.. autoclass:: Tiny',
-    '',
-    'After the class the page goes on.',
-    '',
-  ].join('\n');
+  const text = apiPage('Before the class comes its introduction.', '', '.. autoclass:: Tiny', '', 'After the class the page goes on.');
   const out = await expand('docs/api.rst', text);
   t.deepEqual(out.problems, []);
   t.true(out.included.includes('src/tiny/app.py'), 'the re-export is followed to the defining module');
@@ -165,12 +155,7 @@ test('unresolvable targets are logged and dropped, never fatal', async (t) => {
 });
 
 test("members nested under an autoclass resolve in its class, as Sphinx does (Jinja's `.. automethod:: render([context])` under `.. autoclass:: Template`)", async (t) => {
-  const text = [
-    'API',
-    '===',
-    '',
-    '.. module:: tiny',
-    '',
+  const text = apiPage(
     '.. autoclass:: Tiny',
     '',
     '    .. attribute:: name',
@@ -184,8 +169,7 @@ test("members nested under an autoclass resolve in its class, as Sphinx does (Ji
     '.. automethod:: run',
     '',
     'After the class the page goes on.',
-    '',
-  ].join('\n');
+  );
   const out = await expand('docs/api.rst', text);
   t.deepEqual(
     out.problems.map((p) => [p.reason, p.target]),

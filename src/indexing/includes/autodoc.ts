@@ -66,8 +66,7 @@ export async function expandAutodoc(text: string, r: IncludeResolver): Promise<s
     const inClass = enclosing && MEMBER_DIRECTIVES.has(name) ? enclosing.names.map((c) => `${c}.${target}`) : [];
     const entries = await finder.entries(name, target, current, options, inClass);
     if (name === 'automodule') current = target;
-    if (name === 'autoclass' || name === 'autoexception')
-      enclosing = { indent: indent.length, names: candidates(target, current).concat(target.includes('.') ? [] : [target]) };
+    if (name === 'autoclass' || name === 'autoexception') enclosing = { indent: indent.length, names: candidates(target, current) };
     if (entries === undefined) {
       r.problem(target, 'unresolved');
       return whole;
