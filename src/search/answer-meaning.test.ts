@@ -1,6 +1,6 @@
 import test from 'ava';
 import { analyzeQuery } from './analysis';
-import { answerFromLegs, nearEnough, withoutRepeatedEvidence, type AnswerInput } from './answer';
+import { answerFromLegs, nearEnough, withClearLead, withoutRepeatedEvidence, type AnswerInput } from './answer';
 import type { RescoredCandidate } from './rescore';
 import { infoSection, scoredCandidate, timeoutPart, unit, termStats } from './test-fixtures';
 import type { SnippetDocument } from './types';
@@ -133,4 +133,52 @@ test('sections holding exactly the same words of the question are one kind of ev
     answer: { ...w, sameEvidence: 2, pageRepeatStep: 0, lonePageFloor: 0 },
   });
   t.is(asTopic.snippets.length, 4);
+});
+
+test('when one page clearly leads, another page must be nearly as good or as close in meaning', (t) => {
+  const row = (id: string, path: string, score: number, cosine?: number) => ({ doc: { id, path }, score, cosine }) as unknown as RescoredCandidate;
+  const best = row('best', 'docs/upgrade.md', 1, 0.8);
+  // The best other page scores 0.8: a lead of 0.2, so another page needs the relative floor plus gain × (0.2 − leadFrom).
+  const needed = w.relativeFloor + w.leadGain * (0.2 - w.leadFrom);
+  const passed = [
+    best,
+    row('other-best', 'docs/hooks.md', 0.8, 0.5),
+    row('same-page', 'docs/upgrade.md', 0.56, 0.5),
+    row('weak', 'docs/hooks.md', needed - 0.02, 0.5),
+    row('close-in-meaning', 'docs/errors.md', needed - 0.02, 0.8 - w.leadCosine + 0.01),
+    row('strong', 'docs/api.md', needed + 0.01, 0.4),
+  ];
+  t.true(needed < 0.8, `the best other page itself stays (${needed.toFixed(2)})`);
+  t.deepEqual(
+    withClearLead(passed, 0.8, w.leadGain, w).map((r) => r.doc.id),
+    ['best', 'other-best', 'same-page', 'close-in-meaning', 'strong'],
+    'the leading page keeps its floors; another page needs the raised floor or a cosine near the best',
+  );
+  const close = [best, row('other-best', 'docs/hooks.md', 1 - w.leadFrom + 0.01, 0.5), row('weak', 'docs/hooks.md', w.relativeFloor + 0.01, 0.3)];
+  t.is(withClearLead(close, 0.8, w.leadGain, w).length, 3, 'no clear lead: the floors alone decide');
+  t.is(withClearLead(passed, -Infinity, w.leadGain, w).length, passed.length, 'without vectors nothing is exempt by meaning: the rule is off');
+  t.is(withClearLead(passed, 0.8, 0, w).length, passed.length, 'no gain, no rule');
+
+  // Through the answer: a page whose section names the question leads; another page sharing only its words goes.
+  const q = 'the timeout option is ignored after the upgrade';
+  const named = scoredCandidate(
+    info('Timeout option', 'After the upgrade the timeout option is read per request: set it on each request.', {
+      path: 'docs/upgrade.md',
+    }),
+    at(0.8),
+  );
+  const sharing = scoredCandidate(
+    info('Options', 'The timeout option can be set once; an ignored option warns on upgrade.', { path: 'docs/options.md' }),
+    [0.6, 0, 0.8],
+  ); // at 0.6 to the question, not a copy of the first
+  const asked = { analyzed: analyzeQuery(q), query: q };
+  const weights = (leadGain: number) => ({ ...rulesApart, answer: { ...rulesApart.answer, leadGain, lonePageFloor: 0 } });
+  const open = answerFromLegs(input([named, sharing], asked), weights(0));
+  t.deepEqual(ids(open.snippets), [named.doc.id, sharing.doc.id], 'without the rule the other page clears the floors');
+  const ratio = open.ranked[1]!.score / open.ranked[0]!.score;
+  const lead = 1 - ratio;
+  t.true(ratio < w.relativeFloor + w.leadGain * (lead - w.leadFrom), `it scores ${ratio.toFixed(2)} of the best: below the raised floor`);
+  t.deepEqual(ids(answerFromLegs(input([named, sharing], asked), weights(w.leadGain)).snippets), [named.doc.id]);
+  const larger = answerFromLegs(input([named, sharing], { ...asked, budget: 40_000 }), weights(w.leadGain));
+  t.deepEqual(ids(larger.snippets), [named.doc.id, sharing.doc.id], 'a budget eight times the default asks for more: an eighth of the rise');
 });

@@ -7,8 +7,9 @@
  * an answer rather than a list: it says nothing when nothing is relevant (an absolute floor),
  * stops where relevance falls off (relative to the best snippet, more steeply for long
  * snippets, for a lone hit on a page nothing else of the answer comes from, for a page's
- * fourth section and beyond: page-evidence.ts, and for a candidate far from the question in
- * meaning; beyond two sections holding exactly the same words of the question), serves a
+ * fourth section and beyond: page-evidence.ts, for a candidate far from the question in
+ * meaning, and for other pages when one page clearly leads; beyond two sections holding
+ * exactly the same words of the question), serves a
  * section copied onto another page once, keeps the parts of one section
  * together in document order (a later part paying for the parts it brings) and merged while
  * they fit (section-parts.ts), and fills the budget as a ceiling, never as a quota. Pure: the context
@@ -151,9 +152,10 @@ export function answerFromLegs(input: AnswerInput, weights: SearchWeights = SEAR
   const floored = eligible.filter(
     (r, i) => input.overview || i === 0 || (r.score >= relevanceFloor(top, r.doc.tokens, w) && nearEnough(r, bestCosine, top, w)),
   );
-  // A caller asking more than the default budget asks for more of the same: more of one kind of evidence, a smaller step for a page's repeats.
+  // A caller asking more than the default budget asks for more of the same: more of one kind of evidence, a smaller step for a page's repeats, a smaller rise for a clear lead.
   const breadth = Math.max(1, input.budget / DEFAULT_TOKENS);
-  const passed = input.overview || input.analyzed.terms.length <= 1 ? floored : withoutRepeatedEvidence(floored, Math.ceil(w.sameEvidence * breadth));
+  const led = input.overview ? floored : withClearLead(floored, bestCosine, w.leadGain / breadth, w);
+  const passed = input.overview || input.analyzed.terms.length <= 1 ? led : withoutRepeatedEvidence(led, Math.ceil(w.sameEvidence * breadth));
   const repeatStep = w.pageRepeatStep / breadth;
   const relevant = (
     input.overview
@@ -190,6 +192,28 @@ export function nearEnough(r: RescoredCandidate, bestCosine: number, top: number
   if (r.cosine === undefined || bestCosine === -Infinity) return true;
   const near = bestCosine - r.cosine <= w.farCosine && r.cosine >= w.cosineFloor;
   return near || r.score >= w.farFloor * top;
+}
+
+/**
+ * When the best snippet's page leads every other page (its best scores more than `leadFrom`
+ * above theirs, as a share of the best), the answer is most likely on that page: a snippet of
+ * another page must then score the relative floor plus `gain` times the lead beyond
+ * `leadFrom` (as a share of the best), unless its meaning is as close to the question as the
+ * pool's best (a cosine within `leadCosine` of it). The leading page's own snippets keep
+ * their floors. Without vectors nothing is exempt by meaning, so the rule is off. Examples: a
+ * migration guide's section named by the error asked about, against the guide's sections
+ * on other pages that merely mention the same hook.
+ */
+export function withClearLead(floored: readonly RescoredCandidate[], bestCosine: number, gain: number, w: SearchWeights['answer']): RescoredCandidate[] {
+  const best = floored[0];
+  if (!best || gain <= 0 || bestCosine === -Infinity) return [...floored];
+  const other = floored.find((r) => r.doc.path !== best.doc.path);
+  const lead = other ? 1 - other.score / best.score : 0;
+  if (lead <= w.leadFrom) return [...floored];
+  const needed = best.score * (w.relativeFloor + gain * (lead - w.leadFrom));
+  return floored.filter(
+    (r) => r === best || r.doc.path === best.doc.path || r.score >= needed || (r.cosine !== undefined && bestCosine - r.cosine <= w.leadCosine),
+  );
 }
 
 /**
