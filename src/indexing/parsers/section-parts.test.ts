@@ -184,7 +184,7 @@ test('a paragraph announcing a list opens the part of the list, never ends the o
   // One unit of prose only, larger than a part: it is cut at paragraphs, and the cut falls
   // right after "…looks like this:" unless the paragraph moves on with the list.
   const filler = 'Background that explains the setting in some detail. '.repeat(40).trim();
-  const list = Array.from({ length: 12 }, (_, i) => `* Middleware number ${i} runs here and passes the request on to the next layer.`).join('\n');
+  const list = Array.from({ length: 24 }, (_, i) => `* Middleware number ${i} runs here and passes the request on to the next layer.`).join('\n');
   const out = sectionSnippets(section([prose(filler, 3), prose('The flow of execution looks like this:', 5), prose(list, 7)]), source, describe);
   t.deepEqual(
     out.map((s) => [s.part, s.content]),
@@ -218,6 +218,39 @@ test('an API entry whose code is longer than a part is cut into numbered parts, 
   t.deepEqual(
     short.map((s) => [s.part, s.content]),
     [[undefined, 'F.\n\n```python\ndef f(): ...\n```']],
+  );
+});
+
+test('an API entry keeps its whole description: a long docstring goes on in later parts after the signature', (t) => {
+  const lead = 'Create a new field on a class.';
+  const params = Array.from(
+    { length: 24 },
+    (_, i) => `param${i}: what param${i} does, when it is used and what it defaults to; the text runs on long enough to matter here.`,
+  );
+  const description = [lead, ...params].join('\n\n');
+  const signature = 'def field(*, default=NOTHING, validator=None, repr=True):';
+  const out = sectionSnippets(section([{ ...code(signature, 40, 'python'), entry: { title: 'field()', description } }]), source, describe);
+  t.true(description.length > PART_LIMITS.chars, 'longer than a part');
+  t.true(out.length >= 2);
+  t.deepEqual(
+    out.map((s) => s.part),
+    out.map((_, k) => k),
+  );
+  t.true(out[0].content.startsWith(`${lead}\n\n\`\`\`python\n${signature}\n\`\`\``), 'the lead sentence and the signature open it');
+  const text = out.map((s) => s.content).join('\n\n');
+  for (const p of params) t.true(text.includes(p), `nothing of the description is lost: ${p.slice(0, 7)}`);
+  t.true(text.indexOf(params[23]!) > text.indexOf(params[0]!), 'in order');
+  t.true(out.every((s) => s.content.length <= PART_LIMITS.chars && s.title === 'field()' && s.description === description.slice(0, PART_LIMITS.description)));
+  t.is(out.filter((s) => s.code !== '').length, 1, 'the signature once');
+  // A description that fits stays whole before the code, one snippet.
+  const short = sectionSnippets(
+    section([{ ...code(signature, 3, 'python'), entry: { title: 'field()', description: `${lead}\n\n${params[0]}` } }]),
+    source,
+    describe,
+  );
+  t.deepEqual(
+    short.map((s) => [s.part, s.content]),
+    [[undefined, `${lead}\n\n${params[0]}\n\n\`\`\`python\n${signature}\n\`\`\``]],
   );
 });
 

@@ -10,7 +10,7 @@
 import type { ParsedSnippet } from '../types';
 import { fencedCode } from '../../search/format/fence';
 import type { CodeBlock, ProseBlock, SnippetSource } from './blocks';
-import { trimBlock } from './text-utils';
+import { splitLongText, trimBlock } from './text-utils';
 
 export const PART_LIMITS = {
   /** A part holds at most this many characters of prose and code (about 600–800 tokens). */
@@ -243,24 +243,38 @@ function leadIn(items: readonly Item[], code: CodeBlock): string {
 }
 
 /**
- * An API entry's snippets: its description and its code (the signature, a class's member
- * signatures). Code longer than a part is cut into numbered parts at blank lines, each
- * keeping the entry's description; the first holds it in its text too.
+ * An API entry's snippets: its whole description (a docstring's parameters, returns and
+ * notes are what an API question asks about) and its code (the signature, a class's member
+ * signatures). An entry longer than a part is cut into numbered parts: the first paragraph
+ * and the code open it (code longer than a part cut at blank lines), the rest of the
+ * description follows in order. Every part keeps the entry's summary as its description.
  */
 function entrySnippets(section: SectionInput, source: SnippetSource, code: CodeBlock, entry: NonNullable<CodeBlock['entry']>): ParsedSnippet[] {
-  const description = entry.description.slice(0, PART_LIMITS.description);
-  const pieces = splitCode(code, PART_LIMITS.chars - (description.length + 2));
-  return pieces.map((piece, k) => ({
-    kind: 'code',
-    title: entry.title,
-    breadcrumb: [...section.breadcrumb, entry.title],
-    pageTitle: source.pageTitle,
-    description,
-    content: [k === 0 ? description.trim() : '', fencedCode(piece.code, piece.language)].filter((t) => t !== '').join('\n\n'),
-    language: piece.language,
-    code: piece.code,
-    path: source.path,
-    startLine: piece.line,
-    ...(pieces.length > 1 ? { part: k } : {}),
-  }));
+  const summary = entry.description.slice(0, PART_LIMITS.description);
+  const paragraphs = entry.description
+    .split(/\n\s*\n/)
+    .map((text) => text.trim())
+    .filter((text) => text !== '')
+    .flatMap((text) => splitLongText(text, PART_LIMITS.chars / 2))
+    .map((text): ProseBlock => ({ kind: 'prose', text, line: code.line }));
+  const whole: Item[] = [...paragraphs, code];
+  const fits = whole.reduce((n, item) => n + size(item), 0) <= PART_LIMITS.chars;
+  const parts = fits ? [whole] : packUnits(unitsOf([...paragraphs.slice(0, 1), code, ...paragraphs.slice(1)]), PART_LIMITS.chars);
+  return parts.map((items, k) => {
+    const codes = items.filter((i): i is CodeBlock => i.kind === 'code');
+    const first = codes[0];
+    return {
+      kind: first ? 'code' : 'info',
+      title: entry.title,
+      breadcrumb: [...section.breadcrumb, entry.title],
+      pageTitle: source.pageTitle,
+      description: summary,
+      content: partMarkdown(items),
+      language: first?.language ?? code.language,
+      code: codes.map((c) => c.code).join('\n\n'),
+      path: source.path,
+      startLine: k === 0 ? code.line : (first?.line ?? code.line),
+      ...(parts.length > 1 ? { part: k } : {}),
+    };
+  });
 }

@@ -1,5 +1,6 @@
 import test from 'ava';
-import { blocksToSnippets, chunkProse, finishCode, SNIPPET_LIMITS, splitLongText, type DocBlock } from './sections';
+import { blocksToSnippets, chunkProse, finishCode, SNIPPET_LIMITS, type DocBlock } from './sections';
+import { splitLongText } from './text-utils';
 import { PART_LIMITS } from './section-parts';
 
 const source = { path: 'docs/guide.md', pageTitle: 'Guide' };

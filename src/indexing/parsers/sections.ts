@@ -8,7 +8,7 @@
 import type { ParsedSnippet } from '../types';
 import { announces, PART_LIMITS, sectionSnippets } from './section-parts';
 import type { CodeBlock, DocBlock, ProseBlock, SnippetSource } from './blocks';
-import { trimBlock } from './text-utils';
+import { splitLongText, trimBlock } from './text-utils';
 
 export type { HeadingBlock, ProseBlock, CodeBlock, DocBlock, SnippetSource } from './blocks';
 
@@ -158,26 +158,6 @@ export function chunkProse(paragraphs: readonly ProseBlock[], max: number): { te
   }
   flush();
   return chunks;
-}
-
-/** Splits text longer than `max` at line, sentence or word boundaries; the first piece at most `first` long. */
-export function splitLongText(text: string, max: number, first = max): string[] {
-  const out: string[] = [];
-  let rest = text;
-  while (rest.length > (out.length === 0 ? first : max)) {
-    const limit = out.length === 0 ? first : max;
-    const head = rest.slice(0, limit);
-    let cut = head.lastIndexOf('\n');
-    if (cut < limit / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
-    if (cut < limit / 2) cut = head.lastIndexOf(' ');
-    if (cut < limit / 2) cut = limit;
-    out.push(trimBlock(rest.slice(0, cut)));
-    rest = rest.slice(cut);
-    // Cut at a line end, the next line keeps its indentation (a nested list item); else the space goes.
-    rest = /^[ \t]*\n/.test(rest) ? trimBlock(rest) : rest.trim();
-  }
-  if (rest !== '') out.push(rest);
-  return out;
 }
 
 /**

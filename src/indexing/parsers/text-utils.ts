@@ -161,3 +161,23 @@ export function titleFromPath(path: string): string {
   if (words === '') return name || path;
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
+
+/** Splits text longer than `max` at line, sentence or word boundaries; the first piece at most `first` long. */
+export function splitLongText(text: string, max: number, first = max): string[] {
+  const out: string[] = [];
+  let rest = text;
+  while (rest.length > (out.length === 0 ? first : max)) {
+    const limit = out.length === 0 ? first : max;
+    const head = rest.slice(0, limit);
+    let cut = head.lastIndexOf('\n');
+    if (cut < limit / 2) cut = Math.max(head.lastIndexOf('. '), head.lastIndexOf('? '), head.lastIndexOf('! ')) + 1;
+    if (cut < limit / 2) cut = head.lastIndexOf(' ');
+    if (cut < limit / 2) cut = limit;
+    out.push(trimBlock(rest.slice(0, cut)));
+    rest = rest.slice(cut);
+    // Cut at a line end, the next line keeps its indentation (a nested list item); else the space goes.
+    rest = /^[ \t]*\n/.test(rest) ? trimBlock(rest) : rest.trim();
+  }
+  if (rest !== '') out.push(rest);
+  return out;
+}
