@@ -36,6 +36,8 @@ export const AUTODOC_DIRECTIVE = /\.\.\s+(?:py:)?auto(?:module|class|exception|f
 /** One generated entry, as the reST parser receives it. */
 export interface ApiEntry {
   title: string;
+  /** The name the docs import it by (`attrs.field`, `flask.Flask`), where it differs from the title's: the entry's heading. */
+  name?: string;
   description: string;
   code: string;
   language: string;
@@ -129,7 +131,7 @@ class Finder {
       const snippets = await this.snippetsOf(file);
       // Without :members: a module entry is its docstring's examples only.
       const kept = snippets.filter((s) => (members ? members(topName(s)) : s.breadcrumb.length <= 1));
-      return kept.map(entryOf);
+      return kept.map((s) => entryOf(s));
     }
     const names = [...inClass, ...candidates(target, current)];
     for (const qualified of names) {
@@ -141,7 +143,9 @@ class Finder {
       const withMembers = directive === 'autoclass' || directive === 'autoexception';
       const extra =
         withMembers && members ? snippets.filter((s) => s.breadcrumb.includes(`class ${local}`) && !own.includes(s) && members(memberName(s, local))) : [];
-      return [...own, ...extra].map(entryOf);
+      // The documented path (`attrs.field`), not where it is defined (`attr._make.field`): how the site names it.
+      const named = qualified !== local && qualified.endsWith(`.${local}`) ? { local, qualified } : undefined;
+      return [...own.map((s) => entryOf(s, named)), ...extra.map((s) => entryOf(s))];
     }
     return undefined;
   }
@@ -291,6 +295,8 @@ function memberName(s: ParsedSnippet, cls: string): string {
     .split('.')[0];
 }
 
-function entryOf(s: ParsedSnippet): ApiEntry {
-  return { title: s.title, description: s.description, code: s.code, language: s.language };
+/** An entry as the include writes it; `named`: the documented path of its local name (its title's name, `field` → `attrs.field`). */
+function entryOf(s: ParsedSnippet, named?: { local: string; qualified: string }): ApiEntry {
+  const name = named ? s.title.replace(named.local, named.qualified) : s.title;
+  return { title: s.title, ...(name !== s.title ? { name } : {}), description: s.description, code: s.code, language: s.language };
 }

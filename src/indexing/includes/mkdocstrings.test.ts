@@ -57,9 +57,10 @@ test('::: pkg.Name becomes the API entries of the object where the directive sta
   t.deepEqual(out.problems, []);
   t.true(out.included.includes('tiny/main.py'), 'the re-export is followed to the defining module');
   t.deepEqual(entries('docs/api/models.md', out.text), [
-    ['class Model', 'Models > class Model'],
+    // Headed by the path the page documents, as mkdocstrings shows a root object's full path.
+    ['class Model', 'Models > class tiny.Model'],
     ['Model.dump()', 'Models > Model.dump()'],
-    ['create_model()', 'Models > create_model()'],
+    ['create_model()', 'Models > tiny.main.create_model()'],
   ]);
   const snippets = parseDocument({ path: 'docs/api/models.md', text: out.text });
   const model = snippets.find((s) => s.title === 'class Model');

@@ -28,7 +28,8 @@ export interface CodeBlock {
    * An API entry generated where a directive stood (Sphinx autodoc): its own title, under
    * the section's breadcrumb, and its own description instead of the prose before it.
    */
-  entry?: { title: string; description: string };
+  /** A generated API entry: its title, the name the docs import it by when that differs (its heading), its docstring. */
+  entry?: { title: string; name?: string; description: string };
 }
 
 export type DocBlock = HeadingBlock | ProseBlock | CodeBlock;

@@ -131,7 +131,15 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
 function apiEntryBlocks(content: readonly SourceLine[], line: number): DocBlock[] {
   const entry = apiEntry(content.map((l) => l.text).join('\n'));
   return entry
-    ? [{ kind: 'code', code: entry.code, language: entry.language, line, entry: { title: entry.title, description: readableDocstring(entry.description) } }]
+    ? [
+        {
+          kind: 'code',
+          code: entry.code,
+          language: entry.language,
+          line,
+          entry: { title: entry.title, ...(entry.name ? { name: entry.name } : {}), description: readableDocstring(entry.description) },
+        },
+      ]
     : [];
 }
 

@@ -184,7 +184,7 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
         code: entry.code,
         language: entry.language,
         line,
-        entry: { title: entry.title, description: readableDocstring(entry.description) },
+        entry: { title: entry.title, ...(entry.name ? { name: entry.name } : {}), description: readableDocstring(entry.description) },
       });
     blocks.push(...parseRst(content, ctx, false));
     return end;
@@ -226,11 +226,13 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
 }
 
 /** An API entry written by includes/autodoc.ts or mkdocstrings.ts (as JSON), or undefined. */
-export function apiEntry(argument: string): { title: string; description: string; code: string; language: string } | undefined {
+export function apiEntry(argument: string): { title: string; name: string; description: string; code: string; language: string } | undefined {
   try {
     const e = JSON.parse(argument) as Record<string, unknown>;
     const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    return str(e.code) === '' ? undefined : { title: str(e.title), description: str(e.description), code: str(e.code), language: str(e.language) };
+    return str(e.code) === ''
+      ? undefined
+      : { title: str(e.title), name: str(e.name), description: str(e.description), code: str(e.code), language: str(e.language) };
   } catch {
     return undefined;
   }

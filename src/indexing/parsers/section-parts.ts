@@ -266,7 +266,7 @@ function entrySnippets(section: SectionInput, source: SnippetSource, code: CodeB
     return {
       kind: first ? 'code' : 'info',
       title: entry.title,
-      breadcrumb: [...section.breadcrumb, entry.title],
+      breadcrumb: [...section.breadcrumb, entry.name ?? entry.title],
       pageTitle: source.pageTitle,
       description: summary,
       content: partMarkdown(items),
