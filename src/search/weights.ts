@@ -230,9 +230,7 @@ const DEFAULT_WEIGHTS = {
      * about the question) is far too: share 0.462 / 0.357 → 0.471 / 0.370 with parts paying for
      * themselves, S-any unchanged on every wording (an absolute floor of 0.42 loses a section).
      * Recalibrated by the same rule once repeated evidence and the lone-hit floor of 0.64 were
-     * in (2026-11-28 captures, share as asked dev / held-out): 0.25 / 0.23 / 0.22 / 0.21 give
-     * 0.494 / 0.499 / 0.496 / 0.491 and 0.391 / 0.395 / 0.398 / 0.400; 0.21 loses a dev
-     * section in the "in <library>" wording, so 0.22.
+     * in: 0.22 (docs/FIGURES.md, "A clear lead").
      */
     farCosine: 0.22,
     farFloor: 0.85,
@@ -259,15 +257,9 @@ const DEFAULT_WEIGHTS = {
      * A clear lead (answer.ts `withClearLead`): when the best page's best snippet scores more
      * than `leadFrom` (a share of the best) above every other page's, another page's snippet
      * needs the relative floor plus `leadGain` times the lead beyond that, unless its cosine
-     * is within `leadCosine` of the pool's best. Capture replay (2026-11-28, far 0.22), share
-     * as asked / "how do I" / "in <library>" / lower case, dev then held-out: off 0.496 /
-     * 0.487 / 0.469 / 0.456 and 0.398 / 0.379 / 0.383 / 0.324; gain 0.5 0.500 / 0.487 /
-     * 0.471 / 0.459 and 0.398 / 0.380 / 0.384 / 0.328; 0.8 0.506 / 0.489 / 0.478 / 0.464 and
-     * 0.399 / 0.381 / 0.384 / 0.328; S-MRR and S-any unchanged on every wording of both sets,
-     * off-topic 90/90. Gain 0.9 loses a dev section ("how do I"). Without the cosine
-     * exemption every gain from 0.5 loses sections in the lower-case wordings of both sets
-     * (a section about the question's subject on another page, one the words rank low): the
-     * rule trims the pages that only share words with the question.
+     * is within `leadCosine` of the pool's best. The gain is the largest with no wording of
+     * either set losing a relevant section; without the cosine exemption every gain loses
+     * some (docs/FIGURES.md, "A clear lead").
      */
     leadFrom: 0.03,
     leadGain: 0.8,

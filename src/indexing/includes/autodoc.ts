@@ -5,8 +5,9 @@
  * code-docs generator (codedocs/python.ts), placed where the directive stands.
  *
  * An entry is written as a `.. shelfmark:api::` directive whose argument is the entry as JSON
- * on one line; the reST parser turns it into a code snippet with its own title and
- * description (a heading would take over the prose that follows the directive).
+ * on one line; the reST parser turns it into a code snippet with its own title, description
+ * and heading (the documented path, `attrs.field()`; a real heading would take over the prose
+ * that follows the directive).
  *
  * Names resolve like Sphinx: qualified (`pkg.mod.Class`), or under the current module
  * (`.. module::`/`.. currentmodule::`/`.. automodule::` before it), and a member directive
@@ -143,7 +144,6 @@ class Finder {
       const withMembers = directive === 'autoclass' || directive === 'autoexception';
       const extra =
         withMembers && members ? snippets.filter((s) => s.breadcrumb.includes(`class ${local}`) && !own.includes(s) && members(memberName(s, local))) : [];
-      // The documented path (`attrs.field`), not where it is defined (`attr._make.field`): how the site names it.
       const named = qualified !== local && qualified.endsWith(`.${local}`) ? { local, qualified } : undefined;
       return [...own.map((s) => entryOf(s, named)), ...extra.map((s) => entryOf(s))];
     }
@@ -295,7 +295,7 @@ function memberName(s: ParsedSnippet, cls: string): string {
     .split('.')[0];
 }
 
-/** An entry as the include writes it; `named`: the documented path of its local name (its title's name, `field` → `attrs.field`). */
+/** An entry as the include writes it, named by its documented path (`attrs.field`, not where it is defined: `attr._make.field`) as the site shows it. */
 function entryOf(s: ParsedSnippet, named?: { local: string; qualified: string }): ApiEntry {
   const name = named ? s.title.replace(named.local, named.qualified) : s.title;
   return { title: s.title, ...(name !== s.title ? { name } : {}), description: s.description, code: s.code, language: s.language };

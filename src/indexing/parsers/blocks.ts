@@ -25,10 +25,10 @@ export interface CodeBlock {
   /** The file the code belongs in, when the fence names it (`title="vite.config.ts"`). */
   file?: string;
   /**
-   * An API entry generated where a directive stood (Sphinx autodoc): its own title, under
-   * the section's breadcrumb, and its own description instead of the prose before it.
+   * An API entry generated where a directive stood (Sphinx autodoc, mkdocstrings): its own
+   * title, under the section's breadcrumb headed by `name` (the path the docs import it by)
+   * when that differs, and its own description instead of the prose before it.
    */
-  /** A generated API entry: its title, the name the docs import it by when that differs (its heading), its docstring. */
   entry?: { title: string; name?: string; description: string };
 }
 

@@ -6,7 +6,7 @@
 import { cleanHeadingText, cleanMarkdownProse } from './markdown-inline';
 import { FENCE_OPEN, unwrapMarkdown } from './markdown-unwrap';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, objectSignature } from './rst-directives';
-import { apiEntry, readableDocstring, rstToBlocks } from './rst';
+import { apiEntryBlock, rstToBlocks } from './rst';
 import type { DocBlock } from './sections';
 import { endAnnouncement, opensWithMedia } from './blocks';
 import { applyDiffMarkers, hideRustdocLines, fenceMeta } from './fence-meta';
@@ -129,18 +129,8 @@ function readFence(lines: readonly SourceLine[], start: number, indent: string, 
 
 /** An API entry includes/mkdocstrings.ts wrote (its JSON in the fence): a code block with its own title. */
 function apiEntryBlocks(content: readonly SourceLine[], line: number): DocBlock[] {
-  const entry = apiEntry(content.map((l) => l.text).join('\n'));
-  return entry
-    ? [
-        {
-          kind: 'code',
-          code: entry.code,
-          language: entry.language,
-          line,
-          entry: { title: entry.title, ...(entry.name ? { name: entry.name } : {}), description: readableDocstring(entry.description) },
-        },
-      ]
-    : [];
+  const entry = apiEntryBlock(content.map((l) => l.text).join('\n'), line);
+  return entry ? [entry] : [];
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ParsedSnippet, SourceDocument } from '../types';
 import { admonitionLead, classifyDirective, defaultCodeLanguage, highlightLanguage, objectSignature } from './rst-directives';
 import { cleanRstInline, cleanRstTitle } from './rst-inline';
 import { blocksToSnippets, firstTitle, type DocBlock } from './sections';
-import { endAnnouncement } from './blocks';
+import { endAnnouncement, type CodeBlock } from './blocks';
 import {
   cleanKeepingIndent,
   dedentBlock,
@@ -177,15 +177,8 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   const content = directiveContent(lines.slice(i + 1, end));
   const line = lines[i].line;
   if (name === 'shelfmark:api') {
-    const entry = apiEntry(argument);
-    if (entry)
-      blocks.push({
-        kind: 'code',
-        code: entry.code,
-        language: entry.language,
-        line,
-        entry: { title: entry.title, ...(entry.name ? { name: entry.name } : {}), description: readableDocstring(entry.description) },
-      });
+    const entry = apiEntryBlock(argument, line);
+    if (entry) blocks.push(entry);
     blocks.push(...parseRst(content, ctx, false));
     return end;
   }
@@ -225,17 +218,24 @@ function explicitMarkup(lines: readonly SourceLine[], i: number, indent: number,
   return end;
 }
 
-/** An API entry written by includes/autodoc.ts or mkdocstrings.ts (as JSON), or undefined. */
-export function apiEntry(argument: string): { title: string; name: string; description: string; code: string; language: string } | undefined {
+/** The code block of an API entry written by includes/autodoc.ts or mkdocstrings.ts (as JSON) at `line`, or undefined. */
+export function apiEntryBlock(argument: string, line: number): CodeBlock | undefined {
+  let e: Record<string, unknown>;
   try {
-    const e = JSON.parse(argument) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' ? v : '');
-    return str(e.code) === ''
-      ? undefined
-      : { title: str(e.title), name: str(e.name), description: str(e.description), code: str(e.code), language: str(e.language) };
+    e = JSON.parse(argument) as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  if (str(e.code) === '') return undefined;
+  const name = str(e.name);
+  return {
+    kind: 'code',
+    code: str(e.code),
+    language: str(e.language),
+    line,
+    entry: { title: str(e.title), ...(name ? { name } : {}), description: readableDocstring(str(e.description)) },
+  };
 }
 
 /** Docstring fields (`:param x:`, `:returns:`, `:raises E:`) as the words Sphinx renders them with. */
